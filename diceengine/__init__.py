@@ -1,0 +1,32 @@
+"""diceengine: roll, sample in bulk and compute the exact odds of the dice of the Star Wars
+role-playing games (classic D6, D6 with a Wild Die, a d20 success pool, FFG narrative dice) and of
+standard dice notation.
+
+>>> import diceengine as de
+>>> de.roll("4d6kh3", seed=1).total
+15
+"""
+
+from .api import distribution, roll, sample, systems
+from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
+from .registry import Option, Plan, System, register
+from .rolls import Die, Roll
+
+__all__ = [
+    "roll",
+    "sample",
+    "distribution",
+    "systems",
+    "register",
+    "System",
+    "Plan",
+    "Option",
+    "Roll",
+    "Die",
+    "DiceError",
+    "DiceSyntaxError",
+    "DiceLimitError",
+    "DiceValueError",
+]
+
+__version__ = "0.1.0"

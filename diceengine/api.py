@@ -1,0 +1,85 @@
+"""The public entry points: roll, sample, distribution, systems."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import DiceError, DiceLimitError
+from .limits import MAX_SAMPLE
+from .registry import Plan, System, get_system, registered_systems
+from .rng import Seed, numpy_rng, python_rng
+from .rolls import Roll
+
+if TYPE_CHECKING:
+    from .distributions import Distribution
+    from .samples import Sample
+
+__all__ = ["roll", "sample", "distribution", "systems", "plan"]
+
+_PLAN_CACHE_SIZE = 4096
+_plans: dict[tuple[Any, ...], Plan] = {}
+
+
+def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
+    sys_ = get_system(system)
+    if not isinstance(expression, str):
+        raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
+    from .parser import parse
+
+    resolved = sys_.resolve_options(options)
+    tree = parse(expression, sys_)
+    prepared = sys_.prepare(tree, expression, resolved)
+    if len(_plans) >= _PLAN_CACHE_SIZE:
+        del _plans[next(iter(_plans))]
+    _plans[key] = prepared
+    return prepared
+
+
+def plan(expression: str, system: str | System = "standard", **options: Any) -> Plan:
+    """The prepared (parsed, validated, cached) plan of ``expression``."""
+    key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
+    try:
+        found = _plans.get(key)
+    except TypeError:
+        raise DiceError("option values must be hashable (strings, numbers, booleans)") from None
+    return found if found is not None else _prepare(key, expression, system, options)
+
+
+def _name(system: str | System) -> str:
+    return system if isinstance(system, str) else system.name
+
+
+def roll(expression: str, system: str | System = "standard", seed: Seed = None, **options: Any) -> Roll:
+    """Roll ``expression`` once; the :class:`Roll` keeps every die and explains itself."""
+    key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
+    found = _plans.get(key)
+    if found is None:
+        found = _prepare(key, expression, system, options)
+    outcome, record = found.roll(python_rng(seed))
+    return Roll(found, outcome, record, expression, _name(system))
+
+
+def sample(expression: str, n: int, system: str | System = "standard", seed: Seed = None,
+           **options: Any) -> "Sample":
+    """Roll ``expression`` ``n`` times at once (vectorised): one numpy array per outcome field."""
+    from .samples import Sample
+
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise DiceError(f"the number of rolls must be a non-negative integer, not {n!r}")
+    if n > MAX_SAMPLE:
+        raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
+    prepared = plan(expression, system, **options)
+    return Sample(prepared.sample(n, numpy_rng(seed)), n, _name(system), expression)
+
+
+def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":
+    """The exact distribution of ``expression``'s outcome."""
+    prepared = plan(expression, system, **options)
+    dist = prepared.distribution()
+    dist.system, dist.expression = _name(system), expression
+    return dist
+
+
+def systems() -> dict[str, System]:
+    """The registered systems, by name."""
+    return registered_systems()

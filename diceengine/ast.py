@@ -1,0 +1,127 @@
+"""The immutable syntax tree: one frozen dataclass per rule of ``grammars/core.lark``.
+
+Systems define the nodes of their own grammar fragment the same way (subclasses of :class:`Node`
+in their module) and the parser builds a Lark transformer from both sets of classes
+(Lark's ``ast_utils`` pattern), so the grammar and the tree stay in step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from lark import Token, ast_utils
+
+from .errors import DiceLimitError
+from .limits import MAX_CONSTANT
+
+__all__ = ["Node", "Number", "Add", "Sub", "Mul", "Div", "Neg", "to_int", "children", "position"]
+
+
+class Node(ast_utils.Ast):
+    """Base class of every syntax-tree node (frozen dataclasses)."""
+
+    __slots__ = ()
+
+
+def to_int(token: Any) -> int:
+    """The integer of an ``INT`` token, bounded by :data:`~diceengine.limits.MAX_CONSTANT`."""
+    text = str(token)
+    if len(text) > 10 or int(text) > MAX_CONSTANT:
+        raise DiceLimitError(f"number too large: {text} (at most {MAX_CONSTANT})", column=_pos(token))
+    return int(text)
+
+
+def _pos(token: Any) -> int | None:
+    return getattr(token, "start_pos", None)
+
+
+def position(node: Any) -> int | None:
+    """Column of the first character of ``node`` in the expression, when known."""
+    pos = getattr(node, "pos", None)
+    if pos is not None:
+        return pos
+    for child in children(node):
+        p = position(child)
+        if p is not None:
+            return p
+    return None
+
+
+def children(node: Any) -> Iterator[Any]:
+    """The child nodes of ``node`` (fields that are nodes, or tuples of nodes), in order."""
+    if not dataclasses.is_dataclass(node):
+        return
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
+
+
+@dataclass(frozen=True, slots=True)
+class Number(Node):
+    """An integer literal."""
+
+    value: int
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, Token):
+            object.__setattr__(self, "pos", self.value.start_pos)
+            object.__setattr__(self, "value", to_int(self.value))
+
+
+@dataclass(frozen=True, slots=True)
+class _Binary(Node):
+    left: Node
+    op: Any
+    right: Node
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.op, Token):
+            object.__setattr__(self, "pos", self.op.start_pos)
+            object.__setattr__(self, "op", str(self.op))
+
+
+class Add(_Binary):
+    """``left + right``."""
+
+    __slots__ = ()
+
+
+class Sub(_Binary):
+    """``left - right``."""
+
+    __slots__ = ()
+
+
+class Mul(_Binary):
+    """``left * right``."""
+
+    __slots__ = ()
+
+
+class Div(_Binary):
+    """``left / right``: integer division rounding down; dividing by zero is the engine's error."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Neg(Node):
+    """``-operand``."""
+
+    op: Any
+    operand: Node
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.op, Token):
+            object.__setattr__(self, "pos", self.op.start_pos)
+            object.__setattr__(self, "op", "-")

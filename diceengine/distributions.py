@@ -1,0 +1,127 @@
+"""Exact distributions of outcomes, held as columns of numpy arrays."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+
+import numpy as np
+
+from .errors import DiceError
+
+if TYPE_CHECKING:
+    from .models import DistributionModel
+
+__all__ = ["Distribution"]
+
+
+class Distribution:
+    """The exact distribution of one expression's outcome.
+
+    Each row is one outcome; ``columns[field][i]`` is its value of ``field`` and ``probabilities[i]``
+    its probability. Fields the expression does not produce (``None`` in its outcomes) have no
+    column. ``truncated`` is the probability mass left out by truncating an infinite series
+    (explosions) below :data:`~diceengine.limits.TRUNCATION`.
+    """
+
+    __slots__ = ("outcome_type", "columns", "probabilities", "truncated", "system", "expression", "_items")
+
+    def __init__(self, outcome_type: type, columns: Mapping[str, np.ndarray], probabilities: np.ndarray,
+                 truncated: float = 0.0, system: str = "", expression: str = "", merge: bool = False) -> None:
+        probabilities = np.asarray(probabilities, dtype=np.float64)
+        cols = {name: np.asarray(col) for name, col in columns.items()}
+        keep = probabilities > 0
+        if not keep.all():
+            probabilities = probabilities[keep]
+            cols = {name: col[keep] for name, col in cols.items()}
+        if merge and len(probabilities) and cols:
+            stacked = np.stack([col.astype(np.int64) for col in cols.values()], axis=1)
+            unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
+            probabilities = np.bincount(inverse.ravel(), weights=probabilities, minlength=len(unique))
+            cols = {name: unique[:, i].astype(col.dtype) for i, (name, col) in enumerate(cols.items())}
+        elif cols:
+            order = np.lexsort([col for col in reversed(list(cols.values()))])
+            probabilities = probabilities[order]
+            cols = {name: col[order] for name, col in cols.items()}
+        self.outcome_type = outcome_type
+        self.columns = cols
+        self.probabilities = probabilities
+        self.truncated = float(truncated)
+        self.system = system
+        self.expression = expression
+        self._items: list[tuple[Any, float]] | None = None
+
+    @property
+    def fields(self) -> list[str]:
+        """The outcome fields this distribution has a column for."""
+        return list(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.probabilities)
+
+    def rows(self) -> Iterator[tuple[tuple[Any, ...], float]]:
+        """``(values of the fields, probability)`` for each outcome, values as Python scalars."""
+        lists = [col.tolist() for col in self.columns.values()]
+        return zip(zip(*lists), self.probabilities.tolist())
+
+    def items(self) -> list[tuple[Any, float]]:
+        """``(outcome, probability)`` pairs; the probabilities sum to 1 within 1e-12."""
+        if self._items is None:
+            names = self.fields
+            make = self.outcome_type
+            self._items = [(make(**dict(zip(names, values))), p) for values, p in self.rows()]
+        return self._items
+
+    def __iter__(self) -> Iterator[tuple[Any, float]]:
+        return iter(self.items())
+
+    def probability(self, predicate: Callable[[Any], bool]) -> float:
+        """Probability that ``predicate(outcome)`` holds."""
+        return float(sum(p for outcome, p in self.items() if predicate(outcome)))
+
+    def column(self, field: str) -> np.ndarray:
+        """The values of ``field``, one per outcome."""
+        try:
+            return self.columns[field]
+        except KeyError:
+            raise DiceError(f"this distribution has no field {field!r} (fields: {', '.join(self.fields)})") from None
+
+    def mean(self, field: str = "total") -> float:
+        """Expected value of ``field``."""
+        return float(np.dot(self.column(field).astype(np.float64), self.probabilities))
+
+    def variance(self, field: str = "total") -> float:
+        """Variance of ``field``."""
+        values = self.column(field).astype(np.float64)
+        mean = float(np.dot(values, self.probabilities))
+        return float(np.dot((values - mean) ** 2, self.probabilities))
+
+    def stdev(self, field: str = "total") -> float:
+        """Standard deviation of ``field``."""
+        return self.variance(field) ** 0.5
+
+    def at_least(self, threshold: int, field: str = "total") -> float:
+        """Probability that ``field`` (the total by default) is at least ``threshold``."""
+        return float(self.probabilities[self.column(field) >= threshold].sum())
+
+    def chance(self, field: str) -> float:
+        """Probability that the boolean ``field`` is true (``success``, ``complication``, ...)."""
+        return float(self.probabilities[self.column(field).astype(bool)].sum())
+
+    def marginal(self, field: str = "total") -> dict[Any, float]:
+        """The distribution of one field: value -> probability, values in increasing order."""
+        values, inverse = np.unique(self.column(field), return_inverse=True)
+        sums = np.bincount(inverse.ravel(), weights=self.probabilities, minlength=len(values))
+        return dict(zip(values.tolist(), sums.tolist()))
+
+    def total_probability(self) -> float:
+        """Sum of the probabilities (1 minus the truncated mass)."""
+        return float(self.probabilities.sum())
+
+    def model(self) -> "DistributionModel":
+        """The pydantic view of this distribution."""
+        from .models import DistributionModel
+
+        return DistributionModel.from_distribution(self)
+
+    def __repr__(self) -> str:
+        return f"<Distribution {self.system} {self.expression!r}: {len(self)} outcomes>"

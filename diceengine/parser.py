@@ -1,0 +1,147 @@
+"""Text to syntax tree: the core grammar plus a system's fragment, parsed by Lark (LALR).
+
+Each system gets one parser, built on first use; parses are cached (bounded). The Lark transformer
+runs inside the LALR parser, so building the tree never recurses, and the depth of the tree is
+checked before anything walks it.
+"""
+
+from __future__ import annotations
+
+import types
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Iterable
+
+from lark import Lark, Transformer, ast_utils
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import DiceError, DiceLimitError, DiceSyntaxError
+from .limits import MAX_DEPTH, MAX_EXPRESSION_LENGTH
+
+if TYPE_CHECKING:
+    from .registry import System
+
+__all__ = ["grammar_text", "parse", "parser_for"]
+
+#: how a terminal is named in an error message
+_TERMINAL_NAMES = {
+    "INT": "a number",
+    "WORD": "a name",
+    "$END": "the end of the expression",
+    "LABEL": "a label in brackets",
+    "COMPARATOR": "a comparison (>=, >, <=, <, =)",
+    "SYMBOL_DIE": "a die letter (a p b d c s f) or name",
+}
+
+
+def grammar_text(fragment: str | None) -> str:
+    """The full grammar of a system: ``core.lark`` followed by the named fragment file."""
+    package = resources.files("diceengine.grammars")
+    text = package.joinpath("core.lark").read_text(encoding="utf-8")
+    if fragment:
+        text += "\n" + package.joinpath(fragment).read_text(encoding="utf-8")
+    return text
+
+
+class _Terminals(Transformer):
+    """Rules that reduce to plain values rather than nodes."""
+
+    def sides_number(self, children: list[Any]) -> int:
+        return ast.to_int(children[0])
+
+    def sides_percent(self, children: list[Any]) -> int:
+        return 100
+
+    def sides_fudge(self, children: list[Any]) -> str:
+        return "F"
+
+
+def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
+    transformer = _Terminals()
+    for module in modules:
+        transformer = ast_utils.create_transformer(module, transformer)
+    return transformer
+
+
+@lru_cache(maxsize=None)
+def parser_for(system: "System") -> Lark:
+    """The Lark parser of ``system`` (built once per system)."""
+    modules = [ast, *system.ast_modules()]
+    return Lark(
+        grammar_text(system.grammar),
+        parser="lalr",
+        lexer="contextual",
+        transformer=_transformer(modules),
+        maybe_placeholders=True,
+    )
+
+
+def _describe_terminals(parser: Lark, names: Iterable[str]) -> str:
+    patterns = {t.name: t.pattern for t in parser.terminals}
+    shown = []
+    for name in sorted(set(names)):
+        if name in _TERMINAL_NAMES:
+            shown.append(_TERMINAL_NAMES[name])
+        elif name in patterns and patterns[name].type == "str":
+            shown.append(repr(patterns[name].value))
+        elif name in patterns:
+            shown.append(name.lower())
+        else:
+            shown.append(name)
+    shown = sorted(set(shown))
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
+    if isinstance(err, UnexpectedCharacters):
+        column = err.pos_in_stream
+        got = repr(expression[column]) if column < len(expression) else "the end"
+        expected = _describe_terminals(parser, err.allowed or ())
+        return DiceSyntaxError(f"unexpected character {got}: expected {expected}", expression, column)
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        expected = _describe_terminals(parser, getattr(err, "expected", ()) or ())
+        return DiceSyntaxError(f"the expression ends too early: expected {expected}", expression, len(expression))
+    assert isinstance(err, UnexpectedToken)
+    column = err.token.start_pos if err.token.start_pos is not None else len(expression)
+    expected = _describe_terminals(parser, err.accepts or err.expected)
+    return DiceSyntaxError(f"unexpected {str(err.token)!r}: expected {expected}", expression, column)
+
+
+def check_depth(tree: Any, expression: str) -> None:
+    """Raise :class:`DiceLimitError` when ``tree`` is nested deeper than :data:`MAX_DEPTH`."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            column = ast.position(node)
+            raise DiceLimitError(f"expression nested too deeply (more than {MAX_DEPTH} levels)", expression,
+                                 column if column is not None else 0)
+        stack.extend((child, depth + 1) for child in ast.children(node))
+
+
+@lru_cache(maxsize=4096)
+def parse(expression: str, system: "System") -> Any:
+    """The syntax tree of ``expression`` in ``system``'s notation (cached)."""
+    if not isinstance(expression, str):
+        raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        raise DiceLimitError(f"expression too long: {len(expression)} characters (at most {MAX_EXPRESSION_LENGTH})")
+    if not expression.strip():
+        raise DiceSyntaxError("empty expression", expression, 0)
+    parser = parser_for(system)
+    try:
+        tree = parser.parse(expression)
+    except UnexpectedInput as err:
+        raise _syntax_error(parser, expression, err) from None
+    except VisitError as err:  # a node refused its children
+        inner = err.orig_exc
+        if isinstance(inner, DiceError):
+            raise type(inner)(inner.message, expression, inner.column) from None
+        raise
+    except DiceError as err:
+        raise type(err)(err.message, expression, err.column) from None
+    check_depth(tree, expression)
+    return tree

@@ -1,0 +1,172 @@
+"""Exact probability mass functions over the integers (numpy arrays with an offset)."""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .errors import DiceLimitError
+
+__all__ = ["PMF", "keep_dp"]
+
+#: largest support an exact distribution may have
+MAX_SUPPORT = 2_000_000
+
+
+class PMF:
+    """``P(X = offset + i) = p[i]`` (the mass may be less than 1 while building mixtures)."""
+
+    __slots__ = ("offset", "p")
+
+    def __init__(self, offset: int, p: np.ndarray) -> None:
+        nz = np.flatnonzero(p)
+        if len(nz) == 0:
+            self.offset, self.p = 0, np.zeros(1)
+            return
+        lo, hi = int(nz[0]), int(nz[-1])
+        self.offset = int(offset) + lo
+        self.p = p[lo:hi + 1]
+
+    @classmethod
+    def point(cls, value: int, mass: float = 1.0) -> "PMF":
+        return cls(value, np.array([mass], dtype=np.float64))
+
+    @classmethod
+    def from_counts(cls, values: Iterable[int], weight: float | None = None) -> "PMF":
+        """Each value (repeats allowed) with weight ``weight`` (default: uniform over the values)."""
+        vals = np.fromiter(values, dtype=np.int64)
+        if len(vals) == 0:
+            return cls.point(0, 0.0)
+        w = 1.0 / len(vals) if weight is None else weight
+        lo = int(vals.min())
+        return cls(lo, np.bincount(vals - lo).astype(np.float64) * w)
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[int, float]) -> "PMF":
+        if not mapping:
+            return cls.point(0, 0.0)
+        lo, hi = min(mapping), max(mapping)
+        _check_support(hi - lo + 1)
+        p = np.zeros(hi - lo + 1)
+        for v, q in mapping.items():
+            p[v - lo] += q
+        return cls(lo, p)
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.arange(self.offset, self.offset + len(self.p))
+
+    @property
+    def mass(self) -> float:
+        return float(self.p.sum())
+
+    def mean(self) -> float:
+        return float(np.dot(self.values, self.p) / self.p.sum())
+
+    def items(self) -> list[tuple[int, float]]:
+        return [(self.offset + i, float(q)) for i, q in enumerate(self.p) if q > 0]
+
+    def shift(self, k: int) -> "PMF":
+        return PMF(self.offset + k, self.p)
+
+    def scale_mass(self, w: float) -> "PMF":
+        return PMF(self.offset, self.p * w)
+
+    def __add__(self, other: "PMF") -> "PMF":
+        _check_support(len(self.p) + len(other.p))
+        return PMF(self.offset + other.offset, np.convolve(self.p, other.p))
+
+    def __neg__(self) -> "PMF":
+        return PMF(-(self.offset + len(self.p) - 1), self.p[::-1].copy())
+
+    def __sub__(self, other: "PMF") -> "PMF":
+        return self + (-other)
+
+    def mix(self, other: "PMF") -> "PMF":
+        """The sum of the two mass functions (a mixture of disjoint events)."""
+        lo = min(self.offset, other.offset)
+        hi = max(self.offset + len(self.p), other.offset + len(other.p))
+        p = np.zeros(hi - lo)
+        p[self.offset - lo:self.offset - lo + len(self.p)] += self.p
+        p[other.offset - lo:other.offset - lo + len(other.p)] += other.p
+        return PMF(lo, p)
+
+    def power(self, n: int) -> "PMF":
+        """The sum of ``n`` independent copies."""
+        _check_support((len(self.p) - 1) * n + 1)
+        result, base = PMF.point(0), self
+        while n:
+            if n & 1:
+                result = result + base
+            n >>= 1
+            if n:
+                base = base + base
+        return result
+
+    def combine(self, other: "PMF", op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> "PMF":
+        """The distribution of ``op(X, Y)`` for independent X (self) and Y (other)."""
+        _check_support(len(self.p) * len(other.p))
+        x = self.values[:, None]
+        y = other.values[None, :]
+        z = op(x, y).ravel()
+        w = (self.p[:, None] * other.p[None, :]).ravel()
+        lo = int(z.min())
+        _check_support(int(z.max()) - lo + 1)
+        return PMF(lo, np.bincount(z - lo, weights=w))
+
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> "PMF":
+        """The distribution of ``fn(X)`` (vectorised ``fn``)."""
+        z = fn(self.values)
+        lo = int(z.min())
+        return PMF(lo, np.bincount(z - lo, weights=self.p))
+
+    def prob(self, value: int) -> float:
+        i = value - self.offset
+        return float(self.p[i]) if 0 <= i < len(self.p) else 0.0
+
+    def __repr__(self) -> str:
+        return f"PMF({dict(self.items())})"
+
+
+def _check_support(size: int) -> None:
+    if size > MAX_SUPPORT:
+        raise DiceLimitError(f"too many possible results for exact odds ({size}, at most {MAX_SUPPORT})")
+
+
+def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest: bool) -> PMF:
+    """Total score of the ``keep`` highest (or lowest) of ``n`` independent dice.
+
+    ``units`` lists, for each distinct sort key of one die, ``(key, probability, score PMF given that
+    key)``. Dice with equal keys are exchangeable, so which of them is kept does not matter.
+    """
+    ordered = sorted(units, key=lambda u: u[0], reverse=highest)
+    keep = max(0, min(keep, n))
+    state: dict[int, PMF] = {0: PMF.point(0)}
+    tail = float(sum(u[1] for u in ordered))
+    powers: dict[tuple[int, int], PMF] = {}
+    for index, (key, q, score) in enumerate(ordered):
+        last = index == len(ordered) - 1
+        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
+        new: dict[int, PMF] = {}
+        for j, acc in state.items():
+            r = n - j
+            c_range = [r] if last else range(r + 1)
+            for c in c_range:
+                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
+                if w == 0.0:
+                    continue
+                kc = min(c, max(0, keep - j))
+                if kc:
+                    pw = powers.get((index, kc))
+                    if pw is None:
+                        pw = powers[(index, kc)] = score.power(kc)
+                    part = (acc + pw).scale_mass(w)
+                else:
+                    part = acc.scale_mass(w)
+                prev = new.get(j + c)
+                new[j + c] = part if prev is None else prev.mix(part)
+        state = new
+        tail -= q
+    return state.get(n, PMF.point(0, 0.0))

@@ -1,0 +1,201 @@
+"""The plug-in interface of a ruleset and the registry of systems, keyed by name.
+
+Systems register through the ``diceengine.systems`` entry-point group, the built-in ones too:
+
+.. code-block:: toml
+
+    [project.entry-points."diceengine.systems"]
+    mysystem = "mypackage.mysystem:MySystem"
+
+or at run time with :func:`register`. The core names no system.
+"""
+
+from __future__ import annotations
+
+import types
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+
+from .errors import DiceError
+
+if TYPE_CHECKING:
+    import random
+
+    import numpy as np
+
+    from .distributions import Distribution
+    from .rolls import Die
+
+__all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A documented behavioural option of a system (a keyword argument of roll / sample / distribution)."""
+
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    kind: type | None = None
+
+    def check(self, name: str, value: Any) -> Any:
+        """``value`` if it is valid for this option, else the engine's error naming the valid ones."""
+        if self.choices is not None:
+            if value not in self.choices:
+                shown = ", ".join(repr(c) for c in self.choices)
+                raise DiceError(f"option {name}={value!r} is not one of {shown}")
+            return value
+        kind = self.kind or type(self.default)
+        if kind is bool and not isinstance(value, bool):
+            raise DiceError(f"option {name} must be True or False, not {value!r}")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise DiceError(f"option {name} must be an integer, not {value!r}")
+        return value
+
+
+class Plan(ABC):
+    """One expression of one system with its options, prepared once and cached: the three evaluations.
+
+    - :meth:`roll` throws the dice once with a :class:`random.Random` and returns ``(outcome, dice)``:
+      the outcome (an instance of the system's outcome type) and the raw record of every die, in a
+      form of the plan's choosing; it must do only the work a roll needs.
+    - :meth:`dice` turns that raw record into :class:`~diceengine.rolls.Die` views, and
+      :meth:`describe` into one human line; both run only when asked for.
+    - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
+      has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
+    - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
+    """
+
+    outcome_type: type
+
+    @abstractmethod
+    def roll(self, rng: "random.Random") -> tuple[Any, Any]:
+        """One roll: ``(outcome, raw dice record)``."""
+
+    @abstractmethod
+    def dice(self, record: Any) -> list["Die"]:
+        """Every die of a roll, in the order thrown."""
+
+    @abstractmethod
+    def describe(self, outcome: Any, record: Any) -> str:
+        """One human line explaining a roll."""
+
+    @abstractmethod
+    def sample(self, n: int, rng: "np.random.Generator") -> dict[str, "np.ndarray"]:
+        """``n`` rolls at once: one array per outcome field."""
+
+    @abstractmethod
+    def distribution(self) -> "Distribution":
+        """The exact distribution of the outcome."""
+
+
+class System(ABC):
+    """A ruleset: the extension point of the engine.
+
+    The contract, all of it:
+
+    - ``name`` (class attribute) is the key the system is registered under; ``summary`` one line
+      saying what it rolls; ``examples`` a few expressions in its notation.
+    - ``grammar`` names a Lark fragment in the ``diceengine.grammars`` package data that is appended
+      to ``core.lark`` (``None``: the core arithmetic alone). The fragment adds atoms with
+      ``%extend atom: ...`` and may ``%override ?start``. Every rule the fragment adds is built by
+      the frozen dataclass of the same name (snake case) found among :meth:`ast_modules`.
+    - ``outcome`` is the outcome type: a ``NamedTuple`` (or frozen, slotted dataclass) whose fields
+      are the system's outcome fields; fields an expression does not produce are ``None``.
+    - ``options`` maps each option name to its :class:`Option`. Every behavioural difference
+      between tables is such an option, never a hidden branch.
+    - :meth:`prepare` turns a parsed tree into a :class:`Plan` (validate here: a bad expression must
+      raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
+      exception). Plans are cached by the engine, so prepare once, roll many times.
+    - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
+      module; the command line lists them with ``dice systems``.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    examples: ClassVar[Sequence[str]] = ()
+    grammar: ClassVar[str | None] = None
+    outcome: ClassVar[type]
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def ast_modules(self) -> Sequence[types.ModuleType]:
+        """Modules holding the node classes of the system's grammar fragment."""
+        return ()
+
+    @abstractmethod
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        """The :class:`Plan` of a parsed expression under these (already validated) options."""
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """All options with defaults filled in; unknown or invalid ones raise the engine's error."""
+        unknown = set(given) - set(self.options)
+        if unknown:
+            valid = ", ".join(sorted(self.options)) or "none"
+            raise DiceError(f"unknown option(s) for system {self.name!r}: {', '.join(sorted(unknown))} "
+                            f"(valid: {valid})")
+        resolved = {name: opt.default for name, opt in self.options.items()}
+        for name, value in given.items():
+            resolved[name] = self.options[name].check(name, value)
+        return resolved
+
+    def __repr__(self) -> str:
+        return f"<system {self.name}>"
+
+
+_registry: dict[str, System] = {}
+
+
+def register(system: System | type[System], *, replace: bool = False) -> System:
+    """Register a system (class or instance) under its ``name``; returns the instance."""
+    instance = system() if isinstance(system, type) else system
+    if not isinstance(instance, System):
+        raise TypeError(f"{system!r} is not a diceengine System")
+    existing = _registry.get(instance.name)
+    if existing is not None and not replace and type(existing) is not type(instance):
+        raise DiceError(f"a system named {instance.name!r} is already registered")
+    if existing is None or replace:
+        _registry[instance.name] = instance
+    return _registry[instance.name]
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group="diceengine.systems")}
+
+
+def _load(ep: Any) -> System:
+    try:
+        loaded: Callable[[], System] | System = ep.load()
+    except Exception as err:  # a broken third-party plug-in must not break the others
+        raise DiceError(f"system {ep.name!r} failed to load: {err}") from err
+    return register(loaded)
+
+
+def get_system(name: str | System) -> System:
+    """The registered system called ``name`` (loading its entry point on first use)."""
+    if isinstance(name, System):
+        return name
+    system = _registry.get(name)
+    if system is not None:
+        return system
+    if not isinstance(name, str):
+        raise DiceError(f"a system is named by a string, not {type(name).__name__}")
+    ep = _entry_points().get(name)
+    if ep is None:
+        known = ", ".join(sorted(set(_registry) | set(_entry_points()))) or "none"
+        raise DiceError(f"unknown system {name!r} (registered: {known})")
+    return _load(ep)
+
+
+def registered_systems() -> dict[str, System]:
+    """Every registered system, by name (a plug-in that fails to load is left out with a warning)."""
+    import warnings
+
+    for ep_name, ep in _entry_points().items():
+        if ep_name not in _registry:
+            try:
+                _load(ep)
+            except DiceError as err:
+                warnings.warn(str(err), RuntimeWarning, stacklevel=2)
+    return dict(sorted(_registry.items()))

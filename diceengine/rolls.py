@@ -1,0 +1,90 @@
+"""One roll: its outcome and every die, with the human line and the JSON built only when asked for."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .models import RollModel
+    from .registry import Plan
+
+__all__ = ["Die", "Roll"]
+
+
+class Die(NamedTuple):
+    """One die thrown in a roll."""
+
+    kind: str
+    """what was thrown: ``"d6"``, ``"dF"``, ``"wild"``, ``"ability"``, ..."""
+    sides: int
+    value: int
+    """the face (its number; for narrative dice, the index of the face)"""
+    kept: bool = True
+    """counts toward the result (false: dropped, or a face replaced by a re-roll)"""
+    exploded: bool = False
+    """its face triggered another die (or, compounded, was added to)"""
+    rerolled: bool = False
+    """its face was discarded and the die thrown again"""
+    added: bool = False
+    """it was thrown because of an explosion or a bonus (character point)"""
+    wild: bool = False
+    """it is the Wild Die"""
+    face: str | None = None
+    """the symbols shown, for narrative dice"""
+    label: str | None = None
+
+    @property
+    def dropped(self) -> bool:
+        """Does not count toward the result."""
+        return not self.kept
+
+
+class Roll:
+    """The result of :func:`diceengine.rolls`: the outcome, the system, the expression and every die."""
+
+    __slots__ = ("_plan", "outcome", "_record", "expression", "system")
+
+    def __init__(self, plan: "Plan", outcome: Any, record: Any, expression: str, system: str) -> None:
+        self._plan = plan
+        self.outcome = outcome
+        self._record = record
+        self.expression = expression
+        self.system = system
+
+    def __getattr__(self, name: str) -> Any:
+        # outcome fields read through: roll.total, roll.success, ...
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return getattr(self.outcome, name)
+        except AttributeError:
+            raise AttributeError(f"a {self.system} roll has no field {name!r}") from None
+
+    @property
+    def dice(self) -> list[Die]:
+        """Every die thrown, in order (kept, dropped, exploded, re-rolled, wild)."""
+        return self._plan.dice(self._record)
+
+    def fields(self) -> dict[str, Any]:
+        """The outcome fields this expression produces (``None`` ones left out)."""
+        return {k: v for k, v in self.outcome._asdict().items() if v is not None}
+
+    def __str__(self) -> str:
+        return self._plan.describe(self.outcome, self._record)
+
+    def __repr__(self) -> str:
+        return f"<Roll {self.system} {self.expression!r}: {self.fields()}>"
+
+    def model(self) -> "RollModel":
+        """The pydantic view of this roll."""
+        from .models import RollModel
+
+        return RollModel.from_roll(self)
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        """The roll as plain Python data (pydantic ``model_dump``)."""
+        return self.model().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        """The roll as JSON (pydantic ``model_dump_json``)."""
+        return self.model().model_dump_json(**kwargs)

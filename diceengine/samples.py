@@ -1,0 +1,42 @@
+"""Bulk samples: one numpy array per outcome field."""
+
+from __future__ import annotations
+
+from typing import Iterator, Mapping
+
+import numpy as np
+
+from .errors import DiceError
+
+__all__ = ["Sample"]
+
+
+class Sample(Mapping[str, np.ndarray]):
+    """``n`` rolls of one expression: ``sample["total"]`` is an array of length ``n``."""
+
+    __slots__ = ("arrays", "n", "system", "expression")
+
+    def __init__(self, arrays: dict[str, np.ndarray], n: int, system: str, expression: str) -> None:
+        self.arrays = arrays
+        self.n = n
+        self.system = system
+        self.expression = expression
+
+    def __getitem__(self, field: str) -> np.ndarray:
+        try:
+            return self.arrays[field]
+        except KeyError:
+            raise DiceError(f"this sample has no field {field!r} (fields: {', '.join(self.arrays)})") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.arrays)
+
+    def __len__(self) -> int:
+        return len(self.arrays)
+
+    def mean(self, field: str = "total") -> float:
+        """Sample mean of ``field``."""
+        return float(self[field].mean())
+
+    def __repr__(self) -> str:
+        return f"<Sample {self.system} {self.expression!r}: n={self.n}, fields={list(self.arrays)}>"

@@ -1,0 +1,1 @@
+"""The Lark grammars of diceengine, shipped as package data (``*.lark``)."""

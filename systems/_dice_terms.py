@@ -1,0 +1,435 @@
+"""One dice term of the standard notation (``NdM`` with its modifiers), in the three evaluations.
+
+Semantics, where tables differ:
+
+- re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
+  (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
+  among the allowed faces, which has the same distribution), ``ro`` re-rolls once;
+- an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
+  sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
+  the unit's sum, as one die;
+- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, TRUNCATION
+from diceengine.pmf import PMF, keep_dp
+from diceengine.rolls import Die
+
+from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
+
+__all__ = ["DiceTerm", "compile_term"]
+
+# flags of one throw in a general record
+REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
+
+
+@dataclass(frozen=True, eq=False)
+class DiceTerm:
+    """A validated dice term, ready to roll."""
+
+    node: Dice
+    text: str
+    count: int
+    faces: tuple[int, ...]
+    kind: str
+    keep: int | None          # number of units kept (None: all)
+    highest: bool             # keep the highest (True) or the lowest
+    explode: Compare | None
+    compound: bool
+    reroll: Compare | None
+    reroll_once: bool
+    success: Compare | None
+    failure: Compare | None
+    label: str | None
+
+    @property
+    def sides(self) -> int:
+        return len(self.faces)
+
+    @property
+    def plain(self) -> bool:
+        """No modifier but keep/drop: the record is the list of faces."""
+        return self.explode is None and self.reroll is None and self.success is None
+
+    # ---------------------------------------------------------------- one roll
+    def roller(self) -> Callable[[Any, list], int]:
+        """A function ``(random, record) -> score`` throwing this term once."""
+        n, faces, s = self.count, self.faces, self.sides
+        lo = faces[0]
+        if self.plain:
+            if self.keep is None:
+                if n == 1:
+                    def roll_one(r: Any, rec: list) -> int:
+                        v = int(r() * s) + lo
+                        rec.append((self, [v]))
+                        return v
+                    return roll_one
+
+                def roll_plain(r: Any, rec: list) -> int:
+                    vals = [int(r() * s) + lo for _ in range(n)]
+                    rec.append((self, vals))
+                    return sum(vals)
+                return roll_plain
+            k, cut = self.keep, n - self.keep
+
+            if self.highest:
+                def roll_keep_high(r: Any, rec: list) -> int:
+                    vals = [int(r() * s) + lo for _ in range(n)]
+                    rec.append((self, vals))
+                    return sum(sorted(vals)[cut:])
+                return roll_keep_high
+
+            def roll_keep_low(r: Any, rec: list) -> int:
+                vals = [int(r() * s) + lo for _ in range(n)]
+                rec.append((self, vals))
+                return sum(sorted(vals)[:k])
+            return roll_keep_low
+        return self._roll_general
+
+    def _roll_general(self, r: Any, rec: list) -> int:
+        faces, s = self.faces, self.sides
+        reroll, explode = self.reroll, self.explode
+        allowed = [f for f in faces if reroll is None or not reroll.test(f)]
+        units: list[list[list[int]]] = []
+        for _ in range(self.count):
+            throws: list[list[int]] = []
+            v = faces[int(r() * s)]
+            if reroll is not None:
+                tries = 0
+                while reroll.test(v):
+                    throws.append([v, REROLLED])
+                    tries += 1
+                    if self.reroll_once:
+                        v = faces[int(r() * s)]
+                        break
+                    if tries >= MAX_REROLLS:
+                        v = allowed[int(r() * len(allowed))]
+                        break
+                    v = faces[int(r() * s)]
+            throws.append([v, 0])
+            if explode is not None:
+                depth = 0
+                while explode.test(v):
+                    depth += 1
+                    if depth > MAX_EXPLOSIONS:
+                        raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
+                    throws[-1][1] |= EXPLODED
+                    v = faces[int(r() * s)]
+                    throws.append([v, ADDED])
+            units.append(throws)
+        scores = [self._unit_score(u) for u in units]
+        if self.keep is not None and self.keep < len(units):
+            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
+            order = sorted(range(len(units)), key=keys.__getitem__, reverse=self.highest)
+            for i in order[self.keep:]:
+                for t in units[i]:
+                    t[1] |= DROPPED
+                scores[i] = 0
+        rec.append((self, units))
+        return sum(scores)
+
+    def _unit_score(self, unit: list[list[int]]) -> int:
+        faces = [t[0] for t in unit if not t[1] & REROLLED]
+        if self.success is None:
+            return sum(faces)
+        if self.compound:
+            faces = [sum(faces)]
+        score = sum(1 for f in faces if self.success.test(f))
+        if self.failure is not None:
+            score -= sum(1 for f in faces if self.failure.test(f))
+        return score
+
+    def dice(self, data: list) -> list[Die]:
+        """Die views of this term's record."""
+        kind, sides, label = self.kind, self.sides, self.label
+        if self.plain:
+            dropped: set[int] = set()
+            if self.keep is not None and self.keep < len(data):
+                order = sorted(range(len(data)), key=data.__getitem__, reverse=self.highest)
+                dropped = set(order[self.keep:])
+            return [Die(kind, sides, v, kept=i not in dropped, label=label) for i, v in enumerate(data)]
+        out = []
+        for unit in data:
+            for v, f in unit:
+                out.append(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED), exploded=bool(f & EXPLODED),
+                               rerolled=bool(f & REROLLED), added=bool(f & ADDED), label=label))
+        return out
+
+    def render(self, data: list) -> str:
+        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
+        parts = []
+        if self.plain:
+            for d in self.dice(data):
+                parts.append(str(d.value) if d.kept else f"~{d.value}~")
+        else:
+            for unit in data:
+                shown = []
+                dropped = any(f & DROPPED for _, f in unit)
+                for v, f in unit:
+                    if f & REROLLED:
+                        shown.append(f"~{v}~r ")
+                    else:
+                        shown.append(f"{v}{'!' if f & EXPLODED else ''}")
+                text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
+                if self.success is not None and not dropped:
+                    score = self._unit_score(unit)
+                    text += "*" * max(score, 0) + "_" * max(-score, 0)
+                parts.append(f"~{text}~" if dropped else text)
+        label = f" ({self.label})" if self.label else ""
+        return "[" + ", ".join(parts) + "]" + label
+
+    # ---------------------------------------------------------------- exact
+    def _first_face(self) -> dict[int, float]:
+        """Distribution of the first kept face of one die (after re-rolls)."""
+        s = self.sides
+        if self.reroll is None:
+            return {f: 1 / s for f in self.faces}
+        hit = [f for f in self.faces if self.reroll.test(f)]
+        miss = [f for f in self.faces if not self.reroll.test(f)]
+        if self.reroll_once:
+            out = {f: 1 / s for f in miss}
+            for f in self.faces:
+                out[f] = out.get(f, 0.0) + len(hit) / s / s
+            return out
+        return {f: 1 / len(miss) for f in miss}
+
+    def _face_score(self, f: int) -> int:
+        score = 1 if self.success.test(f) else 0  # type: ignore[union-attr]
+        if self.failure is not None and self.failure.test(f):
+            score -= 1
+        return score
+
+    def _units(self) -> dict[tuple[int, int], float]:
+        """Joint distribution of (sort key, score) of one unit."""
+        counting = self.success is not None
+        face_score = self._face_score if counting else (lambda f: f)
+        first = self._first_face()
+        if self.explode is None:
+            out: dict[tuple[int, int], float] = {}
+            for f, p in first.items():
+                key = (f, face_score(f))
+                out[key] = out.get(key, 0.0) + p
+            return out
+        per_count = counting and not self.compound
+        done: dict[tuple[int, int], float] = {}
+        going: dict[tuple[int, int], float] = {}
+        for f, p in first.items():
+            state = (f, face_score(f) if per_count else 0)
+            target = going if self.explode.test(f) else done
+            target[state] = target.get(state, 0.0) + p
+        depth = 0
+        tolerance = TRUNCATION / max(1, self.count) / 10
+        while going and sum(going.values()) > tolerance and depth < MAX_EXPLOSIONS:
+            depth += 1
+            nxt: dict[tuple[int, int], float] = {}
+            for (total, sc), p in going.items():
+                for f in self.faces:
+                    state = (total + f, sc + (face_score(f) if per_count else 0))
+                    target = nxt if self.explode.test(f) else done
+                    target[state] = target.get(state, 0.0) + p / self.sides
+            going = nxt
+        out = {}
+        for (total, sc), p in done.items():
+            if per_count:
+                key = (total, sc)
+            elif counting:
+                key = (total, face_score(total))
+            else:
+                key = (total, total)
+            out[key] = out.get(key, 0.0) + p
+        return out
+
+    def pmf(self) -> PMF:
+        """Exact distribution of the term's score."""
+        if self.count == 0:
+            return PMF.point(0)
+        units = self._units()
+        if self.keep is None or self.keep >= self.count:
+            score: dict[int, float] = {}
+            for (_, sc), p in units.items():
+                score[sc] = score.get(sc, 0.0) + p
+            return PMF.from_mapping(score).power(self.count)
+        if self.count > 400:
+            raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text} (at most 400)")
+        by_key: dict[int, dict[int, float]] = {}
+        for (key, sc), p in units.items():
+            by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
+        table = []
+        for key, scores in by_key.items():
+            q = sum(scores.values())
+            table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
+        return keep_dp(table, self.count, self.keep, self.highest)
+
+    # ---------------------------------------------------------------- bulk
+    def _draw(self, gen: np.random.Generator, size: Any) -> np.ndarray:
+        lo = self.faces[0]
+        return gen.integers(lo, lo + self.sides, size=size)
+
+    def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:
+        """Scores of ``n`` throws of this term (vectorised)."""
+        c = self.count
+        if c == 0:
+            return np.zeros(n, dtype=np.int64)
+        if self.plain and self.keep is None:
+            if c == 1:
+                return self._draw(gen, n)
+            return self._draw(gen, (n, c)).sum(axis=1)
+        values = self._draw(gen, (n, c))
+        if self.plain:
+            k = self.keep
+            assert k is not None
+            if k == 0:
+                return np.zeros(n, dtype=np.int64)
+            if k >= c:
+                return values.sum(axis=1)
+            if k == c - 1:
+                drop = values.min(axis=1) if self.highest else values.max(axis=1)
+                return values.sum(axis=1) - drop
+            values.sort(axis=1)
+            return values[:, c - k:].sum(axis=1) if self.highest else values[:, :k].sum(axis=1)
+        return self._sample_general(values, gen)
+
+    def _sample_general(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        n, c = values.shape
+        if self.reroll is not None:
+            mask = self.reroll.test(values)
+            allowed = np.array([f for f in self.faces if not self.reroll.test(f)])
+            tries = 0
+            while mask.any():
+                idx = np.flatnonzero(mask)
+                tries += 1
+                if tries > MAX_REROLLS:
+                    values.flat[idx] = allowed[gen.integers(0, len(allowed), size=len(idx))]
+                    break
+                new = self._draw(gen, len(idx))
+                values.flat[idx] = new
+                if self.reroll_once:
+                    break
+                mask = np.zeros_like(mask)
+                mask.flat[idx] = self.reroll.test(new)
+        counting = self.success is not None
+        per_count = counting and (self.explode is None or not self.compound)
+        total = values.copy()
+
+        def face_score(v: np.ndarray) -> np.ndarray:
+            sc = self.success.test(v).astype(np.int64)  # type: ignore[union-attr]
+            if self.failure is not None:
+                sc -= self.failure.test(v)
+            return sc
+
+        score = face_score(values) if per_count else None
+        if self.explode is not None:
+            active = self.explode.test(values)
+            depth = 0
+            while active.any():
+                depth += 1
+                if depth > MAX_EXPLOSIONS:
+                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
+                idx = np.flatnonzero(active)
+                new = self._draw(gen, len(idx))
+                total.flat[idx] += new
+                if per_count:
+                    score.flat[idx] += face_score(new)  # type: ignore[union-attr]
+                active = np.zeros_like(active)
+                active.flat[idx] = self.explode.test(new)
+        if not counting:
+            score = total
+        elif not per_count:
+            score = face_score(total)
+        assert score is not None
+        if self.keep is not None and self.keep < c:
+            order = np.argsort(total, axis=1, kind="stable")
+            chosen = order[:, c - self.keep:] if self.highest else order[:, :self.keep]
+            return np.take_along_axis(score, chosen, axis=1).sum(axis=1)
+        return score.sum(axis=1)
+
+
+def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
+    found = [m for m in mods if isinstance(m, kind)]
+    if len(found) > 1:
+        raise DiceSyntaxError(f"more than one {name} on one dice term", expression, found[1].pos
+                              if getattr(found[1], "pos", None) is not None else 0)
+    return found[0] if found else None
+
+
+def compile_term(node: Dice, expression: str) -> DiceTerm:
+    """Validate a dice node and build its term."""
+    pos = node.pos or 0
+    count = 1 if node.count is None else node.count
+    if count > MAX_DICE:
+        raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
+    if node.sides == "F":
+        faces: tuple[int, ...] = (-1, 0, 1)
+        kind = "dF"
+    else:
+        sides = node.sides
+        if sides < 1:
+            raise DiceValueError("a die needs at least one side", expression, pos)
+        if sides > MAX_SIDES:
+            raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
+        faces = tuple(range(1, sides + 1))
+        kind = f"d{sides}"
+    mods = node.modifiers.items
+    keep_mod: Keep | None = _unique(mods, Keep, "keep/drop", expression)
+    explode_mod: Explode | None = _unique(mods, Explode, "explosion", expression)
+    reroll_mod: Reroll | None = _unique(mods, Reroll, "re-roll", expression)
+    success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
+    failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
+    keep, highest = None, True
+    if keep_mod is not None:
+        k = keep_mod.n
+        if keep_mod.kind == "kh":
+            keep, highest = min(k, count), True
+        elif keep_mod.kind == "kl":
+            keep, highest = min(k, count), False
+        elif keep_mod.kind == "dh":
+            keep, highest = max(count - k, 0), False
+        else:
+            keep, highest = max(count - k, 0), True
+    explode = None
+    if explode_mod is not None:
+        explode = explode_mod.compare or Compare("=", faces[-1])
+        if all(explode.test(f) for f in faces):
+            raise DiceLimitError("this die would explode on every face and never stop", expression,
+                                 explode_mod.pos or pos)
+    reroll = None
+    if reroll_mod is not None:
+        reroll = reroll_mod.compare
+        if not reroll_mod.once and all(reroll.test(f) for f in faces):
+            raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
+                                 reroll_mod.pos or pos)
+    if failure_mod is not None and success_mod is None:
+        raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
+                              expression, pos)
+    return DiceTerm(
+        node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
+        keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
+        reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
+        success=success_mod.compare if success_mod else None,
+        failure=failure_mod.compare if failure_mod else None, label=node.label,
+    )
+
+
+def _term_text(node: Dice) -> str:
+    sides = {"F": "F", 100: "%"}.get(node.sides, str(node.sides))
+    text = f"{'' if node.count is None else node.count}d{sides}"
+    for m in node.modifiers.items:
+        if isinstance(m, Keep):
+            text += f"{m.kind}{m.n}"
+        elif isinstance(m, Explode):
+            text += m.bang + (str(m.compare) if m.compare else "")
+        elif isinstance(m, Reroll):
+            text += m.kind + str(m.compare)
+        elif isinstance(m, CountSuccesses):
+            text += f"{m.op}{m.value}"
+        elif isinstance(m, CountFailures):
+            text += "f" + str(m.compare)
+    return text

@@ -1,0 +1,264 @@
+"""The ``standard`` system: the dice notation of Roll20 and avrae's d20.
+
+``NdM`` (``N`` optional), ``d%`` (1-100), ``dF`` (-1/0/+1); keep / drop ``khN klN dhN dlN`` (``kN`` is
+``khN``); explode ``!`` (on the maximum), ``!>=N``, ``!N`` (on a face equal to N); compound ``!!``;
+re-roll until ``r1``, ``r<2``, once ``ro1``, ``ro<2``; success counting ``8d10>=7`` (``>N <=N <N =N``)
+with failures subtracted by ``f<=N``; labels ``3d6[fire]``; integer arithmetic ``+ - * /`` (division
+rounds down) and parentheses around them. The outcome is the ``total``.
+
+How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from diceengine.arith import Algebra, fold
+from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
+from diceengine.distributions import Distribution
+from diceengine.errors import DiceError, DiceValueError
+from diceengine.limits import MAX_DICE
+from diceengine.pmf import PMF
+from diceengine.registry import Plan, System
+from diceengine.rolls import Die
+
+from . import _dice_ast
+from ._dice_ast import Dice
+from ._dice_terms import DiceTerm, compile_term
+
+__all__ = ["StandardSystem", "StandardOutcome", "ArithmeticPlan"]
+
+
+class StandardOutcome(NamedTuple):
+    """The outcome of a standard-notation roll."""
+
+    total: int
+
+
+Roller = Callable[[Any, list], int]
+
+
+class _RollAlgebra(Algebra[Any]):
+    """Values are ints (constants, folded) or functions ``(random, record) -> int``."""
+
+    def __init__(self, leaf: Callable[[Any], Any], expression: str) -> None:
+        self._leaf = leaf
+        self.expression = expression
+
+    def leaf(self, node: Any) -> Any:
+        return self._leaf(node)
+
+    def _binary(self, a: Any, b: Any, op: Callable[[int, int], int]) -> Any:
+        if not callable(a) and not callable(b):
+            return op(a, b)
+        if not callable(b):
+            return lambda r, rec: op(a(r, rec), b)
+        if not callable(a):
+            return lambda r, rec: op(a, b(r, rec))
+        return lambda r, rec: op(a(r, rec), b(r, rec))
+
+    def add(self, a: Any, b: Any, node: Any) -> Any:
+        if callable(a) and not callable(b):
+            return lambda r, rec: a(r, rec) + b
+        return self._binary(a, b, int.__add__)
+
+    def sub(self, a: Any, b: Any, node: Any) -> Any:
+        return self._binary(a, b, int.__sub__)
+
+    def mul(self, a: Any, b: Any, node: Any) -> Any:
+        return self._binary(a, b, int.__mul__)
+
+    def div(self, a: Any, b: Any, node: Any) -> Any:
+        expression = self.expression
+
+        def divide(x: int, y: int) -> int:
+            if y == 0:
+                raise DiceValueError("division by zero", expression, node.pos)
+            return x // y
+        return self._binary(a, b, divide)
+
+    def neg(self, a: Any, node: Any) -> Any:
+        return (lambda r, rec: -a(r, rec)) if callable(a) else -a
+
+
+class _SampleAlgebra(Algebra[Any]):
+    """Values are ints or int64 arrays of the sample's length."""
+
+    def __init__(self, leaf: Callable[[Any], Any], expression: str) -> None:
+        self._leaf = leaf
+        self.expression = expression
+
+    def leaf(self, node: Any) -> Any:
+        return self._leaf(node)
+
+    def div(self, a: Any, b: Any, node: Any) -> Any:
+        if np.any(np.asarray(b) == 0):
+            raise DiceValueError("division by zero", self.expression, node.pos)
+        return np.floor_divide(a, b)
+
+
+class _PMFAlgebra(Algebra[PMF]):
+    """Values are exact distributions."""
+
+    def __init__(self, leaf: Callable[[Any], PMF], expression: str) -> None:
+        self._leaf = leaf
+        self.expression = expression
+
+    def number(self, value: int) -> PMF:
+        return PMF.point(value)
+
+    def leaf(self, node: Any) -> PMF:
+        return self._leaf(node)
+
+    def add(self, a: PMF, b: PMF, node: Any) -> PMF:
+        return a + b
+
+    def sub(self, a: PMF, b: PMF, node: Any) -> PMF:
+        return a - b
+
+    def mul(self, a: PMF, b: PMF, node: Any) -> PMF:
+        if len(a.p) == 1:
+            return b.map(lambda v: v * a.offset)
+        if len(b.p) == 1:
+            return a.map(lambda v: v * b.offset)
+        return a.combine(b, np.multiply)
+
+    def div(self, a: PMF, b: PMF, node: Any) -> PMF:
+        if b.prob(0) > 0:
+            raise DiceValueError("division by zero is possible", self.expression, node.pos)
+        return a.combine(b, np.floor_divide)
+
+    def neg(self, a: PMF, node: Any) -> PMF:
+        return -a
+
+
+class ArithmeticPlan(Plan):
+    """An arithmetic expression whose leaves are the system's terms, each with a total.
+
+    ``terms`` maps each leaf node to an object with ``roller()``, ``sample(n, gen)``, ``pmf()``,
+    ``dice(data)`` and ``render(data)``; the plan folds the arithmetic around them.
+    """
+
+    outcome_type = StandardOutcome
+
+    def __init__(self, tree: Any, expression: str, terms: Mapping[Any, Any], rows_per_chunk: int) -> None:
+        self.tree = tree
+        self.expression = expression
+        self.terms = terms
+        self.rows_per_chunk = rows_per_chunk
+        compiled = fold(tree, _RollAlgebra(lambda node: terms[id(node)].roller(), expression))
+        if callable(compiled):
+            self._roll = compiled
+        else:
+            value = compiled
+            self._roll = lambda r, rec: value
+
+    def roll(self, rng: Any) -> tuple[StandardOutcome, list]:
+        record: list = []
+        return StandardOutcome(self._roll(rng.random, record)), record
+
+    def dice(self, record: list) -> list[Die]:
+        out: list[Die] = []
+        for term, data in record:
+            out.extend(term.dice(data))
+        return out
+
+    def describe(self, outcome: Any, record: list) -> str:
+        groups = iter(record)
+        return f"{self.expression}: {_render(self.tree, groups)} = {outcome.total}"
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        chunks = []
+        done = 0
+        while done < n or not chunks:
+            size = min(self.rows_per_chunk, n - done)
+            algebra = _SampleAlgebra(lambda node: self.terms[id(node)].sample(size, rng), self.expression)
+            value = fold(self.tree, algebra)
+            chunks.append(np.broadcast_to(np.asarray(value, dtype=np.int64), (size,)))
+            done += size
+            if size == 0:
+                break
+        total = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        return {"total": np.array(total, dtype=np.int64, copy=len(chunks) == 1 and not total.flags.writeable)}
+
+    def pmf(self) -> PMF:
+        return fold(self.tree, _PMFAlgebra(lambda node: self.terms[id(node)].pmf(), self.expression))
+
+    def distribution(self) -> Distribution:
+        pmf = self.pmf()
+        return Distribution(StandardOutcome, {"total": pmf.values}, pmf.p, truncated=max(0.0, 1.0 - pmf.mass))
+
+
+_PRECEDENCE = {Add: 1, Sub: 1, Mul: 2, Div: 2, Neg: 3}
+_SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/"}
+
+
+def _render(node: Any, groups: Any) -> str:
+    t = type(node)
+    if t is Number:
+        return str(node.value)
+    if t in _SYMBOL:
+        mine = _PRECEDENCE[t]
+        left = _render(node.left, groups)
+        if _PRECEDENCE.get(type(node.left), 9) < mine:
+            left = f"({left})"
+        right = _render(node.right, groups)
+        rp = _PRECEDENCE.get(type(node.right), 9)
+        if rp < mine or (rp == mine and t in (Sub, Div)):
+            right = f"({right})"
+        return f"{left} {_SYMBOL[t]} {right}"
+    if t is Neg:
+        inner = _render(node.operand, groups)
+        return f"-({inner})" if _PRECEDENCE.get(type(node.operand), 9) < 3 else f"-{inner}"
+    term, data = next(groups)
+    return term.render(data)
+
+
+def leaves(tree: Any) -> list[Any]:
+    """The non-arithmetic nodes of ``tree``, left to right."""
+    found: list[Any] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        t = type(node)
+        if t in _SYMBOL:
+            stack.append(node.right)
+            stack.append(node.left)
+        elif t is Neg:
+            stack.append(node.operand)
+        elif t is not Number:
+            found.append(node)
+    return found
+
+
+class StandardSystem(System):
+    """Standard dice notation (Roll20 / d20 style)."""
+
+    name = "standard"
+    summary = "standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts"
+    examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
+    grammar = "standard.lark"
+    outcome = StandardOutcome
+    options = {}
+
+    def ast_modules(self) -> Sequence[Any]:
+        return (_dice_ast,)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        terms: dict[int, DiceTerm] = {}
+        total_dice = 0
+        for node in leaves(tree):
+            if not isinstance(node, Dice):
+                raise DiceError(f"unexpected {type(node).__name__} in a standard expression")
+            term = compile_term(node, expression)
+            terms[id(node)] = term
+            total_dice += term.count
+        if total_dice > MAX_DICE:
+            from diceengine.errors import DiceLimitError
+
+            raise DiceLimitError(f"too many dice: {total_dice} in one roll (at most {MAX_DICE})", expression, 0)
+        rows = max(1024, (1 << 23) // max(1, total_dice))
+        return ArithmeticPlan(tree, expression, terms, rows)
