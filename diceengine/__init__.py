@@ -7,7 +7,8 @@ standard dice notation.
 15
 """
 
-from .api import distribution, roll, sample, systems
+from . import systems  # the package of built-in systems, callable: systems() -> registered systems
+from .api import distribution, roll, sample
 from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
 from .registry import Option, Plan, System, register
 from .rolls import Die, Roll

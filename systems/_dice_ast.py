@@ -12,17 +12,39 @@ from diceengine.ast import Node, to_int
 __all__ = ["Dice", "Modifiers", "Keep", "Explode", "Reroll", "CountSuccesses", "CountFailures", "Compare"]
 
 
-@dataclass(frozen=True, slots=True)
-class Compare(Node):
-    """A compare point: ``>=7``, ``<2``, ``=1`` or a bare ``1`` (equal)."""
+def _compare_parts(items: Any) -> tuple[str, int]:
+    """``(op, value)`` from the tokens ``[COMPARATOR] [MINUS] INT``."""
+    op, sign, value = "=", 1, 0
+    for tok in items:
+        if tok is None:
+            continue
+        if tok.type == "COMPARATOR":
+            op = str(tok)
+        elif tok.type == "MINUS":
+            sign = -1
+        else:
+            value = to_int(tok)
+    return op, sign * value
 
-    op: Any
-    value: Any
+
+@dataclass(frozen=True, slots=True)
+class Compare(Node, ast_utils.AsList):
+    """A compare point: ``>=7``, ``<2``, ``=1``, ``>=-1`` or a bare ``1`` (equal)."""
+
+    items: Any
+    op: str = "="
+    value: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "op", "=" if self.op is None else str(self.op))
-        if isinstance(self.value, Token):
-            object.__setattr__(self, "value", to_int(self.value))
+        if isinstance(self.items, list):
+            op, value = _compare_parts(self.items)
+            object.__setattr__(self, "items", ())
+            object.__setattr__(self, "op", op)
+            object.__setattr__(self, "value", value)
+
+    @classmethod
+    def of(cls, op: str, value: int) -> "Compare":
+        return cls((), op, value)
 
     def test(self, x: Any) -> Any:
         """Whether ``x`` (an int or a numpy array) meets the compare point."""
@@ -96,20 +118,18 @@ class Reroll(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class CountSuccesses(Node):
+class CountSuccesses(Node, ast_utils.AsList):
     """``>=N`` (and ``>N <=N <N =N``): the term counts the dice meeting it instead of summing."""
 
-    op: Any
-    value: Any
+    items: Any
+    compare: Compare | None = None
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.op, Token):
-            object.__setattr__(self, "pos", self.op.start_pos)
-
-    @property
-    def compare(self) -> Compare:
-        return Compare(self.op, self.value)
+        if isinstance(self.items, list):
+            object.__setattr__(self, "pos", self.items[0].start_pos)
+            object.__setattr__(self, "compare", Compare.of(*_compare_parts(self.items)))
+            object.__setattr__(self, "items", ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -207,8 +207,14 @@ class DiceTerm:
             score -= 1
         return score
 
-    def _units(self) -> dict[tuple[int, int], float]:
-        """Joint distribution of (sort key, score) of one unit."""
+    def truncated_mass(self) -> float:
+        """Probability mass the exact distribution leaves out (explosion chains cut short)."""
+        if self.explode is None or self.count == 0:
+            return 0.0
+        return 1.0 - (1.0 - self._units()[1]) ** self.count
+
+    def _units(self) -> tuple[dict[tuple[int, int], float], float]:
+        """Joint distribution of (sort key, score) of one unit, and the mass truncated."""
         counting = self.success is not None
         face_score = self._face_score if counting else (lambda f: f)
         first = self._first_face()
@@ -217,7 +223,7 @@ class DiceTerm:
             for f, p in first.items():
                 key = (f, face_score(f))
                 out[key] = out.get(key, 0.0) + p
-            return out
+            return out, 0.0
         per_count = counting and not self.compound
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
@@ -245,13 +251,13 @@ class DiceTerm:
             else:
                 key = (total, total)
             out[key] = out.get(key, 0.0) + p
-        return out
+        return out, sum(going.values())
 
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
         if self.count == 0:
             return PMF.point(0)
-        units = self._units()
+        units, _ = self._units()
         if self.keep is None or self.keep >= self.count:
             score: dict[int, float] = {}
             for (_, sc), p in units.items():
@@ -396,7 +402,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
             keep, highest = max(count - k, 0), True
     explode = None
     if explode_mod is not None:
-        explode = explode_mod.compare or Compare("=", faces[-1])
+        explode = explode_mod.compare or Compare.of("=", faces[-1])
         if all(explode.test(f) for f in faces):
             raise DiceLimitError("this die would explode on every face and never stop", expression,
                                  explode_mod.pos or pos)
@@ -429,7 +435,7 @@ def _term_text(node: Dice) -> str:
         elif isinstance(m, Reroll):
             text += m.kind + str(m.compare)
         elif isinstance(m, CountSuccesses):
-            text += f"{m.op}{m.value}"
+            text += str(m.compare)
         elif isinstance(m, CountFailures):
             text += "f" + str(m.compare)
     return text

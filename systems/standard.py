@@ -189,7 +189,8 @@ class ArithmeticPlan(Plan):
 
     def distribution(self) -> Distribution:
         pmf = self.pmf()
-        return Distribution(StandardOutcome, {"total": pmf.values}, pmf.p, truncated=max(0.0, 1.0 - pmf.mass))
+        truncated = sum(term.truncated_mass() for term in self.terms.values())
+        return Distribution(StandardOutcome, {"total": pmf.values}, pmf.p, truncated=truncated)
 
 
 _PRECEDENCE = {Add: 1, Sub: 1, Mul: 2, Div: 2, Neg: 3}

@@ -1,0 +1,89 @@
+"""``python -m benchmarks`` (or ``dice bench``): the hot path and the bulk path against their floors.
+
+Every figure is a ratio measured in one run on this machine, never an absolute time asserted by a
+test: one roll against plain-Python ``random`` calls rolling the same dice, ``sample`` against the
+hand-written numpy draws of the same dice, exact odds against their target budgets.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import timeit
+from typing import Callable
+
+import numpy as np
+
+import diceengine as de
+
+randint = random.randint
+
+
+def best(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """Best time of one call, in seconds."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+FLOORS: dict[str, Callable[[], object]] = {
+    "1d20+5": lambda: randint(1, 20) + 5,
+    "4d6kh3": lambda: sum(sorted([randint(1, 6) for _ in range(4)])[1:]),
+    "10d6": lambda: sum([randint(1, 6) for _ in range(10)]),
+    "3d6+2d8+4": lambda: sum([randint(1, 6) for _ in range(3)]) + sum([randint(1, 8) for _ in range(2)]) + 4,
+}
+
+
+def bench_roll() -> list[tuple[str, float, float, float]]:
+    rows = []
+    for expr, floor in FLOORS.items():
+        de.roll(expr)  # parse once, as an application would
+        t_engine = best(lambda: de.roll(expr), 20_000)
+        t_floor = best(floor, 20_000)
+        rows.append((expr, t_engine * 1e6, t_floor * 1e6, t_engine / t_floor))
+    return rows
+
+
+def bench_sample(n: int = 5_000_000) -> list[tuple[str, float, float, float]]:
+    def floor_3d6() -> object:
+        return np.random.default_rng(1).integers(1, 7, size=(n, 3)).sum(axis=1)
+
+    def floor_4d6kh3() -> object:
+        v = np.random.default_rng(1).integers(1, 7, size=(n, 4))
+        return v.sum(axis=1) - v.min(axis=1)
+
+    rows = []
+    for expr, floor in (("3d6", floor_3d6), ("4d6kh3", floor_4d6kh3)):
+        t_engine = best(lambda: de.sample(expr, n, seed=1), 1, repeat=3)
+        t_floor = best(floor, 1, repeat=3)
+        rows.append((expr, t_engine, t_floor, t_floor / t_engine))
+    return rows
+
+
+def bench_import() -> float:
+    code = "import time; t = time.perf_counter(); import diceengine; print(time.perf_counter() - t)"
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+             for _ in range(5)]
+    return min(times)
+
+
+EXTRA: list[Callable[[], list[str]]] = []
+
+
+def main() -> None:
+    print("one roll with every die kept (µs), against plain-Python random calls; target ratio <= 5")
+    for expr, engine, floor, ratio in bench_roll():
+        print(f"  {expr:<12} engine {engine:6.2f}  floor {floor:6.2f}  ratio {ratio:5.2f}x")
+    print("bulk sample of 5,000,000 rolls (s), against raw numpy draws; target >= 0.70 of the floor's speed")
+    for expr, engine, floor, ratio in bench_sample():
+        print(f"  {expr:<12} engine {engine:6.3f}  floor {floor:6.3f}  speed {ratio:5.2f} of the floor")
+    print(f"import diceengine: {bench_import() * 1000:.1f} ms (target < 150 ms)")
+    try:
+        from benchmarks import systems as system_benchmarks
+    except ImportError:
+        return
+    for line in system_benchmarks.run():
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from .errors import DiceError
+
+__all__ = ["main", "split_system", "parse_options"]
+
+BAR_WIDTH = 40
+
+
+def split_system(text: str, default: str | None) -> tuple[str, str]:
+    """``"d6: 4D+1 vs 15"`` -> ``("d6", "4D+1 vs 15")``; no prefix -> the default system."""
+    from .api import systems
+
+    head, sep, rest = text.partition(":")
+    name = head.strip()
+    if sep and name and name.replace("_", "").isalnum() and " " not in name:
+        if name in systems():
+            return name, rest.strip()
+    return default or "standard", text
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["complication=none", "wild=false", "n=3"]`` -> typed keyword options."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise DiceError(f"an option is written name=value, not {pair!r}")
+        value: Any = raw
+        low = raw.lower()
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off"):
+            value = False
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                pass
+        options[key.strip()] = value
+    return options
+
+
+def _percent(p: float) -> str:
+    if p == 0:
+        return "0%"
+    if p < 0.0001:
+        return f"{p:.2e}"
+    return f"{100 * p:.2f}%"
+
+
+def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH) -> list[str]:
+    """Rows ``value  P(=)  P(>=)  bar`` for a marginal distribution."""
+    top = max(marginal.values()) if marginal else 1.0
+    rows = []
+    tail = 1.0
+    vw = max((len(str(v)) for v in marginal), default=1)
+    for value, p in marginal.items():
+        bar = "#" * max(1 if p > 0 else 0, round(width * p / top))
+        rows.append(f"{str(value):>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
+        tail -= p
+    return rows
+
+
+def sparkline(marginal: dict[Any, float]) -> str:
+    """A one-line text histogram."""
+    blocks = " ▁▂▃▄▅▆▇█"
+    top = max(marginal.values()) if marginal else 1.0
+    return "".join(blocks[min(8, int(round(8 * p / top)))] for p in marginal.values())
+
+
+def _summary(dist: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in dist.fields:
+        col = dist.columns[field]
+        if col.dtype == bool:
+            out[f"P({field})"] = dist.chance(field)
+        else:
+            out[f"mean {field}"] = dist.mean(field)
+    return out
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    from .api import roll
+
+    system, expr = split_system(args.expression, args.system)
+    options = parse_options(args.option)
+    import numpy as np
+
+    from .rng import python_rng
+
+    rng = python_rng(args.seed) if args.seed is not None else None
+    rolls = [roll(expr, system, seed=rng, **options) for _ in range(args.n)]
+    if args.json:
+        print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
+    else:
+        for r in rolls:
+            print(r)
+    del np
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from .api import distribution, plan
+
+    system, expr = split_system(args.expression, args.system)
+    options = parse_options(args.option)
+    dist = distribution(expr, system, **options)
+    fields = getattr(plan(expr, system, **options), "table_fields", None) or [dist.fields[0]]
+    if args.json:
+        data = dist.model().model_dump()
+        data["summary"] = _summary(dist)
+        data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{system}: {expr}")
+        for key, value in _summary(dist).items():
+            print(f"  {key:<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
+        if dist.truncated:
+            print(f"  truncated mass         {dist.truncated:.2e}")
+        for field in fields:
+            print(f"\n{field:>6}  {'P(=)':>9}  {'P(>=)':>9}")
+            for row in histogram(dist.marginal(field)):
+                print(row)
+    if args.plot:
+        from .plots import plot_odds
+
+        plot_odds(dist, fields, args.plot, title=f"{system}: {expr}")
+    return 0
+
+
+def cmd_systems(args: argparse.Namespace) -> int:
+    from .api import systems
+
+    found = systems()
+    if args.json:
+        print(json.dumps({name: {"summary": s.summary, "examples": list(s.examples),
+                                 "options": {k: {"default": o.default, "doc": o.doc,
+                                                 "choices": list(o.choices) if o.choices else None}
+                                             for k, o in s.options.items()}}
+                          for name, s in found.items()}, indent=2, default=str))
+        return 0
+    for name, s in found.items():
+        print(f"{name}: {s.summary}")
+        if s.examples:
+            print(f"  examples: {'   '.join(s.examples)}")
+        for key, opt in s.options.items():
+            choices = f" ({' | '.join(map(str, opt.choices))})" if opt.choices else ""
+            print(f"  option {key}={opt.default!r}{choices}: {opt.doc}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import os
+    import runpy
+
+    sys.path.insert(0, os.getcwd())
+    try:
+        runpy.run_module("benchmarks", run_name="__main__")
+    except ImportError:
+        raise DiceError("the benchmarks live in the source checkout: run `dice bench` from its root") from None
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--system", "-s", default=None, help="ruleset (default: standard, or a 'system:' prefix)")
+        p.add_argument("--seed", type=int, default=None, help="seed for reproducible rolls")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                       help="a system option, e.g. -o complication=remove_highest")
+
+    p = sub.add_parser("roll", help="roll and explain")
+    p.add_argument("expression")
+    p.add_argument("-n", type=int, default=1, help="number of rolls")
+    common(p)
+    p.set_defaults(func=cmd_roll)
+
+    p = sub.add_parser("odds", help="exact distribution, mean and chances")
+    p.add_argument("expression")
+    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the distribution (needs the plot extra)")
+    common(p)
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("systems", help="the registered systems, their notation and options")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_systems)
+
+    p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)")
+    p.set_defaults(func=cmd_bench)
+
+    try:
+        from .compare_cli import add_commands
+    except ImportError:  # pragma: no cover - comparison commands not installed
+        pass
+    else:
+        add_commands(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``dice`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
+            raise DiceError("-n must be at least 1")
+        return int(args.func(args))
+    except DiceError as err:
+        print(f"dice: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Shared checks: chi-square of a sample against exact odds, brute-force enumeration."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+Z_999 = 3.090232306167813  # standard normal quantile of 0.999
+
+
+def chi2_critical(df: int, z: float = Z_999) -> float:
+    """Upper critical value of the chi-square distribution (Wilson-Hilferty), p = 0.001 by default."""
+    k = max(df, 1)
+    return k * (1 - 2 / (9 * k) + z * (2 / (9 * k)) ** 0.5) ** 3
+
+
+def chi2_statistic(observed: Mapping[Any, int], expected: Mapping[Any, float], n: int) -> tuple[float, int]:
+    """Chi-square statistic and degrees of freedom; bins with an expected count under 5 are pooled."""
+    keys = sorted(set(expected) | set(observed), key=lambda k: (str(type(k)), k))
+    stat, df = 0.0, -1
+    pool_o, pool_e = 0.0, 0.0
+    for key in keys:
+        e = expected.get(key, 0.0) * n
+        o = observed.get(key, 0)
+        if e < 5:
+            pool_o += o
+            pool_e += e
+            continue
+        stat += (o - e) ** 2 / e
+        df += 1
+    if pool_e > 0:
+        stat += (pool_o - pool_e) ** 2 / max(pool_e, 1e-9)
+        df += 1
+    elif pool_o > 0:
+        stat = float("inf")
+    return stat, max(df, 1)
+
+
+def chi2_passes(samples: Iterable[Any], expected: Mapping[Any, float]) -> bool:
+    """Whether samples are consistent with ``expected`` at the 0.001 level."""
+    values = list(samples.tolist() if isinstance(samples, np.ndarray) else samples)
+    observed = Counter(values)
+    stat, df = chi2_statistic(observed, expected, len(values))
+    return stat < chi2_critical(df)
+
+
+def enumerate_dice(faces_per_die: Sequence[Sequence[Any]], value: Callable[[tuple], Any]) -> dict[Any, Fraction]:
+    """Exact distribution of ``value(faces)`` over every combination of equally likely faces."""
+    out: dict[Any, Fraction] = {}
+    total = 1
+    for faces in faces_per_die:
+        total *= len(faces)
+    for combo in itertools.product(*faces_per_die):
+        key = value(combo)
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, total)
+    return out
+
+
+def assert_close(actual: Mapping[Any, float], expected: Mapping[Any, Any], tol: float = 1e-12) -> None:
+    """Two distributions agree on every outcome within ``tol``."""
+    keys = set(actual) | set(expected)
+    for key in keys:
+        a = float(actual.get(key, 0.0))
+        e = float(expected.get(key, 0.0))
+        assert abs(a - e) <= tol, f"P({key!r}) = {a}, expected {e}"

@@ -1,0 +1,80 @@
+"""Bad input: the engine's error with a caret, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import pytest
+
+import diceengine as de
+
+
+@pytest.mark.parametrize(
+    "expr, column, words",
+    [
+        ("3d6 +", 5, "ends too early"),
+        ("4d6kh", 5, "expected a number"),
+        ("2d6 $ 3", 4, "unexpected character '$'"),
+        ("3d6)", 3, "unexpected ')'"),
+        ("(3d6", 4, "ends too early"),
+        ("1d6!!!", 5, "more than one explosion"),
+        ("1d6f1", 0, "failure count"),
+    ],
+)
+def test_syntax_errors_show_where(expr, column, words):
+    with pytest.raises(de.DiceSyntaxError) as info:
+        de.roll(expr)
+    err = info.value
+    assert words in str(err)
+    assert err.column == column
+    lines = str(err).splitlines()
+    assert lines[-2].strip() == expr.strip()
+    assert lines[-1].index("^") - 2 == column
+
+
+@pytest.mark.parametrize(
+    "expr, kind",
+    [
+        ("1d1!", de.DiceLimitError),
+        ("1d6r<7", de.DiceLimitError),
+        ("(" * 5000 + "1" + ")" * 5000, de.DiceLimitError),
+        ("+".join(["1"] * 5000), de.DiceLimitError),
+        ("-" * 500 + "1", de.DiceLimitError),
+        ("(" * 80 + "1" + ")" * 80 + "+" + "(1+" * 70 + "1" + ")" * 70, de.DiceLimitError),
+        ("100000d6", de.DiceLimitError),
+        ("5000d6+5001d6", de.DiceLimitError),
+        ("1d99999999", de.DiceLimitError),
+        ("99999999999999999999", de.DiceLimitError),
+        ("1d0", de.DiceValueError),
+        ("10/0", de.DiceValueError),
+        ("", de.DiceSyntaxError),
+        ("   ", de.DiceSyntaxError),
+        ("3d6kh1kl1", de.DiceSyntaxError),
+    ],
+)
+def test_limits_and_meaningless_expressions(expr, kind):
+    with pytest.raises(kind):
+        de.roll(expr)
+
+
+def test_explosion_depth_is_bounded_in_every_evaluation():
+    # explodes on 2..100: possible, but chains grow long; never a hang
+    for call in (lambda: de.roll("1d100!>1", seed=1), lambda: de.sample("1d100!>1", 100, seed=1),
+                 lambda: de.distribution("1d100!>1")):
+        try:
+            call()
+        except de.DiceLimitError:
+            pass
+
+
+def test_non_string_and_bad_arguments():
+    with pytest.raises(de.DiceError):
+        de.roll(42)  # type: ignore[arg-type]
+    with pytest.raises(de.DiceError, match="unknown system"):
+        de.roll("1d6", system="nope")
+    with pytest.raises(de.DiceError, match="unknown option"):
+        de.roll("1d6", nope=1)
+    with pytest.raises(de.DiceError, match="seed"):
+        de.roll("1d6", seed="x")  # type: ignore[arg-type]
+    with pytest.raises(de.DiceError):
+        de.sample("1d6", -1)
+    with pytest.raises(de.DiceLimitError):
+        de.sample("1d6", 10**12)

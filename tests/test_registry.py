@@ -1,0 +1,89 @@
+"""The plug-in interface: a third-party system registers and rolls like a built-in one."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple
+
+import numpy as np
+import pytest
+
+import diceengine as de
+from diceengine.arith import constant
+from diceengine.distributions import Distribution
+
+
+class CoinOutcome(NamedTuple):
+    heads: int
+
+
+class CoinPlan(de.Plan):
+    outcome_type = CoinOutcome
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def roll(self, rng: Any) -> tuple[CoinOutcome, list[int]]:
+        flips = [int(rng.random() * 2) for _ in range(self.n)]
+        return CoinOutcome(sum(flips)), flips
+
+    def dice(self, record: list[int]) -> list[de.Die]:
+        return [de.Die("coin", 2, v) for v in record]
+
+    def describe(self, outcome: Any, record: list[int]) -> str:
+        return f"{self.n} coins: {outcome.heads} heads"
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        return {"heads": rng.integers(0, 2, size=(n, self.n)).sum(axis=1)}
+
+    def distribution(self) -> Distribution:
+        from math import comb
+
+        ks = np.arange(self.n + 1)
+        return Distribution(CoinOutcome, {"heads": ks}, np.array([comb(self.n, k) for k in ks]) / 2**self.n)
+
+
+class CoinSystem(de.System):
+    """Flip N coins: the expression is the number of coins (core arithmetic only)."""
+
+    name = "coins"
+    summary = "count heads"
+    outcome = CoinOutcome
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> de.Plan:
+        return CoinPlan(constant(tree))
+
+
+def test_third_party_system_plugs_in():
+    de.register(CoinSystem)
+    assert "coins" in de.systems()
+    r = de.roll("2+1", system="coins", seed=1)
+    assert 0 <= r.heads <= 3 and len(r.dice) == 3
+    assert de.distribution("4", system="coins").mean("heads") == 2
+    assert de.sample("4", 10, system="coins", seed=1)["heads"].shape == (10,)
+    with pytest.raises(de.DiceSyntaxError):
+        de.roll("1d6", system="coins")
+
+
+def test_builtin_systems_come_from_entry_points():
+    from importlib.metadata import entry_points
+
+    names = {ep.name for ep in entry_points(group="diceengine.systems")}
+    assert {"standard", "d6", "d6wild", "d20pool", "ffg"} <= names
+    assert {"standard", "d6", "d6wild", "d20pool", "ffg"} <= set(de.systems())
+
+
+def test_core_names_no_system():
+    import pathlib
+
+    core = pathlib.Path(de.__file__).parent
+    for path in core.glob("*.py"):
+        if path.name in ("cli.py", "compare.py", "compare_cli.py", "plots.py"):
+            continue
+        text = path.read_text()
+        for name in ("d6wild", "d20pool", "ffg"):
+            assert f'"{name}"' not in text, f"{path.name} names the system {name}"
+
+
+def test_public_surface():
+    assert set(de.__all__) >= {"roll", "sample", "distribution", "systems", "DiceError", "DiceSyntaxError",
+                               "DiceLimitError", "System", "register"}
