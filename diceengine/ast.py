@@ -16,7 +16,7 @@ from lark import Token, ast_utils
 from .errors import DiceLimitError
 from .limits import MAX_CONSTANT
 
-__all__ = ["Node", "Number", "Add", "Sub", "Mul", "Div", "Neg", "to_int", "children", "position"]
+__all__ = ["Node", "Number", "Add", "Sub", "Mul", "Div", "Neg", "to_int", "children", "position", "start"]
 
 
 class Node(ast_utils.Ast):
@@ -47,6 +47,17 @@ def position(node: Any) -> int | None:
         if p is not None:
             return p
     return None
+
+
+def start(node: Any) -> int | None:
+    """Column where ``node``'s text begins (its leftmost leaf), when known."""
+    found: list[int] = []
+    while node is not None:
+        pos = getattr(node, "pos", None)
+        if pos is not None:
+            found.append(pos)
+        node = next(children(node), None)
+    return min(found) if found else None
 
 
 def children(node: Any) -> Iterator[Any]:

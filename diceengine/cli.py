@@ -76,8 +76,11 @@ def sparkline(marginal: dict[Any, float]) -> str:
     return "".join(blocks[min(8, int(round(8 * p / top)))] for p in marginal.values())
 
 
-def _summary(dist: Any) -> dict[str, Any]:
+def _summary(dist: Any, plan: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    extra = getattr(plan, "odds_summary", None)
+    if extra is not None:
+        out.update(extra(dist))
     for field in dist.fields:
         col = dist.columns[field]
         if col.dtype == bool:
@@ -113,15 +116,16 @@ def cmd_odds(args: argparse.Namespace) -> int:
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
     dist = distribution(expr, system, **options)
-    fields = getattr(plan(expr, system, **options), "table_fields", None) or [dist.fields[0]]
+    prepared = plan(expr, system, **options)
+    fields = getattr(prepared, "table_fields", None) or [dist.fields[0]]
     if args.json:
         data = dist.model().model_dump()
-        data["summary"] = _summary(dist)
+        data["summary"] = _summary(dist, prepared)
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
         print(json.dumps(data, indent=2))
     else:
         print(f"{system}: {expr}")
-        for key, value in _summary(dist).items():
+        for key, value in _summary(dist, prepared).items():
             print(f"  {key:<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
         if dist.truncated:
             print(f"  truncated mass         {dist.truncated:.2e}")

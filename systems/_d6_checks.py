@@ -1,0 +1,244 @@
+"""Rolling D6 codes and checks, for any way of throwing a code (a :class:`CodeDice`).
+
+A check is ``CODE vs DIFFICULTY``. The difficulty is a number, a named difficulty (the system's
+ladder) or an expression with dice: circumstance dice added to a base difficulty (``vs 15+2D``) or an
+opposing roll (``vs 2D+2``). A rolled difficulty is resolved by the ``tie`` option:
+
+- ``"actor"`` (default): the actor wins ties: the rule of a difficulty (roll >= difficulty), and of a
+  player character facing a non-player character;
+- ``"opponent"``: the opponent wins ties (the opponent is the player character);
+- ``"reroll"``: both are player characters, or both are not: ties are rolled again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from diceengine.distributions import Distribution
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.limits import MAX_DICE, MAX_REROLLS
+from diceengine.pmf import PMF
+from diceengine.registry import Option, Plan
+from diceengine.rolls import Die
+
+from ._d6_codes import Check, Code, NamedDifficulty, code_of
+
+__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
+
+TIE_OPTION = Option("actor", "who wins a tie against a rolled difficulty: the actor (a player character "
+                    "against an NPC; the >= rule), the opponent, or nobody (re-roll)",
+                    choices=("actor", "opponent", "reroll"))
+
+
+class CodeDice:
+    """How a code is thrown. Subclasses give the extra outcome fields (``extras``) and the dice.
+
+    - ``roll(code, r)`` -> ``(total, extras tuple, record)``;
+    - ``sample(code, n, gen)`` -> ``(totals, {extra field: array})``;
+    - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
+    - ``dice(record)`` / ``render(record)`` explain a roll.
+    """
+
+    extras: tuple[str, ...] = ()
+
+    def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
+        vals = [int(r() * 6) + 1 for _ in range(code.dice)]
+        return sum(vals) + code.pips, (), vals
+
+    def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        if code.dice == 1:
+            return gen.integers(1, 7, size=n) + code.pips, {}
+        return gen.integers(1, 7, size=(n, code.dice)).sum(axis=1) + code.pips, {}
+
+    def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
+        return {(): PMF.from_counts(range(1, 7)).power(code.dice).shift(code.pips)}, 0.0
+
+    def dice(self, record: Any) -> list[Die]:
+        return [Die("d6", 6, v) for v in record]
+
+    def render(self, record: Any, code: Code) -> str:
+        parts = [str(v) for v in record]
+        if code.pips:
+            parts.append(str(code.pips))
+        return " + ".join(parts).replace("+ -", "- ")
+
+
+def _check_rollable(code: Code, what: str, expression: str, column: int | None) -> None:
+    if code.dice <= 0:
+        raise DiceValueError(f"{what} is {code.dice}D{code.pips:+d}: a code reduced to 0D cannot be rolled",
+                             expression, column)
+    if code.dice > MAX_DICE:
+        raise DiceLimitError(f"too many dice: {code.dice} (at most {MAX_DICE})", expression, column)
+
+
+class CodePlan(Plan):
+    """A code, or a check of a code against a difficulty, thrown by ``dice``."""
+
+    def __init__(self, expression: str, dice: CodeDice, outcome_type: type, actor: Code,
+                 difficulty: int | Code | None, tie: str, actor_bonus: Callable | None = None) -> None:
+        self.expression = expression
+        self.dice_model = dice
+        self.outcome_type = outcome_type
+        self.actor_code = actor
+        self.difficulty = difficulty
+        self.tie = tie
+        self.rolled_difficulty = isinstance(difficulty, Code)
+        self.table_fields = ("margin",) if difficulty is not None else ("total",)
+
+    # ------------------------------------------------------------ one roll
+    def roll(self, rng: Any) -> tuple[Any, Any]:
+        r = rng.random
+        model = self.dice_model
+        total, extras, record = model.roll(self.actor_code, r)
+        if self.difficulty is None:
+            return self.outcome_type(total, *extras), (record,)
+        if not self.rolled_difficulty:
+            diff = self.difficulty
+            return self.outcome_type(total, *extras, total >= diff, total - diff), (record,)
+        tries = 0
+        while True:
+            against, _, opp_record = model.roll(self.difficulty, r)  # type: ignore[arg-type]
+            if total != against or self.tie != "reroll":
+                break
+            tries += 1
+            if tries > MAX_REROLLS:
+                raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
+            total, extras, record = model.roll(self.actor_code, r)
+        margin = total - against
+        success = margin > 0 or (margin == 0 and self.tie == "actor")
+        return self.outcome_type(total, *extras, success, margin), (record, opp_record, against)
+
+    def dice(self, record: Any) -> list[Die]:
+        out = self.dice_model.dice(record[0])
+        if len(record) > 1:
+            out.extend(d._replace(label="difficulty") for d in self.dice_model.dice(record[1]))
+        return out
+
+    def describe(self, outcome: Any, record: Any) -> str:
+        text = f"{self.expression}: {self.dice_model.render(record[0], self.actor_code)} = {outcome.total}"
+        if self.difficulty is None:
+            return text
+        if self.rolled_difficulty:
+            text += (f" against {self.dice_model.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+        word = "success" if outcome.success else "failure"
+        return f"{text}, {word} by {abs(outcome.margin)}"
+
+    # ------------------------------------------------------------ bulk
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        total, extras = self.dice_model.sample(self.actor_code, n, rng)
+        out = {"total": np.asarray(total, dtype=np.int64), **extras}
+        if self.difficulty is None:
+            return out
+        if not self.rolled_difficulty:
+            margin = out["total"] - self.difficulty
+            out["success"] = margin >= 0
+            out["margin"] = margin
+            return out
+        against, _ = self.dice_model.sample(self.difficulty, n, rng)  # type: ignore[arg-type]
+        if self.tie == "reroll":
+            ties = np.flatnonzero(out["total"] == against)
+            tries = 0
+            while len(ties):
+                tries += 1
+                if tries > MAX_REROLLS:
+                    raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
+                t2, e2 = self.dice_model.sample(self.actor_code, len(ties), rng)
+                a2, _ = self.dice_model.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
+                out["total"][ties] = t2
+                for k, v in e2.items():
+                    out[k][ties] = v
+                against[ties] = a2
+                ties = ties[t2 == a2]
+        margin = out["total"] - against
+        out["success"] = margin > 0 if self.tie == "opponent" else margin >= 0
+        out["margin"] = margin
+        return out
+
+    # ------------------------------------------------------------ exact
+    def distribution(self) -> Distribution:
+        joint, truncated = self.dice_model.joint(self.actor_code)
+        names = self.dice_model.extras
+        cols: dict[str, list[np.ndarray]] = {"total": [], **{k: [] for k in names}}
+        probs: list[np.ndarray] = []
+        if self.difficulty is None:
+            for extras, pmf in joint.items():
+                cols["total"].append(pmf.values)
+                for k, v in zip(names, extras):
+                    cols[k].append(np.full(len(pmf.p), v))
+                probs.append(pmf.p)
+            return _distribution(self.outcome_type, cols, probs, truncated)
+        cols["success"], cols["margin"] = [], []
+        if not self.rolled_difficulty:
+            against_vals, against_p = np.array([self.difficulty]), np.array([1.0])
+        else:
+            opp, opp_trunc = self.dice_model.joint(self.difficulty)  # type: ignore[arg-type]
+            truncated += opp_trunc
+            merged = PMF.point(0, 0.0)
+            for pmf in opp.values():
+                merged = merged.mix(pmf)
+            against_vals, against_p = merged.values, merged.p
+        for extras, pmf in joint.items():
+            t = np.repeat(pmf.values, len(against_vals))
+            a = np.tile(against_vals, len(pmf.values))
+            p = np.outer(pmf.p, against_p).ravel()
+            margin = t - a
+            cols["total"].append(t)
+            for k, v in zip(names, extras):
+                cols[k].append(np.full(len(t), v))
+            cols["success"].append(margin > 0 if self.tie == "opponent" else margin >= 0)
+            cols["margin"].append(margin)
+            probs.append(p)
+        if self.rolled_difficulty and self.tie == "reroll":
+            all_margin = np.concatenate(cols["margin"])
+            all_p = np.concatenate(probs)
+            p_tie = float(all_p[all_margin == 0].sum())
+            if p_tie >= 1.0:
+                raise DiceValueError("these two rolls always tie", self.expression, 0)
+            probs = [np.where(m == 0, 0.0, p) / (1.0 - p_tie) for m, p in zip(cols["margin"], probs)]
+        return _distribution(self.outcome_type, cols, probs, truncated)
+
+
+def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: list[np.ndarray],
+                  truncated: float) -> Distribution:
+    columns = {k: np.concatenate(v) for k, v in cols.items()}
+    return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated, merge=True)
+
+
+def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type,
+                  ladder: Mapping[str, int], tie: str, transform: Callable[[Code], Code] | None = None) -> CodePlan:
+    """The plan of a code or a check; ``transform`` changes the actor's code (a Force point)."""
+    from diceengine.ast import start as position
+
+    if isinstance(tree, Check):
+        actor_node, diff_node = tree.actor, tree.difficulty
+    else:
+        actor_node, diff_node = tree, None
+    actor = code_of(actor_node, expression)
+    if transform is not None:
+        actor = transform(actor)
+    _check_rollable(actor, "the code", expression, position(actor_node))
+    difficulty: int | Code | None = None
+    if isinstance(diff_node, NamedDifficulty):
+        if diff_node.words not in ladder:
+            names = ", ".join(sorted(ladder))
+            raise DiceValueError(f"unknown difficulty {diff_node.words.replace('_', ' ')!r} (known: {names})",
+                                 expression, diff_node.pos)
+        difficulty = ladder[diff_node.words]
+    elif diff_node is not None:
+        code = code_of(diff_node, expression)
+        if code.is_number:
+            difficulty = code.pips
+        else:
+            _check_rollable(code, "the difficulty", expression, position(diff_node))
+            difficulty = code
+    if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
+        raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)
+    return CodePlan(expression, dice, outcome_type, actor, difficulty, tie)
+
+
+def ladder_text(ladder: Mapping[str, int]) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ladder.items())
+
+

@@ -1,0 +1,313 @@
+"""The ``d20pool`` system: a d20 success pool of the 2d20 family (rule text ``001``).
+
+Notation: ``Nd20<=T`` rolls N d20 (2 when N is left out; 1 to 5 dice) against the threshold
+T = attribute + discipline (``3d20<=9+3`` is allowed); ``spec D`` adds a specialisation whose
+discipline is D; ``vs K`` checks against a difficulty of K successes (0 allowed).
+
+Each die: a natural 1 is 2 successes (4 with a specialisation); a 20 is a complication (with a
+specialisation, a plain failure) and never a success; otherwise a die <= D with a specialisation is 2
+successes, a die <= T is 1 success. This follows the text where it differs from published 2d20 games.
+With ``vs``, the check succeeds when successes >= K and each success beyond K is one point of Impulsion.
+
+Readings chosen where the text is silent: extra dice cost 1, 2 and 3 points (of Impulsion, or of
+Menace given to the game master) for the first, second and third, as in the 2d20 family.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, NamedTuple, Sequence
+
+import numpy as np
+from lark import Token
+
+from diceengine.arith import constant
+from diceengine.ast import Node, start, to_int
+from diceengine.distributions import Distribution
+from diceengine.errors import DiceValueError
+from diceengine.registry import Plan, System
+from diceengine.rolls import Die
+
+__all__ = ["D20PoolSystem", "PoolOutcome", "PoolCheck", "build_check", "ForcePowerCost", "force_power_cost",
+           "xp_cost", "EXTRA_DIE_COSTS", "MAX_ATTRIBUTE", "MAX_DISCIPLINE", "RULES"]
+
+MIN_DICE, MAX_DICE = 1, 5
+MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
+#: cost of the first, second and third extra die (Impulsion spent or Menace added)
+EXTRA_DIE_COSTS = (1, 2, 3)
+
+
+class PoolOutcome(NamedTuple):
+    """The outcome of a d20 pool."""
+
+    successes: int
+    complications: int
+    success: bool | None = None
+    impulsion: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Specialisation(Node):
+    """``spec D``."""
+
+    discipline: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty(Node):
+    """``vs K``."""
+
+    successes: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Pool(Node):
+    """``Nd20<=T [spec D] [vs K]``."""
+
+    count: Any
+    d20: Any
+    threshold: Node
+    specialisation: Specialisation | None
+    difficulty: Difficulty | None
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.d20, Token):
+            object.__setattr__(self, "pos", self.count.start_pos if isinstance(self.count, Token) else self.d20.start_pos)
+            object.__setattr__(self, "d20", "d20")
+        if isinstance(self.count, Token):
+            object.__setattr__(self, "count", to_int(self.count))
+
+
+def die_table(threshold: int, discipline: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Successes and complications of each face 1..20 (index 0 unused)."""
+    spec = discipline is not None
+    succ = np.zeros(21, dtype=np.int64)
+    comp = np.zeros(21, dtype=np.int64)
+    for v in range(1, 21):
+        if v == 20:
+            comp[v] = 0 if spec else 1
+        elif v == 1:
+            succ[v] = 4 if spec else 2
+        elif spec and v <= discipline:  # type: ignore[operator]
+            succ[v] = 2
+        elif v <= threshold:
+            succ[v] = 1
+    return succ, comp
+
+
+class PoolPlan(Plan):
+    """A d20 pool, with or without a difficulty."""
+
+    outcome_type = PoolOutcome
+
+    def __init__(self, expression: str, dice: int, threshold: int, discipline: int | None,
+                 difficulty: int | None) -> None:
+        self.expression = expression
+        self.count = dice
+        self.threshold = threshold
+        self.discipline = discipline
+        self.difficulty = difficulty
+        self.succ, self.comp = die_table(threshold, discipline)
+        self._succ, self._comp = self.succ.tolist(), self.comp.tolist()
+        self.table_fields = ("successes",) if difficulty is None else ("successes", "impulsion")
+
+    def odds_summary(self, dist: Distribution) -> dict[str, float]:
+        """The chances a game master asks for: success, at least one complication."""
+        out = {"P(at least one complication)": dist.probability(lambda o: o.complications > 0)}
+        if self.difficulty is not None:
+            out["P(success)"] = dist.chance("success")
+        return out
+
+    def _outcome(self, successes: int, complications: int) -> PoolOutcome:
+        if self.difficulty is None:
+            return PoolOutcome(successes, complications)
+        ok = successes >= self.difficulty
+        return PoolOutcome(successes, complications, ok, successes - self.difficulty if ok else 0)
+
+    def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
+        r = rng.random
+        faces = [int(r() * 20) + 1 for _ in range(self.count)]
+        succ, comp = self._succ, self._comp
+        return self._outcome(sum(succ[v] for v in faces), sum(comp[v] for v in faces)), faces
+
+    def dice(self, record: list[int]) -> list[Die]:
+        return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
+
+    def describe(self, outcome: Any, record: list[int]) -> str:
+        shown = []
+        for v in record:
+            mark = "*" * self._succ[v] + ("!" if self._comp[v] else "")
+            shown.append(f"{v}{mark}")
+        text = f"{self.expression}: [{', '.join(shown)}] = {outcome.successes} success"
+        text += "es" if outcome.successes != 1 else ""
+        if outcome.complications:
+            text += f", {outcome.complications} complication" + ("s" if outcome.complications > 1 else "")
+        if self.difficulty is not None:
+            text += f", {'success' if outcome.success else 'failure'}"
+            if outcome.impulsion:
+                text += f", {outcome.impulsion} Impulsion"
+        return text
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        faces = rng.integers(1, 21, size=(n, self.count))
+        successes = self.succ[faces].sum(axis=1)
+        out = {"successes": successes, "complications": self.comp[faces].sum(axis=1)}
+        if self.difficulty is not None:
+            ok = successes >= self.difficulty
+            out["success"] = ok
+            out["impulsion"] = np.where(ok, successes - self.difficulty, 0)
+        return out
+
+    def joint(self) -> dict[tuple[int, int], float]:
+        """Exact distribution of (successes, complications)."""
+        one: dict[tuple[int, int], float] = {}
+        for v in range(1, 21):
+            key = (self._succ[v], self._comp[v])
+            one[key] = one.get(key, 0.0) + 1 / 20
+        acc = {(0, 0): 1.0}
+        for _ in range(self.count):
+            nxt: dict[tuple[int, int], float] = {}
+            for (s, c), p in acc.items():
+                for (s1, c1), q in one.items():
+                    key = (s + s1, c + c1)
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            acc = nxt
+        return acc
+
+    def distribution(self) -> Distribution:
+        rows = [(self._outcome(s, c), p) for (s, c), p in self.joint().items()]
+        fields = [f for f in PoolOutcome._fields if rows[0][0]._asdict()[f] is not None]
+        cols = {f: np.array([getattr(o, f) for o, _ in rows]) for f in fields}
+        return Distribution(PoolOutcome, cols, np.array([p for _, p in rows]))
+
+
+class D20PoolSystem(System):
+    """The d20 success pool of text ``001``."""
+
+    name = "d20pool"
+    summary = "d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion"
+    examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
+    grammar = "d20pool.lark"
+    outcome = PoolOutcome
+    options = {}
+
+    def ast_modules(self) -> Sequence[Any]:
+        import sys
+
+        return (sys.modules[__name__],)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        count = 2 if tree.count is None else tree.count
+        if not MIN_DICE <= count <= MAX_DICE:
+            raise DiceValueError(f"a pool has {MIN_DICE} to {MAX_DICE} d20 (2, plus up to 3 bought), not {count}",
+                                 expression, tree.pos)
+        threshold = constant(tree.threshold)
+        if not 0 <= threshold <= 20:
+            raise DiceValueError(f"the threshold (attribute + discipline) must be 0 to 20, not {threshold}",
+                                 expression, start(tree.threshold))
+        discipline = None
+        if tree.specialisation is not None:
+            discipline = constant(tree.specialisation.discipline)
+            if not 0 <= discipline <= threshold:
+                raise DiceValueError(f"the specialisation's discipline must be 0 to the threshold ({threshold}), "
+                                     f"not {discipline}", expression, start(tree.specialisation.discipline))
+        difficulty = None
+        if tree.difficulty is not None:
+            difficulty = constant(tree.difficulty.successes)
+            if difficulty < 0:
+                raise DiceValueError("a difficulty is 0 or more successes", expression,
+                                     start(tree.difficulty.successes))
+        return PoolPlan(expression, count, threshold, discipline, difficulty)
+
+
+# ---------------------------------------------------------------- rules API
+
+
+@dataclass(frozen=True)
+class PoolCheck:
+    """A check built from a character: its pool, and what the extra dice cost."""
+
+    attribute: int
+    discipline: int
+    difficulty: int
+    specialisation: bool
+    dice: int
+    impulsion_spent: int
+    menace_added: int
+
+    @property
+    def threshold(self) -> int:
+        return self.attribute + self.discipline
+
+    @property
+    def expression(self) -> str:
+        spec = f" spec {self.discipline}" if self.specialisation else ""
+        return f"{self.dice}d20<={self.threshold}{spec} vs {self.difficulty}"
+
+    def roll(self, seed: Any = None) -> Any:
+        from diceengine.api import roll
+
+        return roll(self.expression, "d20pool", seed=seed)
+
+    def distribution(self) -> Distribution:
+        from diceengine.api import distribution
+
+        return distribution(self.expression, "d20pool")
+
+
+def build_check(attribute: int, discipline: int, difficulty: int, specialisation: bool = False,
+                impulsion_dice: int = 0, menace_dice: int = 0) -> PoolCheck:
+    """The check of a character: threshold = attribute + discipline, 2 dice plus up to 3 bought with
+    Impulsion (``impulsion_dice``) or by adding Menace (``menace_dice``); the nth extra die costs
+    ``EXTRA_DIE_COSTS[n-1]``, paid in the order Impulsion first."""
+    if not 0 <= attribute <= MAX_ATTRIBUTE:
+        raise DiceValueError(f"an attribute is 0 to {MAX_ATTRIBUTE}, not {attribute}")
+    if not 0 <= discipline <= MAX_DISCIPLINE:
+        raise DiceValueError(f"a discipline is 0 to {MAX_DISCIPLINE}, not {discipline}")
+    if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
+        raise DiceValueError(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
+    costs = EXTRA_DIE_COSTS[: impulsion_dice + menace_dice]
+    return PoolCheck(attribute, discipline, difficulty, specialisation, 2 + impulsion_dice + menace_dice,
+                     sum(costs[:impulsion_dice]), sum(costs[impulsion_dice:]))
+
+
+class ForcePowerCost(NamedTuple):
+    force_points: int
+    impulsion: int
+
+
+def force_power_cost(successes: int, alignment: str = "neutral", base: int = 5) -> ForcePowerCost:
+    """Force points a power costs: base 5 (or the power's own), -1 when the character's alignment
+    matches the power, +1 when opposed, 0 when neutral, -1 per success beyond the first, never below
+    1; successes that cannot lower the cost become Impulsion. One success is needed to use a power."""
+    if successes < 1:
+        raise DiceValueError("a Force power needs at least one success")
+    shift = {"matching": -1, "opposed": 1, "neutral": 0}
+    if alignment not in shift:
+        raise DiceValueError(f"alignment is 'matching', 'opposed' or 'neutral', not {alignment!r}")
+    before = base + shift[alignment]
+    usable = max(0, before - 1)
+    extra = successes - 1
+    used = min(extra, usable)
+    return ForcePowerCost(max(1, before - used), extra - used)
+
+
+_XP = {"attribute": 50, "discipline": 30, "new_specialisation": 30, "change_specialisation": 10, "impulsion": 5}
+
+
+def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
+    """Experience to improve a character: attribute 50 (at most 13), discipline 30 (at most 5),
+    a new specialisation 30, changing one 10, Impulsion 5 a point."""
+    if improvement not in _XP:
+        raise DiceValueError(f"unknown improvement {improvement!r} (known: {', '.join(_XP)})")
+    if points < 1:
+        raise DiceValueError("improve by at least one point")
+    if improvement == "attribute" and current + points > MAX_ATTRIBUTE:
+        raise DiceValueError(f"an attribute cannot go above {MAX_ATTRIBUTE}")
+    if improvement == "discipline" and current + points > MAX_DISCIPLINE:
+        raise DiceValueError(f"a discipline cannot go above {MAX_DISCIPLINE}")
+    return _XP[improvement] * points
+
+
+RULES = {"build_check": build_check, "force_power_cost": force_power_cost, "xp_cost": xp_cost}

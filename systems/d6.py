@@ -1,0 +1,332 @@
+"""The ``d6`` system: classic Star Wars D6 (West End Games 1st edition, rule texts ``000`` and ``002``).
+
+Notation: dice codes ``4D+2`` (``4d+2`` too) with code arithmetic (``5D+1 - 2D`` = ``3D+1``;
+``2*(5D+1)`` = ``10D+2``, a Force point); checks ``CODE vs N`` (success when the roll is >= N),
+``CODE vs N+2D`` (circumstance dice rolled and added to the difficulty, text ``002``),
+``CODE vs CODE`` (an opposed roll, ties by the ``tie`` option, see
+:mod:`diceengine.systems._d6_checks`), and the range difficulties by name: ``vs point blank`` 5,
+``short`` 10, ``medium`` 15, ``long`` 20. A code reduced to 0D cannot be rolled.
+
+The rules of the texts are plain functions here (modifiers, damage, dodges, cover, advancement,
+Force points); ``dice rule d6 NAME ...`` runs them from the command line.
+
+Readings chosen where the texts are silent:
+
+- modifiers apply to the code after a Force point doubled it or hurrying halved it: the texts double
+  and halve "the code" (the character's), the penalties belong to the roll;
+- hurrying halves the code counted in pips, rounded down (5D+1 = 16 pips -> 8 pips = 2D+2);
+- a mortally wounded character hurt again stays mortally wounded (the text gives no worse state).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from diceengine.errors import DiceValueError
+from diceengine.registry import Plan, System
+
+from . import _d6_codes
+from ._d6_checks import TIE_OPTION, CodeDice, ladder_text, prepare_check
+from ._d6_codes import Code, parse_code
+
+__all__ = [
+    "D6System", "D6Outcome", "Code", "parse_code", "RANGE_DIFFICULTIES", "BASE_DIFFICULTIES",
+    "CIRCUMSTANCES", "modified_code", "round_penalties", "multiple_action_codes", "circumstance_dice",
+    "cover_result", "Wound", "damage_result", "Health", "death_roll", "death_chance", "reaction_difficulty",
+    "tie_winner", "resolve_opposed", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
+]
+
+
+class D6Outcome(NamedTuple):
+    """The outcome of a classic D6 roll."""
+
+    total: int
+    success: bool | None = None
+    margin: int | None = None
+
+
+#: range difficulties of text ``000`` (shooting)
+RANGE_DIFFICULTIES: dict[str, int] = {
+    "point_blank": 5, "short": 10, "medium": 15, "long": 20,
+    "bout_portant": 5, "courte": 10, "moyenne": 15, "longue": 20,
+}
+
+#: base difficulty bands of text ``002`` (inclusive ranges): ranged weapons by range, brawling
+BASE_DIFFICULTIES: dict[str, tuple[int, int]] = {
+    "short": (6, 10), "medium": (11, 15), "long": (16, 20), "brawling": (3, 5),
+    "very_easy": (3, 5), "easy": (6, 10), "moderate": (11, 15), "difficult": (16, 20),
+}
+
+#: circumstance maluses of text ``002``, as dice added to the difficulty
+CIRCUMSTANCES: dict[str, int] = {
+    "low_light": 1, "moonlit_night": 2, "moonless_night": 3, "total_darkness": 4,
+    "light_smoke": 1, "thick_smoke": 2, "very_thick_smoke": 4,
+    "quarter_cover": 1, "half_cover": 2, "three_quarters_cover": 4,
+    "target_10_to_50cm": 1, "target_1_to_10cm": 4, "target_under_1cm": 8, "body_part": 1,
+}
+
+
+class D6System(System):
+    """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
+
+    name = "d6"
+    summary = "Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE"
+    examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
+    grammar = "d6.lark"
+    outcome = D6Outcome
+    options = {"tie": TIE_OPTION}
+    ladder = RANGE_DIFFICULTIES
+
+    def ast_modules(self) -> Sequence[Any]:
+        return (_d6_codes,)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        return prepare_check(tree, expression, CodeDice(), D6Outcome, self.ladder, options["tie"])
+
+
+# ---------------------------------------------------------------- modifiers (000, 002)
+
+
+def _rollable(code: Code) -> Code:
+    if code.dice <= 0:
+        raise DiceValueError(f"the code is reduced to {code}: a code reduced to 0D cannot be rolled")
+    return code
+
+
+def modified_code(code: Code | str, *, prepared: bool = False, running: bool = False, crawling: bool = False,
+                  wounded: bool = False, stunned: int = 0, actions: int = 1, reaction: bool = False,
+                  force_point: bool = False, hurrying: bool = False, strength_vs_damage: bool = False) -> Code:
+    """The code rolled, built from a base code and the circumstances of the roll.
+
+    Preparation +1D (lost when several skills are used or a reaction is made); running or crawling
+    -1D; wounded -1D; -1D per stun; -1D per action after the first; a Force point doubles the code;
+    hurrying halves it. A Strength roll against damage is never modified (a Force point still doubles
+    it, as Roark's does). Raises the engine's error when no die is left.
+    """
+    code = parse_code(code)
+    if actions < 1:
+        raise DiceValueError("a round has at least one action")
+    if hurrying:
+        code = code.halved()
+    if force_point:
+        code = code * 2
+    if strength_vs_damage:
+        return _rollable(code)
+    dice = 0
+    if prepared and actions == 1 and not reaction:
+        dice += 1
+    dice -= int(running) + int(crawling) + int(wounded) + stunned + (actions - 1)
+    return _rollable(code + Code(dice, 0))
+
+
+def round_penalties(declared: int, reactions_after: Sequence[int] = ()) -> list[int]:
+    """Dice lost on each roll of a round, in order (text ``000``).
+
+    ``declared`` skill uses are announced at the start of the round; each reaction (dodge, parry)
+    made after the ``k``-th declared roll counts as one more use from that moment: the rolls before it
+    keep their penalty, the reaction and every later roll lose one more die.
+    """
+    if declared < 0 or any(k < 0 or k > declared for k in reactions_after):
+        raise DiceValueError("a reaction comes after 0 to all of the declared rolls")
+    penalties: list[int] = []
+    uses = declared
+    pending = sorted(reactions_after)
+    for roll in range(declared + 1):
+        while pending and pending[0] == roll:
+            pending.pop(0)
+            uses += 1
+            penalties.append(uses - 1)  # the reaction itself
+        if roll < declared:
+            penalties.append(max(uses, 1) - 1)
+    return penalties
+
+
+def multiple_action_codes(code: Code | str, declared: int, reactions_after: Sequence[int] = (),
+                          running: bool = False, wounded: bool = False) -> list[Code]:
+    """The code of each roll of a round of several actions (see :func:`round_penalties`)."""
+    base = parse_code(code)
+    extra = int(running) + int(wounded)
+    return [_rollable(base - Code(p + extra, 0)) for p in round_penalties(declared, reactions_after)]
+
+
+def circumstance_dice(*names: str) -> Code:
+    """The dice added to the difficulty by circumstances of text ``002`` (``"low_light"``, ...)."""
+    total = 0
+    for name in names:
+        key = name.lower().replace(" ", "_").replace("-", "_")
+        if key not in CIRCUMSTANCES:
+            raise DiceValueError(f"unknown circumstance {name!r} (known: {', '.join(CIRCUMSTANCES)})")
+        total += CIRCUMSTANCES[key]
+    return Code(total, 0)
+
+
+def cover_result(attack: int, base_difficulty: int, cover_roll: int) -> str:
+    """``"hit"``, ``"cover"`` (the shot hits the obstacle) or ``"miss"`` against a covered target (``002``).
+
+    The cover dice are rolled and added to the base difficulty; a roll at least the base but below
+    the covered difficulty hits the cover.
+    """
+    if attack >= base_difficulty + cover_roll:
+        return "hit"
+    if attack >= base_difficulty:
+        return "cover"
+    return "miss"
+
+
+# ---------------------------------------------------------------- damage (000)
+
+
+class Wound(enum.IntEnum):
+    """Health states of text ``000``, from the least to the most severe."""
+
+    HEALTHY = 0
+    STUNNED = 1
+    WOUNDED = 2
+    INCAPACITATED = 3
+    MORTALLY_WOUNDED = 4
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+def damage_result(damage: int, strength: int) -> Wound:
+    """What a damage roll does against a Strength roll: stunned (Strength higher), wounded (damage at
+    least Strength, below twice), incapacitated (at least twice, below three times), mortally wounded
+    (at least three times)."""
+    if strength > damage:
+        return Wound.STUNNED
+    if damage < 2 * strength:
+        return Wound.WOUNDED
+    if damage < 3 * strength:
+        return Wound.INCAPACITATED
+    return Wound.MORTALLY_WOUNDED
+
+
+@dataclass(frozen=True)
+class Health:
+    """A character's state: the worst wound and the stuns (each -1D until the end of the next round)."""
+
+    state: Wound = Wound.HEALTHY
+    stuns: int = 0
+
+    def hit(self, result: Wound) -> "Health":
+        """The state after one more damage result, as the states stack in ``000``: wounded twice is
+        incapacitated; incapacitated and wounded (or incapacitated) again is mortally wounded."""
+        if result == Wound.STUNNED:
+            return replace(self, stuns=self.stuns + 1, state=max(self.state, Wound.STUNNED))
+        if result == Wound.WOUNDED and self.state == Wound.WOUNDED:
+            return replace(self, state=Wound.INCAPACITATED)
+        if result in (Wound.WOUNDED, Wound.INCAPACITATED) and self.state == Wound.INCAPACITATED:
+            return replace(self, state=Wound.MORTALLY_WOUNDED)
+        return replace(self, state=max(self.state, result))
+
+    @property
+    def penalty(self) -> int:
+        """Dice lost on skill and attribute rolls (not Strength against damage)."""
+        return self.stuns + (1 if self.state == Wound.WOUNDED else 0)
+
+    @property
+    def can_act(self) -> bool:
+        return self.state < Wound.INCAPACITATED
+
+
+def death_roll(rounds_elapsed: int, roll: int) -> bool:
+    """Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed."""
+    return roll < rounds_elapsed
+
+
+def death_chance(rounds_elapsed: int) -> float:
+    """Exact chance that the end-of-round 2D roll kills a mortally wounded character."""
+    from diceengine.api import distribution
+
+    return 1.0 - distribution("2D", "d6").at_least(rounds_elapsed)
+
+
+def reaction_difficulty(base: int, reaction_roll: int, mode: str = "add") -> int:
+    """The attacker's difficulty after a dodge or parry: ``"add"`` the roll to it (text ``000``: one
+    dodge covers every attack of the segment) or ``"replace"`` it for the rest of the round, even when
+    lower (text ``002``)."""
+    if mode == "add":
+        return base + reaction_roll
+    if mode == "replace":
+        return reaction_roll
+    raise DiceValueError(f"reaction mode is 'add' or 'replace', not {mode!r}")
+
+
+def resolve_opposed(actor: int, opponent: int, actor_is_player: bool = True,
+                    opponent_is_player: bool = False) -> str:
+    """Who wins an opposed roll (or initiative) with these totals: ``"actor"``, ``"opponent"`` or
+    ``"reroll"``; the higher total wins, ties by :func:`tie_winner`."""
+    if actor != opponent:
+        return "actor" if actor > opponent else "opponent"
+    return tie_winner(actor_is_player, opponent_is_player)
+
+
+def tie_winner(actor_is_player: bool, opponent_is_player: bool) -> str:
+    """Who wins a tied opposed roll or initiative: ``"actor"``, ``"opponent"`` or ``"reroll"``: the
+    player character wins against an NPC; two of a kind roll again (the ``tie`` option)."""
+    if actor_is_player == opponent_is_player:
+        return "reroll"
+    return "actor" if actor_is_player else "opponent"
+
+
+# ---------------------------------------------------------------- advancement (000)
+
+
+def advance(code: Code | str, pips: int = 1) -> Code:
+    """The code raised by ``pips`` pips (2D+2 plus one pip is 3D)."""
+    code = parse_code(code).normalised()
+    return Code.from_pips(code.in_pips + pips)
+
+
+def advance_cost(code: Code | str, pips: int = 1) -> int:
+    """Skill points to raise a code by ``pips`` pips: each pip costs the number before the D."""
+    code = parse_code(code).normalised()
+    if pips < 0:
+        raise DiceValueError("advancement raises a code")
+    cost = 0
+    for _ in range(pips):
+        cost += code.dice
+        code = advance(code)
+    return cost
+
+
+class ForcePointUse(str, enum.Enum):
+    """How a character relied on the Force."""
+
+    EVIL = "evil"
+    NEUTRAL = "neutral"
+    HEROIC = "heroic"
+    DRAMATIC = "dramatic"
+
+
+class ForcePointResult(NamedTuple):
+    point_lost: bool
+    dark_side_point: bool
+    returned_at_end: bool
+    bonus_point: bool
+
+
+def force_point_outcome(use: ForcePointUse | str) -> ForcePointResult:
+    """The four outcomes of spending a Force point (text ``000``)."""
+    use = ForcePointUse(use)
+    return {
+        ForcePointUse.EVIL: ForcePointResult(True, True, False, False),
+        ForcePointUse.NEUTRAL: ForcePointResult(True, False, False, False),
+        ForcePointUse.HEROIC: ForcePointResult(False, False, True, False),
+        ForcePointUse.DRAMATIC: ForcePointResult(False, False, True, True),
+    }[use]
+
+
+#: the rules runnable from the command line: ``dice rule d6 NAME key=value ...``
+RULES = {
+    "modified_code": modified_code, "multiple_action_codes": multiple_action_codes,
+    "round_penalties": round_penalties, "circumstance_dice": circumstance_dice, "cover_result": cover_result,
+    "damage_result": damage_result, "death_chance": death_chance, "death_roll": death_roll,
+    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "advance": advance,
+    "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
+}
+
+D6System.summary += f"; difficulties by name: {ladder_text({k: v for k, v in RANGE_DIFFICULTIES.items() if k.isascii() and k in ('point_blank', 'short', 'medium', 'long')})}"

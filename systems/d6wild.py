@@ -1,0 +1,363 @@
+"""The ``d6wild`` system: Star Wars D6 with the Wild Die (2nd edition Revised style, rule text ``003``).
+
+Same notation and code machinery as :mod:`diceengine.systems.d6` (``4D+2``, ``vs 15``,
+``vs moderate``, opposed codes); the difficulty ladder is very easy 5, easy 10, moderate 15,
+difficult 20, very difficult 25, heroic 30 (8 and 13 are written as numbers).
+
+In every roll of a code one die is the Wild Die: a 6 is rolled again and added, again and again
+(``explosions`` counts the re-rolls); a first roll of 1 flags a possible complication. Options:
+
+- ``complication``: ``"flag"`` (the text: the 1 counts and the roll is flagged), ``"remove_highest"``
+  (the Wild Die and the highest other die are removed from the total, and the roll is flagged) or
+  ``"none"`` (a 1 is just a 1);
+- ``wild=False`` turns the Wild Die off (the classic D6 roll);
+- ``character_point``: one more die after the roll (+1D, not cumulative), exploding on a 6 like the
+  Wild Die when ``character_point_explodes``;
+- ``force_point``: the code is doubled for the roll (not the character point die).
+
+A rolled difficulty (an opposing code) is thrown with its own Wild Die; only the actor's
+complication and explosions are reported.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
+from diceengine.pmf import PMF, keep_dp
+from diceengine.registry import Option, Plan, System
+from diceengine.rolls import Die
+
+from . import _d6_codes
+from ._d6_checks import TIE_OPTION, CodeDice, ladder_text, prepare_check
+from ._d6_codes import Code, parse_code
+from .d6 import advance, advance_cost, modified_code
+
+__all__ = [
+    "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
+    "multiple_actions", "after_reaction", "training_days", "advance", "advance_cost", "modified_code",
+    "unconscious_minutes", "RULES",
+]
+
+
+class WildOutcome(NamedTuple):
+    """The outcome of a roll with the Wild Die."""
+
+    total: int
+    complication: bool
+    explosions: int
+    success: bool | None = None
+    margin: int | None = None
+
+
+#: the difficulty ladder of text ``003`` (English and French names)
+LADDER: dict[str, int] = {
+    "very_easy": 5, "easy": 10, "moderate": 15, "difficult": 20, "very_difficult": 25, "heroic": 30,
+    "tres_facile": 5, "facile": 10, "moyen": 15, "difficile": 20, "tres_difficile": 25, "heroique": 30,
+}
+
+_D6 = PMF.from_counts(range(1, 7))
+
+
+def _exploding_d6(tolerance: float) -> tuple[PMF, float]:
+    """One d6 that is rolled again and added on each 6 (truncated); the mass left out."""
+    out = PMF.point(0, 0.0)
+    k = 0
+    while True:
+        mass = (1 / 6) ** k
+        if mass < tolerance or k > MAX_EXPLOSIONS:
+            return out, mass
+        out = out.mix(PMF.from_counts(range(1, 6), mass / 6).shift(6 * k))
+        k += 1
+
+
+@dataclass(frozen=True)
+class WildDice(CodeDice):
+    """Throws a code with a Wild Die, under the system's options."""
+
+    complication: str = "flag"
+    wild: bool = True
+    character_point: bool = False
+    character_point_explodes: bool = False
+
+    extras = ("complication", "explosions")
+
+    # ------------------------------------------------------------ one roll
+    def _chain(self, r: Callable[[], float]) -> list[int]:
+        chain = [int(r() * 6) + 1]
+        while chain[-1] == 6:
+            if len(chain) > MAX_EXPLOSIONS:
+                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+            chain.append(int(r() * 6) + 1)
+        return chain
+
+    def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
+        wild = self.wild
+        normal = [int(r() * 6) + 1 for _ in range(code.dice - 1 if wild else code.dice)]
+        chain = self._chain(r) if wild else []
+        flagged = wild and chain[0] == 1 and self.complication != "none"
+        removed = None
+        if flagged and self.complication == "remove_highest":
+            if normal:
+                removed = max(range(len(normal)), key=normal.__getitem__)
+                total = sum(normal) - normal[removed]
+            else:
+                total = 0
+        else:
+            total = sum(normal) + sum(chain)
+        bonus: list[int] = []
+        if self.character_point:
+            bonus = self._chain(r) if self.character_point_explodes else [int(r() * 6) + 1]
+        total += sum(bonus) + code.pips
+        return total, (flagged, max(len(chain) - 1, 0)), (normal, chain, bonus, removed, flagged, code.pips)
+
+    def dice(self, record: Any) -> list[Die]:
+        normal, chain, bonus, removed, flagged, _ = record
+        cut = flagged and self.complication == "remove_highest"
+        out = [Die("d6", 6, v, kept=i != removed) for i, v in enumerate(normal)]
+        for i, v in enumerate(chain):
+            out.append(Die("wild", 6, v, kept=not cut, exploded=v == 6, added=i > 0, wild=True))
+        for i, v in enumerate(bonus):
+            out.append(Die("d6", 6, v, exploded=v == 6 and self.character_point_explodes, added=True,
+                           label="character point"))
+        return out
+
+    def render(self, record: Any, code: Code) -> str:
+        normal, chain, bonus, removed, flagged, pips = record
+        cut = flagged and self.complication == "remove_highest"
+        parts = [f"~{v}~" if i == removed else str(v) for i, v in enumerate(normal)]
+        if chain:
+            text = "+".join(f"{v}!" if v == 6 else str(v) for v in chain)
+            if cut:
+                text = f"~{text}~"
+            parts.append(f"wild {text}" + (" (complication)" if flagged else ""))
+        if bonus:
+            parts.append("character point " + "+".join(f"{v}!" if v == 6 and self.character_point_explodes
+                                                       else str(v) for v in bonus))
+        if pips:
+            parts.append(str(pips))
+        return " + ".join(parts).replace("+ -", "- ")
+
+    # ------------------------------------------------------------ exact
+    def _bonus(self) -> tuple[PMF, float]:
+        if not self.character_point:
+            return PMF.point(0), 0.0
+        if self.character_point_explodes:
+            return _exploding_d6(TRUNCATION / 10)
+        return _D6, 0.0
+
+    def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
+        bonus, truncated = self._bonus()
+        tail = bonus.shift(code.pips)
+        if not self.wild:
+            return {(False, 0): _D6.power(code.dice) + tail}, truncated
+        n = code.dice - 1
+        normal = _D6.power(n)
+        out: dict[tuple, PMF] = {}
+        first = PMF.from_counts(range(1 if self.complication == "none" else 2, 6), 1 / 6)
+        out[(False, 0)] = normal + first + tail
+        if self.complication == "flag":
+            out[(True, 0)] = (normal.shift(1) + tail).scale_mass(1 / 6)
+        elif self.complication == "remove_highest":
+            if n == 0:
+                rest = PMF.point(0)
+            else:
+                rest = keep_dp([(f, 1 / 6, PMF.point(f)) for f in range(1, 7)], n, n - 1, highest=False)
+            out[(True, 0)] = (rest + tail).scale_mass(1 / 6)
+        k = 1
+        while True:
+            mass = (1 / 6) ** (k + 1)  # k sixes, then each of 1..5
+            if 5 * mass < TRUNCATION / 10 or k > MAX_EXPLOSIONS:
+                truncated += (1 / 6) ** k  # chains of k sixes or more
+                break
+            out[(False, k)] = normal + PMF.from_counts(range(1, 6), mass).shift(6 * k) + tail
+            k += 1
+        return out, truncated
+
+    # ------------------------------------------------------------ bulk
+    def _sample_chain(self, n: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        first = gen.integers(1, 7, size=n)
+        total = first.copy()
+        explosions = np.zeros(n, dtype=np.int64)
+        active = np.flatnonzero(first == 6)
+        depth = 0
+        while len(active):
+            depth += 1
+            if depth > MAX_EXPLOSIONS:
+                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+            new = gen.integers(1, 7, size=len(active))
+            total[active] += new
+            explosions[active] += 1
+            active = active[new == 6]
+        return first, total, explosions
+
+    def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        k = code.dice - 1 if self.wild else code.dice
+        normal = gen.integers(1, 7, size=(n, k)) if k else np.zeros((n, 0), dtype=np.int64)
+        total = normal.sum(axis=1)
+        if self.wild:
+            first, wild_total, explosions = self._sample_chain(n, gen)
+            flagged = first == 1 if self.complication != "none" else np.zeros(n, dtype=bool)
+            total = total + wild_total
+            if self.complication == "remove_highest":
+                cut = normal.sum(axis=1) - (normal.max(axis=1) if k else 0)
+                total = np.where(flagged, cut, total)
+        else:
+            flagged = np.zeros(n, dtype=bool)
+            explosions = np.zeros(n, dtype=np.int64)
+        if self.character_point:
+            if self.character_point_explodes:
+                total = total + self._sample_chain(n, gen)[1]
+            else:
+                total = total + gen.integers(1, 7, size=n)
+        return total + code.pips, {"complication": flagged, "explosions": explosions}
+
+
+class D6WildSystem(System):
+    """D6 with the Wild Die."""
+
+    name = "d6wild"
+    summary = ("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; "
+               f"difficulties: {ladder_text({k: v for k, v in LADDER.items() if k in ('very_easy', 'easy', 'moderate', 'difficult', 'very_difficult', 'heroic')})}")
+    examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
+    grammar = "d6.lark"
+    outcome = WildOutcome
+    options = {
+        "complication": Option("flag", "what a first 1 on the Wild Die does", choices=("flag", "remove_highest", "none")),
+        "wild": Option(True, "roll one die of the code as the Wild Die"),
+        "character_point": Option(False, "add one character-point die after the roll (+1D, not cumulative)"),
+        "character_point_explodes": Option(False, "the character-point die explodes on a 6 like the Wild Die"),
+        "force_point": Option(False, "a Force point doubles the code (not the character-point die)"),
+        "tie": TIE_OPTION,
+    }
+
+    def ast_modules(self) -> Sequence[Any]:
+        return (_d6_codes,)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        dice = WildDice(options["complication"], options["wild"], options["character_point"],
+                        options["character_point_explodes"])
+        transform = (lambda code: code * 2) if options["force_point"] else None
+        return prepare_check(tree, expression, dice, WildOutcome, LADDER, options["tie"], transform)
+
+
+# ---------------------------------------------------------------- damage (003)
+
+
+class WildWound(enum.IntEnum):
+    """Damage results of text ``003`` (damage minus Strength, plus armour)."""
+
+    LIGHT_STUN = 1
+    STUN = 2
+    WOUNDED = 3
+    INCAPACITATED = 4
+    MORTALLY_WOUNDED = 5
+    KILLED = 6
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+def damage_result(damage: int, strength: int, armour: int = 0) -> WildWound:
+    """The band of ``damage - (strength + armour)``: below 0 light stun; 0-3 stun; 4-8 wounded;
+    9-12 incapacitated; 13-15 mortally wounded; 16 or more killed."""
+    diff = damage - (strength + armour)
+    if diff < 0:
+        return WildWound.LIGHT_STUN
+    if diff <= 3:
+        return WildWound.STUN
+    if diff <= 8:
+        return WildWound.WOUNDED
+    if diff <= 12:
+        return WildWound.INCAPACITATED
+    if diff <= 15:
+        return WildWound.MORTALLY_WOUNDED
+    return WildWound.KILLED
+
+
+@dataclass(frozen=True)
+class WildHealth:
+    """A character's state under text ``003``: stuns counted against the Strength dice, wounds stacked."""
+
+    strength_dice: int
+    stuns: int = 0
+    wounds: int = 0
+    state: WildWound | None = None
+
+    def hit(self, result: WildWound) -> "WildHealth":
+        """The state after one more damage result. Light stuns and stuns count as stuns; wounded twice
+        falls (-2D); a third wound incapacitates (a reading: the text stops at two)."""
+        if result in (WildWound.LIGHT_STUN, WildWound.STUN):
+            return replace(self, stuns=self.stuns + 1, state=self.state or result)
+        if result == WildWound.WOUNDED:
+            wounds = self.wounds + 1
+            state = WildWound.INCAPACITATED if wounds >= 3 else WildWound.WOUNDED
+            return replace(self, wounds=wounds, state=max(state, self.state or state))
+        return replace(self, state=max(result, self.state or result))
+
+    @property
+    def unconscious(self) -> bool:
+        """Stunned as many times as the Strength code has dice: unconscious for 2D6 minutes."""
+        return self.stuns >= self.strength_dice or (self.state or 0) >= WildWound.INCAPACITATED
+
+    @property
+    def fallen(self) -> bool:
+        """Wounded twice: falls, no physical effort."""
+        return self.wounds >= 2
+
+    @property
+    def penalty(self) -> int:
+        """Dice lost on actions: -1D wounded, -2D wounded twice (stuns: -1D each for their rounds)."""
+        return (2 if self.wounds >= 2 else self.wounds) + self.stuns
+
+
+def unconscious_minutes(seed: Any = None) -> int:
+    """Minutes unconscious after too many stuns: 2D6."""
+    from diceengine.api import roll
+
+    return roll("2d6", seed=seed).total
+
+
+def multiple_actions(actions: int) -> tuple[int, int]:
+    """``(dice lost on every action of the round, movement percentage)`` for declared actions: 1 -> (0, 100),
+    2 -> (1, 80), 3 -> (2, 60), 4 -> (3, 40), 5 -> (4, 20), then one more die each and no movement."""
+    if actions < 1:
+        raise DiceValueError("a round has at least one declared action")
+    return actions - 1, max(0, 100 - 20 * (actions - 1))
+
+
+def after_reaction(declared: int, taken: int) -> tuple[int, int]:
+    """A reaction uses an action left (``taken < declared``) or adds one: the new ``(declared actions,
+    penalty in dice)`` for the rest of the round."""
+    if taken < declared:
+        return declared, multiple_actions(declared)[0]
+    return declared + 1, multiple_actions(declared + 1)[0]
+
+
+def training_days(code: Code | str, used: bool, teacher: bool) -> int:
+    """Training days to raise a skill one pip between sessions: none if it was used; otherwise as many
+    days as the character points it costs with a teacher, twice as many without."""
+    cost = advance_cost(code, 1)
+    if used:
+        return 0
+    return cost if teacher else 2 * cost
+
+
+def skill_advance_cost(code: Code | str, pips: int = 1, attribute: bool = False) -> int:
+    """Character points to raise a skill by ``pips`` pips (the number before the D per pip);
+    attributes cannot be raised by experience."""
+    if attribute:
+        raise DiceValueError("attributes cannot be raised with experience (text 003)")
+    return advance_cost(parse_code(code), pips)
+
+
+RULES = {
+    "damage_result": damage_result, "multiple_actions": multiple_actions, "after_reaction": after_reaction,
+    "training_days": training_days, "skill_advance_cost": skill_advance_cost, "advance": advance,
+    "modified_code": modified_code, "unconscious_minutes": unconscious_minutes,
+}
