@@ -16,12 +16,12 @@ BAR_WIDTH = 40
 
 def split_system(text: str, default: str | None) -> tuple[str, str]:
     """``"d6: 4D+1 vs 15"`` -> ``("d6", "4D+1 vs 15")``; no prefix -> the default system."""
-    from .api import systems
+    from .registry import system_names
 
     head, sep, rest = text.partition(":")
     name = head.strip()
     if sep and name and name.replace("_", "").isalnum() and " " not in name:
-        if name in systems():
+        if name in system_names():
             return name, rest.strip()
     return default or "standard", text
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .rolls import Die
 
-__all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems"]
+__all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -186,6 +186,11 @@ def get_system(name: str | System) -> System:
         known = ", ".join(sorted(set(_registry) | set(_entry_points()))) or "none"
         raise DiceError(f"unknown system {name!r} (registered: {known})")
     return _load(ep)
+
+
+def system_names() -> list[str]:
+    """Names of the registered systems and of the installed entry points, without loading them."""
+    return sorted(set(_registry) | set(_entry_points()))
 
 
 def registered_systems() -> dict[str, System]:

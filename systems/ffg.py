@@ -1,0 +1,383 @@
+"""The ``ffg`` system: Fantasy Flight Games Star Wars narrative dice (rule text ``004``).
+
+Notation: counts and letters, ``a`` ability (green d8), ``p`` proficiency (yellow d12), ``b`` boost
+(blue d6), ``d`` difficulty (purple d8), ``c`` challenge (red d12), ``s`` setback (black d6),
+``f`` force (white d12); full names too (``2 ability 1 proficiency``); case-insensitive; spaces and
+``+`` allowed. ``vs`` reads as "against": the dice after it join the pool as written
+(``2a1p1b vs 2d1s``).
+
+The outcome: net ``success`` (successes - failures; a triumph counts one success and a despair one
+failure, each exactly once), net ``advantage`` (negative: threat), ``triumph``, ``despair``,
+``light``, ``dark``, and ``succeeded`` (net success > 0). Triumphs and despairs are never cancelled.
+
+The rules of the text are functions here: pools from characteristics and skills, upgrades and
+downgrades, the destiny pool, minion groups, critical injuries, initiative and advancement;
+``dice rule ffg NAME ...`` runs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, NamedTuple, Sequence
+
+import numpy as np
+from lark import Token
+
+from diceengine.ast import Node, to_int
+from diceengine.distributions import Distribution
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.registry import Plan, System
+from diceengine.rolls import Die
+
+from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, VECTORS, face_text, pool_arrays
+
+__all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
+           "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
+           "skill_cost", "talent_cost", "RULES"]
+
+MAX_POOL = 60
+
+_NAMES = {
+    "a": "ability", "abilit": "ability", "p": "proficiency", "proficienc": "proficiency", "b": "boost",
+    "boost": "boost", "d": "difficulty", "difficult": "difficulty", "c": "challenge", "challenge": "challenge",
+    "s": "setback", "setback": "setback", "f": "force", "force": "force",
+}
+
+
+def die_name(word: str) -> str:
+    """``"a"``, ``"ability"``, ``"abilities"`` -> ``"ability"``."""
+    w = word.lower()
+    for suffix in ("ies", "y", "s"):
+        if len(w) > 1 and w.endswith(suffix) and w[: -len(suffix)] in _NAMES:
+            return _NAMES[w[: -len(suffix)]]
+    return _NAMES[w]
+
+
+class NarrativeOutcome(NamedTuple):
+    """The outcome of a narrative dice pool."""
+
+    success: int
+    advantage: int
+    triumph: int
+    despair: int
+    light: int
+    dark: int
+    succeeded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativeDice(Node):
+    """``2a``, ``1 proficiency``."""
+
+    count: Any
+    die: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.die, Token):
+            object.__setattr__(self, "pos", self.count.start_pos if isinstance(self.count, Token) else self.die.start_pos)
+            object.__setattr__(self, "die", die_name(str(self.die)))
+        if isinstance(self.count, Token):
+            object.__setattr__(self, "count", to_int(self.count))
+        elif self.count is None:
+            object.__setattr__(self, "count", 1)
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativePool(Node):
+    """Dice groups side by side."""
+
+    groups: Any
+
+    def __init__(self, *groups: Any) -> None:
+        object.__setattr__(self, "groups", tuple(groups))
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativeCheck(Node):
+    """``POOL [vs POOL]``."""
+
+    pool: NarrativePool
+    against: Any
+    opposition: NarrativePool | None
+
+
+class NarrativePlan(Plan):
+    """A pool of narrative dice."""
+
+    outcome_type = NarrativeOutcome
+    table_fields = ("success", "advantage")
+
+    def __init__(self, expression: str, counts: Mapping[str, int]) -> None:
+        self.expression = expression
+        self.counts = {die: counts.get(die, 0) for die in ORDER if counts.get(die, 0)}
+        self.order = [die for die in ORDER for _ in range(self.counts.get(die, 0))]
+        self._vectors = {die: VECTORS[die].tolist() for die in DICE}
+
+    def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:
+        r = rng.random
+        record = [(die, int(r() * SIDES[die])) for die in self.order]
+        s = a = t = e = lt = dk = 0
+        vectors = self._vectors
+        for die, i in record:
+            v = vectors[die][i]
+            s += v[0]
+            a += v[1]
+            t += v[2]
+            e += v[3]
+            lt += v[4]
+            dk += v[5]
+        return NarrativeOutcome(s, a, t, e, lt, dk, s > 0), record
+
+    def dice(self, record: list[tuple[str, int]]) -> list[Die]:
+        return [Die(die, SIDES[die], i + 1, face=face_text(die, i)) for die, i in record]
+
+    def describe(self, outcome: Any, record: list[tuple[str, int]]) -> str:
+        shown = ", ".join(f"{die} {face_text(die, i)}" for die, i in record)
+        return f"{self.expression}: [{shown}] = {net_text(outcome)}"
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        total = np.zeros((n, 6), dtype=np.int64)
+        for die, k in self.counts.items():
+            idx = rng.integers(0, SIDES[die], size=(n, k))
+            total += VECTORS[die][idx].sum(axis=1)
+        out = {f: total[:, i] for i, f in enumerate(FIELDS)}
+        out["succeeded"] = out["success"] > 0
+        return out
+
+    def distribution(self) -> Distribution:
+        cols, probs = pool_arrays(self.counts)
+        cols["succeeded"] = cols["success"] > 0
+        return Distribution(NarrativeOutcome, cols, probs)
+
+    def odds_summary(self, dist: Distribution) -> dict[str, float]:
+        return {"P(succeeded)": dist.chance("succeeded"),
+                "P(triumph)": dist.probability(lambda o: o.triumph > 0),
+                "P(despair)": dist.probability(lambda o: o.despair > 0),
+                "P(net advantage)": dist.probability(lambda o: o.advantage > 0)}
+
+
+def net_text(o: Any) -> str:
+    """``"2 successes, 1 threat, 1 triumph"``."""
+    parts = []
+    if o.success > 0:
+        parts.append(f"{o.success} success" + ("es" if o.success > 1 else ""))
+    elif o.success < 0:
+        parts.append(f"{-o.success} failure" + ("s" if o.success < -1 else ""))
+    else:
+        parts.append("no net success")
+    if o.advantage:
+        word = "advantage" if o.advantage > 0 else "threat"
+        parts.append(f"{abs(o.advantage)} {word}")
+    for name in ("triumph", "despair", "light", "dark"):
+        if getattr(o, name):
+            parts.append(f"{getattr(o, name)} {name}")
+    parts.append("succeeded" if o.succeeded else "failed")
+    return ", ".join(parts)
+
+
+class FFGSystem(System):
+    """FFG narrative dice."""
+
+    name = "ffg"
+    summary = ("FFG narrative dice: a ability, p proficiency, b boost, d difficulty, c challenge, s setback, "
+               "f force; e.g. 2a1p1b vs 2d1s")
+    examples = ("2a1p1b vs 2d1s", "3a2p vs 3d", "2 ability + 1 boost vs 1 challenge", "1f")
+    grammar = "ffg.lark"
+    outcome = NarrativeOutcome
+    options = {}
+
+    def ast_modules(self) -> Sequence[Any]:
+        import sys
+
+        return (sys.modules[__name__],)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        counts: dict[str, int] = {}
+        groups = list(tree.pool.groups) + (list(tree.opposition.groups) if tree.opposition else [])
+        for g in groups:
+            counts[g.die] = counts.get(g.die, 0) + g.count
+            if sum(counts.values()) > MAX_POOL:
+                raise DiceLimitError(f"too many dice in one pool (at most {MAX_POOL})", expression, g.pos)
+        if not any(counts.values()):
+            raise DiceValueError("the pool has no dice", expression, 0)
+        return NarrativePlan(expression, counts)
+
+
+# ---------------------------------------------------------------- building pools (004)
+
+#: difficulty by name: purple dice
+DIFFICULTIES = {"simple": 0, "easy": 1, "average": 2, "hard": 3, "daunting": 4, "formidable": 5}
+
+
+@dataclass(frozen=True)
+class DicePool:
+    """Counts of each die in a check."""
+
+    ability: int = 0
+    proficiency: int = 0
+    boost: int = 0
+    difficulty: int = 0
+    challenge: int = 0
+    setback: int = 0
+    force: int = 0
+
+    @property
+    def expression(self) -> str:
+        pos = "".join(f"{getattr(self, d)}{LETTERS[d]}" for d in ("ability", "proficiency", "boost") if getattr(self, d))
+        neg = "".join(f"{getattr(self, d)}{LETTERS[d]}" for d in ("difficulty", "challenge", "setback") if getattr(self, d))
+        force = f"{self.force}f" if self.force else ""
+        text = (pos + force) or "0a"
+        return f"{text} vs {neg}" if neg else text
+
+    def upgrade(self, times: int = 1, side: str = "ability") -> "DicePool":
+        """Upgrade ``times`` dice: green to yellow (purple to red for ``side="difficulty"``); an upgrade
+        with no green (purple) die left adds one."""
+        low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
+        pool = self
+        for _ in range(times):
+            if getattr(pool, low):
+                pool = replace(pool, **{low: getattr(pool, low) - 1, high: getattr(pool, high) + 1})
+            else:
+                pool = replace(pool, **{low: getattr(pool, low) + 1})
+        return pool
+
+    def downgrade(self, times: int = 1, side: str = "ability") -> "DicePool":
+        """Downgrade ``times`` dice: yellow to green (red to purple); extra downgrades are ignored."""
+        low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
+        n = min(times, getattr(self, high))
+        return replace(self, **{low: getattr(self, low) + n, high: getattr(self, high) - n})
+
+    def roll(self, seed: Any = None) -> Any:
+        from diceengine.api import roll
+
+        return roll(self.expression, "ffg", seed=seed)
+
+    def distribution(self) -> Distribution:
+        from diceengine.api import distribution
+
+        return distribution(self.expression, "ffg")
+
+
+def _split(characteristic: int, ranks: int) -> tuple[int, int]:
+    """(green, yellow): the higher of the two in dice, the lower of them upgraded."""
+    if characteristic < 0 or ranks < 0:
+        raise DiceValueError("characteristics and skill ranks are not negative")
+    return max(characteristic, ranks) - min(characteristic, ranks), min(characteristic, ranks)
+
+
+def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost: int = 0, setback: int = 0,
+               upgrades: int = 0, downgrades: int = 0, difficulty_upgrades: int = 0,
+               difficulty_downgrades: int = 0, opponent: tuple[int, int] | None = None, force: int = 0) -> DicePool:
+    """The pool of a check: green dice = the higher of characteristic and skill ranks, the lower number
+    of them upgraded to yellow; the difficulty in purple dice (0-5 or easy .. formidable), or an
+    opposed check from the opponent's ``(characteristic, ranks)`` built the same way (purple, red);
+    boost and setback dice; upgrades then downgrades, on each side."""
+    green, yellow = _split(characteristic, skill)
+    if opponent is not None:
+        purple, red = _split(*opponent)
+    else:
+        if isinstance(difficulty, str):
+            if difficulty.lower() not in DIFFICULTIES:
+                raise DiceValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+            difficulty = DIFFICULTIES[difficulty.lower()]
+        if not 0 <= difficulty <= 5:
+            raise DiceValueError(f"a difficulty is 0 to 5 purple dice, not {difficulty}")
+        purple, red = difficulty, 0
+    pool = DicePool(green, yellow, boost, purple, red, setback, force)
+    pool = pool.upgrade(upgrades).downgrade(downgrades)
+    return pool.upgrade(difficulty_upgrades, "difficulty").downgrade(difficulty_downgrades, "difficulty")
+
+
+# ---------------------------------------------------------------- destiny (004)
+
+
+@dataclass(frozen=True)
+class DestinyPool:
+    """Destiny tokens: light for the players, dark for the game master."""
+
+    light: int
+    dark: int
+
+    def spend(self, side: str, pool: DicePool | None = None) -> tuple["DestinyPool", DicePool | None]:
+        """Spend a token of ``side`` (``"light"``: the players, ``"dark"``: the game master): it flips to
+        the other side, and one die of the spender's side of ``pool`` is upgraded (the players upgrade
+        their ability dice, the game master the difficulty)."""
+        if side == "light":
+            if not self.light:
+                raise DiceValueError("no light side token to spend")
+            flipped = DestinyPool(self.light - 1, self.dark + 1)
+            return flipped, pool.upgrade(1) if pool else None
+        if side == "dark":
+            if not self.dark:
+                raise DiceValueError("no dark side token to spend")
+            flipped = DestinyPool(self.light + 1, self.dark - 1)
+            return flipped, pool.upgrade(1, "difficulty") if pool else None
+        raise DiceValueError(f"side is 'light' or 'dark', not {side!r}")
+
+
+def destiny_pool(players: int, seed: Any = None) -> DestinyPool:
+    """A session's destiny pool: each player rolls one Force die; light and dark points become tokens."""
+    if not 1 <= players <= MAX_POOL:
+        raise DiceValueError(f"1 to {MAX_POOL} players roll for the destiny pool")
+    from diceengine.api import roll
+
+    outcome = roll(f"{players}f", "ffg", seed=seed).outcome
+    return DestinyPool(outcome.light, outcome.dark)
+
+
+# ---------------------------------------------------------------- combat (004)
+
+
+def minions_defeated(damage: int, soak: int, wound_threshold: int, group_size: int) -> int:
+    """Minions a hit takes out of a group: one for each full wound threshold the wounds (damage minus
+    soak) exceed, capped at the group's size (the stormtrooper example: soak 5, threshold 5: damage
+    10 -> none, 11 -> one, 15 -> one, 16 to 20 -> two)."""
+    if wound_threshold < 1 or group_size < 0:
+        raise DiceValueError("a wound threshold is at least 1 and a group is not negative")
+    wounds = max(0, damage - soak)
+    return min(group_size, max(0, (wounds - 1) // wound_threshold))
+
+
+def critical_injury(modifier: int = 0, seed: Any = None) -> int:
+    """A critical injury roll: d100 plus the modifier (+10 per critical already suffered, ...)."""
+    from diceengine.api import roll
+
+    return roll(f"1d100+{modifier}" if modifier >= 0 else f"1d100-{-modifier}", "standard", seed=seed).total
+
+
+def initiative_order(checks: Mapping[str, Any]) -> list[str]:
+    """Names ordered by their Cool or Vigilance checks: more net successes first, then more advantage."""
+    return sorted(checks, key=lambda name: (-checks[name].success, -checks[name].advantage))
+
+
+# ---------------------------------------------------------------- advancement (004)
+
+
+def characteristic_cost(current: int, created: bool = True) -> int:
+    """XP to raise a characteristic one level: the next level x 10; at most 5 at creation, 6 after."""
+    cap = 6 if created else 5
+    if current + 1 > cap:
+        raise DiceValueError(f"a characteristic cannot go above {cap}" + ("" if created else " at creation"))
+    return 10 * (current + 1)
+
+
+def skill_cost(current: int, career: bool = True) -> int:
+    """XP to buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
+    if current + 1 > 5:
+        raise DiceValueError("a skill cannot go above rank 5")
+    return 5 * (current + 1) + (0 if career else 5)
+
+
+def talent_cost(tier: int) -> int:
+    """XP for a talent on a specialisation tree: 5 x its tier (row 1 to 5)."""
+    if not 1 <= tier <= 5:
+        raise DiceValueError("talent tiers are 1 to 5")
+    return 5 * tier
+
+
+RULES = {
+    "build_pool": build_pool, "destiny_pool": destiny_pool, "minions_defeated": minions_defeated,
+    "critical_injury": critical_injury, "characteristic_cost": characteristic_cost, "skill_cost": skill_cost,
+    "talent_cost": talent_cost,
+}
