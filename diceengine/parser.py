@@ -44,21 +44,8 @@ def grammar_text(fragment: str | None) -> str:
     return text
 
 
-class _Terminals(Transformer):
-    """Rules that reduce to plain values rather than nodes."""
-
-    def sides_number(self, children: list[Any]) -> int:
-        return ast.to_int(children[0])
-
-    def sides_percent(self, children: list[Any]) -> int:
-        return 100
-
-    def sides_fudge(self, children: list[Any]) -> str:
-        return "F"
-
-
 def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
-    transformer = _Terminals()
+    transformer = Transformer()
     for module in modules:
         transformer = ast_utils.create_transformer(module, transformer)
     return transformer

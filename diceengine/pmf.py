@@ -76,7 +76,7 @@ class PMF:
 
     def __add__(self, other: "PMF") -> "PMF":
         _check_support(len(self.p) + len(other.p))
-        return PMF(self.offset + other.offset, np.convolve(self.p, other.p))
+        return PMF(self.offset + other.offset, convolve(self.p, other.p))
 
     def __neg__(self) -> "PMF":
         return PMF(-(self.offset + len(self.p) - 1), self.p[::-1].copy())
@@ -128,6 +128,18 @@ class PMF:
 
     def __repr__(self) -> str:
         return f"PMF({dict(self.items())})"
+
+
+def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Full convolution of two mass arrays: direct when small, by FFT when large (negatives clipped)."""
+    if len(a) * len(b) <= 4_000_000 or min(len(a), len(b)) < 64:
+        if len(a) * len(b) > 50_000_000:
+            raise DiceLimitError("too many possible results for exact odds")
+        return np.convolve(a, b)
+    n = len(a) + len(b) - 1
+    size = 1 << (n - 1).bit_length()
+    out = np.fft.irfft(np.fft.rfft(a, size) * np.fft.rfft(b, size), size)[:n]
+    return np.clip(out, 0.0, None)
 
 
 def _check_support(size: int) -> None:

@@ -136,7 +136,14 @@ class CountSuccesses(Node, ast_utils.AsList):
 class CountFailures(Node):
     """``fN`` / ``f<=N``: dice meeting it are subtracted from the successes."""
 
+    letter: Any
     compare: Compare
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.letter, Token):
+            object.__setattr__(self, "pos", self.letter.start_pos)
+            object.__setattr__(self, "letter", "f")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,5 +174,8 @@ class Dice(Node):
             object.__setattr__(self, "die", "d")
         if isinstance(self.count, Token):
             object.__setattr__(self, "count", to_int(self.count))
+        if isinstance(self.sides, Token):
+            kind = self.sides.type
+            object.__setattr__(self, "sides", "%" if kind == "PERCENT" else "F" if kind == "FUDGE" else to_int(self.sides))
         if isinstance(self.label, Token):
             object.__setattr__(self, "label", str(self.label)[1:-1].strip())

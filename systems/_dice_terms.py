@@ -225,33 +225,52 @@ class DiceTerm:
                 out[key] = out.get(key, 0.0) + p
             return out, 0.0
         per_count = counting and not self.compound
+        tolerance = TRUNCATION / max(1, self.count) / 10
+        q = sum(1 for f in self.faces if self.explode.test(f)) / self.sides
+        if q ** MAX_EXPLOSIONS > tolerance:
+            raise DiceLimitError(f"{self.text} explodes too often for exact odds: chains longer than "
+                                 f"{MAX_EXPLOSIONS} dice would keep more than {TRUNCATION:g} of the mass")
+        if not per_count:
+            return self._chain_sums(first, face_score if counting else None, tolerance)
+        ranked = self.keep is not None and self.keep < self.count
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
         for f, p in first.items():
-            state = (f, face_score(f) if per_count else 0)
+            state = (f if ranked else 0, face_score(f))
             target = going if self.explode.test(f) else done
             target[state] = target.get(state, 0.0) + p
-        depth = 0
-        tolerance = TRUNCATION / max(1, self.count) / 10
-        while going and sum(going.values()) > tolerance and depth < MAX_EXPLOSIONS:
+        depth = work = 0
+        while going and sum(going.values()) > tolerance:
             depth += 1
+            work += len(going) * self.sides
+            if work > 5_000_000:
+                raise DiceLimitError(f"{self.text} is too large for exact odds", column=self.node.pos)
             nxt: dict[tuple[int, int], float] = {}
             for (total, sc), p in going.items():
                 for f in self.faces:
-                    state = (total + f, sc + (face_score(f) if per_count else 0))
+                    state = (total + f if ranked else 0, sc + face_score(f))
                     target = nxt if self.explode.test(f) else done
                     target[state] = target.get(state, 0.0) + p / self.sides
             going = nxt
-        out = {}
-        for (total, sc), p in done.items():
-            if per_count:
-                key = (total, sc)
-            elif counting:
-                key = (total, face_score(total))
-            else:
-                key = (total, total)
+        return done, sum(going.values())
+
+    def _chain_sums(self, first: dict[int, float], score: Any, tolerance: float) \
+            -> tuple[dict[tuple[int, int], float], float]:
+        """Units of an exploding die whose key is the sum of its chain (numpy convolutions)."""
+        explode = self.explode
+        assert explode is not None
+        going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
+        done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
+        step_on = PMF.from_counts([f for f in self.faces if explode.test(f)], 1 / self.sides)
+        step_off = PMF.from_counts([f for f in self.faces if not explode.test(f)], 1 / self.sides)
+        while going.mass > tolerance:
+            done = done.mix(going + step_off)
+            going = going + step_on
+        out: dict[tuple[int, int], float] = {}
+        for total, p in done.items():
+            key = (total, score(total) if score is not None else total)
             out[key] = out.get(key, 0.0) + p
-        return out, sum(going.values())
+        return out, going.mass
 
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
@@ -263,8 +282,8 @@ class DiceTerm:
             for (_, sc), p in units.items():
                 score[sc] = score.get(sc, 0.0) + p
             return PMF.from_mapping(score).power(self.count)
-        if self.count > 400:
-            raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text} (at most 400)")
+        if len(units) * (self.count + 1) ** 2 > 400_000:
+            raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text}", column=self.node.pos)
         by_key: dict[int, dict[int, float]] = {}
         for (key, sc), p in units.items():
             by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
@@ -376,7 +395,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         faces: tuple[int, ...] = (-1, 0, 1)
         kind = "dF"
     else:
-        sides = node.sides
+        sides = 100 if node.sides == "%" else node.sides
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
@@ -414,7 +433,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
         raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
-                              expression, pos)
+                              expression, failure_mod.pos if failure_mod.pos is not None else pos)
     return DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
         keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
@@ -425,7 +444,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
 
 
 def _term_text(node: Dice) -> str:
-    sides = {"F": "F", 100: "%"}.get(node.sides, str(node.sides))
+    sides = str(node.sides)
     text = f"{'' if node.count is None else node.count}d{sides}"
     for m in node.modifiers.items:
         if isinstance(m, Keep):

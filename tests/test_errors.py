@@ -16,7 +16,7 @@ import diceengine as de
         ("3d6)", 3, "unexpected ')'"),
         ("(3d6", 4, "ends too early"),
         ("1d6!!!", 5, "more than one explosion"),
-        ("1d6f1", 0, "failure count"),
+        ("1d6f1", 3, "failure count"),
     ],
 )
 def test_syntax_errors_show_where(expr, column, words):
@@ -78,3 +78,19 @@ def test_non_string_and_bad_arguments():
         de.sample("1d6", -1)
     with pytest.raises(de.DiceLimitError):
         de.sample("1d6", 10**12)
+
+
+def test_exact_odds_never_hang():
+    # big supports go through FFT convolution; work beyond the budget is a clear limit error
+    assert de.distribution("10d100000").mean() == pytest.approx(500005, rel=1e-12)
+    for expr in ("400d100kh200", "1d100!>1", "2000d1000000"):
+        with pytest.raises(de.DiceLimitError):
+            de.distribution(expr)
+
+
+@pytest.mark.parametrize("system, expr", [("d6", "4D vs 4D vs 4D"), ("d20pool", "2d20<=12 spec"),
+                                           ("ffg", "2a vs 2d vs 1c"), ("d6wild", "vs 15")])
+def test_every_system_reports_syntax_errors_with_a_caret(system, expr):
+    with pytest.raises(de.DiceSyntaxError) as info:
+        de.roll(expr, system=system)
+    assert "^" in str(info.value) and "expected" in str(info.value)
