@@ -56,17 +56,27 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH) -> list[str]:
-    """Rows ``value  P(=)  P(>=)  bar`` for a marginal distribution."""
+def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float = 1.0) -> list[str]:
+    """Rows ``value  P(=)  P(>=)  bar`` for a marginal distribution (``start``: P(>=) of the first row)."""
     top = max(marginal.values()) if marginal else 1.0
     rows = []
-    tail = 1.0
+    tail = start
     vw = max((len(str(v)) for v in marginal), default=1)
     for value, p in marginal.items():
         bar = "#" * max(1 if p > 0 else 0, round(width * p / top))
         rows.append(f"{str(value):>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
         tail -= p
     return rows
+
+
+def trim(marginal: dict[Any, float], share: float = 1e-3) -> dict[Any, float]:
+    """The marginal without its tails below ``share`` of the most likely value."""
+    top = max(marginal.values()) if marginal else 0.0
+    keys = [k for k, p in marginal.items() if p >= share * top]
+    if not keys:
+        return marginal
+    lo, hi = keys[0], keys[-1]
+    return {k: p for k, p in marginal.items() if lo <= k <= hi}
 
 
 def sparkline(marginal: dict[Any, float]) -> str:
@@ -130,9 +140,16 @@ def cmd_odds(args: argparse.Namespace) -> int:
         if dist.truncated:
             print(f"  truncated mass         {dist.truncated:.2e}")
         for field in fields:
+            marginal = dist.marginal(field)
+            shown = trim(marginal) if not args.full else marginal
             print(f"\n{field:>6}  {'P(=)':>9}  {'P(>=)':>9}")
-            for row in histogram(dist.marginal(field)):
+            before = sum(p for k, p in marginal.items() if k < min(shown))
+            for row in histogram(shown, start=1.0 - before):
                 print(row)
+            hidden = len(marginal) - len(shown)
+            if hidden:
+                rest = sum(p for k, p in marginal.items() if k not in shown)
+                print(f"({hidden} unlikely values not shown, {_percent(rest)} in all; --full shows them)")
     if args.plot:
         from .plots import plot_odds
 
@@ -193,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("odds", help="exact distribution, mean and chances")
     p.add_argument("expression")
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the distribution (needs the plot extra)")
+    p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
     common(p)
     p.set_defaults(func=cmd_odds)
 

@@ -109,6 +109,7 @@ class System(ABC):
     - :meth:`prepare` turns a parsed tree into a :class:`Plan` (validate here: a bad expression must
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
+    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems.
     - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
       module; the command line lists them with ``dice systems``.
     """
@@ -119,6 +120,16 @@ class System(ABC):
     grammar: ClassVar[str | None] = None
     outcome: ClassVar[type]
     options: ClassVar[Mapping[str, Option]] = {}
+
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        """``(label, expression)`` of the checks a game master would consider in this system: what
+        ``dice convert`` searches. Empty: the system cannot be a conversion target."""
+        return ()
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        """``(characters, difficulties)``: ``(label, text)`` pairs; ``f"{character} vs {difficulty}"``
+        is a check. What ``dice ladder`` tabulates."""
+        return (), ()
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment."""

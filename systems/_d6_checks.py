@@ -242,3 +242,14 @@ def ladder_text(ladder: Mapping[str, int]) -> str:
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ladder.items())
 
 
+
+
+def code_range(first: int, last: int, pips: bool = True) -> list[str]:
+    """``["1D", "1D+1", "1D+2", "2D", ...]`` up to ``last``D (+2 when ``pips``)."""
+    return [f"{n}D" + (f"+{p}" if p else "") for n in range(first, last + 1) for p in ((0, 1, 2) if pips else (0,))]
+
+
+def d6_catalogue(ladder: Mapping[str, int]) -> list[tuple[str, str]]:
+    """Codes 1D to 12D+2 against each step of the ladder (5 to 30)."""
+    steps = sorted(set(ladder.values()) | {5, 10, 15, 20, 25, 30})
+    return [(f"{code} vs {n}", f"{code} vs {n}") for code in code_range(1, 12) for n in steps]

@@ -220,6 +220,21 @@ class D20PoolSystem(System):
                                      start(tree.difficulty.successes))
         return PoolPlan(expression, count, threshold, discipline, difficulty)
 
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        """Thresholds 2-18, with or without a specialisation (discipline 1-5), 2-5 dice, difficulty 0-5."""
+        out = []
+        for threshold in range(2, 19):
+            for spec in [None, *range(1, min(5, threshold) + 1)]:
+                for dice in range(2, 6):
+                    for k in range(0, 6):
+                        text = f"{dice}d20<={threshold}" + (f" spec {spec}" if spec else "") + f" vs {k}"
+                        out.append((text, text))
+        return out
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        rows = [f"2d20<={t}" for t in (6, 8, 10, 12, 14, 16)] + ["3d20<=12", "3d20<=12 spec 3", "5d20<=16 spec 5"]
+        return [(r, r) for r in rows], [(f"difficulty {k}", str(k)) for k in range(6)]
+
 
 # ---------------------------------------------------------------- rules API
 

@@ -28,7 +28,7 @@ from diceengine.errors import DiceValueError
 from diceengine.registry import Plan, System
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, ladder_text, prepare_check
+from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, ladder_text, prepare_check
 from ._d6_codes import Code, parse_code
 
 __all__ = [
@@ -77,13 +77,20 @@ class D6System(System):
     grammar = "d6.lark"
     outcome = D6Outcome
     options = {"tie": TIE_OPTION}
-    ladder = RANGE_DIFFICULTIES
+    difficulties = RANGE_DIFFICULTIES
 
     def ast_modules(self) -> Sequence[Any]:
         return (_d6_codes,)
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
-        return prepare_check(tree, expression, CodeDice(), D6Outcome, self.ladder, options["tie"])
+        return prepare_check(tree, expression, CodeDice(), D6Outcome, self.difficulties, options["tie"])
+
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        return d6_catalogue(self.difficulties)
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
+        return [(c, c) for c in code_range(1, 8, pips=False)], names
 
 
 # ---------------------------------------------------------------- modifiers (000, 002)

@@ -34,7 +34,7 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, ladder_text, prepare_check
+from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, ladder_text, prepare_check
 from ._d6_codes import Code, parse_code
 from .d6 import advance, advance_cost, modified_code
 
@@ -244,6 +244,13 @@ class D6WildSystem(System):
                         options["character_point_explodes"])
         transform = (lambda code: code * 2) if options["force_point"] else None
         return prepare_check(tree, expression, dice, WildOutcome, LADDER, options["tie"], transform)
+
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        return d6_catalogue(LADDER)
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        names = ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic"]
+        return [(c, c) for c in code_range(1, 8, pips=False)], [(n.replace("_", " "),) * 2 for n in names]
 
 
 # ---------------------------------------------------------------- damage (003)

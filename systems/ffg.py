@@ -203,6 +203,25 @@ class FFGSystem(System):
             raise DiceValueError("the pool has no dice", expression, 0)
         return NarrativePlan(expression, counts)
 
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        """Characteristic 1-6 and skill 0-5 against difficulty 1-5 with 0-2 upgrades of the difficulty."""
+        seen: dict[str, str] = {}
+        names = {v: k for k, v in DIFFICULTIES.items()}
+        for char in range(1, 7):
+            for skill in range(0, 6):
+                for diff in range(1, 6):
+                    for up in range(0, 3):
+                        pool = build_pool(char, skill, diff, difficulty_upgrades=up)
+                        label = f"characteristic {char}, skill {skill} vs {names[diff]}" + (f" +{up} upgrade" if up else "")
+                        seen.setdefault(pool.expression, label)
+        return [(label, expr) for expr, label in seen.items()]
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        people = [(2, 0), (2, 1), (3, 1), (3, 2), (4, 2), (4, 3), (5, 3), (5, 5)]
+        rows = [(f"characteristic {c}, skill {s}", build_pool(c, s).expression) for c, s in people]
+        cols = [(name, f"{n}d") for name, n in DIFFICULTIES.items() if n]
+        return rows, cols
+
 
 # ---------------------------------------------------------------- building pools (004)
 

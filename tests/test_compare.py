@@ -1,0 +1,124 @@
+"""Comparing systems: profiles, the converter, ladders and plots, all from exact distributions."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import pytest
+
+import diceengine as de
+from diceengine import compare
+from diceengine.cli import main
+
+
+def test_known_value():
+    assert compare.success_chance("d6", "3D vs 10") == pytest.approx(5 / 8, abs=1e-15)
+
+
+def test_profiles_read_each_system():
+    p = compare.profile("d6wild", "4D+1 vs 15")
+    assert p.flags["complication"] == pytest.approx(1 / 6, abs=1e-12)
+    assert p.mean_field == "margin"
+    f = compare.profile("ffg", "2a1p vs 2d")
+    assert f.mean_field == "success" and f.flags["triumph"] == pytest.approx(1 / 12)
+    assert f.success == pytest.approx(de.distribution("2a1p vs 2d", system="ffg").chance("succeeded"))
+    d = compare.profile("d20pool", "3d20<=12 spec 3 vs 2")
+    assert d.success == pytest.approx(0.72, abs=1e-12)
+    assert compare.profile("standard", "3d6").success is None
+
+
+def test_converter_finds_an_exact_match():
+    chance, matches = compare.convert("4D+1 vs 15", "d6", "d6wild", target_options={"wild": False})
+    assert matches[0].expression == "4D+1 vs 15"
+    assert matches[0].distance == pytest.approx(0.0, abs=1e-12)
+    assert matches[0].chance == pytest.approx(chance, abs=1e-15)
+
+
+def test_converter_is_ordered_and_symmetric():
+    chance, matches = compare.convert("4D+1 vs 15", "d6", "ffg", top=10)
+    distances = [abs(m.distance) for m in matches]
+    assert distances == sorted(distances)
+    best = matches[0]
+    assert abs(best.chance - chance) * 100 == pytest.approx(abs(best.distance))
+    # converting back lands within the same distance: the source check is in the d6 catalogue
+    back_chance, back = compare.convert(best.expression, "ffg", "d6")
+    assert abs(back[0].chance - back_chance) <= abs(best.chance - chance) + 1e-12
+
+
+def test_converter_search_is_exhaustive():
+    # the best match is no worse than any check of the catalogue
+    chance, matches = compare.convert("2a1p vs 2d", "ffg", "d20pool", top=1)
+    for label, expr in de.systems()["d20pool"].catalogue()[::97]:
+        assert abs(matches[0].chance - chance) <= abs(compare.success_chance("d20pool", expr) - chance) + 1e-15
+
+
+def test_ladders():
+    names, rows = compare.ladder("d6wild")
+    assert names == ["very easy", "easy", "moderate", "difficult", "very difficult", "heroic"]
+    for _, chances in rows:  # harder is never easier
+        assert all(b <= a + 1e-12 for a, b in zip(chances, chances[1:]))
+    for col in zip(*(c for _, c in rows)):  # more dice is never worse
+        assert all(b >= a - 1e-12 for a, b in zip(col, col[1:]))
+    names, rows = compare.ladder("d6")
+    assert dict(rows)["3D"][1] == pytest.approx(5 / 8)  # 3D vs short (10)
+    table = compare.convert_ladder("d6", "ffg")
+    assert len(table) == 8 * 4
+    assert all(0 <= c <= 1 and 0 <= m.chance <= 1 for _, _, c, m in table)
+
+
+def test_compare_command(capsys):
+    code = main(["compare", "d6: 4D+1 vs 15", "d6wild: 4D+1 vs 15", "d20pool: 3d20<=12 spec 3 vs 2", "ffg: 2a1p vs 2d"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "55.63%" in out and "complication 16.67%" in out and "triumph 8.33%" in out
+    assert main(["compare", "d6: 3D vs 10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["success"] == pytest.approx(0.625)
+
+
+def test_convert_and_ladder_commands(capsys):
+    assert main(["convert", "4D+1 vs 15", "--from", "d6", "--to", "ffg", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["chance"] == pytest.approx(compare.success_chance("d6", "4D+1 vs 15"))
+    assert len(data["matches"]) == 5
+    assert main(["convert", "d6: 3D vs 10", "--to", "d6wild", "--to-option", "wild=false", "--top", "1"]) == 0
+    assert "3D vs 10" in capsys.readouterr().out
+    assert main(["convert", "--from", "d6", "--to", "d20pool", "--ladder"]) == 0
+    assert "point blank" in capsys.readouterr().out
+    assert main(["ladder", "--system", "ffg", "--json"]) == 0
+    assert "formidable" in capsys.readouterr().out
+    assert main(["convert", "3d6", "--from", "standard", "--to", "ffg"]) == 2
+
+
+def test_rule_command(capsys):
+    assert main(["rule", "d6", "damage_result", "damage=12", "strength=7"]) == 0
+    assert capsys.readouterr().out.strip() == "wounded"
+    assert main(["rule", "d20pool", "force_power_cost", "successes=5", "alignment=matching", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"force_points": 1, "impulsion": 1}
+    assert main(["rule", "d6", "multiple_action_codes", "code=5D+1", "declared=3", "running=true"]) == 0
+    assert capsys.readouterr().out.strip() == "2D+1, 2D+1, 2D+1"
+    assert main(["rule", "ffg", "minions_defeated", "damage=16", "soak=5", "wound_threshold=5", "group_size=4"]) == 0
+    assert capsys.readouterr().out.strip() == "2"
+    assert main(["rule", "d6", "round_penalties", "declared=3", "reactions_after=1"]) == 0
+    assert capsys.readouterr().out.strip() == "2, 3, 3, 3"
+    assert main(["rule", "ffg"]) == 0 and "build_pool" in capsys.readouterr().out
+    assert main(["rule", "d6", "nope"]) == 2
+    assert main(["rule", "d6", "damage_result", "dmg=3"]) == 2
+
+
+def png_size(path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize("argv", [["odds", "3d6"], ["compare", "d6: 3D vs 10", "ffg: 2a vs 1d"], ["ladder", "--system", "d6"]])
+def test_plots_render_png(tmp_path, argv, capsys):
+    pytest.importorskip("matplotlib")
+    from diceengine.plots import DPI, FIGSIZE
+
+    out = tmp_path / "plot.png"
+    assert main([*argv, "--plot", str(out)]) == 0
+    assert png_size(out) == (int(FIGSIZE[0] * DPI), int(FIGSIZE[1] * DPI))
