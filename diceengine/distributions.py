@@ -17,8 +17,8 @@ __all__ = ["Distribution"]
 class Distribution:
     """The exact distribution of one expression's outcome.
 
-    Each row is one outcome; ``columns[field][i]`` is its value of ``field`` and ``probabilities[i]``
-    its probability. Fields the expression does not produce (``None`` in its outcomes) have no
+    Each row is one outcome (in no particular order; ``merge=True`` sums duplicate rows and sorts);
+    ``columns[field][i]`` is its value of ``field`` and ``probabilities[i]`` its probability. Fields the expression does not produce (``None`` in its outcomes) have no
     column. ``truncated`` is the probability mass left out by truncating an infinite series
     (explosions) below :data:`~diceengine.limits.TRUNCATION`.
     """
@@ -38,10 +38,6 @@ class Distribution:
             unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
             probabilities = np.bincount(inverse.ravel(), weights=probabilities, minlength=len(unique))
             cols = {name: unique[:, i].astype(col.dtype) for i, (name, col) in enumerate(cols.items())}
-        elif cols:
-            order = np.lexsort([col for col in reversed(list(cols.values()))])
-            probabilities = probabilities[order]
-            cols = {name: col[order] for name, col in cols.items()}
         self.outcome_type = outcome_type
         self.columns = cols
         self.probabilities = probabilities

@@ -67,30 +67,17 @@ def _kernel(faces: Iterable[str]) -> list[tuple[int, int, float]]:
     return [(s, a, p) for (s, a), p in out.items()]
 
 
-class _Grid:
-    """A 2-D mass function: ``p[i, j]`` is the mass at ``(x0 + i, y0 + j)``."""
-
-    __slots__ = ("x0", "y0", "p")
-
-    def __init__(self, x0: int, y0: int, p: np.ndarray) -> None:
-        self.x0, self.y0, self.p = x0, y0, p
-
-    def add(self, kernel: list[tuple[int, int, float]]) -> "_Grid":
-        """The sum with one more independent die."""
-        dxs = [k[0] for k in kernel]
-        dys = [k[1] for k in kernel]
-        lo_x, hi_x, lo_y, hi_y = min(dxs), max(dxs), min(dys), max(dys)
-        h, w = self.p.shape
-        out = np.zeros((h + hi_x - lo_x, w + hi_y - lo_y))
-        for dx, dy, q in kernel:
-            out[dx - lo_x:dx - lo_x + h, dy - lo_y:dy - lo_y + w] += q * self.p
-        return _Grid(self.x0 + lo_x, self.y0 + lo_y, out)
-
-    def power_add(self, kernel: list[tuple[int, int, float]], n: int) -> "_Grid":
-        grid = self
-        for _ in range(n):
-            grid = grid.add(kernel)
-        return grid
+def _add_die(x0: int, y0: int, p: np.ndarray, kernel: list[tuple[int, int, float]]) -> tuple[int, int, np.ndarray]:
+    """Mass ``p`` (over its last two axes: net success from ``x0``, net advantage from ``y0``) plus one
+    more independent die with the given (success, advantage, probability) faces."""
+    dxs = [k[0] for k in kernel]
+    dys = [k[1] for k in kernel]
+    lo_x, hi_x, lo_y, hi_y = min(dxs), max(dxs), min(dys), max(dys)
+    h, w = p.shape[-2:]
+    out = np.zeros(p.shape[:-2] + (h + hi_x - lo_x, w + hi_y - lo_y))
+    for dx, dy, q in kernel:
+        out[..., dx - lo_x:dx - lo_x + h, dy - lo_y:dy - lo_y + w] += q * p
+    return x0 + lo_x, y0 + lo_y, out
 
 
 _PLAIN = {die: _kernel(FACES[die]) for die in ("boost", "setback", "ability", "difficulty")}
@@ -106,38 +93,54 @@ def pool_arrays(counts: Mapping[str, int]) -> tuple[dict[str, np.ndarray], np.nd
     dice, the other ``P - t`` show one of the eleven other faces uniformly, so the (success,
     advantage) grid stays two-dimensional.
     """
-    base = _Grid(0, 0, np.ones((1, 1)))
+    x0, y0, base = 0, 0, np.ones((1, 1))
     for die, kernel in _PLAIN.items():
-        base = base.power_add(kernel, counts.get(die, 0))
+        for _ in range(counts.get(die, 0)):
+            x0, y0, base = _add_die(x0, y0, base, kernel)
     P, C = counts.get("proficiency", 0), counts.get("challenge", 0)
-    force = _Grid(0, 0, np.ones((1, 1))).power_add(_FORCE, counts.get("force", 0))
-    fl, fd = np.nonzero(force.p)
-    fp = force.p[fl, fd]
-    fl, fd = fl + force.x0, fd + force.y0
+    l0, d0, force = 0, 0, np.ones((1, 1))
+    for _ in range(counts.get("force", 0)):
+        l0, d0, force = _add_die(l0, d0, force, _FORCE)
+    fl, fd = np.nonzero(force)
+    fp = force[fl, fd]
+    fl, fd = fl + l0, fd + d0
+    # grids[t]: the other P - t proficiency dice show one of their eleven non-triumph faces
+    by_t = [(x0, y0, base)]
+    for _ in range(P):
+        by_t.append(_add_die(*by_t[-1], _YELLOW))
+    by_t.reverse()  # index t: P - t dice added
+    gx = min(g[0] for g in by_t)
+    gy = min(g[1] for g in by_t)
+    h = max(g[0] + g[2].shape[0] for g in by_t) - gx
+    w = max(g[1] + g[2].shape[1] for g in by_t) - gy
+    stack = np.zeros((P + 1, h, w))
+    for t, (tx, ty, grid) in enumerate(by_t):
+        stack[t, tx - gx:tx - gx + grid.shape[0], ty - gy:ty - gy + grid.shape[1]] = grid
+    w_t = np.array([comb(P, t) * (1 / 12) ** t * (11 / 12) ** (P - t) for t in range(P + 1)])
+    stack *= w_t[:, None, None]
     cols: dict[str, list[np.ndarray]] = {f: [] for f in FIELDS}
     probs: list[np.ndarray] = []
-    a_t = base
-    grids_by_t: list[tuple[int, _Grid]] = []
-    for t in range(P, -1, -1):  # P - t proficiency dice show a non-triumph face
-        grids_by_t.append((t, a_t))
-        if t:
-            a_t = a_t.add(_YELLOW)
-    for t, grid_t in grids_by_t:
-        w_t = comb(P, t) * (1 / 12) ** t * (11 / 12) ** (P - t)
-        b = grid_t
-        for e in range(C, -1, -1):
-            w = w_t * comb(C, e) * (1 / 12) ** e * (11 / 12) ** (C - e)
-            xs, ys = np.nonzero(b.p)
-            ps = b.p[xs, ys] * w
-            k = len(fp)
-            cols["success"].append(np.repeat(xs + b.x0 + t - e, k))
-            cols["advantage"].append(np.repeat(ys + b.y0, k))
-            cols["triumph"].append(np.full(len(xs) * k, t))
-            cols["despair"].append(np.full(len(xs) * k, e))
+    k = len(fp)
+    for e in range(C, -1, -1):  # C - e challenge dice show a non-despair face
+        w_e = comb(C, e) * (1 / 12) ** e * (11 / 12) ** (C - e)
+        ts, xs, ys = np.nonzero(stack)
+        ps = stack[ts, xs, ys] * w_e
+        if k == 1:  # no force dice
+            cols["success"].append(xs + (gx - e) + ts)
+            cols["advantage"].append(ys + gy)
+            cols["triumph"].append(ts)
+            cols["light"].append(np.zeros(len(xs), dtype=np.int64))
+            cols["dark"].append(np.zeros(len(xs), dtype=np.int64))
+            probs.append(ps)
+        else:
+            cols["success"].append(np.repeat(xs + (gx - e) + ts, k))
+            cols["advantage"].append(np.repeat(ys + gy, k))
+            cols["triumph"].append(np.repeat(ts, k))
             cols["light"].append(np.tile(fl, len(xs)))
             cols["dark"].append(np.tile(fd, len(xs)))
             probs.append(np.outer(ps, fp).ravel())
-            if e:
-                b = b.add(_RED)
+        cols["despair"].append(np.full(len(xs) * k, e))
+        if e:
+            gx, gy, stack = _add_die(gx, gy, stack, _RED)
     columns = {f: np.concatenate(v) for f, v in cols.items()}
     return columns, np.concatenate(probs)

@@ -129,7 +129,8 @@ class _PMFAlgebra(Algebra[PMF]):
     def div(self, a: PMF, b: PMF, node: Any) -> PMF:
         if b.prob(0) > 0:
             raise DiceValueError("division by zero is possible", self.expression, node.pos)
-        return a.combine(b, np.floor_divide)
+        with np.errstate(divide="ignore"):  # a zero inside b's support has no mass
+            return a.combine(b, np.floor_divide)
 
     def neg(self, a: PMF, node: Any) -> PMF:
         return -a
