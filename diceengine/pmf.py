@@ -182,3 +182,40 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
         state = new
         tail -= q
     return state.get(n, PMF.point(0, 0.0))
+
+
+def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
+    """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
+    faces: :func:`keep_dp` when a die's score is its value, on fixed-size arrays."""
+    keep = max(0, min(keep, n))
+    ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
+    if keep == 0 or not ordered:
+        return PMF.point(0)
+    lo = min(0, keep * min(v for v, _ in ordered))
+    hi = max(0, keep * max(v for v, _ in ordered))
+    size = hi - lo + 1
+    _check_support(size)
+    state = np.zeros((n + 1, size))
+    state[0, -lo] = 1.0
+    tail = float(sum(q for _, q in ordered))
+    for index, (value, q) in enumerate(ordered):
+        last = index == len(ordered) - 1
+        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
+        new = np.zeros_like(state)
+        for j in range(n + 1):
+            acc = state[j]
+            if not acc.any():
+                continue
+            r = n - j
+            for c in ([r] if last else range(r + 1)):
+                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
+                if w == 0.0:
+                    continue
+                shift = min(c, max(0, keep - j)) * value
+                if shift >= 0:
+                    new[j + c, shift:] += w * acc[:size - shift]
+                else:
+                    new[j + c, :shift] += w * acc[-shift:]
+        state = new
+        tail -= q
+    return PMF(lo, state[n])

@@ -20,7 +20,7 @@ import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, TRUNCATION
-from diceengine.pmf import PMF, keep_dp
+from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.rolls import Die
 
 from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
@@ -284,6 +284,8 @@ class DiceTerm:
             return PMF.from_mapping(score).power(self.count)
         if len(units) * (self.count + 1) ** 2 > 400_000:
             raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text}", column=self.node.pos)
+        if self.success is None:  # a die's score is its value
+            return keep_sum([(key, p) for (key, _), p in units.items()], self.count, self.keep, self.highest)
         by_key: dict[int, dict[int, float]] = {}
         for (key, sc), p in units.items():
             by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
