@@ -4,7 +4,7 @@ standard dice notation.
 
 >>> import diceengine as de
 >>> de.roll("4d6kh3", seed=1).total
-15
+13
 """
 
 from . import systems  # the package of built-in systems, callable: systems() -> registered systems

@@ -105,8 +105,6 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
-    import numpy as np
-
     from .rng import python_rng
 
     rng = python_rng(args.seed) if args.seed is not None else None
@@ -116,7 +114,6 @@ def cmd_roll(args: argparse.Namespace) -> int:
     else:
         for r in rolls:
             print(r)
-    del np
     return 0
 
 

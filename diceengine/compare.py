@@ -129,11 +129,3 @@ def convert_ladder(source: str, target: str, source_options: Mapping[str, Any] |
             chance = _chance(source, f"{text} vs {diff}", key)
             out.append((label, name, chance, nearest(chance, target, target_options, 1)[0]))
     return out
-
-
-def parse_spec(text: str, default: str | None = None) -> tuple[str, str]:
-    """``"d6: 4D+1 vs 15"`` -> ``("d6", "4D+1 vs 15")``."""
-    from .cli import split_system
-
-    return split_system(text, default)
-

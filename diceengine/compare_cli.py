@@ -83,7 +83,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from .cli import parse_options
     from .compare import ladder
 
-    system = args.system or "d6"
+    system = args.system
+    if not system:
+        raise DiceError("ladder needs --system SYSTEM")
     names, rows = ladder(system, **parse_options(args.option))
     if args.json:
         print(json.dumps({"system": system, "difficulties": names,

@@ -182,8 +182,8 @@ class ArithmeticPlan(Plan):
             done += size
             if size == 0:
                 break
-        total = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
-        return {"total": np.array(total, dtype=np.int64, copy=len(chunks) == 1 and not total.flags.writeable)}
+        total = np.asarray(chunks[0] if len(chunks) == 1 else np.concatenate(chunks), dtype=np.int64)
+        return {"total": total if total.flags.writeable else total.copy()}
 
     def pmf(self) -> PMF:
         return fold(self.tree, _PMFAlgebra(lambda node: self.terms[id(node)].pmf(), self.expression))

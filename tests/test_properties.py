@@ -97,3 +97,77 @@ def test_any_unicode_text_rolls_or_raises_the_engines_error(text):
             de.roll(text, system=system, seed=0)
         except de.DiceError:
             pass
+
+
+# ---------------------------------------------------------------- the rulesets' notations
+
+
+def check_three_evaluations(expr: str, system: str, **options: object) -> None:
+    """Roll, sample and exact odds agree: every outcome rolled or sampled is in the exact support."""
+    try:
+        dist = de.distribution(expr, system=system, **options)
+    except de.DiceError:
+        try:
+            de.roll(expr, system=system, seed=1, **options)
+        except de.DiceError:
+            return
+        raise AssertionError(f"{expr!r} rolls but has no distribution")
+    assert math.isclose(dist.total_probability() + dist.truncated, 1.0, abs_tol=1e-9)
+    fields = dist.fields
+    support = {values for values, _ in dist.rows()}
+    r = de.roll(expr, system=system, seed=2, **options)
+    rolled = tuple(getattr(r.outcome, f) for f in fields)
+    assert rolled in support or dist.truncated > 0, (expr, rolled)
+    s = de.sample(expr, 100, system=system, seed=3, **options)
+    assert set(s) == set(fields)
+    rows = set(zip(*(s[f].tolist() for f in fields)))
+    assert rows <= support or dist.truncated > 0
+
+
+codes = st.builds(lambda n, p: f"{n}D" + (f"{p:+d}" if p else ""), st.integers(1, 6), st.integers(-2, 2))
+d6_actors = st.one_of(codes, st.builds(lambda a, b: f"{a} - {b}", codes, codes),
+                      st.builds(lambda k, a: f"{k}*({a})", st.integers(1, 3), codes),
+                      st.builds(lambda a: f"({a})/2", codes))
+d6_difficulties = st.one_of(st.integers(0, 35).map(str), codes,
+                            st.builds(lambda n, c: f"{n}+{c}", st.integers(1, 20), codes),
+                            st.sampled_from(["short", "medium", "point blank", "moderate", "heroic", "easy"]))
+d6_expressions = st.one_of(d6_actors, st.builds(lambda a, d: f"{a} vs {d}", d6_actors, d6_difficulties))
+
+
+@settings(max_examples=60, deadline=None)
+@given(d6_expressions, st.sampled_from(["actor", "opponent", "reroll"]))
+def test_d6_expressions(expr, tie):
+    check_three_evaluations(expr, "d6", tie=tie)
+
+
+@settings(max_examples=60, deadline=None)
+@given(d6_expressions, st.sampled_from(["flag", "remove_highest", "none"]), st.booleans(), st.booleans(),
+       st.booleans())
+def test_d6wild_expressions(expr, complication, wild, character_point, force_point):
+    check_three_evaluations(expr, "d6wild", complication=complication, wild=wild,
+                            character_point=character_point, force_point=force_point)
+
+
+d20_expressions = st.builds(
+    lambda n, t, spec, k: f"{n}d20<={t}" + (f" spec {spec}" if spec is not None else "") + (f" vs {k}" if k is not None else ""),
+    st.sampled_from(["", "1", "2", "3", "5", "6"]), st.integers(0, 21), st.one_of(st.none(), st.integers(0, 6)),
+    st.one_of(st.none(), st.integers(0, 8)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(d20_expressions)
+def test_d20pool_expressions(expr):
+    check_three_evaluations(expr, "d20pool")
+
+
+ffg_groups = st.lists(st.tuples(st.integers(1, 3), st.sampled_from(list("apbdcsf") + ["ability", "boost", "challenge"])),
+                      min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ffg_groups, st.one_of(st.none(), ffg_groups), st.sampled_from(["", " ", " + "]))
+def test_ffg_expressions(pool, against, sep):
+    text = sep.join(f"{n}{' ' if len(d) > 1 else ''}{d}" for n, d in pool)
+    if against:
+        text += " vs " + sep.join(f"{n}{' ' if len(d) > 1 else ''}{d}" for n, d in against)
+    check_three_evaluations(text, "ffg")
