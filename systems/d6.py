@@ -35,7 +35,7 @@ __all__ = [
     "D6System", "D6Outcome", "Code", "parse_code", "RANGE_DIFFICULTIES", "BASE_DIFFICULTIES",
     "CIRCUMSTANCES", "modified_code", "round_penalties", "multiple_action_codes", "circumstance_dice",
     "cover_result", "Wound", "damage_result", "Health", "death_roll", "death_chance", "reaction_difficulty",
-    "tie_winner", "resolve_opposed", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
+    "tie_winner", "resolve_opposed", "initiative", "parry_bonuses", "actions_in_round", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
 ]
 
 
@@ -271,6 +271,31 @@ def resolve_opposed(actor: int, opponent: int, actor_is_player: bool = True,
     return tie_winner(actor_is_player, opponent_is_player)
 
 
+def initiative(actor: int, opponent: int, actor_is_player: bool = True, opponent_is_player: bool = False) -> str:
+    """Who acts first when two actions affect each other (text ``000``): the higher roll; ties as for
+    opposed rolls (the player character first; two of a kind roll again)."""
+    return resolve_opposed(actor, opponent, actor_is_player, opponent_is_player)
+
+
+def parry_bonuses(parry: str, attack: str) -> tuple[int, int]:
+    """``(bonus to the parry roll, bonus to the attack roll)`` of text ``002``: a melee parry against a
+    bare-handed attack gets +5; a bare-handed parry against a weapon gives the attack +10.
+    ``parry``: ``"melee"`` or ``"brawling"``; ``attack``: ``"armed"`` or ``"unarmed"``."""
+    if parry not in ("melee", "brawling") or attack not in ("armed", "unarmed"):
+        raise DiceValueError("parry is 'melee' or 'brawling', attack is 'armed' or 'unarmed'")
+    if parry == "melee" and attack == "unarmed":
+        return 5, 0
+    if parry == "brawling" and attack == "armed":
+        return 0, 10
+    return 0, 0
+
+
+def actions_in_round(rolls: int, draw_weapon: bool = False, set_stun: bool = False) -> int:
+    """Actions a round counts for the multiple-action penalty (text ``002``): drawing a weapon and
+    switching a blaster between stun and kill are actions without a roll."""
+    return rolls + int(draw_weapon) + int(set_stun)
+
+
 def tie_winner(actor_is_player: bool, opponent_is_player: bool) -> str:
     """Who wins a tied opposed roll or initiative: ``"actor"``, ``"opponent"`` or ``"reroll"``: the
     player character wins against an NPC; two of a kind roll again (the ``tie`` option)."""
@@ -332,7 +357,8 @@ RULES = {
     "modified_code": modified_code, "multiple_action_codes": multiple_action_codes,
     "round_penalties": round_penalties, "circumstance_dice": circumstance_dice, "cover_result": cover_result,
     "damage_result": damage_result, "death_chance": death_chance, "death_roll": death_roll,
-    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "advance": advance,
+    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "initiative": initiative,
+    "parry_bonuses": parry_bonuses, "actions_in_round": actions_in_round, "advance": advance,
     "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
 }
 

@@ -41,7 +41,7 @@ from .d6 import advance, advance_cost, modified_code
 __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
     "multiple_actions", "after_reaction", "training_days", "advance", "advance_cost", "modified_code",
-    "unconscious_minutes", "RULES",
+    "unconscious_minutes", "spend_character_point", "RULES",
 ]
 
 
@@ -251,6 +251,43 @@ class D6WildSystem(System):
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         names = ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic"]
         return [(c, c) for c in code_range(1, 8, pips=False)], [(n.replace("_", " "),) * 2 for n in names]
+
+
+def spend_character_point(roll: Any, seed: Any = None, explodes: bool = False) -> Any:
+    """The roll with one character-point die added after it (+1D, text ``003``): not cumulative, so a
+    roll that already has one is refused. ``explodes``: the die is re-rolled and added on a 6."""
+    from diceengine.rng import python_rng
+    from diceengine.rolls import Roll
+
+    plan = roll._plan
+    record = roll._record
+    normal, chain, bonus, removed, flagged, pips = record[0]
+    if bonus:
+        raise DiceValueError("a character point adds one die to a roll, not more (not cumulative)")
+    if not isinstance(plan.dice_model, WildDice):
+        raise DiceValueError("only a d6wild roll takes a character point")
+    dice = replace(plan.dice_model, character_point=True, character_point_explodes=explodes)
+    r = python_rng(seed).random
+    extra = dice._chain(r) if explodes else [int(r() * 6) + 1]
+    total = roll.outcome.total + sum(extra)
+    fields = {"total": total}
+    if roll.outcome.success is not None:
+        against = plan.difficulty if not plan.rolled_difficulty else record[2]
+        margin = total - against
+        fields["margin"] = margin
+        fields["success"] = margin > 0 or (margin == 0 and (not plan.rolled_difficulty or plan.tie == "actor"))
+    new_plan = copy_plan(plan, dice)
+    new_record = ((normal, chain, extra, removed, flagged, pips),) + tuple(record[1:])
+    return Roll(new_plan, roll.outcome._replace(**fields), new_record, roll.expression, roll.system)
+
+
+def copy_plan(plan: Any, dice: WildDice) -> Any:
+    """The same plan throwing with other Wild Die options (to explain a roll after a character point)."""
+    import copy
+
+    clone = copy.copy(plan)
+    clone.dice_model = dice
+    return clone
 
 
 # ---------------------------------------------------------------- damage (003)

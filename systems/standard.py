@@ -39,6 +39,7 @@ class StandardOutcome(NamedTuple):
 
 
 Roller = Callable[[Any, list], int]
+_new_tuple = tuple.__new__  # builds an outcome without the NamedTuple constructor's argument parsing
 
 
 class _RollAlgebra(Algebra[Any]):
@@ -159,7 +160,7 @@ class ArithmeticPlan(Plan):
 
     def roll(self, rng: Any) -> tuple[StandardOutcome, list]:
         record: list = []
-        return StandardOutcome(self._roll(rng.random, record)), record
+        return _new_tuple(StandardOutcome, (self._roll(rng.random, record),)), record
 
     def dice(self, record: list) -> list[Die]:
         out: list[Die] = []

@@ -260,3 +260,13 @@ def test_boba_fett_hits_the_crate():
 def test_hurrying_halves_the_code():
     assert d6.modified_code("6D", hurrying=True) == Code(3, 0)
     assert d6.parse_code("(6D)/2") == Code(3, 0)
+
+
+def test_initiative_parries_and_actions_without_rolls():
+    assert d6.initiative(12, 9) == "actor" and d6.initiative(9, 9, True, True) == "reroll"
+    assert d6.parry_bonuses("melee", "unarmed") == (5, 0)
+    assert d6.parry_bonuses("brawling", "armed") == (0, 10)
+    assert d6.parry_bonuses("melee", "armed") == (0, 0)
+    # drawing a weapon and setting stun are actions: one shot then costs -2D
+    actions = d6.actions_in_round(1, draw_weapon=True, set_stun=True)
+    assert actions == 3 and d6.modified_code("4D", actions=actions) == Code(2, 0)

@@ -215,3 +215,16 @@ def test_sample_fields():
     s = de.sample("4D+2 vs 15", 1000, system="d6wild", seed=1)
     assert set(s) == {"total", "complication", "explosions", "success", "margin"}
     assert s["complication"].dtype == np.bool_
+
+
+def test_character_point_after_the_roll():
+    r = de.roll("3D+1 vs 15", system="d6wild", seed=4)
+    spent = d6wild.spend_character_point(r, seed=9)
+    extra = [x for x in spent.dice if x.label == "character point"]
+    assert len(extra) == 1 and spent.total == r.total + extra[0].value
+    assert spent.margin == spent.total - 15 and spent.success == (spent.total >= 15)
+    assert "character point" in str(spent)
+    with pytest.raises(de.DiceError, match="not cumulative"):
+        d6wild.spend_character_point(spent)
+    with pytest.raises(de.DiceError, match="not cumulative"):
+        d6wild.spend_character_point(de.roll("3D", system="d6wild", character_point=True))
