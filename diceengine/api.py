@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .samples import Sample
 
-__all__ = ["roll", "sample", "distribution", "systems", "plan"]
+__all__ = ["roll", "sample", "distribution", "systems", "plan", "Expressible"]
 
 _PLAN_CACHE_SIZE = 4096
 _plans: dict[tuple[Any, ...], Plan] = {}
@@ -83,3 +83,22 @@ def distribution(expression: str, system: str | System = "standard", **options: 
 def systems() -> dict[str, System]:
     """The registered systems, by name."""
     return registered_systems()
+
+
+class Expressible:
+    """Mixin of a rules object that reads as one expression of one system (a pool built from a
+    character, ...): subclasses set ``system_name`` and provide ``expression``."""
+
+    system_name: str
+
+    @property
+    def expression(self) -> str:  # pragma: no cover - provided by subclasses
+        raise NotImplementedError
+
+    def roll(self, seed: Seed = None) -> Roll:
+        """Roll the expression once."""
+        return roll(self.expression, self.system_name, seed=seed)
+
+    def distribution(self) -> "Distribution":
+        """The exact distribution of the expression."""
+        return distribution(self.expression, self.system_name)

@@ -238,10 +238,6 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
     return CodePlan(expression, dice, outcome_type, actor, difficulty, tie)
 
 
-def ladder_text(ladder: Mapping[str, int]) -> str:
-    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ladder.items())
-
-
 
 
 def code_range(first: int, last: int, pips: bool = True) -> list[str]:

@@ -22,6 +22,7 @@ import numpy as np
 from lark import Token
 
 from diceengine.arith import constant
+from diceengine.api import Expressible
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
@@ -240,8 +241,11 @@ class D20PoolSystem(System):
 
 
 @dataclass(frozen=True)
-class PoolCheck:
-    """A check built from a character: its pool, and what the extra dice cost."""
+class PoolCheck(Expressible):
+    """A check built from a character: its pool, and what the extra dice cost (``roll()``,
+    ``distribution()``)."""
+
+    system_name = "d20pool"
 
     attribute: int
     discipline: int
@@ -259,16 +263,6 @@ class PoolCheck:
     def expression(self) -> str:
         spec = f" spec {self.discipline}" if self.specialisation else ""
         return f"{self.dice}d20<={self.threshold}{spec} vs {self.difficulty}"
-
-    def roll(self, seed: Any = None) -> Any:
-        from diceengine.api import roll
-
-        return roll(self.expression, "d20pool", seed=seed)
-
-    def distribution(self) -> Distribution:
-        from diceengine.api import distribution
-
-        return distribution(self.expression, "d20pool")
 
 
 def build_check(attribute: int, discipline: int, difficulty: int, specialisation: bool = False,

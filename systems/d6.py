@@ -28,7 +28,7 @@ from diceengine.errors import DiceValueError
 from diceengine.registry import Plan, System
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, ladder_text, prepare_check
+from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
 
 __all__ = [
@@ -72,7 +72,8 @@ class D6System(System):
     """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
 
     name = "d6"
-    summary = "Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE"
+    summary = ("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
+               "difficulties by name: point blank 5, short 10, medium 15, long 20")
     examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
     outcome = D6Outcome
@@ -362,4 +363,3 @@ RULES = {
     "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
 }
 
-D6System.summary += f"; difficulties by name: {ladder_text({k: v for k, v in RANGE_DIFFICULTIES.items() if k.isascii() and k in ('point_blank', 'short', 'medium', 'long')})}"

@@ -34,7 +34,7 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, ladder_text, prepare_check
+from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
 from .d6 import advance, advance_cost, modified_code
 
@@ -222,8 +222,8 @@ class D6WildSystem(System):
     """D6 with the Wild Die."""
 
     name = "d6wild"
-    summary = ("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; "
-               f"difficulties: {ladder_text({k: v for k, v in LADDER.items() if k in ('very_easy', 'easy', 'moderate', 'difficult', 'very_difficult', 'heroic')})}")
+    summary = ("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; difficulties: "
+               "very easy 5, easy 10, moderate 15, difficult 20, very difficult 25, heroic 30")
     examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
     grammar = "d6.lark"
     outcome = WildOutcome

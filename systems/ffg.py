@@ -23,6 +23,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 from lark import Token
 
+from diceengine.api import Expressible
 from diceengine.ast import Node, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
@@ -230,8 +231,10 @@ DIFFICULTIES = {"simple": 0, "easy": 1, "average": 2, "hard": 3, "daunting": 4, 
 
 
 @dataclass(frozen=True)
-class DicePool:
-    """Counts of each die in a check."""
+class DicePool(Expressible):
+    """Counts of each die in a check (``roll()``, ``distribution()``)."""
+
+    system_name = "ffg"
 
     ability: int = 0
     proficiency: int = 0
@@ -266,16 +269,6 @@ class DicePool:
         low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
         n = min(times, getattr(self, high))
         return replace(self, **{low: getattr(self, low) + n, high: getattr(self, high) - n})
-
-    def roll(self, seed: Any = None) -> Any:
-        from diceengine.api import roll
-
-        return roll(self.expression, "ffg", seed=seed)
-
-    def distribution(self) -> Distribution:
-        from diceengine.api import distribution
-
-        return distribution(self.expression, "ffg")
 
 
 def _split(characteristic: int, ranks: int) -> tuple[int, int]:
