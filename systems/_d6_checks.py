@@ -187,7 +187,9 @@ class CodePlan(Plan):
             cols["total"].append(t)
             for k, v in zip(names, extras):
                 cols[k].append(np.full(len(t), v))
-            cols["success"].append(margin > 0 if self.tie == "opponent" else margin >= 0)
+            # a difficulty number is met on a tie; a rolled difficulty follows the tie rule
+            opponent_wins_ties = self.rolled_difficulty and self.tie == "opponent"
+            cols["success"].append(margin > 0 if opponent_wins_ties else margin >= 0)
             cols["margin"].append(margin)
             probs.append(p)
         if self.rolled_difficulty and self.tie == "reroll":

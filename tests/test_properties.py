@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import diceengine as de
+from tests.conftest import examples
 
 COMPARATORS = ["", ">=", ">", "<=", "<", "="]
 
@@ -54,7 +55,7 @@ def expressions() -> st.SearchStrategy[str]:
     )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_every_valid_expression_rolls_samples_and_sums_to_one(expr):
     try:
@@ -79,7 +80,7 @@ def test_every_valid_expression_rolls_samples_and_sums_to_one(expr):
         assert set(s.tolist()) <= support
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="0123456789dDfFkhlr!<>=+-*/()% []x", max_size=25))
 def test_any_text_rolls_or_raises_the_engines_error(text):
     try:
@@ -89,7 +90,7 @@ def test_any_text_rolls_or_raises_the_engines_error(text):
     assert isinstance(r.total, int)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=40))
 def test_any_unicode_text_rolls_or_raises_the_engines_error(text):
     for system in ("standard", "d6", "d6wild", "d20pool", "ffg"):
@@ -134,13 +135,13 @@ d6_difficulties = st.one_of(st.integers(0, 35).map(str), codes,
 d6_expressions = st.one_of(d6_actors, st.builds(lambda a, d: f"{a} vs {d}", d6_actors, d6_difficulties))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(d6_expressions, st.sampled_from(["actor", "opponent", "reroll"]))
 def test_d6_expressions(expr, tie):
     check_three_evaluations(expr, "d6", tie=tie)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(d6_expressions, st.sampled_from(["flag", "remove_highest", "none"]), st.booleans(), st.booleans(),
        st.booleans())
 def test_d6wild_expressions(expr, complication, wild, character_point, force_point):
@@ -154,7 +155,7 @@ d20_expressions = st.builds(
     st.one_of(st.none(), st.integers(0, 8)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(d20_expressions)
 def test_d20pool_expressions(expr):
     check_three_evaluations(expr, "d20pool")
@@ -164,7 +165,7 @@ ffg_groups = st.lists(st.tuples(st.integers(1, 3), st.sampled_from(list("apbdcsf
                       min_size=1, max_size=4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(ffg_groups, st.one_of(st.none(), ffg_groups), st.sampled_from(["", " ", " + "]))
 def test_ffg_expressions(pool, against, sep):
     text = sep.join(f"{n}{' ' if len(d) > 1 else ''}{d}" for n, d in pool)
