@@ -8,7 +8,8 @@ __all__ = ["DiceError", "DiceSyntaxError", "DiceLimitError", "DiceValueError"]
 def caret_line(expression: str, column: int) -> str:
     """The expression and a caret under ``column`` (0-based), on two lines."""
     column = max(0, min(column, len(expression)))
-    return f"  {expression}\n  {' ' * column}^"
+    shown = "".join(" " if c in "\t\r\n\x0b\x0c" else c for c in expression)
+    return f"  {shown}\n  {' ' * column}^"
 
 
 class DiceError(Exception):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import types
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from .errors import DiceError
@@ -172,6 +171,8 @@ def register(system: System | type[System], *, replace: bool = False) -> System:
 
 
 def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points  # imported on first use: it is slow to import
+
     return {ep.name: ep for ep in entry_points(group="diceengine.systems")}
 
 

@@ -97,23 +97,29 @@ class CodePlan(Plan):
         if not self.rolled_difficulty:
             diff = self.difficulty
             return self.outcome_type(total, *extras, total >= diff, total - diff), (record,)
-        tries = 0
+        ties: list[tuple[Any, Any]] = []  # tied throws, rolled again ("reroll")
         while True:
             against, _, opp_record = model.roll(self.difficulty, r)  # type: ignore[arg-type]
             if total != against or self.tie != "reroll":
                 break
-            tries += 1
-            if tries > MAX_REROLLS:
+            if len(ties) >= MAX_REROLLS:
                 raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
+            ties.append((record, opp_record))
             total, extras, record = model.roll(self.actor_code, r)
         margin = total - against
         success = margin > 0 or (margin == 0 and self.tie == "actor")
-        return self.outcome_type(total, *extras, success, margin), (record, opp_record, against)
+        return self.outcome_type(total, *extras, success, margin), (record, opp_record, against, ties)
 
     def dice(self, record: Any) -> list[Die]:
-        out = self.dice_model.dice(record[0])
+        model = self.dice_model
+        out = []
         if len(record) > 1:
-            out.extend(d._replace(label="difficulty") for d in self.dice_model.dice(record[1]))
+            for tied, tied_opp in record[3]:
+                out.extend(d._replace(kept=False, rerolled=True) for d in model.dice(tied))
+                out.extend(d._replace(kept=False, rerolled=True, label="difficulty") for d in model.dice(tied_opp))
+        out.extend(model.dice(record[0]))
+        if len(record) > 1:
+            out.extend(d._replace(label="difficulty") for d in model.dice(record[1]))
         return out
 
     def describe(self, outcome: Any, record: Any) -> str:
@@ -122,6 +128,8 @@ class CodePlan(Plan):
             return text
         if self.rolled_difficulty:
             text += (f" against {self.dice_model.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+            if record[3]:
+                text += f" ({len(record[3])} tie{'s' if len(record[3]) > 1 else ''} rolled again)"
         word = "success" if outcome.success else "failure"
         return f"{text}, {word} by {abs(outcome.margin)}"
 

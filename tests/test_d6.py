@@ -270,3 +270,17 @@ def test_initiative_parries_and_actions_without_rolls():
     # drawing a weapon and setting stun are actions: one shot then costs -2D
     actions = d6.actions_in_round(1, draw_weapon=True, set_stun=True)
     assert actions == 3 and d6.modified_code("4D", actions=actions) == Code(2, 0)
+
+
+def test_tied_opposed_rolls_are_rolled_again_and_shown():
+    for seed in range(400):
+        r = de.roll("2D vs 2D", system="d6", seed=seed, tie="reroll")
+        assert r.margin != 0
+        rerolled = [x for x in r.dice if x.rerolled]
+        if rerolled:
+            assert len(rerolled) % 4 == 0 and not any(x.kept for x in rerolled)
+            assert "rolled again" in str(r)
+            kept = [x for x in r.dice if not x.rerolled]
+            assert r.total == sum(x.value for x in kept if x.label != "difficulty")
+            return
+    pytest.fail("no tie in 400 rolls")  # pragma: no cover
