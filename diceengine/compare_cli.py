@@ -151,9 +151,10 @@ def cmd_rule(args: argparse.Namespace) -> int:
             print(f"  {name}{inspect.signature(fn)}")
             print(f"      {(inspect.getdoc(fn) or '').splitlines()[0]}")
         return 0
-    fn = rules.get(args.rule)
-    if fn is None:
+    found = rules.get(args.rule)
+    if found is None:
         raise DiceError(f"unknown rule {args.rule!r} of {system.name} (known: {', '.join(rules)})")
+    fn = found
     hints = get_type_hints(fn)
     kwargs = {}
     for pair in args.arguments:

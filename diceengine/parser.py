@@ -45,7 +45,7 @@ def grammar_text(fragment: str | None) -> str:
 
 
 def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
-    transformer = Transformer()
+    transformer: Transformer = Transformer()
     for module in modules:
         transformer = ast_utils.create_transformer(module, transformer)
     return transformer
@@ -84,7 +84,7 @@ def _describe_terminals(parser: Lark, names: Iterable[str]) -> str:
 
 def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
     if isinstance(err, UnexpectedCharacters):
-        column = err.pos_in_stream
+        column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "the end"
         expected = _describe_terminals(parser, err.allowed or ())
         return DiceSyntaxError(f"unexpected character {got}: expected {expected}", expression, column)

@@ -178,7 +178,7 @@ def _entry_points() -> dict[str, Any]:
 
 def _load(ep: Any) -> System:
     try:
-        loaded: Callable[[], System] | System = ep.load()
+        loaded: type[System] | System = ep.load()
     except Exception as err:  # a broken third-party plug-in must not break the others
         raise DiceError(f"system {ep.name!r} failed to load: {err}") from err
     return register(loaded)

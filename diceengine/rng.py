@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Union
 
 from .errors import DiceError
 

@@ -95,7 +95,7 @@ class CodePlan(Plan):
         if self.difficulty is None:
             return self.outcome_type(total, *extras), (record,)
         if not self.rolled_difficulty:
-            diff = self.difficulty
+            diff: int = self.difficulty  # type: ignore[assignment]
             return self.outcome_type(total, *extras, total >= diff, total - diff), (record,)
         ties: list[tuple[Any, Any]] = []  # tied throws, rolled again ("reroll")
         while True:
@@ -112,7 +112,7 @@ class CodePlan(Plan):
 
     def dice(self, record: Any) -> list[Die]:
         model = self.dice_model
-        out = []
+        out: list[Die] = []
         if len(record) > 1:
             for tied, tied_opp in record[3]:
                 out.extend(d._replace(kept=False, rerolled=True) for d in model.dice(tied))

@@ -380,7 +380,7 @@ class DiceTerm:
 
 
 def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
-    found = [m for m in mods if isinstance(m, kind)]
+    found: list[Any] = [m for m in mods if isinstance(m, kind)]
     if len(found) > 1:
         raise DiceSyntaxError(f"more than one {name} on one dice term", expression, found[1].pos
                               if getattr(found[1], "pos", None) is not None else 0)

@@ -142,7 +142,7 @@ class NarrativePlan(Plan):
         for die, k in self.counts.items():
             idx = rng.integers(0, SIDES[die], size=(n, k))
             total += VECTORS[die][idx].sum(axis=1)
-        out = {f: total[:, i] for i, f in enumerate(FIELDS)}
+        out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
         out["succeeded"] = out["success"] > 0
         return out
 

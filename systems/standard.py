@@ -11,7 +11,6 @@ How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -173,7 +172,7 @@ class ArithmeticPlan(Plan):
         return f"{self.expression}: {_render(self.tree, groups)} = {outcome.total}"
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        chunks = []
+        chunks: list[np.ndarray] = []
         done = 0
         while done < n or not chunks:
             size = min(self.rows_per_chunk, n - done)
