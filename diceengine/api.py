@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 __all__ = ["roll", "sample", "distribution", "systems", "plan", "Expressible"]
 
 _PLAN_CACHE_SIZE = 4096
+#: dice drawn at once by a bulk sample (bounds its memory)
+CHUNK_DICE = 1 << 23
 _plans: dict[tuple[Any, ...], Plan] = {}
 
 
@@ -69,7 +71,15 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     if n > MAX_SAMPLE:
         raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
     prepared = plan(expression, system, **options)
-    return Sample(prepared.sample(n, numpy_rng(seed)), n, _name(system), expression)
+    gen = numpy_rng(seed)
+    rows = max(1024, CHUNK_DICE // max(1, prepared.dice_per_roll))
+    if n <= rows:
+        return Sample(prepared.sample(n, gen), n, _name(system), expression)
+    import numpy as np
+
+    parts = [prepared.sample(min(rows, n - start), gen) for start in range(0, n, rows)]
+    arrays = {field: np.concatenate([part[field] for part in parts]) for field in parts[0]}
+    return Sample(arrays, n, _name(system), expression)
 
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":

@@ -68,6 +68,8 @@ class Plan(ABC):
     """
 
     outcome_type: type
+    #: dice thrown by one roll (explosions aside): the engine samples in chunks of about 8 million dice
+    dice_per_roll: int = 1
 
     @abstractmethod
     def roll(self, rng: "random.Random") -> tuple[Any, Any]:

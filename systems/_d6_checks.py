@@ -27,6 +27,9 @@ from ._d6_codes import Check, Code, NamedDifficulty, code_of
 
 __all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
 
+#: most (total, margin, ...) rows an exact distribution of a check may have
+MAX_ROWS = 5_000_000
+
 TIE_OPTION = Option("actor", "who wins a tie against a rolled difficulty: the actor (a player character "
                     "against an NPC; the >= rule), the opponent, or nobody (re-roll)",
                     choices=("actor", "opponent", "reroll"))
@@ -85,6 +88,7 @@ class CodePlan(Plan):
         self.difficulty = difficulty
         self.tie = tie
         self.rolled_difficulty = isinstance(difficulty, Code)
+        self.dice_per_roll = actor.dice + (difficulty.dice if isinstance(difficulty, Code) else 0)
         self.table_fields = ("margin",) if difficulty is not None else ("total",)
 
     # ------------------------------------------------------------ one roll
@@ -187,6 +191,10 @@ class CodePlan(Plan):
             for pmf in opp.values():
                 merged = merged.mix(pmf)
             against_vals, against_p = merged.values, merged.p
+        rows = sum(len(pmf.p) for pmf in joint.values()) * len(against_vals)
+        if rows > MAX_ROWS:
+            raise DiceLimitError(f"too many outcomes for exact odds ({rows}, at most {MAX_ROWS}): "
+                                 "compare the two totals with fewer dice", self.expression, 0)
         for extras, pmf in joint.items():
             t = np.repeat(pmf.values, len(against_vals))
             a = np.tile(against_vals, len(pmf.values))

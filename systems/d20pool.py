@@ -105,7 +105,7 @@ class PoolPlan(Plan):
     def __init__(self, expression: str, dice: int, threshold: int, discipline: int | None,
                  difficulty: int | None) -> None:
         self.expression = expression
-        self.count = dice
+        self.count = self.dice_per_roll = dice
         self.threshold = threshold
         self.discipline = discipline
         self.difficulty = difficulty

@@ -113,6 +113,7 @@ class NarrativePlan(Plan):
         self.expression = expression
         self.counts = {die: counts.get(die, 0) for die in ORDER if counts.get(die, 0)}
         self.order = [die for die in ORDER for _ in range(self.counts.get(die, 0))]
+        self.dice_per_roll = len(self.order)
         self._vectors = {die: VECTORS[die].tolist() for die in DICE}
 
     def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:

@@ -145,11 +145,11 @@ class ArithmeticPlan(Plan):
 
     outcome_type = StandardOutcome
 
-    def __init__(self, tree: Any, expression: str, terms: Mapping[Any, Any], rows_per_chunk: int) -> None:
+    def __init__(self, tree: Any, expression: str, terms: Mapping[Any, Any], dice_per_roll: int) -> None:
         self.tree = tree
         self.expression = expression
         self.terms = terms
-        self.rows_per_chunk = rows_per_chunk
+        self.dice_per_roll = dice_per_roll
         compiled = fold(tree, _RollAlgebra(lambda node: terms[id(node)].roller(), expression))
         if callable(compiled):
             self._roll = compiled
@@ -172,17 +172,8 @@ class ArithmeticPlan(Plan):
         return f"{self.expression}: {_render(self.tree, groups)} = {outcome.total}"
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        chunks: list[np.ndarray] = []
-        done = 0
-        while done < n or not chunks:
-            size = min(self.rows_per_chunk, n - done)
-            algebra = _SampleAlgebra(lambda node: self.terms[id(node)].sample(size, rng), self.expression)
-            value = fold(self.tree, algebra)
-            chunks.append(np.broadcast_to(np.asarray(value, dtype=np.int64), (size,)))
-            done += size
-            if size == 0:
-                break
-        total = np.asarray(chunks[0] if len(chunks) == 1 else np.concatenate(chunks), dtype=np.int64)
+        algebra = _SampleAlgebra(lambda node: self.terms[id(node)].sample(n, rng), self.expression)
+        total = np.broadcast_to(np.asarray(fold(self.tree, algebra), dtype=np.int64), (n,))
         return {"total": total if total.flags.writeable else total.copy()}
 
     def pmf(self) -> PMF:
@@ -262,5 +253,4 @@ class StandardSystem(System):
             from diceengine.errors import DiceLimitError
 
             raise DiceLimitError(f"too many dice: {total_dice} in one roll (at most {MAX_DICE})", expression, 0)
-        rows = max(1024, (1 << 23) // max(1, total_dice))
-        return ArithmeticPlan(tree, expression, terms, rows)
+        return ArithmeticPlan(tree, expression, terms, total_dice)

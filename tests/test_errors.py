@@ -94,3 +94,13 @@ def test_every_system_reports_syntax_errors_with_a_caret(system, expr):
     with pytest.raises(de.DiceSyntaxError) as info:
         de.roll(expr, system=system)
     assert "^" in str(info.value) and "expected" in str(info.value)
+
+
+def test_huge_checks_are_bounded_in_every_evaluation():
+    with pytest.raises(de.DiceLimitError):
+        de.distribution("5000D vs 5000D", system="d6")
+    s = de.sample("10000D", 3000, system="d6", seed=1)  # drawn in chunks of bounded memory
+    assert s["total"].shape == (3000,) and abs(s.mean() - 35000) < 100
+    a = de.sample("2000d6", 9000, seed=4)["total"]
+    b = de.sample("2000d6", 9000, seed=4)["total"]
+    assert (a == b).all()
