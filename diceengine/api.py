@@ -54,9 +54,12 @@ def _name(system: str | System) -> str:
 def roll(expression: str, system: str | System = "standard", seed: Seed = None, **options: Any) -> Roll:
     """Roll ``expression`` once; the :class:`Roll` keeps every die and explains itself."""
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
-    found = _plans.get(key)
+    try:
+        found = _plans.get(key)
+    except TypeError:  # an unhashable option value: plan() names the problem
+        found = None
     if found is None:
-        found = _prepare(key, expression, system, options)
+        found = plan(expression, system, **options)
     outcome, record = found.roll(python_rng(seed))
     return Roll(found, outcome, record, expression, _name(system))
 

@@ -102,7 +102,8 @@ class System(ABC):
     - ``grammar`` names a Lark fragment in the ``diceengine.grammars`` package data that is appended
       to ``core.lark`` (``None``: the core arithmetic alone). The fragment adds atoms with
       ``%extend atom: ...`` and may ``%override ?start``. Every rule the fragment adds is built by
-      the frozen dataclass of the same name (snake case) found among :meth:`ast_modules`.
+      the frozen dataclass of the same name (snake case) found among :meth:`ast_modules` (by
+      default, the module that defines the system).
     - ``outcome`` is the outcome type: a ``NamedTuple`` (or frozen, slotted dataclass) whose fields
       are the system's outcome fields; fields an expression does not produce are ``None``.
     - ``options`` maps each option name to its :class:`Option`. Every behavioural difference
@@ -133,8 +134,11 @@ class System(ABC):
         return (), ()
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
-        """Modules holding the node classes of the system's grammar fragment."""
-        return ()
+        """Modules holding the node classes of the system's grammar fragment (default: the module
+        that defines the system)."""
+        import sys
+
+        return (sys.modules[type(self).__module__],)
 
     @abstractmethod
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:

@@ -193,11 +193,6 @@ class D20PoolSystem(System):
     outcome = PoolOutcome
     options = {}
 
-    def ast_modules(self) -> Sequence[Any]:
-        import sys
-
-        return (sys.modules[__name__],)
-
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count
         if not MIN_DICE <= count <= MAX_DICE:

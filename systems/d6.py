@@ -186,7 +186,14 @@ def cover_result(attack: int, base_difficulty: int, cover_roll: int) -> str:
 # ---------------------------------------------------------------- damage (000)
 
 
-class Wound(enum.IntEnum):
+class HealthState(enum.IntEnum):
+    """Base of health-state enums: ordered by severity, printed as the texts name them."""
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+class Wound(HealthState):
     """Health states of text ``000``, from the least to the most severe."""
 
     HEALTHY = 0
@@ -194,9 +201,6 @@ class Wound(enum.IntEnum):
     WOUNDED = 2
     INCAPACITATED = 3
     MORTALLY_WOUNDED = 4
-
-    def __str__(self) -> str:
-        return self.name.lower().replace("_", " ")
 
 
 def damage_result(damage: int, strength: int) -> Wound:

@@ -21,7 +21,6 @@ complication and explosions are reported.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
@@ -29,14 +28,14 @@ import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
-from diceengine.pmf import PMF, keep_dp
+from diceengine.pmf import PMF, keep_sum
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
 from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
-from .d6 import advance, advance_cost, modified_code
+from .d6 import HealthState, advance, advance_cost, modified_code
 
 __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
@@ -167,7 +166,7 @@ class WildDice(CodeDice):
             if n == 0:
                 rest = PMF.point(0)
             else:
-                rest = keep_dp([(f, 1 / 6, PMF.point(f)) for f in range(1, 7)], n, n - 1, highest=False)
+                rest = keep_sum([(f, 1 / 6) for f in range(1, 7)], n, n - 1, highest=False)
             out[(True, 0)] = (rest + tail).scale_mass(1 / 6)
         k = 1
         while True:
@@ -293,7 +292,7 @@ def copy_plan(plan: Any, dice: WildDice) -> Any:
 # ---------------------------------------------------------------- damage (003)
 
 
-class WildWound(enum.IntEnum):
+class WildWound(HealthState):
     """Damage results of text ``003`` (damage minus Strength, plus armour)."""
 
     LIGHT_STUN = 1
@@ -302,9 +301,6 @@ class WildWound(enum.IntEnum):
     INCAPACITATED = 4
     MORTALLY_WOUNDED = 5
     KILLED = 6
-
-    def __str__(self) -> str:
-        return self.name.lower().replace("_", " ")
 
 
 def damage_result(damage: int, strength: int, armour: int = 0) -> WildWound:

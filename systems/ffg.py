@@ -189,11 +189,6 @@ class FFGSystem(System):
     outcome = NarrativeOutcome
     options = {}
 
-    def ast_modules(self) -> Sequence[Any]:
-        import sys
-
-        return (sys.modules[__name__],)
-
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         counts: dict[str, int] = {}
         groups = list(tree.pool.groups) + (list(tree.opposition.groups) if tree.opposition else [])

@@ -56,13 +56,22 @@ def test_limits_and_meaningless_expressions(expr, kind):
 
 
 def test_explosion_depth_is_bounded_in_every_evaluation():
-    # explodes on 2..100: possible, but chains grow long; never a hang
-    for call in (lambda: de.roll("1d100!>1", seed=1), lambda: de.sample("1d100!>1", 100, seed=1),
-                 lambda: de.distribution("1d100!>1")):
+    # explodes on 2..100: chains of 200 dice keep 0.99**200 = 13% of the mass, beyond the exact bound
+    with pytest.raises(de.DiceLimitError, match="explodes too often"):
+        de.distribution("1d100!>1")
+    # a roll or a sample either ends within 200 explosions per die or says it reached the bound
+    outcomes = set()
+    for seed in range(40):
         try:
-            call()
-        except de.DiceLimitError:
-            pass
+            r = de.roll("1d100!>1", seed=seed)
+            assert r.total == sum(d.value for d in r.dice) and len(r.dice) <= 201
+            outcomes.add("rolled")
+        except de.DiceLimitError as err:
+            assert "explosion deeper than 200" in str(err)
+            outcomes.add("bounded")
+    assert outcomes == {"rolled", "bounded"}
+    with pytest.raises(de.DiceLimitError, match="explosion deeper"):
+        de.sample("1d100!>1", 100, seed=1)  # 100 dice: one chain past 200 is all but certain
 
 
 def test_non_string_and_bad_arguments():
@@ -72,6 +81,8 @@ def test_non_string_and_bad_arguments():
         de.roll("1d6", system="nope")
     with pytest.raises(de.DiceError, match="unknown option"):
         de.roll("1d6", nope=1)
+    with pytest.raises(de.DiceError, match="hashable"):
+        de.roll("4D", system="d6wild", complication=["flag"])
     with pytest.raises(de.DiceError, match="seed"):
         de.roll("1d6", seed="x")  # type: ignore[arg-type]
     with pytest.raises(de.DiceError):

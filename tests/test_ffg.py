@@ -150,11 +150,11 @@ def test_stormtrooper_minions():
 
 def test_critical_injury_and_initiative():
     assert 11 <= ffg.critical_injury(10, seed=2) <= 110
-    checks = {"Han": de.roll("2a1p", system="ffg", seed=1).outcome,
-              "Greedo": de.roll("2a", system="ffg", seed=2).outcome}
-    order = ffg.initiative_order(checks)
-    a, b = (checks[n] for n in order)
-    assert (a.success, a.advantage) >= (b.success, b.advantage)
+    def check(success, advantage):
+        return ffg.NarrativeOutcome(success, advantage, 0, 0, 0, 0, success > 0)
+
+    checks = {"Greedo": check(1, 3), "Han": check(2, -1), "Leia": check(2, 1), "Chewie": check(0, 4)}
+    assert ffg.initiative_order(checks) == ["Leia", "Han", "Greedo", "Chewie"]
 
 
 def test_advancement():
