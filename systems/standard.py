@@ -41,8 +41,8 @@ Roller = Callable[[Any, list], int]
 _new_tuple = tuple.__new__  # builds an outcome without the NamedTuple constructor's argument parsing
 
 
-class _RollAlgebra(Algebra[Any]):
-    """Values are ints (constants, folded) or functions ``(random, record) -> int``."""
+class _LeafAlgebra(Algebra[Any]):
+    """An algebra whose leaves (dice terms) are evaluated by a function of the node."""
 
     def __init__(self, leaf: Callable[[Any], Any], expression: str) -> None:
         self._leaf = leaf
@@ -50,6 +50,10 @@ class _RollAlgebra(Algebra[Any]):
 
     def leaf(self, node: Any) -> Any:
         return self._leaf(node)
+
+
+class _RollAlgebra(_LeafAlgebra):
+    """Values are ints (constants, folded) or functions ``(random, record) -> int``."""
 
     def _binary(self, a: Any, b: Any, op: Callable[[int, int], int]) -> Any:
         if not callable(a) and not callable(b):
@@ -61,7 +65,7 @@ class _RollAlgebra(Algebra[Any]):
         return lambda r, rec: op(a(r, rec), b(r, rec))
 
     def add(self, a: Any, b: Any, node: Any) -> Any:
-        if callable(a) and not callable(b):
+        if callable(a) and not callable(b):  # the common "dice + modifier": one call less per roll
             return lambda r, rec: a(r, rec) + b
         return self._binary(a, b, int.__add__)
 
@@ -84,15 +88,8 @@ class _RollAlgebra(Algebra[Any]):
         return (lambda r, rec: -a(r, rec)) if callable(a) else -a
 
 
-class _SampleAlgebra(Algebra[Any]):
+class _SampleAlgebra(_LeafAlgebra):
     """Values are ints or int64 arrays of the sample's length."""
-
-    def __init__(self, leaf: Callable[[Any], Any], expression: str) -> None:
-        self._leaf = leaf
-        self.expression = expression
-
-    def leaf(self, node: Any) -> Any:
-        return self._leaf(node)
 
     def div(self, a: Any, b: Any, node: Any) -> Any:
         if np.any(np.asarray(b) == 0):
@@ -100,18 +97,11 @@ class _SampleAlgebra(Algebra[Any]):
         return np.floor_divide(a, b)
 
 
-class _PMFAlgebra(Algebra[PMF]):
+class _PMFAlgebra(_LeafAlgebra):
     """Values are exact distributions."""
-
-    def __init__(self, leaf: Callable[[Any], PMF], expression: str) -> None:
-        self._leaf = leaf
-        self.expression = expression
 
     def number(self, value: int) -> PMF:
         return PMF.point(value)
-
-    def leaf(self, node: Any) -> PMF:
-        return self._leaf(node)
 
     def add(self, a: PMF, b: PMF, node: Any) -> PMF:
         return a + b
