@@ -72,7 +72,7 @@ class Distribution:
 
     def probability(self, predicate: Callable[[Any], bool]) -> float:
         """Probability that ``predicate(outcome)`` holds."""
-        return float(sum(p for outcome, p in self.items() if predicate(outcome)))
+        return _clamp(sum(p for outcome, p in self.items() if predicate(outcome)))
 
     def column(self, field: str) -> np.ndarray:
         """The values of ``field``, one per outcome."""
@@ -97,11 +97,11 @@ class Distribution:
 
     def at_least(self, threshold: int, field: str = "total") -> float:
         """Probability that ``field`` (the total by default) is at least ``threshold``."""
-        return float(self.probabilities[self.column(field) >= threshold].sum())
+        return _clamp(self.probabilities[self.column(field) >= threshold].sum())
 
     def chance(self, field: str) -> float:
         """Probability that the boolean ``field`` is true (``success``, ``complication``, ...)."""
-        return float(self.probabilities[self.column(field).astype(bool)].sum())
+        return _clamp(self.probabilities[self.column(field).astype(bool)].sum())
 
     def marginal(self, field: str = "total") -> dict[Any, float]:
         """The distribution of one field: value -> probability, values in increasing order."""
@@ -121,3 +121,8 @@ class Distribution:
 
     def __repr__(self) -> str:
         return f"<Distribution {self.system} {self.expression!r}: {len(self)} outcomes>"
+
+
+def _clamp(p: Any) -> float:
+    """A sum of probabilities as a probability: float rounding never takes it outside [0, 1]."""
+    return min(1.0, max(0.0, float(p)))

@@ -122,3 +122,11 @@ def test_plots_render_png(tmp_path, argv, capsys):
     out = tmp_path / "plot.png"
     assert main([*argv, "--plot", str(out)]) == 0
     assert png_size(out) == (int(FIGSIZE[0] * DPI), int(FIGSIZE[1] * DPI))
+
+
+def test_a_sure_check_is_a_probability_not_more():
+    # 8D against point blank (5) sums to 1.0000000000000002 in floats; a chance never leaves [0, 1]
+    dist = de.distribution("8D vs 5", system="d6")
+    assert dist.chance("success") == 1.0
+    assert dist.at_least(-10**9, "margin") == 1.0
+    assert dist.probability(lambda o: True) == 1.0
