@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast as pyast
+import json
 
 import numpy as np
 import pytest
@@ -134,3 +135,36 @@ def test_every_value_lies_within_the_proved_bounds(term, arithmetic):
     else:
         assert lo <= support.min() and support.max() <= hi
     assert lo <= de.roll(text, seed=4).total <= hi
+
+
+# ---------------------------------------------------------------- point 6: smaller things
+
+
+def test_a_leading_minus_is_an_expression_on_the_command_line(capsys):
+    from diceengine.cli import main
+
+    assert main(["roll", "-1d6", "--seed", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("-1d6: ") and -6 <= int(line.rsplit("=", 1)[1]) <= -1
+    assert main(["roll", "-d20+5", "-n", "3"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 3
+    assert main(["odds", "-(2d6)", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["expression"] == "-(2d6)" and min(o["total"] for o in out["outcomes"]) == -12
+
+
+def test_a_die_meeting_success_and_failure_is_a_success_only():
+    # python-dice and rpg-dice-roller: a die meeting both points counts as a success, not +1 -1
+    assert de.distribution("4d6>=1f<=1").columns["total"].tolist() == [4]
+    assert de.roll("4d6>=1f<=1", seed=3).total == 4
+    assert (de.sample("4d6>=1f<=1", 100, seed=3)["total"] == 4).all()
+    # brute force: 3d6>=5f<=5, a 5 or a 6 is +1 (even though 5 <= 5), 1-4 is -1
+    from collections import Counter
+    from itertools import product
+
+    counts = Counter(sum(1 if f >= 5 else -1 for f in faces) for faces in product(range(1, 7), repeat=3))
+    d = de.distribution("3d6>=5f<=5")
+    got = dict(zip(d.columns["total"].tolist(), d.probabilities.tolist()))
+    assert got.keys() == counts.keys()
+    for k, c in counts.items():
+        assert got[k] == pytest.approx(c / 216, abs=1e-12)
