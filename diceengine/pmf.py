@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .errors import DiceLimitError
-from .limits import NUMPY_CALL, PYTHON_STEP, Cost
+from .limits import NUMPY_CALL, Cost
 
 __all__ = ["PMF", "keep_dp", "keep_sum", "convolve", "convolve_cost", "power_cost", "keep_sum_cost", "keep_dp_cost",
            "arithmetic_cost", "WORK"]
@@ -70,7 +70,7 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
 
 
 def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
-    """Cost of :func:`keep_dp`: ``keys`` distinct sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``."""
+    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``."""
     keep = max(0, min(keep, n))
     size = keep * max(score_span - 1, 0) + 1
     steps = keys * (n + 1) * (n + 2) / 2

@@ -19,8 +19,7 @@ import numpy as np
 from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS
-from diceengine.limits import NUMPY_CALL, Cost
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
 from diceengine.pmf import PMF, power_cost
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die

@@ -29,8 +29,17 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
-from diceengine.limits import (MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, NUMPY_CALL,
-                               PYTHON_STEP, TRUNCATION, Cost)
+from diceengine.limits import (
+    MAX_DICE,
+    MAX_EXPLOSIONS,
+    MAX_REROLLS,
+    MAX_SIDES,
+    MAX_THROWS,
+    NUMPY_CALL,
+    PYTHON_STEP,
+    TRUNCATION,
+    Cost,
+)
 from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.rolls import Die
 
@@ -310,7 +319,8 @@ class DiceTerm:
             lo = min(first[0], first[0] + depth * on_lo)
             hi = max(first[-1], first[-1] + depth * on_hi)
             if not per_count:  # chain sums by convolutions
-                going, span_on, span_off = on_hi - on_lo + 1, on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
+                span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
+                going = span_on
                 done = span_off
                 for _ in range(depth):
                     cost = cost + convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
