@@ -107,10 +107,31 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 def _convert_value(raw: str, hint: Any) -> Any:
     text = str(hint)
     low = raw.lower()
+    if isinstance(hint, type) and hasattr(hint, "model_validate_json"):  # a state of play, as JSON
+        import pydantic
+
+        try:
+            return hint.model_validate_json(raw)
+        except pydantic.ValidationError as err:
+            raise DiceError(f"not a valid {hint.__name__}: {err.errors()[0]['msg']}") from None
+    if "Mapping" in text or "dict" in text:
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = None
+        if not isinstance(value, dict):
+            raise DiceError(f"{raw!r} is not a JSON object") from None
+        return value
     if "bool" in text and low in ("true", "false", "yes", "no"):
         return low in ("true", "yes")
     if "Sequence" in text or "tuple" in text or "list" in text:
-        return tuple(int(x) for x in raw.split(",") if x.strip())
+        items = [x.strip() for x in raw.split(",") if x.strip()]
+        if "str" in text:
+            return tuple(items)
+        try:
+            return tuple(int(x) for x in items)
+        except ValueError:
+            raise DiceError(f"{raw!r} is not a list of numbers (a,b,c)") from None
     if text in ("int", "<class 'int'>") or ("int" in text and raw.lstrip("-").isdigit()):
         try:
             return int(raw)
@@ -120,6 +141,8 @@ def _convert_value(raw: str, hint: Any) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump") and not isinstance(value, type):  # a pydantic state of play
+        return value.model_dump(mode="json")
     if isinstance(value, enum.Enum):
         return str(value)
     if dataclasses.is_dataclass(value) and type(value).__str__ is not object.__str__:
