@@ -149,7 +149,7 @@ def _jsonable(value: Any) -> Any:
         return str(value)
     if hasattr(value, "_asdict"):
         return {k: _jsonable(v) for k, v in value._asdict().items()}
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "expression"):
             return {**{k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}, "expression": value.expression}
         return {k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}
@@ -167,7 +167,13 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
     system = get_system(args.system_name)
     module = importlib.import_module(type(system).__module__)
-    rules: dict[str, Callable[..., Any]] = getattr(module, "RULES", {})
+    rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
+    # a system's state of play lives beside it in ``<module>_play`` (rules taking a state as JSON)
+    try:
+        play = importlib.import_module(f"{module.__name__}_play")
+    except ModuleNotFoundError:
+        play = None
+    rules.update(getattr(play, "RULES", {}))
     if not args.rule:
         print(f"rules of {system.name}:")
         for name, fn in rules.items():
@@ -197,7 +203,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
 def _text(value: Any) -> str:
     data = _jsonable(value)
     if isinstance(data, dict):
-        return ", ".join(f"{k}: {v}" for k, v in data.items())
+        return ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (dict, list)) else v}" for k, v in data.items())
     if isinstance(data, list):
         return ", ".join(str(v) for v in data)
     return str(data)
