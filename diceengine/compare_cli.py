@@ -7,6 +7,8 @@ import dataclasses
 import enum
 import inspect
 import json
+import types
+import typing
 from typing import Any, Callable, get_type_hints
 
 from .errors import DiceError
@@ -114,7 +116,8 @@ def _convert_value(raw: str, hint: Any) -> Any:
             return hint.model_validate_json(raw)
         except pydantic.ValidationError as err:
             raise DiceError(f"not a valid {hint.__name__}: {err.errors()[0]['msg']}") from None
-    if "Mapping" in text or "dict" in text:
+    union = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
+    if ("Mapping" in text or "dict" in text) and (raw.lstrip().startswith("{") or str not in union):
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:

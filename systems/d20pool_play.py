@@ -42,11 +42,11 @@ class PendingCheck(PlayState):
 class PoolState(PlayState):
     """The pools of a scene of text ``001``."""
 
-    impulsion: int = Field(0, ge=0)
-    menace: int = Field(0, ge=0)
+    impulsion: int = Field(default=0, ge=0)
+    menace: int = Field(default=0, ge=0)
     force_points: dict[str, int] = {}
     pending: PendingCheck | None = None
-    menace_per_complication: int = Field(2, ge=0)
+    menace_per_complication: int = Field(default=2, ge=0)
     impulsion_cap: int | None = None
 
 
