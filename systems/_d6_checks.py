@@ -44,7 +44,9 @@ class CodeDice:
     - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
     - ``joint_cost(code)`` -> ``(Cost, rows, span)``: what ``joint`` will cost, estimated without computing
       it: the :class:`~diceengine.limits.Cost`, the number of (extras, total) rows and the span of the totals;
-    - ``dice(record)`` / ``render(record)`` explain a roll.
+    - ``dice(record)`` / ``render(record)`` explain a roll;
+    - ``opponent()`` the dice that throw an opposing code or the rolled part of a difficulty (what
+      belongs to the actor alone, such as a character point, is left out).
     """
 
     extras: tuple[str, ...] = ()
@@ -67,6 +69,9 @@ class CodeDice:
 
     def dice(self, record: Any) -> list[Die]:
         return [Die("d6", 6, v) for v in record]
+
+    def opponent(self) -> "CodeDice":
+        return self
 
     def render(self, record: Any, code: Code) -> str:
         parts = [str(v) for v in record]
@@ -108,6 +113,7 @@ class CodePlan(Plan):
                  difficulty: int | Code | None, tie: str, actor_bonus: Callable | None = None) -> None:
         self.expression = expression
         self.dice_model = dice
+        self.opponent_dice = dice.opponent()
         self.outcome_type = outcome_type
         self.actor_code = actor
         self.difficulty = difficulty
@@ -128,7 +134,7 @@ class CodePlan(Plan):
             return self.outcome_type(total, *extras, total >= diff, total - diff), (record,)
         ties: list[tuple[Any, Any]] = []  # tied throws, rolled again ("reroll")
         while True:
-            against, _, opp_record = model.roll(self.difficulty, r)  # type: ignore[arg-type]
+            against, _, opp_record = self.opponent_dice.roll(self.difficulty, r)  # type: ignore[arg-type]
             if total != against or self.tie != "reroll":
                 break
             if len(ties) >= MAX_REROLLS:
@@ -145,10 +151,11 @@ class CodePlan(Plan):
         if len(record) > 1:
             for tied, tied_opp in record[3]:
                 out.extend(d._replace(kept=False, rerolled=True) for d in model.dice(tied))
-                out.extend(d._replace(kept=False, rerolled=True, label="difficulty") for d in model.dice(tied_opp))
+                out.extend(d._replace(kept=False, rerolled=True, label="difficulty")
+                           for d in self.opponent_dice.dice(tied_opp))
         out.extend(model.dice(record[0]))
         if len(record) > 1:
-            out.extend(d._replace(label="difficulty") for d in model.dice(record[1]))
+            out.extend(d._replace(label="difficulty") for d in self.opponent_dice.dice(record[1]))
         return out
 
     def describe(self, outcome: Any, record: Any) -> str:
@@ -156,7 +163,7 @@ class CodePlan(Plan):
         if self.difficulty is None:
             return text
         if self.rolled_difficulty:
-            text += (f" against {self.dice_model.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+            text += (f" against {self.opponent_dice.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
             if record[3]:
                 text += f" ({len(record[3])} tie{'s' if len(record[3]) > 1 else ''} rolled again)"
         word = "success" if outcome.success else "failure"
@@ -173,7 +180,7 @@ class CodePlan(Plan):
             out["success"] = margin >= 0
             out["margin"] = margin
             return out
-        against, _ = self.dice_model.sample(self.difficulty, n, rng)  # type: ignore[arg-type]
+        against, _ = self.opponent_dice.sample(self.difficulty, n, rng)  # type: ignore[arg-type]
         if self.tie == "reroll":
             ties = np.flatnonzero(out["total"] == against)
             tries = 0
@@ -182,7 +189,7 @@ class CodePlan(Plan):
                 if tries > MAX_REROLLS:
                     raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
                 t2, e2 = self.dice_model.sample(self.actor_code, len(ties), rng)
-                a2, _ = self.dice_model.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
+                a2, _ = self.opponent_dice.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
                 out["total"][ties] = t2
                 for k, v in e2.items():
                     out[k][ties] = v
@@ -200,7 +207,7 @@ class CodePlan(Plan):
         cost, rows, _ = self.dice_model.joint_cost(self.actor_code)
         columns = 2 + len(self.dice_model.extras)
         if isinstance(self.difficulty, Code):
-            opp_cost, opp_rows, span = self.dice_model.joint_cost(self.difficulty)
+            opp_cost, opp_rows, span = self.opponent_dice.joint_cost(self.difficulty)
             cost = cost + opp_cost + Cost(opp_rows * NUMPY_CALL // 50 + span * 4, span * 2)
             rows *= span
             columns += 2
@@ -225,7 +232,7 @@ class CodePlan(Plan):
         if not self.rolled_difficulty:
             against_vals, against_p = np.array([self.difficulty]), np.array([1.0])
         else:
-            opp, opp_trunc = self.dice_model.joint(self.difficulty)  # type: ignore[arg-type]
+            opp, opp_trunc = self.opponent_dice.joint(self.difficulty)  # type: ignore[arg-type]
             truncated += opp_trunc
             merged = PMF.point(0, 0.0)
             for pmf in opp.values():
