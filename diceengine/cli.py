@@ -37,6 +37,10 @@ def _expressions_not_options(argv: Sequence[str]) -> list[str]:
     return [" " + a if _NEGATIVE_EXPRESSION.match(a) else a for a in argv]
 
 
+#: keyword arguments of the entry points themselves, never system options
+_NOT_OPTIONS = ("seed", "system", "expression", "n")
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     """``["complication=none", "wild=false", "n=3"]`` -> typed keyword options."""
     options: dict[str, Any] = {}
@@ -44,6 +48,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise DiceError(f"an option is written name=value, not {pair!r}")
+        if key.strip() in _NOT_OPTIONS:
+            raise DiceError(f"{key.strip()} is not a system option (use --{key.strip()})")
         value: Any = raw
         low = raw.lower()
         if low in ("true", "yes", "on"):
