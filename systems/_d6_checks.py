@@ -16,14 +16,15 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_REROLLS
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from ._d6_codes import Check, Code, NamedDifficulty, code_of
+from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
 __all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
 
@@ -71,6 +72,24 @@ class CodeDice:
         if code.pips:
             parts.append(str(code.pips))
         return " + ".join(parts).replace("+ -", "- ")
+
+
+#: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain
+#: of at most MAX_EXPLOSIONS + 1 throws)
+_EXPLOSION_ALLOWANCE = 2 * 6 * (MAX_EXPLOSIONS + 1)
+
+
+def _literal_bounds(node: Any) -> Interval:
+    """Range of a dice code's literal (``4D``: 4 to 24) for the integer rule of the code arithmetic."""
+    if isinstance(node, CodeLiteral):
+        return 0, 6 * node.dice
+    return 0, 0  # not a code: code_of names the fault
+
+
+def total_bounds(code: Code, expression: str) -> Interval:
+    """Range of every total a code can throw (explosions to their limit), within the integer rule."""
+    return check_interval(min(0, code.dice) + code.pips, 6 * max(0, code.dice) + code.pips + _EXPLOSION_ALLOWANCE,
+                          expression, 0)
 
 
 def _check_rollable(code: Code, what: str, expression: str, column: int | None) -> None:
@@ -240,6 +259,9 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
         actor_node, diff_node = tree.actor, tree.difficulty
     else:
         actor_node, diff_node = tree, None
+    for node in (actor_node, diff_node):  # the integer rule, before any code is built
+        if node is not None and not isinstance(node, NamedDifficulty):
+            check_bounds(node, expression, _literal_bounds)
     actor = code_of(actor_node, expression)
     if transform is not None:
         actor = transform(actor)
@@ -260,6 +282,10 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
             difficulty = code
     if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
         raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)
+    lo, hi = total_bounds(actor, expression)
+    if difficulty is not None:  # the margin, total - difficulty
+        d_lo, d_hi = total_bounds(difficulty, expression) if isinstance(difficulty, Code) else (difficulty, difficulty)
+        check_interval(lo - d_hi, hi - d_lo, expression, tree.pos)
     return CodePlan(expression, dice, outcome_type, actor, difficulty, tie)
 
 
