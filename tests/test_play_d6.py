@@ -3,6 +3,7 @@ Fett behind the crate, stuns over two rounds, wounds stacking, parries, the ligh
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,7 @@ from diceengine.systems.d6 import Wound
 from diceengine.systems.d6_play import D6Character, D6Scene
 
 import diceengine as de
+from diceengine.cli import main
 
 
 def roundtrip(state: D6Scene) -> D6Scene:
@@ -285,3 +287,23 @@ def test_movement_preparation_actions_without_a_roll_and_low_gravity():
     low = play.declare(low, "Hiro", 1).state
     assert play.act(low, "Hiro", "lifting").check == "3D"
     refused(play.declare, low, "Nobody", 1)
+
+
+def test_dice_rule_lists_and_runs_the_rules_of_play(capsys):
+    for system, names in [("d6", ["declare", "attack", "react", "take_damage", "group_order"]),
+                          ("d6wild", ["declare", "react", "take_damage", "spend_force_point", "initiative"]),
+                          ("d20pool", ["begin_check", "begin_force_power", "resolve"]),
+                          ("ffg", ["spend_destiny", "hit_minions", "initiative_order"])]:
+        assert main(["rule", system]) == 0
+        out = capsys.readouterr().out
+        assert "rules of play" in out and all(f"  {n}(" in out for n in names), system
+    state = play.declare(roark_scene(), "Roark", 3, movement="run", metres=10).state
+    assert main(["rule", "d6", "attack", f"state={state.model_dump_json()}", "attacker=Roark", "target=Jana",
+                 "skill=blaster", "difficulty=short", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["check"] == "2D+1 vs 10" and out["state"]["characters"]["Roark"]["taken"] == 1
+    assert D6Scene.model_validate(out["state"]) == play.attack(state, "Roark", "Jana", "blaster", "short").state
+    assert main(["rule", "d6", "act", f"state={state.model_dump_json()}", "name=Jana", "skill=blaster"]) == 2
+    assert "not declared" in capsys.readouterr().err
+    assert main(["rule", "d6", "act", "state={}", "name=Jana", "skill=blaster"]) == 2
+    assert "not a valid D6Scene" in capsys.readouterr().err
