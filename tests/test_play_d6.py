@@ -283,6 +283,13 @@ def test_movement_preparation_actions_without_a_roll_and_low_gravity():
     reacted = play.declare(play.end_round(reacted).state, "Hiro", 1).state
     assert play.act(reacted, "Hiro", "blaster", 15).check == "4D vs 15"
 
+    # a prone target: the scene's prone_dice (the text names no number; 0 unless the table sets one)
+    prone = play.declare(hiro_scene(), "Hiro", 0, drop_prone=True).state
+    prone = play.declare(prone, "Fett", 1).state
+    assert play.attack(prone, "Fett", "Hiro", "blaster", 10).check == "6D vs 10"
+    prone = prone.model_copy(update={"prone_dice": 1})
+    assert play.attack(prone, "Fett", "Hiro", "blaster", 10).check == "6D vs 10+1D"
+
     low = hiro_scene().model_copy(update={"low_gravity": True})
     low = play.declare(low, "Hiro", 1).state
     assert play.act(low, "Hiro", "lifting").check == "3D"
