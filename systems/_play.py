@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
 
-__all__ = ["PlayState", "Step", "refuse"]
+__all__ = ["PlayState", "Step", "refuse", "one_of"]
 
 
 class PlayState(BaseModel):
@@ -62,3 +62,9 @@ class Step(NamedTuple, Generic[S]):
 def refuse(message: str) -> DiceValueError:
     """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
     return DiceValueError(message)
+
+
+def one_of(value: Any, choices: Any, what: str) -> None:
+    """Refuse ``value`` unless it is one of ``choices``."""
+    if value not in choices:
+        raise refuse(f"{what} is one of {', '.join(map(str, choices))}, not {value!r}")

@@ -36,7 +36,7 @@ from ._play import PlayState, Step, refuse
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
-           "damage", "take_damage", "end_round", "spend_force_point", "award_character_points",
+           "damage", "take_damage", "end_round", "spend_force_point", "spend_character_point", "award_character_points",
            "initiative_checks", "roll_initiative", "RULES"]
 
 
@@ -143,6 +143,13 @@ def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:
     if c.character_points < 1:
         raise refuse(f"{c.name} has no character point left")
     return {"character_points": c.character_points - 1}
+
+
+def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
+    """Spend a character point after a roll, before the game master gives the result: the counter goes
+    down; add the die to the roll with :func:`~diceengine.systems.d6wild.spend_character_point`."""
+    c = _who(state, name)
+    return Step(_put(state, c, **_spend_point(c, True)))
 
 
 def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
@@ -286,6 +293,7 @@ def roll_initiative(state: WildScene, perception: Mapping[str, int],
 RULES = {
     "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
     "damage": damage, "take_damage": take_damage, "end_round": end_round,
-    "spend_force_point": spend_force_point, "award_character_points": award_character_points,
+    "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
+    "award_character_points": award_character_points,
     "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
 }

@@ -314,3 +314,34 @@ def test_dice_rule_lists_and_runs_the_rules_of_play(capsys):
     assert "not declared" in capsys.readouterr().err
     assert main(["rule", "d6", "act", "state={}", "name=Jana", "skill=blaster"]) == 2
     assert "not a valid D6Scene" in capsys.readouterr().err
+
+
+def test_grenades_and_dodges():
+    state = roark_scene()
+    state = play.declare(play.declare(state, "Jana", 1).state, "Roark", 0).state
+    # the throw aims at a place: range difficulty, no dodge against it
+    state = play.record_reaction(play.react(state, "Roark", "dodge").state, "Roark", "dodge", 9).state
+    step = play.attack(state, "Jana", "Roark", "blaster", "short", kind="grenade")
+    assert step.check == "5D+2 vs 10"
+    # the game master's 4D against the distance (5), raised by Roark's dodge; he ends the segment prone
+    blast = play.grenade_blast(step.state, "Roark", 5)
+    assert blast.check == "4D vs 14" and blast.state.characters["Roark"].prone
+    assert blast.distribution().chance("success") == pytest.approx(
+        float(sum(p for t, p in plain(4).items() if t >= 14)), abs=1e-12)
+    later = play.next_segment(step.state).state
+    assert play.grenade_blast(later, "Roark", 5).check == "4D vs 5"  # that dodge was for its segment
+
+
+def test_nonsense_is_refused_with_the_engines_error():
+    state = play.declare(roark_scene(), "Roark", 1).state
+    refused(play.attack, state, "Roark", "Jana", "blaster", 10, kind="orbital")
+    refused(play.attack, state, "Roark", "Jana", "blaster", "far away")
+    refused(play.react, state, "Roark", "somersault")
+    refused(play.record_reaction, state, "Roark", "somersault", 12)
+    refused(play.spend_force_point, state, "Roark", "selfish")
+    refused(play.take_cover, state, "Roark", "behind Jana")
+    refused(play.damage, state, "Roark", "Jana", "ranged")  # no weapon given
+    refused(play.act, state, "Roark", "juggling", 10)  # no such code
+    refused(play.declare, state, "Jana", -1)
+    refused(play.declare, state, "Jana", 1, movement="fly")
+    refused(play.group_order, state, {"a": ["Roark"]}, "b")
