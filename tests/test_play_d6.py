@@ -21,9 +21,9 @@ def roundtrip(state: D6Scene) -> D6Scene:
     return back
 
 
-def refused(rule, state, *args, **kwargs) -> None:
+def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
     before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
+    with pytest.raises(de.DiceError, match=match):
         rule(state, *args, **kwargs)
     assert state.model_dump_json() == before
 
@@ -61,7 +61,7 @@ def test_roark_fires_three_times_while_running_then_dodges():
         assert step.check == "2D+1 vs 10" and step.system == "d6"
         state = roundtrip(step.state)
     refused(play.act, state, "Roark", "blaster", 10)  # three declared, three taken
-    refused(play.react, state, "Roark", "dodge")  # 4D+1 - 3D - 1D: a code reduced to 0D cannot be rolled
+    refused(play.react, state, "Roark", "dodge", match="0D")  # 4D+1 - 3D - 1D: nothing left to roll
     six = play.declare(roark_scene(), "Roark", 6).state  # six shots: 5D+1 - 5D leaves no die
     refused(play.act, six, "Roark", "blaster", 10)
 
@@ -96,7 +96,7 @@ def test_roark_fires_three_times_while_running_then_dodges():
     state = roundtrip(play.take_damage(step.state, "Roark", 12, 7).state)  # the text: 7 to 12 is wounded
     roark = state.characters["Roark"]
     assert roark.health == Wound.WOUNDED and roark.prone and roark.wounded_round == 2
-    refused(play.react, state, "Roark", "dodge")  # wounded: nothing more this round
+    refused(play.react, state, "Roark", "dodge", match="wounded this round")  # nothing more this round
 
     # ---- round 3: prone and wounded; standing up is an action, no movement with it
     state = roundtrip(play.end_round(state).state)
@@ -237,7 +237,7 @@ def test_hiro_and_fett_behind_the_crate():
 
     state = roundtrip(play.take_cover(state, "Hiro", "total").state)
     state = play.declare(state, "Fett", 2).state
-    refused(play.attack, state, "Fett", "Hiro", "blaster", 15)  # total cover: the crate must go first
+    refused(play.attack, state, "Fett", "Hiro", "blaster", 15, match="total cover")  # the crate must go first
     state = roundtrip(play.take_cover(state, "Hiro", "peeking").state)  # he looks out: 3/4 cover
     step = play.attack(state, "Fett", "Hiro", "blaster", 15)
     assert step.check == "5D vs 15+4D"  # two shots declared; the cover dice join the difficulty
