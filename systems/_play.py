@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
 
-__all__ = ["PlayState", "Step", "refuse", "one_of"]
+__all__ = ["PlayState", "Step", "refuse", "one_of", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -57,6 +57,15 @@ class Step(NamedTuple, Generic[S]):
         if self.check is None:
             raise DiceValueError("this step calls for no roll")
         return self.check
+
+
+def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = None) -> Step[S]:
+    """A step calling for ``check``, which is first read by the engine: a check the system cannot roll
+    (an unknown difficulty name...) is the engine's error now, not when the table rolls it."""
+    from diceengine.api import plan
+
+    plan(check, system, **(options or {}))
+    return Step(state, check, system, options or {})
 
 
 def refuse(message: str) -> DiceValueError:

@@ -48,7 +48,7 @@ from typing import Literal, Mapping, Sequence
 from pydantic import Field
 
 from ._d6_codes import Code, parse_code
-from ._play import PlayState, Step, one_of, refuse
+from ._play import PlayState, Step, one_of, refuse, rolling
 from .d6 import RANGE_DIFFICULTIES, Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
 
 __all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
@@ -258,7 +258,7 @@ def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = No
     """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
     code, or none)."""
     new, code = _next_use(state, name, skill)
-    return Step(new, _check(code, difficulty), "d6")
+    return rolling(new, _check(code, difficulty), "d6")
 
 
 def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> Reaction | None:

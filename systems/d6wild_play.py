@@ -32,7 +32,7 @@ from typing import Literal, Mapping, Sequence
 from pydantic import Field
 
 from ._d6_codes import Code, parse_code
-from ._play import PlayState, Step, refuse
+from ._play import PlayState, Step, refuse, rolling
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
@@ -176,7 +176,7 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
         raise refuse(f"{name} has taken all {c.declared} declared action(s) this round")
     code = _rolled_code(state, c, skill, multiple_actions(c.declared)[0])
     new = _put(state, c, taken=c.taken + 1, **_spend_point(c, character_point))
-    return Step(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else {})
+    return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
 
 
 def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False) -> Step[WildScene]:

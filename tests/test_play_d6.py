@@ -345,3 +345,9 @@ def test_nonsense_is_refused_with_the_engines_error():
     refused(play.declare, state, "Jana", -1)
     refused(play.declare, state, "Jana", 1, movement="fly")
     refused(play.group_order, state, {"a": ["Roark"]}, "b")
+
+
+def test_a_check_the_system_cannot_roll_is_refused_at_once():
+    state = play.declare(roark_scene(), "Roark", 1).state
+    refused(play.act, state, "Roark", "blaster", "moderate", match="unknown difficulty")  # d6 ranges only
+    assert play.act(state, "Roark", "blaster", "2D+2").check == "5D+1 vs 2D+2"  # an opposed roll
