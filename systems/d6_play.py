@@ -49,12 +49,21 @@ from pydantic import Field
 
 from ._d6_codes import Code, parse_code
 from ._play import PlayState, Step, one_of, refuse, rolling
-from .d6 import RANGE_DIFFICULTIES, Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from .d6 import (
+    RANGE_DIFFICULTIES,
+    Health,
+    Wound,
+    cover_result,
+    damage_result,
+    force_point_outcome,
+    order_by_rolls,
+    parry_bonuses,
+)
 
 __all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
            "record_reaction", "next_segment", "grenade_blast", "damage", "take_damage", "hit_cover", "cover_outcome",
            "take_cover", "end_round", "death_check", "record_death_roll", "spend_force_point",
-           "group_initiative_check", "group_order", "RULES"]
+           "action_order", "group_initiative_check", "group_order", "RULES"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -489,6 +498,17 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
 # ---------------------------------------------------------------- initiative (002)
 
 
+def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
+    """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
+    player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
+    for name in rolls:
+        _who(state, name)
+    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
+    if result.roll_again:
+        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+    return Step(state.model_copy(update={"order": result.order}))
+
+
 def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
     """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
     penalties applying, no Force point or character point."""
@@ -522,6 +542,7 @@ RULES = {
     "take_cover": take_cover,
     "cover_outcome": cover_outcome, "damage": damage, "take_damage": take_damage, "hit_cover": hit_cover,
     "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
-    "spend_force_point": spend_force_point, "group_initiative_check": group_initiative_check,
+    "spend_force_point": spend_force_point, "action_order": action_order,
+    "group_initiative_check": group_initiative_check,
     "group_order": group_order,
 }

@@ -351,3 +351,14 @@ def test_a_check_the_system_cannot_roll_is_refused_at_once():
     state = play.declare(roark_scene(), "Roark", 1).state
     refused(play.act, state, "Roark", "blaster", "moderate", match="unknown difficulty")  # d6 ranges only
     assert play.act(state, "Roark", "blaster", "2D+2").check == "5D+1 vs 2D+2"  # an opposed roll
+
+
+def test_mutually_affecting_actions_go_by_their_rolls():
+    state = roark_scene()
+    # the text: Jana 19, Roark 17: Jana fires first, and her hit stops Roark's shot
+    state = roundtrip(play.action_order(state, {"Roark": 17, "Jana": 19}).state)
+    assert state.order == ["Jana", "Roark"]
+    assert play.action_order(state, {"Roark": 15, "trooper 1": 15}).state.order == ["Roark", "trooper 1"]
+    refused(play.action_order, state, {"Roark": 15, "Jana": 15}, match="roll again")  # two player characters
+    refused(play.action_order, state, {"trooper 1": 12, "trooper 2": 12}, match="roll again")
+    refused(play.action_order, state, {"Han": 12})
