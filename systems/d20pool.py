@@ -281,6 +281,8 @@ def build_check(attribute: int, discipline: int, difficulty: int, specialisation
         raise DiceValueError(f"an attribute is 0 to {MAX_ATTRIBUTE}, not {attribute}")
     if not 0 <= discipline <= MAX_DISCIPLINE:
         raise DiceValueError(f"a discipline is 0 to {MAX_DISCIPLINE}, not {discipline}")
+    if difficulty < 0:
+        raise DiceValueError(f"a difficulty is 0 or more successes, not {difficulty}")
     if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
         raise DiceValueError(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
     costs = EXTRA_DIE_COSTS[: impulsion_dice + menace_dice]
