@@ -62,10 +62,13 @@ def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.nd
 
 class TotalSampler:
     """Draws totals from several exact distributions at once, one uniform number per draw: ``rows[i]``
-    says which distribution draw ``i`` comes from (a distribution ``None`` always gives :data:`NO_ROLL`)."""
+    says which distribution draw ``i`` comes from (a distribution ``None`` always gives :data:`NO_ROLL`).
+
+    Inverse transform with a guide table: the bucket of the uniform number gives the first candidate,
+    a few vectorised steps finish the search (exact: the same draw as a binary search of the CDF)."""
 
     def __init__(self, pmfs: Sequence[tuple[np.ndarray, np.ndarray] | None]) -> None:
-        width = max([len(p[0]) for p in pmfs if p is not None] + [1])
+        width = max([len(p[0]) for p in pmfs if p is not None] + [1]) + 1
         count = len(pmfs)
         cdf = np.ones((count, width))
         values = np.full((count, width), NO_ROLL, dtype=np.int64)
@@ -77,15 +80,23 @@ class TotalSampler:
             cdf[r, :len(v)] = c / c[-1]
             values[r, :len(v)] = v
             values[r, len(v):] = v[-1]
+        buckets = 1 << max(6, int(np.ceil(np.log2(16 * width))))
+        edges = np.arange(buckets + 1) / buckets
+        guide = np.stack([np.searchsorted(cdf[r], edges[:-1], side="right") for r in range(count)])
+        upper = np.stack([np.searchsorted(cdf[r], edges[1:], side="left") for r in range(count)])
+        self.steps = int((upper - guide).max()) if count else 0
+        self.buckets = buckets
         self.width = width
-        self.values = values
-        self.flat = (cdf + np.arange(count)[:, None]).ravel()
+        self.guide = (guide + (np.arange(count) * width)[:, None]).astype(np.int64).ravel()
+        self.cdf = cdf.ravel()
+        self.values = values.ravel()
 
     def __call__(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         u = gen.random(len(rows))
-        col = np.searchsorted(self.flat, rows + u, side="right") - rows * self.width
-        np.clip(col, 0, self.width - 1, out=col)
-        return self.values[rows, col]
+        at = self.guide[rows * self.buckets + (u * self.buckets).astype(np.int64)]
+        for _ in range(self.steps):
+            at += self.cdf[at] <= u
+        return self.values[at]
 
 
 def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

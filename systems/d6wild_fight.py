@@ -87,7 +87,27 @@ class WildSetup(BaseModel):
 
 @lru_cache(maxsize=4096)
 def _pmf(code: Code, complication: str) -> tuple[np.ndarray, np.ndarray] | None:
-    return code_pmf(code, SYSTEM, complication=complication)
+    """Totals of a code thrown with a Wild Die. Where a complication leaves the total alone, the code
+    is its plain dice (the ``d6`` system's exact distribution) plus one Wild Die (this system's exact
+    ``1D``); otherwise the system's exact distribution of the whole code."""
+    if code.dice <= 0 or complication == "remove_highest":
+        return code_pmf(code, SYSTEM, complication=complication)
+    wild = code_pmf(Code(1, code.pips), SYSTEM, complication=complication)
+    if code.dice == 1:
+        return wild
+    plain = code_pmf(Code(code.dice - 1, 0), "d6")
+    probs = np.convolve(_dense(plain), _dense(wild))  # type: ignore[arg-type]
+    values = np.arange(len(probs)) + wild[0][0] + plain[0][0]  # type: ignore[index]
+    keep = probs > 0
+    return values[keep], probs[keep] / probs.sum()
+
+
+def _dense(pmf: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The probabilities on every integer from the lowest total to the highest (zeros in the gaps)."""
+    values, probs = pmf
+    out = np.zeros(int(values[-1] - values[0]) + 1)
+    out[values - values[0]] = probs
+    return out
 
 
 @lru_cache(maxsize=1024)
@@ -105,6 +125,7 @@ def band_chances(damage: Code, resist: Code, complication: str) -> np.ndarray:
     return out / out.sum()
 
 
+@lru_cache(maxsize=65536)
 def after_band(strength_dice: int, stuns: int, wounds: int, band: WildWound) -> tuple[int, int, bool]:
     """``(stuns, wounds, out of the fight)`` after one more damage band, by :meth:`WildHealth.hit`."""
     health = WildHealth(strength_dice, stuns, wounds, WildWound.WOUNDED if wounds else None).hit(band)
@@ -147,6 +168,7 @@ class _Fighter:
         return diffs[order], np.cumsum(dodge[1][order])
 
 
+@lru_cache(maxsize=65536)
 def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int) -> float:
     """Exact chance that the attack hits: the total is at least the difficulty (after any dodge)."""
     pmf = attacker.attack(pen)

@@ -163,6 +163,11 @@ class FFGDuel(Duel):
 
     def _attack(self, who: int, health: list[int]) -> dict[tuple[int, int], float]:
         """The two health counters after ``who`` attacks the other, with their chances."""
+        return self._attack_cached(who, health[0], health[1])
+
+    @lru_cache(maxsize=65536)
+    def _attack_cached(self, who: int, ha: int, hb: int) -> dict[tuple[int, int], float]:
+        health = [ha, hb]
         me, other = self.f[who], self.f[1 - who]
         outcomes = attack_outcomes(me.characteristic, me.ranks(health[who]), self.difficulty, other.defense,
                                    me.critical)

@@ -223,6 +223,21 @@ def test_a_fight_nobody_can_win_never_ends():
     assert sim.unfinished == 1.0
 
 
+def test_absorbing_equations_agree_with_round_by_round(monkeypatch):
+    """A fight too long to carry round by round is solved from the absorbing-chain equations: same odds."""
+    from diceengine.fights import chain
+
+    for system in ("d6", "d6wild", "ffg"):
+        fight = fights.load_encounter(ROARK)[system]
+        carried = fights.duel_odds(fight)
+        monkeypatch.setattr(chain, "MAX_ITERATIONS", 2)
+        solved = fights.duel_odds(fight)
+        monkeypatch.undo()
+        assert abs(carried.a_wins - solved.a_wins) < 1e-10
+        assert abs(carried.b_wins - solved.b_wins) < 1e-10
+        assert abs(carried.mean_rounds - solved.mean_rounds) < 1e-8
+
+
 def test_exact_duel_stays_within_the_work_budget():
     enc = d6_encounter(fighter("A", "12D", "6D", "12D"), fighter("B", "12D", "6D", "12D"))
     assert fights.duel_odds(enc["d6"]).states < fights.chain.MAX_STATES
@@ -270,6 +285,17 @@ def test_simulation_agrees_with_the_exact_chain(path, system, changes):
     assert played > 100_000
 
 
+def test_general_round_agrees_with_the_exact_chain_too(monkeypatch):
+    """Skirmishes take the general round (any number a side); on a duel it must agree as well."""
+    from diceengine.systems.d6_fight import D6Battle
+
+    monkeypatch.setattr(D6Battle, "fast_duel", False)
+    for changes in ({}, {"dodge": "always", "range": "short"}):
+        fight = fights.load_encounter(ROARK)["d6"].with_values(changes)
+        stat, df, _ = chi_square_against_exact(fight, 100_000, seed=77)
+        assert stat < chi2_critical(df), (stat, df)
+
+
 def test_chi_square_catches_a_wrong_chain():
     """The comparison has teeth: the same simulation against a slightly different fight fails."""
     fight = fights.load_encounter(ROARK)["d6"]
@@ -313,6 +339,19 @@ def test_wild_die_damage_bands_against_enumeration():
     got = band_chances(Code(3, 0), Code(2, 0), "flag")
     for k, b in enumerate(BANDS):
         assert abs(got[k] - expected[int(b)]) < 1e-5, b
+
+
+@pytest.mark.parametrize("code", ["1D", "2D+1", "4D", "5D-1"])
+def test_wild_code_totals_match_the_systems_distribution(code):
+    """The fight module builds Wild Die totals from plain dice and one Wild Die: the same as the system's."""
+    from diceengine.systems._d6_codes import parse_code
+    from diceengine.systems.d6wild_fight import _pmf
+
+    values, probs = _pmf(parse_code(code), "flag")
+    whole = de.distribution(code, "d6wild").marginal("total")
+    assert set(values.tolist()) == set(whole)
+    for v, p in zip(values.tolist(), probs.tolist()):
+        assert abs(p - whole[v]) < 1e-12
 
 
 FACES = {  # the README of the rules: S success, F failure, A advantage, T threat, R triumph
