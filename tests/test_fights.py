@@ -510,3 +510,20 @@ def test_fights_core_names_no_system():
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant):
                 assert node.value not in ("d6", "d6wild", "d20pool", "ffg"), f"{path.name} names {node.value}"
+
+
+def test_d6_fight_health_agrees_with_the_state_of_play():
+    """The fight's health transitions and the state of play of text 000 (another module, the same text)
+    give the same wounds and stuns for every damage and Strength roll."""
+    play = pytest.importorskip("diceengine.systems.d6_play")
+    from diceengine.systems.d6 import Wound, damage_result
+    from diceengine.systems.d6_fight import after_hit
+
+    for start in (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED):
+        scene = play.D6Scene(characters={"x": play.D6Character(name="x", codes={"strength": "2D"}, health=start)})
+        for dmg in range(1, 25):
+            for strength in range(1, 13):
+                after = play.take_damage(scene, "x", dmg, strength).state.characters["x"]
+                level, stunned = after_hit(int(start), int(damage_result(dmg, strength)))
+                assert level == int(after.health), (start, dmg, strength)
+                assert stunned == len(after.stuns), (start, dmg, strength)
