@@ -3,8 +3,10 @@ targets, holding the per-fight arrays of a battle, and the field types of encoun
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Annotated, Any, Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import PlainSerializer, PlainValidator
@@ -14,8 +16,18 @@ from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 
 from ._d6_codes import Code, parse_code
 
-__all__ = ["NO_ROLL", "TotalSampler", "code_pmf", "first_enemy", "ArrayBattle", "CodeField", "MAX_SIDE",
-           "status_of", "pairs_status"]
+__all__ = [
+    "MAX_SIDE",
+    "NO_ROLL",
+    "ArrayBattle",
+    "CodeField",
+    "TotalSampler",
+    "code_pmf",
+    "first_enemy",
+    "memo",
+    "pairs_status",
+    "status_of",
+]
 
 #: the total of a roll that cannot be made (a code reduced to 0D): below every difficulty
 NO_ROLL = -(10**6)
@@ -30,7 +42,7 @@ def _code(value: Any) -> Code:
     if isinstance(value, Code):
         return value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")
+        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")  # noqa: TRY004 (pydantic's)
     text = str(value).strip()
     plain = _PLAIN.fullmatch(text)
     if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
@@ -151,7 +163,23 @@ class ArrayBattle(Battle):
     def status(self) -> np.ndarray:
         up = ~self.out()
         a = self.side == 0
-        return pairs_status(up[:, a].any(axis=1), up[:, ~a].any(axis=1))
+        return pairs_status(np.asarray(up[:, a].any(axis=1)), np.asarray(up[:, ~a].any(axis=1)))
+
+
+def memo(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Cache a method's results on its instance (by positional arguments): the cache goes with the object."""
+    name = f"_memo_{method.__name__}"
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any) -> Any:
+        cache = self.__dict__.setdefault(name, {})
+        try:
+            return cache[args]
+        except KeyError:
+            value = cache[args] = method(self, *args)
+            return value
+
+    return wrapper
 
 
 def mix(outcomes: Mapping[Hashable, float], into: dict[Hashable, float], weight: float = 1.0,

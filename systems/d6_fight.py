@@ -26,8 +26,9 @@ round. Exact odds need one combatant a side; skirmishes are simulated.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import Any, Hashable, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -35,10 +36,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from diceengine.fights.rules import Duel, FightRules
 
 from ._d6_codes import Code
-from ._fight_common import MAX_SIDE, NO_ROLL, ArrayBattle, CodeField, TotalSampler, code_pmf, first_enemy, status_of
+from ._fight_common import (
+    MAX_SIDE,
+    NO_ROLL,
+    ArrayBattle,
+    CodeField,
+    TotalSampler,
+    code_pmf,
+    first_enemy,
+    memo,
+    status_of,
+)
 from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
 
-__all__ = ["D6Fighter", "D6Setup", "D6Fight", "RESULTS", "round_outcomes"]
+__all__ = ["RESULTS", "D6Fight", "D6Fighter", "D6Setup", "round_outcomes"]
 
 SYSTEM = "d6"
 #: damage results a hit can give, in order
@@ -153,12 +164,12 @@ class _Side:
         self.dodges = dodges
         self.extra = 1 if dodges else 0
 
-    @lru_cache(maxsize=64)
+    @memo
     def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
         pmf = _pmf(self.f.attack - Code(pen + self.extra, 0))
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
-    @lru_cache(maxsize=64)
+    @memo
     def dodge_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
         """``(values, P(dodge <= value))``; ``None``: no dodge."""
         if not self.dodges:

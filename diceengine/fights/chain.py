@@ -10,7 +10,7 @@ longer than :data:`MAX_ITERATIONS` rounds is solved from the absorbing-chain equ
 from __future__ import annotations
 
 import time
-from typing import Hashable
+from collections.abc import Hashable
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from .encounter import Fight
 from .outcome import FightOdds
 from .rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 
-__all__ = ["duel_odds", "build_chain", "Chain", "MAX_STATES", "MAX_ITERATIONS"]
+__all__ = ["MAX_ITERATIONS", "MAX_STATES", "Chain", "build_chain", "duel_odds"]
 
 #: most states an exact duel may have (a dense transition matrix of this side)
 MAX_STATES = 2_000
@@ -34,7 +34,8 @@ class Chain:
 
     def __init__(self, states: list[Hashable], start: np.ndarray, rows: np.ndarray, cols: np.ndarray,
                  probs: np.ndarray, status: np.ndarray) -> None:
-        self.states, self.start, self.rows, self.cols, self.probs, self.status = states, start, rows, cols, probs, status
+        self.states, self.start, self.status = states, start, status
+        self.rows, self.cols, self.probs = rows, cols, probs
 
     @property
     def size(self) -> int:
