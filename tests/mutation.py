@@ -65,6 +65,17 @@ def accepted() -> set[str]:
     return names
 
 
+def survivors(modules: list[str]) -> list[str]:
+    """Names of the last run's survivors in ``modules``."""
+    names = []
+    for module in modules:
+        meta = STAGE / "mutants" / (staged_path(module) + ".meta")
+        if meta.exists():
+            codes = json.loads(meta.read_text())["exit_code_by_key"]
+            names += sorted(k for k, c in codes.items() if c in SURVIVED)
+    return names
+
+
 def report(modules: list[str], show: bool) -> int:
     """Print the score of each module; the number of survivors not accepted."""
     ok = accepted()
@@ -103,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", action="store_true", help="print the diff of each survivor")
     parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
     parser.add_argument("--fresh", action="store_true", help="forget the cached results (after a config change)")
+    parser.add_argument("--retest", action="store_true", help="run the last survivors again (after adding tests)")
     args = parser.parse_args(argv)
     if args.fresh:
         shutil.rmtree(STAGE / "mutants", ignore_errors=True)
@@ -111,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ, DICE_PROPERTY_SCALE=os.environ.get("DICE_PROPERTY_SCALE", "0.1"))
         mutmut = Path(sys.executable).parent / "mutmut"
         cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
+        if args.retest:
+            cmd += survivors(args.modules)
         subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     return 1 if report(args.modules, args.survivors) else 0
 
