@@ -69,6 +69,7 @@ def test_expression_length_exactly_at_the_bound():
     ("2d20<=10 spec 11", "d20pool", "11", de.DiceValueError),
     ("2d20<=10 vs 1-2", "d20pool", "1-2", de.DiceValueError),
     ("7d20<=10", "d20pool", "7d20", de.DiceValueError),
+    ("1d20<=10", "d20pool", "1d20", de.DiceValueError),
     ("x + 6d20<=10", "d20pool", "x", de.DiceSyntaxError),
     ("4D vs nowhere", "d6", "nowhere", de.DiceValueError),
     ("2D * 3D", "d6", "*", de.DiceValueError),

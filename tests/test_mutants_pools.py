@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -298,3 +299,27 @@ def test_force_power_cost_never_below_one():
     assert d20pool.force_power_cost(1, "opposed") == (6, 0)
     assert d20pool.force_power_cost(2, "neutral", base=2) == (1, 0)
     assert d20pool.force_power_cost(3, "neutral", base=2) == (1, 1)
+
+
+def test_one_die_needs_the_option():
+    with pytest.raises(de.DiceValueError) as info:
+        de.roll("1d20<=10", "d20pool")
+    assert "at least two d20" in info.value.message and "one_die=true" in info.value.message
+    r = de.roll("1d20<=10", "d20pool", seed=Scripted([10], 20), one_die=True)
+    assert r.outcome.successes == 1 and len(r.dice) == 1
+
+
+def test_pool_odds_tables(capsys):
+    from diceengine.cli import main
+
+    assert main(["odds", "d20pool: 2d20<=12"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^successes\s+P\(=\)", out, re.MULTILINE) and not re.search(r"^\s*impulsion\s+P\(=\)", out, re.MULTILINE)
+    assert main(["odds", "d20pool: 2d20<=12 vs 1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^successes\s+P\(=\)", out, re.MULTILINE) and re.search(r"^impulsion\s+P\(=\)", out, re.MULTILINE)
+    # P(impulsion = 1) with a difficulty of 1 is P(2 successes)
+    expected = float(sum(p for (s, _), p in d20_pool(2, 12).items() if s == 2))
+    rows = out[re.search(r"^impulsion\s+P\(=\)", out, re.MULTILINE).start():].splitlines()
+    row = next(r for r in rows if r.split() and r.split()[0] == "1")
+    assert float(row.split()[1].rstrip("%")) == pytest.approx(100 * expected, abs=0.006)
