@@ -51,6 +51,17 @@ def stage(modules: list[str]) -> None:
     text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\nonly_mutate = {only}\n", 1)
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
     shutil.copy2(ROOT / "README.md", STAGE / "README.md")
+    # mutmut regenerates only the mutated modules in mutants/: refresh every other file there
+    mutants = STAGE / "mutants"
+    if mutants.exists():
+        mutated = {staged_path(m) for m in modules}
+        for folder in ("diceengine", "tests"):
+            shutil.rmtree(mutants / folder / "__pycache__", ignore_errors=True)
+            for path in (STAGE / folder).rglob("*"):
+                rel = path.relative_to(STAGE).as_posix()
+                if path.is_file() and rel not in mutated and "__pycache__" not in rel:
+                    (mutants / rel).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, mutants / rel)
 
 
 def accepted() -> set[str]:
@@ -93,10 +104,10 @@ def report(modules: list[str], show: bool) -> int:
         equivalent = [k for k in survived if k in ok]
         live = [k for k in survived if k not in ok]
         judged = len(killed) + len(live)
-        score = 100.0 * len(killed) / judged if judged else 100.0
+        score = f"{100.0 * len(killed) / judged:.1f}%" if judged else "n/a"
         print(f"{module}: {len(codes)} mutants, {len(killed)} killed, {len(survived)} survived "
               f"({len(equivalent)} accepted as equivalent), {len(other)} not tested or no tests; "
-              f"score {score:.1f}% (equivalent mutants aside)")
+              f"score {score} (equivalent mutants aside)")
         for k in live:
             print(f"  survived: {k}")
             if show:
