@@ -224,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_commands(sub, common)
+    from .serve_cli import add_commands as add_serve
+
+    add_serve(sub)
     return parser
 
 
