@@ -7,7 +7,8 @@ never a 500: the engine's errors keep their message and the position of the faul
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
@@ -45,6 +46,8 @@ __all__ = ["MAX_BODY", "app", "create_app"]
 
 #: largest request body accepted, in bytes
 MAX_BODY = 64 * 1024
+#: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
+CACHE_SIZE = 2048
 
 _ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
 
@@ -85,6 +88,20 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan,
                   description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
     app.state.offload = offload
+    cache: OrderedDict[tuple[str, str], str] = OrderedDict()
+
+    async def exact(name: str, fn: Callable[[Any], BaseModel], req: BaseModel) -> Response:
+        """The answer of a deterministic endpoint (exact numbers), computed once per distinct request."""
+        key = (name, req.model_dump_json())
+        text = cache.get(key)
+        if text is None:
+            text = await offload.run(service.as_json, fn, req)
+            cache[key] = text
+            if len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return _json(text)
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
 
     @app.exception_handler(DiceError)
@@ -137,29 +154,29 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
         return Response(service.do_roll(req).model_dump_json(), media_type="application/json")
 
     @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
-    async def odds(req: OddsRequest) -> OddsResponse:
+    async def odds(req: OddsRequest) -> Response:
         """The exact distribution: chances, means, and each field's values with P(=) and P(>=)."""
-        return await offload.run(service.do_odds, req)
+        return await exact("odds", service.do_odds, req)
 
     @app.post("/api/sample", response_model=SampleResponse, responses=_ERRORS, tags=["dice"])
-    async def sample(req: SampleRequest) -> SampleResponse:
+    async def sample(req: SampleRequest) -> Response:
         """Statistics of many rolls drawn at once."""
-        return await offload.run(service.do_sample, req)
+        return _json(await offload.run(service.as_json, service.do_sample, req))
 
     @app.post("/api/compare", response_model=CompareResponse, responses=_ERRORS, tags=["compare"])
-    async def compare(req: CompareRequest) -> CompareResponse:
+    async def compare(req: CompareRequest) -> Response:
         """Checks side by side: chance of success, mean margin, flags, histogram."""
-        return await offload.run(service.do_compare, req)
+        return await exact("compare", service.do_compare, req)
 
     @app.post("/api/convert", response_model=ConvertResponse, responses=_ERRORS, tags=["compare"])
-    async def convert(req: ConvertRequest) -> ConvertResponse:
+    async def convert(req: ConvertRequest) -> Response:
         """The checks of another system whose chance of success is closest."""
-        return await offload.run(service.do_convert, req)
+        return await exact("convert", service.do_convert, req)
 
     @app.post("/api/ladder", response_model=LadderResponse, responses=_ERRORS, tags=["compare"])
-    async def ladder(req: LadderRequest) -> LadderResponse:
+    async def ladder(req: LadderRequest) -> Response:
         """A system's difficulty ladder: typical characters against each named difficulty."""
-        return await offload.run(service.do_ladder, req)
+        return await exact("ladder", service.do_ladder, req)
 
     @app.get("/api/systems", response_model=list[SystemInfo], tags=["systems"])
     async def systems() -> list[SystemInfo]:
@@ -173,11 +190,15 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
 
     @app.post("/api/systems/{system}/rules/{rule}", response_model=RuleResponse, responses=_ERRORS,
               tags=["systems"])
-    async def run_rule(system: str, rule: str, req: RuleRequest) -> RuleResponse:
+    async def run_rule(system: str, rule: str, req: RuleRequest) -> Response:
         """Run a rule with its arguments."""
-        return await offload.run(service.run_rule, system, rule, req)
+        return _json(await offload.run(service.as_json, service.run_rule, system, rule, req))
 
     return app
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 def _version() -> str:

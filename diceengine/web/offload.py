@@ -90,9 +90,9 @@ class Offloader:
                 f.result()
 
     def stop(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes (a running task ends within its CPU budget)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..api import distribution, plan, roll, sample, systems
 from ..cli import split_system
 from ..errors import DiceError, DiceValueError
@@ -57,8 +59,16 @@ __all__ = [
     "run_rule",
 ]
 
+#: the system of an expression that names none (the default of :func:`diceengine.roll`)
+DEFAULT_SYSTEM: str = inspect.signature(roll).parameters["system"].default
+
 #: a value is listed while its chance is at least this share of the most likely value's
 TAIL_SHARE = 1e-6
+
+
+def as_json(fn: Callable[..., BaseModel], *args: Any) -> str:
+    """``fn(*args)`` as JSON text (what crosses from a worker process: cheaper than the model)."""
+    return fn(*args).model_dump_json()
 
 
 def engine_features() -> dict[str, bool]:
@@ -86,7 +96,9 @@ def _target(expression: str, system: str | None) -> tuple[str, str]:
     if system:
         get_system(system)
         return system, expression
-    return split_system(expression, None)
+    if ":" in expression:
+        return split_system(expression, None)
+    return DEFAULT_SYSTEM, expression
 
 
 def do_roll(req: RollRequest) -> RollResponse:
