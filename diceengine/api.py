@@ -30,7 +30,12 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
 
     resolved = sys_.resolve_options(options)
     tree = parse(expression, sys_)
-    prepared = sys_.prepare(tree, expression, resolved)
+    try:
+        prepared = sys_.prepare(tree, expression, resolved)
+    except DiceError as err:
+        if err.expression is None and err.column is not None:  # point the caret into this expression
+            raise type(err)(err.message, expression, err.column) from None
+        raise
     if len(_plans) >= _PLAN_CACHE_SIZE:
         del _plans[next(iter(_plans))]
     _plans[key] = prepared
@@ -86,8 +91,14 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":
-    """The exact distribution of ``expression``'s outcome."""
+    """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
+    cost = prepared.exact_cost()
+    if cost is not None:
+        try:
+            cost.check(f"the exact odds of {expression!r}")
+        except DiceLimitError as err:
+            raise DiceLimitError(err.message, expression, 0) from None
     dist = prepared.distribution()
     dist.system, dist.expression = _name(system), expression
     return dist

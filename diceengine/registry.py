@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .distributions import Distribution
+    from .limits import Cost
     from .rolls import Die
 
 __all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems", "system_names"]
@@ -65,6 +66,12 @@ class Plan(ABC):
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
     - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
+    - :meth:`exact_cost` (optional, recommended) estimates what :meth:`distribution` will cost, from the
+      plan alone and without allocating: a :class:`~diceengine.limits.Cost` (work units and peak float64
+      cells). ``de.distribution`` refuses in milliseconds with :class:`~diceengine.errors.DiceLimitError`
+      when it is over the budget (README, "Bounds"); ``None`` (the default) means not estimated.
+    - ``bounds`` (optional): the ``(lo, hi)`` range of a plan's total, proved within the engine's integer
+      rule at prepare time (:func:`diceengine.arith.check_bounds`).
     """
 
     outcome_type: type
@@ -91,6 +98,10 @@ class Plan(ABC):
     def distribution(self) -> "Distribution":
         """The exact distribution of the outcome."""
 
+    def exact_cost(self) -> "Cost | None":
+        """What :meth:`distribution` will cost, estimated without computing it (``None``: not estimated)."""
+        return None
+
 
 class System(ABC):
     """A ruleset: the extension point of the engine.
@@ -111,7 +122,9 @@ class System(ABC):
     - :meth:`prepare` turns a parsed tree into a :class:`Plan` (validate here: a bad expression must
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
-    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems.
+    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems,
+      and :meth:`fight_rules` gives the ruleset's combat to the fights layer
+      (:class:`diceengine.fights.rules.FightRules`).
     - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
       module; the command line lists them with ``dice systems``.
     """
@@ -132,6 +145,11 @@ class System(ABC):
         """``(characters, difficulties)``: ``(label, text)`` pairs; ``f"{character} vs {difficulty}"``
         is a check. What ``dice ladder`` tabulates."""
         return (), ()
+
+    def fight_rules(self) -> Any:
+        """The ruleset's combat (a :class:`diceengine.fights.rules.FightRules`), or ``None``: the
+        ruleset has no damage rules and cannot fight."""
+        return None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

@@ -15,12 +15,12 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from diceengine.arith import Algebra, fold
+from diceengine.arith import Algebra, check_bounds, fold
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceError, DiceValueError
 from diceengine.limits import MAX_DICE
-from diceengine.pmf import PMF
+from diceengine.pmf import PMF, arithmetic_cost
 from diceengine.registry import Plan, System
 from diceengine.rolls import Die
 
@@ -129,8 +129,11 @@ class _PMFAlgebra(_LeafAlgebra):
 class ArithmeticPlan(Plan):
     """An arithmetic expression whose leaves are the system's terms, each with a total.
 
-    ``terms`` maps each leaf node to an object with ``roller()``, ``sample(n, gen)``, ``pmf()``,
-    ``dice(data)`` and ``render(data)``; the plan folds the arithmetic around them.
+    ``terms`` maps ``id(leaf node)`` to an object with ``bounds()``, ``roller()``, ``sample(n, gen)``,
+    ``pmf()``, ``dice(data)`` and ``render(data)``; the plan folds the arithmetic around them.
+    ``bounds() -> (lo, hi)`` is the range of every score the term can produce: the plan proves the
+    engine's integer rule with it (:func:`diceengine.arith.check_bounds`) before anything is thrown,
+    so a new kind of term only has to say its range.
     """
 
     outcome_type = StandardOutcome
@@ -140,6 +143,7 @@ class ArithmeticPlan(Plan):
         self.expression = expression
         self.terms = terms
         self.dice_per_roll = dice_per_roll
+        self.bounds = check_bounds(tree, expression, lambda node: terms[id(node)].bounds())
         compiled = fold(tree, _RollAlgebra(lambda node: terms[id(node)].roller(), expression))
         if callable(compiled):
             self._roll = compiled
@@ -168,6 +172,10 @@ class ArithmeticPlan(Plan):
 
     def pmf(self) -> PMF:
         return fold(self.tree, _PMFAlgebra(lambda node: self.terms[id(node)].pmf(), self.expression))
+
+    def exact_cost(self) -> Any:
+        """What :meth:`distribution` will cost (:func:`diceengine.pmf.arithmetic_cost` of the terms' ``exact_cost()``)."""
+        return arithmetic_cost(self.tree, lambda node: self.terms[id(node)].exact_cost())
 
     def distribution(self) -> Distribution:
         pmf = self.pmf()
