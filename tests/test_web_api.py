@@ -358,6 +358,24 @@ def test_rules_runner(client: TestClient) -> None:
     assert_error(run("d6", "no_such_rule"), 400, "value")
 
 
+def test_rules_of_play_take_and_return_a_state(client: TestClient) -> None:
+    play = pytest.importorskip("diceengine.systems.d6_play")
+    from .test_play_d6 import roark_scene
+
+    state = play.declare(roark_scene(), "Roark", 3, movement="run", metres=10).state
+    r = client.post("/api/systems/d6/rules/attack", json={"arguments": {
+        "state": json.loads(state.model_dump_json()), "attacker": "Roark", "target": "Jana", "skill": "blaster",
+        "difficulty": "short"}})
+    assert r.status_code == 200, r.text
+    result = r.json()["result"]
+    assert result["check"] == "2D+1 vs 10"  # the check tests/test_play_d6.py derives from text 000
+    assert play.D6Scene.model_validate(result["state"]) == play.attack(state, "Roark", "Jana", "blaster",
+                                                                       "short").state
+    assert_error(client.post("/api/systems/d6/rules/act", json={"arguments": {"state": {}, "name": "Jana",
+                                                                               "skill": "blaster"}}), 400, "value")
+    assert "attack" in {r["name"] for r in client.get("/api/systems/d6/rules").json()}
+
+
 def test_openapi_documents_every_endpoint(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     paths = set(spec["paths"])

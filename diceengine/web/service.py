@@ -233,11 +233,23 @@ def do_ladder(req: LadderRequest) -> LadderResponse:
 
 
 def _rules(system_name: str) -> dict[str, Callable[..., Any]]:
+    """The rules of a system (its module's ``RULES``), then its rules of play (``<module>_play.RULES``,
+    which take and return a state of play), as ``dice rule`` runs them."""
     import importlib
 
     system = get_system(system_name)
     module = importlib.import_module(type(system).__module__)
-    return dict(getattr(module, "RULES", {}))
+    rules = dict(getattr(module, "RULES", {}))
+    play_name = f"{module.__name__}_play"
+    try:
+        play = importlib.import_module(play_name)
+    except ModuleNotFoundError as err:
+        if err.name != play_name:
+            raise
+        return rules
+    for name, fn in getattr(play, "RULES", {}).items():
+        rules.setdefault(name, fn)
+    return rules
 
 
 @lru_cache(maxsize=1)
