@@ -447,3 +447,18 @@ def test_exact_odds_do_not_block_rolls_and_a_full_pool_answers_busy() -> None:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def test_the_documented_roll_route_answers_as_the_hot_path() -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    host = Starlette(routes=[Mount("/dice", app=create_app(workers=0))])  # under a prefix: the framework's route
+    with TestClient(host) as mounted, TestClient(create_app(workers=0)) as direct:
+        for body in ({"expression": "4D+2 vs 15", "system": "d6wild", "seed": 3, "n": 3},
+                     {"expression": "4D+ vs 15", "system": "d6wild"}, {"expression": "10001d6"}, {"n": 2}):
+            a, b = mounted.post("/dice/api/roll", json=body), direct.post("/api/roll", json=body)
+            assert (a.status_code, a.json()) == (b.status_code, b.json())
+        big = b'{"expression": "' + b"1" * MAX_BODY + b'"}'
+        for c, path in ((mounted, "/dice/api/roll"), (direct, "/api/roll")):
+            assert c.post(path, content=big, headers={"content-type": "application/json"}).status_code == 413

@@ -16,11 +16,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
-from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
+from ..errors import DiceError
 from . import service
+from .answers import dice_error_response, error_response, invalid_response, roll_response
+from .fastpath import RollFastPath
 from .models import (
     CompareRequest,
     CompareResponse,
@@ -50,19 +52,6 @@ MAX_BODY = 64 * 1024
 CACHE_SIZE = 2048
 
 _ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
-
-
-def _error(status: int, kind: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse(ErrorResponse(error=kind, message=message, **extra).model_dump(), status_code=status)
-
-
-def dice_error_response(err: DiceError) -> JSONResponse:
-    """The engine's error as JSON: 400 for a syntax or value error, 422 for a bound reached."""
-    kind = "syntax" if isinstance(err, DiceSyntaxError) else "limit" if isinstance(err, DiceLimitError) else "value"
-    extra: dict[str, Any] = {}
-    if err.expression is not None and err.column is not None:
-        extra = {"expression": err.expression, "column": err.column, "caret": caret_line(err.expression, err.column)}
-    return _error(422 if kind == "limit" else 400, kind, err.message, **extra)
 
 
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
@@ -103,34 +92,33 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             cache.move_to_end(key)
         return _json(text)
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
+    app.add_middleware(RollFastPath, max_body=MAX_BODY)  # outermost: the hot path skips the rest
 
     @app.exception_handler(DiceError)
-    async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:
+    async def on_diceerror_response(request: Request, err: DiceError) -> JSONResponse:
         return dice_error_response(err)
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        first = err.errors()[0] if err.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        return _error(422, "invalid_request", f"{where}: {first.get('msg')}" if where else str(first.get("msg")))
+        return invalid_response(err.errors())
 
     @app.exception_handler(Busy)
     async def on_busy(request: Request, err: Busy) -> JSONResponse:
-        response = _error(503, "busy", "every worker is busy; try again in a moment")
+        response = error_response(503, "busy", "every worker is busy; try again in a moment")
         response.headers["Retry-After"] = "1"
         return response
 
     @app.exception_handler(404)
     async def on_not_found(request: Request, err: Exception) -> JSONResponse:
-        return _error(404, "not_found", f"no such page: {request.url.path}")
+        return error_response(404, "not_found", f"no such page: {request.url.path}")
 
     @app.exception_handler(413)
     async def on_too_large(request: Request, err: Exception) -> JSONResponse:
-        return _error(413, "too_large", f"the request body is larger than {MAX_BODY} bytes")
+        return error_response(413, "too_large", f"the request body is larger than {MAX_BODY} bytes")
 
     @app.exception_handler(405)
     async def on_bad_method(request: Request, err: Exception) -> JSONResponse:
-        return _error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+        return error_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
@@ -146,12 +134,8 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
                   "schema": RollRequest.model_json_schema()}}}})
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
-        so it runs on the event loop; the body is read directly, the hot path of the service)."""
-        try:
-            req = RollRequest.model_validate_json(await request.body())
-        except ValidationError as err:
-            raise RequestValidationError(err.errors(include_url=False, include_context=False)) from None
-        return Response(service.do_roll(req).model_dump_json(), media_type="application/json")
+        so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
+        return roll_response(await request.body())
 
     @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
     async def odds(req: OddsRequest) -> Response:
