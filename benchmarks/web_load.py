@@ -1,9 +1,11 @@
 """Load test of ``dice serve``: N concurrent clients against a real local server for a bounded time.
 
-``python -m benchmarks.web_load [--clients 32] [--seconds 5] [--port 0]`` starts ``dice serve`` on the
+``python -m benchmarks.web_load [--clients 16] [--workers 1] [--seconds 5] [--port 0]`` starts ``dice serve`` on the
 loopback interface (nothing else is ever contacted), then for each scenario keeps ``--clients``
 keep-alive connections busy for ``--seconds``, and reports requests per second and latency
-percentiles. The floor is a trivial endpoint (``/api/health``) measured in the same run: the roll
+percentiles, and the server's CPU time per request (all its processes, read from /proc): what a
+request costs whatever else the machine runs, hence the requests per second one free core would serve.
+The floor is a trivial endpoint (``/api/health``) measured in the same run: the roll
 endpoint's throughput as a share of the floor's tells what the engine costs over the framework on a
 machine that may be busy. The server must answer every request (status 200) and still be up at the end.
 """
@@ -51,6 +53,12 @@ class Result:
     failures: int
     seconds: float
     latencies: list[float]
+    server_cpu: float = float("nan")
+    """CPU seconds the server's processes used (all of them, compute workers included)"""
+
+    def cpu_ms(self) -> float:
+        """Server CPU per request, in milliseconds: what a request costs whatever the machine's load."""
+        return 1000 * self.server_cpu / self.requests if self.requests else float("nan")
 
     def rate(self) -> float:
         return self.requests / self.seconds
@@ -107,12 +115,30 @@ async def _scenario(port: int, method: str, path: str, body: Body, clients: int,
     return latencies, failures[0], time.perf_counter() - start
 
 
+def group_cpu(group: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of a process group (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # fields after the name: state, ppid, pgrp, ..., utime (12), stime (13)
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def run_scenario(port: int, name: str, method: str, path: str, body: Body, clients: int,
-                 seconds: float) -> Result:
+                 seconds: float, group: int) -> Result:
     """Warm up for a moment, then measure for ``seconds``."""
     asyncio.run(_scenario(port, method, path, body, min(clients, 4), min(1.0, seconds / 4)))
+    cpu = group_cpu(group)
     latencies, failures, elapsed = asyncio.run(_scenario(port, method, path, body, clients, seconds))
-    return Result(name, len(latencies), failures, elapsed, latencies)
+    return Result(name, len(latencies), failures, elapsed, latencies, group_cpu(group) - cpu)
 
 
 def start_server(port: int, compute_workers: int, workers: int = 1) -> subprocess.Popen[bytes]:
@@ -168,17 +194,18 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     try:
         for name, method, path, body in SCENARIOS:
-            results.append(run_scenario(port, name, method, path, body, args.clients, args.seconds))
+            results.append(run_scenario(port, name, method, path, body, args.clients, args.seconds, server.pid))
         alive = server.poll() is None
     finally:
         stop_server(server)
     print(f"dice serve on {HOST}:{port} ({args.workers} server process(es), {args.compute_workers} compute), "
           f"{args.clients} concurrent clients, {args.seconds:g} s per scenario, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print(f"  {'scenario':<38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'failed':>7}")
+    print(f"  {'scenario':<38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'failed':>7} "
+          f"{'server CPU ms/req':>18} {'req/s per core':>15}")
     for r in results:
         print(f"  {r.name:<38} {r.rate():8.0f} {r.pct(0.50):8.2f} {r.pct(0.99):8.2f} {r.pct(1.0):8.2f} "
-              f"{r.failures:7d}")
+              f"{r.failures:7d} {r.cpu_ms():18.3f} {1000 / r.cpu_ms() if r.cpu_ms() else float('nan'):15.0f}")
     floor = results[0].rate()
     for r in results[1:]:
         print(f"  {r.name:<38} {r.rate() / floor:6.2f} of the floor's throughput")
