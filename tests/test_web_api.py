@@ -462,3 +462,17 @@ def test_the_documented_roll_route_answers_as_the_hot_path() -> None:
         big = b'{"expression": "' + b"1" * MAX_BODY + b'"}'
         for c, path in ((mounted, "/dice/api/roll"), (direct, "/api/roll")):
             assert c.post(path, content=big, headers={"content-type": "application/json"}).status_code == 413
+
+
+def test_rolls_of_many_dice_go_to_a_worker_and_have_a_bound(client: TestClient) -> None:
+    from diceengine.web.service import INLINE_DICE, MAX_REQUEST_DICE
+
+    r = client.post("/api/roll", json={"expression": f"{INLINE_DICE + 1}d6", "seed": 4})
+    assert r.status_code == 200  # computed by the worker process, the same roll
+    assert r.json()["rolls"][0] == de.roll(f"{INLINE_DICE + 1}d6", seed=4).model_dump()
+    r = client.post("/api/roll", json={"expression": "100d6", "n": 100, "seed": 4})
+    assert r.status_code == 200 and len(r.json()["rolls"]) == 100
+    assert all(len(x["dice"]) == 100 and x["outcome"]["total"] == sum(d["value"] for d in x["dice"])
+               for x in r.json()["rolls"])
+    body = assert_error(client.post("/api/roll", json={"expression": "1000d6", "n": 11}), 422, "limit")
+    assert str(MAX_REQUEST_DICE) in body["message"]

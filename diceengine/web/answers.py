@@ -11,8 +11,9 @@ from starlette.responses import JSONResponse, Response
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
 from . import service
 from .models import ErrorResponse, RollRequest
+from .offload import Busy, Offloader
 
-__all__ = ["dice_error_response", "error_response", "invalid_response", "roll_response"]
+__all__ = ["busy_response", "dice_error_response", "error_response", "invalid_response", "roll_response"]
 
 
 def error_response(status: int, kind: str, message: str, **extra: Any) -> JSONResponse:
@@ -36,12 +37,26 @@ def invalid_response(errors: Sequence[Any]) -> JSONResponse:
     return error_response(422, "invalid_request", f"{where}: {first.get('msg')}" if where else str(first.get("msg")))
 
 
-def roll_response(body: bytes) -> Response:
-    """The answer to a roll request's body: the rolls, or the refusal."""
+async def roll_response(body: bytes, offload: Offloader) -> Response:
+    """The answer to a roll request's body: the rolls, or the refusal. A roll of a few dice is answered
+    at once; one of many dice (up to :data:`~diceengine.web.service.MAX_REQUEST_DICE`) in a worker."""
     try:
         req = RollRequest.model_validate_json(body)
-        return Response(service.do_roll(req).model_dump_json(), media_type="application/json")
+        if service.roll_dice(req) <= service.INLINE_DICE:
+            text = service.do_roll(req).model_dump_json()
+        else:
+            text = await offload.run(service.as_json, service.do_roll, req)
+        return Response(text, media_type="application/json")
     except ValidationError as err:
         return invalid_response(err.errors(include_url=False, include_context=False))
     except DiceError as err:
         return dice_error_response(err)
+    except Busy:
+        return busy_response()
+
+
+def busy_response() -> JSONResponse:
+    """503: every compute worker stayed busy longer than a request may wait."""
+    response = error_response(503, "busy", "every worker is busy; try again in a moment")
+    response.headers["Retry-After"] = "1"
+    return response

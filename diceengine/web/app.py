@@ -21,7 +21,7 @@ from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from ..errors import DiceError
 from . import service
-from .answers import dice_error_response, error_response, invalid_response, roll_response
+from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
 from .fastpath import RollFastPath
 from .models import (
     CompareRequest,
@@ -92,7 +92,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             cache.move_to_end(key)
         return _json(text)
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
-    app.add_middleware(RollFastPath, max_body=MAX_BODY)  # outermost: the hot path skips the rest
+    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # outermost: the hot path skips the rest
 
     @app.exception_handler(DiceError)
     async def on_diceerror_response(request: Request, err: DiceError) -> JSONResponse:
@@ -104,9 +104,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
 
     @app.exception_handler(Busy)
     async def on_busy(request: Request, err: Busy) -> JSONResponse:
-        response = error_response(503, "busy", "every worker is busy; try again in a moment")
-        response.headers["Retry-After"] = "1"
-        return response
+        return busy_response()
 
     @app.exception_handler(404)
     async def on_not_found(request: Request, err: Exception) -> JSONResponse:
@@ -135,7 +133,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
         so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
-        return roll_response(await request.body())
+        return await roll_response(await request.body(), offload)
 
     @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
     async def odds(req: OddsRequest) -> Response:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from .answers import error_response, roll_response
+from .offload import Offloader
 
 __all__ = ["ROLL_PATH", "RollFastPath"]
 
@@ -25,9 +26,11 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 class RollFastPath:
     """Answers ``POST /api/roll`` (bodies up to ``max_body`` bytes, else 413); passes the rest to ``app``."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], max_body: int) -> None:
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], max_body: int,
+                 offload: Offloader) -> None:
         self.app = app
         self.max_body = max_body
+        self.offload = offload
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] != ROLL_PATH or scope["method"] != "POST":
@@ -48,4 +51,4 @@ class RollFastPath:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        await roll_response(b"".join(chunks))(scope, receive, send)
+        await (await roll_response(b"".join(chunks), self.offload))(scope, receive, send)

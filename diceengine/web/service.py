@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from ..api import distribution, plan, roll, sample, systems
 from ..cli import split_system
-from ..errors import DiceError, DiceValueError
+from ..errors import DiceError, DiceLimitError, DiceValueError
 from ..registry import get_system
 from ..rng import python_rng
 from .models import (
@@ -62,6 +62,12 @@ __all__ = [
 #: the system of an expression that names none (the default of :func:`diceengine.roll`)
 DEFAULT_SYSTEM: str = inspect.signature(roll).parameters["system"].default
 
+#: dice one roll request may throw in all (its answer lists each die: about 130 bytes apiece)
+MAX_REQUEST_DICE = 10_000
+#: roll requests throwing up to this many dice are answered on the event loop (well under a millisecond);
+#: larger ones go to a worker process
+INLINE_DICE = 500
+
 #: a value is listed while its chance is at least this share of the most likely value's
 TAIL_SHARE = 1e-6
 
@@ -101,6 +107,18 @@ def _target(expression: str, system: str | None) -> tuple[str, str]:
     return DEFAULT_SYSTEM, expression
 
 
+def roll_dice(req: RollRequest) -> int:
+    """The dice a roll request throws (explosions and re-rolls aside): what decides where it runs. The
+    engine's error if the expression is bad, :class:`~diceengine.errors.DiceLimitError` past
+    :data:`MAX_REQUEST_DICE`."""
+    system, expr = _target(req.expression, req.system)
+    dice = req.n * plan(expr, system, **req.options).dice_per_roll
+    if dice > MAX_REQUEST_DICE:
+        raise DiceLimitError(f"too many dice in one request: {req.n} rolls of {dice // req.n} dice "
+                             f"(at most {MAX_REQUEST_DICE} in all; ask for fewer rolls)")
+    return dice
+
+
 def do_roll(req: RollRequest) -> RollResponse:
     """Roll ``req.n`` times; language and renderer passed to the engine when it has them."""
     system, expr = _target(req.expression, req.system)
@@ -118,7 +136,10 @@ def do_roll(req: RollRequest) -> RollResponse:
     made = [roll(expr, system, seed=rng, **extra, **req.options) for _ in range(req.n)]
     rendered = None
     if req.format is not None:
-        rendered = [r.render(req.format) if features["render"] else str(r) for r in made]  # type: ignore[attr-defined]
+        try:
+            rendered = [r.render(req.format) if features["render"] else str(r) for r in made]  # type: ignore[attr-defined]
+        except (ValueError, KeyError, TypeError) as err:  # an unknown renderer, in whatever way the engine says it
+            raise DiceValueError(f"cannot render as {req.format!r}: {err}") from None
     return RollResponse(system=system, expression=expr, rolls=[r.model() for r in made], rendered=rendered)
 
 
