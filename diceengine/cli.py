@@ -238,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .fight_cli import add_commands as add_fight_commands
 
     add_fight_commands(sub)
+    from .serve_cli import add_commands as add_serve
+
+    add_serve(sub)
     return parser
 
 
