@@ -307,6 +307,11 @@ class D6Duel(Duel):
         return out
 
 
+def _at(values: Any, rows: np.ndarray) -> Any:
+    """``values[rows]`` of an array, or the number itself."""
+    return values[rows] if isinstance(values, np.ndarray) else values
+
+
 class D6Battle(ArrayBattle):
     """``n`` fights of any size: levels, stuns and Force points of every combatant as ``(n, K)`` arrays."""
 
@@ -352,12 +357,13 @@ class D6Battle(ArrayBattle):
     def _rows(self, who: Any, force: np.ndarray, pen: np.ndarray) -> np.ndarray:
         return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
-    def _spend(self) -> np.ndarray:
-        """Who relies on the Force this round (the policy), their points spent: ``(n, K)`` 0 or 1."""
+    def _spend(self) -> Any:
+        """Who relies on the Force this round (the policy), their points spent: ``(n, K)`` 0 or 1
+        (the number 0 when nobody can)."""
         self.round += 1
         policy = self.setup.force_point
-        if policy == "never":
-            return np.zeros(self.level.shape, dtype=np.int64)
+        if policy == "never" or not self.points.any():
+            return 0
         when = (self.level == Wound.WOUNDED) if policy == "when_wounded" else np.full(self.level.shape, self.round == 1)
         spend = (self.points > 0) & when
         self.points -= spend
@@ -368,7 +374,7 @@ class D6Battle(ArrayBattle):
         n = self.n
         level, stunned = self.level, self.stunned
         force = self._spend()
-        fa, fb = force[:, 0], force[:, 1]
+        fa, fb = (force[:, 0], force[:, 1]) if isinstance(force, np.ndarray) else (0, 0)
         pen = (stunned + (level == Wound.WOUNDED)).astype(np.int64)
         xa = self.attack(self._rows(0, fa, pen[:, 0]), gen)
         xb = self.attack(self._rows(1, fb, pen[:, 1]), gen)
@@ -376,8 +382,8 @@ class D6Battle(ArrayBattle):
             tied = (xa == xb) & (xa > NO_ROLL)
             while tied.any():
                 rows = tied.nonzero()[0]
-                xa[rows] = self.attack(self._rows(0, fa[rows], pen[rows, 0]), gen)
-                xb[rows] = self.attack(self._rows(1, fb[rows], pen[rows, 1]), gen)
+                xa[rows] = self.attack(self._rows(0, _at(fa, rows), pen[rows, 0]), gen)
+                xb[rows] = self.attack(self._rows(1, _at(fb, rows), pen[rows, 1]), gen)
                 tied[rows] = (xa[rows] == xb[rows]) & (xa[rows] > NO_ROLL)
         a_first = (xa > xb) | ((xa == xb) & (self.tie == "actor"))
         need_a = need_b = self.difficulty
@@ -389,11 +395,11 @@ class D6Battle(ArrayBattle):
         hit = (xa >= need_a).nonzero()[0]
         if len(hit):
             on_b[hit] = self.table[self.damage(np.zeros(len(hit), dtype=np.int64), gen),
-                                   self.resist(2 + fb[hit], gen)]
+                                   self.resist(np.full(len(hit), 2, dtype=np.int64) + _at(fb, hit), gen)]
         hit = (xb >= need_b).nonzero()[0]
         if len(hit):
             on_a[hit] = self.table[self.damage(np.ones(len(hit), dtype=np.int64), gen),
-                                   self.resist(fa[hit], gen)]
+                                   self.resist(np.zeros(len(hit), dtype=np.int64) + _at(fa, hit), gen)]
         # the second to act does nothing more once wounded (or worse) by the first
         on_a[a_first & (on_b >= Wound.WOUNDED)] = NONE
         on_b[~a_first & (on_a >= Wound.WOUNDED)] = NONE
@@ -412,6 +418,8 @@ class D6Battle(ArrayBattle):
         if k == 2 and self.fast_duel:
             return self._duel_step(gen)
         force = self._spend()
+        if not isinstance(force, np.ndarray):
+            force = np.zeros((n, k), dtype=np.int64)
         out = self.out()
         pen = (self.stunned + (self.level == Wound.WOUNDED)).astype(np.int64)
         who = np.arange(k)[None, :]
