@@ -354,7 +354,7 @@ class D6Battle(ArrayBattle):
     def out(self) -> np.ndarray:
         return self.level >= Wound.INCAPACITATED
 
-    def _rows(self, who: Any, force: np.ndarray, pen: np.ndarray) -> np.ndarray:
+    def _rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
         return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
     def _spend(self) -> Any:
@@ -386,7 +386,8 @@ class D6Battle(ArrayBattle):
                 xb[rows] = self.attack(self._rows(1, _at(fb, rows), pen[rows, 1]), gen)
                 tied[rows] = (xa[rows] == xb[rows]) & (xa[rows] > NO_ROLL)
         a_first = (xa > xb) | ((xa == xb) & (self.tie == "actor"))
-        need_a = need_b = self.difficulty
+        need_a: Any = self.difficulty
+        need_b: Any = self.difficulty
         if self.dodges.any():
             need_a = self.difficulty + np.maximum(self.dodge(self._rows(1, fb, pen[:, 1]), gen), 0)
             need_b = self.difficulty + np.maximum(self.dodge(self._rows(0, fa, pen[:, 0]), gen), 0)
