@@ -18,7 +18,7 @@ from diceengine.arith import Algebra, fold
 from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
 
-__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "CodeAlgebra", "code_of", "parse_code"]
+__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "parse_code"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,15 @@ class NamedDifficulty(Node):
 
     def __init__(self, *words: Any) -> None:
         object.__setattr__(self, "pos", getattr(words[0], "start_pos", None) if words else None)
-        object.__setattr__(self, "words", "_".join(str(w).lower() for w in words))
+        object.__setattr__(self, "words", "_".join(plain_word(str(w)) for w in words))
+
+
+def plain_word(word: str) -> str:
+    """A word of a name as the ladders key it: lower case, accents dropped (``"Très"`` -> ``"tres"``)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class CodeAlgebra(Algebra[Code]):

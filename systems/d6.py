@@ -51,6 +51,9 @@ class D6Outcome(NamedTuple):
 RANGE_DIFFICULTIES: dict[str, int] = {
     "point_blank": 5, "short": 10, "medium": 15, "long": 20,
     "bout_portant": 5, "courte": 10, "moyenne": 15, "longue": 20,
+    # the text's own names ("Courte Portée", "Portée Moyenne", ...), both word orders; accents are dropped
+    "courte_portee": 10, "portee_courte": 10, "portee_moyenne": 15, "moyenne_portee": 15,
+    "longue_portee": 20, "portee_longue": 20,
 }
 
 #: base difficulty bands of text ``002`` (inclusive ranges): ranged weapons by range, brawling
