@@ -61,7 +61,10 @@ class Plan(ABC):
       the outcome (an instance of the system's outcome type) and the raw record of every die, in a
       form of the plan's choosing; it must do only the work a roll needs.
     - :meth:`dice` turns that raw record into :class:`~diceengine.rolls.Die` views, and
-      :meth:`describe` into one human line; both run only when asked for.
+      :meth:`explain` into the parts of its text (:mod:`diceengine.parts`: dice, words of the
+      catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
+      user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
+      for plain text only, ``describe``); both run only when asked for, never in :meth:`roll`.
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
     - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
@@ -79,9 +82,17 @@ class Plan(ABC):
     def dice(self, record: Any) -> list["Die"]:
         """Every die of a roll, in the order thrown."""
 
-    @abstractmethod
+    def explain(self, outcome: Any, record: Any) -> list[Any]:
+        """The parts of a roll's text (:mod:`diceengine.parts`), in order."""
+        if type(self).describe is Plan.describe:
+            raise NotImplementedError(f"{type(self).__name__} overrides neither explain nor describe")
+        return [self.describe(outcome, record)]
+
     def describe(self, outcome: Any, record: Any) -> str:
-        """One human line explaining a roll."""
+        """One human line explaining a roll (plain text, English)."""
+        from .renderers.plain import render_parts
+
+        return render_parts(self.explain(outcome, record))
 
     @abstractmethod
     def sample(self, n: int, rng: "np.random.Generator") -> dict[str, "np.ndarray"]:
@@ -112,6 +123,10 @@ class System(ABC):
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
     - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems.
+    - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
+      ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
+      (die kinds, symbols, outcomes, difficulty names, summary, option help) are messages of the
+      catalogues (marked with :func:`diceengine.i18n.N_`).
     - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
       module; the command line lists them with ``dice systems``.
     """
@@ -122,6 +137,7 @@ class System(ABC):
     grammar: ClassVar[str | None] = None
     outcome: ClassVar[type]
     options: ClassVar[Mapping[str, Option]] = {}
+    symbols: ClassVar[Mapping[str, str]] = {}
 
     def catalogue(self) -> Sequence[tuple[str, str]]:
         """``(label, expression)`` of the checks a game master would consider in this system: what

@@ -20,18 +20,42 @@ from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.limits import MAX_DICE, MAX_REROLLS
 from diceengine.pmf import PMF
+from diceengine.i18n import N_, NP_
+from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
 from ._d6_codes import Check, Code, NamedDifficulty, code_of
 
-__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
+__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check", "joined"]
+
+AGAINST = N_("against")
+TIES = NP_("{n} tie rolled again", "{n} ties rolled again")
+SUCCESS_BY = N_("success by {margin}")
+#: the words of the outcome fields of the D6 systems
+FIELD_WORDS = (N_("total"), N_("success"), N_("margin"), N_("complication"), N_("explosions"))
+FAILURE_BY = N_("failure by {margin}")
+
+
+def joined(items: list[Any], pips: int) -> list[Part]:
+    """``a + b + c + pips`` (``- pips`` when negative): items are parts or lists of parts."""
+    out: list[Part] = []
+    for i, item in enumerate(items):
+        if i:
+            out.append(" + ")
+        if isinstance(item, list):
+            out.extend(item)
+        else:
+            out.append(item)
+    if pips:
+        out.append((" - " if pips < 0 else " + ") + str(abs(pips)) if out else str(pips))
+    return out
 
 #: most (total, margin, ...) rows an exact distribution of a check may have
 MAX_ROWS = 5_000_000
 
-TIE_OPTION = Option("actor", "who wins a tie against a rolled difficulty: the actor (a player character "
-                    "against an NPC; the >= rule), the opponent, or nobody (re-roll)",
+TIE_OPTION = Option("actor", N_("who wins a tie against a rolled difficulty: the actor (a player character "
+                    "against an NPC; the >= rule), the opponent, or nobody (re-roll)"),
                     choices=("actor", "opponent", "reroll"))
 
 
@@ -41,7 +65,7 @@ class CodeDice:
     - ``roll(code, r)`` -> ``(total, extras tuple, record)``;
     - ``sample(code, n, gen)`` -> ``(totals, {extra field: array})``;
     - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
-    - ``dice(record)`` / ``render(record)`` explain a roll.
+    - ``dice(record)`` / ``parts(record, code)`` explain a roll (its dice, and the parts of its text).
     """
 
     extras: tuple[str, ...] = ()
@@ -61,19 +85,17 @@ class CodeDice:
     def dice(self, record: Any) -> list[Die]:
         return [Die("d6", 6, v) for v in record]
 
-    def render(self, record: Any, code: Code) -> str:
-        parts = [str(v) for v in record]
-        if code.pips:
-            parts.append(str(code.pips))
-        return " + ".join(parts).replace("+ -", "- ")
+    def parts(self, record: Any, code: Code) -> list[Part]:
+        return joined([Face(Die("d6", 6, v)) for v in record], code.pips)
 
 
-def _check_rollable(code: Code, what: str, expression: str, column: int | None) -> None:
+def _check_rollable(code: Code, what: list[str], expression: str, column: int | None) -> None:
     if code.dice <= 0:
-        raise DiceValueError(f"{what} is {code.dice}D{code.pips:+d}: a code reduced to 0D cannot be rolled",
-                             expression, column)
+        raise DiceValueError(N_("{what} is {code}: a code reduced to 0D cannot be rolled"), expression, column,
+                             what=what, code=f"{code.dice}D{code.pips:+d}")
     if code.dice > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {code.dice} (at most {MAX_DICE})", expression, column)
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit})"), expression, column, count=code.dice,
+                             limit=MAX_DICE)
 
 
 class CodePlan(Plan):
@@ -126,16 +148,19 @@ class CodePlan(Plan):
             out.extend(d._replace(label="difficulty") for d in model.dice(record[1]))
         return out
 
-    def describe(self, outcome: Any, record: Any) -> str:
-        text = f"{self.expression}: {self.dice_model.render(record[0], self.actor_code)} = {outcome.total}"
+    def explain(self, outcome: Any, record: Any) -> list[Part]:
+        parts: list[Part] = [Group((self.expression,), "expression"), ": ",
+                             *self.dice_model.parts(record[0], self.actor_code), " = ", str(outcome.total)]
         if self.difficulty is None:
-            return text
+            return parts
         if self.rolled_difficulty:
-            text += (f" against {self.dice_model.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+            parts += [" ", AGAINST, " ", *self.dice_model.parts(record[1], self.difficulty),  # type: ignore
+                      " = ", str(record[2])]
             if record[3]:
-                text += f" ({len(record[3])} tie{'s' if len(record[3]) > 1 else ''} rolled again)"
-        word = "success" if outcome.success else "failure"
-        return f"{text}, {word} by {abs(outcome.margin)}"
+                parts += [" (", Words(*TIES, n=len(record[3])), ")"]
+        verdict = SUCCESS_BY if outcome.success else FAILURE_BY
+        parts += [", ", Group((Words(verdict, args={"margin": abs(outcome.margin)}),), "result")]
+        return parts
 
     # ------------------------------------------------------------ bulk
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -236,20 +261,20 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
     actor = code_of(actor_node, expression)
     if transform is not None:
         actor = transform(actor)
-    _check_rollable(actor, "the code", expression, position(actor_node))
+    _check_rollable(actor, [N_("the code")], expression, position(actor_node))
     difficulty: int | Code | None = None
     if isinstance(diff_node, NamedDifficulty):
         if diff_node.words not in ladder:
             names = ", ".join(sorted(ladder))
-            raise DiceValueError(f"unknown difficulty {diff_node.words.replace('_', ' ')!r} (known: {names})",
-                                 expression, diff_node.pos)
+            raise DiceValueError(N_("unknown difficulty {name} (known: {names})"), expression, diff_node.pos,
+                                 name=repr(diff_node.words.replace("_", " ")), names=names)
         difficulty = ladder[diff_node.words]
     elif diff_node is not None:
         code = code_of(diff_node, expression)
         if code.is_number:
             difficulty = code.pips
         else:
-            _check_rollable(code, "the difficulty", expression, position(diff_node))
+            _check_rollable(code, [N_("the difficulty")], expression, position(diff_node))
             difficulty = code
     if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
         raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)

@@ -21,6 +21,8 @@ import numpy as np
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, TRUNCATION
 from diceengine.pmf import PMF, keep_dp, keep_sum
+from diceengine.i18n import N_
+from diceengine.parts import Face, Group, Part
 from diceengine.rolls import Die
 
 from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
@@ -163,28 +165,35 @@ class DiceTerm:
                                rerolled=bool(f & REROLLED), added=bool(f & ADDED), label=label))
         return out
 
-    def render(self, data: list) -> str:
-        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
-        parts = []
+    def parts(self, data: list) -> list[Part]:
+        """The term's dice as parts of a text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
+        parts: list[Part] = ["["]
         if self.plain:
-            for d in self.dice(data):
-                parts.append(str(d.value) if d.kept else f"~{d.value}~")
+            for i, d in enumerate(self.dice(data)):
+                if i:
+                    parts.append(", ")
+                parts.append(Face(d))
         else:
-            for unit in data:
-                shown = []
+            kind, sides, label = self.kind, self.sides, self.label
+            for j, unit in enumerate(data):
+                if j:
+                    parts.append(", ")
                 dropped = any(f & DROPPED for _, f in unit)
-                for v, f in unit:
-                    if f & REROLLED:
-                        shown.append(f"~{v}~r ")
-                    else:
-                        shown.append(f"{v}{'!' if f & EXPLODED else ''}")
-                text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
+                shown: list[Part] = []
+                after_reroll = False
+                for k, (v, f) in enumerate(unit):
+                    if k:
+                        shown.append(" " if after_reroll else "+")
+                    after_reroll = bool(f & REROLLED)
+                    shown.append(Face(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED), exploded=bool(f & EXPLODED),
+                                          rerolled=after_reroll, added=bool(f & ADDED), label=label)))
                 if self.success is not None and not dropped:
-                    score = self._unit_score(unit)
-                    text += "*" * max(score, 0) + "_" * max(-score, 0)
-                parts.append(f"~{text}~" if dropped else text)
-        label = f" ({self.label})" if self.label else ""
-        return "[" + ", ".join(parts) + "]" + label
+                    shown[-1] = shown[-1]._replace(score=self._unit_score(unit))  # type: ignore[union-attr]
+                parts.extend([Group(tuple(shown))] if dropped else shown)
+        parts.append("]")
+        if self.label:
+            parts.append(f" ({self.label})")
+        return parts
 
     # ---------------------------------------------------------------- exact
     def _first_face(self) -> dict[int, float]:
@@ -392,7 +401,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     pos = node.pos or 0
     count = 1 if node.count is None else node.count
     if count > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
+                             limit=MAX_DICE)
     if node.sides == "F":
         faces: tuple[int, ...] = (-1, 0, 1)
         kind = "dF"
@@ -401,7 +411,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
-            raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
+                                 limit=MAX_SIDES)
         faces = tuple(range(1, sides + 1))
         kind = f"d{sides}"
     mods = node.modifiers.items
@@ -425,16 +436,16 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         if all(explode.test(f) for f in faces):
-            raise DiceLimitError("this die would explode on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
                                  explode_mod.pos or pos)
     reroll = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare
         if not reroll_mod.once and all(reroll.test(f) for f in faces):
-            raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
-        raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
+        raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
     return DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,

@@ -26,6 +26,8 @@ from diceengine.api import Expressible
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_, NP_
+from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Plan, System
 from diceengine.rolls import Die
 
@@ -36,6 +38,13 @@ MIN_DICE, MAX_DICE = 1, 5
 MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
 #: cost of the first, second and third extra die (Impulsion spent or Menace added)
 EXTRA_DIE_COSTS = (1, 2, 3)
+
+SUCCESSES = NP_("{n} success", "{n} successes")
+COMPLICATIONS = NP_("{n} complication", "{n} complications")
+IMPULSION = NP_("{n} Impulsion", "{n} Impulsion")
+SUCCESS, FAILURE = N_("success"), N_("failure")
+#: the words of the outcome fields and of the chances ``dice odds`` prints
+FIELD_WORDS = (N_("successes"), N_("complications"), N_("impulsion"), N_("at least one complication"))
 
 
 class PoolOutcome(NamedTuple):
@@ -135,20 +144,21 @@ class PoolPlan(Plan):
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
 
-    def describe(self, outcome: Any, record: list[int]) -> str:
-        shown = []
-        for v in record:
-            mark = "*" * self._succ[v] + ("!" if self._comp[v] else "")
-            shown.append(f"{v}{mark}")
-        text = f"{self.expression}: [{', '.join(shown)}] = {outcome.successes} success"
-        text += "es" if outcome.successes != 1 else ""
+    def explain(self, outcome: Any, record: list[int]) -> list[Part]:
+        parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
+        for k, v in enumerate(record):
+            if k:
+                parts.append(", ")
+            parts.append(Face(Die("d20", 20, v), score=self._succ[v],
+                              complication=bool(self._comp[v])))
+        parts += ["] = ", Words(*SUCCESSES, n=outcome.successes)]
         if outcome.complications:
-            text += f", {outcome.complications} complication" + ("s" if outcome.complications > 1 else "")
+            parts += [", ", Words(*COMPLICATIONS, n=outcome.complications)]
         if self.difficulty is not None:
-            text += f", {'success' if outcome.success else 'failure'}"
+            parts += [", ", Group((Words(SUCCESS if outcome.success else FAILURE),), "result")]
             if outcome.impulsion:
-                text += f", {outcome.impulsion} Impulsion"
-        return text
+                parts += [", ", Words(*IMPULSION, n=outcome.impulsion)]
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         faces = rng.integers(1, 21, size=(n, self.count))
@@ -187,7 +197,7 @@ class D20PoolSystem(System):
     """The d20 success pool of text ``001``."""
 
     name = "d20pool"
-    summary = "d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion"
+    summary = N_("d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion")
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
     outcome = PoolOutcome

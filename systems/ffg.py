@@ -36,10 +36,12 @@ from diceengine.api import Expressible
 from diceengine.ast import Node, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_, NP_
+from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, VECTORS, face_text, pool_arrays
+from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, SYMBOLS, VECTORS, face_symbols, face_text, pool_arrays
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
@@ -65,6 +67,9 @@ LETTER_SETS: dict[str, dict[str, str]] = {
                "boo": "boost", "p": "difficulty", "dif": "difficulty", "r": "challenge", "cha": "challenge",
                "k": "setback", "blk": "setback", "sb": "setback", "set": "setback", "w": "force", "frc": "force"},
 }
+UNKNOWN_LETTER = N_("unknown die letter {letter}")
+COLOUR_LETTER = N_("unknown die letter {letter} (a colour letter: add the option letters=colour)")
+NOT_A_COLOUR_LETTER = N_("unknown die letter {letter} (with letters=colour, the dice are y g b p r k w)")
 #: the text's opposed check: the opponent's green dice become purple, yellow become red
 OPPOSED = {"ability": "difficulty", "proficiency": "challenge"}
 
@@ -91,11 +96,10 @@ def resolve_dice(group: "NarrativeDice", letters: str, expression: str) -> list[
     for i, letter in enumerate(word):
         if letter not in table:
             other = "colour" if letters == "initials" else "initials"
-            hint = ""
+            message = UNKNOWN_LETTER
             if word in LETTER_SETS[other] or letter in LETTER_SETS[other]:
-                hint = (" (a colour letter: add the option letters=colour)" if other == "colour"
-                        else " (with letters=colour, the dice are y g b p r k w)")
-            raise DiceSyntaxError(f"unknown die letter {letter!r}{hint}", expression, start + i)
+                message = COLOUR_LETTER if other == "colour" else NOT_A_COLOUR_LETTER
+            raise DiceSyntaxError(message, expression, start + i, letter=repr(letter))
         out.append((table[letter], group.count if i == 0 else 1, start + i))
     return out
 
@@ -183,9 +187,14 @@ class NarrativePlan(Plan):
     def dice(self, record: list[tuple[str, int]]) -> list[Die]:
         return [Die(die, SIDES[die], i + 1, face=face_text(die, i)) for die, i in record]
 
-    def describe(self, outcome: Any, record: list[tuple[str, int]]) -> str:
-        shown = ", ".join(f"{die} {face_text(die, i)}" for die, i in record)
-        return f"{self.expression}: [{shown}] = {net_text(outcome)}"
+    def explain(self, outcome: Any, record: list[tuple[str, int]]) -> list[Part]:
+        parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
+        for k, (die, i) in enumerate(record):
+            if k:
+                parts.append(", ")
+            parts.append(Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbols=face_symbols(die, i)))
+        parts += ["] = ", Group(tuple(net_parts(outcome)), "result")]
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         total = np.zeros((n, 6), dtype=np.int64)
@@ -208,37 +217,57 @@ class NarrativePlan(Plan):
                 "P(net advantage)": dist.probability(lambda o: o.advantage > 0)}
 
 
-def net_text(o: Any) -> str:
-    """``"2 successes, 1 threat, 1 triumph"``."""
-    parts = []
-    if o.success > 0:
-        parts.append(f"{o.success} success" + ("es" if o.success > 1 else ""))
-    elif o.success < 0:
-        parts.append(f"{-o.success} failure" + ("s" if o.success < -1 else ""))
+#: the words of a pool's net result (messages of the catalogues)
+NET_WORDS = {
+    "success": NP_("{n} success", "{n} successes"), "failure": NP_("{n} failure", "{n} failures"),
+    "advantage": NP_("{n} advantage", "{n} advantages"), "threat": NP_("{n} threat", "{n} threats"),
+    "triumph": NP_("{n} triumph", "{n} triumphs"), "despair": NP_("{n} despair", "{n} despairs"),
+    "light": NP_("{n} light side point", "{n} light side points"),
+    "dark": NP_("{n} dark side point", "{n} dark side points"),
+}
+NO_NET_SUCCESS = N_("no net success")
+SUCCEEDED, FAILED = N_("succeeded"), N_("failed")
+#: the words of the chances ``dice odds`` prints
+FIELD_WORDS = (N_("net advantage"),)
+
+
+def net_parts(o: Any) -> list[Part]:
+    """The net result in words: successes or failures, advantage or threat, triumph, despair, Force
+    points, and whether the check succeeded."""
+    parts: list[Part] = []
+    if o.success:
+        parts.append(Words(*NET_WORDS["success" if o.success > 0 else "failure"], n=abs(o.success)))
     else:
-        parts.append("no net success")
+        parts.append(Words(NO_NET_SUCCESS))
     if o.advantage:
-        word = "advantage" if o.advantage > 0 else "threat"
-        parts.append(f"{abs(o.advantage)} {word}")
+        parts += [", ", Words(*NET_WORDS["advantage" if o.advantage > 0 else "threat"], n=abs(o.advantage))]
     for name in ("triumph", "despair", "light", "dark"):
         if getattr(o, name):
-            parts.append(f"{getattr(o, name)} {name}")
-    parts.append("succeeded" if o.succeeded else "failed")
-    return ", ".join(parts)
+            parts += [", ", Words(*NET_WORDS[name], n=getattr(o, name))]
+    parts += [", ", Words(SUCCEEDED if o.succeeded else FAILED)]
+    return parts
+
+
+def net_text(o: Any, lang: str | None = None) -> str:
+    """``"2 successes, 1 threat, 1 triumph, succeeded"``."""
+    from diceengine.renderers.plain import render_parts
+
+    return render_parts(net_parts(o), lang)
 
 
 class FFGSystem(System):
     """FFG narrative dice."""
 
     name = "ffg"
-    summary = ("FFG narrative dice: a ability, p proficiency, b boost, d difficulty, c challenge, s setback, "
+    summary = N_("FFG narrative dice: a ability, p proficiency, b boost, d difficulty, c challenge, s setback, "
                "f force; e.g. 2a1p1b vs 2d1s")
     examples = ("2a1p1b vs 2d1s", "3a2p vs 3d", "2 ability + 1 boost vs 1 challenge", "1f")
     grammar = "ffg.lark"
     outcome = NarrativeOutcome
+    symbols = SYMBOLS
     options = {
-        "letters": Option("initials", "what single letters mean: the dice's initials (a p b d c s f) or the "
-                          "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)",
+        "letters": Option("initials", N_("what single letters mean: the dice's initials (a p b d c s f) or the "
+                                         "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
                           choices=("initials", "colour")),
     }
 
@@ -250,15 +279,15 @@ class FFGSystem(System):
             dice += [(d, True) for g in tree.opposition.groups for d in resolve_dice(g, letters, expression)]
         for (die, count, pos), opposing in dice:
             if opposing and die == "boost":
-                raise DiceValueError("a boost die after vs: the opposition's help is a setback die (s, or k with "
-                                     "letters=colour); put boost dice before vs", expression, pos)
+                raise DiceValueError(N_("a boost die after vs: the opposition's help is a setback die (s, or k with "
+                                        "letters=colour); put boost dice before vs"), expression, pos)
             if opposing:
                 die = OPPOSED.get(die, die)
             counts[die] = counts.get(die, 0) + count
             if sum(counts.values()) > MAX_POOL:
-                raise DiceLimitError(f"too many dice in one pool (at most {MAX_POOL})", expression, pos)
+                raise DiceLimitError(N_("too many dice in one pool (at most {limit})"), expression, pos, limit=MAX_POOL)
         if not any(counts.values()):
-            raise DiceValueError("the pool has no dice", expression, 0)
+            raise DiceValueError(N_("the pool has no dice"), expression, 0)
         return NarrativePlan(expression, counts)
 
     def catalogue(self) -> Sequence[tuple[str, str]]:

@@ -1,0 +1,74 @@
+"""An HTML fragment for a web page: one ``<span class="dice-roll dice-SYSTEM">`` holding the
+expression (``<code>``), each die as a ``<span class="die die-KIND ...">`` whose classes say what it
+did (``kept`` / ``dropped``, ``rerolled``, ``exploded``, ``wild``, ``added``, ``critical``,
+``success``, ``failure``, ``complication``, and the narrative symbols), and the result in
+``<strong>``. Style it with CSS; every text is escaped."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from ..parts import Face, Group, Words
+from . import catalogue, face_marks, narrative_text, words_text
+from .markdown import is_critical
+
+if TYPE_CHECKING:
+    from ..rolls import Roll
+
+__all__ = ["render", "die_classes"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def die_classes(face: Face) -> str:
+    """The CSS classes of a die."""
+    die = face.die
+    classes = ["die", "die-" + _UNSAFE.sub("", die.kind), "kept" if die.kept else "dropped"]
+    for flag in ("rerolled", "exploded", "wild", "added"):
+        if getattr(die, flag):
+            classes.append(flag)
+    if is_critical(face):
+        classes.append("critical")
+    if face.score > 0:
+        classes.append("success")
+    elif face.score < 0:
+        classes.append("failure")
+    if face.complication:
+        classes.append("complication")
+    if face.symbols is not None:
+        classes.extend(sorted(set(face.symbols)) or ["blank"])
+    return " ".join(classes)
+
+
+def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
+    """The roll as an HTML fragment."""
+    gettext, ngettext = catalogue(lang)
+    out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
+    _walk(roll.parts(), out, gettext, ngettext)
+    out.append("</span>")
+    return "".join(out)
+
+
+def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable) -> None:
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            out.append(escape(part))
+        elif kind is Face:
+            die = part.die
+            if part.symbols is not None:
+                text = narrative_text(part, gettext)
+            else:
+                text = f"{die.value}{face_marks(part)}"
+            title = f' title="{escape(die.label)}"' if die.label else ""
+            out.append(f'<span class="{die_classes(part)}"{title}>{escape(text)}</span>')
+        elif kind is Words:
+            out.append(escape(words_text(part, gettext, ngettext)))
+        elif kind is Group:
+            tag, cls = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"),
+                        "expression": ("code", "dice-expression")}.get(part.role, ("span", part.role))
+            out.append(f'<{tag} class="{cls}">')
+            _walk(part.parts, out, gettext, ngettext)
+            out.append(f"</{tag}>")
