@@ -8,18 +8,28 @@ Semantics, where tables differ:
 - an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
   sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
   the unit's sum, as one die;
-- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face.
+- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
+- a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
+  only, as python-dice and rpg-dice-roller count it.
+
+Bounds (README, "Bounds"): a term's faces are ranges, never listed, so a d1000000 costs no more memory
+than a d6. :meth:`DiceTerm.bounds` gives the range of the term's score for the engine's integer rule.
+A die whose explosions would run past :data:`~diceengine.limits.MAX_EXPLOSIONS` with a probability
+above the truncation of exact odds is refused up front (by roll, sample and distribution alike), and
+one roll throws about :data:`~diceengine.limits.MAX_THROWS` dice at most on average: re-rolls are
+recorded up to ``reroll_cap`` per die (fewer when the term has many dice), after which the final face
+is drawn directly among the allowed faces (the same distribution).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, TRUNCATION
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
 from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.i18n import N_
 from diceengine.parts import Face, Group, Part
@@ -27,10 +37,53 @@ from diceengine.rolls import Die
 
 from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
 
-__all__ = ["DiceTerm", "compile_term"]
+__all__ = ["DiceTerm", "compile_term", "Faces", "split_faces"]
 
 # flags of one throw in a general record
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
+
+
+class Faces(Sequence[int]):
+    """Faces of a die held as at most two ranges (a range, or a range without one face): never listed."""
+
+    __slots__ = ("parts", "_cut")
+
+    def __init__(self, *parts: range) -> None:
+        self.parts = tuple(p for p in parts if len(p))
+        self._cut = len(self.parts[0]) if self.parts else 0
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.parts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if i < 0:
+            i += len(self)
+        return self.parts[0][i] if i < self._cut else self.parts[1][i - self._cut]
+
+    def __iter__(self) -> Iterator[int]:
+        for p in self.parts:
+            yield from p
+
+    def take(self, idx: np.ndarray) -> np.ndarray:
+        """The faces at indices ``idx`` (vectorised)."""
+        first = self.parts[0]
+        out = idx + first.start
+        if len(self.parts) > 1:
+            out = np.where(idx < self._cut, out, idx - self._cut + self.parts[1].start)
+        return out
+
+
+def split_faces(faces: range, point: Compare) -> tuple[Faces, Faces]:
+    """``(faces meeting point, faces missing it)`` without listing the faces."""
+    lo, end, v, op = faces.start, faces.stop, point.value, point.op
+    if op == "=":
+        return Faces(range(max(v, lo), min(v + 1, end))), Faces(range(lo, min(max(v, lo), end)),
+                                                              range(max(v + 1, lo), end))
+    if op in (">", "<="):
+        v += 1  # x > v  <=>  x >= v + 1 ; x <= v  <=>  x < v + 1
+    cut = min(max(v, lo), end)
+    high, low = range(cut, end), range(lo, cut)
+    return (Faces(high), Faces(low)) if op in (">=", ">") else (Faces(low), Faces(high))
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +93,7 @@ class DiceTerm:
     node: Dice
     text: str
     count: int
-    faces: tuple[int, ...]
+    faces: range
     kind: str
     keep: int | None          # number of units kept (None: all)
     highest: bool             # keep the highest (True) or the lowest
@@ -51,10 +104,47 @@ class DiceTerm:
     success: Compare | None
     failure: Compare | None
     label: str | None
+    reroll_cap: int = MAX_REROLLS  # re-rolls recorded per die before drawing among the allowed faces
 
     @property
     def sides(self) -> int:
         return len(self.faces)
+
+    @property
+    def allowed(self) -> Faces:
+        """The faces a re-roll keeps (all of them without a re-roll)."""
+        if self.reroll is None:
+            return Faces(self.faces)
+        return split_faces(self.faces, self.reroll)[1]
+
+    def explode_chance(self) -> float:
+        """Chance that one throw explodes (0 without ``!``)."""
+        if self.explode is None:
+            return 0.0
+        return len(split_faces(self.faces, self.explode)[0]) / self.sides
+
+    def bounds(self) -> tuple[int, int]:
+        """``(lo, hi)``: every score the term can produce lies between (explosion chains counted to their
+        limit of ``MAX_EXPLOSIONS + 1`` faces): the term's part of the engine's integer rule."""
+        links = MAX_EXPLOSIONS + 1 if self.explode is not None else 1
+        if self.success is None:
+            f_lo, f_hi = self.faces[0], self.faces[-1]
+            lo, hi = min(f_lo, links * f_lo), max(f_hi, links * f_hi)
+        else:
+            lo, hi = (-1 if self.failure is not None else 0), 1
+            if not self.compound:
+                lo, hi = links * lo, links * hi
+        units = self.count if self.keep is None else self.keep
+        return min(0, units * lo), max(0, units * hi)
+
+    def expected_throws(self) -> float:
+        """Dice one roll of the term throws on average, re-rolls and explosions included."""
+        extra = 0.0
+        if self.reroll is not None:
+            hit = 1.0 - len(self.allowed) / self.sides
+            extra = hit if self.reroll_once else hit * (1 - hit ** self.reroll_cap) / (1 - hit) if hit < 1 else 0.0
+        q = self.explode_chance()
+        return self.count * (1.0 + extra) / (1.0 - q)
 
     @property
     def plain(self) -> bool:
@@ -99,7 +189,7 @@ class DiceTerm:
     def _roll_general(self, r: Any, rec: list) -> int:
         faces, s = self.faces, self.sides
         reroll, explode = self.reroll, self.explode
-        allowed = [f for f in faces if reroll is None or not reroll.test(f)]
+        allowed, cap = self.allowed, self.reroll_cap
         units: list[list[list[int]]] = []
         for _ in range(self.count):
             throws: list[list[int]] = []
@@ -112,7 +202,7 @@ class DiceTerm:
                     if self.reroll_once:
                         v = faces[int(r() * s)]
                         break
-                    if tries >= MAX_REROLLS:
+                    if tries >= cap:
                         v = allowed[int(r() * len(allowed))]
                         break
                     v = faces[int(r() * s)]
@@ -144,10 +234,7 @@ class DiceTerm:
             return sum(faces)
         if self.compound:
             faces = [sum(faces)]
-        score = sum(1 for f in faces if self.success.test(f))
-        if self.failure is not None:
-            score -= sum(1 for f in faces if self.failure.test(f))
-        return score
+        return sum(self._face_score(f) for f in faces)
 
     def dice(self, data: list) -> list[Die]:
         """Die views of this term's record."""
@@ -201,8 +288,7 @@ class DiceTerm:
         s = self.sides
         if self.reroll is None:
             return {f: 1 / s for f in self.faces}
-        hit = [f for f in self.faces if self.reroll.test(f)]
-        miss = [f for f in self.faces if not self.reroll.test(f)]
+        hit, miss = split_faces(self.faces, self.reroll)
         if self.reroll_once:
             out = {f: 1 / s for f in miss}
             for f in self.faces:
@@ -211,10 +297,10 @@ class DiceTerm:
         return {f: 1 / len(miss) for f in miss}
 
     def _face_score(self, f: int) -> int:
-        score = 1 if self.success.test(f) else 0  # type: ignore[union-attr]
-        if self.failure is not None and self.failure.test(f):
-            score -= 1
-        return score
+        """+1 a success, -1 a failure; a face meeting both points is a success (as the peers count)."""
+        if self.success.test(f):  # type: ignore[union-attr]
+            return 1
+        return -1 if self.failure is not None and self.failure.test(f) else 0
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
@@ -235,10 +321,6 @@ class DiceTerm:
             return out, 0.0
         per_count = counting and not self.compound
         tolerance = TRUNCATION / max(1, self.count) / 10
-        q = sum(1 for f in self.faces if self.explode.test(f)) / self.sides
-        if q ** MAX_EXPLOSIONS > tolerance:
-            raise DiceLimitError(f"{self.text} explodes too often for exact odds: chains longer than "
-                                 f"{MAX_EXPLOSIONS} dice would keep more than {TRUNCATION:g} of the mass")
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
         ranked = self.keep is not None and self.keep < self.count
@@ -270,8 +352,9 @@ class DiceTerm:
         assert explode is not None
         going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
         done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
-        step_on = PMF.from_counts([f for f in self.faces if explode.test(f)], 1 / self.sides)
-        step_off = PMF.from_counts([f for f in self.faces if not explode.test(f)], 1 / self.sides)
+        on, off = split_faces(self.faces, explode)
+        step_on = PMF.from_counts(on, 1 / self.sides)
+        step_off = PMF.from_counts(off, 1 / self.sides)
         while going.mass > tolerance:
             done = done.mix(going + step_off)
             going = going + step_on
@@ -337,13 +420,13 @@ class DiceTerm:
         n, c = values.shape
         if self.reroll is not None:
             mask = self.reroll.test(values)
-            allowed = np.array([f for f in self.faces if not self.reroll.test(f)])
+            allowed = self.allowed
             tries = 0
             while mask.any():
                 idx = np.flatnonzero(mask)
                 tries += 1
-                if tries > MAX_REROLLS:
-                    values.flat[idx] = allowed[gen.integers(0, len(allowed), size=len(idx))]
+                if tries > self.reroll_cap:
+                    values.flat[idx] = allowed.take(gen.integers(0, len(allowed), size=len(idx)))
                     break
                 new = self._draw(gen, len(idx))
                 values.flat[idx] = new
@@ -356,9 +439,10 @@ class DiceTerm:
         total = values.copy()
 
         def face_score(v: np.ndarray) -> np.ndarray:
-            sc = self.success.test(v).astype(np.int64)  # type: ignore[union-attr]
+            hit = self.success.test(v)  # type: ignore[union-attr]
+            sc = hit.astype(np.int64)
             if self.failure is not None:
-                sc -= self.failure.test(v)
+                sc -= self.failure.test(v) & ~hit
             return sc
 
         score = face_score(values) if per_count else None
@@ -404,7 +488,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
                              limit=MAX_DICE)
     if node.sides == "F":
-        faces: tuple[int, ...] = (-1, 0, 1)
+        faces = range(-1, 2)
         kind = "dF"
     else:
         sides = 100 if node.sides == "%" else node.sides
@@ -413,7 +497,7 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         if sides > MAX_SIDES:
             raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
                                  limit=MAX_SIDES)
-        faces = tuple(range(1, sides + 1))
+        faces = range(1, sides + 1)
         kind = f"d{sides}"
     mods = node.modifiers.items
     keep_mod: Keep | None = _unique(mods, Keep, "keep/drop", expression)
@@ -435,25 +519,37 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     explode = None
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
-        if all(explode.test(f) for f in faces):
+        on = len(split_faces(faces, explode)[0])
+        if on == len(faces):
             raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
                                  explode_mod.pos or pos)
+        # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
+        if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
+            raise DiceLimitError(f"{_term_text(node)} explodes too often: chains longer than {MAX_EXPLOSIONS} "
+                                 f"dice would be too likely", expression, explode_mod.pos or pos)
     reroll = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare
-        if not reroll_mod.once and all(reroll.test(f) for f in faces):
+        if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
             raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
         raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
-    return DiceTerm(
+    term = DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
         keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
         reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
         failure=failure_mod.compare if failure_mod else None, label=node.label,
+        # many dice: fewer re-rolls recorded per die, so that one roll stays within MAX_THROWS throws
+        reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)),
     )
+    throws = term.expected_throws()
+    if throws > MAX_THROWS:
+        raise DiceLimitError(f"{term.text} would throw about {throws:,.0f} dice in one roll (at most "
+                             f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
+    return term
 
 
 def _term_text(node: Dice) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from diceengine.arith import Algebra, fold
+from diceengine.arith import Algebra, check_bounds, fold
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceError, DiceValueError
@@ -132,8 +132,11 @@ class _PMFAlgebra(_LeafAlgebra):
 class ArithmeticPlan(Plan):
     """An arithmetic expression whose leaves are the system's terms, each with a total.
 
-    ``terms`` maps each leaf node to an object with ``roller()``, ``sample(n, gen)``, ``pmf()``,
-    ``dice(data)`` and ``parts(data)``; the plan folds the arithmetic around them.
+    ``terms`` maps ``id(leaf node)`` to an object with ``bounds()``, ``roller()``, ``sample(n, gen)``,
+    ``pmf()``, ``dice(data)`` and ``parts(data)``; the plan folds the arithmetic around them.
+    ``bounds() -> (lo, hi)`` is the range of every score the term can produce: the plan proves the
+    engine's integer rule with it (:func:`diceengine.arith.check_bounds`) before anything is thrown,
+    so a new kind of term only has to say its range.
     """
 
     outcome_type = StandardOutcome
@@ -143,6 +146,7 @@ class ArithmeticPlan(Plan):
         self.expression = expression
         self.terms = terms
         self.dice_per_roll = dice_per_roll
+        self.bounds = check_bounds(tree, expression, lambda node: terms[id(node)].bounds())
         compiled = fold(tree, _RollAlgebra(lambda node: terms[id(node)].roller(), expression))
         if callable(compiled):
             self._roll = compiled
