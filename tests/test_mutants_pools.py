@@ -56,7 +56,7 @@ def d20_pool(n: int, threshold: int, discipline: int | None = None) -> dict[tupl
 
 @pytest.mark.parametrize("expr, n, threshold, discipline", [
     ("2d20<=20", 2, 20, None), ("3d20<=20", 3, 20, None), ("2d20<=20 spec 5", 2, 20, 5), ("2d20<=19", 2, 19, None),
-    ("1d20<=0", 1, 0, None),
+    ("2d20<=0", 2, 0, None),
 ])
 def test_threshold_twenty_never_makes_a_twenty_succeed(expr, n, threshold, discipline):
     expected = d20_pool(n, threshold, discipline)
@@ -95,8 +95,8 @@ def test_threshold_bounds():
     de.roll("2d20<=20", "d20pool")
     de.roll("2d20<=0", "d20pool")
     de.roll("5d20<=10", "d20pool")
-    de.roll("1d20<=10", "d20pool")
-    for bad in ("2d20<=21", "6d20<=10", "0d20<=10"):
+    de.roll("1d20<=10", "d20pool", one_die=True)
+    for bad in ("2d20<=21", "6d20<=10", "0d20<=10", "1d20<=10"):
         with pytest.raises(de.DiceError):
             de.roll(bad, "d20pool")
 
