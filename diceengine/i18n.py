@@ -5,8 +5,12 @@ The catalogues are ``diceengine/locale/<lang>/LC_MESSAGES/diceengine.po`` (the s
 hand) compiled to the ``.mo`` files beside them (shipped as package data, read by Python's
 :mod:`gettext`). Message ids are the English text; the English catalogue repeats them, so a
 catalogue that misses a message is caught by the tests rather than read as a silent fallback.
-After editing a ``.po`` file, recompile: ``pybabel compile -D diceengine -d diceengine/locale``
-(Babel, in the ``test`` extra); a test fails while a ``.mo`` file is out of date.
+Messages are marked in the code with :func:`N_` (and :func:`NP_` for a singular / plural pair) and
+extracted with Babel (in the ``test`` extra; the commands are in ``babel.cfg``). After editing a
+``.po`` file, recompile: ``pybabel compile -D diceengine -d diceengine/locale``. The compiled
+``.mo`` files are committed so that every install (wheel, editable, sdist) has them without a build
+step; tests fail while a marked message misses a translation in any catalogue, and while a ``.mo``
+file says other than its ``.po``.
 
 A new language is one new ``.po`` file (and its ``.mo``) and its code in :data:`LANGUAGES`.
 """

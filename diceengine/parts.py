@@ -42,6 +42,8 @@ class Face(NamedTuple):
     """it flags a complication (a 20 in a d20 pool)"""
     symbols: tuple[str, ...] | None = None
     """narrative dice: the names of the symbols on the face (empty: a blank face)"""
+    critical: bool | None = None
+    """a critical face (``None``: a numeric die's highest face, a triumph or a despair)"""
 
 
 class Group(NamedTuple):

@@ -180,7 +180,7 @@ class CodePlan(Plan):
         if self.difficulty is None:
             return parts
         if self.rolled_difficulty:
-            parts += [" ", AGAINST, " ", *self.opponent_dice.parts(record[1], self.difficulty),  # type: ignore
+            parts += [" ", Words(AGAINST), " ", *self.opponent_dice.parts(record[1], self.difficulty),  # type: ignore
                       " = ", str(record[2])]
             if record[3]:
                 parts += [" (", Words(*TIES, n=len(record[3])), ")"]

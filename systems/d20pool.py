@@ -152,8 +152,8 @@ class PoolPlan(Plan):
         for k, v in enumerate(record):
             if k:
                 parts.append(", ")
-            parts.append(Face(Die("d20", 20, v), score=self._succ[v],
-                              complication=bool(self._comp[v])))
+            parts.append(Face(Die("d20", 20, v), score=self._succ[v], complication=bool(self._comp[v]),
+                              critical=v == 1))
         parts += ["] = ", Words(*SUCCESSES, n=outcome.successes)]
         if outcome.complications:
             parts += [", ", Words(*COMPLICATIONS, n=outcome.complications)]
@@ -204,7 +204,7 @@ class D20PoolSystem(System):
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
     outcome = PoolOutcome
-    options = {"one_die": Option(False, "allow a pool of a single d20 (the text rolls at least two)")}
+    options = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count

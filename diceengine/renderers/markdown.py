@@ -23,7 +23,10 @@ def escape(text: str) -> str:
 
 
 def is_critical(face: Face) -> bool:
-    """A natural maximum (numeric dice of 4 sides or more), a triumph or a despair."""
+    """What the system calls critical, else a natural maximum (numeric dice of 4 sides or more), a
+    triumph or a despair."""
+    if face.critical is not None:
+        return face.critical
     if face.symbols is not None:
         return "triumph" in face.symbols or "despair" in face.symbols
     die = face.die
