@@ -8,6 +8,7 @@ A part is one of:
 - :class:`Words`: a message of the catalogues (its English text is the message id), translated when
   rendered;
 - :class:`Face`: one die as thrown, with what it counts for;
+- :class:`Dice`: a run of plain kept dice of one kind (``3 + 5 + 1``), the common case, kept compact;
 - :class:`Group`: parts with a role: ``"struck"`` (dropped as a whole), ``"result"`` (the outcome),
   ``"expression"`` (the text the user typed).
 """
@@ -19,17 +20,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Union
 if TYPE_CHECKING:
     from .rolls import Die
 
-__all__ = ["Words", "Face", "Group", "Part"]
+__all__ = ["Words", "Face", "Dice", "Group", "Part"]
 
 
 class Words(NamedTuple):
-    """A message of the catalogues: ``Words("success by {margin}", args={"margin": 3})``; with ``plural``
-    and ``n``, the form for ``n`` (``{n}`` is filled in)."""
+    """A message of the catalogues: ``Words("success by {margin}", args=(("margin", 3),))``; with
+    ``plural`` and ``n``, the form for ``n`` (``{n}`` is filled in). Hashable: renderers remember texts."""
 
     message: str
     plural: str | None = None
     n: int | None = None
-    args: dict[str, Any] | None = None
+    args: tuple[tuple[str, Any], ...] = ()
 
 
 class Face(NamedTuple):
@@ -46,6 +47,16 @@ class Face(NamedTuple):
     """a critical face (``None``: a numeric die's highest face, a triumph or a despair)"""
 
 
+class Dice(NamedTuple):
+    """Kept dice of one kind that count their faces, nothing more, written one after the other."""
+
+    kind: str
+    sides: int
+    values: tuple[int, ...]
+    sep: str = " + "
+    label: str | None = None
+
+
 class Group(NamedTuple):
     """Parts with a role: ``"struck"``, ``"result"`` or ``"expression"``."""
 
@@ -53,4 +64,4 @@ class Group(NamedTuple):
     role: str = "struck"
 
 
-Part = Union[str, Words, Face, Group]
+Part = Union[str, Words, Face, Dice, Group]

@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Die", "Roll"]
 
+_RENDERERS: dict[str, Any] = {}  # format -> render function, loaded on first use
+
 
 class Die(NamedTuple):
     """One die thrown in a roll."""
@@ -79,9 +81,12 @@ class Roll:
     def render(self, fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
         """The roll as text: ``fmt`` is ``"plain"``, ``"markdown"``, ``"html"`` or ``"symbols"``
         (:mod:`diceengine.renderers`); ``lang`` defaults to the roll's own."""
-        from .renderers import render
+        found = _RENDERERS.get(fmt)
+        if found is None:
+            from .renderers import renderer
 
-        return render(self, fmt, self.lang if lang is None else lang, **settings)
+            found = _RENDERERS[fmt] = renderer(fmt)
+        return found(self, self.lang if lang is None else lang, **settings)
 
     def __str__(self) -> str:
         if self.lang is None:

@@ -22,7 +22,7 @@ from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS
 from diceengine.pmf import PMF
 from diceengine.i18n import N_, NP_
-from diceengine.parts import Face, Group, Part, Words
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
@@ -31,6 +31,7 @@ from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 __all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check", "joined"]
 
 AGAINST = N_("against")
+_AGAINST = Words(AGAINST)
 TIES = NP_("{n} tie rolled again", "{n} ties rolled again")
 SUCCESS_BY = N_("success by {margin}")
 #: the words of the outcome fields of the D6 systems
@@ -38,18 +39,42 @@ FIELD_WORDS = (N_("total"), N_("success"), N_("margin"), N_("complication"), N_(
 FAILURE_BY = N_("failure by {margin}")
 
 
+#: a six-sided die's faces as parts of a roll's text (index: the face)
+D6_FACE_PARTS: list[Any] = [None, *(Face(Die("d6", 6, v)) for v in range(1, 7))]
+
+
+_VERDICTS: dict[tuple[bool, int], Group] = {}
+
+
+def _verdict(success: bool, margin: int) -> Group:
+    """``success by 3``: the result of a check (built once per verdict and margin)."""
+    found = _VERDICTS.get((success, margin))
+    if found is None:
+        found = Group((Words(SUCCESS_BY if success else FAILURE_BY, args=(("margin", margin),)),), "result")
+        if len(_VERDICTS) < 1024:
+            _VERDICTS[(success, margin)] = found
+    return found
+
+
 def joined(items: list[Any], pips: int) -> list[Part]:
     """``a + b + c + pips`` (``- pips`` when negative): items are parts or lists of parts."""
+    if len(items) == 1 and type(items[0]) is not list:
+        return [items[0], f" - {-pips}" if pips < 0 else f" + {pips}"] if pips else [items[0]]
     out: list[Part] = []
-    for i, item in enumerate(items):
-        if i:
-            out.append(" + ")
-        if isinstance(item, list):
-            out.extend(item)
+    for item in items:
+        if type(item) is list:
+            out += item
         else:
             out.append(item)
+        out.append(" + ")
     if pips:
-        out.append((" - " if pips < 0 else " + ") + str(abs(pips)) if out else str(pips))
+        if out:
+            out[-1] = " - " if pips < 0 else " + "
+            out.append(str(abs(pips)))
+        else:
+            out.append(str(pips))
+    elif out:
+        out.pop()
     return out
 
 #: most (total, margin, ...) rows an exact distribution of a check may have
@@ -92,7 +117,7 @@ class CodeDice:
         return self
 
     def parts(self, record: Any, code: Code) -> list[Part]:
-        return joined([Face(Die("d6", 6, v)) for v in record], code.pips)
+        return joined([Dice("d6", 6, tuple(record))] if record else [], code.pips)
 
 
 #: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain
@@ -175,17 +200,21 @@ class CodePlan(Plan):
         return out
 
     def explain(self, outcome: Any, record: Any) -> list[Part]:
-        parts: list[Part] = [Group((self.expression,), "expression"), ": ",
-                             *self.dice_model.parts(record[0], self.actor_code), " = ", str(outcome.total)]
+        head = self.__dict__.get("_head")
+        if head is None:
+            head = self._head = Group((self.expression,), "expression")
+        parts: list[Part] = [head, ": "]
+        parts += self.dice_model.parts(record[0], self.actor_code)
+        parts.append(f" = {outcome.total}")
         if self.difficulty is None:
             return parts
         if self.rolled_difficulty:
-            parts += [" ", Words(AGAINST), " ", *self.opponent_dice.parts(record[1], self.difficulty),  # type: ignore
-                      " = ", str(record[2])]
+            parts += (" ", _AGAINST, " ")
+            parts += self.opponent_dice.parts(record[1], self.difficulty)  # type: ignore[arg-type]
+            parts.append(f" = {record[2]}")
             if record[3]:
-                parts += [" (", Words(*TIES, n=len(record[3])), ")"]
-        verdict = SUCCESS_BY if outcome.success else FAILURE_BY
-        parts += [", ", Group((Words(verdict, args={"margin": abs(outcome.margin)}),), "result")]
+                parts += (" (", Words(*TIES, n=len(record[3])), ")")
+        parts += (", ", _verdict(bool(outcome.success), abs(outcome.margin)))
         return parts
 
     # ------------------------------------------------------------ bulk

@@ -32,6 +32,7 @@ from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
 from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.i18n import N_
+from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part
 from diceengine.rolls import Die
 
@@ -255,11 +256,24 @@ class DiceTerm:
     def parts(self, data: list) -> list[Part]:
         """The term's dice as parts of a text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
         parts: list[Part] = ["["]
-        if self.plain:
-            for i, d in enumerate(self.dice(data)):
-                if i:
-                    parts.append(", ")
-                parts.append(Face(d))
+        if self.plain and (self.keep is None or self.keep >= len(data)):
+            parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
+        elif self.plain:
+            dropped: set[int] = set()
+            if self.keep is not None and self.keep < len(data):
+                order = sorted(range(len(data)), key=data.__getitem__, reverse=self.highest)
+                dropped = set(order[self.keep:])
+            cache = self.__dict__.setdefault("_face_parts", {})  # the faces shown, built once each
+            for i, v in enumerate(data):
+                kept = i not in dropped
+                face = cache.get((v, kept))
+                if face is None:
+                    face = Face(Die(self.kind, self.sides, v, kept=kept, label=self.label))
+                    if len(cache) < 1024:
+                        cache[(v, kept)] = face
+                parts += (face, ", ")
+            if data:
+                parts.pop()
         else:
             kind, sides, label = self.kind, self.sides, self.label
             for j, unit in enumerate(data):

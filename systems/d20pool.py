@@ -113,6 +113,7 @@ class PoolPlan(Plan):
     """A d20 pool, with or without a difficulty."""
 
     outcome_type = PoolOutcome
+    _faces: list[Any] | None = None
 
     def __init__(self, expression: str, dice: int, threshold: int, discipline: int | None,
                  difficulty: int | None) -> None:
@@ -148,13 +149,15 @@ class PoolPlan(Plan):
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
 
     def explain(self, outcome: Any, record: list[int]) -> list[Part]:
+        faces = self._faces
+        if faces is None:
+            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v], complication=bool(self._comp[v]),
+                                                critical=v == 1) for v in range(1, 21))]
         parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
-        for k, v in enumerate(record):
-            if k:
-                parts.append(", ")
-            parts.append(Face(Die("d20", 20, v), score=self._succ[v], complication=bool(self._comp[v]),
-                              critical=v == 1))
-        parts += ["] = ", Words(*SUCCESSES, n=outcome.successes)]
+        for v in record:
+            parts += (faces[v], ", ")
+        parts[-1] = "] = "
+        parts.append(Words(*SUCCESSES, n=outcome.successes))
         if outcome.complications:
             parts += [", ", Words(*COMPLICATIONS, n=outcome.complications)]
         if self.difficulty is not None:

@@ -30,12 +30,12 @@ from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 from diceengine.pmf import PMF, keep_sum
 from diceengine.i18n import N_
-from diceengine.parts import Face, Group, Part, Words
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, joined, prepare_check
+from ._d6_checks import D6_FACE_PARTS, TIE_OPTION, CodeDice, code_range, d6_catalogue, joined, prepare_check
 from ._d6_codes import Code, parse_code
 from ._symbols import D6_FACES, WILD_FACES
 from .d6 import HealthState, advance, advance_cost, modified_code
@@ -68,9 +68,24 @@ DIFFICULTY_NAMES = (N_("very easy"), N_("easy"), N_("moderate"), N_("difficult")
 
 _D6 = PMF.from_counts(range(1, 7))
 
+_FACE_PARTS: dict[tuple[int, str, bool, bool], Face] = {}
+
+
+def _face(value: int, kind: str, kept: bool, added: bool) -> Face:
+    """A die of a code as a part of a roll's text (built once per kind of face)."""
+    key = (value, kind, kept, added)
+    face = _FACE_PARTS.get(key)
+    if face is None:
+        wild = kind == "wild"
+        face = _FACE_PARTS[key] = Face(Die(kind, 6, value, kept=kept, exploded=wild and value == 6, added=added,
+                                           wild=wild))
+    return face
+
+
 WILD = N_("wild")
 COMPLICATION = N_("complication")
 CHARACTER_POINT = N_("character point")
+_WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words(CHARACTER_POINT)
 
 
 def _exploding_d6(tolerance: float) -> tuple[PMF, float]:
@@ -139,20 +154,24 @@ class WildDice(CodeDice):
     def parts(self, record: Any, code: Code) -> list[Part]:
         normal, chain, bonus, removed, flagged, pips = record
         cut = flagged and self.complication == "remove_highest"
-        items: list[Any] = [Face(Die("d6", 6, v, kept=i != removed)) for i, v in enumerate(normal)]
+        if removed is None:
+            items: list[Any] = [Dice("d6", 6, tuple(normal))] if normal else []
+        else:
+            items = [D6_FACE_PARTS[v] for v in normal]
+            items[removed] = _face(normal[removed], "d6", False, False)
         if chain:
             faces: list[Part] = []
             for i, v in enumerate(chain):
                 if i:
                     faces.append("+")
-                faces.append(Face(Die("wild", 6, v, kept=not cut, exploded=v == 6, added=i > 0, wild=True)))
+                faces.append(_face(v, "wild", not cut, i > 0))
             shown: list[Part] = [Group(tuple(faces))] if cut else faces
-            item: list[Part] = [Words(WILD), " ", *shown]
+            item: list[Part] = [_WILD, " ", *shown]
             if flagged:
-                item += [" (", Words(COMPLICATION), ")"]
+                item += [" (", _COMPLICATION, ")"]
             items.append(item)
         if bonus:
-            item = [Words(CHARACTER_POINT), " "]
+            item = [_CHARACTER_POINT, " "]
             for i, v in enumerate(bonus):
                 if i:
                     item.append("+")

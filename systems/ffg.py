@@ -156,6 +156,11 @@ class NarrativeCheck(Node):
     opposition: NarrativePool | None
 
 
+#: every face of every die as a part of a roll's text (faces never change: built once)
+_FACES = {die: [Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbols=face_symbols(die, i))
+                for i in range(SIDES[die])] for die in DICE}
+
+
 class NarrativePlan(Plan):
     """A pool of narrative dice."""
 
@@ -189,11 +194,10 @@ class NarrativePlan(Plan):
 
     def explain(self, outcome: Any, record: list[tuple[str, int]]) -> list[Part]:
         parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
-        for k, (die, i) in enumerate(record):
-            if k:
-                parts.append(", ")
-            parts.append(Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbols=face_symbols(die, i)))
-        parts += ["] = ", Group(tuple(net_parts(outcome)), "result")]
+        for die, i in record:
+            parts += (_FACES[die][i], ", ")
+        parts[-1] = "] = "
+        parts.append(Group(tuple(net_parts(outcome)), "result"))
         return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:

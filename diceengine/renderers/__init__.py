@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "render", "renderer", "words_text", "face_marks", "narrative_text"]
+__all__ = ["FORMATS", "render", "renderer", "words_text", "face_marks", "narrative_text", "face_cache", "catalogue"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -45,9 +45,9 @@ def render(roll: "Roll", fmt: str = "plain", lang: str | None = None, **settings
 def words_text(words: "Words", gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> str:
     """The text of a :class:`~diceengine.parts.Words` in a catalogue."""
     if words.plural is not None and words.n is not None:
-        return ngettext(words.message, words.plural, words.n).format(n=words.n, **(words.args or {}))
+        return ngettext(words.message, words.plural, words.n).format(n=words.n, **dict(words.args))
     text = gettext(words.message)
-    return text.format(**words.args) if words.args else text
+    return text.format(**dict(words.args)) if words.args else text
 
 
 def face_marks(face: "Face") -> str:
@@ -71,6 +71,19 @@ def narrative_text(face: "Face", gettext: Callable[[str], str]) -> str:
     """``"ability success + advantage"``: the die's name and the symbols on its face, in words."""
     shown = " + ".join(gettext(s) for s in face.symbols) if face.symbols else gettext(BLANK)
     return gettext("{die} {face}").format(die=gettext(face.die.kind), face=shown)
+
+
+_FACE_TEXT: dict[tuple[Any, ...], dict[Any, str]] = {}
+#: most faces remembered per format and language (faces repeat: a d6 has six)
+FACE_CACHE_SIZE = 4096
+
+
+def face_cache(*key: Any) -> dict[Any, str]:
+    """The remembered texts of faces for ``key`` (format, language, ...): a face is written once."""
+    cache = _FACE_TEXT.get(key)
+    if cache is None or len(cache) > FACE_CACHE_SIZE:
+        cache = _FACE_TEXT[key] = {}
+    return cache
 
 
 def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:

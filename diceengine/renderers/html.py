@@ -10,8 +10,8 @@ import re
 from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..parts import Face, Group, Words
-from . import catalogue, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Group, Words
+from . import catalogue, face_cache, face_marks, narrative_text, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -46,29 +46,49 @@ def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
     gettext, ngettext = catalogue(lang)
     out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
-    _walk(roll.parts(), out, gettext, ngettext)
+    _walk(roll.parts(), out, gettext, ngettext, face_cache("html", lang))
     out.append("</span>")
     return "".join(out)
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable) -> None:
+def face_text(face: Face, gettext: Callable) -> str:
+    """One die as a ``<span>``."""
+    die = face.die
+    text = narrative_text(face, gettext) if face.symbols is not None else f"{die.value}{face_marks(face)}"
+    title = f' title="{escape(die.label)}"' if die.label else ""
+    return f'<span class="{die_classes(face)}"{title}>{escape(text)}</span>'
+
+
+def _dice_span(dice: Dice, value: int) -> str:
+    critical = " critical" if value == dice.sides and dice.sides >= 4 else ""
+    title = f' title="{escape(dice.label)}"' if dice.label else ""
+    return f'<span class="die die-{_UNSAFE.sub("", dice.kind)} kept{critical}"{title}>{value}</span>'
+
+
+_TAGS = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"), "expression": ("code", "dice-expression")}
+
+
+def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable,
+          cache: dict[Any, str]) -> None:
+    append = out.append
     for part in parts:
         kind = type(part)
         if kind is str:
-            out.append(escape(part))
+            append(escape(part))
         elif kind is Face:
-            die = part.die
-            if part.symbols is not None:
-                text = narrative_text(part, gettext)
-            else:
-                text = f"{die.value}{face_marks(part)}"
-            title = f' title="{escape(die.label)}"' if die.label else ""
-            out.append(f'<span class="{die_classes(part)}"{title}>{escape(text)}</span>')
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = face_text(part, gettext)
+            append(text)
+        elif kind is Dice:
+            append(escape(part.sep).join([_dice_span(part, v) for v in part.values]))
         elif kind is Words:
-            out.append(escape(words_text(part, gettext, ngettext)))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = escape(words_text(part, gettext, ngettext))
+            append(text)
         elif kind is Group:
-            tag, cls = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"),
-                        "expression": ("code", "dice-expression")}.get(part.role, ("span", part.role))
-            out.append(f'<{tag} class="{cls}">')
-            _walk(part.parts, out, gettext, ngettext)
-            out.append(f"</{tag}>")
+            tag, cls = _TAGS.get(part.role, ("span", part.role))
+            append(f'<{tag} class="{cls}">')
+            _walk(part.parts, out, gettext, ngettext, cache)
+            append(f"</{tag}>")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..parts import Face, Group, Words
-from . import catalogue, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Group, Words
+from . import catalogue, face_cache, face_marks, narrative_text, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -37,34 +37,55 @@ def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
     gettext, ngettext = catalogue(lang)
     out: list[str] = []
-    _walk(roll.parts(), out, gettext, ngettext, False)
+    _walk(roll.parts(), out, gettext, ngettext, False, face_cache("markdown", lang))
     return "".join(out)
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool) -> None:
+def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
+    """One die in Markdown."""
+    die = face.die
+    text = narrative_text(face, gettext) if face.symbols is not None else str(die.value)
+    marks = escape(face_marks(face)) if face.symbols is None else ""
+    if struck:
+        return text + marks
+    if die.rerolled or not die.kept:
+        return f"~~{text}~~{marks}" + ("r" if die.rerolled else "")
+    if is_critical(face):
+        return f"***{text}***{marks}"
+    return f"**{text}**{marks}"
+
+
+def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool,
+          cache: dict[Any, str]) -> None:
+    append = out.append
     for part in parts:
         kind = type(part)
         if kind is str:
-            out.append(escape(part))
+            append(escape(part))
         elif kind is Face:
-            die = part.die
-            text = narrative_text(part, gettext) if part.symbols is not None else str(die.value)
-            marks = escape(face_marks(part)) if part.symbols is None else ""
             if struck:
-                out.append(text + marks)
-            elif die.rerolled or not die.kept:
-                out.append(f"~~{text}~~{marks}" + ("r" if die.rerolled else ""))
-            elif is_critical(part):
-                out.append(f"***{text}***{marks}")
+                append(face_text(part, gettext, True))
+                continue
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = face_text(part, gettext)
+            append(text)
+        elif kind is Dice:
+            if struck:
+                append(escape(part.sep).join(map(str, part.values)))
             else:
-                out.append(f"**{text}**{marks}")
+                top = part.sides if part.sides >= 4 else 0
+                append(escape(part.sep).join([f"***{v}***" if v == top else f"**{v}**" for v in part.values]))
         elif kind is Words:
-            out.append(escape(words_text(part, gettext, ngettext)))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = escape(words_text(part, gettext, ngettext))
+            append(text)
         elif kind is Group:
             if part.role == "expression":
-                out.append("`" + "".join(str(p) for p in part.parts).replace("`", "'") + "`")
+                append("`" + "".join(str(p) for p in part.parts).replace("`", "'") + "`")
                 continue
             inner: list[str] = []
-            _walk(part.parts, inner, gettext, ngettext, struck or part.role == "struck")
+            _walk(part.parts, inner, gettext, ngettext, struck or part.role == "struck", cache)
             text = "".join(inner)
-            out.append(f"~~{text}~~" if part.role == "struck" else f"**{text}**")
+            append(f"~~{text}~~" if part.role == "struck" else f"**{text}**")

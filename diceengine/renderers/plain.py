@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..parts import Face, Group, Words
-from . import catalogue, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Group, Words
+from . import catalogue, face_cache, face_marks, narrative_text, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["render", "render_parts"]
+__all__ = ["render", "render_parts", "face_text"]
 
 
 def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
@@ -23,32 +23,49 @@ def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:
     """Parts as one line of plain text."""
     gettext, ngettext = catalogue(lang)
     out: list[str] = []
-    _walk(parts, out, gettext, ngettext, False)
+    _walk(parts, out, gettext, ngettext, False, face_cache("plain", lang))
     return "".join(out)
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool) -> None:
+def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
+    """One die: ``5``, ``~1~`` dropped, ``~1~r`` re-rolled, ``6!`` exploding, ``10*`` a success,
+    ``ability success + advantage``."""
+    if face.symbols is not None:
+        return narrative_text(face, gettext)
+    die = face.die
+    if die.rerolled:
+        return f"~{die.value}~r"
+    if die.kept or struck:
+        return f"{die.value}{face_marks(face)}"
+    return f"~{die.value}{face_marks(face)}~"
+
+
+def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool,
+          cache: dict[Any, str]) -> None:
+    append = out.append
     for part in parts:
         kind = type(part)
         if kind is str:
-            out.append(part)
+            append(part)
         elif kind is Face:
-            if part.symbols is not None:
-                out.append(narrative_text(part, gettext))
+            if struck:
+                append(face_text(part, gettext, True))
                 continue
-            die = part.die
-            if die.rerolled:
-                out.append(f"~{die.value}~r")
-            elif die.kept or struck:
-                out.append(f"{die.value}{face_marks(part)}")
-            else:
-                out.append(f"~{die.value}{face_marks(part)}~")
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = face_text(part, gettext)
+            append(text)
+        elif kind is Dice:
+            append(part.sep.join(map(str, part.values)))
         elif kind is Words:
-            out.append(words_text(part, gettext, ngettext))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = words_text(part, gettext, ngettext)
+            append(text)
         elif kind is Group:
             if part.role == "struck":
-                out.append("~")
-                _walk(part.parts, out, gettext, ngettext, True)
-                out.append("~")
+                append("~")
+                _walk(part.parts, out, gettext, ngettext, True, cache)
+                append("~")
             else:
-                _walk(part.parts, out, gettext, ngettext, struck)
+                _walk(part.parts, out, gettext, ngettext, struck, cache)

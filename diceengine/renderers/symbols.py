@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
-from ..parts import Face, Group, Words
+from ..parts import Dice, Face, Group, Words
 from ..registry import get_system
-from . import catalogue, face_marks, words_text
+from . import catalogue, face_cache, face_marks, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -27,12 +27,14 @@ def render(roll: "Roll", lang: str | None = None, *, emoji: bool = False,
            symbols: Mapping[str, str] | None = None, **settings: Any) -> str:
     """The roll with its faces as symbols."""
     declared = get_system(roll.system).symbols
-    table = {k: emoji_name(k) for k in declared} if emoji else dict(declared)
+    table = {k: emoji_name(k) for k in declared} if emoji else declared
     if symbols:
-        table.update(symbols)
+        table = {**table, **symbols}
     gettext, ngettext = catalogue(lang)
+    # faces are remembered for the system's own table; a table given by the caller is not
+    cache = face_cache("symbols", lang, roll.system, emoji) if not symbols else {}
     out: list[str] = []
-    _walk(roll.parts(), out, gettext, ngettext, table, False)
+    _walk(roll.parts(), out, gettext, ngettext, table, False, cache)
     return "".join(out)
 
 
@@ -46,26 +48,38 @@ def _face(face: Face, table: Mapping[str, str], gettext: Callable) -> str:
 
 
 def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, table: Mapping[str, str],
-          struck: bool) -> None:
+          struck: bool, cache: dict[Any, str]) -> None:
+    append = out.append
     for part in parts:
         kind = type(part)
         if kind is str:
-            out.append(part)
+            append(part)
         elif kind is Face:
-            text = _face(part, table, gettext)
-            die = part.die
-            if die.rerolled:
-                out.append(f"~{text}~r")
-            elif die.kept or struck:
-                out.append(text)
-            else:
-                out.append(f"~{text}~")
+            if struck:
+                append(_face(part, table, gettext))
+                continue
+            text = cache.get(part)
+            if text is None:
+                text = _face(part, table, gettext)
+                die = part.die
+                if die.rerolled:
+                    text = f"~{text}~r"
+                elif not die.kept:
+                    text = f"~{text}~"
+                cache[part] = text
+            append(text)
+        elif kind is Dice:
+            prefix = part.kind + ":"
+            append(part.sep.join([table.get(prefix + str(v)) or str(v) for v in part.values]))
         elif kind is Words:
-            out.append(words_text(part, gettext, ngettext))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = words_text(part, gettext, ngettext)
+            append(text)
         elif kind is Group:
             if part.role == "struck":
-                out.append("~")
-                _walk(part.parts, out, gettext, ngettext, table, True)
-                out.append("~")
+                append("~")
+                _walk(part.parts, out, gettext, ngettext, table, True, cache)
+                append("~")
             else:
-                _walk(part.parts, out, gettext, ngettext, table, struck)
+                _walk(part.parts, out, gettext, ngettext, table, struck, cache)
