@@ -100,8 +100,14 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":
-    """The exact distribution of ``expression``'s outcome."""
+    """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
+    cost = prepared.exact_cost()
+    if cost is not None:
+        try:
+            cost.check(f"the exact odds of {expression!r}")
+        except DiceLimitError as err:
+            raise DiceLimitError(err.message, expression, 0) from None
     dist = prepared.distribution()
     dist.system, dist.expression = _name(system), expression
     return dist

@@ -3,6 +3,7 @@ targets, holding the per-fight arrays of a battle, and the field types of encoun
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Callable, Hashable, Mapping, Sequence
 
 import numpy as np
@@ -22,13 +23,22 @@ NO_ROLL = -(10**6)
 MAX_SIDE = 20
 
 
+_PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
+
+
 def _code(value: Any) -> Code:
     if isinstance(value, Code):
         return value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")
+    text = str(value).strip()
+    plain = _PLAIN.fullmatch(text)
+    if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
+        dice = int(plain["dice"]) if plain["dice"] is not None else 0
+        pips = int(plain["pips"].replace(" ", "")) if plain["pips"] else 0
+        return Code(dice, pips)
     try:
-        return parse_code(str(value)).normalised()
+        return parse_code(text)
     except DiceError as err:
         raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
 

@@ -240,7 +240,7 @@ class D6Duel(Duel):
             b_first |= tie
         else:  # tied initiative is rolled again: the rolls are those of a round without a tie
             no_tie = float(joint[~tie].sum())
-            joint = joint / no_tie if no_tie > 0 else joint
+            joint = np.where(tie, 0.0, joint) / no_tie if no_tie > 0 else joint
         a_lead = round_outcomes(hit_a, hit_b, joint * a_first, *self.results)
         b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, self.results[1], self.results[0])
         nobody = float(joint[~(a_first | b_first)].sum())

@@ -27,10 +27,10 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
-from diceengine.pmf import PMF, keep_sum
 from diceengine.i18n import N_
+from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
+from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
@@ -219,6 +219,20 @@ class WildDice(CodeDice):
             out[(False, k)] = normal + PMF.from_counts(range(1, 6), mass).shift(6 * k) + tail
             k += 1
         return out, truncated
+
+    def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
+        """What :meth:`joint` will cost (``(Cost, rows, span of the totals)``), estimated without computing it."""
+        bonus = 1 + (5 * 16 if self.character_point_explodes else 5 if self.character_point else 0)
+        n = code.dice - 1 if self.wild else code.dice
+        cost, length = power_cost(6, max(n, 0))
+        if not self.wild:
+            return cost + convolve_cost(length, bonus), length + bonus - 1, length + bonus - 1
+        keys = 18  # no explosion, a complication, and chains of 1 to about 16 sixes
+        cost = cost + Cost(keys * (convolve_cost(length, 5).work + convolve_cost(length + 4, bonus).work), 4 * length)
+        if self.complication == "remove_highest" and n > 0:
+            cost = cost + keep_sum_cost(6, n, n - 1, 1, 6)
+        length += 4 + bonus - 1
+        return cost, keys * length, length + 6 * keys
 
     # ------------------------------------------------------------ bulk
     def _sample_chain(self, n: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

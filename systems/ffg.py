@@ -37,11 +37,13 @@ from diceengine.ast import Node, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_, NP_
+from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, SYMBOLS, VECTORS, face_symbols, face_text, pool_arrays
+from ._narrative_dice import (DICE, FIELDS, LETTERS, ORDER, SIDES, SYMBOLS, VECTORS, face_symbols, face_text, pool_arrays,
+                              pool_cost)
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
@@ -208,6 +210,10 @@ class NarrativePlan(Plan):
         out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
         out["succeeded"] = out["success"] > 0
         return out
+
+    def exact_cost(self) -> Cost:
+        """What :meth:`distribution` will cost (:func:`pool_cost`)."""
+        return pool_cost(self.counts)
 
     def distribution(self) -> Distribution:
         cols, probs = pool_arrays(self.counts)

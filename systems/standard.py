@@ -20,9 +20,9 @@ from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceError, DiceValueError
 from diceengine.limits import MAX_DICE
-from diceengine.parts import Group, Part
-from diceengine.pmf import PMF
 from diceengine.i18n import N_
+from diceengine.parts import Group, Part
+from diceengine.pmf import PMF, arithmetic_cost
 from diceengine.registry import Plan, System
 from diceengine.rolls import Die
 
@@ -177,6 +177,10 @@ class ArithmeticPlan(Plan):
 
     def pmf(self) -> PMF:
         return fold(self.tree, _PMFAlgebra(lambda node: self.terms[id(node)].pmf(), self.expression))
+
+    def exact_cost(self) -> Any:
+        """What :meth:`distribution` will cost (:func:`diceengine.pmf.arithmetic_cost` of the terms' ``exact_cost()``)."""
+        return arithmetic_cost(self.tree, lambda node: self.terms[id(node)].exact_cost())
 
     def distribution(self) -> Distribution:
         pmf = self.pmf()
