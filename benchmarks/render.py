@@ -8,11 +8,13 @@ any language, costs at most 1.2x that line. ``de.roll`` itself builds no text (a
 from __future__ import annotations
 
 import timeit
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-import diceengine as de
 from diceengine.systems._dice_terms import DROPPED, EXPLODED, REROLLED
 from diceengine.systems._narrative_dice import face_text
+
+import diceengine as de
 
 CASES = [("standard", "4d6kh3"), ("standard", "8d10>=7f1"), ("standard", "3d6!+2d8r1+4"), ("d6", "3D vs 2D+2"),
          ("d6wild", "4D+2 vs 15"), ("d20pool", "3d20<=12 spec 3 vs 2"), ("ffg", "2a1p1b vs 2d1s")]
@@ -160,7 +162,7 @@ def measure() -> list[tuple[str, str, float, float]]:
     for system, expr in CASES:
         rolls = [de.roll(expr, system, seed=seed) for seed in range(20)]
 
-        def peer() -> None:
+        def peer(rolls: list[de.Roll] = rolls) -> None:
             for r in rolls:
                 before(r)
 
@@ -168,7 +170,7 @@ def measure() -> list[tuple[str, str, float, float]]:
             for r in rolls:
                 r.render(fmt, lang)  # load the catalogue and the renderer first, as an application would
 
-            def run(fmt: str = fmt, lang: str | None = lang) -> None:
+            def run(fmt: str = fmt, lang: str | None = lang, rolls: list[de.Roll] = rolls) -> None:
                 for r in rolls:
                     r.render(fmt, lang)
 

@@ -19,13 +19,26 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 from .errors import DiceError
 
-__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "DOMAIN", "N_", "NP_", "translate_error", "language", "language_from_environment",
-           "translations", "gettext", "ngettext", "locale_dir"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "NP_",
+    "N_",
+    "gettext",
+    "language",
+    "language_from_environment",
+    "locale_dir",
+    "ngettext",
+    "translate_error",
+    "translations",
+]
 
 DOMAIN = "diceengine"
 #: the languages with a catalogue
@@ -43,7 +56,7 @@ def locale_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(lang: str | None) -> str:
     """The catalogue code of ``lang``: ``"fr_FR.UTF-8"`` -> ``"fr"``; ``None`` -> English. An unknown
     language raises the engine's error naming the known ones."""
@@ -75,7 +88,7 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT_LANGUAGE
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str | None) -> _gettext.NullTranslations:
     """The catalogue of ``lang`` (English when ``None``)."""
     return _gettext.translation(DOMAIN, localedir=locale_dir(), languages=[language(lang)], fallback=True)

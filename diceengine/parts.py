@@ -15,12 +15,12 @@ A part is one of:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .rolls import Die
 
-__all__ = ["Words", "Face", "Dice", "Group", "Part"]
+__all__ = ["Dice", "Face", "Group", "Part", "Words"]
 
 
 class Words(NamedTuple):
@@ -36,7 +36,7 @@ class Words(NamedTuple):
 class Face(NamedTuple):
     """One die as thrown."""
 
-    die: "Die"
+    die: Die
     score: int = 0
     """successes it counts (negative: failures), shown after the face"""
     complication: bool = False
@@ -60,8 +60,8 @@ class Dice(NamedTuple):
 class Group(NamedTuple):
     """Parts with a role: ``"struck"``, ``"result"`` or ``"expression"``."""
 
-    parts: tuple["Part", ...]
+    parts: tuple[Part, ...]
     role: str = "struck"
 
 
-Part = Union[str, Words, Face, Dice, Group]
+Part = str | Words | Face | Dice | Group

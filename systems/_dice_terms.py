@@ -289,18 +289,20 @@ class DiceTerm:
             for j, unit in enumerate(data):
                 if j:
                     parts.append(", ")
-                dropped = any(f & DROPPED for _, f in unit)
+                unit_dropped = any(f & DROPPED for _, f in unit)
                 shown: list[Part] = []
                 after_reroll = False
                 for k, (v, f) in enumerate(unit):
                     if k:
                         shown.append(" " if after_reroll else "+")
                     after_reroll = bool(f & REROLLED)
-                    shown.append(Face(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED), exploded=bool(f & EXPLODED),
-                                          rerolled=after_reroll, added=bool(f & ADDED), label=label)))
-                if self.success is not None and not dropped:
-                    shown[-1] = shown[-1]._replace(score=self._unit_score(unit))  # type: ignore[union-attr]
-                parts.extend([Group(tuple(shown))] if dropped else shown)
+                    shown.append(Face(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED),
+                                          exploded=bool(f & EXPLODED), rerolled=after_reroll, added=bool(f & ADDED),
+                                          label=label)))
+                last = shown[-1]
+                if self.success is not None and not unit_dropped and isinstance(last, Face):
+                    shown[-1] = last._replace(score=self._unit_score(unit))
+                parts.extend([Group(tuple(shown))] if unit_dropped else shown)
         parts.append("]")
         if self.label:
             parts.append(f" ({self.label})")

@@ -152,8 +152,9 @@ class PoolPlan(Plan):
     def explain(self, outcome: Any, record: list[int]) -> list[Part]:
         faces = self._faces
         if faces is None:
-            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v], complication=bool(self._comp[v]),
-                                                critical=v == 1) for v in range(1, 21))]
+            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v],
+                                                complication=bool(self._comp[v]), critical=v == 1)
+                                           for v in range(1, 21))]
         parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
         for v in record:
             parts += (faces[v], ", ")

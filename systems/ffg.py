@@ -42,8 +42,19 @@ from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import (DICE, FIELDS, LETTERS, ORDER, SIDES, SYMBOLS, VECTORS, face_symbols, face_text, pool_arrays,
-                              pool_cost)
+from ._narrative_dice import (
+    DICE,
+    FIELDS,
+    LETTERS,
+    ORDER,
+    SIDES,
+    SYMBOLS,
+    VECTORS,
+    face_symbols,
+    face_text,
+    pool_arrays,
+    pool_cost,
+)
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",

@@ -9,8 +9,9 @@ Each module has ``render(roll, lang=None, **settings) -> str``; it reads the rol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DiceError
 from ..i18n import N_, translations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "render", "renderer", "words_text", "face_marks", "narrative_text", "face_cache", "catalogue"]
+__all__ = ["FORMATS", "catalogue", "face_cache", "face_marks", "narrative_text", "render", "renderer", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -37,12 +38,12 @@ def renderer(fmt: str) -> Callable[..., str]:
     return found
 
 
-def render(roll: "Roll", fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
+def render(roll: Roll, fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
     """``roll`` in format ``fmt`` and language ``lang``."""
     return renderer(fmt)(roll, lang, **settings)
 
 
-def words_text(words: "Words", gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> str:
+def words_text(words: Words, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> str:
     """The text of a :class:`~diceengine.parts.Words` in a catalogue."""
     if words.plural is not None and words.n is not None:
         return ngettext(words.message, words.plural, words.n).format(n=words.n, **dict(words.args))
@@ -50,7 +51,7 @@ def words_text(words: "Words", gettext: Callable[[str], str], ngettext: Callable
     return text.format(**dict(words.args)) if words.args else text
 
 
-def face_marks(face: "Face") -> str:
+def face_marks(face: Face) -> str:
     """What a numeric face counts for, after its value: ``!`` exploded, ``*`` per success, ``_`` per
     failure, ``!`` a complication."""
     die = face.die
@@ -67,7 +68,7 @@ def face_marks(face: "Face") -> str:
 BLANK = N_("blank")
 
 
-def narrative_text(face: "Face", gettext: Callable[[str], str]) -> str:
+def narrative_text(face: Face, gettext: Callable[[str], str]) -> str:
     """``"ability success + advantage"``: the die's name and the symbols on its face, in words."""
     shown = " + ".join(gettext(s) for s in face.symbols) if face.symbols else gettext(BLANK)
     return gettext("{die} {face}").format(die=gettext(face.die.kind), face=shown)

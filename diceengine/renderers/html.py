@@ -7,8 +7,9 @@ did (``kept`` / ``dropped``, ``rerolled``, ``exploded``, ``wild``, ``added``, ``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from html import escape
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Group, Words
 from . import catalogue, face_cache, face_marks, narrative_text, words_text
@@ -17,7 +18,7 @@ from .markdown import is_critical
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["render", "die_classes"]
+__all__ = ["die_classes", "render"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -42,7 +43,7 @@ def die_classes(face: Face) -> str:
     return " ".join(classes)
 
 
-def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
+def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
     gettext, ngettext = catalogue(lang)
     out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']

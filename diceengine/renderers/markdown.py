@@ -4,7 +4,8 @@ triumph / despair in bold italics, the result in bold."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Group, Words
 from . import catalogue, face_cache, face_marks, narrative_text, words_text
@@ -12,7 +13,7 @@ from . import catalogue, face_cache, face_marks, narrative_text, words_text
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["render", "escape", "is_critical"]
+__all__ = ["escape", "is_critical", "render"]
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\*_~`|"})
 
@@ -33,7 +34,7 @@ def is_critical(face: Face) -> bool:
     return die.sides >= 4 and die.value == die.sides
 
 
-def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
+def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
     gettext, ngettext = catalogue(lang)
     out: list[str] = []

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Group, Words
 from . import catalogue, face_cache, face_marks, narrative_text, words_text
@@ -11,10 +12,10 @@ from . import catalogue, face_cache, face_marks, narrative_text, words_text
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["render", "render_parts", "face_text"]
+__all__ = ["face_text", "render", "render_parts"]
 
 
-def render(roll: "Roll", lang: str | None = None, **settings: Any) -> str:
+def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll in one line of plain text."""
     return render_parts(roll.parts(), lang)
 

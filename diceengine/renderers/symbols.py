@@ -6,7 +6,8 @@ written as in plain text."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Group, Words
 from ..registry import get_system
@@ -15,7 +16,7 @@ from . import catalogue, face_cache, face_marks, words_text
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["render", "emoji_name"]
+__all__ = ["emoji_name", "render"]
 
 
 def emoji_name(key: str) -> str:
@@ -23,7 +24,7 @@ def emoji_name(key: str) -> str:
     return ":" + key.replace(":", "_").replace("-", "minus") + ":"
 
 
-def render(roll: "Roll", lang: str | None = None, *, emoji: bool = False,
+def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
            symbols: Mapping[str, str] | None = None, **settings: Any) -> str:
     """The roll with its faces as symbols."""
     declared = get_system(roll.system).symbols
