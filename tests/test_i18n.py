@@ -195,3 +195,30 @@ def test_environment_is_not_read_by_the_library(monkeypatch):
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     assert "success by" in str(de.roll("4D vs 10", "d6", seed=1)) or "failure by" in str(de.roll("4D vs 10", "d6", seed=1))
     assert os.environ["LANG"] == "fr_FR.UTF-8"
+
+
+def test_readme_languages_section_is_what_the_cli_prints(capsys):
+    """Every ``$ dice ...`` example of the README's section on languages prints what the README shows
+    (lines ending in ``...`` stand for the rest)."""
+    import shlex
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Languages and renderers"):text.index("## Comparing the systems")]
+    examples: list[tuple[str, list[str]]] = []
+    for block in section.split("```text")[1:]:
+        for line in block.split("```")[0].strip("\n").splitlines():
+            line = line.strip()
+            if line.startswith("$ dice "):
+                examples.append((line[2:], []))
+            elif examples and line:
+                examples[-1][1].append(line)
+    assert len(examples) >= 7
+    for command, shown in examples:
+        status = main(shlex.split(command)[1:])
+        out, err = capsys.readouterr()
+        printed = [line.strip() for line in (out + err).splitlines()]
+        for i, line in enumerate(shown):
+            if line == "...":
+                break
+            assert printed[i] == line, command
+        assert status == (2 if printed and printed[0].startswith("dice: e") else 0)
