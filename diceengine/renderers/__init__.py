@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import DiceError
 from ..i18n import N_, translations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "catalogue", "face_cache", "face_marks", "narrative_text", "render", "renderer", "words_text"]
+__all__ = ["FORMATS", "Context", "catalogue", "context", "face_marks", "narrative_text", "render", "renderer", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -74,17 +74,27 @@ def narrative_text(face: Face, gettext: Callable[[str], str]) -> str:
     return gettext("{die} {face}").format(die=gettext(face.die.kind), face=shown)
 
 
-_FACE_TEXT: dict[tuple[Any, ...], dict[Any, str]] = {}
-#: most faces remembered per format and language (faces repeat: a d6 has six)
-FACE_CACHE_SIZE = 4096
+class Context(NamedTuple):
+    """What a renderer needs for one format and language: the catalogue and the texts it remembers."""
+
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+    cache: dict[Any, str]
 
 
-def face_cache(*key: Any) -> dict[Any, str]:
-    """The remembered texts of faces for ``key`` (format, language, ...): a face is written once."""
-    cache = _FACE_TEXT.get(key)
-    if cache is None or len(cache) > FACE_CACHE_SIZE:
-        cache = _FACE_TEXT[key] = {}
-    return cache
+_CONTEXTS: dict[tuple[Any, ...], Context] = {}
+#: most texts remembered per format and language (faces repeat: a d6 has six; words, verdicts...)
+CACHE_SIZE = 4096
+
+
+def context(*key: Any, lang: str | None) -> Context:
+    """The :class:`Context` of ``key`` (format, ...) in ``lang``. Parts are immutable and their text
+    depends only on the part, the format and the language, so each is written once."""
+    found = _CONTEXTS.get((lang, *key))
+    if found is None or len(found.cache) > CACHE_SIZE:
+        t = translations(lang)
+        found = _CONTEXTS[(lang, *key)] = Context(t.gettext, t.ngettext, {})
+    return found
 
 
 def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:

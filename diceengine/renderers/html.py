@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..parts import Dice, Face, Group, Words
-from . import catalogue, face_cache, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Words
+from . import Context, context, face_marks, narrative_text, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -45,9 +45,8 @@ def die_classes(face: Face) -> str:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
-    gettext, ngettext = catalogue(lang)
     out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
-    _walk(roll.parts(), out, gettext, ngettext, face_cache("html", lang))
+    _walk(roll.parts(), out, context("html", lang=lang))
     out.append("</span>")
     return "".join(out)
 
@@ -69,27 +68,30 @@ def _dice_span(dice: Dice, value: int) -> str:
 _TAGS = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"), "expression": ("code", "dice-expression")}
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable,
-          cache: dict[Any, str]) -> None:
+def _text(part: Any, ctx: Context) -> str:
+    kind = type(part)
+    if kind is Face:
+        return face_text(part, ctx.gettext)
+    if kind is Words:
+        return escape(words_text(part, ctx.gettext, ctx.ngettext))
+    tag, cls = _TAGS.get(part.role, ("span", part.role))  # a group
+    inner = [f'<{tag} class="{cls}">']
+    _walk(part.parts, inner, ctx)
+    inner.append(f"</{tag}>")
+    return "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
     append = out.append
+    cache = ctx.cache
     for part in parts:
         kind = type(part)
         if kind is str:
             append(escape(part))
-        elif kind is Face:
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = face_text(part, gettext)
-            append(text)
         elif kind is Dice:
             append(escape(part.sep).join([_dice_span(part, v) for v in part.values]))
-        elif kind is Words:
+        else:
             text = cache.get(part)
             if text is None:
-                text = cache[part] = escape(words_text(part, gettext, ngettext))
+                text = cache[part] = _text(part, ctx)
             append(text)
-        elif kind is Group:
-            tag, cls = _TAGS.get(part.role, ("span", part.role))
-            append(f'<{tag} class="{cls}">')
-            _walk(part.parts, out, gettext, ngettext, cache)
-            append(f"</{tag}>")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..parts import Dice, Face, Group, Words
-from . import catalogue, face_cache, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Words
+from . import Context, context, face_marks, narrative_text, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -36,9 +36,8 @@ def is_critical(face: Face) -> bool:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
-    gettext, ngettext = catalogue(lang)
     out: list[str] = []
-    _walk(roll.parts(), out, gettext, ngettext, False, face_cache("markdown", lang))
+    _walk(roll.parts(), out, context("markdown", lang=lang), False)
     return "".join(out)
 
 
@@ -56,37 +55,40 @@ def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
     return f"**{text}**{marks}"
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool,
-          cache: dict[Any, str]) -> None:
+def _dice(dice: Dice, struck: bool) -> str:
+    if struck:
+        return escape(dice.sep).join(map(str, dice.values))
+    top = dice.sides if dice.sides >= 4 else 0
+    return escape(dice.sep).join([f"***{v}***" if v == top else f"**{v}**" for v in dice.values])
+
+
+def _text(part: Any, ctx: Context, struck: bool) -> str:
+    kind = type(part)
+    if kind is Face:
+        return face_text(part, ctx.gettext, struck)
+    if kind is Words:
+        return escape(words_text(part, ctx.gettext, ctx.ngettext))
+    if part.role == "expression":  # a group
+        return "`" + "".join(str(p) for p in part.parts).replace("`", "'") + "`"
+    inner: list[str] = []
+    _walk(part.parts, inner, ctx, struck or part.role == "struck")
+    text = "".join(inner)
+    return f"~~{text}~~" if part.role == "struck" else f"**{text}**"
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
     append = out.append
+    cache = ctx.cache
     for part in parts:
         kind = type(part)
         if kind is str:
             append(escape(part))
-        elif kind is Face:
-            if struck:
-                append(face_text(part, gettext, True))
-                continue
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = face_text(part, gettext)
-            append(text)
         elif kind is Dice:
-            if struck:
-                append(escape(part.sep).join(map(str, part.values)))
-            else:
-                top = part.sides if part.sides >= 4 else 0
-                append(escape(part.sep).join([f"***{v}***" if v == top else f"**{v}**" for v in part.values]))
-        elif kind is Words:
+            append(_dice(part, struck))
+        elif struck:
+            append(_text(part, ctx, True))
+        else:
             text = cache.get(part)
             if text is None:
-                text = cache[part] = escape(words_text(part, gettext, ngettext))
+                text = cache[part] = _text(part, ctx, False)
             append(text)
-        elif kind is Group:
-            if part.role == "expression":
-                append("`" + "".join(str(p) for p in part.parts).replace("`", "'") + "`")
-                continue
-            inner: list[str] = []
-            _walk(part.parts, inner, gettext, ngettext, struck or part.role == "struck", cache)
-            text = "".join(inner)
-            append(f"~~{text}~~" if part.role == "struck" else f"**{text}**")

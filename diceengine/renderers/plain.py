@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..parts import Dice, Face, Group, Words
-from . import catalogue, face_cache, face_marks, narrative_text, words_text
+from ..parts import Dice, Face, Words
+from . import Context, context, face_marks, narrative_text, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -22,9 +22,8 @@ def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
 
 def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:
     """Parts as one line of plain text."""
-    gettext, ngettext = catalogue(lang)
     out: list[str] = []
-    _walk(parts, out, gettext, ngettext, False, face_cache("plain", lang))
+    _walk(parts, out, context("plain", lang=lang), False)
     return "".join(out)
 
 
@@ -41,32 +40,30 @@ def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
     return f"~{die.value}{face_marks(face)}~"
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, struck: bool,
-          cache: dict[Any, str]) -> None:
+def _text(part: Any, ctx: Context, struck: bool) -> str:
+    kind = type(part)
+    if kind is Face:
+        return face_text(part, ctx.gettext, struck)
+    if kind is Words:
+        return words_text(part, ctx.gettext, ctx.ngettext)
+    inner: list[str] = []  # a group
+    _walk(part.parts, inner, ctx, struck or part.role == "struck")
+    return f"~{''.join(inner)}~" if part.role == "struck" else "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
     append = out.append
+    cache = ctx.cache
     for part in parts:
         kind = type(part)
         if kind is str:
             append(part)
-        elif kind is Face:
-            if struck:
-                append(face_text(part, gettext, True))
-                continue
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = face_text(part, gettext)
-            append(text)
         elif kind is Dice:
             append(part.sep.join(map(str, part.values)))
-        elif kind is Words:
+        elif struck:
+            append(_text(part, ctx, True))
+        else:
             text = cache.get(part)
             if text is None:
-                text = cache[part] = words_text(part, gettext, ngettext)
+                text = cache[part] = _text(part, ctx, False)
             append(text)
-        elif kind is Group:
-            if part.role == "struck":
-                append("~")
-                _walk(part.parts, out, gettext, ngettext, True, cache)
-                append("~")
-            else:
-                _walk(part.parts, out, gettext, ngettext, struck, cache)

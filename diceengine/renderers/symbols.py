@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..parts import Dice, Face, Group, Words
+from ..parts import Dice, Face, Words
 from ..registry import get_system
-from . import catalogue, face_cache, face_marks, words_text
+from . import Context, context, face_marks, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -31,11 +31,12 @@ def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
     table = {k: emoji_name(k) for k in declared} if emoji else declared
     if symbols:
         table = {**table, **symbols}
-    gettext, ngettext = catalogue(lang)
-    # faces are remembered for the system's own table; a table given by the caller is not
-    cache = face_cache("symbols", lang, roll.system, emoji) if not symbols else {}
+    # texts are remembered for the system's own table; a table given by the caller is not
+    ctx = context("symbols", roll.system, emoji, lang=lang)
+    if symbols:
+        ctx = Context(ctx.gettext, ctx.ngettext, {})
     out: list[str] = []
-    _walk(roll.parts(), out, gettext, ngettext, table, False, cache)
+    _walk(roll.parts(), out, ctx, table, False)
     return "".join(out)
 
 
@@ -48,39 +49,36 @@ def _face(face: Face, table: Mapping[str, str], gettext: Callable) -> str:
     return (symbol if symbol is not None else str(die.value)) + face_marks(face)
 
 
-def _walk(parts: Iterable[Any], out: list[str], gettext: Callable, ngettext: Callable, table: Mapping[str, str],
-          struck: bool, cache: dict[Any, str]) -> None:
+def _text(part: Any, ctx: Context, table: Mapping[str, str], struck: bool) -> str:
+    kind = type(part)
+    if kind is Face:
+        text = _face(part, table, ctx.gettext)
+        if struck:
+            return text
+        if part.die.rerolled:
+            return f"~{text}~r"
+        return text if part.die.kept else f"~{text}~"
+    if kind is Words:
+        return words_text(part, ctx.gettext, ctx.ngettext)
+    inner: list[str] = []  # a group
+    _walk(part.parts, inner, ctx, table, struck or part.role == "struck")
+    return f"~{''.join(inner)}~" if part.role == "struck" else "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, table: Mapping[str, str], struck: bool) -> None:
     append = out.append
+    cache = ctx.cache
     for part in parts:
         kind = type(part)
         if kind is str:
             append(part)
-        elif kind is Face:
-            if struck:
-                append(_face(part, table, gettext))
-                continue
-            text = cache.get(part)
-            if text is None:
-                text = _face(part, table, gettext)
-                die = part.die
-                if die.rerolled:
-                    text = f"~{text}~r"
-                elif not die.kept:
-                    text = f"~{text}~"
-                cache[part] = text
-            append(text)
         elif kind is Dice:
             prefix = part.kind + ":"
             append(part.sep.join([table.get(prefix + str(v)) or str(v) for v in part.values]))
-        elif kind is Words:
+        elif struck:
+            append(_text(part, ctx, table, True))
+        else:
             text = cache.get(part)
             if text is None:
-                text = cache[part] = words_text(part, gettext, ngettext)
+                text = cache[part] = _text(part, ctx, table, False)
             append(text)
-        elif kind is Group:
-            if part.role == "struck":
-                append("~")
-                _walk(part.parts, out, gettext, ngettext, table, True, cache)
-                append("~")
-            else:
-                _walk(part.parts, out, gettext, ngettext, table, struck, cache)
