@@ -163,7 +163,7 @@ def measure() -> list[tuple[str, str, float, float, float]]:
     rows = []
     for system, expr in CASES:
         rolls = [de.roll(expr, system, seed=seed) for seed in range(20)]
-        t_roll = min(timeit.repeat(lambda: de.roll(expr, system), number=2000, repeat=5)) / 2000 * 20
+        t_roll = min(timeit.repeat(lambda e=expr, s=system: de.roll(e, s), number=2000, repeat=5)) / 2000 * 20
 
         def peer(rolls: list[de.Roll] = rolls) -> None:
             for r in rolls:
