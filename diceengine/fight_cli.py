@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import DiceError
 
@@ -36,13 +37,11 @@ def _fight_table(r: Any) -> list[str]:
     a, b = r.sides
     how = (f"exact, {r.states} states" if r.method == "exact"
            else f"simulated, {r.fights:,} fights")
-    if r.seconds is not None:
-        how += f", {1000 * r.seconds:.1f} ms"
     mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
     lines = [f"{r.encounter} ({r.system}, {how})",
              f"  {', '.join(r.roster[0])} against {', '.join(r.roster[1])}",
-             f"  {a} wins {_pct(r.a_wins).strip()}   {b} wins {_pct(r.b_wins).strip()}   "
-             f"both down {_pct(r.both_down).strip()}   mean rounds {mean}"]
+             (f"  {a} wins {_pct(r.a_wins).strip()}   {b} wins {_pct(r.b_wins).strip()}   "
+              f"both down {_pct(r.both_down).strip()}   mean rounds {mean}")]
     if r.unfinished > 1e-9:
         lines.append(f"  {'never ending' if r.method == 'exact' else 'still going at the end'}: "
                      f"{_pct(r.unfinished).strip()}")
@@ -104,7 +103,7 @@ def _sweep(args: argparse.Namespace, encounter: Any) -> int:
           + (f", on {args.dask}" if args.dask else "") + ")")
     print(f"{head}  {a + ' wins':>14}  {b + ' wins':>14}  {'both down':>9}  {'mean rounds':>11}")
     for r in rows:
-        cells = "  ".join(f"{str(r.values[ax]):<{w}}" for ax, w in zip(axes, widths))
+        cells = "  ".join(f"{r.values[ax]!s:<{w}}" for ax, w in zip(axes, widths))
         mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
         print(f"{cells}  {_pct(r.a_wins):>14}  {_pct(r.b_wins):>14}  {_pct(r.both_down):>9}  {mean:>11}")
     return 0

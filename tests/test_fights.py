@@ -10,7 +10,7 @@ import pathlib
 import subprocess
 import sys
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -76,7 +76,8 @@ def test_bad_files_are_the_engines_error(tmp_path):
         fights.load_encounter(bad_json)
     with pytest.raises(de.DiceError, match="cannot read"):
         fights.load_encounter(tmp_path / "missing.toml")
-    proc = subprocess.run([sys.executable, "-m", "diceengine", "fight", str(bad_json)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "diceengine", "fight", str(bad_json)], capture_output=True, text=True,
+                          check=False)
     assert proc.returncode == 2
     assert "d6.a[0].damage" in proc.stderr and "Traceback" not in proc.stderr
     with pytest.raises(de.DiceError, match="not written for"):
@@ -97,7 +98,7 @@ def test_json_and_toml_give_the_same_fight(tmp_path):
 # ---------------------------------------------------------------- exact duel: brute force written here
 
 
-@lru_cache(maxsize=None)
+@cache
 def totals(dice, pips=0):
     """Distribution of the sum of ``dice`` d6 plus pips, by enumeration."""
     out = Counter(sum(c) + pips for c in itertools.product(range(1, 7), repeat=dice))
@@ -223,6 +224,21 @@ def test_a_fight_nobody_can_win_never_ends():
     assert sim.unfinished == 1.0
 
 
+def test_absorbing_equations_agree_with_round_by_round(monkeypatch):
+    """A fight too long to carry round by round is solved from the absorbing-chain equations: same odds."""
+    from diceengine.fights import chain
+
+    for system in ("d6", "d6wild", "ffg"):
+        fight = fights.load_encounter(ROARK)[system]
+        carried = fights.duel_odds(fight)
+        monkeypatch.setattr(chain, "MAX_ITERATIONS", 2)
+        solved = fights.duel_odds(fight)
+        monkeypatch.undo()
+        assert abs(carried.a_wins - solved.a_wins) < 1e-10
+        assert abs(carried.b_wins - solved.b_wins) < 1e-10
+        assert abs(carried.mean_rounds - solved.mean_rounds) < 1e-8
+
+
 def test_exact_duel_stays_within_the_work_budget():
     enc = d6_encounter(fighter("A", "12D", "6D", "12D"), fighter("B", "12D", "6D", "12D"))
     assert fights.duel_odds(enc["d6"]).states < fights.chain.MAX_STATES
@@ -270,6 +286,17 @@ def test_simulation_agrees_with_the_exact_chain(path, system, changes):
     assert played > 100_000
 
 
+def test_general_round_agrees_with_the_exact_chain_too(monkeypatch):
+    """Skirmishes take the general round (any number a side); on a duel it must agree as well."""
+    from diceengine.systems.d6_fight import D6Battle
+
+    monkeypatch.setattr(D6Battle, "fast_duel", False)
+    for changes in ({}, {"dodge": "always", "range": "short"}):
+        fight = fights.load_encounter(ROARK)["d6"].with_values(changes)
+        stat, df, _ = chi_square_against_exact(fight, 100_000, seed=77)
+        assert stat < chi2_critical(df), (stat, df)
+
+
 def test_chi_square_catches_a_wrong_chain():
     """The comparison has teeth: the same simulation against a slightly different fight fails."""
     fight = fights.load_encounter(ROARK)["d6"]
@@ -315,6 +342,19 @@ def test_wild_die_damage_bands_against_enumeration():
         assert abs(got[k] - expected[int(b)]) < 1e-5, b
 
 
+@pytest.mark.parametrize("code", ["1D", "2D+1", "4D", "5D-1"])
+def test_wild_code_totals_match_the_systems_distribution(code):
+    """The fight module builds Wild Die totals from plain dice and one Wild Die: the same as the system's."""
+    from diceengine.systems._d6_codes import parse_code
+    from diceengine.systems.d6wild_fight import _pmf
+
+    values, probs = _pmf(parse_code(code), "flag")
+    whole = de.distribution(code, "d6wild").marginal("total")
+    assert set(values.tolist()) == set(whole)
+    for v, p in zip(values.tolist(), probs.tolist()):
+        assert abs(p - whole[v]) < 1e-12
+
+
 FACES = {  # the README of the rules: S success, F failure, A advantage, T threat, R triumph
     "proficiency": ["", "S", "S", "SS", "SS", "A", "SA", "SA", "SA", "AA", "AA", "R"],
     "ability": ["", "S", "S", "SS", "A", "A", "SA", "AA"],
@@ -339,8 +379,8 @@ def test_ffg_attack_outcomes_against_enumeration():
             expected[(s, a >= 2 or "R" in text)] += 1 / n
     got = {(s, c): p for s, c, p in attack_outcomes(2, 1, 1, 1, 2)}
     assert set(got) == set(expected)
-    for key in got:
-        assert abs(got[key] - expected[key]) < 1e-12
+    for key, p in got.items():
+        assert abs(p - expected[key]) < 1e-12
 
 
 def test_minion_group_follows_the_stormtrooper_example():
@@ -429,10 +469,11 @@ def test_sweep_on_a_dask_local_cluster_matches_the_local_run():
     distributed = pytest.importorskip("distributed")
     fight = fights.load_encounter(ROARK)["d6"]
     local = fights.sweep(fight, GRID, fights=5_000, seed=9, workers=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            remote = fights.sweep(fight, GRID, fights=5_000, seed=9, dask=client)
-            assert len(client.scheduler_info()["workers"]) == 2
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                   dashboard_address=None) as cluster,
+          distributed.Client(cluster) as client):
+        remote = fights.sweep(fight, GRID, fights=5_000, seed=9, dask=client)
+        assert len(client.scheduler_info()["workers"]) == 2
     assert [r.model_dump() for r in remote] == [r.model_dump() for r in local]
 
 
@@ -471,3 +512,20 @@ def test_fights_core_names_no_system():
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant):
                 assert node.value not in ("d6", "d6wild", "d20pool", "ffg"), f"{path.name} names {node.value}"
+
+
+def test_d6_fight_health_agrees_with_the_state_of_play():
+    """The fight's health transitions and the state of play of text 000 (another module, the same text)
+    give the same wounds and stuns for every damage and Strength roll."""
+    play = pytest.importorskip("diceengine.systems.d6_play")
+    from diceengine.systems.d6 import Wound, damage_result
+    from diceengine.systems.d6_fight import after_hit
+
+    for start in (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED):
+        scene = play.D6Scene(characters={"x": play.D6Character(name="x", codes={"strength": "2D"}, health=start)})
+        for dmg in range(1, 25):
+            for strength in range(1, 13):
+                after = play.take_damage(scene, "x", dmg, strength).state.characters["x"]
+                level, stunned = after_hit(int(start), int(damage_result(dmg, strength)))
+                assert level == int(after.health), (start, dmg, strength)
+                assert stunned == len(after.stuns), (start, dmg, strength)

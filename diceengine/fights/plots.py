@@ -3,7 +3,7 @@ won by each round, one line per ruleset."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..plots import FIGSIZE, _pyplot, _save
 from .outcome import FightOdds
@@ -25,6 +25,10 @@ def plot_fights(results: Sequence[FightOdds], path: str) -> None:
         right.plot(rounds, [100 * p for p in r.b_by_round], color=line.get_color(), linestyle="--",
                    label=f"{r.system}: {r.sides[1]}")
     first = results[0] if results else None
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in (left, right):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     left.set_xlabel("round")
     left.set_ylabel("chance the fight ends in this round (%)")
     left.legend(fontsize="small")
