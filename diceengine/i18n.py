@@ -17,13 +17,15 @@ A new language is one new ``.po`` file (and its ``.mo``) and its code in :data:`
 
 from __future__ import annotations
 
-import gettext as _gettext
 import os
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import DiceError
+
+if TYPE_CHECKING:
+    import gettext as _gettext
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -91,6 +93,8 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
 @cache
 def translations(lang: str | None) -> _gettext.NullTranslations:
     """The catalogue of ``lang`` (English when ``None``)."""
+    import gettext as _gettext  # on first use: importing the engine stays light
+
     return _gettext.translation(DOMAIN, localedir=locale_dir(), languages=[language(lang)], fallback=True)
 
 
