@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from .errors import DiceError
+from .i18n import N_
 
 if TYPE_CHECKING:
     import random
@@ -45,13 +46,14 @@ class Option:
         if self.choices is not None:
             if value not in self.choices:
                 shown = ", ".join(repr(c) for c in self.choices)
-                raise DiceError(f"option {name}={value!r} is not one of {shown}")
+                raise DiceError(N_("option {name}={value} is not one of {shown}"), name=name, value=repr(value),
+                                shown=shown)
             return value
         kind = self.kind or type(self.default)
         if kind is bool and not isinstance(value, bool):
-            raise DiceError(f"option {name} must be True or False, not {value!r}")
+            raise DiceError(N_("option {name} must be True or False, not {value}"), name=name, value=repr(value))
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise DiceError(f"option {name} must be an integer, not {value!r}")
+            raise DiceError(N_("option {name} must be an integer, not {value}"), name=name, value=repr(value))
         return value
 
 
@@ -183,8 +185,8 @@ class System(ABC):
         unknown = set(given) - set(self.options)
         if unknown:
             valid = ", ".join(sorted(self.options)) or "none"
-            raise DiceError(f"unknown option(s) for system {self.name!r}: {', '.join(sorted(unknown))} "
-                            f"(valid: {valid})")
+            raise DiceError(N_("unknown option(s) for system {system}: {unknown} (valid: {valid})"),
+                            system=repr(self.name), unknown=", ".join(sorted(unknown)), valid=valid)
         resolved = {name: opt.default for name, opt in self.options.items()}
         for name, value in given.items():
             resolved[name] = self.options[name].check(name, value)
@@ -236,7 +238,7 @@ def get_system(name: str | System) -> System:
     ep = _entry_points().get(name)
     if ep is None:
         known = ", ".join(sorted(set(_registry) | set(_entry_points()))) or "none"
-        raise DiceError(f"unknown system {name!r} (registered: {known})")
+        raise DiceError(N_("unknown system {name} (registered: {known})"), name=repr(name), known=known)
     return _load(ep)
 
 

@@ -17,6 +17,7 @@ from lark import Token
 from diceengine.arith import Algebra, fold
 from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 
 __all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "parse_code"]
 
@@ -145,20 +146,20 @@ class CodeAlgebra(Algebra[Code]):
     def leaf(self, node: Any) -> Code:
         if isinstance(node, CodeLiteral):
             return Code(node.dice, 0)
-        raise DiceValueError("not a dice code", self.expression, position(node))
+        raise DiceValueError(N_("not a dice code"), self.expression, position(node))
 
     def mul(self, a: Code, b: Code, node: Any) -> Code:
         if a.is_number:
             return b * a.pips
         if b.is_number:
             return a * b.pips
-        raise DiceValueError("two dice codes cannot be multiplied", self.expression, node.pos)
+        raise DiceValueError(N_("two dice codes cannot be multiplied"), self.expression, node.pos)
 
     def div(self, a: Code, b: Code, node: Any) -> Code:
         if not b.is_number:
-            raise DiceValueError("cannot divide by a dice code", self.expression, node.pos)
+            raise DiceValueError(N_("cannot divide by a dice code"), self.expression, node.pos)
         if b.pips == 0:
-            raise DiceValueError("division by zero", self.expression, node.pos)
+            raise DiceValueError(N_("division by zero"), self.expression, node.pos)
         if a.is_number:
             return Code(0, a.pips // b.pips)
         if b.pips == 2:

@@ -24,8 +24,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 from lark import Token
 
-from diceengine.arith import constant
 from diceengine.api import Expressible
+from diceengine.arith import constant
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
@@ -219,26 +219,27 @@ class D20PoolSystem(System):
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count
         if count < 2 and not options["one_die"] and count >= MIN_DICE:
-            raise DiceValueError(f"a pool rolls at least two d20 (text 001), not {count} "
-                                 "(the option one_die=true allows one)", expression, tree.pos)
+            raise DiceValueError(N_("a pool rolls at least two d20 (text 001), not {count} "
+                                    "(the option one_die=true allows one)"), expression, tree.pos, count=count)
         if not MIN_DICE <= count <= MAX_DICE:
-            raise DiceValueError(f"a pool has {MIN_DICE} to {MAX_DICE} d20 (2, plus up to 3 bought), not {count}",
-                                 expression, tree.pos)
+            raise DiceValueError(N_("a pool has {least} to {most} d20 (2, plus up to 3 bought), not {count}"),
+                                 expression, tree.pos, least=MIN_DICE, most=MAX_DICE, count=count)
         threshold = constant(tree.threshold)
         if not 0 <= threshold <= 20:
-            raise DiceValueError(f"the threshold (attribute + discipline) must be 0 to 20, not {threshold}",
-                                 expression, start(tree.threshold))
+            raise DiceValueError(N_("the threshold (attribute + discipline) must be 0 to 20, not {threshold}"),
+                                 expression, start(tree.threshold), threshold=threshold)
         discipline = None
         if tree.specialisation is not None:
             discipline = constant(tree.specialisation.discipline)
             if not 0 <= discipline <= threshold:
-                raise DiceValueError(f"the specialisation's discipline must be 0 to the threshold ({threshold}), "
-                                     f"not {discipline}", expression, start(tree.specialisation.discipline))
+                raise DiceValueError(N_("the specialisation's discipline must be 0 to the threshold ({threshold}), "
+                                        "not {discipline}"), expression, start(tree.specialisation.discipline),
+                                     threshold=threshold, discipline=discipline)
         difficulty = None
         if tree.difficulty is not None:
             difficulty = constant(tree.difficulty.successes)
             if difficulty < 0:
-                raise DiceValueError("a difficulty is 0 or more successes", expression,
+                raise DiceValueError(N_("a difficulty is 0 or more successes"), expression,
                                      start(tree.difficulty.successes))
         return PoolPlan(expression, count, threshold, discipline, difficulty)
 
