@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
 
-__all__ = ["PlayState", "Step", "refuse"]
+__all__ = ["PlayState", "Step", "refuse", "one_of", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -32,33 +32,51 @@ class Step(NamedTuple, Generic[S]):
 
     state: S
     check: str | None = None
-    system: str = "standard"
+    system: str | None = None
     options: dict[str, Any] = {}
 
     def roll(self, seed: Any = None) -> Any:
         """Roll the check once (:func:`diceengine.roll`)."""
         from diceengine.api import roll
 
-        return roll(self._expression(), self.system, seed=seed, **self.options)
+        return roll(self._expression(), self._system(), seed=seed, **self.options)
 
     def distribution(self) -> Any:
         """The exact odds of the check (:func:`diceengine.distribution`)."""
         from diceengine.api import distribution
 
-        return distribution(self._expression(), self.system, **self.options)
+        return distribution(self._expression(), self._system(), **self.options)
 
     def sample(self, n: int, seed: Any = None) -> Any:
         """``n`` rolls of the check at once (:func:`diceengine.sample`)."""
         from diceengine.api import sample
 
-        return sample(self._expression(), n, self.system, seed=seed, **self.options)
+        return sample(self._expression(), n, self._system(), seed=seed, **self.options)
 
     def _expression(self) -> str:
         if self.check is None:
             raise DiceValueError("this step calls for no roll")
         return self.check
 
+    def _system(self) -> str:
+        return self.system or "standard"
+
+
+def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = None) -> Step[S]:
+    """A step calling for ``check``, which is first read by the engine: a check the system cannot roll
+    (an unknown difficulty name...) is the engine's error now, not when the table rolls it."""
+    from diceengine.api import plan
+
+    plan(check, system, **(options or {}))
+    return Step(state, check, system, options or {})
+
 
 def refuse(message: str) -> DiceValueError:
     """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
     return DiceValueError(message)
+
+
+def one_of(value: Any, choices: Any, what: str) -> None:
+    """Refuse ``value`` unless it is one of ``choices``."""
+    if value not in choices:
+        raise refuse(f"{what} is one of {', '.join(map(str, choices))}, not {value!r}")

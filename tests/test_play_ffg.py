@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from diceengine.systems import ffg_play as play
 from diceengine.systems.ffg import NarrativeOutcome
-from diceengine.systems.ffg_play import Encounter, MinionGroup
+from diceengine.systems.ffg_play import CharacterSheet, Encounter, MinionGroup
 
 import diceengine as de
 
@@ -98,6 +98,15 @@ def test_the_destiny_pool_flips_for_a_party_of_either_affiliation():
     assert step.check == "1a1p vs 2d" and (step.state.destiny.light, step.state.destiny.dark) == (0, 1)
 
 
+def test_a_session_rolls_its_destiny_pool():
+    scene = play.roll_destiny(4, seed=11)
+    force = de.roll("4f", "ffg", seed=11).outcome  # the same four Force dice
+    assert (scene.destiny.light, scene.destiny.dark, scene.destiny.party) == (force.light, force.dark, "light")
+    assert play.roll_destiny(4, "dark", seed=11).destiny.party == "dark"
+    with pytest.raises(de.DiceError):
+        play.roll_destiny(0)
+
+
 def test_assistance_and_initiative():
     assert play.assist("2a1p vs 2d", helper_skill=1, skill=1) == "2a1p1b vs 2d"
     assert play.assist("2a1p vs 2d", helper_skill=3, skill=1, npc_helps_antagonist=True) == "2a1p vs 2d1s"
@@ -115,3 +124,33 @@ def test_assistance_and_initiative():
     assert play.roll_initiative(state, checks, ["Kira"], players_first=False).state.initiative == \
         ["officer", "trooper", "Kira"]
     refused(play.roll_initiative, state, {})
+
+
+def test_a_seventh_characteristic_point_is_refused():
+    sheet = CharacterSheet(name="Kira", characteristics={"brawn": 5, "agility": 3}, career_skills=["gunnery"],
+                           xp=200)
+    step = play.buy_characteristic(sheet, "brawn")  # 5 -> 6 costs 6 x 10
+    assert step.state.characteristics["brawn"] == 6 and step.state.xp == 140
+    sheet = step.state
+    before = sheet.model_dump_json()
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(sheet, "brawn")  # a seventh point
+    assert sheet.model_dump_json() == before
+    assert CharacterSheet.model_validate_json(before) == sheet
+    creating = CharacterSheet(name="Kira", characteristics={"brawn": 5}, xp=200, created=False)
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(creating, "brawn")  # at most 5 at creation
+    # the text: agility 2 -> 3 costs 30; ranks: 5 x rank, +5 outside the career
+    assert play.buy_characteristic(CharacterSheet(name="x", characteristics={"agility": 2}, xp=30),
+                                   "agility").state.xp == 0
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(CharacterSheet(name="x", characteristics={"agility": 2}, xp=29), "agility")
+    sheet = play.buy_skill(sheet, "gunnery").state
+    sheet = play.buy_skill(sheet, "gunnery").state
+    assert sheet.skills["gunnery"] == 2 and sheet.xp == 140 - 5 - 10
+    sheet = play.buy_skill(sheet, "stealth").state
+    assert sheet.xp == 125 - 10
+    assert play.sheet_check(sheet, "agility", "gunnery", "hard").check == "1a2p vs 3d"
+    full = sheet.model_copy(update={"skills": {"gunnery": 5}})
+    with pytest.raises(de.DiceError):
+        play.buy_skill(full, "gunnery")
