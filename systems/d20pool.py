@@ -47,6 +47,19 @@ SUCCESSES = NP_("{n} success", "{n} successes")
 COMPLICATIONS = NP_("{n} complication", "{n} complications")
 IMPULSION = NP_("{n} Impulsion", "{n} Impulsion")
 SUCCESS, FAILURE = N_("success"), N_("failure")
+_VERDICTS = {True: Group((Words(SUCCESS),), "result"), False: Group((Words(FAILURE),), "result")}
+_COUNTS: dict[tuple[str, int], Words] = {}
+
+
+def _words(forms: tuple[str, str], n: int) -> Words:
+    """``3 successes``: a count in words (built once per count)."""
+    found = _COUNTS.get((forms[0], n))
+    if found is None:
+        found = Words(*forms, n=n)
+        if len(_COUNTS) < 1024:
+            _COUNTS[(forms[0], n)] = found
+    return found
+
 #: the words of the outcome fields and of the chances ``dice odds`` prints
 FIELD_WORDS = (N_("successes"), N_("complications"), N_("impulsion"), N_("at least one complication"))
 
@@ -159,13 +172,13 @@ class PoolPlan(Plan):
         for v in record:
             parts += (faces[v], ", ")
         parts[-1] = "] = "
-        parts.append(Words(*SUCCESSES, n=outcome.successes))
+        parts.append(_words(SUCCESSES, outcome.successes))
         if outcome.complications:
-            parts += [", ", Words(*COMPLICATIONS, n=outcome.complications)]
+            parts += (", ", _words(COMPLICATIONS, outcome.complications))
         if self.difficulty is not None:
-            parts += [", ", Group((Words(SUCCESS if outcome.success else FAILURE),), "result")]
+            parts += (", ", _VERDICTS[bool(outcome.success)])
             if outcome.impulsion:
-                parts += [", ", Words(*IMPULSION, n=outcome.impulsion)]
+                parts += (", ", _words(IMPULSION, outcome.impulsion))
         return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:

@@ -95,7 +95,7 @@ def die_name(word: str, letters: str = "initials") -> str:
     return _NAMES.get(w) or LETTER_SETS[letters][w]
 
 
-def resolve_dice(group: "NarrativeDice", letters: str, expression: str) -> list[tuple[str, int, int]]:
+def resolve_dice(group: NarrativeDice, letters: str, expression: str) -> list[tuple[str, int, int]]:
     """``(die, count, position)`` of a group: a name, a letter of the ``letters`` option, or a run of its
     letters (``sb`` is setback then boost with the initials); a letter of the other set is refused."""
     from ._d6_codes import plain_word
@@ -174,6 +174,10 @@ _FACES = {die: [Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbol
                 for i in range(SIDES[die])] for die in DICE}
 
 
+#: the net results shown so far (a pool has few distinct ones): built once each
+_RESULTS: dict[Any, Group] = {}
+
+
 class NarrativePlan(Plan):
     """A pool of narrative dice."""
 
@@ -210,7 +214,12 @@ class NarrativePlan(Plan):
         for die, i in record:
             parts += (_FACES[die][i], ", ")
         parts[-1] = "] = "
-        parts.append(Group(tuple(net_parts(outcome)), "result"))
+        result = _RESULTS.get(outcome)
+        if result is None:
+            result = Group(tuple(net_parts(outcome)), "result")
+            if len(_RESULTS) < 4096:
+                _RESULTS[outcome] = result
+        parts.append(result)
         return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "Context", "catalogue", "context", "face_marks", "narrative_text", "render", "renderer", "words_text"]
+__all__ = ["FORMATS", "Context", "catalogue", "context", "face_marks", "narrative_text", "render", "renderer",
+           "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}

@@ -87,7 +87,10 @@ def _walk(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
     for part in parts:
         kind = type(part)
         if kind is str:
-            append(escape(part))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = escape(part)
+            append(text)
         elif kind is Dice:
             append(escape(part.sep).join([_dice_span(part, v) for v in part.values]))
         else:

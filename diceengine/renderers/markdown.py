@@ -82,7 +82,10 @@ def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> N
     for part in parts:
         kind = type(part)
         if kind is str:
-            append(escape(part))
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = escape(part)
+            append(text)
         elif kind is Dice:
             append(_dice(part, struck))
         elif struck:
