@@ -122,6 +122,11 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     async def page() -> HTMLResponse:
         return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})
 
+    @app.get("/api/about", tags=["service"])
+    async def about() -> dict[str, Any]:
+        """The engine's version and what it offers beyond the core (a roll's ``lang``, ``render``, ``description``)."""
+        return {"version": _version(), "features": service.engine_features()}
+
     @app.get("/api/health", tags=["service"])
     async def health() -> dict[str, bool]:
         """Always ``{"ok": true}`` (the floor of the load benchmark)."""
