@@ -24,7 +24,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ["DICE_WEB_WORKERS"] = str(args.compute_workers)  # read by the app in each server process
     if args.workers < 1:
         raise DiceError("--workers must be at least 1")
-    uvicorn.run("diceengine.web:app", host=args.host, port=args.port, reload=args.reload,
+    reload_dirs = None
+    if args.reload:  # watch the engine's own code (its systems and grammars may live beside it)
+        import importlib
+
+        names = ("diceengine", "diceengine.systems", "diceengine.grammars")
+        reload_dirs = sorted({os.path.dirname(importlib.import_module(n).__file__ or "") for n in names})
+    uvicorn.run("diceengine.web:app", host=args.host, port=args.port, reload=args.reload, reload_dirs=reload_dirs,
                 workers=None if args.reload else args.workers, log_level=args.log_level,
                 access_log=not args.no_access_log)
     return 0

@@ -106,6 +106,12 @@ def test_roll_options_and_renderer(client: TestClient) -> None:
         assert r.json()["rendered"] == [roll["text"]]
 
 
+def test_about_tells_the_engines_features(client: TestClient) -> None:
+    body = client.get("/api/about").json()
+    assert body == {"version": de.__version__, "features": engine_features()}
+    assert set(body["features"]) == {"lang", "render", "description"}
+
+
 def test_roll_language_passes_through_when_the_engine_speaks_it(client: TestClient) -> None:
     r = client.post("/api/roll", json={"expression": "2d6", "lang": "en"})
     assert r.status_code == 200

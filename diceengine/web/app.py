@@ -91,11 +91,12 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
         else:
             cache.move_to_end(key)
         return _json(text)
+
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
     app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # outermost: the hot path skips the rest
 
     @app.exception_handler(DiceError)
-    async def on_diceerror_response(request: Request, err: DiceError) -> JSONResponse:
+    async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:
         return dice_error_response(err)
 
     @app.exception_handler(RequestValidationError)
@@ -121,6 +122,11 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
         return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/about", tags=["service"])
+    async def about() -> dict[str, Any]:
+        """The engine's version and what it offers beyond the core (a roll's ``lang``, ``render``, ``description``)."""
+        return {"version": _version(), "features": service.engine_features()}
 
     @app.get("/api/health", tags=["service"])
     async def health() -> dict[str, bool]:
