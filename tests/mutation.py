@@ -51,11 +51,13 @@ def stage(modules: list[str]) -> None:
     text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\nonly_mutate = {only}\n", 1)
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
     shutil.copy2(ROOT / "README.md", STAGE / "README.md")
+    if (ROOT / "examples").exists():  # files the tests read
+        shutil.copytree(ROOT / "examples", STAGE / "examples", dirs_exist_ok=True)
     # mutmut regenerates only the mutated modules in mutants/: refresh every other file there
     mutants = STAGE / "mutants"
     if mutants.exists():
         mutated = {staged_path(m) for m in modules}
-        for folder in ("diceengine", "tests"):
+        for folder in ("diceengine", "tests", "examples"):
             shutil.rmtree(mutants / folder / "__pycache__", ignore_errors=True)
             for path in (STAGE / folder).rglob("*"):
                 rel = path.relative_to(STAGE).as_posix()
