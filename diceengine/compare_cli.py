@@ -208,7 +208,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
         kwargs[key] = _convert_value(raw, hints.get(key, str))
     try:
         result = fn(**kwargs)
-    except TypeError as err:
+    except (TypeError, ValueError) as err:  # a value of the wrong kind for this rule
         raise DiceError(f"{args.rule}: {err}") from None
     print(json.dumps(_jsonable(result)) if args.json else _text(result))
     return 0

@@ -7,7 +7,9 @@ to stun are actions), or spends it :func:`prepare` -ing (+1D to the single roll 
 lost to several uses or a reaction). :func:`act` and :func:`attack` return the exact check of the next
 use: the code less 1D per use after the first (reactions count from the moment they are made), 1D for
 running or crawling, 1D wounded, 1D per stun still running, doubled by a Force point spent this round,
-+1D for lifting and climbing/jumping in low gravity. A :func:`react` ion (dodge, parries, a lightsaber)
++1D for lifting and climbing/jumping in low gravity. A thrown grenade is an attack on a place
+(``kind="grenade"``); :func:`grenade_blast` is the game master's 4D against the distance, raised by a
+dodge. A :func:`react` ion (dodge, parries, a lightsaber)
 returns its check; :func:`record_reaction` keeps its roll:
 
 - ``reactions="add"`` (text ``000``): the roll is added to the difficulty of every attack it stops
@@ -46,13 +48,22 @@ from typing import Literal, Mapping, Sequence
 from pydantic import Field
 
 from ._d6_codes import Code, parse_code
-from ._play import PlayState, Step, refuse
-from .d6 import RANGE_DIFFICULTIES, Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from ._play import PlayState, Step, one_of, refuse, rolling
+from .d6 import (
+    RANGE_DIFFICULTIES,
+    Health,
+    Wound,
+    cover_result,
+    damage_result,
+    force_point_outcome,
+    order_by_rolls,
+    parry_bonuses,
+)
 
 __all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
-           "record_reaction", "next_segment", "damage", "take_damage", "hit_cover", "cover_outcome",
+           "record_reaction", "next_segment", "grenade_blast", "damage", "take_damage", "hit_cover", "cover_outcome",
            "take_cover", "end_round", "death_check", "record_death_roll", "spend_force_point",
-           "group_initiative_check", "group_order", "RULES"]
+           "action_order", "group_initiative_check", "group_order", "RULES"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -65,11 +76,12 @@ MOVE_METRES = {"stand": 0, "walk": 5, "run": 10, "crawl": 2}
 COVER_DICE = {"none": 0, "quarter": 1, "half": 2, "three_quarters": 4, "peeking": 4}
 #: what each reaction stops
 STOPS: dict[str, tuple[str, ...]] = {
-    "dodge": ("ranged", "grenade"), "brawling_parry": ("brawling",),
+    "dodge": ("ranged", "grenade"), "brawling_parry": ("brawling",),  # grenade: the blast (grenade_blast)
     "melee_parry": ("brawling", "melee", "lightsaber"), "lightsaber_parry": ("brawling", "melee", "lightsaber"),
     "deflect": ("ranged",),
 }
 LOW_GRAVITY_SKILLS = ("lifting", "climbing_jumping")
+ATTACK_KINDS = ("ranged", "grenade", "brawling", "melee", "lightsaber")
 
 
 class Reaction(PlayState):
@@ -255,7 +267,7 @@ def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = No
     """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
     code, or none)."""
     new, code = _next_use(state, name, skill)
-    return Step(new, _check(code, difficulty), "d6")
+    return rolling(new, _check(code, difficulty), "d6")
 
 
 def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> Reaction | None:
@@ -274,6 +286,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     attack, is added to the difficulty (``"add"``, its segment) or replaces it (``"replace"``, the round,
     with the parry bonuses); the target's cover adds its dice (or ``cover_roll``, the cover dice already
     rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee."""
+    one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
     if kind == "melee" and (not a.armed or a.weapon == "lightsaber"):
@@ -284,7 +297,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
         raise refuse(f"{target} is behind total cover: destroy or pierce it first (hit_cover)")
     base = _difficulty(difficulty)
     bonus = 0
-    reaction = _reaction_against(state, t, kind)
+    reaction = _reaction_against(state, t, kind) if kind != "grenade" else None  # a throw aims at a place
     if reaction is not None:
         if state.reactions == "add":
             base += reaction.total
@@ -295,7 +308,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
                                                           "unarmed" if kind == "brawling" else "armed")
                 base += parry_bonus
                 bonus += attack_bonus
-    dice = (COVER_DICE[t.cover] if kind in ("ranged", "grenade") else 0) + (state.prone_dice if t.prone else 0)
+    dice = (COVER_DICE[t.cover] if kind == "ranged" else 0) + (state.prone_dice if t.prone and kind != "grenade" else 0)
     if cover_roll is not None:
         if not dice:
             raise refuse(f"{target} has no cover to roll")
@@ -304,11 +317,25 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     return Step(new, _check(code, base, dice, bonus), "d6")
 
 
+def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6Scene]:
+    """A grenade landing near ``target``: the game master rolls 4D against the difficulty of the distance
+    between them, raised by the target's dodge of this segment (``"replace"``: replaced by it); a
+    target who dodged a grenade ends the segment prone. On a success, damage as the distance gives."""
+    t = _who(state, target)
+    base = _difficulty(difficulty)
+    reaction = _reaction_against(state, t, "grenade")
+    if reaction is not None:
+        base = base + reaction.total if state.reactions == "add" else reaction.total
+        state = _put(state, t, prone=True)
+    return Step(state, f"4D vs {base}", "d6")
+
+
 def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Scene]:
     """A reaction, when attacked: a dodge, a bare-handed parry (empty hands), a weapon parry (a weapon in
     hand), a lightsaber parry (Sense or weapon parry, the better) or ``"deflect"`` (Sense: a blaster
     bolt parried, and sent back: two uses). It counts as one more use from now on (``"replace"``: it
     takes an action left first). Returns its check; :func:`record_reaction` keeps the roll."""
+    one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
     _able(state, c)
     if kind == "brawling_parry" and c.armed:
@@ -342,6 +369,7 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
 
 def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -> Step[D6Scene]:
     """The rolled total of a reaction :func:`react` called for."""
+    one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
     if c.reacted_round != state.round:
         raise refuse(f"{name} has made no reaction this round")
@@ -375,6 +403,7 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
     """The damage roll against the target's Strength (never modified; doubled by a Force point this
     round): a weapon's code; bare hands, the attacker's Strength; a melee weapon, its code plus
     Strength; a lightsaber, the Control code."""
+    one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
     doubled = 2 if a.force_point_round == state.round else 1  # the character's codes, not a weapon's
@@ -454,6 +483,7 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
     """« Je me fie à la Force »: every code doubled this round. Evil: the point is lost and a dark side
     point gained; neutral: lost; heroic: returned at the end of the adventure; dramatic: returned, and
     the game master may give another."""
+    one_of(use, ("evil", "neutral", "heroic", "dramatic"), "a use of the Force")
     c = _who(state, name)
     if c.force_points < 1:
         raise refuse(f"{name} has no Force point")
@@ -466,6 +496,17 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
 
 
 # ---------------------------------------------------------------- initiative (002)
+
+
+def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
+    """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
+    player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
+    for name in rolls:
+        _who(state, name)
+    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
+    if result.roll_again:
+        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+    return Step(state.model_copy(update={"order": result.order}))
 
 
 def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
@@ -497,9 +538,11 @@ def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str)
 #: the rules of play, for ``dice rule d6 NAME state=JSON ...``
 RULES = {
     "declare": declare, "prepare": prepare, "act": act, "attack": attack, "react": react,
-    "record_reaction": record_reaction, "next_segment": next_segment, "take_cover": take_cover,
+    "record_reaction": record_reaction, "next_segment": next_segment, "grenade_blast": grenade_blast,
+    "take_cover": take_cover,
     "cover_outcome": cover_outcome, "damage": damage, "take_damage": take_damage, "hit_cover": hit_cover,
     "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
-    "spend_force_point": spend_force_point, "group_initiative_check": group_initiative_check,
+    "spend_force_point": spend_force_point, "action_order": action_order,
+    "group_initiative_check": group_initiative_check,
     "group_order": group_order,
 }

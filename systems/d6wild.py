@@ -35,7 +35,7 @@ from diceengine.rolls import Die
 from . import _d6_codes
 from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
-from .d6 import HealthState, advance, advance_cost, modified_code
+from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
 
 __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
@@ -402,26 +402,11 @@ def after_reaction(declared: int, taken: int) -> tuple[int, int]:
     return declared + 1, multiple_actions(declared + 1)[0]
 
 
-class Initiative(NamedTuple):
-    """The order of a round: names from the highest Perception roll down, and the groups of tied
-    characters of the same kind (two player characters, or two non-player characters) who roll again."""
-
-    order: list[str]
-    roll_again: list[list[str]]
-
-
 def initiative(perception: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
     """Who acts first (text ``003``: the highest Perception roll). A tie between a player character and
     a non-player character goes to the player character; two of a kind roll again (text ``000``'s rule),
     listed in ``roll_again`` and kept in the order given meanwhile."""
-    def kind(name: str) -> int:
-        return 0 if name in players else 1
-
-    order = sorted(perception, key=lambda name: (-int(perception[name]), kind(name)))
-    groups: dict[tuple[int, int], list[str]] = {}
-    for name in order:
-        groups.setdefault((int(perception[name]), kind(name)), []).append(name)
-    return Initiative(order, [names for names in groups.values() if len(names) > 1])
+    return order_by_rolls(perception, players)
 
 
 def initiative_check(perception: Code | str) -> str:

@@ -32,11 +32,11 @@ from typing import Literal, Mapping, Sequence
 from pydantic import Field
 
 from ._d6_codes import Code, parse_code
-from ._play import PlayState, Step, refuse
+from ._play import PlayState, Step, refuse, rolling
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
-           "damage", "take_damage", "end_round", "spend_force_point", "award_character_points",
+           "damage", "take_damage", "end_round", "spend_force_point", "spend_character_point", "award_character_points",
            "initiative_checks", "roll_initiative", "RULES"]
 
 
@@ -145,6 +145,13 @@ def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:
     return {"character_points": c.character_points - 1}
 
 
+def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
+    """Spend a character point after a roll, before the game master gives the result: the counter goes
+    down; add the die to the roll with :func:`~diceengine.systems.d6wild.spend_character_point`."""
+    c = _who(state, name)
+    return Step(_put(state, c, **_spend_point(c, True)))
+
+
 def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     """Declare the round's actions: every action loses 1D per action after the first (movement: 100%,
     80%, 60%, 40%, 20%, then none). Once per round."""
@@ -169,7 +176,7 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
         raise refuse(f"{name} has taken all {c.declared} declared action(s) this round")
     code = _rolled_code(state, c, skill, multiple_actions(c.declared)[0])
     new = _put(state, c, taken=c.taken + 1, **_spend_point(c, character_point))
-    return Step(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else {})
+    return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
 
 
 def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False) -> Step[WildScene]:
@@ -286,6 +293,7 @@ def roll_initiative(state: WildScene, perception: Mapping[str, int],
 RULES = {
     "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
     "damage": damage, "take_damage": take_damage, "end_round": end_round,
-    "spend_force_point": spend_force_point, "award_character_points": award_character_points,
+    "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
+    "award_character_points": award_character_points,
     "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
 }

@@ -102,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only print the last results")
     parser.add_argument("--survivors", action="store_true", help="print the diff of each survivor")
     parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
+    parser.add_argument("--fresh", action="store_true", help="forget the cached results (after a config change)")
     args = parser.parse_args(argv)
+    if args.fresh:
+        shutil.rmtree(STAGE / "mutants", ignore_errors=True)
     if not args.report:
         stage(args.modules)
         env = dict(os.environ, DICE_PROPERTY_SCALE=os.environ.get("DICE_PROPERTY_SCALE", "0.1"))

@@ -21,9 +21,9 @@ def roundtrip(state: D6Scene) -> D6Scene:
     return back
 
 
-def refused(rule, state, *args, **kwargs) -> None:
+def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
     before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
+    with pytest.raises(de.DiceError, match=match):
         rule(state, *args, **kwargs)
     assert state.model_dump_json() == before
 
@@ -61,7 +61,7 @@ def test_roark_fires_three_times_while_running_then_dodges():
         assert step.check == "2D+1 vs 10" and step.system == "d6"
         state = roundtrip(step.state)
     refused(play.act, state, "Roark", "blaster", 10)  # three declared, three taken
-    refused(play.react, state, "Roark", "dodge")  # 4D+1 - 3D - 1D: a code reduced to 0D cannot be rolled
+    refused(play.react, state, "Roark", "dodge", match="0D")  # 4D+1 - 3D - 1D: nothing left to roll
     six = play.declare(roark_scene(), "Roark", 6).state  # six shots: 5D+1 - 5D leaves no die
     refused(play.act, six, "Roark", "blaster", 10)
 
@@ -96,7 +96,7 @@ def test_roark_fires_three_times_while_running_then_dodges():
     state = roundtrip(play.take_damage(step.state, "Roark", 12, 7).state)  # the text: 7 to 12 is wounded
     roark = state.characters["Roark"]
     assert roark.health == Wound.WOUNDED and roark.prone and roark.wounded_round == 2
-    refused(play.react, state, "Roark", "dodge")  # wounded: nothing more this round
+    refused(play.react, state, "Roark", "dodge", match="wounded this round")  # nothing more this round
 
     # ---- round 3: prone and wounded; standing up is an action, no movement with it
     state = roundtrip(play.end_round(state).state)
@@ -237,7 +237,7 @@ def test_hiro_and_fett_behind_the_crate():
 
     state = roundtrip(play.take_cover(state, "Hiro", "total").state)
     state = play.declare(state, "Fett", 2).state
-    refused(play.attack, state, "Fett", "Hiro", "blaster", 15)  # total cover: the crate must go first
+    refused(play.attack, state, "Fett", "Hiro", "blaster", 15, match="total cover")  # the crate must go first
     state = roundtrip(play.take_cover(state, "Hiro", "peeking").state)  # he looks out: 3/4 cover
     step = play.attack(state, "Fett", "Hiro", "blaster", 15)
     assert step.check == "5D vs 15+4D"  # two shots declared; the cover dice join the difficulty
@@ -283,6 +283,13 @@ def test_movement_preparation_actions_without_a_roll_and_low_gravity():
     reacted = play.declare(play.end_round(reacted).state, "Hiro", 1).state
     assert play.act(reacted, "Hiro", "blaster", 15).check == "4D vs 15"
 
+    # a prone target: the scene's prone_dice (the text names no number; 0 unless the table sets one)
+    prone = play.declare(hiro_scene(), "Hiro", 0, drop_prone=True).state
+    prone = play.declare(prone, "Fett", 1).state
+    assert play.attack(prone, "Fett", "Hiro", "blaster", 10).check == "6D vs 10"
+    prone = prone.model_copy(update={"prone_dice": 1})
+    assert play.attack(prone, "Fett", "Hiro", "blaster", 10).check == "6D vs 10+1D"
+
     low = hiro_scene().model_copy(update={"low_gravity": True})
     low = play.declare(low, "Hiro", 1).state
     assert play.act(low, "Hiro", "lifting").check == "3D"
@@ -307,3 +314,51 @@ def test_dice_rule_lists_and_runs_the_rules_of_play(capsys):
     assert "not declared" in capsys.readouterr().err
     assert main(["rule", "d6", "act", "state={}", "name=Jana", "skill=blaster"]) == 2
     assert "not a valid D6Scene" in capsys.readouterr().err
+
+
+def test_grenades_and_dodges():
+    state = roark_scene()
+    state = play.declare(play.declare(state, "Jana", 1).state, "Roark", 0).state
+    # the throw aims at a place: range difficulty, no dodge against it
+    state = play.record_reaction(play.react(state, "Roark", "dodge").state, "Roark", "dodge", 9).state
+    step = play.attack(state, "Jana", "Roark", "blaster", "short", kind="grenade")
+    assert step.check == "5D+2 vs 10"
+    # the game master's 4D against the distance (5), raised by Roark's dodge; he ends the segment prone
+    blast = play.grenade_blast(step.state, "Roark", 5)
+    assert blast.check == "4D vs 14" and blast.state.characters["Roark"].prone
+    assert blast.distribution().chance("success") == pytest.approx(
+        float(sum(p for t, p in plain(4).items() if t >= 14)), abs=1e-12)
+    later = play.next_segment(step.state).state
+    assert play.grenade_blast(later, "Roark", 5).check == "4D vs 5"  # that dodge was for its segment
+
+
+def test_nonsense_is_refused_with_the_engines_error():
+    state = play.declare(roark_scene(), "Roark", 1).state
+    refused(play.attack, state, "Roark", "Jana", "blaster", 10, kind="orbital")
+    refused(play.attack, state, "Roark", "Jana", "blaster", "far away")
+    refused(play.react, state, "Roark", "somersault")
+    refused(play.record_reaction, state, "Roark", "somersault", 12)
+    refused(play.spend_force_point, state, "Roark", "selfish")
+    refused(play.take_cover, state, "Roark", "behind Jana")
+    refused(play.damage, state, "Roark", "Jana", "ranged")  # no weapon given
+    refused(play.act, state, "Roark", "juggling", 10)  # no such code
+    refused(play.declare, state, "Jana", -1)
+    refused(play.declare, state, "Jana", 1, movement="fly")
+    refused(play.group_order, state, {"a": ["Roark"]}, "b")
+
+
+def test_a_check_the_system_cannot_roll_is_refused_at_once():
+    state = play.declare(roark_scene(), "Roark", 1).state
+    refused(play.act, state, "Roark", "blaster", "moderate", match="unknown difficulty")  # d6 ranges only
+    assert play.act(state, "Roark", "blaster", "2D+2").check == "5D+1 vs 2D+2"  # an opposed roll
+
+
+def test_mutually_affecting_actions_go_by_their_rolls():
+    state = roark_scene()
+    # the text: Jana 19, Roark 17: Jana fires first, and her hit stops Roark's shot
+    state = roundtrip(play.action_order(state, {"Roark": 17, "Jana": 19}).state)
+    assert state.order == ["Jana", "Roark"]
+    assert play.action_order(state, {"Roark": 15, "trooper 1": 15}).state.order == ["Roark", "trooper 1"]
+    refused(play.action_order, state, {"Roark": 15, "Jana": 15}, match="roll again")  # two player characters
+    refused(play.action_order, state, {"trooper 1": 12, "trooper 2": 12}, match="roll again")
+    refused(play.action_order, state, {"Han": 12})

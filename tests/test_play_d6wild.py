@@ -4,6 +4,7 @@ reaction roll for every attack of the round, character points and Force points."
 from __future__ import annotations
 
 import pytest
+from diceengine.systems import d6wild
 from diceengine.systems import d6wild_play as play
 from diceengine.systems.d6wild_play import WildCharacter, WildScene
 
@@ -119,6 +120,12 @@ def test_character_points_force_points_and_unconsciousness():
     assert play.act(state, "Kel", "blaster", 20).check == "4D+2 vs 20"  # the doubling lasted one round
     state = roundtrip(play.award_character_points(state, "Kel", 3).state)
     assert state.characters["Kel"].character_points == 3
+    # a character point after the roll: the counter here, the die on the roll
+    roll = de.roll(play.act(state, "Kel", "blaster", 20).check, "d6wild", seed=3)
+    state = roundtrip(play.spend_character_point(state, "Kel").state)
+    assert state.characters["Kel"].character_points == 2
+    spent = d6wild.spend_character_point(roll, seed=4)
+    assert spent.total > roll.total and len(spent.dice) == len(roll.dice) + 1
 
     # three stuns against Strength 3D: unconscious
     for margin in (-1, 0, 2):
