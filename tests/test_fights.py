@@ -486,7 +486,7 @@ def test_sweep_on_a_dask_local_cluster_matches_the_local_run():
     fight = fights.load_encounter(ROARK)["d6"]
     local = fights.sweep(fight, GRID, fights=5_000, seed=9, workers=1)
     with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                   dashboard_address=None) as cluster,
+                                   dashboard_address=":0") as cluster,
           distributed.Client(cluster) as client):
         remote = fights.sweep(fight, GRID, fights=5_000, seed=9, dask=client)
         assert len(client.scheduler_info()["workers"]) == 2
