@@ -641,7 +641,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
     term = DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
-        keep=keep, highest=highest, explode=explode, compound=bool(explode is not None and explode_mod and explode_mod.compound),
+        keep=keep, highest=highest, explode=explode,
+        compound=bool(explode is not None and explode_mod and explode_mod.compound),
         reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
         failure=failure_mod.compare if failure_mod else None, label=node.label,
