@@ -462,15 +462,15 @@ class DiceTerm:
         if self.count == 0:
             return PMF.point(0)
         if self.explode is None and (self.keep is None or self.keep >= self.count):
-            values, p = self._first_face_arrays()
+            values, probs = self._first_face_arrays()
             if self.success is not None:
                 hit = self.success.test(values)
-                score = hit.astype(np.int64)
+                counted = hit.astype(np.int64)
                 if self.failure is not None:
-                    score -= self.failure.test(values) & ~hit
-                values = score
+                    counted -= self.failure.test(values) & ~hit
+                values = counted
             lo = int(values.min())
-            return PMF(lo, np.bincount(values - lo, weights=p)).power(self.count)
+            return PMF(lo, np.bincount(values - lo, weights=probs)).power(self.count)
         units, _ = self._units()
         if self.keep is None or self.keep >= self.count:
             score: dict[int, float] = {}
