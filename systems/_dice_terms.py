@@ -462,15 +462,15 @@ class DiceTerm:
         if self.count == 0:
             return PMF.point(0)
         if self.explode is None and (self.keep is None or self.keep >= self.count):
-            values, p = self._first_face_arrays()
+            values, probs = self._first_face_arrays()
             if self.success is not None:
                 hit = self.success.test(values)
-                score = hit.astype(np.int64)
+                counted = hit.astype(np.int64)
                 if self.failure is not None:
-                    score -= self.failure.test(values) & ~hit
-                values = score
+                    counted -= self.failure.test(values) & ~hit
+                values = counted
             lo = int(values.min())
-            return PMF(lo, np.bincount(values - lo, weights=p)).power(self.count)
+            return PMF(lo, np.bincount(values - lo, weights=probs)).power(self.count)
         units, _ = self._units()
         if self.keep is None or self.keep >= self.count:
             score: dict[int, float] = {}
@@ -641,7 +641,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
     term = DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
-        keep=keep, highest=highest, explode=explode, compound=bool(explode is not None and explode_mod and explode_mod.compound),
+        keep=keep, highest=highest, explode=explode,
+        compound=bool(explode is not None and explode_mod and explode_mod.compound),
         reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
         failure=failure_mod.compare if failure_mod else None, label=node.label,
