@@ -87,6 +87,10 @@ def main() -> None:
 
     for line in fight_benchmarks.run():
         print(line)
+    from benchmarks import render as render_benchmarks
+
+    for line in render_benchmarks.run():
+        print(line)
 
 
 if __name__ == "__main__":

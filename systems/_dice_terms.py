@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.limits import (
     MAX_DICE,
     MAX_EXPLOSIONS,
@@ -41,6 +42,8 @@ from diceengine.limits import (
     Cost,
 )
 from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
+from diceengine.parts import Dice as DiceRun
+from diceengine.parts import Face, Group, Part
 from diceengine.rolls import Die
 
 from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
@@ -260,28 +263,50 @@ class DiceTerm:
                                rerolled=bool(f & REROLLED), added=bool(f & ADDED), label=label))
         return out
 
-    def render(self, data: list) -> str:
-        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
-        parts = []
-        if self.plain:
-            for d in self.dice(data):
-                parts.append(str(d.value) if d.kept else f"~{d.value}~")
+    def parts(self, data: list) -> list[Part]:
+        """The term's dice as parts of a text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
+        parts: list[Part] = ["["]
+        if self.plain and (self.keep is None or self.keep >= len(data)):
+            parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
+        elif self.plain:
+            dropped: set[int] = set()
+            if self.keep is not None and self.keep < len(data):
+                order = sorted(range(len(data)), key=data.__getitem__, reverse=self.highest)
+                dropped = set(order[self.keep:])
+            cache = self.__dict__.setdefault("_face_parts", {})  # the faces shown, built once each
+            for i, v in enumerate(data):
+                kept = i not in dropped
+                face = cache.get((v, kept))
+                if face is None:
+                    face = Face(Die(self.kind, self.sides, v, kept=kept, label=self.label))
+                    if len(cache) < 1024:
+                        cache[(v, kept)] = face
+                parts += (face, ", ")
+            if data:
+                parts.pop()
         else:
-            for unit in data:
-                shown = []
-                dropped = any(f & DROPPED for _, f in unit)
-                for v, f in unit:
-                    if f & REROLLED:
-                        shown.append(f"~{v}~r ")
-                    else:
-                        shown.append(f"{v}{'!' if f & EXPLODED else ''}")
-                text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-                if self.success is not None and not dropped:
-                    score = self._unit_score(unit)
-                    text += "*" * max(score, 0) + "_" * max(-score, 0)
-                parts.append(f"~{text}~" if dropped else text)
-        label = f" ({self.label})" if self.label else ""
-        return "[" + ", ".join(parts) + "]" + label
+            kind, sides, label = self.kind, self.sides, self.label
+            for j, unit in enumerate(data):
+                if j:
+                    parts.append(", ")
+                unit_dropped = any(f & DROPPED for _, f in unit)
+                shown: list[Part] = []
+                after_reroll = False
+                for k, (v, f) in enumerate(unit):
+                    if k:
+                        shown.append(" " if after_reroll else "+")
+                    after_reroll = bool(f & REROLLED)
+                    shown.append(Face(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED),
+                                          exploded=bool(f & EXPLODED), rerolled=after_reroll, added=bool(f & ADDED),
+                                          label=label)))
+                last = shown[-1]
+                if self.success is not None and not unit_dropped and isinstance(last, Face):
+                    shown[-1] = last._replace(score=self._unit_score(unit))
+                parts.extend([Group(tuple(shown))] if unit_dropped else shown)
+        parts.append("]")
+        if self.label:
+            parts.append(f" ({self.label})")
+        return parts
 
     # ---------------------------------------------------------------- exact
     def _tolerance(self) -> float:
@@ -561,7 +586,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     pos = node.pos or 0
     count = 1 if node.count is None else node.count
     if count > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
+                             limit=MAX_DICE)
     if node.sides == "F":
         faces = range(-1, 2)
         kind = "dF"
@@ -570,7 +596,8 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
-            raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
+                                 limit=MAX_SIDES)
         faces = range(1, sides + 1)
         kind = f"d{sides}"
     mods = node.modifiers.items
@@ -594,8 +621,10 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         on = len(split_faces(faces, explode)[0])
+        if on == 0:  # no face can explode (1d6!7): a plain die
+            explode = None
         if on == len(faces):
-            raise DiceLimitError("this die would explode on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
                                  explode_mod.pos or pos)
         # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
         if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
@@ -605,14 +634,14 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     if reroll_mod is not None:
         reroll = reroll_mod.compare
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
-            raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
-        raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
+        raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
     term = DiceTerm(
         node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
-        keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
+        keep=keep, highest=highest, explode=explode, compound=bool(explode is not None and explode_mod and explode_mod.compound),
         reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
         failure=failure_mod.compare if failure_mod else None, label=node.label,

@@ -20,11 +20,14 @@ from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceError, DiceValueError
 from diceengine.limits import MAX_DICE
+from diceengine.i18n import N_
+from diceengine.parts import Group, Part
 from diceengine.pmf import PMF, arithmetic_cost
 from diceengine.registry import Plan, System
 from diceengine.rolls import Die
 
 from . import _dice_ast
+from ._symbols import D6_FACES, FUDGE_FACES
 from ._dice_ast import Dice
 from ._dice_terms import DiceTerm, compile_term
 
@@ -130,7 +133,7 @@ class ArithmeticPlan(Plan):
     """An arithmetic expression whose leaves are the system's terms, each with a total.
 
     ``terms`` maps ``id(leaf node)`` to an object with ``bounds()``, ``roller()``, ``sample(n, gen)``,
-    ``pmf()``, ``dice(data)`` and ``render(data)``; the plan folds the arithmetic around them.
+    ``pmf()``, ``dice(data)`` and ``parts(data)``; the plan folds the arithmetic around them.
     ``bounds() -> (lo, hi)`` is the range of every score the term can produce: the plan proves the
     engine's integer rule with it (:func:`diceengine.arith.check_bounds`) before anything is thrown,
     so a new kind of term only has to say its range.
@@ -161,9 +164,11 @@ class ArithmeticPlan(Plan):
             out.extend(term.dice(data))
         return out
 
-    def describe(self, outcome: Any, record: list) -> str:
-        groups = iter(record)
-        return f"{self.expression}: {_render(self.tree, groups)} = {outcome.total}"
+    def explain(self, outcome: Any, record: list) -> list[Part]:
+        parts: list[Part] = [Group((self.expression,), "expression"), ": "]
+        _parts(self.tree, iter(record), parts)
+        parts += [" = ", Group((str(outcome.total),), "result")]
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         algebra = _SampleAlgebra(lambda node: self.terms[id(node)].sample(n, rng), self.expression)
@@ -187,25 +192,30 @@ _PRECEDENCE = {Add: 1, Sub: 1, Mul: 2, Div: 2, Neg: 3}
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/"}
 
 
-def _render(node: Any, groups: Any) -> str:
+def _parts(node: Any, groups: Any, out: list[Part]) -> None:
     t = type(node)
     if t is Number:
-        return str(node.value)
-    if t in _SYMBOL:
+        out.append(str(node.value))
+    elif t in _SYMBOL:
         mine = _PRECEDENCE[t]
-        left = _render(node.left, groups)
-        if _PRECEDENCE.get(type(node.left), 9) < mine:
-            left = f"({left})"
-        right = _render(node.right, groups)
+        _wrapped(node.left, groups, out, _PRECEDENCE.get(type(node.left), 9) < mine)
+        out.append(f" {_SYMBOL[t]} ")
         rp = _PRECEDENCE.get(type(node.right), 9)
-        if rp < mine or (rp == mine and t in (Sub, Div)):
-            right = f"({right})"
-        return f"{left} {_SYMBOL[t]} {right}"
-    if t is Neg:
-        inner = _render(node.operand, groups)
-        return f"-({inner})" if _PRECEDENCE.get(type(node.operand), 9) < 3 else f"-{inner}"
-    term, data = next(groups)
-    return term.render(data)
+        _wrapped(node.right, groups, out, rp < mine or (rp == mine and t in (Sub, Div)))
+    elif t is Neg:
+        out.append("-")
+        _wrapped(node.operand, groups, out, _PRECEDENCE.get(type(node.operand), 9) < 3)
+    else:
+        term, data = next(groups)
+        out.extend(term.parts(data))
+
+
+def _wrapped(node: Any, groups: Any, out: list[Part], paren: bool) -> None:
+    if paren:
+        out.append("(")
+    _parts(node, groups, out)
+    if paren:
+        out.append(")")
 
 
 def leaves(tree: Any) -> list[Any]:
@@ -229,7 +239,8 @@ class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
     name = "standard"
-    summary = "standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts"
+    summary = N_("standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts")
+    symbols = {**D6_FACES, **FUDGE_FACES}
     examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
     grammar = "standard.lark"
     outcome = StandardOutcome
@@ -250,5 +261,6 @@ class StandardSystem(System):
         if total_dice > MAX_DICE:
             from diceengine.errors import DiceLimitError
 
-            raise DiceLimitError(f"too many dice: {total_dice} in one roll (at most {MAX_DICE})", expression, 0)
+            raise DiceLimitError(N_("too many dice: {count} in one roll (at most {limit})"), expression, 0,
+                                 count=total_dice, limit=MAX_DICE)
         return ArithmeticPlan(tree, expression, terms, total_dice)
