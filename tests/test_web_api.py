@@ -104,6 +104,11 @@ def test_roll_options_and_renderer(client: TestClient) -> None:
     assert r.json()["rendered"] and len(r.json()["rendered"]) == 1
     if not engine_features()["render"]:
         assert r.json()["rendered"] == [roll["text"]]
+        return
+    assert r.json()["rendered"] == [de.roll("4D", "d6wild", seed=1, wild=False).render("plain")]
+    md = client.post("/api/roll", json={"expression": "2d6", "seed": 2, "format": "markdown"}).json()
+    assert md["rendered"] == [de.roll("2d6", seed=2).render("markdown")]
+    assert_error(client.post("/api/roll", json={"expression": "2d6", "format": "nope"}), 400, "value")
 
 
 def test_about_tells_the_engines_features(client: TestClient) -> None:
@@ -116,10 +121,25 @@ def test_roll_language_passes_through_when_the_engine_speaks_it(client: TestClie
     r = client.post("/api/roll", json={"expression": "2d6", "lang": "en"})
     assert r.status_code == 200
     r = client.post("/api/roll", json={"expression": "2d6", "lang": "fr"})
-    if engine_features()["lang"]:
-        assert r.status_code == 200
-    else:
+    if not engine_features()["lang"]:
         assert_error(r, 400, "value")
+        return
+    assert r.status_code == 200
+    wild = {"expression": "4D+2 vs 15", "system": "d6wild", "seed": 7}
+    english = client.post("/api/roll", json=wild).json()["rolls"][0]
+    french = client.post("/api/roll", json={**wild, "lang": "fr"}).json()["rolls"][0]
+    assert french["outcome"] == english["outcome"] and french["dice"] == english["dice"]  # the same roll, told
+    assert french["text"] != english["text"]  # in another language
+    assert english == de.roll("4D+2 vs 15", "d6wild", seed=7).model_dump()
+    assert french == de.roll("4D+2 vs 15", "d6wild", seed=7, lang="fr").model_dump()
+    bad = {"expression": "4D+ vs 15", "system": "d6wild"}
+    en_err = assert_error(client.post("/api/roll", json=bad), 400, "syntax")
+    fr_err = assert_error(client.post("/api/roll", json={**bad, "lang": "fr"}), 400, "syntax")
+    assert fr_err["column"] == en_err["column"] == 4 and fr_err["caret"] == en_err["caret"]
+    with pytest.raises(de.DiceError) as said:
+        de.roll("4D+ vs 15", "d6wild", lang="fr")
+    assert fr_err["message"] == said.value.message != en_err["message"]  # said as the engine says it in French
+    assert_error(client.post("/api/roll", json={"expression": "2d6", "lang": "xx"}), 400, "value")
 
 
 def test_syntax_error_has_message_and_caret(client: TestClient) -> None:

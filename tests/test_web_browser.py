@@ -90,6 +90,14 @@ def test_roll_chart_and_error_with_caret(server: str, browser: sync_api.Browser,
     assert f"P(success) {100 * _wild_check(3, 2, 15):.2f}%" in stats
     page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
 
+    if page.is_visible("#lang"):  # the engine speaks more than English: the roll is told in French
+        page.select_option("#lang", "fr")
+        page.press("#expression", "Enter")
+        page.wait_for_function("!document.querySelector('#roll-line').textContent.includes('success')"
+                               " && !document.querySelector('#roll-line').textContent.includes('failure')")
+        assert page.inner_text("#roll-line").startswith("4D+2 vs 15:")
+        page.select_option("#lang", "en")
+
     page.fill("#expression", "4D+ vs 15")
     page.press("#expression", "Enter")
     page.wait_for_selector("#error:not([hidden])", timeout=30_000)

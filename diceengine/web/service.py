@@ -111,12 +111,28 @@ def roll_dice(req: RollRequest) -> int:
     """The dice a roll request throws (explosions and re-rolls aside): what decides where it runs. The
     engine's error if the expression is bad, :class:`~diceengine.errors.DiceLimitError` past
     :data:`MAX_REQUEST_DICE`."""
-    system, expr = _target(req.expression, req.system)
-    dice = req.n * plan(expr, system, **req.options).dice_per_roll
+    try:
+        system, expr = _target(req.expression, req.system)
+        dice = req.n * plan(expr, system, **req.options).dice_per_roll
+    except DiceError as err:
+        raise _said_in(err, req.lang) from None
     if dice > MAX_REQUEST_DICE:
         raise DiceLimitError(f"too many dice in one request: {req.n} rolls of {dice // req.n} dice "
                              f"(at most {MAX_REQUEST_DICE} in all; ask for fewer rolls)")
     return dice
+
+
+def _said_in(err: DiceError, lang: str | None) -> DiceError:
+    """The engine's error in the roll's language, when the engine speaks it (as :func:`diceengine.roll` says it)."""
+    if lang is None or not _features()["lang"]:
+        return err
+    try:
+        from ..i18n import language, translate_error  # type: ignore[attr-defined,unused-ignore]
+
+        language(lang)
+    except (ImportError, DiceError):
+        return err
+    return translate_error(err, lang)  # type: ignore[no-any-return,unused-ignore]
 
 
 def do_roll(req: RollRequest) -> RollResponse:
@@ -133,7 +149,8 @@ def do_roll(req: RollRequest) -> RollResponse:
     if req.format is not None and not features["render"] and req.format != "plain":
         raise DiceValueError(f"this engine renders plain text only (format={req.format!r})")
     rng = python_rng(req.seed) if req.seed is not None else None
-    made = [roll(expr, system, seed=rng, **extra, **req.options) for _ in range(req.n)]
+    kwargs: dict[str, Any] = {**req.options, **extra}
+    made = [roll(expr, system, seed=rng, **kwargs) for _ in range(req.n)]
     rendered = None
     if req.format is not None:
         try:
