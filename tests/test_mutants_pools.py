@@ -352,3 +352,21 @@ def test_pool_summary_keys_and_dice(capsys):
     rows, _ = de.systems()["d20pool"].ladder()
     assert [r[0] for r in rows] == ["2d20<=6", "2d20<=8", "2d20<=10", "2d20<=12", "2d20<=14", "2d20<=16",
                                     "3d20<=12", "3d20<=12 spec 3", "5d20<=16 spec 5"]
+
+
+@pytest.mark.parametrize("expr, n, threshold, discipline, k", [
+    ("3d20<=12 spec 2 vs 2", 3, 12, 2, 2), ("2d20<=10 vs 1", 2, 10, None, 1), ("2d20<=15 vs 0", 2, 15, None, 0),
+])
+def test_pool_sample_success_and_impulsion(expr, n, threshold, discipline, k):
+    # success when successes >= K; each success beyond K is one point of Impulsion (text 001)
+    expected: dict[tuple[int, int, bool, int], Fraction] = {}
+    for (s, c), p in d20_pool(n, threshold, discipline).items():
+        key = (s, c, s >= k, s - k if s >= k else 0)
+        expected[key] = expected.get(key, Fraction(0)) + p
+    sample = de.sample(expr, 20_000, "d20pool", seed=7)
+    assert all(len(sample[f]) == 20_000 for f in ("successes", "complications", "success", "impulsion"))
+    rows = list(zip(sample["successes"].tolist(), sample["complications"].tolist(), sample["success"].tolist(),
+                    sample["impulsion"].tolist()))
+    assert chi2_passes(rows, expected)
+    got = {tuple(o): p for o, p in de.distribution(expr, "d20pool").items()}
+    assert_close(got, expected)
