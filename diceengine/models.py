@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from json import dumps as _dumps
 from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import BaseModel, ConfigDict
@@ -28,6 +30,7 @@ class DieModel(BaseModel):
     wild: bool = False
     face: Optional[str] = None
     label: Optional[str] = None
+    critical: Optional[str] = None
 
 
 class RollModel(BaseModel):
@@ -40,6 +43,7 @@ class RollModel(BaseModel):
     outcome: dict[str, Any]
     dice: list[DieModel]
     text: str
+    description: Optional[str] = None
 
     @classmethod
     def from_roll(cls, roll: "Roll") -> "RollModel":
@@ -49,7 +53,34 @@ class RollModel(BaseModel):
             outcome=roll.fields(),
             dice=[DieModel(**d._asdict()) for d in roll.dice],
             text=str(roll),
+            description=roll.description,
         )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)  # as pydantic writes a Fraction
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def roll_json(roll: "Roll") -> str:
+    """The JSON of ``RollModel.from_roll(roll)`` (byte for byte), written without building the model."""
+    fields = _DIE_FIELDS
+    data = {
+        "system": roll.system,
+        "expression": roll.expression,
+        "outcome": roll.fields(),
+        "dice": [dict(zip(fields, d)) for d in roll.dice],
+        "text": str(roll),
+        "description": roll.description,
+    }
+    try:
+        return _dumps(data, separators=(",", ":"), ensure_ascii=False, default=_json_default, allow_nan=False)
+    except (TypeError, ValueError):  # a value only pydantic knows how to write
+        return RollModel.from_roll(roll).model_dump_json()
+
+
+_DIE_FIELDS = tuple(DieModel.model_fields)
 
 
 class DistributionModel(BaseModel):

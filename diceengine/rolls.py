@@ -32,6 +32,8 @@ class Die(NamedTuple):
     face: str | None = None
     """the symbols shown, for narrative dice"""
     label: str | None = None
+    critical: str | None = None
+    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
 
     @property
     def dropped(self) -> bool:
@@ -61,6 +63,11 @@ class Roll:
             raise AttributeError(f"a {self.system} roll has no field {name!r}") from None
 
     @property
+    def description(self) -> str | None:
+        """The text after the expression (``1d20+5 to hit`` -> ``"to hit"``), for systems that read one."""
+        return getattr(self._plan, "description", None)
+
+    @property
     def dice(self) -> list[Die]:
         """Every die thrown, in order (kept, dropped, exploded, re-rolled, wild)."""
         return self._plan.dice(self._record)
@@ -86,5 +93,9 @@ class Roll:
         return self.model().model_dump(**kwargs)
 
     def model_dump_json(self, **kwargs: Any) -> str:
-        """The roll as JSON (pydantic ``model_dump_json``)."""
-        return self.model().model_dump_json(**kwargs)
+        """The roll as JSON (pydantic ``model_dump_json``; without arguments, the same JSON written directly)."""
+        if kwargs:
+            return self.model().model_dump_json(**kwargs)
+        from .models import roll_json
+
+        return roll_json(self)

@@ -2,19 +2,29 @@
 
 Semantics, where tables differ:
 
+- a per-die minimum / maximum (``mi``/``min``, ``ma``/``max``) changes the faces themselves: every later
+  test (explosion, re-roll, success) reads the clamped face;
 - re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
   (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
-  among the allowed faces, which has the same distribution), ``ro`` re-rolls once;
+  among the allowed faces, which has the same distribution), ``ro`` re-rolls once; bare ``r`` / ``ro``
+  re-roll the lowest face;
+- ``u`` throws again a die whose face (meeting the compare point, if one is given) an earlier die of the
+  term already shows, until it differs; ``uo`` once;
 - an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
   sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
-  the unit's sum, as one die;
-- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face.
+  the unit's sum, as one die; ``!p`` (penetrating) counts each added die one less (the explosion
+  tests the face thrown); d20's ``ra`` is an explosion that adds at most one die;
+- several keep / drop apply in turn to the dice still kept (``4d6dl1dh1`` keeps the middle two);
+- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
+- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable
+from math import comb
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -23,12 +33,15 @@ from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, 
 from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.rolls import Die
 
-from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
+from ._dice_ast import (Clamp, Compare, CountFailures, CountSuccesses, Critical, Dice, Explode, Keep, Reroll, Sort,
+                        Unique)
 
-__all__ = ["DiceTerm", "compile_term"]
+__all__ = ["DiceTerm", "compile_term", "keep_window", "window_of"]
 
 # flags of one throw in a general record
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
+#: most states the exact odds of unique dice may follow
+MAX_UNIQUE_STATES = 200_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,8 +53,7 @@ class DiceTerm:
     count: int
     faces: tuple[int, ...]
     kind: str
-    keep: int | None          # number of units kept (None: all)
-    highest: bool             # keep the highest (True) or the lowest
+    window: tuple[int, int] | None  # ranks kept, lowest first: [lo, hi) (None: all)
     explode: Compare | None
     compound: bool
     reroll: Compare | None
@@ -49,15 +61,37 @@ class DiceTerm:
     success: Compare | None
     failure: Compare | None
     label: str | None
+    penetrate: bool = False
+    explode_limit: int | None = None   # ra: at most one added die
+    unique: Compare | None = None      # faces that must be unique (all faces: a point nothing misses)
+    unique_once: bool = False
+    unique_on: bool = False
+    sort: str | None = None
+    crit_success: Compare | None = None
+    crit_failure: Compare | None = None
 
     @property
     def sides(self) -> int:
         return len(self.faces)
 
     @property
+    def keep(self) -> int | None:
+        """Number of units kept (None: all)."""
+        return None if self.window is None else self.window[1] - self.window[0]
+
+    @property
+    def consecutive(self) -> bool:
+        return self.faces == tuple(range(self.faces[0], self.faces[0] + len(self.faces)))
+
+    @property
     def plain(self) -> bool:
         """No modifier but keep/drop: the record is the list of faces."""
-        return self.explode is None and self.reroll is None and self.success is None
+        return (self.explode is None and self.reroll is None and self.success is None and not self.unique_on
+                and self.sort is None and self.crit_success is None and self.crit_failure is None
+                and self.consecutive)
+
+    def _unique_test(self, v: int) -> bool:
+        return self.unique is None or bool(self.unique.test(v))
 
     # ---------------------------------------------------------------- one roll
     def roller(self) -> Callable[[Any, list], int]:
@@ -65,7 +99,7 @@ class DiceTerm:
         n, faces, s = self.count, self.faces, self.sides
         lo = faces[0]
         if self.plain:
-            if self.keep is None:
+            if self.window is None:
                 if n == 1:
                     def roll_one(r: Any, rec: list) -> int:
                         v = int(r() * s) + lo
@@ -78,27 +112,22 @@ class DiceTerm:
                     rec.append((self, vals))
                     return sum(vals)
                 return roll_plain
-            k, cut = self.keep, n - self.keep
+            a, b = self.window
 
-            if self.highest:
-                def roll_keep_high(r: Any, rec: list) -> int:
-                    vals = [int(r() * s) + lo for _ in range(n)]
-                    rec.append((self, vals))
-                    return sum(sorted(vals)[cut:])
-                return roll_keep_high
-
-            def roll_keep_low(r: Any, rec: list) -> int:
+            def roll_keep(r: Any, rec: list) -> int:
                 vals = [int(r() * s) + lo for _ in range(n)]
                 rec.append((self, vals))
-                return sum(sorted(vals)[:k])
-            return roll_keep_low
+                return sum(sorted(vals)[a:b])
+            return roll_keep
         return self._roll_general
 
     def _roll_general(self, r: Any, rec: list) -> int:
         faces, s = self.faces, self.sides
-        reroll, explode = self.reroll, self.explode
+        reroll, explode, pen = self.reroll, self.explode, int(self.penetrate)
         allowed = [f for f in faces if reroll is None or not reroll.test(f)]
         units: list[list[list[int]]] = []
+        seen: set[int] = set()
+        limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
         for _ in range(self.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
@@ -114,22 +143,39 @@ class DiceTerm:
                         v = allowed[int(r() * len(allowed))]
                         break
                     v = faces[int(r() * s)]
+            if self.unique_on:
+                tries = 0
+                while v in seen and self._unique_test(v):
+                    throws.append([v, REROLLED])
+                    tries += 1
+                    if self.unique_once:
+                        v = faces[int(r() * s)]
+                        break
+                    if tries >= MAX_REROLLS:
+                        free = [f for f in faces if f not in seen or not self._unique_test(f)]
+                        v = free[int(r() * len(free))]
+                        break
+                    v = faces[int(r() * s)]
+                seen.add(v)
             throws.append([v, 0])
             if explode is not None:
                 depth = 0
                 while explode.test(v):
                     depth += 1
-                    if depth > MAX_EXPLOSIONS:
+                    if depth > limit:
+                        if self.explode_limit is not None:
+                            break
                         raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
                     throws[-1][1] |= EXPLODED
                     v = faces[int(r() * s)]
-                    throws.append([v, ADDED])
+                    throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
         scores = [self._unit_score(u) for u in units]
-        if self.keep is not None and self.keep < len(units):
+        if self.window is not None and self.keep != len(units):
+            a, b = self.window
             keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            order = sorted(range(len(units)), key=keys.__getitem__, reverse=self.highest)
-            for i in order[self.keep:]:
+            order = sorted(range(len(units)), key=keys.__getitem__)
+            for i in order[:a] + order[b:]:
                 for t in units[i]:
                     t[1] |= DROPPED
                 scores[i] = 0
@@ -147,42 +193,67 @@ class DiceTerm:
             score -= sum(1 for f in faces if self.failure.test(f))
         return score
 
+    def _critical(self, v: int) -> str | None:
+        if self.crit_success is not None and self.crit_success.test(v):
+            return "success"
+        if self.crit_failure is not None and self.crit_failure.test(v):
+            return "failure"
+        return None
+
     def dice(self, data: list) -> list[Die]:
         """Die views of this term's record."""
         kind, sides, label = self.kind, self.sides, self.label
         if self.plain:
             dropped: set[int] = set()
-            if self.keep is not None and self.keep < len(data):
-                order = sorted(range(len(data)), key=data.__getitem__, reverse=self.highest)
-                dropped = set(order[self.keep:])
-            return [Die(kind, sides, v, kept=i not in dropped, label=label) for i, v in enumerate(data)]
+            if self.window is not None and self.keep != len(data):
+                a, b = self.window
+                order = sorted(range(len(data)), key=data.__getitem__)
+                dropped = set(order[:a] + order[b:])
+            return [Die(kind, sides, v, i not in dropped, False, False, False, False, None, label)
+                    for i, v in enumerate(data)]
         out = []
+        marks = self.crit_success is not None or self.crit_failure is not None
         for unit in data:
             for v, f in unit:
-                out.append(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED), exploded=bool(f & EXPLODED),
-                               rerolled=bool(f & REROLLED), added=bool(f & ADDED), label=label))
+                out.append(Die(kind, sides, v, not f & (REROLLED | DROPPED), bool(f & EXPLODED), bool(f & REROLLED),
+                               bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
 
     def render(self, data: list) -> str:
-        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
-        parts = []
+        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
+        a critical success."""
         if self.plain:
-            for d in self.dice(data):
-                parts.append(str(d.value) if d.kept else f"~{d.value}~")
-        else:
-            for unit in data:
-                shown = []
-                dropped = any(f & DROPPED for _, f in unit)
-                for v, f in unit:
-                    if f & REROLLED:
-                        shown.append(f"~{v}~r ")
-                    else:
-                        shown.append(f"{v}{'!' if f & EXPLODED else ''}")
-                text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-                if self.success is not None and not dropped:
-                    score = self._unit_score(unit)
-                    text += "*" * max(score, 0) + "_" * max(-score, 0)
-                parts.append(f"~{text}~" if dropped else text)
+            if self.window is None or self.keep == len(data):
+                text = ", ".join(map(str, data))
+            else:
+                a, b = self.window
+                order = sorted(range(len(data)), key=data.__getitem__)
+                dropped = set(order[:a] + order[b:])
+                text = ", ".join(f"~{v}~" if i in dropped else str(v) for i, v in enumerate(data))
+            return f"[{text}] ({self.label})" if self.label else f"[{text}]"
+        parts = []
+        units = data
+        if self.sort is not None:
+            units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                           reverse=self.sort == "sd")
+        marks = self.crit_success is not None or self.crit_failure is not None
+        for unit in units:
+            shown = []
+            dropped = any(f & DROPPED for _, f in unit)
+            for v, f in unit:
+                mark = ""
+                if marks:
+                    crit = self._critical(v)
+                    mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
+                if f & REROLLED:
+                    shown.append(f"~{v}~r ")
+                else:
+                    shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
+            text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
+            if self.success is not None and not dropped:
+                score = self._unit_score(unit)
+                text += "*" * max(score, 0) + "_" * max(-score, 0)
+            parts.append(f"~{text}~" if dropped else text)
         label = f" ({self.label})" if self.label else ""
         return "[" + ", ".join(parts) + "]" + label
 
@@ -190,16 +261,18 @@ class DiceTerm:
     def _first_face(self) -> dict[int, float]:
         """Distribution of the first kept face of one die (after re-rolls)."""
         s = self.sides
+        shown = Counter(self.faces)
         if self.reroll is None:
-            return {f: 1 / s for f in self.faces}
-        hit = [f for f in self.faces if self.reroll.test(f)]
-        miss = [f for f in self.faces if not self.reroll.test(f)]
+            return {f: c / s for f, c in shown.items()}
+        hit = sum(c for f, c in shown.items() if self.reroll.test(f))
+        miss = {f: c for f, c in shown.items() if not self.reroll.test(f)}
         if self.reroll_once:
-            out = {f: 1 / s for f in miss}
-            for f in self.faces:
-                out[f] = out.get(f, 0.0) + len(hit) / s / s
+            out = {f: c / s for f, c in miss.items()}
+            for f, c in shown.items():
+                out[f] = out.get(f, 0.0) + hit / s * c / s
             return out
-        return {f: 1 / len(miss) for f in miss}
+        total = sum(miss.values())
+        return {f: c / total for f, c in miss.items()}
 
     def _face_score(self, f: int) -> int:
         score = 1 if self.success.test(f) else 0  # type: ignore[union-attr]
@@ -209,7 +282,7 @@ class DiceTerm:
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
-        if self.explode is None or self.count == 0:
+        if self.explode is None or self.count == 0 or self.explode_limit is not None:
             return 0.0
         return 1.0 - (1.0 - self._units()[1]) ** self.count
 
@@ -227,12 +300,13 @@ class DiceTerm:
         per_count = counting and not self.compound
         tolerance = TRUNCATION / max(1, self.count) / 10
         q = sum(1 for f in self.faces if self.explode.test(f)) / self.sides
-        if q ** MAX_EXPLOSIONS > tolerance:
+        if self.explode_limit is None and q ** MAX_EXPLOSIONS > tolerance:
             raise DiceLimitError(f"{self.text} explodes too often for exact odds: chains longer than "
                                  f"{MAX_EXPLOSIONS} dice would keep more than {TRUNCATION:g} of the mass")
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
-        ranked = self.keep is not None and self.keep < self.count
+        pen = int(self.penetrate)
+        ranked = self.window is not None and self.keep != self.count
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
         for f, p in first.items():
@@ -242,14 +316,16 @@ class DiceTerm:
         depth = work = 0
         while going and sum(going.values()) > tolerance:
             depth += 1
+            last = self.explode_limit is not None and depth >= self.explode_limit
             work += len(going) * self.sides
             if work > 5_000_000:
                 raise DiceLimitError(f"{self.text} is too large for exact odds", column=self.node.pos)
             nxt: dict[tuple[int, int], float] = {}
             for (total, sc), p in going.items():
                 for f in self.faces:
-                    state = (total + f if ranked else 0, sc + face_score(f))
-                    target = nxt if self.explode.test(f) else done
+                    g = f - pen
+                    state = (total + g if ranked else 0, sc + face_score(g))
+                    target = nxt if self.explode.test(f) and not last else done
                     target[state] = target.get(state, 0.0) + p / self.sides
             going = nxt
         return done, sum(going.values())
@@ -259,10 +335,14 @@ class DiceTerm:
         """Units of an exploding die whose key is the sum of its chain (numpy convolutions)."""
         explode = self.explode
         assert explode is not None
+        pen = int(self.penetrate)
         going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
         done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
-        step_on = PMF.from_counts([f for f in self.faces if explode.test(f)], 1 / self.sides)
-        step_off = PMF.from_counts([f for f in self.faces if not explode.test(f)], 1 / self.sides)
+        step_on = PMF.from_counts([f - pen for f in self.faces if explode.test(f)], 1 / self.sides)
+        step_off = PMF.from_counts([f - pen for f in self.faces if not explode.test(f)], 1 / self.sides)
+        if self.explode_limit is not None:
+            done = done.mix(going + step_on.mix(step_off))
+            going = PMF.point(0, 0.0)
         while going.mass > tolerance:
             done = done.mix(going + step_off)
             going = going + step_on
@@ -276,16 +356,20 @@ class DiceTerm:
         """Exact distribution of the term's score."""
         if self.count == 0:
             return PMF.point(0)
+        if self.unique_on:
+            return self._unique_pmf()
         units, _ = self._units()
-        if self.keep is None or self.keep >= self.count:
+        if self.window is None or self.keep == self.count:
             score: dict[int, float] = {}
             for (_, sc), p in units.items():
                 score[sc] = score.get(sc, 0.0) + p
             return PMF.from_mapping(score).power(self.count)
         if len(units) * (self.count + 1) ** 2 > 400_000:
             raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text}", column=self.node.pos)
-        if self.success is None:  # a die's score is its value
-            return keep_sum([(key, p) for (key, _), p in units.items()], self.count, self.keep, self.highest)
+        a, b = self.window
+        n = self.count
+        if self.success is None and (a == 0 or b == n):  # a die's score is its value: fixed-size arrays
+            return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
         by_key: dict[int, dict[int, float]] = {}
         for (key, sc), p in units.items():
             by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
@@ -293,36 +377,98 @@ class DiceTerm:
         for key, scores in by_key.items():
             q = sum(scores.values())
             table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
-        return keep_dp(table, self.count, self.keep, self.highest)
+        if a == 0 or b == n:
+            return keep_dp(table, n, b - a, a > 0)
+        return keep_window(table, n, a, b)
+
+    def _unique_pmf(self) -> PMF:
+        """Exact odds of unique dice: the multiset of faces followed die by die."""
+        s = self.sides
+        shown = Counter(self.faces)
+        states: dict[tuple[int, ...], float] = {(): 1.0}
+        for _ in range(self.count):
+            nxt: dict[tuple[int, ...], float] = {}
+            for seen, p in states.items():
+                seen_set = set(seen)
+                forbidden = {f for f in shown if f in seen_set and self._unique_test(f)}
+                bad = sum(shown[f] for f in forbidden)
+                if self.unique_once:
+                    dist = {f: c / s for f, c in shown.items() if f not in forbidden}
+                    for f, c in shown.items():
+                        dist[f] = dist.get(f, 0.0) + bad / s * c / s
+                else:
+                    dist = {f: c / (s - bad) for f, c in shown.items() if f not in forbidden}
+                for f, q in dist.items():
+                    key = tuple(sorted(seen + (f,)))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+            if len(states) > MAX_UNIQUE_STATES:
+                raise DiceLimitError(f"too many dice for exact odds of unique dice in {self.text}",
+                                     column=self.node.pos)
+        a, b = self.window if self.window is not None else (0, self.count)
+        out: dict[int, float] = {}
+        for faces, p in states.items():
+            kept = faces[a:b]
+            if self.success is None:
+                value = sum(kept)
+            else:
+                value = sum(self._face_score(f) for f in kept)
+            out[value] = out.get(value, 0.0) + p
+        return PMF.from_mapping(out)
 
     # ---------------------------------------------------------------- bulk
     def _draw(self, gen: np.random.Generator, size: Any) -> np.ndarray:
-        lo = self.faces[0]
-        return gen.integers(lo, lo + self.sides, size=size)
+        if self.consecutive:
+            lo = self.faces[0]
+            return gen.integers(lo, lo + self.sides, size=size)
+        return np.asarray(self.faces, dtype=np.int64)[gen.integers(0, self.sides, size=size)]
 
     def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:
         """Scores of ``n`` throws of this term (vectorised)."""
         c = self.count
         if c == 0:
             return np.zeros(n, dtype=np.int64)
-        if self.plain and self.keep is None:
+        if self.plain and self.window is None:
             if c == 1:
                 return self._draw(gen, n)
             return self._draw(gen, (n, c)).sum(axis=1)
         values = self._draw(gen, (n, c))
         if self.plain:
-            k = self.keep
-            assert k is not None
-            if k == 0:
+            a, b = self.window  # type: ignore[misc]
+            if b - a == 0:
                 return np.zeros(n, dtype=np.int64)
-            if k >= c:
+            if b - a >= c:
                 return values.sum(axis=1)
-            if k == c - 1:
-                drop = values.min(axis=1) if self.highest else values.max(axis=1)
+            if b - a == c - 1:
+                drop = values.min(axis=1) if a else values.max(axis=1)
                 return values.sum(axis=1) - drop
             values.sort(axis=1)
-            return values[:, c - k:].sum(axis=1) if self.highest else values[:, :k].sum(axis=1)
+            return values[:, a:b].sum(axis=1)
         return self._sample_general(values, gen)
+
+    def _sample_unique(self, values: np.ndarray, gen: np.random.Generator) -> None:
+        n, c = values.shape
+        test = (lambda v: np.ones(v.shape, dtype=bool)) if self.unique is None else self.unique.test
+        allowed_faces = np.asarray(self.faces, dtype=np.int64)
+        for j in range(1, c):
+            prev = values[:, :j]
+            col = values[:, j].copy()
+            clash = (prev == col[:, None]).any(axis=1) & test(col)
+            tries = 0
+            while clash.any():
+                idx = np.flatnonzero(clash)
+                tries += 1
+                if tries > MAX_REROLLS:  # draw among the free faces directly (same distribution)
+                    for i in idx:
+                        free = [f for f in allowed_faces if not (f in prev[i] and test(np.array(f)))]
+                        col[i] = free[gen.integers(0, len(free))]
+                    break
+                col[idx] = self._draw(gen, len(idx))
+                if self.unique_once:
+                    break
+                clash = np.zeros(n, dtype=bool)
+                clash[idx] = (prev[idx] == col[idx][:, None]).any(axis=1) & test(col[idx])
+            values[:, j] = col
 
     def _sample_general(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         n, c = values.shape
@@ -342,9 +488,12 @@ class DiceTerm:
                     break
                 mask = np.zeros_like(mask)
                 mask.flat[idx] = self.reroll.test(new)
+        if self.unique_on:
+            self._sample_unique(values, gen)
         counting = self.success is not None
         per_count = counting and (self.explode is None or not self.compound)
         total = values.copy()
+        pen = int(self.penetrate)
 
         def face_score(v: np.ndarray) -> np.ndarray:
             sc = self.success.test(v).astype(np.int64)  # type: ignore[union-attr]
@@ -356,15 +505,18 @@ class DiceTerm:
         if self.explode is not None:
             active = self.explode.test(values)
             depth = 0
+            limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
             while active.any():
                 depth += 1
-                if depth > MAX_EXPLOSIONS:
+                if depth > limit:
+                    if self.explode_limit is not None:
+                        break
                     raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
                 idx = np.flatnonzero(active)
                 new = self._draw(gen, len(idx))
-                total.flat[idx] += new
+                total.flat[idx] += new - pen
                 if per_count:
-                    score.flat[idx] += face_score(new)  # type: ignore[union-attr]
+                    score.flat[idx] += face_score(new - pen)  # type: ignore[union-attr]
                 active = np.zeros_like(active)
                 active.flat[idx] = self.explode.test(new)
         if not counting:
@@ -372,11 +524,65 @@ class DiceTerm:
         elif not per_count:
             score = face_score(total)
         assert score is not None
-        if self.keep is not None and self.keep < c:
+        if self.window is not None and self.keep != c:
+            a, b = self.window
             order = np.argsort(total, axis=1, kind="stable")
-            chosen = order[:, c - self.keep:] if self.highest else order[:, :self.keep]
-            return np.take_along_axis(score, chosen, axis=1).sum(axis=1)
+            return np.take_along_axis(score, order[:, a:b], axis=1).sum(axis=1)
         return score.sum(axis=1)
+
+
+def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int) -> PMF:
+    """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice.
+
+    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
+    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
+    """
+    ordered = sorted(units, key=lambda u: u[0])
+    state: dict[int, PMF] = {0: PMF.point(0)}
+    tail = float(sum(u[1] for u in ordered))
+    powers: dict[tuple[int, int], PMF] = {}
+    for index, (key, q, score) in enumerate(ordered):
+        last = index == len(ordered) - 1
+        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
+        new: dict[int, PMF] = {}
+        for j, acc in state.items():
+            r = n - j
+            for c in ([r] if last else range(r + 1)):
+                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
+                if w == 0.0:
+                    continue
+                kc = max(0, min(j + c, hi) - max(j, lo))
+                if kc:
+                    pw = powers.get((index, kc))
+                    if pw is None:
+                        pw = powers[(index, kc)] = score.power(kc)
+                    part = (acc + pw).scale_mass(w)
+                else:
+                    part = acc.scale_mass(w)
+                prev = new.get(j + c)
+                new[j + c] = part if prev is None else prev.mix(part)
+        state = new
+        tail -= q
+    return state.get(n, PMF.point(0, 0.0))
+
+
+def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
+    """The ranks kept (lowest first) after each keep / drop in turn, or None without any."""
+    if not keeps:
+        return None
+    lo, hi = 0, count
+    for k in keeps:
+        m = hi - lo
+        n = max(0, min(k.n, m))
+        if k.kind == "kh":
+            lo = hi - n
+        elif k.kind == "kl":
+            hi = lo + n
+        elif k.kind == "dh":
+            hi = hi - n
+        else:  # dl
+            lo = lo + n
+    return lo, hi
 
 
 def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
@@ -387,17 +593,25 @@ def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
     return found[0] if found else None
 
 
-def compile_term(node: Dice, expression: str) -> DiceTerm:
-    """Validate a dice node and build its term."""
+def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
+                 label: str | None = None) -> DiceTerm:
+    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
     pos = node.pos or 0
-    count = 1 if node.count is None else node.count
+    if count is None:
+        count = 1 if node.count is None else node.count
+    if count < 0:
+        raise DiceValueError(f"a negative number of dice ({count})", expression, pos)
     if count > MAX_DICE:
         raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
-    if node.sides == "F":
+    sides_spec = node.sides if sides_value is None else sides_value
+    if sides_spec == "F":
         faces: tuple[int, ...] = (-1, 0, 1)
         kind = "dF"
+    elif sides_spec == "F.1":
+        faces = (-1, 0, 0, 0, 0, 1)
+        kind = "dF.1"
     else:
-        sides = 100 if node.sides == "%" else node.sides
+        sides = 100 if sides_spec == "%" else sides_spec
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
@@ -405,58 +619,89 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
         faces = tuple(range(1, sides + 1))
         kind = f"d{sides}"
     mods = node.modifiers.items
-    keep_mod: Keep | None = _unique(mods, Keep, "keep/drop", expression)
+    keeps = [m for m in mods if isinstance(m, Keep)]
     explode_mod: Explode | None = _unique(mods, Explode, "explosion", expression)
-    reroll_mod: Reroll | None = _unique(mods, Reroll, "re-roll", expression)
+    rerolls = [m for m in mods if isinstance(m, Reroll)]
+    reroll_mod = next((m for m in rerolls if not m.added), None)
+    add_mod = next((m for m in rerolls if m.added), None)
+    if len([m for m in rerolls if not m.added]) > 1 or len([m for m in rerolls if m.added]) > 1:
+        raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
     success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
     failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
-    keep, highest = None, True
-    if keep_mod is not None:
-        k = keep_mod.n
-        if keep_mod.kind == "kh":
-            keep, highest = min(k, count), True
-        elif keep_mod.kind == "kl":
-            keep, highest = min(k, count), False
-        elif keep_mod.kind == "dh":
-            keep, highest = max(count - k, 0), False
+    unique_mod: Unique | None = _unique(mods, Unique, "unique", expression)
+    sort_mod: Sort | None = _unique(mods, Sort, "sort", expression)
+    for clamp in (m for m in mods if isinstance(m, Clamp)):
+        bound = clamp.value
+        faces = tuple(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces)
+    faces = tuple(sorted(faces))
+    crit_s = crit_f = None
+    for crit in (m for m in mods if isinstance(m, Critical)):
+        point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
+        if crit.kind == "cs":
+            crit_s = point
         else:
-            keep, highest = max(count - k, 0), True
-    explode = None
+            crit_f = point
+    if explode_mod is not None and add_mod is not None:
+        raise DiceSyntaxError("an explosion and a re-roll-and-add (ra) on one dice term", expression,
+                              add_mod.pos or pos)
+    explode, limit = None, None
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         if all(explode.test(f) for f in faces):
             raise DiceLimitError("this die would explode on every face and never stop", expression,
                                  explode_mod.pos or pos)
+    elif add_mod is not None:
+        explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
     reroll = None
     if reroll_mod is not None:
-        reroll = reroll_mod.compare
+        reroll = reroll_mod.compare or Compare.of("=", faces[0])
         if not reroll_mod.once and all(reroll.test(f) for f in faces):
             raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
         raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
+    if unique_mod is not None:
+        if explode is not None or reroll is not None:
+            raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
+                                 unique_mod.pos or pos)
+        point = unique_mod.compare
+        must = {f for f in faces if point is None or point.test(f)}
+        free = any(f not in must for f in faces)
+        if not unique_mod.once and not free and count > len(must):
+            raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,
+                                 unique_mod.pos or pos)
     return DiceTerm(
-        node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
-        keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
-        reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
+        node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
+        window=window_of(keeps, count), explode=explode,
+        compound=bool(explode_mod and explode_mod.compound), reroll=reroll,
+        reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
-        failure=failure_mod.compare if failure_mod else None, label=node.label,
+        failure=failure_mod.compare if failure_mod else None, label=label,
+        penetrate=bool(explode_mod and explode_mod.penetrate), explode_limit=limit,
+        unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
+        unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
+        crit_success=crit_s, crit_failure=crit_f,
     )
 
 
-def _term_text(node: Dice) -> str:
-    sides = str(node.sides)
-    text = f"{'' if node.count is None else node.count}d{sides}"
+def _term_text(node: Dice, count: int, sides: Any) -> str:
+    text = f"{'' if node.count is None and count == 1 else count}d{sides}"
     for m in node.modifiers.items:
         if isinstance(m, Keep):
-            text += f"{m.kind}{m.n}"
+            text += m.text
         elif isinstance(m, Explode):
             text += m.bang + (str(m.compare) if m.compare else "")
         elif isinstance(m, Reroll):
-            text += m.kind + str(m.compare)
+            text += m.kind + (str(m.compare) if m.compare else "")
         elif isinstance(m, CountSuccesses):
             text += str(m.compare)
         elif isinstance(m, CountFailures):
             text += "f" + str(m.compare)
+        elif isinstance(m, Clamp):
+            text += f"{m.kind}{m.value}"
+        elif isinstance(m, (Unique, Critical)):
+            text += m.kind + (str(m.compare) if m.compare else "")
+        elif isinstance(m, Sort):
+            text += m.kind
     return text
