@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-from json import dumps as _dumps
 from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import BaseModel, ConfigDict
@@ -55,32 +53,6 @@ class RollModel(BaseModel):
             text=str(roll),
             description=roll.description,
         )
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, Fraction):
-        return str(value)  # as pydantic writes a Fraction
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
-
-
-def roll_json(roll: "Roll") -> str:
-    """The JSON of ``RollModel.from_roll(roll)`` (byte for byte), written without building the model."""
-    fields = _DIE_FIELDS
-    data = {
-        "system": roll.system,
-        "expression": roll.expression,
-        "outcome": roll.fields(),
-        "dice": [dict(zip(fields, d)) for d in roll.dice],
-        "text": str(roll),
-        "description": roll.description,
-    }
-    try:
-        return _dumps(data, separators=(",", ":"), ensure_ascii=False, default=_json_default, allow_nan=False)
-    except (TypeError, ValueError):  # a value only pydantic knows how to write
-        return RollModel.from_roll(roll).model_dump_json()
-
-
-_DIE_FIELDS = tuple(DieModel.model_fields)
 
 
 class DistributionModel(BaseModel):

@@ -11,6 +11,14 @@ if TYPE_CHECKING:
 __all__ = ["Die", "Roll"]
 
 
+def _roll_json(roll: "Roll") -> str:
+    global _roll_json
+    from .rolljson import roll_json
+
+    _roll_json = roll_json  # imported on first use, then called directly
+    return roll_json(roll)
+
+
 class Die(NamedTuple):
     """One die thrown in a roll."""
 
@@ -94,8 +102,9 @@ class Roll:
 
     def model_dump_json(self, **kwargs: Any) -> str:
         """The roll as JSON (pydantic ``model_dump_json``; without arguments, the same JSON written directly)."""
-        if kwargs:
-            return self.model().model_dump_json(**kwargs)
-        from .models import roll_json
-
-        return roll_json(self)
+        if not kwargs:
+            try:
+                return _roll_json(self)
+            except (TypeError, ValueError, KeyError, AttributeError):  # a value only pydantic knows how to write
+                pass
+        return self.model().model_dump_json(**kwargs)

@@ -52,7 +52,7 @@ class Compare(Node, ast_utils.AsList):
         """Whether ``x`` (an int or a numpy array) meets the compare point."""
         v = self.value
         op = self.op
-        if op == "=":
+        if op == "=" or op == "==":
             return x == v
         if op == ">=":
             return x >= v
@@ -60,7 +60,15 @@ class Compare(Node, ast_utils.AsList):
             return x > v
         if op == "<=":
             return x <= v
+        if op == "!=" or op == "<>":
+            return x != v
         return x < v
+
+    def predicate(self) -> Any:
+        """The test of one integer, as a fast built-in method (``7 .__le__`` for ``>=7``)."""
+        v = self.value
+        return {"=": v.__eq__, "==": v.__eq__, ">=": v.__le__, ">": v.__lt__, "<=": v.__ge__, "<": v.__gt__,
+                "!=": v.__ne__, "<>": v.__ne__}[self.op]
 
     def __str__(self) -> str:
         return f"{self.op}{self.value}"

@@ -22,7 +22,7 @@ Semantics, where tables differ:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Callable, Sequence
 
@@ -37,6 +37,8 @@ from ._dice_ast import (Clamp, Compare, CountFailures, CountSuccesses, Critical,
                         Unique)
 
 __all__ = ["DiceTerm", "compile_term", "keep_window", "window_of"]
+
+_new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 
 # flags of one throw in a general record
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
@@ -69,6 +71,9 @@ class DiceTerm:
     sort: str | None = None
     crit_success: Compare | None = None
     crit_failure: Compare | None = None
+    consecutive: bool = field(init=False)
+    flat: bool = field(init=False)
+    plain: bool = field(init=False)
 
     @property
     def sides(self) -> int:
@@ -79,16 +84,15 @@ class DiceTerm:
         """Number of units kept (None: all)."""
         return None if self.window is None else self.window[1] - self.window[0]
 
-    @property
-    def consecutive(self) -> bool:
-        return self.faces == tuple(range(self.faces[0], self.faces[0] + len(self.faces)))
-
-    @property
-    def plain(self) -> bool:
-        """No modifier but keep/drop: the record is the list of faces."""
-        return (self.explode is None and self.reroll is None and self.success is None and not self.unique_on
-                and self.sort is None and self.crit_success is None and self.crit_failure is None
-                and self.consecutive)
+    def __post_init__(self) -> None:
+        consecutive = self.faces == tuple(range(self.faces[0], self.faces[0] + len(self.faces)))
+        object.__setattr__(self, "consecutive", consecutive)
+        # each die thrown once: the record is the list of faces
+        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
+        object.__setattr__(self, "flat", flat)
+        # no modifier but keep/drop
+        object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
+                           and self.crit_success is None and self.crit_failure is None)
 
     def _unique_test(self, v: int) -> bool:
         return self.unique is None or bool(self.unique.test(v))
@@ -119,7 +123,33 @@ class DiceTerm:
                 rec.append((self, vals))
                 return sum(sorted(vals)[a:b])
             return roll_keep
+        if self.flat:
+            return self._flat_roller()
         return self._roll_general
+
+    def _flat_roller(self) -> Callable[[Any, list], int]:
+        n, s, lo = self.count, self.sides, self.faces[0]
+        a, b = self.window if self.window is not None else (0, n)
+        whole = self.window is None
+        hit = self.success.predicate() if self.success is not None else None
+        miss = self.failure.predicate() if self.failure is not None else None
+
+        def roll_flat(r: Any, rec: list) -> int:
+            vals = [int(r() * s) + lo for _ in range(n)]
+            rec.append((self, vals))
+            kept = vals if whole else sorted(vals)[a:b]
+            if hit is None:
+                return sum(kept)
+            score = sum(map(hit, kept))
+            return score - sum(map(miss, kept)) if miss is not None else score
+        return roll_flat
+
+    def _dropped(self, data: list) -> set[int]:
+        if self.window is None or self.keep == len(data):
+            return set()
+        a, b = self.window
+        order = sorted(range(len(data)), key=data.__getitem__)
+        return set(order[:a] + order[b:])
 
     def _roll_general(self, r: Any, rec: list) -> int:
         faces, s = self.faces, self.sides
@@ -209,10 +239,17 @@ class DiceTerm:
                 a, b = self.window
                 order = sorted(range(len(data)), key=data.__getitem__)
                 dropped = set(order[:a] + order[b:])
-            return [Die(kind, sides, v, i not in dropped, False, False, False, False, None, label)
+            if not dropped:
+                return [_new_tuple(Die, (kind, sides, v, True, False, False, False, False, None, label, None))
+                        for v in data]
+            return [_new_tuple(Die, (kind, sides, v, i not in dropped, False, False, False, False, None, label, None))
                     for i, v in enumerate(data)]
-        out = []
         marks = self.crit_success is not None or self.crit_failure is not None
+        if self.flat:
+            gone = self._dropped(data)
+            return [Die(kind, sides, v, i not in gone, False, False, False, False, None, label,
+                        self._critical(v) if marks else None) for i, v in enumerate(data)]
+        out = []
         for unit in data:
             for v, f in unit:
                 out.append(Die(kind, sides, v, not f & (REROLLED | DROPPED), bool(f & EXPLODED), bool(f & REROLLED),
@@ -231,6 +268,8 @@ class DiceTerm:
                 dropped = set(order[:a] + order[b:])
                 text = ", ".join(f"~{v}~" if i in dropped else str(v) for i, v in enumerate(data))
             return f"[{text}] ({self.label})" if self.label else f"[{text}]"
+        if self.flat:
+            return self._render_flat(data)
         parts = []
         units = data
         if self.sort is not None:
@@ -254,6 +293,31 @@ class DiceTerm:
                 score = self._unit_score(unit)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
             parts.append(f"~{text}~" if dropped else text)
+        label = f" ({self.label})" if self.label else ""
+        return "[" + ", ".join(parts) + "]" + label
+
+    def _render_flat(self, data: list) -> str:
+        gone = self._dropped(data)
+        hit = self.success.predicate() if self.success is not None else None
+        miss = self.failure.predicate() if self.failure is not None else None
+        marks = self.crit_success is not None or self.crit_failure is not None
+        order: Any = range(len(data))
+        if self.sort is not None:
+            order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+        parts = []
+        for i in order:
+            v = data[i]
+            text = str(v)
+            if marks:
+                crit = self._critical(v)
+                text += "" if crit is None else "(cs)" if crit == "success" else "(cf)"
+            if i in gone:
+                parts.append(f"~{text}~")
+                continue
+            if hit is not None:
+                score = hit(v) - (miss(v) if miss is not None else 0)
+                text += "*" if score > 0 else "_" if score < 0 else ""
+            parts.append(text)
         label = f" ({self.label})" if self.label else ""
         return "[" + ", ".join(parts) + "]" + label
 
