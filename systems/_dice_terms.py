@@ -14,7 +14,8 @@ Semantics, where tables differ:
   sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
   the unit's sum, as one die; ``!p`` (penetrating) counts each added die one less (the explosion
   tests the face thrown); d20's ``ra`` is an explosion that adds at most one die;
-- several keep / drop apply in turn to the dice still kept (``4d6dl1dh1`` keeps the middle two);
+- several keep / drop each choose among all the dice, and a die counts if none drops it (rpg-dice-roller):
+  ``4d6dl1dh1`` keeps the middle two, ``3d10k1dh1`` none;
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
 - ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``).
 """
@@ -631,22 +632,22 @@ def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: in
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
-    """The ranks kept (lowest first) after each keep / drop in turn, or None without any."""
+    """The ranks kept (lowest first), or None without any keep / drop. Each keep / drop chooses among all
+    the dice and a die counts only if none drops it (rpg-dice-roller): ``4d10dh1dl2`` keeps one die."""
     if not keeps:
         return None
     lo, hi = 0, count
     for k in keeps:
-        m = hi - lo
-        n = max(0, min(k.n, m))
+        n = max(0, min(k.n, count))
         if k.kind == "kh":
-            lo = hi - n
+            lo = max(lo, count - n)
         elif k.kind == "kl":
-            hi = lo + n
+            hi = min(hi, n)
         elif k.kind == "dh":
-            hi = hi - n
+            hi = min(hi, count - n)
         else:  # dl
-            lo = lo + n
-    return lo, hi
+            lo = max(lo, n)
+    return (lo, max(lo, hi))
 
 
 def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
