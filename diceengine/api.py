@@ -30,7 +30,12 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
 
     resolved = sys_.resolve_options(options)
     tree = parse(expression, sys_)
-    prepared = sys_.prepare(tree, expression, resolved)
+    try:
+        prepared = sys_.prepare(tree, expression, resolved)
+    except DiceError as err:
+        if err.expression is None and err.column is not None:  # point the caret into this expression
+            raise type(err)(err.message, expression, err.column) from None
+        raise
     if len(_plans) >= _PLAN_CACHE_SIZE:
         del _plans[next(iter(_plans))]
     _plans[key] = prepared

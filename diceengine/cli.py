@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, Sequence
 
@@ -23,7 +24,17 @@ def split_system(text: str, default: str | None) -> tuple[str, str]:
     if sep and name and name.replace("_", "").isalnum() and " " not in name:
         if name in system_names():
             return name, rest.strip()
-    return default or "standard", text
+    return default or "standard", text.strip()
+
+
+#: an argument that starts like a negative expression (``-1d6``, ``-d20+5``, ``-(2d6)``), not an option
+_NEGATIVE_EXPRESSION = re.compile(r"-\s*(\d|\(|[dD](\d|%|[fF]))")
+
+
+def _expressions_not_options(argv: Sequence[str]) -> list[str]:
+    """``argv`` with each negative expression shielded by a leading space, so that argparse takes
+    ``dice roll "-1d6"`` for the expression it is (the space is stripped with the system prefix)."""
+    return [" " + a if _NEGATIVE_EXPRESSION.match(a) else a for a in argv]
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -230,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
     try:
         if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
             raise DiceError("-n must be at least 1")

@@ -7,6 +7,8 @@ import dataclasses
 import enum
 import inspect
 import json
+import types
+import typing
 from typing import Any, Callable, get_type_hints
 
 from .errors import DiceError
@@ -107,10 +109,32 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 def _convert_value(raw: str, hint: Any) -> Any:
     text = str(hint)
     low = raw.lower()
+    if isinstance(hint, type) and hasattr(hint, "model_validate_json"):  # a state of play, as JSON
+        import pydantic
+
+        try:
+            return hint.model_validate_json(raw)
+        except pydantic.ValidationError as err:
+            raise DiceError(f"not a valid {hint.__name__}: {err.errors()[0]['msg']}") from None
+    union = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
+    if ("Mapping" in text or "dict" in text) and (raw.lstrip().startswith("{") or str not in union):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = None
+        if not isinstance(value, dict):
+            raise DiceError(f"{raw!r} is not a JSON object") from None
+        return value
     if "bool" in text and low in ("true", "false", "yes", "no"):
         return low in ("true", "yes")
     if "Sequence" in text or "tuple" in text or "list" in text:
-        return tuple(int(x) for x in raw.split(",") if x.strip())
+        items = [x.strip() for x in raw.split(",") if x.strip()]
+        if "str" in text:
+            return tuple(items)
+        try:
+            return tuple(int(x) for x in items)
+        except ValueError:
+            raise DiceError(f"{raw!r} is not a list of numbers (a,b,c)") from None
     if text in ("int", "<class 'int'>") or ("int" in text and raw.lstrip("-").isdigit()):
         try:
             return int(raw)
@@ -120,13 +144,15 @@ def _convert_value(raw: str, hint: Any) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump") and not isinstance(value, type):  # a pydantic state of play
+        return value.model_dump(mode="json")
     if isinstance(value, enum.Enum):
         return str(value)
     if dataclasses.is_dataclass(value) and type(value).__str__ is not object.__str__:
         return str(value)
     if hasattr(value, "_asdict"):
         return {k: _jsonable(v) for k, v in value._asdict().items()}
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "expression"):
             return {**{k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}, "expression": value.expression}
         return {k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}
@@ -144,7 +170,13 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
     system = get_system(args.system_name)
     module = importlib.import_module(type(system).__module__)
-    rules: dict[str, Callable[..., Any]] = getattr(module, "RULES", {})
+    rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
+    # a system's state of play lives beside it in ``<module>_play`` (rules taking a state as JSON)
+    try:
+        play = importlib.import_module(f"{module.__name__}_play")
+    except ModuleNotFoundError:
+        play = None
+    rules.update(getattr(play, "RULES", {}))
     if not args.rule:
         print(f"rules of {system.name}:")
         for name, fn in rules.items():
@@ -174,7 +206,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
 def _text(value: Any) -> str:
     data = _jsonable(value)
     if isinstance(data, dict):
-        return ", ".join(f"{k}: {v}" for k, v in data.items())
+        return ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (dict, list)) else v}" for k, v in data.items())
     if isinstance(data, list):
         return ", ".join(str(v) for v in data)
     return str(data)

@@ -12,10 +12,17 @@ MAX_DICE = 10_000
 MAX_SIDES = 1_000_000
 #: longest chain of explosions from one die
 MAX_EXPLOSIONS = 200
+#: dice one roll may throw on average, re-rolls and explosions included (keeps a roll, its text and its
+#: dice within about 0.2 s)
+MAX_THROWS = 25_000
 #: re-rolls recorded for one die before the final face is drawn directly among the allowed faces
 MAX_REROLLS = 100
 #: largest constant in an expression
 MAX_CONSTANT = 10**9
+#: largest magnitude any value of an expression may reach, intermediates included: 2**53 - 1, so that
+#: every value is exact in numpy's int64 and in a float64 (checked at prepare time by interval arithmetic,
+#: see :func:`diceengine.arith.check_bounds`)
+MAX_VALUE = 2**53 - 1
 #: largest sample size
 MAX_SAMPLE = 100_000_000
 #: probability mass below which an infinite series (explosions) is truncated

@@ -3,10 +3,17 @@
 Each system gets one parser, built on first use; parses are cached (bounded). The Lark transformer
 runs inside the LALR parser, so building the tree never recurses, and the depth of the tree is
 checked before anything walks it.
+
+Letters are ASCII letters: every terminal is compiled with :data:`re.ASCII`, so a case-insensitive
+terminal (``"vs"i``, ``/[a-z]+/i``) folds the case of ASCII letters only, and Unicode look-alikes
+(the long s ``ſ``, the dotted capital ``İ``, the Kelvin sign) are syntax errors with a caret instead
+of accidents of case folding. A grammar that wants a non-ASCII word (French vocabulary) writes it
+deliberately, each case it accepts spelled out (``/tr[eéEÉ]s/``); word and digit classes are ASCII too.
 """
 
 from __future__ import annotations
 
+import re
 import types
 from functools import lru_cache
 from importlib import resources
@@ -61,6 +68,7 @@ def parser_for(system: "System") -> Lark:
         lexer="contextual",
         transformer=_transformer(modules),
         maybe_placeholders=True,
+        g_regex_flags=re.ASCII,  # letters are ASCII letters: no Unicode case folding (module docstring)
     )
 
 
@@ -82,7 +90,32 @@ def _describe_terminals(parser: Lark, names: Iterable[str]) -> str:
     return ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _look_alike(expression: str, column: int) -> int | None:
+    """Column of the first non-ASCII character of the word around ``column``, if any: a letter the
+    grammar does not know (``profİciencies`` fails at ``r``, the fault is the ``İ``)."""
+    for word in _WORD.finditer(expression):
+        if word.start() <= column <= word.end():
+            for i in range(word.start(), word.end()):
+                if not expression[i].isascii():
+                    return i
+            return None
+    return None
+
+
 def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
+    error = _lark_syntax_error(parser, expression, err)
+    column = error.column if error.column is not None else 0
+    odd = _look_alike(expression, column)
+    if odd is not None and odd != column:
+        return DiceSyntaxError(f"unexpected character {expression[odd]!r}: letters are ASCII letters here",
+                               expression, odd)
+    return error
+
+
+def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "the end"

@@ -41,6 +41,7 @@ class PMF:
             return cls.point(0, 0.0)
         w = 1.0 / len(vals) if weight is None else weight
         lo = int(vals.min())
+        _check_support(int(vals.max()) - lo + 1)
         return cls(lo, np.bincount(vals - lo).astype(np.float64) * w)
 
     @classmethod
@@ -86,8 +87,13 @@ class PMF:
 
     def mix(self, other: "PMF") -> "PMF":
         """The sum of the two mass functions (a mixture of disjoint events)."""
+        if not other.p.any():
+            return self
+        if not self.p.any():  # an empty start (offset 0) must not stretch the support to 0
+            return other
         lo = min(self.offset, other.offset)
         hi = max(self.offset + len(self.p), other.offset + len(other.p))
+        _check_support(hi - lo)
         p = np.zeros(hi - lo)
         p[self.offset - lo:self.offset - lo + len(self.p)] += self.p
         p[other.offset - lo:other.offset - lo + len(other.p)] += other.p
@@ -120,6 +126,7 @@ class PMF:
         """The distribution of ``fn(X)`` (vectorised ``fn``)."""
         z = fn(self.values)
         lo = int(z.min())
+        _check_support(int(z.max()) - lo + 1)
         return PMF(lo, np.bincount(z - lo, weights=self.p))
 
     def prob(self, value: int) -> float:

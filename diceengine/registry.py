@@ -111,7 +111,9 @@ class System(ABC):
     - :meth:`prepare` turns a parsed tree into a :class:`Plan` (validate here: a bad expression must
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
-    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems.
+    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems,
+      and :meth:`fight_rules` gives the ruleset's combat to the fights layer
+      (:class:`diceengine.fights.rules.FightRules`).
     - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
       module; the command line lists them with ``dice systems``.
     """
@@ -132,6 +134,11 @@ class System(ABC):
         """``(characters, difficulties)``: ``(label, text)`` pairs; ``f"{character} vs {difficulty}"``
         is a check. What ``dice ladder`` tabulates."""
         return (), ()
+
+    def fight_rules(self) -> Any:
+        """The ruleset's combat (a :class:`diceengine.fights.rules.FightRules`), or ``None``: the
+        ruleset has no damage rules and cannot fight."""
+        return None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

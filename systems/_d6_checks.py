@@ -16,14 +16,15 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_REROLLS
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from ._d6_codes import Check, Code, NamedDifficulty, code_of
+from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
 __all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
 
@@ -41,7 +42,9 @@ class CodeDice:
     - ``roll(code, r)`` -> ``(total, extras tuple, record)``;
     - ``sample(code, n, gen)`` -> ``(totals, {extra field: array})``;
     - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
-    - ``dice(record)`` / ``render(record)`` explain a roll.
+    - ``dice(record)`` / ``render(record)`` explain a roll;
+    - ``opponent()`` the dice that throw an opposing code or the rolled part of a difficulty (what
+      belongs to the actor alone, such as a character point, is left out).
     """
 
     extras: tuple[str, ...] = ()
@@ -61,11 +64,32 @@ class CodeDice:
     def dice(self, record: Any) -> list[Die]:
         return [Die("d6", 6, v) for v in record]
 
+    def opponent(self) -> "CodeDice":
+        return self
+
     def render(self, record: Any, code: Code) -> str:
         parts = [str(v) for v in record]
         if code.pips:
             parts.append(str(code.pips))
         return " + ".join(parts).replace("+ -", "- ")
+
+
+#: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain
+#: of at most MAX_EXPLOSIONS + 1 throws)
+_EXPLOSION_ALLOWANCE = 2 * 6 * (MAX_EXPLOSIONS + 1)
+
+
+def _literal_bounds(node: Any) -> Interval:
+    """Range of a dice code's literal (``4D``: 4 to 24) for the integer rule of the code arithmetic."""
+    if isinstance(node, CodeLiteral):
+        return 0, 6 * node.dice
+    return 0, 0  # not a code: code_of names the fault
+
+
+def total_bounds(code: Code, expression: str) -> Interval:
+    """Range of every total a code can throw (explosions to their limit), within the integer rule."""
+    return check_interval(min(0, code.dice) + code.pips, 6 * max(0, code.dice) + code.pips + _EXPLOSION_ALLOWANCE,
+                          expression, 0)
 
 
 def _check_rollable(code: Code, what: str, expression: str, column: int | None) -> None:
@@ -83,6 +107,7 @@ class CodePlan(Plan):
                  difficulty: int | Code | None, tie: str, actor_bonus: Callable | None = None) -> None:
         self.expression = expression
         self.dice_model = dice
+        self.opponent_dice = dice.opponent()
         self.outcome_type = outcome_type
         self.actor_code = actor
         self.difficulty = difficulty
@@ -103,7 +128,7 @@ class CodePlan(Plan):
             return self.outcome_type(total, *extras, total >= diff, total - diff), (record,)
         ties: list[tuple[Any, Any]] = []  # tied throws, rolled again ("reroll")
         while True:
-            against, _, opp_record = model.roll(self.difficulty, r)  # type: ignore[arg-type]
+            against, _, opp_record = self.opponent_dice.roll(self.difficulty, r)  # type: ignore[arg-type]
             if total != against or self.tie != "reroll":
                 break
             if len(ties) >= MAX_REROLLS:
@@ -120,10 +145,11 @@ class CodePlan(Plan):
         if len(record) > 1:
             for tied, tied_opp in record[3]:
                 out.extend(d._replace(kept=False, rerolled=True) for d in model.dice(tied))
-                out.extend(d._replace(kept=False, rerolled=True, label="difficulty") for d in model.dice(tied_opp))
+                out.extend(d._replace(kept=False, rerolled=True, label="difficulty")
+                           for d in self.opponent_dice.dice(tied_opp))
         out.extend(model.dice(record[0]))
         if len(record) > 1:
-            out.extend(d._replace(label="difficulty") for d in model.dice(record[1]))
+            out.extend(d._replace(label="difficulty") for d in self.opponent_dice.dice(record[1]))
         return out
 
     def describe(self, outcome: Any, record: Any) -> str:
@@ -131,7 +157,7 @@ class CodePlan(Plan):
         if self.difficulty is None:
             return text
         if self.rolled_difficulty:
-            text += (f" against {self.dice_model.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+            text += (f" against {self.opponent_dice.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
             if record[3]:
                 text += f" ({len(record[3])} tie{'s' if len(record[3]) > 1 else ''} rolled again)"
         word = "success" if outcome.success else "failure"
@@ -148,7 +174,7 @@ class CodePlan(Plan):
             out["success"] = margin >= 0
             out["margin"] = margin
             return out
-        against, _ = self.dice_model.sample(self.difficulty, n, rng)  # type: ignore[arg-type]
+        against, _ = self.opponent_dice.sample(self.difficulty, n, rng)  # type: ignore[arg-type]
         if self.tie == "reroll":
             ties = np.flatnonzero(out["total"] == against)
             tries = 0
@@ -157,7 +183,7 @@ class CodePlan(Plan):
                 if tries > MAX_REROLLS:
                     raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
                 t2, e2 = self.dice_model.sample(self.actor_code, len(ties), rng)
-                a2, _ = self.dice_model.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
+                a2, _ = self.opponent_dice.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
                 out["total"][ties] = t2
                 for k, v in e2.items():
                     out[k][ties] = v
@@ -185,7 +211,7 @@ class CodePlan(Plan):
         if not self.rolled_difficulty:
             against_vals, against_p = np.array([self.difficulty]), np.array([1.0])
         else:
-            opp, opp_trunc = self.dice_model.joint(self.difficulty)  # type: ignore[arg-type]
+            opp, opp_trunc = self.opponent_dice.joint(self.difficulty)  # type: ignore[arg-type]
             truncated += opp_trunc
             merged = PMF.point(0, 0.0)
             for pmf in opp.values():
@@ -233,6 +259,9 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
         actor_node, diff_node = tree.actor, tree.difficulty
     else:
         actor_node, diff_node = tree, None
+    for node in (actor_node, diff_node):  # the integer rule, before any code is built
+        if node is not None and not isinstance(node, NamedDifficulty):
+            check_bounds(node, expression, _literal_bounds)
     actor = code_of(actor_node, expression)
     if transform is not None:
         actor = transform(actor)
@@ -253,6 +282,10 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
             difficulty = code
     if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
         raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)
+    lo, hi = total_bounds(actor, expression)
+    if difficulty is not None:  # the margin, total - difficulty
+        d_lo, d_hi = total_bounds(difficulty, expression) if isinstance(difficulty, Code) else (difficulty, difficulty)
+        check_interval(lo - d_hi, hi - d_lo, expression, tree.pos)
     return CodePlan(expression, dice, outcome_type, actor, difficulty, tie)
 
 

@@ -17,7 +17,18 @@ Semantics, where tables differ:
 - several keep / drop each choose among all the dice, and a die counts if none drops it (rpg-dice-roller):
   ``4d6dl1dh1`` keeps the middle two, ``3d10k1dh1`` none;
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
-- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``).
+- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``);
+- a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
+  only, as python-dice and rpg-dice-roller count it.
+
+Bounds (README, "Bounds"): a term's faces are ranges, never listed, so a d1000000 costs no more memory
+than a d6 (a per-die minimum / maximum or ``dF.1`` lists them: at most ``MAX_SIDES``).
+:meth:`DiceTerm.bounds` gives the range of the term's score for the engine's integer rule.
+A die whose explosions would run past :data:`~diceengine.limits.MAX_EXPLOSIONS` with a probability
+above the truncation of exact odds is refused up front (by roll, sample and distribution alike), and
+one roll throws about :data:`~diceengine.limits.MAX_THROWS` dice at most on average: re-rolls are
+recorded up to ``reroll_cap`` per die (fewer when the term has many dice), after which the final face
+is drawn directly among the allowed faces (the same distribution).
 """
 
 from __future__ import annotations
@@ -25,19 +36,19 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, TRUNCATION
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
 from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.rolls import Die
 
 from ._dice_ast import (Clamp, Compare, CountFailures, CountSuccesses, Critical, Dice, Explode, Keep, Reroll, Sort,
                         Unique)
 
-__all__ = ["DiceTerm", "compile_term", "keep_window", "window_of"]
+__all__ = ["DiceTerm", "compile_term", "keep_window", "window_of", "Faces", "split_faces"]
 
 _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 
@@ -47,6 +58,61 @@ REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
 MAX_UNIQUE_STATES = 200_000
 
 
+class Faces(Sequence[int]):
+    """Faces of a die held as at most two ranges (a range, or a range without one face): never listed."""
+
+    __slots__ = ("parts", "_cut")
+
+    def __init__(self, *parts: range) -> None:
+        self.parts = tuple(p for p in parts if len(p))
+        self._cut = len(self.parts[0]) if self.parts else 0
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.parts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if i < 0:
+            i += len(self)
+        return self.parts[0][i] if i < self._cut else self.parts[1][i - self._cut]
+
+    def __iter__(self) -> Iterator[int]:
+        for p in self.parts:
+            yield from p
+
+    def take(self, idx: np.ndarray) -> np.ndarray:
+        """The faces at indices ``idx`` (vectorised)."""
+        first = self.parts[0]
+        out = idx + first.start
+        if len(self.parts) > 1:
+            out = np.where(idx < self._cut, out, idx - self._cut + self.parts[1].start)
+        return out
+
+
+class Listed(tuple):
+    """Faces listed one by one (a clamped die, ``dF.1``): the same interface as :class:`Faces`."""
+
+    def take(self, idx: np.ndarray) -> np.ndarray:
+        return np.asarray(self, dtype=np.int64)[idx]
+
+
+def split_faces(faces: Any, point: Compare) -> tuple[Any, Any]:
+    """``(faces meeting point, faces missing it)``, without listing the faces of a range."""
+    if not isinstance(faces, range):
+        return (Listed(f for f in faces if point.test(f)), Listed(f for f in faces if not point.test(f)))
+    lo, end, v, op = faces.start, faces.stop, point.value, point.op
+    if op in ("=", "=="):
+        return Faces(range(max(v, lo), min(v + 1, end))), Faces(range(lo, min(max(v, lo), end)),
+                                                              range(max(v + 1, lo), end))
+    if op in ("!=", "<>"):
+        miss, meet = split_faces(faces, Compare.of("=", v))
+        return meet, miss
+    if op in (">", "<="):
+        v += 1  # x > v  <=>  x >= v + 1 ; x <= v  <=>  x < v + 1
+    cut = min(max(v, lo), end)
+    high, low = range(cut, end), range(lo, cut)
+    return (Faces(high), Faces(low)) if op in (">=", ">") else (Faces(low), Faces(high))
+
+
 @dataclass(frozen=True, eq=False)
 class DiceTerm:
     """A validated dice term, ready to roll."""
@@ -54,7 +120,7 @@ class DiceTerm:
     node: Dice
     text: str
     count: int
-    faces: tuple[int, ...]
+    faces: Any                      # a range, or Listed faces (clamped dice, dF.1)
     kind: str
     window: tuple[int, int] | None  # ranks kept, lowest first: [lo, hi) (None: all)
     explode: Compare | None
@@ -72,6 +138,7 @@ class DiceTerm:
     sort: str | None = None
     crit_success: Compare | None = None
     crit_failure: Compare | None = None
+    reroll_cap: int = MAX_REROLLS  # re-rolls recorded per die before drawing among the allowed faces
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
@@ -86,7 +153,7 @@ class DiceTerm:
         return None if self.window is None else self.window[1] - self.window[0]
 
     def __post_init__(self) -> None:
-        consecutive = self.faces == tuple(range(self.faces[0], self.faces[0] + len(self.faces)))
+        consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
         # each die thrown once: the record is the list of faces
         flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
@@ -94,6 +161,46 @@ class DiceTerm:
         # no modifier but keep/drop
         object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
                            and self.crit_success is None and self.crit_failure is None)
+
+    @property
+    def allowed(self) -> Any:
+        """The faces a re-roll keeps (all of them without a re-roll)."""
+        if self.reroll is None:
+            return Faces(self.faces) if isinstance(self.faces, range) else self.faces
+        return split_faces(self.faces, self.reroll)[1]
+
+    def explode_chance(self) -> float:
+        """Chance that one throw explodes (0 without ``!``)."""
+        if self.explode is None:
+            return 0.0
+        return len(split_faces(self.faces, self.explode)[0]) / self.sides
+
+    def bounds(self) -> tuple[int, int]:
+        """``(lo, hi)``: every score the term can produce lies between (explosion chains counted to their
+        limit of ``MAX_EXPLOSIONS + 1`` faces): the term's part of the engine's integer rule."""
+        links = MAX_EXPLOSIONS + 1 if self.explode is not None else 1
+        if self.explode_limit is not None:
+            links = self.explode_limit + 1
+        if self.success is None:
+            f_lo, f_hi = min(self.faces[0], self.faces[0] - 1), self.faces[-1]
+            lo, hi = min(f_lo, links * f_lo), max(f_hi, links * f_hi)
+        else:
+            lo, hi = (-1 if self.failure is not None else 0), 1
+            if not self.compound:
+                lo, hi = links * lo, links * hi
+        units = self.count if self.keep is None else self.keep
+        return min(0, units * lo), max(0, units * hi)
+
+    def expected_throws(self) -> float:
+        """Dice one roll of the term throws on average, re-rolls and explosions included."""
+        extra = 0.0
+        if self.reroll is not None:
+            hit = 1.0 - len(self.allowed) / self.sides
+            extra = hit if self.reroll_once else hit * (1 - hit ** self.reroll_cap) / (1 - hit) if hit < 1 else 0.0
+        if self.unique_on:
+            extra += self.count / max(1, self.sides - self.count + 1)
+        q = self.explode_chance() if self.explode_limit is None else 0.0
+        return self.count * (1.0 + extra) / (1.0 - q)
 
     def _unique_test(self, v: int) -> bool:
         return self.unique is None or bool(self.unique.test(v))
@@ -155,7 +262,7 @@ class DiceTerm:
     def _roll_general(self, r: Any, rec: list) -> int:
         faces, s = self.faces, self.sides
         reroll, explode, pen = self.reroll, self.explode, int(self.penetrate)
-        allowed = [f for f in faces if reroll is None or not reroll.test(f)]
+        allowed, cap = self.allowed, self.reroll_cap
         units: list[list[list[int]]] = []
         seen: set[int] = set()
         limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
@@ -170,7 +277,7 @@ class DiceTerm:
                     if self.reroll_once:
                         v = faces[int(r() * s)]
                         break
-                    if tries >= MAX_REROLLS:
+                    if tries >= cap:
                         v = allowed[int(r() * len(allowed))]
                         break
                     v = faces[int(r() * s)]
@@ -219,10 +326,7 @@ class DiceTerm:
             return sum(faces)
         if self.compound:
             faces = [sum(faces)]
-        score = sum(1 for f in faces if self.success.test(f))
-        if self.failure is not None:
-            score -= sum(1 for f in faces if self.failure.test(f))
-        return score
+        return sum(self._face_score(f) for f in faces)
 
     def _critical(self, v: int) -> str | None:
         if self.crit_success is not None and self.crit_success.test(v):
@@ -326,6 +430,8 @@ class DiceTerm:
     def _first_face(self) -> dict[int, float]:
         """Distribution of the first kept face of one die (after re-rolls)."""
         s = self.sides
+        if self.reroll is None and isinstance(self.faces, range):
+            return {f: 1 / s for f in self.faces}
         shown = Counter(self.faces)
         if self.reroll is None:
             return {f: c / s for f, c in shown.items()}
@@ -340,10 +446,10 @@ class DiceTerm:
         return {f: c / total for f, c in miss.items()}
 
     def _face_score(self, f: int) -> int:
-        score = 1 if self.success.test(f) else 0  # type: ignore[union-attr]
-        if self.failure is not None and self.failure.test(f):
-            score -= 1
-        return score
+        """+1 a success, -1 a failure; a face meeting both points is a success (as the peers count)."""
+        if self.success.test(f):  # type: ignore[union-attr]
+            return 1
+        return -1 if self.failure is not None and self.failure.test(f) else 0
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
@@ -364,10 +470,6 @@ class DiceTerm:
             return out, 0.0
         per_count = counting and not self.compound
         tolerance = TRUNCATION / max(1, self.count) / 10
-        q = sum(1 for f in self.faces if self.explode.test(f)) / self.sides
-        if self.explode_limit is None and q ** MAX_EXPLOSIONS > tolerance:
-            raise DiceLimitError(f"{self.text} explodes too often for exact odds: chains longer than "
-                                 f"{MAX_EXPLOSIONS} dice would keep more than {TRUNCATION:g} of the mass")
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
         pen = int(self.penetrate)
@@ -403,8 +505,9 @@ class DiceTerm:
         pen = int(self.penetrate)
         going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
         done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
-        step_on = PMF.from_counts([f - pen for f in self.faces if explode.test(f)], 1 / self.sides)
-        step_off = PMF.from_counts([f - pen for f in self.faces if not explode.test(f)], 1 / self.sides)
+        on, off = split_faces(self.faces, explode)
+        step_on = PMF.from_counts(on, 1 / self.sides).shift(-pen)
+        step_off = PMF.from_counts(off, 1 / self.sides).shift(-pen)
         if self.explode_limit is not None:
             done = done.mix(going + step_on.mix(step_off))
             going = PMF.point(0, 0.0)
@@ -486,7 +589,7 @@ class DiceTerm:
         if self.consecutive:
             lo = self.faces[0]
             return gen.integers(lo, lo + self.sides, size=size)
-        return np.asarray(self.faces, dtype=np.int64)[gen.integers(0, self.sides, size=size)]
+        return self.faces.take(gen.integers(0, self.sides, size=size))
 
     def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:
         """Scores of ``n`` throws of this term (vectorised)."""
@@ -539,13 +642,13 @@ class DiceTerm:
         n, c = values.shape
         if self.reroll is not None:
             mask = self.reroll.test(values)
-            allowed = np.array([f for f in self.faces if not self.reroll.test(f)])
+            allowed = self.allowed
             tries = 0
             while mask.any():
                 idx = np.flatnonzero(mask)
                 tries += 1
-                if tries > MAX_REROLLS:
-                    values.flat[idx] = allowed[gen.integers(0, len(allowed), size=len(idx))]
+                if tries > self.reroll_cap:
+                    values.flat[idx] = allowed.take(gen.integers(0, len(allowed), size=len(idx)))
                     break
                 new = self._draw(gen, len(idx))
                 values.flat[idx] = new
@@ -561,9 +664,10 @@ class DiceTerm:
         pen = int(self.penetrate)
 
         def face_score(v: np.ndarray) -> np.ndarray:
-            sc = self.success.test(v).astype(np.int64)  # type: ignore[union-attr]
+            hit = self.success.test(v)  # type: ignore[union-attr]
+            sc = hit.astype(np.int64)
             if self.failure is not None:
-                sc -= self.failure.test(v)
+                sc -= self.failure.test(v) & ~hit
             return sc
 
         score = face_score(values) if per_count else None
@@ -669,11 +773,12 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if count > MAX_DICE:
         raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
     sides_spec = node.sides if sides_value is None else sides_value
+    faces: Any
     if sides_spec == "F":
-        faces: tuple[int, ...] = (-1, 0, 1)
+        faces = range(-1, 2)
         kind = "dF"
     elif sides_spec == "F.1":
-        faces = (-1, 0, 0, 0, 0, 1)
+        faces = Listed((-1, 0, 0, 0, 0, 1))
         kind = "dF.1"
     else:
         sides = 100 if sides_spec == "%" else sides_spec
@@ -681,7 +786,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
             raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
-        faces = tuple(range(1, sides + 1))
+        faces = range(1, sides + 1)
         kind = f"d{sides}"
     mods = node.modifiers.items
     keeps = [m for m in mods if isinstance(m, Keep)]
@@ -697,8 +802,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     sort_mod: Sort | None = _unique(mods, Sort, "sort", expression)
     for clamp in (m for m in mods if isinstance(m, Clamp)):
         bound = clamp.value
-        faces = tuple(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces)
-    faces = tuple(sorted(faces))
+        faces = Listed(sorted(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces))
     crit_s = crit_f = None
     for crit in (m for m in mods if isinstance(m, Critical)):
         point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
@@ -712,15 +816,20 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     explode, limit = None, None
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
-        if all(explode.test(f) for f in faces):
+        on = len(split_faces(faces, explode)[0])
+        if on == len(faces):
             raise DiceLimitError("this die would explode on every face and never stop", expression,
                                  explode_mod.pos or pos)
+        # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
+        if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
+            raise DiceLimitError(f"{_term_text(node, count, sides_spec)} explodes too often: chains longer than "
+                                 f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
     elif add_mod is not None:
         explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
     reroll = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])
-        if not reroll_mod.once and all(reroll.test(f) for f in faces):
+        if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
             raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
@@ -736,7 +845,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         if not unique_mod.once and not free and count > len(must):
             raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,
                                  unique_mod.pos or pos)
-    return DiceTerm(
+    term = DiceTerm(
         node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
         window=window_of(keeps, count), explode=explode,
         compound=bool(explode_mod and explode_mod.compound), reroll=reroll,
@@ -747,7 +856,14 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
         unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
         crit_success=crit_s, crit_failure=crit_f,
+        # many dice: fewer re-rolls recorded per die, so that one roll stays within MAX_THROWS throws
+        reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)),
     )
+    throws = term.expected_throws()
+    if throws > MAX_THROWS:
+        raise DiceLimitError(f"{term.text} would throw about {throws:,.0f} dice in one roll (at most "
+                             f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
+    return term
 
 
 def _term_text(node: Dice, count: int, sides: Any) -> str:

@@ -6,7 +6,9 @@ Every evaluator has
   throws its dice once and appends ``(owner, data)`` pairs to ``record`` (owners explain their dice);
 - ``sample(n, gen)``: a scalar or a numpy array of ``n`` values (vectorised);
 - ``exact()``: the exact distribution (:mod:`._exact`: integer ``PMF`` or rational ``RationalPMF``);
-- ``render(records)``: the node's text, reading the owners' data in the order they were recorded.
+- ``render(records)``: the node's text, reading the owners' data in the order they were recorded;
+- ``bounds()``: the range ``(lo, hi)`` of its values, proved within the engine's integer rule
+  (:func:`diceengine.arith.check_interval`, caret under the node) before anything is thrown.
 
 Values are ``int``; with ``division="exact"`` a ``/`` keeps fractions (``fractions.Fraction``, never floats;
 bulk samples of such expressions are float64 arrays).
@@ -20,6 +22,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from diceengine.arith import check_interval
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.limits import MAX_DICE
@@ -73,6 +76,9 @@ class Evaluator:
     def dice(self, data: Any) -> list[Die]:
         return []
 
+    def bounds(self) -> tuple[Any, Any]:
+        raise NotImplementedError
+
 
 def _as_array(x: Any, n: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(x), (n,))
@@ -97,6 +103,9 @@ class Const(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         return str(self.value)
 
+    def bounds(self) -> tuple[Any, Any]:
+        return self.value, self.value
+
 
 class Term(Evaluator):
     """A dice term ``NdM`` with its modifiers (:class:`~._dice_terms.DiceTerm`)."""
@@ -120,6 +129,9 @@ class Term(Evaluator):
 
     def truncated(self) -> float:
         return self.term.truncated_mass()
+
+    def bounds(self) -> tuple[Any, Any]:
+        return check_interval(*self.term.bounds(), column=self.term.node.pos)
 
 
 # ------------------------------------------------------------------------------------------ arithmetic
@@ -291,9 +303,38 @@ class Binary(Evaluator):
     def truncated(self) -> float:
         return self.left.truncated() + self.right.truncated()
 
-    @property
-    def owners(self) -> list[Evaluator]:
-        return [self.left, self.right]
+    def bounds(self) -> tuple[Any, Any]:
+        (a0, a1), (b0, b1) = self.left.bounds(), self.right.bounds()
+        op = self.op
+        if op in _COMPARE:
+            return 0, 1
+        if op == "+":
+            lo, hi = a0 + b0, a1 + b1
+        elif op == "-":
+            lo, hi = a0 - b1, a1 - b0
+        elif op == "*":
+            corners = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
+            lo, hi = min(corners), max(corners)
+        elif op == "%":
+            m = max(abs(b0), abs(b1))
+            lo, hi = -m, m
+        elif op == "^":
+            m = max(abs(a0), abs(a1), 1)
+            top = max(abs(b0), abs(b1))
+            if m > 1 and top * math.log2(m) > 60:
+                raise DiceLimitError(f"a power could reach {m}^{top}, beyond the exact integer range",
+                                     self.expression, self.node.pos)
+            lo, hi = -(m ** top), m ** top
+        else:  # / and //: |x / y| <= |x| for |y| >= 1; exact division by a fraction is bounded by the fraction
+            if b0 > 0 or b1 < 0:
+                small = min(abs(b0), abs(b1))
+                m = max(abs(a0), abs(a1)) / small if small < 1 else max(abs(a0), abs(a1))
+            else:
+                m = max(abs(a0), abs(a1))
+                smallest = min((abs(v) for v in (b0, b1) if v), default=1)
+                m = m / smallest if smallest < 1 else m
+            lo, hi = -m, m
+        return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
 
 
 def _pairwise(a: Any, b: Any, fn: Callable[[Any, Any], Any], n: int, rational: bool) -> np.ndarray:
@@ -345,6 +386,10 @@ class Unary(Evaluator):
 
     def truncated(self) -> float:
         return self.operand.truncated()
+
+    def bounds(self) -> tuple[Any, Any]:
+        lo, hi = self.operand.bounds()
+        return (lo, hi) if self.op == "+" else (-hi, -lo)
 
 
 def _round_half_up(v: Any) -> int:
@@ -415,6 +460,17 @@ class Function(Evaluator):
     def truncated(self) -> float:
         return sum(a.truncated() for a in self.args)
 
+    def bounds(self) -> tuple[Any, Any]:
+        ranges = [a.bounds() for a in self.args]
+        if self.name == "min":
+            return min(r[0] for r in ranges), min(r[1] for r in ranges)
+        if self.name == "max":
+            return max(r[0] for r in ranges), max(r[1] for r in ranges)
+        lo, hi = ranges[0]
+        if self.name == "abs":
+            return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+        return math.floor(lo), math.ceil(hi)
+
 
 def _reduce(fn: Any, values: list[Any]) -> Any:
     out = values[0]
@@ -474,6 +530,9 @@ class LabelledGroup(Evaluator):
 
     def truncated(self) -> float:
         return self.inner.truncated()
+
+    def bounds(self) -> tuple[Any, Any]:
+        return self.inner.bounds()
 
 
 class GroupEval(Evaluator):
@@ -612,6 +671,18 @@ class GroupEval(Evaluator):
     def truncated(self) -> float:
         return sum(i.truncated() for i in self.items)
 
+    def bounds(self) -> tuple[Any, Any]:
+        ranges = [i.bounds() for i in self.items]
+        kept = len(ranges) if self.window is None else self.window[1] - self.window[0]
+        if self.success is not None:
+            return (-kept if self.failure is not None else 0), kept
+        lows = sorted(r[0] for r in ranges)
+        highs = sorted(r[1] for r in ranges)
+        lo = min(0, sum(lows[:kept])) if kept else 0
+        hi = max(0, sum(highs[len(highs) - kept:])) if kept else 0
+        return check_interval(min(lo, sum(v for v in lows if v < 0)), max(hi, sum(v for v in highs if v > 0)),
+                              self.expression, None)
+
 
 def _modifier_text(m: Any) -> str:
     if isinstance(m, Keep):
@@ -711,6 +782,14 @@ class ComputedDice(Evaluator):
         for owner, d in sub + inner:
             out.extend(owner.dice(d))
         return out
+
+    def bounds(self) -> tuple[Any, Any]:
+        lo = hi = 0
+        for c, _ in self.counts:
+            for sv, _ in self.sides_values:
+                t_lo, t_hi = self.term(c, sv).bounds()
+                lo, hi = min(lo, t_lo), max(hi, t_hi)
+        return check_interval(lo, hi, self.expression, self.node.pos)
 
     def truncated(self) -> float:
         worst = 0.0

@@ -9,6 +9,9 @@ specialisation, a plain failure) and never a success; otherwise a die <= D with 
 successes, a die <= T is 1 success. This follows the text where it differs from published 2d20 games.
 With ``vs``, the check succeeds when successes >= K and each success beyond K is one point of Impulsion.
 
+The text rolls "at least two d20": a pool of one die is refused unless the option ``one_die=True``
+allows it (a house rule some tables use for trivial checks).
+
 Readings chosen where the text is silent: extra dice cost 1, 2 and 3 points (of Impulsion, or of
 Menace given to the game master) for the first, second and third, as in the 2d20 family.
 """
@@ -26,7 +29,7 @@ from diceengine.api import Expressible
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
-from diceengine.registry import Plan, System
+from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 __all__ = ["D20PoolSystem", "PoolOutcome", "PoolCheck", "build_check", "ForcePowerCost", "force_power_cost",
@@ -191,10 +194,13 @@ class D20PoolSystem(System):
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
     outcome = PoolOutcome
-    options = {}
+    options = {"one_die": Option(False, "allow a pool of a single d20 (the text rolls at least two)")}
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count
+        if count < 2 and not options["one_die"] and count >= MIN_DICE:
+            raise DiceValueError(f"a pool rolls at least two d20 (text 001), not {count} "
+                                 "(the option one_die=true allows one)", expression, tree.pos)
         if not MIN_DICE <= count <= MAX_DICE:
             raise DiceValueError(f"a pool has {MIN_DICE} to {MAX_DICE} d20 (2, plus up to 3 bought), not {count}",
                                  expression, tree.pos)

@@ -89,6 +89,11 @@ class D6System(System):
     def catalogue(self) -> Sequence[tuple[str, str]]:
         return d6_catalogue(self.difficulties)
 
+    def fight_rules(self) -> Any:
+        from .d6_fight import D6Fight
+
+        return D6Fight()
+
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
         return [(c, c) for c in code_range(1, 8, pips=False)], names
@@ -318,8 +323,11 @@ def advance(code: Code | str, pips: int = 1) -> Code:
     return Code.from_pips(code.in_pips + pips)
 
 
-def advance_cost(code: Code | str, pips: int = 1) -> int:
-    """Skill points to raise a code by ``pips`` pips: each pip costs the number before the D."""
+def advance_cost(code: Code | str, pips: int = 1, attribute: bool = False) -> int:
+    """Skill points to raise a skill by ``pips`` pips: each pip costs the number before the D; attributes
+    are never raised (« vous ne pouvez jamais augmenter vos attributs »)."""
+    if attribute:
+        raise DiceValueError("skill points raise skills: attributes are never raised (text 000)")
     code = parse_code(code).normalised()
     if pips < 0:
         raise DiceValueError("advancement raises a code")

@@ -40,7 +40,7 @@ from .d6 import HealthState, advance, advance_cost, modified_code
 __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
     "multiple_actions", "after_reaction", "training_days", "advance", "advance_cost", "modified_code",
-    "unconscious_minutes", "spend_character_point", "RULES",
+    "unconscious_minutes", "spend_character_point", "Initiative", "initiative", "initiative_check", "RULES",
 ]
 
 
@@ -141,6 +141,10 @@ class WildDice(CodeDice):
         if pips:
             parts.append(str(pips))
         return " + ".join(parts).replace("+ -", "- ")
+
+    def opponent(self) -> "WildDice":
+        """The opposing side throws with its own Wild Die but never with the actor's character point."""
+        return replace(self, character_point=False, character_point_explodes=False)
 
     # ------------------------------------------------------------ exact
     def _bonus(self) -> tuple[PMF, float]:
@@ -246,6 +250,11 @@ class D6WildSystem(System):
 
     def catalogue(self) -> Sequence[tuple[str, str]]:
         return d6_catalogue(LADDER)
+
+    def fight_rules(self) -> Any:
+        from .d6wild_fight import WildFight
+
+        return WildFight()
 
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         names = ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic"]
@@ -379,6 +388,34 @@ def after_reaction(declared: int, taken: int) -> tuple[int, int]:
     return declared + 1, multiple_actions(declared + 1)[0]
 
 
+class Initiative(NamedTuple):
+    """The order of a round: names from the highest Perception roll down, and the groups of tied
+    characters of the same kind (two player characters, or two non-player characters) who roll again."""
+
+    order: list[str]
+    roll_again: list[list[str]]
+
+
+def initiative(perception: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
+    """Who acts first (text ``003``: the highest Perception roll). A tie between a player character and
+    a non-player character goes to the player character; two of a kind roll again (text ``000``'s rule),
+    listed in ``roll_again`` and kept in the order given meanwhile."""
+    def kind(name: str) -> int:
+        return 0 if name in players else 1
+
+    order = sorted(perception, key=lambda name: (-int(perception[name]), kind(name)))
+    groups: dict[tuple[int, int], list[str]] = {}
+    for name in order:
+        groups.setdefault((int(perception[name]), kind(name)), []).append(name)
+    return Initiative(order, [names for names in groups.values() if len(names) > 1])
+
+
+def initiative_check(perception: Code | str) -> str:
+    """The roll for initiative: the Perception code, thrown with the Wild Die (an expression for
+    ``roll`` / ``distribution`` with ``system="d6wild"``)."""
+    return str(parse_code(perception))
+
+
 def training_days(code: Code | str, used: bool, teacher: bool) -> int:
     """Training days to raise a skill one pip between sessions: none if it was used; otherwise as many
     days as the character points it costs with a teacher, twice as many without."""
@@ -399,5 +436,6 @@ def skill_advance_cost(code: Code | str, pips: int = 1, attribute: bool = False)
 RULES = {
     "damage_result": damage_result, "multiple_actions": multiple_actions, "after_reaction": after_reaction,
     "training_days": training_days, "skill_advance_cost": skill_advance_cost, "advance": advance,
-    "modified_code": modified_code, "unconscious_minutes": unconscious_minutes,
+    "modified_code": modified_code, "unconscious_minutes": unconscious_minutes, "initiative": initiative,
+    "initiative_check": initiative_check,
 }

@@ -213,6 +213,11 @@ class FFGSystem(System):
                         seen.setdefault(pool.expression, label)
         return [(label, expr) for expr, label in seen.items()]
 
+    def fight_rules(self) -> Any:
+        from .ffg_fight import FFGFight
+
+        return FFGFight()
+
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         people = [(2, 0), (2, 1), (3, 1), (3, 2), (4, 2), (4, 3), (5, 3), (5, 5)]
         rows = [(f"characteristic {c}, skill {s}", build_pool(c, s).expression) for c, s in people]
@@ -267,10 +272,17 @@ class DicePool(Expressible):
         return replace(self, **{low: getattr(self, low) + n, high: getattr(self, high) - n})
 
 
-def _split(characteristic: int, ranks: int) -> tuple[int, int]:
+#: the text's bounds: characteristics 1 to 6, skill ranks 0 to 5
+MIN_CHARACTERISTIC, MAX_CHARACTERISTIC, MAX_CREATION_CHARACTERISTIC, MAX_SKILL = 1, 6, 5, 5
+
+
+def _split(characteristic: int, ranks: int, whose: str = "a") -> tuple[int, int]:
     """(green, yellow): the higher of the two in dice, the lower of them upgraded."""
-    if characteristic < 0 or ranks < 0:
-        raise DiceValueError("characteristics and skill ranks are not negative")
+    if not MIN_CHARACTERISTIC <= characteristic <= MAX_CHARACTERISTIC:
+        raise DiceValueError(f"{whose} characteristic is {MIN_CHARACTERISTIC} to {MAX_CHARACTERISTIC}, "
+                             f"not {characteristic}")
+    if not 0 <= ranks <= MAX_SKILL:
+        raise DiceValueError(f"{whose} skill rank is 0 to {MAX_SKILL}, not {ranks}")
     return max(characteristic, ranks) - min(characteristic, ranks), min(characteristic, ranks)
 
 
@@ -283,7 +295,7 @@ def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost
     boost and setback dice; upgrades then downgrades, on each side."""
     green, yellow = _split(characteristic, skill)
     if opponent is not None:
-        purple, red = _split(*opponent)
+        purple, red = _split(*opponent, whose="the opponent's")
     else:
         if isinstance(difficulty, str):
             if difficulty.lower() not in DIFFICULTIES:
@@ -354,9 +366,18 @@ def critical_injury(modifier: int = 0, seed: Any = None) -> int:
     return roll(f"1d100+{modifier}" if modifier >= 0 else f"1d100-{-modifier}", "standard", seed=seed).total
 
 
-def initiative_order(checks: Mapping[str, Any]) -> list[str]:
-    """Names ordered by their Cool or Vigilance checks: more net successes first, then more advantage."""
-    return sorted(checks, key=lambda name: (-checks[name].success, -checks[name].advantage))
+def initiative_order(checks: Mapping[str, Any], players: Sequence[str] = (), players_first: bool = True) -> list[str]:
+    """Names ordered by their Cool or Vigilance checks: more net successes first, then more advantage.
+
+    ``checks`` maps a name to its outcome (a :class:`NarrativeOutcome`) or to a ``(success, advantage)``
+    pair. Ties keep the order given, except that with ``players_first`` (the published rule) the
+    player characters named in ``players`` go before the others."""
+    def key(name: str) -> tuple[int, int, int]:
+        check = checks[name]
+        success, advantage = (check.success, check.advantage) if hasattr(check, "success") else tuple(check)
+        return -int(success), -int(advantage), 0 if (players_first and name in players) else 1
+
+    return sorted(checks, key=key)
 
 
 # ---------------------------------------------------------------- advancement (004)
@@ -364,7 +385,9 @@ def initiative_order(checks: Mapping[str, Any]) -> list[str]:
 
 def characteristic_cost(current: int, created: bool = True) -> int:
     """XP to raise a characteristic one level: the next level x 10; at most 5 at creation, 6 after."""
-    cap = 6 if created else 5
+    cap = MAX_CHARACTERISTIC if created else MAX_CREATION_CHARACTERISTIC
+    if current < MIN_CHARACTERISTIC:
+        raise DiceValueError(f"a characteristic is at least {MIN_CHARACTERISTIC}, not {current}")
     if current + 1 > cap:
         raise DiceValueError(f"a characteristic cannot go above {cap}" + ("" if created else " at creation"))
     return 10 * (current + 1)
@@ -372,7 +395,9 @@ def characteristic_cost(current: int, created: bool = True) -> int:
 
 def skill_cost(current: int, career: bool = True) -> int:
     """XP to buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
-    if current + 1 > 5:
+    if current < 0:
+        raise DiceValueError(f"a skill rank is 0 to {MAX_SKILL}, not {current}")
+    if current + 1 > MAX_SKILL:
         raise DiceValueError("a skill cannot go above rank 5")
     return 5 * (current + 1) + (0 if career else 5)
 
@@ -387,5 +412,5 @@ def talent_cost(tier: int) -> int:
 RULES = {
     "build_pool": build_pool, "destiny_pool": destiny_pool, "minions_defeated": minions_defeated,
     "critical_injury": critical_injury, "characteristic_cost": characteristic_cost, "skill_cost": skill_cost,
-    "talent_cost": talent_cost,
+    "talent_cost": talent_cost, "initiative_order": initiative_order,
 }

@@ -50,6 +50,7 @@ class StandardPlan(Plan):
         self.expression = expression
         self.description = description
         self.dice_per_roll = max(1, root.dice_count)
+        self.bounds = root.bounds()  # the engine's integer rule, proved before anything is thrown
         compiled = root.roller()
         if callable(compiled):
             self._roll = compiled

@@ -56,22 +56,16 @@ def test_limits_and_meaningless_expressions(expr, kind):
 
 
 def test_explosion_depth_is_bounded_in_every_evaluation():
-    # explodes on 2..100: chains of 200 dice keep 0.99**200 = 13% of the mass, beyond the exact bound
-    with pytest.raises(de.DiceLimitError, match="explodes too often"):
-        de.distribution("1d100!>1")
-    # a roll or a sample either ends within 200 explosions per die or says it reached the bound
-    outcomes = set()
-    for seed in range(40):
-        try:
-            r = de.roll("1d100!>1", seed=seed)
-            assert r.total == sum(d.value for d in r.dice) and len(r.dice) <= 201
-            outcomes.add("rolled")
-        except de.DiceLimitError as err:
-            assert "explosion deeper than 200" in str(err)
-            outcomes.add("bounded")
-    assert outcomes == {"rolled", "bounded"}
-    with pytest.raises(de.DiceLimitError, match="explosion deeper"):
-        de.sample("1d100!>1", 100, seed=1)  # 100 dice: one chain past 200 is all but certain
+    # explodes on 2..100: chains of 200 dice keep 0.99**200 = 13% of the mass: refused up front, the
+    # same way by the three evaluations (a roll no longer fails by chance half-way)
+    for call in (lambda: de.distribution("1d100!>1"), lambda: de.roll("1d100!>1", seed=1),
+                 lambda: de.sample("1d100!>1", 100, seed=1)):
+        with pytest.raises(de.DiceLimitError, match="explodes too often"):
+            call()
+    # explodes on 5 faces of 6: 200 explosions in a row have probability (5/6)**200 ~ 1.5e-16, accepted
+    for seed in range(20):
+        r = de.roll("1d6!<6", seed=seed)
+        assert r.total == sum(d.value for d in r.dice) and len(r.dice) <= 201
 
 
 def test_non_string_and_bad_arguments():

@@ -1,0 +1,142 @@
+"""Pieces shared by the rulesets' fight modules: sampling totals from exact distributions, picking
+targets, holding the per-fight arrays of a battle, and the field types of encounter files."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Callable, Hashable, Mapping, Sequence
+
+import numpy as np
+from pydantic import PlainSerializer, PlainValidator
+
+from diceengine.errors import DiceError
+from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
+
+from ._d6_codes import Code, parse_code
+
+__all__ = ["NO_ROLL", "TotalSampler", "code_pmf", "first_enemy", "ArrayBattle", "CodeField", "MAX_SIDE",
+           "status_of", "pairs_status"]
+
+#: the total of a roll that cannot be made (a code reduced to 0D): below every difficulty
+NO_ROLL = -(10**6)
+#: most combatants a side
+MAX_SIDE = 20
+
+
+def _code(value: Any) -> Code:
+    if isinstance(value, Code):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")
+    try:
+        return parse_code(str(value)).normalised()
+    except DiceError as err:
+        raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
+
+
+#: a D6 dice code in an encounter file (``"4D+2"``)
+CodeField = Annotated[Code, PlainValidator(_code), PlainSerializer(str, return_type=str)]
+
+
+def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(totals, probabilities)`` of rolling ``code`` in ``system`` (``None``: reduced to 0D), from the
+    engine's exact distribution."""
+    if code.dice <= 0:
+        return None
+    from diceengine.api import distribution
+
+    marginal = distribution(str(code), system, **options).marginal("total")
+    values = np.fromiter(marginal.keys(), dtype=np.int64)
+    probs = np.fromiter(marginal.values(), dtype=np.float64)
+    return values, probs / probs.sum()
+
+
+class TotalSampler:
+    """Draws totals from several exact distributions at once, one uniform number per draw: ``rows[i]``
+    says which distribution draw ``i`` comes from (a distribution ``None`` always gives :data:`NO_ROLL`)."""
+
+    def __init__(self, pmfs: Sequence[tuple[np.ndarray, np.ndarray] | None]) -> None:
+        width = max([len(p[0]) for p in pmfs if p is not None] + [1])
+        count = len(pmfs)
+        cdf = np.ones((count, width))
+        values = np.full((count, width), NO_ROLL, dtype=np.int64)
+        for r, pmf in enumerate(pmfs):
+            if pmf is None:
+                continue
+            v, p = pmf
+            c = np.cumsum(p)
+            cdf[r, :len(v)] = c / c[-1]
+            values[r, :len(v)] = v
+            values[r, len(v):] = v[-1]
+        self.width = width
+        self.values = values
+        self.flat = (cdf + np.arange(count)[:, None]).ravel()
+
+    def __call__(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        u = gen.random(len(rows))
+        col = np.searchsorted(self.flat, rows + u, side="right") - rows * self.width
+        np.clip(col, 0, self.width - 1, out=col)
+        return self.values[rows, col]
+
+
+def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(has a target, target)``: the first combatant still standing on the other side (the policy:
+    every attacker fires at the first enemy still standing, in the order of the file)."""
+    enemy = able & (side[None, :] != actor_side[:, None])
+    return enemy.any(axis=1), enemy.argmax(axis=1)
+
+
+def pairs_status(a_up: np.ndarray, b_up: np.ndarray) -> np.ndarray:
+    """The status of each fight from whether each side still has someone standing."""
+    out = np.full(len(a_up), GOING, dtype=np.int8)
+    out[a_up & ~b_up] = A_WINS
+    out[b_up & ~a_up] = B_WINS
+    out[~a_up & ~b_up] = BOTH_DOWN
+    return out
+
+
+def status_of(a_out: bool, b_out: bool) -> int:
+    """The status of a duel state from whether each combatant is out of the fight."""
+    if a_out and b_out:
+        return BOTH_DOWN
+    if b_out:
+        return A_WINS
+    if a_out:
+        return B_WINS
+    return GOING
+
+
+class ArrayBattle(Battle):
+    """A battle whose state is a few ``(fights, combatants)`` arrays named in ``arrays``; subclasses
+    write :meth:`step` and :meth:`out` (who is out of the fight)."""
+
+    arrays: tuple[str, ...] = ()
+
+    def __init__(self, side: np.ndarray, n: int) -> None:
+        self.side = side
+        self.n = n
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    def keep(self, mask: np.ndarray) -> None:
+        for name in self.arrays:
+            setattr(self, name, getattr(self, name)[mask])
+        self.n = int(mask.sum())
+
+    def out(self) -> np.ndarray:  # pragma: no cover - provided by subclasses
+        raise NotImplementedError
+
+    def status(self) -> np.ndarray:
+        up = ~self.out()
+        a = self.side == 0
+        return pairs_status(up[:, a].any(axis=1), up[:, ~a].any(axis=1))
+
+
+def mix(outcomes: Mapping[Hashable, float], into: dict[Hashable, float], weight: float = 1.0,
+        key: Callable[[Any], Hashable] = lambda s: s) -> None:
+    """Add ``weight`` times the distribution ``outcomes`` to ``into``."""
+    for state, p in outcomes.items():
+        if p > 0:
+            k = key(state)
+            into[k] = into.get(k, 0.0) + weight * p

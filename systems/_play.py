@@ -1,0 +1,64 @@
+"""What the state-of-play modules share: the immutable base of a state and the :class:`Step` a rule returns.
+
+A state of play is plain pydantic data (``model_dump_json()`` / ``model_validate_json()`` store it between
+the messages of a bot); its rules are functions ``rule(state, ...) -> Step``. A rule never changes the
+state it is given: it returns a new one, or raises the engine's error (:class:`~diceengine.DiceError`)
+when the texts forbid the action, so the caller's state is left as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from diceengine.errors import DiceValueError
+
+__all__ = ["PlayState", "Step", "refuse"]
+
+
+class PlayState(BaseModel):
+    """Base of every state of play: frozen (rules return new states), no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+S = TypeVar("S", bound=PlayState)
+
+
+class Step(NamedTuple, Generic[S]):
+    """What a rule returns: the new ``state`` and, when the rule calls for dice, the exact ``check`` to
+    roll (an expression of ``system``, with ``options``), else ``None``."""
+
+    state: S
+    check: str | None = None
+    system: str = "standard"
+    options: dict[str, Any] = {}
+
+    def roll(self, seed: Any = None) -> Any:
+        """Roll the check once (:func:`diceengine.roll`)."""
+        from diceengine.api import roll
+
+        return roll(self._expression(), self.system, seed=seed, **self.options)
+
+    def distribution(self) -> Any:
+        """The exact odds of the check (:func:`diceengine.distribution`)."""
+        from diceengine.api import distribution
+
+        return distribution(self._expression(), self.system, **self.options)
+
+    def sample(self, n: int, seed: Any = None) -> Any:
+        """``n`` rolls of the check at once (:func:`diceengine.sample`)."""
+        from diceengine.api import sample
+
+        return sample(self._expression(), n, self.system, seed=seed, **self.options)
+
+    def _expression(self) -> str:
+        if self.check is None:
+            raise DiceValueError("this step calls for no roll")
+        return self.check
+
+
+def refuse(message: str) -> DiceValueError:
+    """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
+    return DiceValueError(message)

@@ -1,0 +1,346 @@
+"""Fights under classic D6 (rule text ``000``): the ``d6`` system's combat rules for the fights layer.
+
+An encounter's ``[d6]`` table: ``range`` (``point_blank`` 5, ``short`` 10, ``medium`` 15, ``long`` 20,
+or a number), the ``dodge`` policy, and the sides ``a`` and ``b``; each combatant has ``name``,
+``attack`` (the weapon skill code), ``dodge`` (code, optional), ``strength``, ``damage`` (the weapon's
+damage code), ``armour`` (a code added to the Strength roll against damage, default none) and
+``player`` (a player character wins tied initiative against a non-player character).
+
+A round, as text ``000`` plays it:
+
+- everyone shoots once; the attack rolls also decide who acts first (higher first; a tie goes to the
+  player character against an NPC, two of a kind roll again);
+- the attack hits when it is at least the range difficulty, plus the target's dodge roll when the
+  target dodges (policy ``dodge = "always"``: the character declares a shot and a dodge every round,
+  so both rolls lose 1D; ``"never"``: no dodge);
+- a hit rolls damage against the target's Strength (plus armour; never modified), read by
+  :func:`~diceengine.systems.d6.damage_result` and stacked by :class:`~diceengine.systems.d6.Health`;
+- a wounded, incapacitated or mortally wounded character does nothing more this round (a stunned
+  one still fires: the roll was already made); a stun costs 1D for the next round, a wound 1D until
+  healed; an incapacitated or mortally wounded character is out of the fight;
+- each attacker fires at the first enemy still standing, in the order of the file.
+
+A code reduced to 0D by penalties cannot be rolled: that character cannot shoot (or dodge) this
+round. Exact odds need one combatant a side; skirmishes are simulated.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Hashable, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from diceengine.fights.rules import Duel, FightRules
+
+from ._d6_codes import Code
+from ._fight_common import MAX_SIDE, NO_ROLL, ArrayBattle, CodeField, TotalSampler, code_pmf, first_enemy, status_of
+from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
+
+__all__ = ["D6Fighter", "D6Setup", "D6Fight", "RESULTS", "round_outcomes"]
+
+SYSTEM = "d6"
+#: damage results a hit can give, in order
+RESULTS = (Wound.STUNNED, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
+NONE = 0  # no hit this round
+
+
+class D6Fighter(BaseModel):
+    """A combatant in classic D6."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    attack: CodeField
+    dodge: CodeField | None = None
+    strength: CodeField
+    damage: CodeField
+    armour: CodeField = Code(0, 0)
+    player: bool = False
+
+    @field_validator("attack", "strength", "damage")
+    @classmethod
+    def _rollable(cls, code: Code) -> Code:
+        if code.dice < 1:
+            raise ValueError(f"{code} has no dice: a code needs at least 1D")
+        return code
+
+    @field_validator("armour")
+    @classmethod
+    def _not_negative(cls, code: Code) -> Code:
+        if code.dice < 0 or code.in_pips < 0:
+            raise ValueError("armour is not negative")
+        return code
+
+
+def range_difficulty(value: str | int, names: dict[str, int]) -> int:
+    """A difficulty by name or number."""
+    if isinstance(value, int):
+        if not 0 <= value <= 100:
+            raise ValueError("a difficulty is 0 to 100")
+        return value
+    key = value.lower().replace(" ", "_").replace("-", "_")
+    if key not in names:
+        raise ValueError(f"unknown range {value!r} (known: {', '.join(names)}, or a number)")
+    return names[key]
+
+
+class D6Setup(BaseModel):
+    """An encounter in classic D6 terms."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
+    b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
+    range: str | int = "short"
+    dodge: Literal["never", "always"] = "never"
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, value: str | int) -> str | int:
+        range_difficulty(value, RANGE_DIFFICULTIES)
+        return value
+
+    @property
+    def difficulty(self) -> int:
+        return range_difficulty(self.range, RANGE_DIFFICULTIES)
+
+    def fighters(self) -> list[D6Fighter]:
+        return list(self.a) + list(self.b)
+
+    def dodges(self, f: D6Fighter) -> bool:
+        return self.dodge == "always" and f.dodge is not None
+
+
+@lru_cache(maxsize=4096)
+def _pmf(code: Code) -> tuple[np.ndarray, np.ndarray] | None:
+    return code_pmf(code, SYSTEM)
+
+
+@lru_cache(maxsize=1024)
+def result_chances(damage: Code, resist: Code) -> np.ndarray:
+    """Exact chance of each damage result (``RESULTS`` order) of a hit: the damage roll against the
+    Strength roll (plus armour), read by :func:`damage_result`."""
+    dv, dp = _pmf(damage)  # type: ignore[misc]
+    sv, sp = _pmf(resist)  # type: ignore[misc]
+    out = np.zeros(len(RESULTS))
+    for i, d in enumerate(dv.tolist()):
+        for j, s in enumerate(sv.tolist()):
+            out[RESULTS.index(damage_result(d, s))] += dp[i] * sp[j]
+    return out / out.sum()
+
+
+def after_hit(level: int, result: int) -> tuple[int, int]:
+    """``(level, stunned this round)`` after a round's damage result (``NONE``: not hit), by
+    :meth:`Health.hit`; a stun passes, so the level keeps only the lasting wounds."""
+    if result == NONE:
+        return level, 0
+    state = Health(Wound(level)).hit(Wound(result)).state
+    return (Wound.HEALTHY if state == Wound.STUNNED else int(state)), int(result == Wound.STUNNED)
+
+
+def penalty(level: int, stunned: int) -> int:
+    """Dice lost on skill rolls at the start of a round: stuns of the last round, and a wound."""
+    return Health(Wound(level), stunned).penalty
+
+
+class _Side:
+    """One combatant's rolls by penalty, for the exact chain."""
+
+    def __init__(self, f: D6Fighter, dodges: bool) -> None:
+        self.f = f
+        self.dodges = dodges
+        self.extra = 1 if dodges else 0
+
+    @lru_cache(maxsize=64)
+    def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
+        pmf = _pmf(self.f.attack - Code(pen + self.extra, 0))
+        return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
+
+    @lru_cache(maxsize=64)
+    def dodge_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(values, P(dodge <= value))``; ``None``: no dodge."""
+        if not self.dodges:
+            return None
+        pmf = _pmf(self.f.dodge - Code(pen + 1, 0))  # type: ignore[operator]
+        if pmf is None:
+            return None
+        return pmf[0], np.cumsum(pmf[1])
+
+
+def hit_chance(attack_values: np.ndarray, difficulty: int, dodge: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """P(hit | attack total) for each total: total >= difficulty (+ the dodge roll, added)."""
+    if dodge is None:
+        return (attack_values >= difficulty).astype(np.float64)
+    values, cdf = dodge
+    idx = np.searchsorted(values, attack_values - difficulty, side="right") - 1
+    return np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)
+
+
+def round_outcomes(first_hits: np.ndarray, second_hits: np.ndarray, weights: np.ndarray,
+                   first_results: np.ndarray, second_results: np.ndarray) -> dict[tuple[int, int], float]:
+    """``{(result on the first actor, result on the second actor): chance}`` of a round where the
+    first actor fires, then the second fires unless the first's hit wounded it or worse.
+    ``weights[i, j]``: chance of first total ``i`` and second total ``j`` with this order."""
+    both = float(first_hits @ weights @ second_hits)
+    first_only = float(first_hits @ weights @ (1 - second_hits))
+    second_only = float((1 - first_hits) @ weights @ second_hits)
+    neither = float((1 - first_hits) @ weights @ (1 - second_hits))
+    out: dict[tuple[int, int], float] = {}
+
+    def add(key: tuple[int, int], p: float) -> None:
+        if p > 0:
+            out[key] = out.get(key, 0.0) + p
+
+    add((NONE, NONE), neither)
+    stun = first_results[0]
+    add((NONE, int(Wound.STUNNED)), first_only * stun)
+    for k, r in enumerate(RESULTS):
+        add((int(r), NONE), second_only * second_results[k])
+        add((int(r), int(Wound.STUNNED)), both * stun * second_results[k])
+    for k, r in enumerate(RESULTS[1:], start=1):
+        add((NONE, int(r)), (both + first_only) * first_results[k])
+    return out
+
+
+class D6Duel(Duel):
+    """The exact chain: a state is ``((level, stunned), (level, stunned))`` of sides a and b."""
+
+    def __init__(self, setup: D6Setup) -> None:
+        fa, fb = setup.a[0], setup.b[0]
+        self.sides = (_Side(fa, setup.dodges(fa)), _Side(fb, setup.dodges(fb)))
+        self.difficulty = setup.difficulty
+        self.tie = tie_winner(fa.player, fb.player)
+        self.results = (result_chances(fa.damage, fb.strength + fb.armour),
+                        result_chances(fb.damage, fa.strength + fa.armour))
+
+    def start(self) -> dict[Hashable, float]:
+        return {((0, 0), (0, 0)): 1.0}
+
+    def status(self, state: Any) -> int:
+        (la, _), (lb, _) = state
+        return status_of(la >= Wound.INCAPACITATED, lb >= Wound.INCAPACITATED)
+
+    def advance(self, state: Any) -> dict[Hashable, float]:
+        (la, sa), (lb, sb) = state
+        pa, pb = penalty(la, sa), penalty(lb, sb)
+        A, B = self.sides
+        xa, wa = A.attack(pa)
+        xb, wb = B.attack(pb)
+        hit_a = hit_chance(xa, self.difficulty, B.dodge_cdf(pb))
+        hit_b = hit_chance(xb, self.difficulty, A.dodge_cdf(pa))
+        joint = np.outer(wa, wb)
+        a_first = xa[:, None] > xb[None, :]
+        b_first = xa[:, None] < xb[None, :]
+        tie = ~(a_first | b_first) & (xa[:, None] > NO_ROLL)
+        if self.tie == "actor":
+            a_first |= tie
+        elif self.tie == "opponent":
+            b_first |= tie
+        else:  # tied initiative is rolled again: the rolls are those of a round without a tie
+            no_tie = float(joint[~tie].sum())
+            joint = joint / no_tie if no_tie > 0 else joint
+        a_lead = round_outcomes(hit_a, hit_b, joint * a_first, *self.results)
+        b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, self.results[1], self.results[0])
+        nobody = float(joint[~(a_first | b_first)].sum())
+        out: dict[Hashable, float] = {}
+        moves = list(a_lead.items())  # (result on a, result on b)
+        moves += [((on_a, on_b), p) for (on_b, on_a), p in b_lead.items()]
+        if nobody > 0:
+            moves.append(((NONE, NONE), nobody))
+        for (on_a, on_b), p in moves:
+            key = (after_hit(la, on_a), after_hit(lb, on_b))
+            out[key] = out.get(key, 0.0) + p
+        return out
+
+
+class D6Battle(ArrayBattle):
+    """``n`` fights of any size: levels and stuns of every combatant as ``(n, K)`` arrays."""
+
+    arrays = ("level", "stunned")
+
+    def __init__(self, setup: D6Setup, n: int) -> None:
+        fighters = setup.fighters()
+        k = len(fighters)
+        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        self.difficulty = setup.difficulty
+        self.player = np.array([f.player for f in fighters])
+        self.dodges = np.array([setup.dodges(f) for f in fighters])
+        self.level = np.zeros((n, k), dtype=np.int8)
+        self.stunned = np.zeros((n, k), dtype=np.int8)
+        extra = self.dodges.astype(int)
+        self.depth = max(f.attack.dice for f in fighters) + 2  # penalties from 0 to dice + 1
+        d = self.depth
+        self.attack = TotalSampler([_pmf(f.attack - Code(p + int(x), 0)) for f, x in zip(fighters, extra)
+                                    for p in range(d)])
+        self.dodge = TotalSampler([_pmf(f.dodge - Code(p + 1, 0)) if f.dodge is not None else None
+                                   for f in fighters for p in range(d)])
+        self.damage = TotalSampler([_pmf(f.damage) for f in fighters])
+        self.resist = TotalSampler([_pmf(f.strength + f.armour) for f in fighters])
+        top = max(max(6 * c.dice + max(c.pips, 0) for c in (f.damage, f.strength + f.armour)) for f in fighters)
+        self.table = np.array([[int(damage_result(dv, sv)) for sv in range(top + 1)] for dv in range(top + 1)],
+                              dtype=np.int8)
+        levels = (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
+        self.after = np.zeros((5, 5), dtype=np.int8)
+        for lv in levels:
+            for r in RESULTS:
+                self.after[lv, r] = after_hit(lv, r)[0]
+        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
+
+    def out(self) -> np.ndarray:
+        return self.level >= Wound.INCAPACITATED
+
+    def _rolls(self, pen: np.ndarray, gen: np.random.Generator, sampler: TotalSampler) -> np.ndarray:
+        k = pen.shape[1]
+        rows = (np.arange(k) * self.depth)[None, :] + np.minimum(pen, self.depth - 1)
+        return sampler(rows.ravel(), gen).reshape(pen.shape)
+
+    def step(self, gen: np.random.Generator) -> None:
+        n, k = self.level.shape
+        out = self.out()
+        pen = self.stunned + (self.level == Wound.WOUNDED)
+        attack = self._rolls(pen, gen, self.attack)
+        attack[out] = NO_ROLL
+        if self.tie == "reroll":
+            tied = (attack[:, 0] == attack[:, 1]) & (attack[:, 0] > NO_ROLL)
+            while tied.any():
+                rows = tied.nonzero()[0]
+                again = self._rolls(pen[rows], gen, self.attack)
+                again[out[rows]] = NO_ROLL
+                attack[rows] = again
+                tied[rows] = (again[:, 0] == again[:, 1]) & (again[:, 0] > NO_ROLL)
+        dodge = self._rolls(pen, gen, self.dodge) if self.dodges.any() else None
+        key = attack + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
+        order = np.argsort(-key, axis=1)
+        stopped = out.copy()
+        stunned = np.zeros_like(self.stunned)
+        rows = np.arange(n)
+        for j in range(k):
+            actor = order[:, j]
+            acts = ~stopped[rows, actor] & (attack[rows, actor] > NO_ROLL)
+            has, target = first_enemy(self.level < Wound.INCAPACITATED, self.side, self.side[actor])
+            acts &= has
+            sel, who, tgt = rows[acts], actor[acts], target[acts]
+            need = self.difficulty + (np.where(dodge[sel, tgt] > NO_ROLL, dodge[sel, tgt], 0)
+                                      if dodge is not None else 0)
+            hit = attack[sel, who] >= need
+            sel, who, tgt = sel[hit], who[hit], tgt[hit]
+            dmg = self.damage(who, gen)
+            res = self.table[dmg, self.resist(tgt, gen)]
+            self.level[sel, tgt] = self.after[self.level[sel, tgt], res]
+            stunned[sel, tgt] += res == Wound.STUNNED
+            stopped[sel, tgt] |= res >= Wound.WOUNDED
+        self.stunned = stunned
+
+
+class D6Fight(FightRules):
+    """Classic D6 combat (text ``000``)."""
+
+    setup_model = D6Setup
+
+    def duel(self, setup: D6Setup) -> Duel:
+        return D6Duel(setup)
+
+    def battle(self, setup: D6Setup, n: int, gen: np.random.Generator) -> D6Battle:
+        return D6Battle(setup, n)

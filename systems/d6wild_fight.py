@@ -1,0 +1,343 @@
+"""Fights under D6 with the Wild Die (rule text ``003``): the ``d6wild`` system's combat rules.
+
+An encounter's ``[d6wild]`` table: ``range`` (a difficulty: ``very_easy`` 5 ... ``heroic`` 30, the
+range names ``point_blank`` / ``short`` / ``medium`` / ``long``, or a number), the ``dodge`` policy,
+``reaction`` (how a dodge changes the attacker's difficulty: ``"replace"``, the 2nd-edition reading of
+text ``002``, or ``"add"``, text ``000``), ``complication`` (the Wild Die option for every roll), and
+the sides ``a`` and ``b``; each combatant has ``name``, ``attack``, ``dodge`` (optional),
+``perception`` (initiative), ``strength``, ``damage``, ``armour`` (a code added to the Strength roll,
+as the text allows) and ``player``.
+
+Every roll throws a Wild Die (exact distributions of the ``d6wild`` system). A round, as text ``003``
+plays it:
+
+- the Perception rolls say who acts first (ties: the player character first; two of a kind roll
+  again); wounds and last round's stuns lower them as they lower every action;
+- each attacker fires once at the first enemy still standing; policy ``dodge = "always"``: two
+  actions declared, a shot and a dodge, each at -1D (the multiple-action table), the dodge counting
+  against every attack of the round;
+- damage minus the Strength roll (plus armour) gives the band of
+  :func:`~diceengine.systems.d6wild.damage_result`, stacked by
+  :class:`~diceengine.systems.d6wild.WildHealth`: a light stun costs 1D for the rest of the round, a
+  stun for the rest of the round and the next, a wound 1D (2D wounded twice) until healed; stunned as
+  many times as the Strength dice, incapacitated, mortally wounded or killed is out of the fight;
+- a character acting after being hit this round rolls with the new penalty (the roll is made when
+  the character acts).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Hashable, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from diceengine.fights.rules import Duel, FightRules
+
+from ._d6_codes import Code
+from ._fight_common import MAX_SIDE, NO_ROLL, ArrayBattle, CodeField, TotalSampler, code_pmf, first_enemy, status_of
+from .d6 import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from .d6_fight import D6Fighter, range_difficulty
+from .d6wild import LADDER, WildHealth, WildWound, damage_result
+
+__all__ = ["WildFighter", "WildSetup", "WildFight", "BANDS"]
+
+SYSTEM = "d6wild"
+#: damage bands of text 003, in order
+BANDS = tuple(WildWound)
+NAMES = {**RANGE_DIFFICULTIES, **LADDER}
+STUNS = (WildWound.LIGHT_STUN, WildWound.STUN)
+
+
+class WildFighter(D6Fighter):
+    """A combatant in D6 with the Wild Die."""
+
+    perception: CodeField = Code(2, 0)
+
+
+class WildSetup(BaseModel):
+    """An encounter in Wild Die terms."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: list[WildFighter] = Field(min_length=1, max_length=MAX_SIDE)
+    b: list[WildFighter] = Field(min_length=1, max_length=MAX_SIDE)
+    range: str | int = "short"
+    dodge: Literal["never", "always"] = "never"
+    reaction: Literal["replace", "add"] = "replace"
+    complication: Literal["flag", "remove_highest", "none"] = "flag"
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, value: str | int) -> str | int:
+        range_difficulty(value, NAMES)
+        return value
+
+    @property
+    def difficulty(self) -> int:
+        return range_difficulty(self.range, NAMES)
+
+    def fighters(self) -> list[WildFighter]:
+        return list(self.a) + list(self.b)
+
+    def dodges(self, f: WildFighter) -> bool:
+        return self.dodge == "always" and f.dodge is not None
+
+
+@lru_cache(maxsize=4096)
+def _pmf(code: Code, complication: str) -> tuple[np.ndarray, np.ndarray] | None:
+    return code_pmf(code, SYSTEM, complication=complication)
+
+
+@lru_cache(maxsize=1024)
+def band_chances(damage: Code, resist: Code, complication: str) -> np.ndarray:
+    """Exact chance of each band (``BANDS`` order) of a hit: the damage roll minus the Strength roll
+    (plus armour), read by :func:`damage_result`."""
+    dv, dp = _pmf(damage, complication)  # type: ignore[misc]
+    sv, sp = _pmf(resist, complication)  # type: ignore[misc]
+    diff = dv[:, None] - sv[None, :]
+    mass = dp[:, None] * sp[None, :]
+    out = np.zeros(len(BANDS))
+    for value in np.unique(np.clip(diff, -1, 16)).tolist():
+        band = damage_result(value, 0)
+        out[BANDS.index(band)] += mass[np.clip(diff, -1, 16) == value].sum()
+    return out / out.sum()
+
+
+def after_band(strength_dice: int, stuns: int, wounds: int, band: WildWound) -> tuple[int, int, bool]:
+    """``(stuns, wounds, out of the fight)`` after one more damage band, by :meth:`WildHealth.hit`."""
+    health = WildHealth(strength_dice, stuns, wounds, WildWound.WOUNDED if wounds else None).hit(band)
+    out = health.unconscious or (health.state is not None and health.state >= WildWound.INCAPACITATED)
+    return health.stuns, health.wounds, out
+
+
+def wound_penalty(wounds: int) -> int:
+    """Dice lost to wounds: 1D wounded, 2D wounded twice."""
+    return WildHealth(1, 0, wounds).penalty
+
+
+class _Fighter:
+    """One combatant's exact rolls by penalty, for the chain."""
+
+    def __init__(self, f: WildFighter, setup: WildSetup) -> None:
+        self.f = f
+        self.dodges = setup.dodges(f)
+        self.complication = setup.complication
+        self.base = setup.difficulty
+        self.mode = setup.reaction
+
+    @lru_cache(maxsize=256)
+    def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
+        return _pmf(self.f.attack - Code(pen + int(self.dodges), 0), self.complication)
+
+    @lru_cache(maxsize=256)
+    def perception(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
+        pmf = _pmf(self.f.perception - Code(pen, 0), self.complication)
+        return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
+
+    @lru_cache(maxsize=256)
+    def difficulty_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(difficulties, P(difficulty <= value))`` of an attack on this combatant."""
+        dodge = _pmf(self.f.dodge - Code(pen + 1, 0), self.complication) if self.dodges else None  # type: ignore[operator]
+        if dodge is None:
+            return np.array([self.base]), np.array([1.0])
+        diffs = np.array([reaction_difficulty(self.base, int(v), self.mode) for v in dodge[0]])
+        order = np.argsort(diffs, kind="stable")
+        return diffs[order], np.cumsum(dodge[1][order])
+
+
+def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int) -> float:
+    """Exact chance that the attack hits: the total is at least the difficulty (after any dodge)."""
+    pmf = attacker.attack(pen)
+    if pmf is None:
+        return 0.0
+    values, cdf = target.difficulty_cdf(target_pen)
+    idx = np.searchsorted(values, pmf[0], side="right") - 1
+    return float(np.dot(pmf[1], np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)))
+
+
+class WildDuel(Duel):
+    """The exact chain: a state is ``(stuns, wounds, stunned last round, out)`` of each side."""
+
+    def __init__(self, setup: WildSetup) -> None:
+        fa, fb = setup.a[0], setup.b[0]
+        self.fighters = (_Fighter(fa, setup), _Fighter(fb, setup))
+        self.tie = tie_winner(fa.player, fb.player)
+        c = setup.complication
+        self.bands = (band_chances(fa.damage, fb.strength + fb.armour, c),
+                      band_chances(fb.damage, fa.strength + fa.armour, c))
+        self.strength = (fa.strength.dice, fb.strength.dice)
+
+    def start(self) -> dict[Hashable, float]:
+        return {((0, 0, 0, False), (0, 0, 0, False)): 1.0}
+
+    def status(self, state: Any) -> int:
+        return status_of(state[0][3], state[1][3])
+
+    @lru_cache(maxsize=4096)
+    def first_chance(self, pen_a: int, pen_b: int) -> float:
+        """Chance that side a acts first (Perception rolls; tied initiative resolved by the tie rule)."""
+        va, pa = self.fighters[0].perception(pen_a)
+        vb, pb = self.fighters[1].perception(pen_b)
+        joint = np.outer(pa, pb)
+        ahead = float(joint[va[:, None] > vb[None, :]].sum())
+        behind = float(joint[va[:, None] < vb[None, :]].sum())
+        tie = 1.0 - ahead - behind
+        if self.tie == "actor":
+            return ahead + tie
+        if self.tie == "opponent":
+            return ahead
+        return ahead / (ahead + behind) if ahead + behind > 0 else 0.5
+
+    def _turns(self, first: int, state: tuple) -> dict[tuple, float]:
+        """The round when ``first`` (0 or 1) acts first: the states after it, with their chances."""
+        second = 1 - first
+        f_state, s_state = state[first], state[second]
+        f_pen = wound_penalty(f_state[1]) + f_state[2]
+        s_pen = wound_penalty(s_state[1]) + s_state[2]
+        F, S = self.fighters[first], self.fighters[second]
+        out: dict[tuple, float] = {}
+
+        def put(new_f: tuple, new_s: tuple, p: float) -> None:
+            key = (new_f, new_s) if first == 0 else (new_s, new_f)
+            if p > 0:
+                out[key] = out.get(key, 0.0) + p
+
+        def end(s: tuple) -> tuple:  # a fighter at the end of the round: this round's stun carries over
+            return s
+
+        p_first = hit_chance(F, f_pen, S, s_pen)
+        rest_f = (f_state[0], f_state[1], 0, False)
+
+        def second_turn(s_now: tuple, s_extra: int, s_carry: int, weight: float) -> None:
+            pen = wound_penalty(s_now[1]) + s_state[2] + s_extra
+            p = hit_chance(S, pen, F, f_pen)
+            new_s = (s_now[0], s_now[1], s_carry, False)
+            put(rest_f, new_s, weight * (1 - p))
+            for k, band in enumerate(BANDS):
+                stuns, wounds, gone = after_band(self.strength[first], f_state[0], f_state[1], band)
+                carry = int(band == WildWound.STUN)
+                put((stuns, wounds, carry, gone), new_s, weight * p * self.bands[second][k])
+
+        second_turn(s_state, 0, 0, 1 - p_first)
+        for k, band in enumerate(BANDS):
+            w = p_first * self.bands[first][k]
+            if w <= 0:
+                continue
+            stuns, wounds, gone = after_band(self.strength[second], s_state[0], s_state[1], band)
+            carry = int(band == WildWound.STUN)
+            if gone:
+                put(rest_f, (stuns, wounds, carry, True), w)
+            else:
+                second_turn((stuns, wounds), int(band in STUNS), carry, w)
+        return out
+
+    def advance(self, state: Any) -> dict[Hashable, float]:
+        pen_a = wound_penalty(state[0][1]) + state[0][2]
+        pen_b = wound_penalty(state[1][1]) + state[1][2]
+        p = self.first_chance(pen_a, pen_b)
+        out: dict[Hashable, float] = {}
+        for first, weight in ((0, p), (1, 1 - p)):
+            if weight <= 0:
+                continue
+            for key, q in self._turns(first, state).items():
+                out[key] = out.get(key, 0.0) + weight * q
+        return out
+
+
+class WildBattle(ArrayBattle):
+    """``n`` fights of any size: stuns, wounds, carried stuns and who is out, as ``(n, K)`` arrays."""
+
+    arrays = ("stuns", "wounds", "carry", "gone")
+
+    def __init__(self, setup: WildSetup, n: int) -> None:
+        fighters = setup.fighters()
+        k = len(fighters)
+        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        c = setup.complication
+        self.base, self.mode = setup.difficulty, setup.reaction
+        self.player = np.array([f.player for f in fighters])
+        self.dodges = np.array([setup.dodges(f) for f in fighters])
+        self.strength = np.array([f.strength.dice for f in fighters])
+        for name in self.arrays:
+            setattr(self, name, np.zeros((n, k), dtype=np.int8 if name != "gone" else bool))
+        self.depth = d = max(max(f.attack.dice, f.perception.dice) for f in fighters) + 8
+        self.attack = TotalSampler([_pmf(f.attack - Code(p + int(x), 0), c) for f, x in zip(fighters, self.dodges)
+                                    for p in range(d)])
+        self.perception = TotalSampler([_pmf(f.perception - Code(p, 0), c) for f in fighters for p in range(d)])
+        self.dodge = TotalSampler([_pmf(f.dodge - Code(p + 1, 0), c) if f.dodge is not None else None
+                                   for f in fighters for p in range(d)])
+        self.damage = TotalSampler([_pmf(f.damage, c) for f in fighters])
+        self.resist = TotalSampler([_pmf(f.strength + f.armour, c) for f in fighters])
+        self.bands = np.array([int(damage_result(v, 0)) for v in range(-1, 17)], dtype=np.int8)
+        top = int(self.strength.max())
+        # after[fighter, stuns, wounds, band] -> (stuns, wounds, out), by WildHealth.hit
+        self.after = np.zeros((k, top + 1, 3, len(BANDS) + 1, 3), dtype=np.int8)
+        for i, sd in enumerate(self.strength.tolist()):
+            for s in range(top + 1):
+                for w in range(3):
+                    for band in BANDS:
+                        self.after[i, s, w, band] = after_band(sd, s, w, band)
+        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
+
+    def out(self) -> np.ndarray:
+        return self.gone
+
+    def _rows(self, pen: np.ndarray, who: np.ndarray) -> np.ndarray:
+        return who * self.depth + np.minimum(pen, self.depth - 1)
+
+    def step(self, gen: np.random.Generator) -> None:
+        n, k = self.gone.shape
+        gone = self.gone
+        pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
+        who = np.broadcast_to(np.arange(k), (n, k))
+        per = self.perception(self._rows(pen, who).ravel(), gen).reshape(n, k)
+        per[gone] = NO_ROLL
+        if self.tie == "reroll":
+            tied = (per[:, 0] == per[:, 1]) & ~gone.any(axis=1)
+            while tied.any():
+                rows = tied.nonzero()[0]
+                again = self.perception(self._rows(pen[rows], who[rows]).ravel(), gen).reshape(len(rows), k)
+                per[rows] = again
+                tied[rows] = again[:, 0] == again[:, 1]
+        key = per + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
+        order = np.argsort(-key, axis=1)
+        if self.dodges.any():
+            dodge = self.dodge(self._rows(pen, who).ravel(), gen).reshape(n, k)
+            difficulty = np.where(dodge > NO_ROLL, dodge if self.mode == "replace" else self.base + dodge, self.base)
+        else:
+            difficulty = np.full((n, k), self.base)
+        now = np.zeros((n, k), dtype=np.int64)  # stuns taken this round
+        carry = np.zeros_like(self.carry)
+        rows = np.arange(n)
+        for j in range(k):
+            actor = order[:, j]
+            has, target = first_enemy(~self.gone, self.side, self.side[actor])
+            acts = ~self.gone[rows, actor] & has
+            sel, a, t = rows[acts], actor[acts], target[acts]
+            a_pen = np.minimum(self.wounds[sel, a], 2) + self.carry[sel, a] + now[sel, a]
+            total = self.attack(self._rows(a_pen.astype(np.int64), a), gen)
+            hit = total >= difficulty[sel, t]
+            sel, a, t = sel[hit], a[hit], t[hit]
+            diff = self.damage(a, gen) - self.resist(t, gen)
+            band = self.bands[np.clip(diff, -1, 16) + 1]
+            new = self.after[t, self.stuns[sel, t], np.minimum(self.wounds[sel, t], 2), band]
+            self.stuns[sel, t] = new[:, 0]
+            self.wounds[sel, t] = new[:, 1]
+            self.gone[sel, t] |= new[:, 2].astype(bool)
+            now[sel, t] += np.isin(band, (WildWound.LIGHT_STUN, WildWound.STUN))
+            carry[sel, t] += band == WildWound.STUN
+        self.carry = carry
+
+
+class WildFight(FightRules):
+    """D6 with the Wild Die combat (text ``003``)."""
+
+    setup_model = WildSetup
+
+    def duel(self, setup: WildSetup) -> Duel:
+        return WildDuel(setup)
+
+    def battle(self, setup: WildSetup, n: int, gen: np.random.Generator) -> WildBattle:
+        return WildBattle(setup, n)

@@ -1,0 +1,205 @@
+"""The state of play of the FFG narrative dice (rule text ``004``): the destiny pool, minion groups, the
+initiative order of an encounter.
+
+- The destiny pool: the party's tokens are of its affiliation's colour (light for heroes, dark for a
+  party of villains), the game master's of the other; a token spent flips to the other side. The
+  spender chooses a bonus to one's own check (a green die upgraded, or added when there is none) or a
+  penalty to the opposition's effort (a purple die upgraded, or added). :func:`spend_destiny`.
+- Minion groups: one wound pool for the group; each hit adds damage minus soak; one minion falls each
+  time the wounds exceed a full wound threshold (the stormtrooper example: soak 5, threshold 5, a hit
+  of 11 takes one out, 15 still one, 16 to 20 two); a critical injury incapacitates one (an area attack:
+  one per critical scored). The group's skill rank is the number still standing minus one, at most 5
+  (« plus il y a de serviteurs incapables, plus le rang de compétence maximum du groupe sera bas »:
+  the published rule). :func:`hit_minions`, :func:`critical_on_minions`, :func:`minion_check`.
+- Assistance: a helper with equal or higher skill adds a boost die; an NPC helping the antagonist adds
+  a setback die to the player character's check. :func:`assist`.
+- Initiative: Cool or Vigilance checks, more successes then more advantage first; ties between a player
+  character and an NPC go to the player character (the published rule) when ``players_first``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Literal, Mapping, Sequence
+
+from pydantic import Field
+
+from ._play import PlayState, Step, refuse
+from .ffg import MAX_SKILL, DicePool, build_pool, initiative_order
+
+__all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
+           "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
+           "destiny_from_roll", "RULES"]
+
+Side = Literal["light", "dark"]
+
+
+class DestinyState(PlayState):
+    """Destiny tokens, and the colour of the party's (the other colour is the game master's)."""
+
+    light: int = Field(default=0, ge=0)
+    dark: int = Field(default=0, ge=0)
+    party: Side = "light"
+
+
+class MinionGroup(PlayState):
+    """A group of minions: one soak, one wound threshold each, wounds pooled, skills of the group."""
+
+    name: str
+    size: int = Field(ge=1)
+    soak: int = Field(default=0, ge=0)
+    wound_threshold: int = Field(ge=1)
+    wounds: int = Field(default=0, ge=0)
+    incapacitated: int = Field(default=0, ge=0)
+    group_skills: list[str] = []
+
+    @property
+    def defeated_by_wounds(self) -> int:
+        """Minions taken out by the pooled wounds: one per full wound threshold exceeded."""
+        return 0 if self.wounds <= 0 else (self.wounds - 1) // self.wound_threshold
+
+    @property
+    def standing(self) -> int:
+        return max(0, self.size - self.defeated_by_wounds - self.incapacitated)
+
+    @property
+    def skill_rank(self) -> int:
+        """Ranks in the group's skills: the minions still standing minus one, at most 5."""
+        return max(0, min(MAX_SKILL, self.standing - 1))
+
+
+class Encounter(PlayState):
+    """An FFG scene: the destiny pool, minion groups by name, the initiative order."""
+
+    destiny: DestinyState = DestinyState()
+    minions: dict[str, MinionGroup] = {}
+    initiative: list[str] = []
+
+
+def destiny_from_roll(light: int, dark: int, party: Side = "light") -> Encounter:
+    """A new encounter whose destiny pool holds the light and dark points the players' Force dice showed
+    (:func:`~diceengine.systems.ffg.destiny_pool` rolls them)."""
+    return Encounter(destiny=DestinyState(light=light, dark=dark, party=party))
+
+
+def _pool(pool: DicePool | str | Mapping[str, int]) -> DicePool:
+    if isinstance(pool, DicePool):
+        return pool
+    if isinstance(pool, Mapping):
+        try:
+            return DicePool(**{k: int(v) for k, v in pool.items()})
+        except TypeError as err:
+            raise refuse(f"not a dice pool: {err}") from None
+    from diceengine.api import plan
+
+    counts = plan(str(pool), "ffg").counts  # type: ignore[attr-defined]
+    return DicePool(**counts)
+
+
+def spend_destiny(state: Encounter, by: Literal["players", "gm"], choice: Literal["bonus", "penalty"],
+                  pool: DicePool | str | Mapping[str, int]) -> Step[Encounter]:
+    """Spend a destiny token: the players spend their colour's, the game master the other; it flips.
+    ``choice="bonus"``: ``pool`` is the spender's own check, one green die is upgraded (added when
+    none); ``"penalty"``: ``pool`` is the opposition's effort, one purple die upgraded (or added).
+    Returns the check to roll."""
+    destiny = state.destiny
+    if by not in ("players", "gm") or choice not in ("bonus", "penalty"):
+        raise refuse("destiny is spent by 'players' or 'gm', as a 'bonus' or a 'penalty'")
+    colour = destiny.party if by == "players" else ("dark" if destiny.party == "light" else "light")
+    other = "dark" if colour == "light" else "light"
+    if getattr(destiny, colour) < 1:
+        raise refuse(f"no {colour} side token for the {'players' if by == 'players' else 'game master'} to spend")
+    flipped = destiny.model_copy(update={colour: getattr(destiny, colour) - 1, other: getattr(destiny, other) + 1})
+    check = _pool(pool)
+    check = check.upgrade(1) if choice == "bonus" else check.upgrade(1, "difficulty")
+    return Step(state.model_copy(update={"destiny": flipped}), check.expression, "ffg")
+
+
+def add_minions(state: Encounter, group: MinionGroup) -> Step[Encounter]:
+    """A minion group joins the encounter."""
+    if group.name in state.minions:
+        raise refuse(f"there is already a group named {group.name!r}")
+    return Step(state.model_copy(update={"minions": {**state.minions, group.name: group}}))
+
+
+def _group(state: Encounter, name: str) -> MinionGroup:
+    if name not in state.minions:
+        raise refuse(f"no minion group named {name!r} (known: {', '.join(state.minions) or 'none'})")
+    return state.minions[name]
+
+
+def _with_group(state: Encounter, group: MinionGroup) -> Encounter:
+    return state.model_copy(update={"minions": {**state.minions, group.name: group}})
+
+
+def hit_minions(state: Encounter, name: str, damage: int) -> Step[Encounter]:
+    """A hit on a minion group: damage minus soak joins the group's wounds; minions fall one per full
+    wound threshold exceeded."""
+    group = _group(state, name)
+    if group.standing == 0:
+        raise refuse(f"every minion of {name} is already down")
+    if damage < 0:
+        raise refuse("damage is not negative")
+    wounds = max(0, damage - group.soak)
+    return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + wounds})))
+
+
+def critical_on_minions(state: Encounter, name: str, criticals: int = 1, area: bool = False) -> Step[Encounter]:
+    """A critical injury incapacitates one minion; an area attack incapacitates one per critical scored
+    (a single-target attack scores one)."""
+    group = _group(state, name)
+    if criticals < 1 or (criticals > 1 and not area):
+        raise refuse("a single-target attack inflicts one critical injury; only an area attack inflicts more")
+    if group.standing == 0:
+        raise refuse(f"every minion of {name} is already down")
+    down = min(criticals, group.standing)
+    return Step(_with_group(state, group.model_copy(update={"incapacitated": group.incapacitated + down})))
+
+
+def minion_check(state: Encounter, name: str, characteristic: int, skill: str, difficulty: int | str = 0,
+                 opponent: tuple[int, int] | None = None, boost: int = 0, setback: int = 0) -> Step[Encounter]:
+    """The check of a minion group: its characteristic, and ranks in ``skill`` if it is one of the group's
+    skills (the number standing minus one). Refused when none stands."""
+    group = _group(state, name)
+    if group.standing == 0:
+        raise refuse(f"every minion of {name} is down")
+    ranks = group.skill_rank if skill in group.group_skills else 0
+    pool = build_pool(characteristic, ranks, difficulty, boost, setback, opponent=opponent)
+    return Step(state, pool.expression, "ffg")
+
+
+def assist(pool: DicePool | str | Mapping[str, int], helper_skill: int, skill: int,
+           npc_helps_antagonist: bool = False) -> str:
+    """A check with help: a helper whose skill is equal or higher adds a boost die to a character's
+    check; an NPC helping the antagonist (with equal or higher skill) adds a setback die to the player
+    character's check. Refused when the helper's skill is lower. Returns the check."""
+    if helper_skill < skill:
+        raise refuse("only a helper with an equal or higher skill can assist")
+    check = _pool(pool)
+    if npc_helps_antagonist:
+        return replace(check, setback=check.setback + 1).expression
+    return replace(check, boost=check.boost + 1).expression
+
+
+def roll_initiative(state: Encounter, checks: Mapping[str, Any], players: Sequence[str] = (),
+                    players_first: bool = True) -> Step[Encounter]:
+    """The initiative order of the encounter from each one's Cool or Vigilance check (outcomes or
+    ``(success, advantage)`` pairs); ties to player characters first when ``players_first``."""
+    if not checks:
+        raise refuse("initiative needs at least one check")
+    order = initiative_order(checks, players, players_first)
+    return Step(state.model_copy(update={"initiative": order}))
+
+
+def initiative_check(characteristic: int, skill: int, difficulty: int | str = "simple") -> str:
+    """The Cool or Vigilance check a character rolls for initiative (simple: no purple dice)."""
+    return build_pool(characteristic, skill, difficulty).expression
+
+
+#: the rules of play, for ``dice rule ffg NAME state=JSON ...``
+RULES = {
+    "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
+    "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
+    "roll_initiative": roll_initiative, "initiative_check": initiative_check,
+    "destiny_from_roll": destiny_from_roll,
+}

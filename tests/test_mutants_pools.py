@@ -1,0 +1,207 @@
+"""d20 pool and FFG narrative dice against sources written here (issue 16).
+
+The FFG faces are transcribed below from the published symbol tables (the README of the rule texts),
+independently of the engine's own table, and every die is checked against them in the three
+evaluations. The d20 pool is enumerated from the rule of text ``001``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from diceengine.systems import d20pool, ffg
+
+import diceengine as de
+
+from .helpers import assert_close, chi2_passes
+
+
+class Scripted(random.Random):
+    """A ``random.Random`` (accepted as a seed) that throws the given faces of a ``sides``-sided die."""
+
+    def __init__(self, faces: list[int], sides: int) -> None:
+        super().__init__(0)
+        self._draws = [(f - 0.5) / sides for f in faces]
+
+    def random(self) -> float:
+        return self._draws.pop(0)
+
+
+# ---------------------------------------------------------------- d20 pool (001)
+
+
+def d20_die(face: int, threshold: int, discipline: int | None) -> tuple[int, int]:
+    """(successes, complications) of one d20 under text 001."""
+    if face == 20:
+        return 0, (0 if discipline is not None else 1)
+    if face == 1:
+        return (4 if discipline is not None else 2), 0
+    if discipline is not None and face <= discipline:
+        return 2, 0
+    return (1 if face <= threshold else 0), 0
+
+
+def d20_pool(n: int, threshold: int, discipline: int | None = None) -> dict[tuple[int, int], Fraction]:
+    out: dict[tuple[int, int], Fraction] = {}
+    for faces in itertools.product(range(1, 21), repeat=n):
+        s = sum(d20_die(f, threshold, discipline)[0] for f in faces)
+        c = sum(d20_die(f, threshold, discipline)[1] for f in faces)
+        out[(s, c)] = out.get((s, c), Fraction(0)) + Fraction(1, 20**n)
+    return out
+
+
+@pytest.mark.parametrize("expr, n, threshold, discipline", [
+    ("2d20<=20", 2, 20, None), ("3d20<=20", 3, 20, None), ("2d20<=20 spec 5", 2, 20, 5), ("2d20<=19", 2, 19, None),
+    ("2d20<=0", 2, 0, None),
+])
+def test_threshold_twenty_never_makes_a_twenty_succeed(expr, n, threshold, discipline):
+    expected = d20_pool(n, threshold, discipline)
+    got = {(o.successes, o.complications): p for o, p in de.distribution(expr, "d20pool").items()}
+    assert_close(got, expected)
+    sample = de.sample(expr, 20_000, "d20pool", seed=20)
+    assert chi2_passes(list(zip(sample["successes"].tolist(), sample["complications"].tolist())), expected)
+    r = de.roll(expr, "d20pool", seed=Scripted([20] + [1] * (n - 1), 20))
+    assert (r.outcome.successes, r.outcome.complications) == (
+        sum(d20_die(f, threshold, discipline)[0] for f in [20] + [1] * (n - 1)), 0 if discipline else 1)
+
+
+def test_one_roll_by_the_rule():
+    r = de.roll("3d20<=9+3", "d20pool", seed=Scripted([1, 12, 13], 20))
+    assert (r.outcome.successes, r.outcome.complications) == (2 + 1 + 0, 0)
+    r = de.roll("3d20<=12 spec 3 vs 4", "d20pool", seed=Scripted([1, 3, 20], 20))
+    assert r.outcome == d20pool.PoolOutcome(4 + 2 + 0, 0, True, 2)
+    r = de.roll("2d20<=12 vs 3", "d20pool", seed=Scripted([4, 20], 20))
+    assert r.outcome == d20pool.PoolOutcome(1, 1, False, 0)
+
+
+def test_extra_dice_costs():
+    # 1, 2 and 3 points for the first, second and third extra die (the module's reading)
+    assert [d20pool.build_check(8, 3, 2, impulsion_dice=k).impulsion_spent for k in range(4)] == [0, 1, 3, 6]
+    assert [d20pool.build_check(8, 3, 2, menace_dice=k).menace_added for k in range(4)] == [0, 1, 3, 6]
+    check = d20pool.build_check(8, 3, 2, impulsion_dice=1, menace_dice=2)
+    assert (check.dice, check.impulsion_spent, check.menace_added) == (5, 1, 2 + 3)
+    check = d20pool.build_check(8, 3, 2, impulsion_dice=2, menace_dice=1)
+    assert (check.dice, check.impulsion_spent, check.menace_added) == (5, 3, 3)
+    assert check.expression.startswith("5d20<=11")
+    with pytest.raises(de.DiceError):
+        d20pool.build_check(8, 3, 2, impulsion_dice=2, menace_dice=2)
+
+
+def test_threshold_bounds():
+    de.roll("2d20<=20", "d20pool")
+    de.roll("2d20<=0", "d20pool")
+    de.roll("5d20<=10", "d20pool")
+    de.roll("1d20<=10", "d20pool", one_die=True)
+    for bad in ("2d20<=21", "6d20<=10", "0d20<=10", "1d20<=10"):
+        with pytest.raises(de.DiceError):
+            de.roll(bad, "d20pool")
+
+
+# ---------------------------------------------------------------- FFG faces (published tables)
+
+# s success, f failure, a advantage, t threat, TR triumph, DE despair, L light, D dark; one string per face
+PUBLISHED = {
+    "boost": ["", "", "s", "s a", "a a", "a"],
+    "setback": ["", "", "f", "f", "t", "t"],
+    "ability": ["", "s", "s", "s s", "a", "a", "s a", "a a"],
+    "difficulty": ["", "f", "f f", "t", "t", "t", "t t", "f t"],
+    "proficiency": ["", "s", "s", "s s", "s s", "a", "s a", "s a", "s a", "a a", "a a", "TR"],
+    "challenge": ["", "f", "f", "f f", "f f", "t", "t", "f t", "f t", "t t", "t t", "DE"],
+    "force": ["D", "D", "D", "D", "D", "D", "D D", "L", "L", "L L", "L L", "L L"],
+}
+LETTER = {"boost": "b", "setback": "s", "ability": "a", "difficulty": "d", "proficiency": "p", "challenge": "c",
+          "force": "f"}
+
+
+def outcome_of(faces: list[str]) -> tuple[int, int, int, int, int, int]:
+    """(net success, net advantage, triumph, despair, light, dark); a triumph is also a success."""
+    symbols = Counter(sym for face in faces for sym in face.split())
+    return (symbols["s"] - symbols["f"] + symbols["TR"] - symbols["DE"], symbols["a"] - symbols["t"],
+            symbols["TR"], symbols["DE"], symbols["L"], symbols["D"])
+
+
+def published_pool(dice: list[str]) -> dict[tuple, Fraction]:
+    out: dict[tuple, Fraction] = {}
+    total = 1
+    for d in dice:
+        total *= len(PUBLISHED[d])
+    for faces in itertools.product(*(PUBLISHED[d] for d in dice)):
+        key = outcome_of(list(faces))
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, total)
+    return out
+
+
+def engine_pool(expr: str) -> dict[tuple, float]:
+    return {tuple(o)[:6]: p for o, p in de.distribution(expr, "ffg").items()}
+
+
+def test_transcription_has_the_published_sides():
+    assert {d: len(f) for d, f in PUBLISHED.items()} == {"boost": 6, "setback": 6, "ability": 8, "difficulty": 8,
+                                                         "proficiency": 12, "challenge": 12, "force": 12}
+
+
+@pytest.mark.parametrize("die", list(PUBLISHED))
+def test_each_die_against_the_published_table(die):
+    expected = published_pool([die])
+    assert_close(engine_pool(f"1{LETTER[die]}"), expected)
+    s = de.sample(f"1{LETTER[die]}", 20_000, "ffg", seed=4)
+    rows = list(zip(*(s[f].tolist() for f in ("success", "advantage", "triumph", "despair", "light", "dark"))))
+    assert chi2_passes(rows, expected)
+    rng = random.Random(5)
+    rolls = [tuple(de.roll(f"1{LETTER[die]}", "ffg", seed=rng).outcome)[:6] for _ in range(3000)]
+    assert chi2_passes(rolls, expected)
+
+
+@pytest.mark.parametrize("die", list(PUBLISHED))
+def test_symbol_counts_per_die(die):
+    # how many of each symbol the die carries over all its faces: a one-face change moves at least one count
+    counts = Counter(sym for face in PUBLISHED[die] for sym in face.split())
+    sides = len(PUBLISHED[die])
+    d = de.distribution(f"1{LETTER[die]}", "ffg")
+    successes = sum(max(o.success, 0) * p for o, p in d.items()) * sides
+    failures = sum(max(-o.success, 0) * p for o, p in d.items()) * sides
+    assert successes == pytest.approx(counts["s"] + counts["TR"])
+    assert failures == pytest.approx(counts["f"] + counts["DE"])
+    assert sum(o.light * p for o, p in d.items()) * sides == pytest.approx(counts["L"])
+    assert sum(o.dark * p for o, p in d.items()) * sides == pytest.approx(counts["D"])
+    blanks = sum(p for o, p in d.items() if not any(tuple(o)[:6])) * sides
+    assert blanks == pytest.approx(sum(1 for f in PUBLISHED[die] if not f))
+
+
+@pytest.mark.parametrize("dice", [["boost", "setback"], ["ability", "difficulty"], ["proficiency", "challenge"],
+                                  ["ability", "ability", "setback"], ["proficiency", "boost", "difficulty"],
+                                  ["force", "force"], ["challenge", "challenge", "boost"]])
+def test_small_pools_against_the_published_table(dice):
+    expr = "".join(f"1{LETTER[d]}" for d in dice)
+    assert_close(engine_pool(expr), published_pool(dice))
+
+
+def test_faces_shown_are_published_faces():
+    words = {"s": "success", "f": "failure", "a": "advantage", "t": "threat", "TR": "triumph", "DE": "despair",
+             "L": "light", "D": "dark"}
+    shown = {die: {" + ".join(words[x] for x in face.split()) or "blank" for face in faces}
+             for die, faces in PUBLISHED.items()}
+    rng = random.Random(9)
+    for _ in range(300):
+        for d in de.roll("1a1p1b1d1c1s1f", "ffg", seed=rng).dice:
+            assert d.face in shown[d.kind], (d.kind, d.face)
+
+
+def test_destiny_pool_follows_the_force_die():
+    merged: dict[tuple[int, int], Fraction] = {}
+    for o, p in published_pool(["force", "force"]).items():
+        merged[(o[4], o[5])] = merged.get((o[4], o[5]), Fraction(0)) + p
+    assert sum(merged.values()) == 1
+    rng = random.Random(3)
+    pools = [ffg.destiny_pool(2, seed=rng) for _ in range(4000)]
+    assert chi2_passes([(p.light, p.dark) for p in pools], merged)
+
+
+def test_critical_injury_is_d100_plus_the_modifier():
+    assert ffg.critical_injury(10, seed=Scripted([37], 100)) == 47
+    assert ffg.critical_injury(0, seed=Scripted([100], 100)) == 100
+    assert ffg.critical_injury(-5, seed=Scripted([3], 100)) == -2
