@@ -316,8 +316,13 @@ class Binary(Evaluator):
             corners = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
             lo, hi = min(corners), max(corners)
         elif op == "%":
-            m = max(abs(b0), abs(b1))
-            lo, hi = -m, m
+            if b0 > 0:
+                lo, hi = 0, b1
+            elif b1 < 0:
+                lo, hi = b0, 0
+            else:
+                m = max(abs(b0), abs(b1))
+                lo, hi = -m, m
         elif op == "^":
             m = max(abs(a0), abs(a1), 1)
             top = max(abs(b0), abs(b1))
@@ -325,14 +330,13 @@ class Binary(Evaluator):
                 raise DiceLimitError(f"a power could reach {m}^{top}, beyond the exact integer range",
                                      self.expression, self.node.pos)
             lo, hi = -(m ** top), m ** top
-        else:  # / and //: |x / y| <= |x| for |y| >= 1; exact division by a fraction is bounded by the fraction
-            if b0 > 0 or b1 < 0:
-                small = min(abs(b0), abs(b1))
-                m = max(abs(a0), abs(a1)) / small if small < 1 else max(abs(a0), abs(a1))
-            else:
-                m = max(abs(a0), abs(a1))
-                smallest = min((abs(v) for v in (b0, b1) if v), default=1)
-                m = m / smallest if smallest < 1 else m
+        elif b0 > 0 or b1 < 0:  # / and //: monotone in each operand away from a zero divisor
+            exact = op == "/" and self.exact_division
+            div = (lambda x, y: Fraction(x) / Fraction(y)) if exact or self.rational else (lambda x, y: x // y)
+            corners = (div(a0, b0), div(a0, b1), div(a1, b0), div(a1, b1))
+            lo, hi = min(corners), max(corners)
+        else:  # |x / y| <= |x| for a whole y != 0
+            m = max(abs(a0), abs(a1))
             lo, hi = -m, m
         return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
 
