@@ -12,7 +12,8 @@ advises), so that a busy machine slows neither more than the other. Goals (issue
 from __future__ import annotations
 
 import timeit
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import diceengine as de
 
@@ -38,7 +39,7 @@ def load_peer() -> Any:
         import d20  # type: ignore[import-untyped]
 
         d20.roll("1d20")
-    except Exception:  # not installed, or broken by its pinned lark-parser: skip the peer
+    except Exception:  # noqa: BLE001 - not installed, or broken by its pinned lark-parser: skip the peer
         return None
     return d20
 
@@ -68,9 +69,18 @@ def measure(d20: Any, number: int = 100, rounds: int = 31) -> list[tuple[str, fl
             return d20.roll(s).result
 
         t_peer = min(_time(peer, number) for _ in range(3))
-        text = ratio(lambda: str(de.roll(expr)), peer, number, rounds)
-        json = ratio(lambda: de.roll(expr).model_dump_json(), peer, number, rounds)
-        roll = ratio(lambda: de.roll(expr), peer, number, rounds)
+        def text_of(e: str = expr) -> object:
+            return str(de.roll(e))
+
+        def json_of(e: str = expr) -> object:
+            return de.roll(e).model_dump_json()
+
+        def roll_of(e: str = expr) -> object:
+            return de.roll(e)
+
+        text = ratio(text_of, peer, number, rounds)
+        json = ratio(json_of, peer, number, rounds)
+        roll = ratio(roll_of, peer, number, rounds)
         rows.append((expr, t_peer * 1e6, text, json, roll))
     return rows
 

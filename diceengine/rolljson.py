@@ -39,8 +39,8 @@ _DIE_PARTS: dict[tuple, tuple[str, str]] = {}
 def _die_parts(key: tuple) -> tuple[str, str]:
     kind, sides, kept, exploded, rerolled, added, wild, face, label, critical = key
     parts = (f'{{"kind":{_quote(kind)},"sides":{sides:d},"value":',
-             f',"kept":{_TF[kept]},"exploded":{_TF[exploded]},"rerolled":{_TF[rerolled]},"added":{_TF[added]},'
-             f'"wild":{_TF[wild]},"face":{_text(face)},"label":{_text(label)},"critical":{_text(critical)}}}')
+             (f',"kept":{_TF[kept]},"exploded":{_TF[exploded]},"rerolled":{_TF[rerolled]},"added":{_TF[added]},'
+              f'"wild":{_TF[wild]},"face":{_text(face)},"label":{_text(label)},"critical":{_text(critical)}}}'))
     if len(_DIE_PARTS) < 4096:
         _DIE_PARTS[key] = parts
     return parts
@@ -66,7 +66,7 @@ def _die(d: Any) -> str:
     return _DIE_JSON.get(d) or _die_json(d)
 
 
-def roll_json(roll: "Roll") -> str:
+def roll_json(roll: Roll) -> str:
     """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
     plan, outcome, record = roll._plan, roll.outcome, roll._record
     fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])

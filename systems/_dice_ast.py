@@ -9,9 +9,32 @@ from lark import Token, ast_utils
 
 from diceengine.ast import Node, _Binary, to_int
 
-__all__ = ["Dice", "Modifiers", "Keep", "GroupKeep", "Explode", "Reroll", "CountSuccesses", "CountFailures",
-           "Compare", "Clamp", "Unique", "Sort", "Critical", "Described", "Comparison", "FloorDiv", "Mod", "Pow",
-           "Pos", "Labelled", "Call", "Group", "Set", "GroupModifiers"]
+__all__ = [
+    "Call",
+    "Clamp",
+    "Compare",
+    "Comparison",
+    "CountFailures",
+    "CountSuccesses",
+    "Critical",
+    "Described",
+    "Dice",
+    "Explode",
+    "FloorDiv",
+    "Group",
+    "GroupKeep",
+    "GroupModifiers",
+    "Keep",
+    "Labelled",
+    "Mod",
+    "Modifiers",
+    "Pos",
+    "Pow",
+    "Reroll",
+    "Set",
+    "Sort",
+    "Unique",
+]
 
 
 def _compare_parts(items: Any) -> tuple[str, int]:
@@ -45,7 +68,7 @@ class Compare(Node, ast_utils.AsList):
             object.__setattr__(self, "value", value)
 
     @classmethod
-    def of(cls, op: str, value: int) -> "Compare":
+    def of(cls, op: str, value: int) -> Compare:
         return cls((), op, value)
 
     def test(self, x: Any) -> Any:
@@ -313,7 +336,7 @@ class Described(Node):
             raw = str(self.text).strip()
             if raw.startswith("/*"):
                 raw = raw[2:]
-                raw = raw[:-2] if raw.endswith("*/") else raw
+                raw = raw.removesuffix("*/")
             elif raw.startswith("//"):
                 raw = raw[2:]
             elif raw.startswith("#"):

@@ -34,9 +34,10 @@ is drawn directly among the allowed faces (the same distribution).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,10 +46,21 @@ from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, 
 from diceengine.pmf import PMF, keep_dp, keep_sum
 from diceengine.rolls import Die
 
-from ._dice_ast import (Clamp, Compare, CountFailures, CountSuccesses, Critical, Dice, Explode, Keep, Reroll, Sort,
-                        Unique)
+from ._dice_ast import (
+    Clamp,
+    Compare,
+    CountFailures,
+    CountSuccesses,
+    Critical,
+    Dice,
+    Explode,
+    Keep,
+    Reroll,
+    Sort,
+    Unique,
+)
 
-__all__ = ["DiceTerm", "compile_term", "keep_window", "window_of", "Faces", "split_faces"]
+__all__ = ["DiceTerm", "Faces", "compile_term", "keep_window", "split_faces", "window_of"]
 
 _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 
@@ -61,7 +73,7 @@ MAX_UNIQUE_STATES = 200_000
 class Faces(Sequence[int]):
     """Faces of a die held as at most two ranges (a range, or a range without one face): never listed."""
 
-    __slots__ = ("parts", "_cut")
+    __slots__ = ("_cut", "parts")
 
     def __init__(self, *parts: range) -> None:
         self.parts = tuple(p for p in parts if len(p))
@@ -248,8 +260,9 @@ class DiceTerm:
             kept = vals if whole else sorted(vals)[a:b]
             if hit is None:
                 return sum(kept)
-            score = sum(map(hit, kept))
-            return score - sum(map(miss, kept)) if miss is not None else score
+            if miss is None:
+                return sum(map(hit, kept))
+            return sum(1 if hit(v) else -1 if miss(v) else 0 for v in kept)
         return roll_flat
 
     def _dropped(self, data: list) -> set[int]:
@@ -370,8 +383,8 @@ class DiceTerm:
             else:
                 a, b = self.window
                 order = sorted(range(len(data)), key=data.__getitem__)
-                dropped = set(order[:a] + order[b:])
-                text = ", ".join(f"~{v}~" if i in dropped else str(v) for i, v in enumerate(data))
+                gone = set(order[:a] + order[b:])
+                text = ", ".join(f"~{v}~" if i in gone else str(v) for i, v in enumerate(data))
             return f"[{text}] ({self.label})" if self.label else f"[{text}]"
         if self.flat:
             return self._render_flat(data)
@@ -420,8 +433,7 @@ class DiceTerm:
                 parts.append(f"~{text}~")
                 continue
             if hit is not None:
-                score = hit(v) - (miss(v) if miss is not None else 0)
-                text += "*" if score > 0 else "_" if score < 0 else ""
+                text += "*" if hit(v) else "_" if miss is not None and miss(v) else ""
             parts.append(text)
         label = f" ({self.label})" if self.label else ""
         return "[" + ", ".join(parts) + "]" + label
@@ -615,7 +627,7 @@ class DiceTerm:
         return self._sample_general(values, gen)
 
     def _sample_unique(self, values: np.ndarray, gen: np.random.Generator) -> None:
-        n, c = values.shape
+        rows, c = values.shape
         test = (lambda v: np.ones(v.shape, dtype=bool)) if self.unique is None else self.unique.test
         allowed_faces = np.asarray(self.faces, dtype=np.int64)
         for j in range(1, c):
@@ -634,12 +646,12 @@ class DiceTerm:
                 col[idx] = self._draw(gen, len(idx))
                 if self.unique_once:
                     break
-                clash = np.zeros(n, dtype=bool)
+                clash = np.zeros(rows, dtype=bool)
                 clash[idx] = (prev[idx] == col[idx][:, None]).any(axis=1) & test(col[idx])
             values[:, j] = col
 
     def _sample_general(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-        n, c = values.shape
+        c = values.shape[1]
         if self.reroll is not None:
             mask = self.reroll.test(values)
             allowed = self.allowed
@@ -813,7 +825,8 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if explode_mod is not None and add_mod is not None:
         raise DiceSyntaxError("an explosion and a re-roll-and-add (ra) on one dice term", expression,
                               add_mod.pos or pos)
-    explode, limit = None, None
+    explode: Compare | None = None
+    limit: int | None = None
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         on = len(split_faces(faces, explode)[0])
@@ -826,7 +839,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
                                  f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
     elif add_mod is not None:
         explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
-    reroll = None
+    reroll: Compare | None = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
@@ -839,8 +852,8 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         if explode is not None or reroll is not None:
             raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
                                  unique_mod.pos or pos)
-        point = unique_mod.compare
-        must = {f for f in faces if point is None or point.test(f)}
+        only = unique_mod.compare
+        must = {f for f in faces if only is None or only.test(f)}
         free = any(f not in must for f in faces)
         if not unique_mod.once and not free and count > len(must):
             raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,

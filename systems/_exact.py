@@ -7,15 +7,16 @@ Combining two distributions enumerates the pairs of their supports, within :data
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Union
+from typing import Any
 
 import numpy as np
 
 from diceengine.errors import DiceLimitError
 from diceengine.pmf import PMF
 
-__all__ = ["RationalPMF", "Exact", "pairs", "build", "combine", "apply", "normal", "MAX_PAIRS"]
+__all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "combine", "normal", "pairs"]
 
 #: most pairs of outcomes one exact operation may enumerate
 MAX_PAIRS = 4_000_000
@@ -46,7 +47,7 @@ class RationalPMF:
         return f"RationalPMF({dict(self.items())})"
 
 
-Exact = Union[PMF, RationalPMF]
+Exact = PMF | RationalPMF
 
 
 def normal(value: Any) -> Any:

@@ -17,8 +17,9 @@ bulk samples of such expressions are float64 arrays).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -30,11 +31,25 @@ from diceengine.pmf import PMF
 from diceengine.rolls import Die
 
 from . import _exact
-from ._dice_ast import (Call, Comparison, Compare, CountFailures, CountSuccesses, Dice, FloorDiv, Group, Keep,
-                        Labelled, Mod, Pos, Pow, Sort)
+from ._dice_ast import (
+    Call,
+    Compare,
+    Comparison,
+    CountFailures,
+    CountSuccesses,
+    Dice,
+    FloorDiv,
+    Group,
+    Keep,
+    Labelled,
+    Mod,
+    Pos,
+    Pow,
+    Sort,
+)
 from ._dice_terms import DiceTerm, compile_term, window_of
 
-__all__ = ["Context", "compile_node", "Evaluator"]
+__all__ = ["Context", "Evaluator", "compile_node"]
 
 #: largest magnitude a power may reach
 MAX_POWER = 10**18
@@ -167,7 +182,7 @@ _NP_COMPARE = {"==": np.equal, "=": np.equal, "!=": np.not_equal, "<>": np.not_e
 class Binary(Evaluator):
     """``+ - * / // % ^`` and comparisons between two expressions."""
 
-    PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "^": 4}
+    PREC: ClassVar[dict[str, int]] = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "^": 4}
 
     def __init__(self, op: str, left: Evaluator, right: Evaluator, node: Any, ctx: Context) -> None:
         self.op, self.left, self.right, self.node = op, left, right, node
@@ -182,7 +197,7 @@ class Binary(Evaluator):
         elif op == "^":
             self.rational = left.rational or ctx.exact_division
         elif op == "//":
-            self.rational = False if not (left.rational or right.rational) else False
+            self.rational = False
         else:
             self.rational = left.rational or right.rational
         self.fn = self._function()
@@ -282,7 +297,7 @@ class Binary(Evaluator):
         vectorised: Any = None
         if op in _NP_COMPARE:
             compare = _NP_COMPARE[op]
-            vectorised = lambda x, y: compare(x, y).astype(np.int64)  # noqa: E731
+            vectorised = lambda x, y: compare(x, y).astype(np.int64)
         elif op == "//" or (op == "/" and not self.exact_division):
             vectorised = np.floor_divide
         elif op == "%":
@@ -566,10 +581,9 @@ class GroupEval(Evaluator):
         self.suffix = "".join(_modifier_text(m) for m in node.modifiers)
 
     def _score(self, v: Any) -> int:
-        s = 1 if self.success.test(v) else 0  # type: ignore[union-attr]
-        if self.failure is not None and self.failure.test(v):
-            s -= 1
-        return s
+        if self.success.test(v):  # type: ignore[union-attr]
+            return 1  # a value meeting both points is a success, as for dice
+        return -1 if self.failure is not None and self.failure.test(v) else 0
 
     def _kept(self, values: list[Any]) -> list[bool]:
         if self.window is None:
@@ -603,9 +617,10 @@ class GroupEval(Evaluator):
             values = np.sort(values, axis=1)[:, a:b]
         if self.success is None:
             return values.sum(axis=1)
-        score = self.success.test(values).astype(np.int64)
+        hit = self.success.test(values)
+        score = hit.astype(np.int64)
         if self.failure is not None:
-            score -= self.failure.test(values)
+            score -= self.failure.test(values) & ~hit
         return score.sum(axis=1)
 
     def exact(self) -> Any:
@@ -613,14 +628,18 @@ class GroupEval(Evaluator):
         m = len(dists)
         if self.window is None or self.window == (0, m):
             if self.success is None:
-                out = dists[0]
+                total = dists[0]
                 for d in dists[1:]:
-                    out = out + d if isinstance(out, PMF) and isinstance(d, PMF) else \
-                        _exact.combine(out, d, lambda x, y: x + y)
-                return out
+                    if isinstance(total, PMF) and isinstance(d, PMF):
+                        total = total + d
+                    else:
+                        total = _exact.combine(total, d, lambda x, y: x + y)
+                return total
             score = PMF.point(0)
             for d in dists:
-                score = score + _exact.build((self._score(v), p) for v, p in _exact.pairs(d))
+                part = _exact.build((self._score(v), p) for v, p in _exact.pairs(d))
+                assert isinstance(part, PMF)
+                score = score + part
             return score
         a, b = self.window
         top = m - a <= b  # follow the highest m - a values, or the lowest b

@@ -11,8 +11,9 @@ How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Mapping, NamedTuple, Sequence, Union
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -27,13 +28,13 @@ from . import _dice_ast
 from ._dice_ast import Described
 from ._standard_eval import Context, Evaluator, compile_node
 
-__all__ = ["StandardSystem", "StandardOutcome", "StandardPlan", "ArithmeticPlan"]
+__all__ = ["ArithmeticPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
 
 class StandardOutcome(NamedTuple):
     """The outcome of a standard-notation roll."""
 
-    total: Union[int, Fraction]
+    total: int | Fraction
     """an ``int``; a ``fractions.Fraction`` only with ``division="exact"``"""
 
 
@@ -105,7 +106,7 @@ class StandardSystem(System):
     examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
     grammar = "standard.lark"
     outcome = StandardOutcome
-    options = {
+    options: ClassVar[Mapping[str, Option]] = {
         "division": Option("floor", "what / does: 'floor' rounds the quotient down (an integer total); 'exact' "
                            "keeps fractions, as d20, Roll20 and rpg-dice-roller do (exact rational odds)",
                            choices=("floor", "exact")),

@@ -4,7 +4,6 @@ its explanation, and the peers' documented examples."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from fractions import Fraction
@@ -15,7 +14,7 @@ import pytest
 import diceengine as de
 from tests.helpers import assert_close, chi2_passes, enumerate_dice
 
-D = lambda s: list(range(1, s + 1))  # noqa: E731
+D = lambda s: list(range(1, s + 1))
 
 
 def dist(expr: str, **options) -> dict:
@@ -183,7 +182,7 @@ def test_a_comparison_right_after_dice_counts_successes():
 
 
 def test_d20_operator_examples():
-    r = lambda e: de.roll(e).total  # noqa: E731
+    r = lambda e: de.roll(e).total
     assert r("1 + 3 * 6") == 19 and r("(1 + 3) * 6") == 24
     assert r("1 + 2 == 2") == 0 and r("1 + (2 == 2)") == 2
     assert (r("1 == 1"), r("1 == 2"), r("2 > 1"), r("1 >= 2"), r("1 <= 1"), r("1 != 2")) == (1, 0, 1, 0, 1, 1)
