@@ -8,6 +8,7 @@ from typing import Any
 from lark import Token, ast_utils
 
 from diceengine.ast import Node, _Binary, to_int
+from diceengine.errors import DiceSyntaxError
 
 __all__ = [
     "Call",
@@ -105,14 +106,22 @@ _KEEP_SPELLINGS = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}
 @dataclass(frozen=True, slots=True)
 class Keep(Node):
     """``khN`` / ``kN`` keep highest, ``klN`` keep lowest, ``dhN`` / ``phN`` drop highest, ``dlN`` / ``dN`` /
-    ``plN`` drop lowest; ``N`` defaults to 1. ``spelled`` is what was typed."""
+    ``plN`` drop lowest; ``N`` defaults to 1. ``spelled`` is what was typed. In d20's dialect, bare ``kN`` /
+    ``pN`` keep / drop the dice showing N and ``k<N``, ``k>N``, ``p<N``, ``p>N`` the dice under / over N
+    (``point``)."""
 
     kind: Any
+    point: Any
     n: Any
     pos: int | None = field(default=None, compare=False)
     spelled: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.point, Token):
+            if str(self.point) not in ("<", ">"):
+                raise DiceSyntaxError(f"a keep / drop selects dice under (<) or over (>) a value, not "
+                                      f"{self.point}", column=self.point.start_pos)
+            object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
             kind = str(self.kind).lower()
@@ -128,7 +137,12 @@ class Keep(Node):
     def text(self) -> str:
         if self.spelled.endswith("\x00"):
             return self.spelled[:-1]
-        return f"{self.spelled or self.kind}{self.n}"
+        return f"{self.spelled or self.kind}{self.point or ''}{self.n}"
+
+    @property
+    def bare(self) -> bool:
+        """``kN`` / ``pN`` / ``k<N``...: the spellings whose meaning depends on the dialect."""
+        return self.spelled.rstrip("\x00") in ("k", "p") or self.point is not None
 
 
 class GroupKeep(Keep):

@@ -59,6 +59,7 @@ from ._dice_ast import (
     Sort,
     Unique,
 )
+from ._selection import Selection, selection_of
 
 __all__ = ["DiceTerm", "Faces", "compile_term", "keep_window", "split_faces", "window_of"]
 
@@ -151,9 +152,13 @@ class DiceTerm:
     crit_success: Compare | None = None
     crit_failure: Compare | None = None
     reroll_cap: int = MAX_REROLLS  # re-rolls recorded per die before drawing among the allowed faces
+    selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
+    keeps: tuple = ()                   # the keep / drop modifiers as written
+    each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
+    per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
 
     @property
     def sides(self) -> int:
@@ -170,9 +175,11 @@ class DiceTerm:
         # each die thrown once: the record is the list of faces
         flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
         object.__setattr__(self, "flat", flat)
+        object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
+                           and (self.window is not None or self.selection is not None))
         # no modifier but keep/drop
         object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
-                           and self.crit_success is None and self.crit_failure is None)
+                           and self.crit_success is None and self.crit_failure is None and self.selection is None)
 
     @property
     def allowed(self) -> Any:
@@ -253,11 +260,15 @@ class DiceTerm:
         whole = self.window is None
         hit = self.success.predicate() if self.success is not None else None
         miss = self.failure.predicate() if self.failure is not None else None
+        selection = self.selection
 
         def roll_flat(r: Any, rec: list) -> int:
             vals = [int(r() * s) + lo for _ in range(n)]
             rec.append((self, vals))
-            kept = vals if whole else sorted(vals)[a:b]
+            if selection is not None:
+                kept = [v for v, k in zip(vals, selection.kept(vals)) if k]
+            else:
+                kept = vals if whole else sorted(vals)[a:b]
             if hit is None:
                 return sum(kept)
             if miss is None:
@@ -266,6 +277,8 @@ class DiceTerm:
         return roll_flat
 
     def _dropped(self, data: list) -> set[int]:
+        if self.selection is not None:
+            return {i for i, k in enumerate(self.selection.kept(data)) if not k}
         if self.window is None or self.keep == len(data):
             return set()
         a, b = self.window
@@ -321,7 +334,17 @@ class DiceTerm:
                     v = faces[int(r() * s)]
                     throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
+        if self.per_die:
+            rec.append((self, units))
+            return self._rank_each_die(units)
         scores = [self._unit_score(u) for u in units]
+        if self.selection is not None:
+            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
+            for i, k in enumerate(self.selection.kept(keys)):
+                if not k:
+                    for t in units[i]:
+                        t[1] |= DROPPED
+                    scores[i] = 0
         if self.window is not None and self.keep != len(units):
             a, b = self.window
             keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
@@ -332,6 +355,25 @@ class DiceTerm:
                 scores[i] = 0
         rec.append((self, units))
         return sum(scores)
+
+    def _rank_each_die(self, units: list) -> int:
+        """explosions="dice": keep / drop rank every die thrown (d20, rpg-dice-roller); marks the dropped."""
+        throws = [t for u in units for t in u if not t[1] & REROLLED]
+        keys = [t[0] for t in throws]
+        if self.selection is not None:
+            kept = self.selection.kept(keys)
+        else:
+            a, b = window_of(self.keeps, len(throws)) or (0, len(throws))
+            order = sorted(range(len(throws)), key=keys.__getitem__)
+            keep_set = set(order[a:b])
+            kept = [i in keep_set for i in range(len(throws))]
+        score = 0
+        for t, k in zip(throws, kept):
+            if k:
+                score += t[0] if self.success is None else self._face_score(t[0])
+            else:
+                t[1] |= DROPPED
+        return score
 
     def _unit_score(self, unit: list[list[int]]) -> int:
         faces = [t[0] for t in unit if not t[1] & REROLLED]
@@ -394,9 +436,10 @@ class DiceTerm:
             units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
                            reverse=self.sort == "sd")
         marks = self.crit_success is not None or self.crit_failure is not None
+        per_die = self.per_die
         for unit in units:
             shown = []
-            dropped = any(f & DROPPED for _, f in unit)
+            dropped = not per_die and any(f & DROPPED for _, f in unit)
             for v, f in unit:
                 mark = ""
                 if marks:
@@ -404,10 +447,12 @@ class DiceTerm:
                     mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
                 if f & REROLLED:
                     shown.append(f"~{v}~r ")
+                elif per_die and f & DROPPED:
+                    shown.append(f"~{v}{mark}{'!' if f & EXPLODED else ''}~")
                 else:
                     shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
             text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-            if self.success is not None and not dropped:
+            if self.success is not None and not dropped and not per_die:
                 score = self._unit_score(unit)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
             parts.append(f"~{text}~" if dropped else text)
@@ -467,6 +512,8 @@ class DiceTerm:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
         if self.explode is None or self.count == 0 or self.explode_limit is not None:
             return 0.0
+        if self.per_die:
+            return self._each_die_pmf()[1]
         return 1.0 - (1.0 - self._units()[1]) ** self.count
 
     def _units(self) -> tuple[dict[tuple[int, int], float], float]:
@@ -485,7 +532,7 @@ class DiceTerm:
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
         pen = int(self.penetrate)
-        ranked = self.window is not None and self.keep != self.count
+        ranked = (self.window is not None and self.keep != self.count) or self.selection is not None
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
         for f, p in first.items():
@@ -538,7 +585,17 @@ class DiceTerm:
             return PMF.point(0)
         if self.unique_on:
             return self._unique_pmf()
+        if self.per_die:
+            return self._each_die_pmf()[0]
         units, _ = self._units()
+        if self.selection is not None:
+            self.selection.check_exact(self.count)
+            keeps = self.selection.keeps_value
+            picked: dict[tuple[int, int], float] = {}
+            for (key, sc), p in units.items():
+                state = (key, sc if keeps(key) else 0)
+                picked[state] = picked.get(state, 0.0) + p
+            units = picked
         if self.window is None or self.keep == self.count:
             score: dict[int, float] = {}
             for (_, sc), p in units.items():
@@ -560,6 +617,79 @@ class DiceTerm:
         if a == 0 or b == n:
             return keep_dp(table, n, b - a, a > 0)
         return keep_window(table, n, a, b)
+
+    def _each_die_pmf(self) -> tuple[PMF, float]:
+        """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping the
+        sum of the scores and the few extreme faces the one keep / drop needs."""
+        found = getattr(self, "_each_die_cache", None)
+        if found is not None:
+            return found
+        explode = self.explode
+        assert explode is not None
+        if self.selection is not None:
+            if not self.selection.by_value:
+                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and rank selectors "
+                                     "mixed with values", column=self.node.pos)
+            keeps = self.selection.keeps_value
+            mode, m = "value", 0
+        else:
+            if len(self.keeps) != 1:
+                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and several keep / "
+                                     "drop (roll and sample work)", column=self.node.pos)
+            mode, m = self.keeps[0].kind, self.keeps[0].n
+        score = (lambda v: v) if self.success is None else self._face_score
+        high = mode in ("kh", "dh")
+        need_total = mode in ("dh", "dl", "value")
+        pen = int(self.penetrate)
+        tolerance = TRUNCATION / max(1, self.count) / 10
+        first = self._first_face()
+        later = {f: c / self.sides for f, c in Counter(self.faces).items()}
+        states: dict[tuple[int, tuple[int, ...]], float] = {(0, ()): 1.0}
+        lost = 0.0
+
+        def add(state: tuple[int, tuple[int, ...]], v: int) -> tuple[int, tuple[int, ...]]:
+            total, ext = state
+            if mode == "value":
+                return total + (score(v) if keeps(v) else 0), ext
+            if need_total:
+                total += score(v)
+            if m > 0:
+                ext = tuple(sorted(ext + (v,), reverse=high)[:m])
+            return total, ext
+
+        for _ in range(self.count):
+            done: dict[tuple[int, tuple[int, ...]], float] = {}
+            going = states
+            faces, shift, depth = first, 0, 0
+            while going:
+                nxt: dict[tuple[int, tuple[int, ...]], float] = {}
+                last = self.explode_limit is not None and depth >= self.explode_limit
+                for state, p in going.items():
+                    for f, q in faces.items():
+                        new = add(state, f - shift)
+                        target = nxt if explode.test(f) and not last else done
+                        target[new] = target.get(new, 0.0) + p * q
+                going, faces, shift, depth = nxt, later, pen, depth + 1
+                mass = sum(going.values())
+                if mass <= tolerance:
+                    lost += mass
+                    break
+                if len(done) + len(going) > MAX_UNIQUE_STATES:
+                    raise DiceLimitError(f"too many dice for exact odds of {self.text} with explosions='dice'",
+                                         column=self.node.pos)
+            states = done
+        out: dict[int, float] = {}
+        for (total, ext), p in states.items():
+            if mode in ("kh", "kl"):
+                value = sum(score(v) for v in ext)
+            elif mode in ("dh", "dl"):
+                value = total - sum(score(v) for v in ext)
+            else:
+                value = total
+            out[value] = out.get(value, 0.0) + p
+        result = (PMF.from_mapping(out), lost)
+        object.__setattr__(self, "_each_die_cache", result)
+        return result
 
     def _unique_pmf(self) -> PMF:
         """Exact odds of unique dice: the multiset of faces followed die by die."""
@@ -626,6 +756,9 @@ class DiceTerm:
             return values[:, a:b].sum(axis=1)
         return self._sample_general(values, gen)
 
+    def _sample_each_die(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        return _sample_each_die_impl(self, values, gen)
+
     def _sample_unique(self, values: np.ndarray, gen: np.random.Generator) -> None:
         rows, c = values.shape
         test = (lambda v: np.ones(v.shape, dtype=bool)) if self.unique is None else self.unique.test
@@ -682,6 +815,8 @@ class DiceTerm:
                 sc -= self.failure.test(v) & ~hit
             return sc
 
+        if self.per_die:
+            return self._sample_each_die(values, gen)
         score = face_score(values) if per_count else None
         if self.explode is not None:
             active = self.explode.test(values)
@@ -705,11 +840,61 @@ class DiceTerm:
         elif not per_count:
             score = face_score(total)
         assert score is not None
+        if self.selection is not None:
+            return np.where(self.selection.mask(total), score, 0).sum(axis=1)
         if self.window is not None and self.keep != c:
             a, b = self.window
             order = np.argsort(total, axis=1, kind="stable")
             return np.take_along_axis(score, order[:, a:b], axis=1).sum(axis=1)
         return score.sum(axis=1)
+
+
+def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """explosions="dice" in bulk: every die thrown is a column (padded), keep / drop rank them per row."""
+    explode = term.explode
+    assert explode is not None
+    pen = int(term.penetrate)
+    blocks, alive_blocks = [values], [np.ones(values.shape, dtype=bool)]
+    active = explode.test(values)
+    depth = 0
+    limit = MAX_EXPLOSIONS if term.explode_limit is None else term.explode_limit
+    while active.any() and depth < limit:
+        depth += 1
+        raw = np.zeros(values.shape, dtype=np.int64)
+        idx = np.flatnonzero(active)
+        raw.flat[idx] = term._draw(gen, len(idx))
+        blocks.append(raw - pen)
+        alive_blocks.append(active.copy())
+        active = active & explode.test(raw)
+    keys = np.concatenate(blocks, axis=1)
+    alive = np.concatenate(alive_blocks, axis=1)
+    if term.success is None:
+        score = keys
+    else:
+        hit = term.success.test(keys)
+        score = hit.astype(np.int64)
+        if term.failure is not None:
+            score -= term.failure.test(keys) & ~hit
+    if term.selection is not None:
+        kept = term.selection.mask(keys, alive)
+        return np.where(kept, score, 0).sum(axis=1)
+    big = np.iinfo(np.int64).max
+    order = np.argsort(np.where(alive, keys, big), axis=1, kind="stable")
+    ranked = np.take_along_axis(np.where(alive, score, 0), order, axis=1)
+    count = alive.sum(axis=1)
+    lo, hi = np.zeros_like(count), count.copy()
+    for k in term.keeps:
+        n = np.minimum(k.n, count)
+        if k.kind == "kh":
+            lo = np.maximum(lo, count - n)
+        elif k.kind == "kl":
+            hi = np.minimum(hi, n)
+        elif k.kind == "dh":
+            hi = np.minimum(hi, count - n)
+        else:
+            lo = np.maximum(lo, n)
+    pos = np.arange(keys.shape[1])[None, :]
+    return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
 
 
 def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int) -> PMF:
@@ -766,6 +951,21 @@ def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
     return (lo, max(lo, hi))
 
 
+def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
+        -> tuple[tuple[int, int] | None, Selection | None]:
+    """``(window, selection)`` of the keep / drop modifiers in the dialect: Roll20's (a window of ranks) or
+    d20's (:mod:`._selection`; a window too when it is one)."""
+    if dialect == "d20" and keeps:
+        selection = selection_of(keeps)
+        window = selection.window(count)
+        return (window, None) if window is not None else (None, selection)
+    for k in keeps:
+        if k.point is not None or k.spelled.rstrip("\x00") == "p":
+            raise DiceValueError(f"{k.text} is d20's notation (keep / drop dice by value): "
+                                 f"use the option dialect='d20'", expression, k.pos or 0)
+    return window_of(keeps, count), None
+
+
 def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
     found: list[Any] = [m for m in mods if isinstance(m, kind)]
     if len(found) > 1:
@@ -775,7 +975,7 @@ def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
 
 
 def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
-                 label: str | None = None) -> DiceTerm:
+                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit") -> DiceTerm:
     """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
     pos = node.pos or 0
     if count is None:
@@ -802,6 +1002,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         kind = f"d{sides}"
     mods = node.modifiers.items
     keeps = [m for m in mods if isinstance(m, Keep)]
+    window, selection = keep_rule(keeps, count, dialect, expression)
     explode_mod: Explode | None = _unique(mods, Explode, "explosion", expression)
     rerolls = [m for m in mods if isinstance(m, Reroll)]
     reroll_mod = next((m for m in rerolls if not m.added), None)
@@ -860,7 +1061,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
                                  unique_mod.pos or pos)
     term = DiceTerm(
         node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
-        window=window_of(keeps, count), explode=explode,
+        window=window, selection=selection, keeps=tuple(keeps), each_die=explosions == "dice", explode=explode,
         compound=bool(explode_mod and explode_mod.compound), reroll=reroll,
         reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,

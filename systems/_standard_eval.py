@@ -47,7 +47,7 @@ from ._dice_ast import (
     Pow,
     Sort,
 )
-from ._dice_terms import DiceTerm, compile_term, window_of
+from ._dice_terms import DiceTerm, compile_term, keep_rule
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 
@@ -64,6 +64,7 @@ class Context:
         self.expression = expression
         self.exact_division = options.get("division", "floor") == "exact"
         self.dialect = options.get("dialect", "roll20")
+        self.explosions = options.get("explosions", "unit")
 
 
 class Evaluator:
@@ -561,7 +562,7 @@ class GroupEval(Evaluator):
         self.items, self.node = items, node
         self.expression = ctx.expression
         keeps = [m for m in node.modifiers if isinstance(m, Keep)]
-        self.window = window_of(keeps, len(items))
+        self.window, self.selection = keep_rule(keeps, len(items), ctx.dialect, ctx.expression)
         succ = [m for m in node.modifiers if isinstance(m, CountSuccesses)]
         fail = [m for m in node.modifiers if isinstance(m, CountFailures)]
         if len(succ) > 1 or len(fail) > 1:
@@ -586,6 +587,8 @@ class GroupEval(Evaluator):
         return -1 if self.failure is not None and self.failure.test(v) else 0
 
     def _kept(self, values: list[Any]) -> list[bool]:
+        if self.selection is not None:
+            return self.selection.kept(values)
         if self.window is None:
             return [True] * len(values)
         a, b = self.window
@@ -612,6 +615,15 @@ class GroupEval(Evaluator):
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         cols = [_as_array(i.sample(n, gen), n) for i in self.items]
         values = np.stack(cols, axis=1)
+        if self.selection is not None:
+            kept = self.selection.mask(values)
+            if self.success is None:
+                return np.where(kept, values, 0).sum(axis=1)
+            hit = self.success.test(values)
+            score = hit.astype(np.int64)
+            if self.failure is not None:
+                score -= self.failure.test(values) & ~hit
+            return np.where(kept, score, 0).sum(axis=1)
         if self.window is not None:
             a, b = self.window
             values = np.sort(values, axis=1)[:, a:b]
@@ -626,6 +638,18 @@ class GroupEval(Evaluator):
     def exact(self) -> Any:
         dists = [i.exact() for i in self.items]
         m = len(dists)
+        if self.selection is not None:
+            self.selection.check_exact(m)
+            keeps = self.selection.keeps_value
+            if self.success is None:
+                dists = [_exact.build((v if keeps(v) else 0, p) for v, p in _exact.pairs(d)) for d in dists]
+            else:  # score each value here; the sum below counts the scores
+                dists = [_exact.build((self._score(v) if keeps(v) else 0, p) for v, p in _exact.pairs(d))
+                         for d in dists]
+                total = dists[0]
+                for d in dists[1:]:
+                    total = _exact.combine(total, d, lambda x, y: x + y, np.add)
+                return total
         if self.window is None or self.window == (0, m):
             if self.success is None:
                 total = dists[0]
@@ -726,6 +750,8 @@ class ComputedDice(Evaluator):
                  ctx: Context) -> None:
         self.node, self.count, self.sides, self.label = node, count, sides, label
         self.expression = ctx.expression
+        self.dialect = ctx.dialect
+        self.explosions = ctx.explosions
         self._terms: dict[tuple[int, Any], DiceTerm] = {}
         for part in (count, sides):
             if part is not None and part.rational:
@@ -748,7 +774,8 @@ class ComputedDice(Evaluator):
     def term(self, c: int, s: Any) -> DiceTerm:
         found = self._terms.get((c, s))
         if found is None:
-            found = self._terms[(c, s)] = compile_term(self.node, self.expression, c, s, self.label)
+            found = self._terms[(c, s)] = compile_term(self.node, self.expression, c, s, self.label, self.dialect,
+                                                         self.explosions)
         return found
 
     def roller(self) -> Any:
@@ -836,7 +863,8 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
             count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
             sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str)) else None
             return ComputedDice(node, count, sides, label, ctx)
-        return Term(compile_term(node, ctx.expression, label=label))
+        return Term(compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
+                                 explosions=ctx.explosions))
     if t in _BINARY:
         return Binary(_BINARY[t], compile_node(node.left, ctx), compile_node(node.right, ctx), node, ctx)
     if t is Comparison:

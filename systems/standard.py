@@ -110,6 +110,12 @@ class StandardSystem(System):
         "division": Option("floor", "what / does: 'floor' rounds the quotient down (an integer total); 'exact' "
                            "keeps fractions, as d20, Roll20 and rpg-dice-roller do (exact rational odds)",
                            choices=("floor", "exact")),
+        "dialect": Option("roll20", "whose reading of the spellings two peers give two meanings: 'roll20' (kN keeps "
+                          "the N highest) or 'd20' (avrae's d20: kN keeps the dice showing N, k<N / k>N / pN "
+                          "select dice by value, consecutive k or p join)", choices=("roll20", "d20")),
+        "explosions": Option("unit", "what keep / drop ranks when dice explode: 'unit' (an exploding die and the "
+                             "dice it adds, summed, are one) or 'dice' (every die thrown on its own, as d20 and "
+                             "rpg-dice-roller do)", choices=("unit", "dice")),
     }
 
     def ast_modules(self) -> Sequence[Any]:
