@@ -75,7 +75,7 @@ def run() -> Iterator[str]:
     for source, expr, target in (("d6", "4D+1 vs 15", "ffg"), ("d6", "4D+1 vs 15", "d20pool"),
                                  ("ffg", "2a1p vs 2d", "d6wild")):
         compare._chance.cache_clear()
-        api._plans.clear()
+        api.PLANS.clear()
         start = time.perf_counter()
         compare.convert(expr, source, target)
         t = time.perf_counter() - start

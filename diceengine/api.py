@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import DiceError, DiceLimitError
 from .limits import MAX_SAMPLE
+from .plan_cache import PlanCache
 from .registry import Plan, System, get_system, registered_systems
 from .rng import Seed, numpy_rng, python_rng
 from .rolls import Roll
@@ -16,10 +17,11 @@ if TYPE_CHECKING:
 
 __all__ = ["roll", "sample", "distribution", "systems", "plan", "Expressible"]
 
-_PLAN_CACHE_SIZE = 4096
-#: dice drawn at once by a bulk sample (bounds its memory)
-CHUNK_DICE = 1 << 23
-_plans: dict[tuple[Any, ...], Plan] = {}
+#: dice drawn at once by a bulk sample (bounds its memory: a few arrays of this many int64)
+CHUNK_DICE = 1 << 21
+#: prepared plans, bounded in bytes and keyed on meaning (:mod:`diceengine.plan_cache`)
+PLANS = PlanCache()
+_plans = PLANS.spellings  # the hot path's dictionary: spelling -> plan
 
 
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
@@ -30,15 +32,16 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
 
     resolved = sys_.resolve_options(options)
     tree = parse(expression, sys_)
-    try:
-        prepared = sys_.prepare(tree, expression, resolved)
-    except DiceError as err:
-        if err.expression is None and err.column is not None:  # point the caret into this expression
-            raise type(err)(err.message, expression, err.column) from None
-        raise
-    if len(_plans) >= _PLAN_CACHE_SIZE:
-        del _plans[next(iter(_plans))]
-    _plans[key] = prepared
+    meaning = (sys_.name, tree, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
+    prepared = PLANS.by_meaning(meaning, expression)
+    if prepared is None:
+        try:
+            prepared = sys_.prepare(tree, expression, resolved)
+        except DiceError as err:
+            if err.expression is None and err.column is not None:  # point the caret into this expression
+                raise type(err)(err.message, expression, err.column) from None
+            raise
+    PLANS.put(key, meaning, prepared, expression)
     return prepared
 
 
@@ -80,7 +83,7 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
         raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
     prepared = plan(expression, system, **options)
     gen = numpy_rng(seed)
-    rows = max(1024, CHUNK_DICE // max(1, prepared.dice_per_roll))
+    rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))
     if n <= rows:
         return Sample(prepared.sample(n, gen), n, _name(system), expression)
     import numpy as np
@@ -91,8 +94,14 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":
-    """The exact distribution of ``expression``'s outcome."""
+    """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
+    cost = prepared.exact_cost()
+    if cost is not None:
+        try:
+            cost.check(f"the exact odds of {expression!r}")
+        except DiceLimitError as err:
+            raise DiceLimitError(err.message, expression, 0) from None
     dist = prepared.distribution()
     dist.system, dist.expression = _name(system), expression
     return dist

@@ -235,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_commands(sub, common)
+    from .fight_cli import add_commands as add_fight_commands
+
+    add_fight_commands(sub)
     return parser
 
 

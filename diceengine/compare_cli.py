@@ -171,18 +171,29 @@ def cmd_rule(args: argparse.Namespace) -> int:
     system = get_system(args.system_name)
     module = importlib.import_module(type(system).__module__)
     rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
-    # a system's state of play lives beside it in ``<module>_play`` (rules taking a state as JSON)
+    # a system's state of play lives beside it in ``<module>_play``: rules taking a state (as JSON)
+    play_name = f"{module.__name__}_play"
     try:
-        play = importlib.import_module(f"{module.__name__}_play")
-    except ModuleNotFoundError:
+        play = importlib.import_module(play_name)
+    except ModuleNotFoundError as err:
+        if err.name != play_name:
+            raise
         play = None
-    rules.update(getattr(play, "RULES", {}))
+    play_rules: dict[str, Callable[..., Any]] = {k: v for k, v in getattr(play, "RULES", {}).items() if k not in rules}
     if not args.rule:
-        print(f"rules of {system.name}:")
-        for name, fn in rules.items():
-            print(f"  {name}{inspect.signature(fn)}")
-            print(f"      {(inspect.getdoc(fn) or '').splitlines()[0]}")
+        if not rules and not play_rules:
+            print(f"{system.name} has no rules to run")
+        for title, group in ((f"rules of {system.name}:", rules),
+                             (f"rules of play of {system.name} (state=JSON, new state and the check to roll; "
+                              f"{play_name}):", play_rules)):
+            if not group:
+                continue
+            print(title)
+            for name, fn in group.items():
+                print(f"  {name}{inspect.signature(fn)}")
+                print(f"      {(inspect.getdoc(fn) or '').splitlines()[0]}")
         return 0
+    rules.update(play_rules)
     found = rules.get(args.rule)
     if found is None:
         raise DiceError(f"unknown rule {args.rule!r} of {system.name} (known: {', '.join(rules)})")
@@ -197,7 +208,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
         kwargs[key] = _convert_value(raw, hints.get(key, str))
     try:
         result = fn(**kwargs)
-    except TypeError as err:
+    except (TypeError, ValueError) as err:  # a value of the wrong kind for this rule
         raise DiceError(f"{args.rule}: {err}") from None
     print(json.dumps(_jsonable(result)) if args.json else _text(result))
     return 0

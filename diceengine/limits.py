@@ -27,3 +27,46 @@ MAX_VALUE = 2**53 - 1
 MAX_SAMPLE = 100_000_000
 #: probability mass below which an infinite series (explosions) is truncated
 TRUNCATION = 1e-12
+
+# ---------------------------------------------------------------- the work budget of exact odds
+#
+# A plan estimates, before allocating anything, what its exact distribution will cost (``Plan.exact_cost``):
+# ``work`` in units of about one float64 operation inside numpy (a step of a Python loop counts
+# PYTHON_STEP units, a numpy call on a small array NUMPY_CALL units) and ``cells``, the float64 cells
+# of its largest arrays alive at once. Over either budget, ``distribution`` refuses in milliseconds.
+
+#: work one exact distribution may do: about 1 s on a loaded 2-core machine (see benchmarks/bounds.py)
+MAX_WORK = 400_000_000
+#: float64 cells an exact distribution may hold at once (16 M cells = 128 MiB)
+MAX_CELLS = 16_000_000
+#: work units of one step of a Python loop
+PYTHON_STEP = 100
+#: work units of one numpy call on a small array
+NUMPY_CALL = 1_000
+
+
+class Cost:
+    """What an exact distribution will cost: ``work`` units and peak ``cells`` (see above); add costs with ``+``."""
+
+    __slots__ = ("work", "cells")
+
+    def __init__(self, work: float = 0, cells: float = 0) -> None:
+        self.work = float(work)
+        self.cells = float(cells)
+
+    def __add__(self, other: "Cost") -> "Cost":
+        return Cost(self.work + other.work, max(self.cells, other.cells))
+
+    def __repr__(self) -> str:
+        return f"Cost(work={self.work:.3g}, cells={self.cells:.3g})"
+
+    def check(self, what: str = "these exact odds") -> None:
+        """Raise :class:`~diceengine.errors.DiceLimitError` when over the budget, saying why."""
+        from .errors import DiceLimitError
+
+        if self.work > MAX_WORK:
+            raise DiceLimitError(f"{what} would take about {self.work / MAX_WORK:.3g} times the work budget "
+                                 f"of exact odds (about 1 s): use sample() to estimate them")
+        if self.cells > MAX_CELLS:
+            raise DiceLimitError(f"{what} would need about {self.cells * 8 / 2**20:,.0f} MiB of tables (at most "
+                                 f"{MAX_CELLS * 8 // 2**20} MiB): use sample() to estimate them")

@@ -1,6 +1,6 @@
 """Text to syntax tree: the core grammar plus a system's fragment, parsed by Lark (LALR).
 
-Each system gets one parser, built on first use; parses are cached (bounded). The Lark transformer
+Each system gets one parser, built on first use. The Lark transformer
 runs inside the LALR parser, so building the tree never recurses, and the depth of the tree is
 checked before anything walks it.
 
@@ -142,9 +142,9 @@ def check_depth(tree: Any, expression: str) -> None:
         stack.extend((child, depth + 1) for child in ast.children(node))
 
 
-@lru_cache(maxsize=4096)
 def parse(expression: str, system: "System") -> Any:
-    """The syntax tree of ``expression`` in ``system``'s notation (cached)."""
+    """The syntax tree of ``expression`` in ``system``'s notation (not cached here: the plan cache of
+    :mod:`diceengine.api`, bounded in bytes, keeps what is worth keeping)."""
     if not isinstance(expression, str):
         raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
     if len(expression) > MAX_EXPRESSION_LENGTH:

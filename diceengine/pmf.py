@@ -3,16 +3,78 @@
 from __future__ import annotations
 
 from math import comb
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .errors import DiceLimitError
+from .limits import NUMPY_CALL, Cost
 
-__all__ = ["PMF", "keep_dp"]
+__all__ = ["PMF", "keep_dp", "keep_sum", "convolve", "convolve_cost", "power_cost", "keep_sum_cost", "keep_dp_cost",
+           "arithmetic_cost", "WORK"]
 
 #: largest support an exact distribution may have
 MAX_SUPPORT = 2_000_000
+
+
+class _Counter:
+    """Work actually done by the primitives below, in the units of :class:`~diceengine.limits.Cost` (what keeps
+    the estimates honest: a test compares them)."""
+
+    __slots__ = ("work",)
+
+    def __init__(self) -> None:
+        self.work = 0.0
+
+
+#: the work counter of this process
+WORK = _Counter()
+
+
+def _fft_size(la: int, lb: int) -> int:
+    return 1 << (la + lb - 2).bit_length()
+
+
+def _direct(la: int, lb: int) -> bool:
+    return la * lb <= 4_000_000 or min(la, lb) < 64
+
+
+def convolve_cost(la: int, lb: int) -> Cost:
+    """Cost of :func:`convolve` of two arrays of lengths ``la`` and ``lb``."""
+    if _direct(la, lb):
+        return Cost(la * lb + NUMPY_CALL, la + lb)
+    size = _fft_size(la, lb)
+    return Cost(6 * size * size.bit_length() + NUMPY_CALL, 4 * size)
+
+
+def power_cost(length: int, n: int) -> tuple[Cost, int]:
+    """Cost of :meth:`PMF.power` of a support of ``length`` to ``n`` copies, and the resulting length."""
+    cost, result, base = Cost(), 1, length
+    while n:
+        if n & 1:
+            cost = cost + convolve_cost(result, base)
+            result += base - 1
+        n >>= 1
+        if n:
+            cost = cost + convolve_cost(base, base)
+            base = 2 * base - 1
+    return cost, result
+
+
+def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
+    """Cost of :func:`keep_sum`: ``faces`` distinct values from ``lo`` to ``hi``, ``n`` dice, ``keep`` kept."""
+    keep = max(0, min(keep, n))
+    size = max(0, keep * hi) - min(0, keep * lo) + 1
+    steps = faces * (n + 1) * (n + 2) / 2
+    return Cost(steps * (3 * size + 5 * NUMPY_CALL), 2 * (n + 1) * size)
+
+
+def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
+    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``."""
+    keep = max(0, min(keep, n))
+    size = keep * max(score_span - 1, 0) + 1
+    steps = keys * (n + 1) * (n + 2) / 2
+    return Cost(steps * (size * 3 + 30 * NUMPY_CALL), (n + 1) * size * 2)
 
 
 class PMF:
@@ -139,7 +201,8 @@ class PMF:
 
 def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Full convolution of two mass arrays: direct when small, by FFT when large (negatives clipped)."""
-    if len(a) * len(b) <= 4_000_000 or min(len(a), len(b)) < 64:
+    WORK.work += convolve_cost(len(a), len(b)).work
+    if _direct(len(a), len(b)):
         if len(a) * len(b) > 50_000_000:
             raise DiceLimitError("too many possible results for exact odds")
         return np.convolve(a, b)
@@ -162,6 +225,8 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     """
     ordered = sorted(units, key=lambda u: u[0], reverse=highest)
     keep = max(0, min(keep, n))
+    spans = [len(u[2].p) for u in ordered] or [1]
+    WORK.work += keep_dp_cost(len(ordered), n, keep, max(spans)).work
     state: dict[int, PMF] = {0: PMF.point(0)}
     tail = float(sum(u[1] for u in ordered))
     powers: dict[tuple[int, int], PMF] = {}
@@ -202,6 +267,7 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
     hi = max(0, keep * max(v for v, _ in ordered))
     size = hi - lo + 1
     _check_support(size)
+    WORK.work += keep_sum_cost(len(ordered), n, keep, min(v for v, _ in ordered), max(v for v, _ in ordered)).work
     state = np.zeros((n + 1, size))
     state[0, -lo] = 1.0
     tail = float(sum(q for _, q in ordered))
@@ -226,3 +292,65 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
         state = new
         tail -= q
     return PMF(lo, state[n])
+
+
+class _CostAlgebra:
+    """Values ``(lo, hi)``, the range of a distribution's support; the cost of each operation is added to
+    ``self.cost`` as the PMF arithmetic of the standard notation would spend it."""
+
+    def __init__(self, leaf: Callable[[Any], tuple[Cost, int, int]]) -> None:
+        self._leaf = leaf
+        self.cost = Cost()
+
+    def number(self, value: int) -> tuple[int, int]:
+        return value, value
+
+    def leaf(self, node: Any) -> tuple[int, int]:
+        cost, lo, hi = self._leaf(node)
+        self.cost = self.cost + cost
+        _check_support(hi - lo + 1)
+        return lo, hi
+
+    def _add(self, a: tuple[int, int], b: tuple[int, int], lo: int, hi: int) -> tuple[int, int]:
+        self.cost = self.cost + convolve_cost(a[1] - a[0] + 1, b[1] - b[0] + 1) + Cost(hi - lo + 1, hi - lo + 1)
+        _check_support(hi - lo + 1)
+        return lo, hi
+
+    def add(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
+        return self._add(a, b, a[0] + b[0], a[1] + b[1])
+
+    def sub(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
+        return self._add(a, b, a[0] - b[1], a[1] - b[0])
+
+    def _combine(self, a: tuple[int, int], b: tuple[int, int], corners: list[int]) -> tuple[int, int]:
+        la, lb = a[1] - a[0] + 1, b[1] - b[0] + 1
+        lo, hi = min(corners), max(corners)
+        span = hi - lo + 1
+        pairs = 1 if la == 1 or lb == 1 else la * lb
+        _check_support(max(pairs, span))
+        self.cost = self.cost + Cost(6 * max(pairs, la, lb) + 2 * span + NUMPY_CALL, 5 * max(pairs, la, lb) + span)
+        return lo, hi
+
+    def mul(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
+        return self._combine(a, b, [x * y for x in a for y in b])
+
+    def div(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
+        if b[0] > 0 or b[1] < 0:
+            return self._combine(a, b, [x // y for x in a for y in b])
+        m = max(abs(a[0]), abs(a[1]))
+        return self._combine(a, b, [-m, m])
+
+    def neg(self, a: tuple[int, int], node: Any) -> tuple[int, int]:
+        self.cost = self.cost + Cost(a[1] - a[0] + 1, a[1] - a[0] + 1)
+        return -a[1], -a[0]
+
+
+def arithmetic_cost(tree: Any, leaf_cost: Callable[[Any], tuple[Cost, int, int]]) -> Cost:
+    """Cost of the exact distribution of ``tree``'s arithmetic (``+ - * /`` over distributions), its leaves
+    costing ``leaf_cost(node) -> (cost, lo, hi)`` (``lo``/``hi``: the range of the leaf's support).
+    A support wider than :data:`MAX_SUPPORT` is refused here, before anything is built."""
+    from .arith import fold
+
+    algebra = _CostAlgebra(leaf_cost)
+    fold(tree, algebra)  # type: ignore[arg-type]
+    return algebra.cost

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .distributions import Distribution
+    from .limits import Cost
     from .rolls import Die
 
 __all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems", "system_names"]
@@ -65,6 +66,12 @@ class Plan(ABC):
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
     - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
+    - :meth:`exact_cost` (optional, recommended) estimates what :meth:`distribution` will cost, from the
+      plan alone and without allocating: a :class:`~diceengine.limits.Cost` (work units and peak float64
+      cells). ``de.distribution`` refuses in milliseconds with :class:`~diceengine.errors.DiceLimitError`
+      when it is over the budget (README, "Bounds"); ``None`` (the default) means not estimated.
+    - ``bounds`` (optional): the ``(lo, hi)`` range of a plan's total, proved within the engine's integer
+      rule at prepare time (:func:`diceengine.arith.check_bounds`).
     """
 
     outcome_type: type
@@ -90,6 +97,10 @@ class Plan(ABC):
     @abstractmethod
     def distribution(self) -> "Distribution":
         """The exact distribution of the outcome."""
+
+    def exact_cost(self) -> "Cost | None":
+        """What :meth:`distribution` will cost, estimated without computing it (``None``: not estimated)."""
+        return None
 
 
 class System(ABC):

@@ -19,8 +19,8 @@ import numpy as np
 from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS
-from diceengine.pmf import PMF
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
+from diceengine.pmf import PMF, power_cost
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
@@ -42,6 +42,8 @@ class CodeDice:
     - ``roll(code, r)`` -> ``(total, extras tuple, record)``;
     - ``sample(code, n, gen)`` -> ``(totals, {extra field: array})``;
     - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
+    - ``joint_cost(code)`` -> ``(Cost, rows, span)``: what ``joint`` will cost, estimated without computing
+      it: the :class:`~diceengine.limits.Cost`, the number of (extras, total) rows and the span of the totals;
     - ``dice(record)`` / ``render(record)`` explain a roll;
     - ``opponent()`` the dice that throw an opposing code or the rolled part of a difficulty (what
       belongs to the actor alone, such as a character point, is left out).
@@ -60,6 +62,10 @@ class CodeDice:
 
     def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
         return {(): PMF.from_counts(range(1, 7)).power(code.dice).shift(code.pips)}, 0.0
+
+    def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
+        cost, length = power_cost(6, code.dice)
+        return cost, length, length
 
     def dice(self, record: Any) -> list[Die]:
         return [Die("d6", 6, v) for v in record]
@@ -195,6 +201,21 @@ class CodePlan(Plan):
         return out
 
     # ------------------------------------------------------------ exact
+    def exact_cost(self) -> Cost:
+        """What :meth:`distribution` will cost: the joints of both sides, then one row per (actor row,
+        difficulty total) with its columns."""
+        cost, rows, _ = self.dice_model.joint_cost(self.actor_code)
+        columns = 2 + len(self.dice_model.extras)
+        if isinstance(self.difficulty, Code):
+            opp_cost, opp_rows, span = self.opponent_dice.joint_cost(self.difficulty)
+            cost = cost + opp_cost + Cost(opp_rows * NUMPY_CALL // 50 + span * 4, span * 2)
+            rows *= span
+            columns += 2
+        elif self.difficulty is not None:
+            columns += 2
+        # the columns, built then concatenated, then filtered by the distribution
+        return cost + Cost(rows * columns * 12 + NUMPY_CALL, rows * (columns + 2) * 2)
+
     def distribution(self) -> Distribution:
         joint, truncated = self.dice_model.joint(self.actor_code)
         names = self.dice_model.extras
@@ -247,7 +268,8 @@ class CodePlan(Plan):
 def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: list[np.ndarray],
                   truncated: float) -> Distribution:
     columns = {k: np.concatenate(v) for k, v in cols.items()}
-    return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated, merge=True)
+    # rows are distinct already: one per (extras, total, difficulty total)
+    return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated)
 
 
 def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type,

@@ -42,8 +42,18 @@ from typing import Any
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
-from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
-from diceengine.pmf import PMF, keep_dp, keep_sum
+from diceengine.limits import (
+    MAX_DICE,
+    MAX_EXPLOSIONS,
+    MAX_REROLLS,
+    MAX_SIDES,
+    MAX_THROWS,
+    NUMPY_CALL,
+    PYTHON_STEP,
+    TRUNCATION,
+    Cost,
+)
+from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.rolls import Die
 
 from ._dice_ast import (
@@ -484,6 +494,84 @@ class DiceTerm:
         return "[" + ", ".join(parts) + "]" + label
 
     # ---------------------------------------------------------------- exact
+    def _tolerance(self) -> float:
+        return TRUNCATION / max(1, self.count) / 10
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        """``(cost, lo, hi)``: what :meth:`pmf` will cost and the range of its support, estimated from the
+        term alone (nothing is allocated); the simulation follows :meth:`_units` and :meth:`pmf` step by step."""
+        if self.count == 0:
+            return Cost(), 0, 0
+        s = self.sides
+        if self.unique_on or self.per_die:  # state by state: at most MAX_UNIQUE_STATES states per die
+            lo, hi = self.bounds()
+            states = min(MAX_UNIQUE_STATES, comb(s + self.count, self.count))
+            depth = 1 if self.explode is None else 8
+            return Cost(self.count * depth * states * s * PYTHON_STEP, states), lo, hi
+        ranked = (self.keep is not None and self.keep < self.count) or self.selection is not None
+        if self.explode is None and not ranked:  # vectorised: a few numpy passes over the faces
+            s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if self.success is not None else \
+                (self.faces[0], self.faces[-1])
+            power, _ = power_cost(s_hi - s_lo + 1, self.count)
+            return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, self.count * s_lo, self.count * s_hi
+        cost = Cost(4 * s * PYTHON_STEP, s)  # the first face, listed once per face
+        first = self.allowed if self.reroll is not None and not self.reroll_once else self.faces
+        counting = self.success is not None
+        per_count = counting and not self.compound
+        if self.explode is None:
+            keys, lo, hi = len(first), first[0], first[-1]
+            s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if counting else (lo, hi)
+        else:
+            on, off = split_faces(self.faces, self.explode)
+            q = len(on) / s
+            tol = self._tolerance()
+            depth = 0
+            mass = q  # about the chance that a first face explodes
+            limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
+            while mass > tol and depth < limit:
+                mass *= q
+                depth += 1
+            on_lo, on_hi = on[0], on[-1]
+            lo = min(first[0], first[0] + depth * (on_lo - 1))
+            hi = max(first[-1], first[-1] + depth * on_hi)
+            if not per_count:  # chain sums by convolutions
+                span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
+                going = span_on
+                done = span_off
+                for _ in range(depth):
+                    cost = cost + convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+                    done = going + span_off + done
+                    going += span_on - 1
+                keys = hi - lo + 1
+                cost = cost + Cost(3 * keys * PYTHON_STEP, 2 * keys)
+                s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if counting else (lo, hi)
+            else:  # per-face success counts, state by state
+                states, steps = 1, 0.0
+                for i in range(depth):
+                    states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
+                    steps += states * s
+                cost = cost + Cost(2 * steps * PYTHON_STEP, states)
+                keys = hi - lo + 1 if ranked else 1
+                s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
+        if not ranked or self.selection is not None:
+            power, length = power_cost(s_hi - s_lo + 1, self.count)
+            return cost + power, min(0, self.count * s_lo), max(0, self.count * s_hi)
+        k = self.keep or 0
+        if not counting and self.window is not None and (self.window[0] == 0 or self.window[1] == self.count):
+            return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
+        return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
+
+    def _first_face_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(faces, probabilities)`` of the first kept face of one die (vectorised :meth:`_first_face`)."""
+        values = np.arange(self.faces.start, self.faces.stop)
+        s = self.sides
+        if self.reroll is None:
+            return values, np.full(s, 1 / s)
+        hit = self.reroll.test(values)
+        if self.reroll_once:
+            return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
+        return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
+
     def _first_face(self) -> dict[int, float]:
         """Distribution of the first kept face of one die (after re-rolls)."""
         s = self.sides
@@ -528,7 +616,7 @@ class DiceTerm:
                 out[key] = out.get(key, 0.0) + p
             return out, 0.0
         per_count = counting and not self.compound
-        tolerance = TRUNCATION / max(1, self.count) / 10
+        tolerance = self._tolerance()
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
         pen = int(self.penetrate)
@@ -539,13 +627,10 @@ class DiceTerm:
             state = (f if ranked else 0, face_score(f))
             target = going if self.explode.test(f) else done
             target[state] = target.get(state, 0.0) + p
-        depth = work = 0
+        depth = 0
         while going and sum(going.values()) > tolerance:
             depth += 1
             last = self.explode_limit is not None and depth >= self.explode_limit
-            work += len(going) * self.sides
-            if work > 5_000_000:
-                raise DiceLimitError(f"{self.text} is too large for exact odds", column=self.node.pos)
             nxt: dict[tuple[int, int], float] = {}
             for (total, sc), p in going.items():
                 for f in self.faces:
@@ -587,6 +672,16 @@ class DiceTerm:
             return self._unique_pmf()
         if self.per_die:
             return self._each_die_pmf()[0]
+        if self.explode is None and self.window is None and self.selection is None and self.consecutive:
+            values, p = self._first_face_arrays()
+            if self.success is not None:
+                hit = self.success.test(values)
+                score = hit.astype(np.int64)
+                if self.failure is not None:
+                    score -= self.failure.test(values) & ~hit
+                values = score
+            lo = int(values.min())
+            return PMF(lo, np.bincount(values - lo, weights=p)).power(self.count)
         units, _ = self._units()
         if self.selection is not None:
             self.selection.check_exact(self.count)
@@ -601,8 +696,6 @@ class DiceTerm:
             for (_, sc), p in units.items():
                 score[sc] = score.get(sc, 0.0) + p
             return PMF.from_mapping(score).power(self.count)
-        if len(units) * (self.count + 1) ** 2 > 400_000:
-            raise DiceLimitError(f"too many dice for exact keep/drop odds in {self.text}", column=self.node.pos)
         a, b = self.window
         n = self.count
         if self.success is None and (a == 0 or b == n):  # a die's score is its value: fixed-size arrays
@@ -641,7 +734,7 @@ class DiceTerm:
         high = mode in ("kh", "dh")
         need_total = mode in ("dh", "dl", "value")
         pen = int(self.penetrate)
-        tolerance = TRUNCATION / max(1, self.count) / 10
+        tolerance = self._tolerance()
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
         states: dict[tuple[int, tuple[int, ...]], float] = {(0, ()): 1.0}

@@ -3,7 +3,10 @@ targets, holding the per-fight arrays of a battle, and the field types of encoun
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Hashable, Mapping, Sequence
+import functools
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import PlainSerializer, PlainValidator
@@ -13,8 +16,18 @@ from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 
 from ._d6_codes import Code, parse_code
 
-__all__ = ["NO_ROLL", "TotalSampler", "code_pmf", "first_enemy", "ArrayBattle", "CodeField", "MAX_SIDE",
-           "status_of", "pairs_status"]
+__all__ = [
+    "MAX_SIDE",
+    "NO_ROLL",
+    "ArrayBattle",
+    "CodeField",
+    "TotalSampler",
+    "code_pmf",
+    "first_enemy",
+    "memo",
+    "pairs_status",
+    "status_of",
+]
 
 #: the total of a roll that cannot be made (a code reduced to 0D): below every difficulty
 NO_ROLL = -(10**6)
@@ -22,13 +35,22 @@ NO_ROLL = -(10**6)
 MAX_SIDE = 20
 
 
+_PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
+
+
 def _code(value: Any) -> Code:
     if isinstance(value, Code):
         return value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")
+        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")  # noqa: TRY004 (pydantic's)
+    text = str(value).strip()
+    plain = _PLAIN.fullmatch(text)
+    if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
+        dice = int(plain["dice"]) if plain["dice"] is not None else 0
+        pips = int(plain["pips"].replace(" ", "")) if plain["pips"] else 0
+        return Code(dice, pips)
     try:
-        return parse_code(str(value)).normalised()
+        return parse_code(text)
     except DiceError as err:
         raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
 
@@ -52,10 +74,13 @@ def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.nd
 
 class TotalSampler:
     """Draws totals from several exact distributions at once, one uniform number per draw: ``rows[i]``
-    says which distribution draw ``i`` comes from (a distribution ``None`` always gives :data:`NO_ROLL`)."""
+    says which distribution draw ``i`` comes from (a distribution ``None`` always gives :data:`NO_ROLL`).
+
+    Inverse transform with a guide table: the bucket of the uniform number gives the first candidate,
+    a few vectorised steps finish the search (exact: the same draw as a binary search of the CDF)."""
 
     def __init__(self, pmfs: Sequence[tuple[np.ndarray, np.ndarray] | None]) -> None:
-        width = max([len(p[0]) for p in pmfs if p is not None] + [1])
+        width = max([len(p[0]) for p in pmfs if p is not None] + [1]) + 1
         count = len(pmfs)
         cdf = np.ones((count, width))
         values = np.full((count, width), NO_ROLL, dtype=np.int64)
@@ -67,15 +92,23 @@ class TotalSampler:
             cdf[r, :len(v)] = c / c[-1]
             values[r, :len(v)] = v
             values[r, len(v):] = v[-1]
+        buckets = 1 << max(6, int(np.ceil(np.log2(16 * width))))
+        edges = np.arange(buckets + 1) / buckets
+        guide = np.stack([np.searchsorted(cdf[r], edges[:-1], side="right") for r in range(count)])
+        upper = np.stack([np.searchsorted(cdf[r], edges[1:], side="left") for r in range(count)])
+        self.steps = int((upper - guide).max()) if count else 0
+        self.buckets = buckets
         self.width = width
-        self.values = values
-        self.flat = (cdf + np.arange(count)[:, None]).ravel()
+        self.guide = (guide + (np.arange(count) * width)[:, None]).astype(np.int64).ravel()
+        self.cdf = cdf.ravel()
+        self.values = values.ravel()
 
     def __call__(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         u = gen.random(len(rows))
-        col = np.searchsorted(self.flat, rows + u, side="right") - rows * self.width
-        np.clip(col, 0, self.width - 1, out=col)
-        return self.values[rows, col]
+        at = self.guide[rows * self.buckets + (u * self.buckets).astype(np.int64)]
+        for _ in range(self.steps):
+            at += self.cdf[at] <= u
+        return self.values[at]
 
 
 def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -130,7 +163,23 @@ class ArrayBattle(Battle):
     def status(self) -> np.ndarray:
         up = ~self.out()
         a = self.side == 0
-        return pairs_status(up[:, a].any(axis=1), up[:, ~a].any(axis=1))
+        return pairs_status(np.asarray(up[:, a].any(axis=1)), np.asarray(up[:, ~a].any(axis=1)))
+
+
+def memo(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Cache a method's results on its instance (by positional arguments): the cache goes with the object."""
+    name = f"_memo_{method.__name__}"
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any) -> Any:
+        cache = self.__dict__.setdefault(name, {})
+        try:
+            return cache[args]
+        except KeyError:
+            value = cache[args] = method(self, *args)
+            return value
+
+    return wrapper
 
 
 def mix(outcomes: Mapping[Hashable, float], into: dict[Hashable, float], weight: float = 1.0,

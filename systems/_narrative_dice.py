@@ -12,7 +12,10 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-__all__ = ["DICE", "FACES", "SIDES", "face_vectors", "face_text", "pool_arrays", "FIELDS", "ORDER", "LETTERS"]
+from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
+
+__all__ = ["DICE", "FACES", "SIDES", "face_vectors", "face_text", "pool_arrays", "pool_cost", "FIELDS", "ORDER",
+           "LETTERS"]
 
 FIELDS = ("success", "advantage", "triumph", "despair", "light", "dark")
 
@@ -144,3 +147,30 @@ def pool_arrays(counts: Mapping[str, int]) -> tuple[dict[str, np.ndarray], np.nd
             gx, gy, stack = _add_die(gx, gy, stack, _RED)
     columns = {f: np.concatenate(v) for f, v in cols.items()}
     return columns, np.concatenate(probs)
+
+
+def _reach(kernel: list[tuple[int, int, float]]) -> tuple[int, int]:
+    """How far one die stretches the (success, advantage) grid on each axis."""
+    return max(k[0] for k in kernel) - min(k[0] for k in kernel), max(k[1] for k in kernel) - min(k[1] for k in kernel)
+
+
+def pool_cost(counts: Mapping[str, int]) -> Cost:
+    """What :func:`pool_arrays` will cost, from the dice counts alone: the grids it builds and one row per
+    nonzero cell of each grid and each (light, dark) outcome of the Force dice (an upper bound)."""
+    h = w = 1
+    for die, kernel in _PLAIN.items():
+        dx, dy = _reach(kernel)
+        h, w = h + dx * counts.get(die, 0), w + dy * counts.get(die, 0)
+    P, C, F = counts.get("proficiency", 0), counts.get("challenge", 0), counts.get("force", 0)
+    force: set[tuple[int, int]] = {(0, 0)}
+    for _ in range(F):  # the (light, dark) pairs the Force dice can show
+        force = {(x + a, y + b) for x, y in force for a, b, _ in _FORCE}
+    (px, py), (cx, cy) = _reach(_YELLOW), _reach(_RED)
+    rows = 0
+    work = 0.0
+    for e in range(C + 1):
+        cells = sum((h + px * p + cx * e) * (w + py * p + cy * e) for p in range(P + 1))
+        rows += cells * len(force)
+        work += cells * (len(_RED) + 4) + 8 * NUMPY_CALL
+    work += (P + F + sum(counts.values())) * 8 * NUMPY_CALL + len(force) * F * 4 * PYTHON_STEP
+    return Cost(work + rows * len(FIELDS) * 6, rows * (len(FIELDS) + 1) * 2)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
 
-__all__ = ["PlayState", "Step", "refuse"]
+__all__ = ["PlayState", "Step", "refuse", "one_of", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -59,6 +59,21 @@ class Step(NamedTuple, Generic[S]):
         return self.check
 
 
+def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = None) -> Step[S]:
+    """A step calling for ``check``, which is first read by the engine: a check the system cannot roll
+    (an unknown difficulty name...) is the engine's error now, not when the table rolls it."""
+    from diceengine.api import plan
+
+    plan(check, system, **(options or {}))
+    return Step(state, check, system, options or {})
+
+
 def refuse(message: str) -> DiceValueError:
     """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
     return DiceValueError(message)
+
+
+def one_of(value: Any, choices: Any, what: str) -> None:
+    """Refuse ``value`` unless it is one of ``choices``."""
+    if value not in choices:
+        raise refuse(f"{what} is one of {', '.join(map(str, choices))}, not {value!r}")

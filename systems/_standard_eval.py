@@ -8,7 +8,9 @@ Every evaluator has
 - ``exact()``: the exact distribution (:mod:`._exact`: integer ``PMF`` or rational ``RationalPMF``);
 - ``render(records)``: the node's text, reading the owners' data in the order they were recorded;
 - ``bounds()``: the range ``(lo, hi)`` of its values, proved within the engine's integer rule
-  (:func:`diceengine.arith.check_interval`, caret under the node) before anything is thrown.
+  (:func:`diceengine.arith.check_interval`, caret under the node) before anything is thrown;
+- ``exact_cost()``: ``(cost, lo, hi)``, what ``exact()`` will cost (:class:`~diceengine.limits.Cost`) and
+  the range of its support, estimated without computing it (the engine's work budget of exact odds).
 
 Values are ``int``; with ``division="exact"`` a ``/`` keeps fractions (``fractions.Fraction``, never floats;
 bulk samples of such expressions are float64 arrays).
@@ -17,6 +19,7 @@ bulk samples of such expressions are float64 arrays).
 from __future__ import annotations
 
 import math
+from math import comb
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -26,8 +29,8 @@ import numpy as np
 from diceengine.arith import check_interval
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
-from diceengine.limits import MAX_DICE
-from diceengine.pmf import PMF
+from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
+from diceengine.pmf import PMF, _check_support, convolve_cost
 from diceengine.rolls import Die
 
 from . import _exact
@@ -95,6 +98,24 @@ class Evaluator:
     def bounds(self) -> tuple[Any, Any]:
         raise NotImplementedError
 
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        raise NotImplementedError
+
+
+def _span(lo: Any, hi: Any) -> int:
+    return int(math.ceil(hi) - math.floor(lo)) + 1
+
+
+def _pairs_cost(a: tuple[Cost, Any, Any], b: tuple[Cost, Any, Any], lo: Any, hi: Any,
+                rational: bool = False) -> tuple[Cost, int, int]:
+    """Cost of combining two distributions pair by pair (numpy when whole, Python when fractions)."""
+    la, lb = _span(a[1], a[2]), _span(b[1], b[2])
+    pairs = 1 if la == 1 or lb == 1 else la * lb
+    _check_support(max(pairs, _span(lo, hi)))
+    step = PYTHON_STEP if rational else 6
+    cost = a[0] + b[0] + Cost(step * pairs + 2 * _span(lo, hi) + NUMPY_CALL, 5 * pairs + _span(lo, hi))
+    return cost, math.floor(lo), math.ceil(hi)
+
 
 def _as_array(x: Any, n: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(x), (n,))
@@ -122,6 +143,9 @@ class Const(Evaluator):
     def bounds(self) -> tuple[Any, Any]:
         return self.value, self.value
 
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return Cost(), math.floor(self.value), math.ceil(self.value)
+
 
 class Term(Evaluator):
     """A dice term ``NdM`` with its modifiers (:class:`~._dice_terms.DiceTerm`)."""
@@ -148,6 +172,9 @@ class Term(Evaluator):
 
     def bounds(self) -> tuple[Any, Any]:
         return check_interval(*self.term.bounds(), column=self.term.node.pos)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return self.term.exact_cost()
 
 
 # ------------------------------------------------------------------------------------------ arithmetic
@@ -319,6 +346,16 @@ class Binary(Evaluator):
     def truncated(self) -> float:
         return self.left.truncated() + self.right.truncated()
 
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        a, b = self.left.exact_cost(), self.right.exact_cost()
+        lo, hi = self.bounds()
+        if self.op in ("+", "-") and not self.rational:
+            lo, hi = (a[1] + b[1], a[2] + b[2]) if self.op == "+" else (a[1] - b[2], a[2] - b[1])
+            span = hi - lo + 1
+            _check_support(span)
+            return a[0] + b[0] + convolve_cost(_span(a[1], a[2]), _span(b[1], b[2])) + Cost(span, span), lo, hi
+        return _pairs_cost(a, b, lo, hi, self.rational)
+
     def bounds(self) -> tuple[Any, Any]:
         (a0, a1), (b0, b1) = self.left.bounds(), self.right.bounds()
         op = self.op
@@ -411,6 +448,10 @@ class Unary(Evaluator):
         lo, hi = self.operand.bounds()
         return (lo, hi) if self.op == "+" else (-hi, -lo)
 
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = self.operand.exact_cost()
+        return cost + Cost(hi - lo + 1, hi - lo + 1), (lo if self.op == "+" else -hi), (hi if self.op == "+" else -lo)
+
 
 def _round_half_up(v: Any) -> int:
     return math.floor(v + Fraction(1, 2)) if type(v) is Fraction else v
@@ -479,6 +520,16 @@ class Function(Evaluator):
 
     def truncated(self) -> float:
         return sum(a.truncated() for a in self.args)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        costs = [a.exact_cost() for a in self.args]
+        lo, hi = self.bounds()
+        out = costs[0]
+        for c in costs[1:]:
+            out = _pairs_cost(out, c, lo, hi, self.rational)
+        if len(costs) == 1:
+            out = _pairs_cost(out, (Cost(), 0, 0), lo, hi, True)
+        return out[0], math.floor(lo), math.ceil(hi)
 
     def bounds(self) -> tuple[Any, Any]:
         ranges = [a.bounds() for a in self.args]
@@ -553,6 +604,9 @@ class LabelledGroup(Evaluator):
 
     def bounds(self) -> tuple[Any, Any]:
         return self.inner.bounds()
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return self.inner.exact_cost()
 
 
 class GroupEval(Evaluator):
@@ -718,6 +772,23 @@ class GroupEval(Evaluator):
     def truncated(self) -> float:
         return sum(i.truncated() for i in self.items)
 
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        costs = [i.exact_cost() for i in self.items]
+        lo, hi = self.bounds()
+        cost = Cost()
+        states = 1
+        width = len(costs) if self.window is None else max(1, self.window[1] - self.window[0])
+        for c, c_lo, c_hi in costs:
+            span = _span(c_lo, c_hi)
+            cost = cost + c
+            if self.window is None or self.selection is not None:
+                cost = cost + convolve_cost(states, span) + Cost(span * PYTHON_STEP, span)
+                states = _span(lo, hi)
+            else:  # sorted tuples of the values followed (at most the group's width of them)
+                cost = cost + Cost(states * span * width * PYTHON_STEP, states * span)
+                states = min(states * span, comb(span + width, width))
+        return cost, math.floor(lo), math.ceil(hi)
+
     def bounds(self) -> tuple[Any, Any]:
         ranges = [i.bounds() for i in self.items]
         kept = len(ranges) if self.window is None else self.window[1] - self.window[0]
@@ -832,6 +903,19 @@ class ComputedDice(Evaluator):
         for owner, d in sub + inner:
             out.extend(owner.dice(d))
         return out
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost = Cost()
+        if self.count is not None:
+            cost = cost + self.count.exact_cost()[0]
+        if self.sides is not None:
+            cost = cost + self.sides.exact_cost()[0]
+        lo, hi = self.bounds()
+        for c, _ in self.counts:
+            for sv, _ in self.sides_values:
+                term_cost, t_lo, t_hi = self.term(c, sv).exact_cost()
+                cost = cost + term_cost + Cost(_span(lo, hi), _span(lo, hi))
+        return cost, lo, hi
 
     def bounds(self) -> tuple[Any, Any]:
         lo = hi = 0

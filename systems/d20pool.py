@@ -29,6 +29,7 @@ from diceengine.api import Expressible
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
+from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
@@ -178,6 +179,11 @@ class PoolPlan(Plan):
                     nxt[key] = nxt.get(key, 0.0) + p * q
             acc = nxt
         return acc
+
+    def exact_cost(self) -> Cost:
+        """What :meth:`distribution` will cost: one Python step per (state, face kind) per die."""
+        states = (4 * self.count + 1) * (self.count + 1)
+        return Cost(self.count * states * 4 * PYTHON_STEP, states)
 
     def distribution(self) -> Distribution:
         rows = [(self._outcome(s, c), p) for (s, c), p in self.joint().items()]

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ._play import PlayState, Step, refuse
+from ._play import PlayState, Step, one_of, refuse
 from .d20pool import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 
 __all__ = ["PendingCheck", "PoolState", "begin_check", "begin_force_power", "resolve", "drop_check", "spend_impulsion",
@@ -88,6 +88,7 @@ def begin_force_power(state: PoolState, who: str, power: str, attribute: int, di
     """Start a Force power: a check against one success (the text: « une seule réussite suffit »), extra
     dice bought as in :func:`begin_check`. The character must hold Force points for the cheapest the
     power could cost (1)."""
+    one_of(alignment, ("matching", "opposed", "neutral"), "an alignment")
     if state.force_points.get(who, 0) < 1:
         raise refuse(f"{who} has no Force points")
     step = begin_check(state, who, attribute, discipline, 1, specialisation, impulsion_dice, menace_dice)

@@ -35,7 +35,7 @@ __all__ = [
     "D6System", "D6Outcome", "Code", "parse_code", "RANGE_DIFFICULTIES", "BASE_DIFFICULTIES",
     "CIRCUMSTANCES", "modified_code", "round_penalties", "multiple_action_codes", "circumstance_dice",
     "cover_result", "Wound", "damage_result", "Health", "death_roll", "death_chance", "reaction_difficulty",
-    "tie_winner", "resolve_opposed", "initiative", "parry_bonuses", "actions_in_round", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
+    "tie_winner", "resolve_opposed", "initiative", "Initiative", "order_by_rolls", "parry_bonuses", "actions_in_round", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
 ]
 
 
@@ -287,6 +287,28 @@ def initiative(actor: int, opponent: int, actor_is_player: bool = True, opponent
     return resolve_opposed(actor, opponent, actor_is_player, opponent_is_player)
 
 
+class Initiative(NamedTuple):
+    """An order of action: names from the highest roll down, and the groups of tied characters of the
+    same kind (two player characters, or two non-player characters) who roll again."""
+
+    order: list[str]
+    roll_again: list[list[str]]
+
+
+def order_by_rolls(rolls: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
+    """Who acts first among several whose actions affect each other (text ``000``): the highest roll;
+    on a tie a player character before a non-player character; two of a kind roll again (listed in
+    ``roll_again``, kept in the order given meanwhile)."""
+    def kind(name: str) -> int:
+        return 0 if name in players else 1
+
+    order = sorted(rolls, key=lambda name: (-int(rolls[name]), kind(name)))
+    groups: dict[tuple[int, int], list[str]] = {}
+    for name in order:
+        groups.setdefault((int(rolls[name]), kind(name)), []).append(name)
+    return Initiative(order, [names for names in groups.values() if len(names) > 1])
+
+
 def parry_bonuses(parry: str, attack: str) -> tuple[int, int]:
     """``(bonus to the parry roll, bonus to the attack roll)`` of text ``002``: a melee parry against a
     bare-handed attack gets +5; a bare-handed parry against a weapon gives the attack +10.
@@ -370,7 +392,7 @@ RULES = {
     "modified_code": modified_code, "multiple_action_codes": multiple_action_codes,
     "round_penalties": round_penalties, "circumstance_dice": circumstance_dice, "cover_result": cover_result,
     "damage_result": damage_result, "death_chance": death_chance, "death_roll": death_roll,
-    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "initiative": initiative,
+    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "initiative": initiative, "order_by_rolls": order_by_rolls,
     "parry_bonuses": parry_bonuses, "actions_in_round": actions_in_round, "advance": advance,
     "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
 }

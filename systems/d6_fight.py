@@ -26,8 +26,9 @@ round. Exact odds need one combatant a side; skirmishes are simulated.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import Any, Hashable, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -35,10 +36,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from diceengine.fights.rules import Duel, FightRules
 
 from ._d6_codes import Code
-from ._fight_common import MAX_SIDE, NO_ROLL, ArrayBattle, CodeField, TotalSampler, code_pmf, first_enemy, status_of
+from ._fight_common import (
+    MAX_SIDE,
+    NO_ROLL,
+    ArrayBattle,
+    CodeField,
+    TotalSampler,
+    code_pmf,
+    first_enemy,
+    memo,
+    status_of,
+)
 from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
 
-__all__ = ["D6Fighter", "D6Setup", "D6Fight", "RESULTS", "round_outcomes"]
+__all__ = ["RESULTS", "D6Fight", "D6Fighter", "D6Setup", "round_outcomes"]
 
 SYSTEM = "d6"
 #: damage results a hit can give, in order
@@ -153,12 +164,12 @@ class _Side:
         self.dodges = dodges
         self.extra = 1 if dodges else 0
 
-    @lru_cache(maxsize=64)
+    @memo
     def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
         pmf = _pmf(self.f.attack - Code(pen + self.extra, 0))
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
-    @lru_cache(maxsize=64)
+    @memo
     def dodge_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
         """``(values, P(dodge <= value))``; ``None``: no dodge."""
         if not self.dodges:
@@ -240,7 +251,7 @@ class D6Duel(Duel):
             b_first |= tie
         else:  # tied initiative is rolled again: the rolls are those of a round without a tie
             no_tie = float(joint[~tie].sum())
-            joint = joint / no_tie if no_tie > 0 else joint
+            joint = np.where(tie, 0.0, joint) / no_tie if no_tie > 0 else joint
         a_lead = round_outcomes(hit_a, hit_b, joint * a_first, *self.results)
         b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, self.results[1], self.results[0])
         nobody = float(joint[~(a_first | b_first)].sum())
@@ -284,6 +295,7 @@ class D6Battle(ArrayBattle):
         levels = (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
         self.after = np.zeros((5, 5), dtype=np.int8)
         for lv in levels:
+            self.after[lv, NONE] = lv
             for r in RESULTS:
                 self.after[lv, r] = after_hit(lv, r)[0]
         self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
@@ -296,8 +308,58 @@ class D6Battle(ArrayBattle):
         rows = (np.arange(k) * self.depth)[None, :] + np.minimum(pen, self.depth - 1)
         return sampler(rows.ravel(), gen).reshape(pen.shape)
 
+    #: one against one takes the two-column path (whole arrays, no per-actor gathers)
+    fast_duel = True
+
+    def _duel_step(self, gen: np.random.Generator) -> None:
+        """One round of one-against-one fights (both standing): the same rules as :meth:`step`."""
+        n = self.n
+        level, stunned = self.level, self.stunned
+        pen = stunned + (level == Wound.WOUNDED)
+        d = self.depth
+        xa = self.attack(np.minimum(pen[:, 0], d - 1).astype(np.int64), gen)
+        xb = self.attack(d + np.minimum(pen[:, 1], d - 1).astype(np.int64), gen)
+        if self.tie == "reroll":
+            tied = (xa == xb) & (xa > NO_ROLL)
+            while tied.any():
+                rows = tied.nonzero()[0]
+                xa[rows] = self.attack(np.minimum(pen[rows, 0], d - 1).astype(np.int64), gen)
+                xb[rows] = self.attack(d + np.minimum(pen[rows, 1], d - 1).astype(np.int64), gen)
+                tied[rows] = (xa[rows] == xb[rows]) & (xa[rows] > NO_ROLL)
+        a_first = (xa > xb) | ((xa == xb) & (self.tie == "actor"))
+        need_a = need_b = self.difficulty
+        if self.dodges.any():
+            need_a = self.difficulty + np.maximum(self.dodge(d + np.minimum(pen[:, 1], d - 1).astype(np.int64), gen), 0)
+            need_b = self.difficulty + np.maximum(self.dodge(np.minimum(pen[:, 0], d - 1).astype(np.int64), gen), 0)
+        on_b = np.zeros(n, dtype=np.int8)
+        on_a = np.zeros(n, dtype=np.int8)
+        hit = (xa >= need_a).nonzero()[0]
+        if len(hit):
+            on_b[hit] = self.table[self.damage(np.zeros(len(hit), dtype=np.int64), gen),
+                                   self.resist(np.ones(len(hit), dtype=np.int64), gen)]
+        hit = (xb >= need_b).nonzero()[0]
+        if len(hit):
+            on_a[hit] = self.table[self.damage(np.ones(len(hit), dtype=np.int64), gen),
+                                   self.resist(np.zeros(len(hit), dtype=np.int64), gen)]
+        # the second to act does nothing more once wounded (or worse) by the first
+        on_a[a_first & (on_b >= Wound.WOUNDED)] = NONE
+        on_b[~a_first & (on_a >= Wound.WOUNDED)] = NONE
+        level[:, 0] = self.after[level[:, 0], on_a]
+        level[:, 1] = self.after[level[:, 1], on_b]
+        stunned[:, 0] = on_a == Wound.STUNNED
+        stunned[:, 1] = on_b == Wound.STUNNED
+
+    def status(self) -> np.ndarray:
+        if self.level.shape[1] == 2:
+            from ._fight_common import pairs_status
+
+            return pairs_status(self.level[:, 0] < Wound.INCAPACITATED, self.level[:, 1] < Wound.INCAPACITATED)
+        return super().status()
+
     def step(self, gen: np.random.Generator) -> None:
         n, k = self.level.shape
+        if k == 2 and self.fast_duel:
+            return self._duel_step(gen)
         out = self.out()
         pen = self.stunned + (self.level == Wound.WOUNDED)
         attack = self._rolls(pen, gen, self.attack)

@@ -27,15 +27,15 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
-from diceengine.pmf import PMF, keep_sum
+from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
+from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
 from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
-from .d6 import HealthState, advance, advance_cost, modified_code
+from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
 
 __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
@@ -181,6 +181,20 @@ class WildDice(CodeDice):
             out[(False, k)] = normal + PMF.from_counts(range(1, 6), mass).shift(6 * k) + tail
             k += 1
         return out, truncated
+
+    def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
+        """What :meth:`joint` will cost (``(Cost, rows, span of the totals)``), estimated without computing it."""
+        bonus = 1 + (5 * 16 if self.character_point_explodes else 5 if self.character_point else 0)
+        n = code.dice - 1 if self.wild else code.dice
+        cost, length = power_cost(6, max(n, 0))
+        if not self.wild:
+            return cost + convolve_cost(length, bonus), length + bonus - 1, length + bonus - 1
+        keys = 18  # no explosion, a complication, and chains of 1 to about 16 sixes
+        cost = cost + Cost(keys * (convolve_cost(length, 5).work + convolve_cost(length + 4, bonus).work), 4 * length)
+        if self.complication == "remove_highest" and n > 0:
+            cost = cost + keep_sum_cost(6, n, n - 1, 1, 6)
+        length += 4 + bonus - 1
+        return cost, keys * length, length + 6 * keys
 
     # ------------------------------------------------------------ bulk
     def _sample_chain(self, n: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -388,26 +402,11 @@ def after_reaction(declared: int, taken: int) -> tuple[int, int]:
     return declared + 1, multiple_actions(declared + 1)[0]
 
 
-class Initiative(NamedTuple):
-    """The order of a round: names from the highest Perception roll down, and the groups of tied
-    characters of the same kind (two player characters, or two non-player characters) who roll again."""
-
-    order: list[str]
-    roll_again: list[list[str]]
-
-
 def initiative(perception: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
     """Who acts first (text ``003``: the highest Perception roll). A tie between a player character and
     a non-player character goes to the player character; two of a kind roll again (text ``000``'s rule),
     listed in ``roll_again`` and kept in the order given meanwhile."""
-    def kind(name: str) -> int:
-        return 0 if name in players else 1
-
-    order = sorted(perception, key=lambda name: (-int(perception[name]), kind(name)))
-    groups: dict[tuple[int, int], list[str]] = {}
-    for name in order:
-        groups.setdefault((int(perception[name]), kind(name)), []).append(name)
-    return Initiative(order, [names for names in groups.values() if len(names) > 1])
+    return order_by_rolls(perception, players)
 
 
 def initiative_check(perception: Code | str) -> str:

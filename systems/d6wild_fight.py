@@ -27,21 +27,33 @@ plays it:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import Any, Hashable, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
+from diceengine.pmf import PMF
 
 from ._d6_codes import Code
-from ._fight_common import MAX_SIDE, NO_ROLL, ArrayBattle, CodeField, TotalSampler, code_pmf, first_enemy, status_of
+from ._fight_common import (
+    MAX_SIDE,
+    NO_ROLL,
+    ArrayBattle,
+    CodeField,
+    TotalSampler,
+    code_pmf,
+    first_enemy,
+    memo,
+    status_of,
+)
 from .d6 import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
 from .d6_fight import D6Fighter, range_difficulty
 from .d6wild import LADDER, WildHealth, WildWound, damage_result
 
-__all__ = ["WildFighter", "WildSetup", "WildFight", "BANDS"]
+__all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]
 
 SYSTEM = "d6wild"
 #: damage bands of text 003, in order
@@ -87,7 +99,33 @@ class WildSetup(BaseModel):
 
 @lru_cache(maxsize=4096)
 def _pmf(code: Code, complication: str) -> tuple[np.ndarray, np.ndarray] | None:
-    return code_pmf(code, SYSTEM, complication=complication)
+    """Totals of a code thrown with a Wild Die. Where a complication leaves the total alone, the code
+    is its plain dice (the engine's exact sum of d6) plus one Wild Die (this system's exact ``1D``);
+    otherwise the system's exact distribution of the whole code."""
+    if code.dice <= 0 or complication == "remove_highest":
+        return code_pmf(code, SYSTEM, complication=complication)
+    wv, wp = _wild_die(complication)
+    if code.dice == 1:
+        return wv + code.pips, wp
+    plain = PMF.from_counts(range(1, 7)).power(code.dice - 1)
+    probs = np.convolve(plain.p, _dense((wv, wp)))
+    values = np.arange(len(probs)) + wv[0] + plain.offset + code.pips
+    keep = probs > 0
+    return values[keep], probs[keep] / probs.sum()
+
+
+@lru_cache(maxsize=8)
+def _wild_die(complication: str) -> tuple[np.ndarray, np.ndarray]:
+    """The Wild Die alone: the system's exact distribution of ``1D``."""
+    return code_pmf(Code(1, 0), SYSTEM, complication=complication)  # type: ignore[return-value]
+
+
+def _dense(pmf: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The probabilities on every integer from the lowest total to the highest (zeros in the gaps)."""
+    values, probs = pmf
+    out = np.zeros(int(values[-1] - values[0]) + 1)
+    out[values - values[0]] = probs
+    return out
 
 
 @lru_cache(maxsize=1024)
@@ -105,6 +143,7 @@ def band_chances(damage: Code, resist: Code, complication: str) -> np.ndarray:
     return out / out.sum()
 
 
+@lru_cache(maxsize=65536)
 def after_band(strength_dice: int, stuns: int, wounds: int, band: WildWound) -> tuple[int, int, bool]:
     """``(stuns, wounds, out of the fight)`` after one more damage band, by :meth:`WildHealth.hit`."""
     health = WildHealth(strength_dice, stuns, wounds, WildWound.WOUNDED if wounds else None).hit(band)
@@ -127,16 +166,16 @@ class _Fighter:
         self.base = setup.difficulty
         self.mode = setup.reaction
 
-    @lru_cache(maxsize=256)
+    @memo
     def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
         return _pmf(self.f.attack - Code(pen + int(self.dodges), 0), self.complication)
 
-    @lru_cache(maxsize=256)
+    @memo
     def perception(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
         pmf = _pmf(self.f.perception - Code(pen, 0), self.complication)
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
-    @lru_cache(maxsize=256)
+    @memo
     def difficulty_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
         """``(difficulties, P(difficulty <= value))`` of an attack on this combatant."""
         dodge = _pmf(self.f.dodge - Code(pen + 1, 0), self.complication) if self.dodges else None  # type: ignore[operator]
@@ -175,7 +214,12 @@ class WildDuel(Duel):
     def status(self, state: Any) -> int:
         return status_of(state[0][3], state[1][3])
 
-    @lru_cache(maxsize=4096)
+    @memo
+    def hit(self, attacker: int, pen: int, target_pen: int) -> float:
+        """Chance that ``attacker`` (0 or 1) hits the other, with these penalties (memoised)."""
+        return hit_chance(self.fighters[attacker], pen, self.fighters[1 - attacker], target_pen)
+
+    @memo
     def first_chance(self, pen_a: int, pen_b: int) -> float:
         """Chance that side a acts first (Perception rolls; tied initiative resolved by the tie rule)."""
         va, pa = self.fighters[0].perception(pen_a)
@@ -196,7 +240,6 @@ class WildDuel(Duel):
         f_state, s_state = state[first], state[second]
         f_pen = wound_penalty(f_state[1]) + f_state[2]
         s_pen = wound_penalty(s_state[1]) + s_state[2]
-        F, S = self.fighters[first], self.fighters[second]
         out: dict[tuple, float] = {}
 
         def put(new_f: tuple, new_s: tuple, p: float) -> None:
@@ -207,12 +250,12 @@ class WildDuel(Duel):
         def end(s: tuple) -> tuple:  # a fighter at the end of the round: this round's stun carries over
             return s
 
-        p_first = hit_chance(F, f_pen, S, s_pen)
+        p_first = self.hit(first, f_pen, s_pen)
         rest_f = (f_state[0], f_state[1], 0, False)
 
         def second_turn(s_now: tuple, s_extra: int, s_carry: int, weight: float) -> None:
             pen = wound_penalty(s_now[1]) + s_state[2] + s_extra
-            p = hit_chance(S, pen, F, f_pen)
+            p = self.hit(second, pen, f_pen)
             new_s = (s_now[0], s_now[1], s_carry, False)
             put(rest_f, new_s, weight * (1 - p))
             for k, band in enumerate(BANDS):
@@ -260,8 +303,10 @@ class WildBattle(ArrayBattle):
         self.player = np.array([f.player for f in fighters])
         self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.strength = np.array([f.strength.dice for f in fighters])
-        for name in self.arrays:
-            setattr(self, name, np.zeros((n, k), dtype=np.int8 if name != "gone" else bool))
+        self.stuns = np.zeros((n, k), dtype=np.int8)
+        self.wounds = np.zeros((n, k), dtype=np.int8)
+        self.carry = np.zeros((n, k), dtype=np.int8)
+        self.gone = np.zeros((n, k), dtype=bool)
         self.depth = d = max(max(f.attack.dice, f.perception.dice) for f in fighters) + 8
         self.attack = TotalSampler([_pmf(f.attack - Code(p + int(x), 0), c) for f, x in zip(fighters, self.dodges)
                                     for p in range(d)])

@@ -27,10 +27,11 @@ from diceengine.api import Expressible
 from diceengine.ast import Node, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.limits import Cost
 from diceengine.registry import Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, VECTORS, face_text, pool_arrays
+from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, VECTORS, face_text, pool_arrays, pool_cost
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
@@ -146,6 +147,10 @@ class NarrativePlan(Plan):
         out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
         out["succeeded"] = out["success"] > 0
         return out
+
+    def exact_cost(self) -> Cost:
+        """What :meth:`distribution` will cost (:func:`pool_cost`)."""
+        return pool_cost(self.counts)
 
     def distribution(self) -> Distribution:
         cols, probs = pool_arrays(self.counts)

@@ -28,18 +28,19 @@ How a fight goes, as text ``004`` plays it:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import Any, Hashable, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
 
-from ._fight_common import MAX_SIDE, ArrayBattle, TotalSampler, status_of
+from ._fight_common import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
 from .ffg import build_pool, minions_defeated
 
-__all__ = ["FFGFighter", "FFGSetup", "FFGFight", "RANGES", "attack_outcomes"]
+__all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
 
 #: difficulty (purple dice) of a combat check by range band
 RANGES = {"engaged": 2, "short": 1, "medium": 2, "long": 3, "extreme": 4}
@@ -163,6 +164,11 @@ class FFGDuel(Duel):
 
     def _attack(self, who: int, health: list[int]) -> dict[tuple[int, int], float]:
         """The two health counters after ``who`` attacks the other, with their chances."""
+        return self._attack_cached(who, health[0], health[1])
+
+    @memo
+    def _attack_cached(self, who: int, ha: int, hb: int) -> dict[tuple[int, int], float]:
+        health = [ha, hb]
         me, other = self.f[who], self.f[1 - who]
         outcomes = attack_outcomes(me.characteristic, me.ranks(health[who]), self.difficulty, other.defense,
                                    me.critical)
@@ -263,7 +269,8 @@ class FFGBattle(ArrayBattle):
             crit = code % 2
             health = self.health[sel, t].astype(np.int64)
             group = self.minion[t]
-            fallen = self.fallen[t, np.minimum(dmg, self.fallen.shape[1] - 1), np.clip(health, 0, self.fallen.shape[2] - 1)] + crit
+            dmg_at = np.minimum(dmg, self.fallen.shape[1] - 1)
+            fallen = self.fallen[t, dmg_at, np.clip(health, 0, self.fallen.shape[2] - 1)] + crit
             wounds = np.minimum(health + np.maximum(0, dmg - self.soak[t]), self.threshold[t] + 1)
             self.health[sel, t] = np.where(group, np.maximum(0, health - fallen), wounds)
 

@@ -13,6 +13,9 @@ initiative order of an encounter.
   the published rule). :func:`hit_minions`, :func:`critical_on_minions`, :func:`minion_check`.
 - Assistance: a helper with equal or higher skill adds a boost die; an NPC helping the antagonist adds
   a setback die to the player character's check. :func:`assist`.
+- A character sheet (:class:`CharacterSheet`): characteristics 1-6 (at most 5 at creation), skills 0-5,
+  experience spent on them at the text's costs (:func:`buy_characteristic`, :func:`buy_skill`), and the
+  pool of a check (:func:`sheet_check`).
 - Initiative: Cool or Vigilance checks, more successes then more advantage first; ties between a player
   character and an NPC go to the player character (the published rule) when ``players_first``.
 """
@@ -25,11 +28,18 @@ from typing import Any, Literal, Mapping, Sequence
 from pydantic import Field
 
 from ._play import PlayState, Step, refuse
-from .ffg import MAX_SKILL, DicePool, build_pool, initiative_order
+from .ffg import (
+    MAX_SKILL,
+    DicePool,
+    build_pool,
+    characteristic_cost,
+    initiative_order,
+    skill_cost,
+)
 
 __all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
            "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
-           "destiny_from_roll", "RULES"]
+           "destiny_from_roll", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check", "RULES"]
 
 Side = Literal["light", "dark"]
 
@@ -196,10 +206,54 @@ def initiative_check(characteristic: int, skill: int, difficulty: int | str = "s
     return build_pool(characteristic, skill, difficulty).expression
 
 
+class CharacterSheet(PlayState):
+    """A character's characteristics (``"brawn"``, ``"agility"``...), skill ranks, career skills and the
+    experience left to spend; ``created`` once character creation is over (characteristics up to 6)."""
+
+    name: str
+    characteristics: dict[str, int]
+    skills: dict[str, int] = {}
+    career_skills: list[str] = []
+    xp: int = Field(default=0, ge=0)
+    created: bool = True
+
+
+def buy_characteristic(sheet: CharacterSheet, characteristic: str) -> Step[CharacterSheet]:
+    """Raise a characteristic one level for the next level x 10 XP; never above 6 (5 at creation), never
+    more XP than the sheet holds."""
+    if characteristic not in sheet.characteristics:
+        raise refuse(f"{sheet.name} has no characteristic {characteristic!r}")
+    current = sheet.characteristics[characteristic]
+    cost = characteristic_cost(current, sheet.created)
+    if cost > sheet.xp:
+        raise refuse(f"raising {characteristic} to {current + 1} costs {cost} XP, {sheet.name} has {sheet.xp}")
+    return Step(sheet.model_copy(update={"xp": sheet.xp - cost,
+                                         "characteristics": {**sheet.characteristics, characteristic: current + 1}}))
+
+
+def buy_skill(sheet: CharacterSheet, skill: str) -> Step[CharacterSheet]:
+    """Buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
+    current = sheet.skills.get(skill, 0)
+    cost = skill_cost(current, skill in sheet.career_skills)
+    if cost > sheet.xp:
+        raise refuse(f"rank {current + 1} in {skill} costs {cost} XP, {sheet.name} has {sheet.xp}")
+    return Step(sheet.model_copy(update={"xp": sheet.xp - cost, "skills": {**sheet.skills, skill: current + 1}}))
+
+
+def sheet_check(sheet: CharacterSheet, characteristic: str, skill: str, difficulty: int | str = 2,
+                boost: int = 0, setback: int = 0) -> Step[CharacterSheet]:
+    """The pool of a check from the sheet (see :func:`~diceengine.systems.ffg.build_pool`)."""
+    if characteristic not in sheet.characteristics:
+        raise refuse(f"{sheet.name} has no characteristic {characteristic!r}")
+    pool = build_pool(sheet.characteristics[characteristic], sheet.skills.get(skill, 0), difficulty, boost, setback)
+    return Step(sheet, pool.expression, "ffg")
+
+
 #: the rules of play, for ``dice rule ffg NAME state=JSON ...``
 RULES = {
     "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
     "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
     "roll_initiative": roll_initiative, "initiative_check": initiative_check,
-    "destiny_from_roll": destiny_from_roll,
+    "destiny_from_roll": destiny_from_roll, "buy_characteristic": buy_characteristic, "buy_skill": buy_skill,
+    "sheet_check": sheet_check,
 }

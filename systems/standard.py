@@ -19,7 +19,7 @@ import numpy as np
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
-from diceengine.limits import MAX_DICE
+from diceengine.limits import MAX_DICE, Cost
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
@@ -78,6 +78,10 @@ class StandardPlan(Plan):
             return {"total": np.broadcast_to(np.asarray(total, dtype=np.float64), (n,)).copy()}
         total = np.broadcast_to(np.asarray(total, dtype=np.int64), (n,))
         return {"total": total if total.flags.writeable else total.copy()}
+
+    def exact_cost(self) -> Cost:
+        """What :meth:`distribution` will cost, estimated node by node without computing it."""
+        return self.root.exact_cost()[0]
 
     def pmf(self) -> Any:
         """The exact distribution of the total (a ``PMF``, or a ``RationalPMF`` when it may be a fraction)."""

@@ -205,3 +205,52 @@ def test_critical_injury_is_d100_plus_the_modifier():
     assert ffg.critical_injury(10, seed=Scripted([37], 100)) == 47
     assert ffg.critical_injury(0, seed=Scripted([100], 100)) == 100
     assert ffg.critical_injury(-5, seed=Scripted([3], 100)) == -2
+
+
+@pytest.mark.parametrize("expr, faces, text, kept", [
+    # the README's line: a 3 under the discipline is two successes
+    ("3d20<=12 spec 3 vs 2", [3, 17, 16], "3d20<=12 spec 3 vs 2: [3**, 17, 16] = 2 successes, success",
+     [True, False, False]),
+    ("2d20<=12 vs 1", [1, 20], "2d20<=12 vs 1: [1**, 20!] = 2 successes, 1 complication, success, 1 Impulsion",
+     [True, False]),
+    ("3d20<=12", [20, 20, 5], "3d20<=12: [20!, 20!, 5*] = 1 success, 2 complications", [False, False, True]),
+    ("2d20<=12 vs 3", [13, 12], "2d20<=12 vs 3: [13, 12*] = 1 success, failure", [False, True]),
+    ("2d20<=12 spec 2 vs 0", [20, 19], "2d20<=12 spec 2 vs 0: [20, 19] = 0 successes, success", [False, False]),
+])
+def test_a_pool_roll_explained(expr, faces, text, kept):
+    r = de.roll(expr, "d20pool", seed=Scripted(faces, 20))
+    assert str(r) == text
+    assert [d.value for d in r.dice] == faces and [d.kept for d in r.dice] == kept
+    assert all(d.sides == 20 for d in r.dice)
+
+
+def test_pool_odds_summary(capsys):
+    from diceengine.cli import main
+
+    assert main(["odds", "d20pool: 2d20<=12 vs 1", "--json"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    expected = d20_pool(2, 12)
+    assert summary["P(at least one complication)"] == pytest.approx(1 - (19 / 20) ** 2, abs=1e-12)
+    assert summary["P(success)"] == pytest.approx(float(sum(p for (s, _), p in expected.items() if s >= 1)), abs=1e-12)
+    assert summary["mean successes"] == pytest.approx(float(sum(s * p for (s, _), p in expected.items())), abs=1e-12)
+
+
+def test_pool_catalogue_and_ladder():
+    # README: thresholds 2-18, with or without a specialisation (discipline 1-5), 2-5 dice, difficulty 0-5
+    system = de.systems()["d20pool"]
+    want = {f"{n}d20<={t}" + (f" spec {d}" if d else "") + f" vs {k}"
+            for t in range(2, 19) for d in [None, *range(1, min(5, t) + 1)] for n in range(2, 6) for k in range(6)}
+    got = [expr for _, expr in system.catalogue()]
+    assert len(got) == len(want) and set(got) == want
+    assert all(label == expr for label, expr in system.catalogue())
+    rows, cols = system.ladder()
+    assert [c[0] for c in cols] == [f"difficulty {k}" for k in range(6)] and [c[1] for c in cols] == list("012345")
+    assert [r[0] for r in rows][:6] == [f"2d20<={t}" for t in (6, 8, 10, 12, 14, 16)]
+    assert all(label == expr for label, expr in rows)
+    from diceengine import compare
+
+    _, table = compare.ladder("d20pool")
+    chance = dict(table)["2d20<=12"][1]
+    assert chance == pytest.approx(float(sum(p for (s, _), p in d20_pool(2, 12).items() if s >= 1)), abs=1e-12)

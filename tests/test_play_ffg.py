@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from diceengine.systems import ffg_play as play
 from diceengine.systems.ffg import NarrativeOutcome
-from diceengine.systems.ffg_play import Encounter, MinionGroup
+from diceengine.systems.ffg_play import CharacterSheet, Encounter, MinionGroup
 
 import diceengine as de
 
@@ -115,3 +115,33 @@ def test_assistance_and_initiative():
     assert play.roll_initiative(state, checks, ["Kira"], players_first=False).state.initiative == \
         ["officer", "trooper", "Kira"]
     refused(play.roll_initiative, state, {})
+
+
+def test_a_seventh_characteristic_point_is_refused():
+    sheet = CharacterSheet(name="Kira", characteristics={"brawn": 5, "agility": 3}, career_skills=["gunnery"],
+                           xp=200)
+    step = play.buy_characteristic(sheet, "brawn")  # 5 -> 6 costs 6 x 10
+    assert step.state.characteristics["brawn"] == 6 and step.state.xp == 140
+    sheet = step.state
+    before = sheet.model_dump_json()
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(sheet, "brawn")  # a seventh point
+    assert sheet.model_dump_json() == before
+    assert CharacterSheet.model_validate_json(before) == sheet
+    creating = CharacterSheet(name="Kira", characteristics={"brawn": 5}, xp=200, created=False)
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(creating, "brawn")  # at most 5 at creation
+    # the text: agility 2 -> 3 costs 30; ranks: 5 x rank, +5 outside the career
+    assert play.buy_characteristic(CharacterSheet(name="x", characteristics={"agility": 2}, xp=30),
+                                   "agility").state.xp == 0
+    with pytest.raises(de.DiceError):
+        play.buy_characteristic(CharacterSheet(name="x", characteristics={"agility": 2}, xp=29), "agility")
+    sheet = play.buy_skill(sheet, "gunnery").state
+    sheet = play.buy_skill(sheet, "gunnery").state
+    assert sheet.skills["gunnery"] == 2 and sheet.xp == 140 - 5 - 10
+    sheet = play.buy_skill(sheet, "stealth").state
+    assert sheet.xp == 125 - 10
+    assert play.sheet_check(sheet, "agility", "gunnery", "hard").check == "1a2p vs 3d"
+    full = sheet.model_copy(update={"skills": {"gunnery": 5}})
+    with pytest.raises(de.DiceError):
+        play.buy_skill(full, "gunnery")

@@ -21,7 +21,23 @@ from .simulate import simulate
 from .sweep import SweepRow, parse_grid, sweep
 
 __all__ = [
-    "Encounter", "Fight", "FightOdds", "FightRules", "Duel", "Battle", "load_encounter", "fight_rules",
-    "duel_odds", "simulate", "odds", "compare", "sweep", "SweepRow", "parse_grid",
-    "GOING", "A_WINS", "B_WINS", "BOTH_DOWN",
+    "A_WINS",
+    "BOTH_DOWN",
+    "B_WINS",
+    "GOING",
+    "Battle",
+    "Duel",
+    "Encounter",
+    "Fight",
+    "FightOdds",
+    "FightRules",
+    "SweepRow",
+    "compare",
+    "duel_odds",
+    "fight_rules",
+    "load_encounter",
+    "odds",
+    "parse_grid",
+    "simulate",
+    "sweep",
 ]

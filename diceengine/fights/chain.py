@@ -1,14 +1,16 @@
 """Exact odds of a duel: the Markov chain over the combatants' health states, round by round.
 
 The states reachable from the start are enumerated (at most :data:`MAX_STATES`, the work budget of
-exact odds); the chances of each ending come from the absorbing-chain equations, the table of
-rounds from the distribution of states after each round.
+exact odds) with their one-round transitions (sparse); the distribution of states is carried round
+by round until the fights that can still end hold less than the engine's truncation mass, which
+gives the chance of each ending, the table of rounds and the mean length; a fight that can last
+longer than :data:`MAX_ITERATIONS` rounds is solved from the absorbing-chain equations instead.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Hashable
+from collections.abc import Hashable
 
 import numpy as np
 
@@ -18,15 +20,49 @@ from .encounter import Fight
 from .outcome import FightOdds
 from .rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 
-__all__ = ["duel_odds", "build_chain", "MAX_STATES"]
+__all__ = ["MAX_ITERATIONS", "MAX_STATES", "Chain", "build_chain", "duel_odds"]
 
 #: most states an exact duel may have (a dense transition matrix of this side)
 MAX_STATES = 2_000
+#: most rounds carried one by one before solving the absorbing-chain equations instead
+MAX_ITERATIONS = 20_000
 
 
-def build_chain(fight: Fight) -> tuple[list[Hashable], np.ndarray, np.ndarray, np.ndarray]:
-    """``(states, start vector, transition matrix, status of each state)`` of a one-against-one fight;
-    finished states are absorbing (they stay where they are)."""
+class Chain:
+    """The transitions of a duel as sparse arrays: ``probs[k]`` is the chance of going from state
+    ``rows[k]`` to state ``cols[k]`` in one round; finished states stay where they are."""
+
+    def __init__(self, states: list[Hashable], start: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                 probs: np.ndarray, status: np.ndarray) -> None:
+        self.states, self.start, self.status = states, start, status
+        self.rows, self.cols, self.probs = rows, cols, probs
+
+    @property
+    def size(self) -> int:
+        return len(self.states)
+
+    def step(self, v: np.ndarray) -> np.ndarray:
+        """The distribution of states one round after ``v``."""
+        return np.bincount(self.cols, weights=v[self.rows] * self.probs, minlength=self.size)
+
+    def dense(self) -> np.ndarray:
+        matrix = np.zeros((self.size, self.size))
+        np.add.at(matrix, (self.rows, self.cols), self.probs)
+        return matrix
+
+    def can_end(self) -> np.ndarray:
+        """States from which a finished state can be reached."""
+        reach = self.status != GOING
+        while True:
+            grown = reach.copy()
+            grown[self.rows[reach[self.cols]]] = True
+            if (grown == reach).all():
+                return reach
+            reach = grown
+
+
+def build_chain(fight: Fight) -> Chain:
+    """The chain of a one-against-one fight, over the states reachable from the start."""
     if not fight.one_against_one:
         raise DiceValueError("exact odds are for one combatant a side (a minion group counts as one); "
                              "simulate the others")
@@ -34,93 +70,104 @@ def build_chain(fight: Fight) -> tuple[list[Hashable], np.ndarray, np.ndarray, n
     start = duel.start()
     index: dict[Hashable, int] = {}
     states: list[Hashable] = []
-    moves: list[tuple[int, dict[Hashable, float]]] = []
+    status: list[int] = []
+    moves: list[tuple[int, Hashable, float]] = []
     todo = list(start)
     while todo:
         state = todo.pop()
         if state in index:
             continue
-        index[state] = len(states)
+        i = index[state] = len(states)
         states.append(state)
         if len(states) > MAX_STATES:
             raise DiceLimitError(f"too many health states for exact odds (more than {MAX_STATES}): simulate")
-        if duel.status(state) == GOING:
-            after = dict(duel.advance(state))
-            moves.append((index[state], after))
-            todo.extend(s for s in after if s not in index)
-    size = len(states)
-    matrix = np.zeros((size, size))
-    status = np.array([duel.status(s) for s in states], dtype=np.int8)
-    for i, after in moves:
-        for s, p in after.items():
-            matrix[i, index[s]] += p
-    done = status != GOING
-    matrix[done, done.nonzero()[0]] = 1.0
-    rows = matrix.sum(axis=1, keepdims=True)
-    matrix /= rows  # truncated explosion series leave rows a hair under 1
-    vector = np.zeros(size)
+        code = duel.status(state)
+        status.append(code)
+        if code != GOING:
+            moves.append((i, state, 1.0))
+            continue
+        for s, p in duel.advance(state).items():
+            moves.append((i, s, p))
+            if s not in index:
+                todo.append(s)
+    rows = np.fromiter((m[0] for m in moves), dtype=np.int64, count=len(moves))
+    cols = np.fromiter((index[m[1]] for m in moves), dtype=np.int64, count=len(moves))
+    probs = np.fromiter((m[2] for m in moves), dtype=np.float64, count=len(moves))
+    probs /= np.bincount(rows, weights=probs, minlength=len(states))[rows]  # truncated series: rows a hair under 1
+    vector = np.zeros(len(states))
     for s, p in start.items():
         vector[index[s]] += p
-    return states, vector / vector.sum(), matrix, status
+    return Chain(states, vector / vector.sum(), rows, cols, probs, np.array(status, dtype=np.int8))
 
 
-def _can_end(matrix: np.ndarray, done: np.ndarray) -> np.ndarray:
-    """States from which some finished state can be reached."""
-    reach = done.copy()
-    linked = matrix > 0
-    while True:
-        grown = reach | (linked[:, reach].any(axis=1))
-        if (grown == reach).all():
-            return reach
-        reach = grown
+def _solve(chain: Chain) -> tuple[dict[int, float], float | None]:
+    """The chance of each ending and the expected rounds, from the absorbing-chain equations (used
+    when the fight can last too long for round-by-round iteration)."""
+    matrix, vector, status = chain.dense(), chain.start, chain.status
+    done = status != GOING
+    going_idx = (~done).nonzero()[0]
+    ends = chain.can_end()
+    solvable = going_idx[ends[going_idx]]
+    finals = {code: float(vector[status == code].sum()) for code in (A_WINS, B_WINS, BOTH_DOWN)}
+    mean = None
+    if len(solvable):
+        q = matrix[np.ix_(solvable, solvable)]
+        # x (I - Q) = start: the expected visits of each state still going
+        visits = np.linalg.solve((np.eye(len(solvable)) - q).T, vector[solvable])
+        for code in finals:
+            finals[code] += float(visits @ matrix[np.ix_(solvable, (status == code).nonzero()[0])].sum(axis=1))
+        if 1.0 - sum(finals.values()) < 1e-9:
+            mean = float(visits.sum())
+    return finals, mean
 
 
 def duel_odds(fight: Fight, rounds: int | None = None) -> FightOdds:
-    """The exact odds of a one-against-one fight: who wins, and the table of the first ``rounds`` rounds."""
+    """The exact odds of a one-against-one fight: who wins, and the table of the first ``rounds`` rounds.
+
+    The distribution of states is carried round by round until the fights that can still end hold
+    less than :data:`~diceengine.limits.TRUNCATION` of the mass (at most :data:`MAX_ITERATIONS`
+    rounds; past that the absorbing-chain equations are solved)."""
     began = time.perf_counter()
     horizon = rounds or fight.rounds
-    states, vector, matrix, status = build_chain(fight)
+    chain = build_chain(fight)
+    status = chain.status
     done = status != GOING
-    going_idx = (~done).nonzero()[0]
-    ends = _can_end(matrix, done)
-    solvable = going_idx[ends[going_idx]]
-    finals = {code: 0.0 for code in (A_WINS, B_WINS, BOTH_DOWN)}
-    for code in finals:
-        finals[code] = float(vector[status == code].sum())
-    mean_rounds = None
-    if len(solvable):
-        q = matrix[np.ix_(solvable, solvable)]
-        system = np.eye(len(solvable)) - q
-        absorb = np.stack([matrix[np.ix_(solvable, (status == code).nonzero()[0])].sum(axis=1)
-                           for code in finals], axis=1)
-        solved = np.linalg.solve(system, np.concatenate([absorb, np.ones((len(solvable), 1))], axis=1))
-        start = vector[solvable]
-        for k, code in enumerate(finals):
-            finals[code] += float(start @ solved[:, k])
-        never = 1.0 - sum(finals.values())
-        if never < 1e-9:
-            # expected rounds: one per round spent in a state still going
-            mean_rounds = float(start @ solved[:, -1])
-    never = max(0.0, 1.0 - sum(finals.values()))
+    live = ~done & chain.can_end()
+    stuck = ~done & ~live
+    a_mask, b_mask, both_mask = status == A_WINS, status == B_WINS, status == BOTH_DOWN
     ended, going, a_by, b_by = [], [], [], []
-    v = vector.copy()
-    a_mask, b_mask = status == A_WINS, status == B_WINS
+    v = chain.start.copy()
     prev_done = float(v[done].sum())
-    for _ in range(horizon):
-        v = v @ matrix
+    expected = 1.0  # sum over t >= 0 of P(still going after t rounds)
+    converged = False
+    for t in range(1, MAX_ITERATIONS + 1):
+        v = chain.step(v)
         now_done = float(v[done].sum())
-        ended.append(max(0.0, now_done - prev_done))
-        going.append(max(0.0, 1.0 - now_done))
-        a_by.append(float(v[a_mask].sum()))
-        b_by.append(float(v[b_mask].sum()))
+        still = max(0.0, 1.0 - now_done)
+        expected += still
+        if t <= horizon:
+            ended.append(max(0.0, now_done - prev_done))
+            going.append(still)
+            a_by.append(float(v[a_mask].sum()))
+            b_by.append(float(v[b_mask].sum()))
         prev_done = now_done
-        if going[-1] < TRUNCATION and never < TRUNCATION:
-            break
+        if float(v[live].sum()) < TRUNCATION / 10:
+            converged = True
+            if t >= horizon:
+                break
+    if converged:
+        finals = {A_WINS: float(v[a_mask].sum()), B_WINS: float(v[b_mask].sum()),
+                  BOTH_DOWN: float(v[both_mask].sum())}
+        never = float(v[stuck].sum())
+        mean_rounds = expected if never < 1e-9 else None
+    else:
+        finals, mean_rounds = _solve(chain)
+        never = max(0.0, 1.0 - sum(finals.values()))
     a, b = fight.rules.roster(fight.setup)
     return FightOdds(system=fight.system, encounter=fight.name, sides=fight.sides, roster=(list(a), list(b)),
                      method="exact", a_wins=_p(finals[A_WINS]), b_wins=_p(finals[B_WINS]),
                      both_down=_p(finals[BOTH_DOWN]), unfinished=_p(never), mean_rounds=mean_rounds,
-                     ended=ended, going=going, a_by_round=a_by, b_by_round=b_by, states=len(states),
+                     ended=ended, going=going, a_by_round=a_by, b_by_round=b_by, states=chain.size,
                      seconds=time.perf_counter() - began)
 
 

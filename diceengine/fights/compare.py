@@ -8,7 +8,7 @@ from .encounter import Encounter, Fight
 from .outcome import FightOdds
 from .simulate import simulate
 
-__all__ = ["odds", "compare", "table"]
+__all__ = ["compare", "odds", "table"]
 
 
 def odds(fight: Fight, method: str = "auto", fights: int = 200_000, seed: Seed = None,

@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import DiceError, DiceValueError
 from .rules import FightRules
 
-__all__ = ["Encounter", "Fight", "load_encounter", "fight_rules", "MAX_ROUNDS"]
+__all__ = ["MAX_ROUNDS", "Encounter", "Fight", "fight_rules", "load_encounter"]
 
 #: most rounds a table, a plot or a simulated fight runs
 MAX_ROUNDS = 10_000
@@ -89,7 +90,7 @@ class Fight:
     sides: tuple[str, str] = ("side a", "side b")
     rounds: int = 20
 
-    def with_values(self, values: Mapping[str, Any]) -> "Fight":
+    def with_values(self, values: Mapping[str, Any]) -> Fight:
         """The same fight with some fields set, by dotted path (``"range"``, ``"a.0.attack"``)."""
         data = copy.deepcopy(dict(self.data))
         for path, value in values.items():

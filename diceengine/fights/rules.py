@@ -26,12 +26,13 @@ The contract, all of it:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
-__all__ = ["FightRules", "Duel", "Battle", "GOING", "A_WINS", "B_WINS", "BOTH_DOWN", "STATUS_NAMES"]
+__all__ = ["A_WINS", "BOTH_DOWN", "B_WINS", "GOING", "STATUS_NAMES", "Battle", "Duel", "FightRules"]
 
 #: the fight goes on
 GOING = 0

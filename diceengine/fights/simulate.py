@@ -18,7 +18,7 @@ from .encounter import MAX_ROUNDS, Fight
 from .outcome import FightOdds
 from .rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 
-__all__ = ["simulate", "simulate_counts", "CHUNK"]
+__all__ = ["CHUNK", "simulate", "simulate_counts"]
 
 #: fights held in memory at once
 CHUNK = 1 << 20

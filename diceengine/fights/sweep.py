@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from ..errors import DiceError, DiceValueError
 from .encounter import Fight, fight_rules, validate_setup
-from .simulate import check_count, check_rounds, simulate_counts
 from .rules import A_WINS, B_WINS, BOTH_DOWN, GOING
+from .simulate import check_count, check_rounds, simulate_counts
 
-__all__ = ["SweepRow", "parse_grid", "grid_cells", "sweep", "run_cell", "MAX_CELLS"]
+__all__ = ["MAX_CELLS", "SweepRow", "grid_cells", "parse_grid", "run_cell", "sweep"]
 
 #: most cells in one sweep
 MAX_CELLS = 10_000

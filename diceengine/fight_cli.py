@@ -1,0 +1,132 @@
+"""The fight commands of ``dice``: ``dice fight FILE``, ``dice fight compare FILE``, ``dice fight sweep FILE``.
+
+- ``dice fight FILE`` : how the encounter goes in one ruleset (``--system``, default the first in
+  the file): who wins, and round by round;
+- ``dice fight compare FILE``: the encounter in every ruleset it is written for, side by side;
+- ``dice fight sweep FILE --grid PATH=V1,V2 ...``: simulated over a grid of parameters, locally on
+  every core or on a Dask cluster (``--dask tcp://host:8786``).
+
+``--json`` prints the numbers, ``--plot FILE.png`` draws rounds to the end and win chances by round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from .errors import DiceError
+
+__all__ = ["add_commands"]
+
+ACTIONS = ("compare", "sweep")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:6.2f}%"
+
+
+def _load(path: str) -> Any:
+    from .fights import load_encounter
+
+    return load_encounter(path)
+
+
+def _fight_table(r: Any) -> list[str]:
+    a, b = r.sides
+    how = (f"exact, {r.states} states" if r.method == "exact"
+           else f"simulated, {r.fights:,} fights")
+    mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
+    lines = [f"{r.encounter} ({r.system}, {how})",
+             f"  {', '.join(r.roster[0])} against {', '.join(r.roster[1])}",
+             (f"  {a} wins {_pct(r.a_wins).strip()}   {b} wins {_pct(r.b_wins).strip()}   "
+              f"both down {_pct(r.both_down).strip()}   mean rounds {mean}")]
+    if r.unfinished > 1e-9:
+        lines.append(f"  {'never ending' if r.method == 'exact' else 'still going at the end'}: "
+                     f"{_pct(r.unfinished).strip()}")
+    wa, wb = max(len(a) + 7, 12), max(len(b) + 7, 12)
+    lines.append(f"  {'round':>5}  {'ends':>8}  {'going':>8}  {a + ' by now':>{wa}}  {b + ' by now':>{wb}}")
+    for t in range(len(r.ended)):
+        lines.append(f"  {t + 1:>5}  {_pct(r.ended[t]):>8}  {_pct(r.going[t]):>8}  "
+                     f"{_pct(r.a_by_round[t]):>{wa}}  {_pct(r.b_by_round[t]):>{wb}}")
+    return lines
+
+
+def cmd_fight(args: argparse.Namespace) -> int:
+    from .fights.compare import compare, odds, table
+
+    words = list(args.words)
+    action = words.pop(0) if words and words[0] in ACTIONS and len(words) > 1 else None
+    if len(words) != 1:
+        raise DiceError("usage: dice fight [compare | sweep] FILE.toml")
+    encounter = _load(words[0])
+    if action == "sweep":
+        return _sweep(args, encounter)
+    if action == "compare":
+        systems = args.system.split(",") if args.system else None
+        results = compare(encounter, systems, args.method, args.fights, args.seed, args.rounds)
+        if args.json:
+            print(json.dumps([r.model_dump() for r in results], indent=2))
+        else:
+            print("\n".join(table(results)))
+    else:
+        system = args.system or encounter.systems[0]
+        results = [odds(encounter[system], args.method, args.fights, args.seed, args.rounds)]
+        if args.json:
+            print(json.dumps(results[0].model_dump(), indent=2))
+        else:
+            print("\n".join(_fight_table(results[0])))
+    if args.plot:
+        from .fights.plots import plot_fights
+
+        plot_fights(results, args.plot)
+    return 0
+
+
+def _sweep(args: argparse.Namespace, encounter: Any) -> int:
+    from .fights.sweep import parse_grid, sweep
+
+    if not args.grid:
+        raise DiceError("a sweep needs at least one --grid PATH=VALUE,VALUE (e.g. --grid a.0.attack=3D,4D,5D)")
+    system = args.system or encounter.systems[0]
+    rows = sweep(encounter[system], parse_grid(args.grid), args.fights, args.seed or 0, dask=args.dask,
+                 workers=args.workers, max_rounds=args.max_rounds)
+    if args.json:
+        print(json.dumps([r.model_dump() for r in rows], indent=2))
+        return 0
+    a, b = encounter.sides
+    axes = list(rows[0].values) if rows else []
+    widths = [max(len(ax), *(len(str(r.values[ax])) for r in rows)) for ax in axes]
+    head = "  ".join(f"{ax:<{w}}" for ax, w in zip(axes, widths))
+    print(f"{encounter.name} ({system}, {args.fights:,} fights a cell"
+          + (f", on {args.dask}" if args.dask else "") + ")")
+    print(f"{head}  {a + ' wins':>14}  {b + ' wins':>14}  {'both down':>9}  {'mean rounds':>11}")
+    for r in rows:
+        cells = "  ".join(f"{r.values[ax]!s:<{w}}" for ax, w in zip(axes, widths))
+        mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
+        print(f"{cells}  {_pct(r.a_wins):>14}  {_pct(r.b_wins):>14}  {_pct(r.both_down):>9}  {mean:>11}")
+    return 0
+
+
+def add_commands(sub: Any, common: Callable[[argparse.ArgumentParser], None] | None = None) -> None:
+    """Register ``dice fight`` on the command line's sub-parsers."""
+    p = sub.add_parser("fight", help="how a fight goes: exact duel odds, simulation, comparison, sweeps",
+                       description="dice fight FILE | dice fight compare FILE | dice fight sweep FILE --grid ...")
+    p.add_argument("words", nargs="+", metavar="[compare|sweep] FILE",
+                   help="an encounter file (TOML or JSON), after compare or sweep if wanted")
+    p.add_argument("--system", "-s", default=None,
+                   help="the ruleset (compare: a comma-separated list; default: every ruleset in the file)")
+    p.add_argument("--method", choices=("auto", "exact", "simulated"), default="auto",
+                   help="exact (one combatant a side), simulated, or auto (exact when possible)")
+    p.add_argument("--fights", "-f", type=int, default=200_000, help="fights to simulate (a cell, for a sweep)")
+    p.add_argument("--rounds", type=int, default=None, help="rounds in the table (default: the file's)")
+    p.add_argument("--max-rounds", type=int, default=1000, help="a simulated fight stops after this many rounds")
+    p.add_argument("--seed", type=int, default=None, help="seed of the simulation")
+    p.add_argument("--grid", action="append", default=[], metavar="PATH=V1,V2",
+                   help="sweep axis, e.g. a.0.attack=3D,4D,5D or range=short,medium (repeatable)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS", help="run the sweep on this Dask scheduler")
+    p.add_argument("--workers", type=int, default=None, help="local processes of a sweep (default: every core)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the fight (needs the plot extra)")
+    p.set_defaults(func=cmd_fight)

@@ -1,0 +1,158 @@
+"""The cache of prepared plans: bounded in bytes, keyed on meaning.
+
+Two levels:
+
+- *spellings*: ``(system, text, options)`` -> plan, what a repeated call looks up first (one dict
+  lookup on the hot path);
+- *meanings*: ``(system, syntax tree, options)`` -> plan. Syntax trees compare without positions, so
+  spellings that differ only in whitespace or letter case (``"4d6kh3"``, ``" 4D6KH3 "``) parse to
+  equal trees and share one plan (a shallow copy that shows each its own text).
+
+Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
+the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
+but not kept.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import types
+from typing import Any, Hashable
+
+import numpy as np
+
+__all__ = ["PlanCache", "footprint", "MAX_BYTES", "MAX_PLAN_BYTES"]
+
+#: bytes of plans kept in all
+MAX_BYTES = 24 * 2**20
+#: largest plan kept
+MAX_PLAN_BYTES = 2 * 2**20
+
+_OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
+
+
+def footprint(obj: Any, limit: int = 1 << 30) -> int:
+    """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
+
+    Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
+    past ``limit`` (the result is then only known to exceed it)."""
+    from .registry import System
+
+    seen: set[int] = set()
+    stack = [obj]
+    total = 0
+    while stack and total <= limit:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, _OPAQUE) or isinstance(o, System):
+            continue
+        seen.add(id(o))
+        if isinstance(o, np.ndarray):
+            total += sys.getsizeof(o)  # its buffer included when it owns one
+            if o.base is not None:
+                stack.append(o.base)
+            continue
+        total += sys.getsizeof(o)
+        if isinstance(o, (str, bytes, int, float, bool, range, type(None))):
+            continue
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            stack.extend(o)
+        elif isinstance(o, types.FunctionType):
+            stack.extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
+            stack.extend(o.__defaults__ or ())
+        elif isinstance(o, types.MethodType):
+            stack.append(o.__self__)
+        else:
+            d = getattr(o, "__dict__", None)
+            if d is not None:
+                stack.append(d)
+            for cls in type(o).__mro__:
+                for name in getattr(cls, "__slots__", ()):
+                    if hasattr(o, name) and name not in ("__dict__", "__weakref__"):
+                        stack.append(getattr(o, name))
+    return total
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+class PlanCache:
+    """Plans by spelling and by meaning, bounded in bytes (module docstring)."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES, max_plan_bytes: int = MAX_PLAN_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.max_plan_bytes = max_plan_bytes
+        #: spelling -> plan: what a repeated call looks up
+        self.spellings: dict[Hashable, Any] = {}
+        self._owner: dict[Hashable, Hashable] = {}
+        #: meaning -> [plan, bytes of the plan and of its spellings, spellings]
+        self._meanings: dict[Hashable, list[Any]] = {}
+        #: bytes held, in all
+        self.bytes = 0
+
+    def get(self, spelling: Hashable) -> Any:
+        """The plan of this spelling, or ``None``."""
+        return self.spellings.get(spelling)
+
+    def by_meaning(self, meaning: Hashable, expression: str) -> Any:
+        """A plan of this meaning that shows ``expression``, or ``None``."""
+        try:
+            entry = self._meanings.get(meaning)
+        except TypeError:  # a tree with an unhashable part: no sharing
+            return None
+        if entry is None:
+            return None
+        plan = entry[0]
+        if getattr(plan, "expression", expression) != expression:
+            plan = copy.copy(plan)  # shares everything heavy; shows this spelling
+            plan.expression = expression
+        return plan
+
+    def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
+        """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
+        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept."""
+        try:
+            entry = self._meanings.get(meaning)
+        except TypeError:
+            meaning = ("spelling", spelling)
+            entry = self._meanings.get(meaning)
+        if entry is None:
+            size = footprint(plan, self.max_plan_bytes)
+            if size > self.max_plan_bytes:
+                return
+            entry = self._meanings[meaning] = [plan, size, []]
+            self.bytes += size
+        if spelling in self._owner:
+            return
+        extra = sys.getsizeof(spelling) + sys.getsizeof(expression) + 200  # key, text, two dict slots
+        if plan is not entry[0]:  # a respelled copy
+            extra += sys.getsizeof(plan) + sys.getsizeof(getattr(plan, "__dict__", None))
+        entry[1] += extra
+        entry[2].append(spelling)
+        self.bytes += extra
+        self.spellings[spelling] = plan
+        self._owner[spelling] = meaning
+        while self.bytes > self.max_bytes and len(self._meanings) > 1:
+            self._drop(next(iter(self._meanings)))
+
+    def _drop(self, meaning: Hashable) -> None:
+        _, size, spellings = self._meanings.pop(meaning)
+        self.bytes -= size
+        for spelling in spellings:
+            self.spellings.pop(spelling, None)
+            self._owner.pop(spelling, None)
+
+    def clear(self) -> None:
+        """Forget every plan."""
+        self.spellings.clear()
+        self._owner.clear()
+        self._meanings.clear()
+        self.bytes = 0

@@ -1,0 +1,548 @@
+"""The state of play of classic D6 (rule texts ``000`` and ``002``): a fight's rounds and segments, each
+character's declared skill uses, movement, reactions, stuns, wounds, cover and Force points.
+
+A round goes: each character :func:`declare` s the skill uses of the round (with the movement: walk 5 m,
+run 10 m turning at most 90°, crawl 2 m when prone; standing up, drawing a weapon or setting a blaster
+to stun are actions), or spends it :func:`prepare` -ing (+1D to the single roll of the next round,
+lost to several uses or a reaction). :func:`act` and :func:`attack` return the exact check of the next
+use: the code less 1D per use after the first (reactions count from the moment they are made), 1D for
+running or crawling, 1D wounded, 1D per stun still running, doubled by a Force point spent this round,
++1D for lifting and climbing/jumping in low gravity. A thrown grenade is an attack on a place
+(``kind="grenade"``); :func:`grenade_blast` is the game master's 4D against the distance, raised by a
+dodge. A :func:`react` ion (dodge, parries, a lightsaber)
+returns its check; :func:`record_reaction` keeps its roll:
+
+- ``reactions="add"`` (text ``000``): the roll is added to the difficulty of every attack it stops
+  during the segment it was made in (:func:`next_segment` ends it);
+- ``reactions="replace"`` (text ``002``): it replaces the base difficulty for the rest of the round,
+  even when lower; a reaction uses an action left or adds one; parry bonuses (+5 to a weapon parry
+  against bare hands, +10 to an armed attack against a bare-handed parry).
+
+Which reaction stops what: a dodge, shots and grenades; a bare-handed parry, bare-handed attacks only
+(under ``"replace"``, text ``002``, armed ones too, at +10 to the attack);
+a weapon parry, armed and bare-handed melee; a lightsaber parry (Sense or weapon parry, the better),
+melee, and with Sense a blaster bolt (sending it back, :func:`react` ``"deflect"``, is two uses of Sense).
+
+Damage (:func:`damage`): the weapon's code; bare hands: the attacker's Strength; a melee weapon: its
+code plus Strength; a lightsaber: the Control code. Against the target's Strength, never modified
+(doubled by a Force point). :func:`take_damage`: stunned (-1D to the end of the next round, stacking),
+wounded (falls, nothing more this round, -1D after), wounded twice incapacitated, incapacitated hurt
+again mortally wounded (:func:`death_check` at the end of each round: dies on 2D below the rounds
+elapsed). Cover (text ``002``): 1/4 +1D, 1/2 +2D, 3/4 +4D (peeking from total cover is 3/4) rolled and
+added to the difficulty; behind total cover a target cannot be shot (destroy the cover:
+:func:`hit_cover`, damage against the obstacle's Strength); a shot between the base and the covered
+difficulty hits the cover (:func:`cover_outcome`). Initiative: two actions that affect each other go by
+their rolls (text ``000``, :func:`~diceengine.systems.d6.initiative`); text ``002``'s group initiative
+is rolled by each group's best Perception, wounds counting, no Force or character point
+(:func:`group_initiative_check`, :func:`group_order`).
+
+Readings chosen where the texts are silent: a prone target's extra difficulty is the scene's
+``prone_dice`` (0 by default: text ``000`` refers to a table it does not print); under ``"replace"``
+cover dice are still added to the reaction's roll; standing up counts as one use for the penalty.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Mapping, Sequence
+
+from pydantic import Field
+
+from ._d6_codes import Code, parse_code
+from ._play import PlayState, Step, one_of, refuse, rolling
+from .d6 import (
+    RANGE_DIFFICULTIES,
+    Health,
+    Wound,
+    cover_result,
+    damage_result,
+    force_point_outcome,
+    order_by_rolls,
+    parry_bonuses,
+)
+
+__all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
+           "record_reaction", "next_segment", "grenade_blast", "damage", "take_damage", "hit_cover", "cover_outcome",
+           "take_cover", "end_round", "death_check", "record_death_roll", "spend_force_point",
+           "action_order", "group_initiative_check", "group_order", "RULES"]
+
+Movement = Literal["stand", "walk", "run", "crawl"]
+AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
+ReactionKind = Literal["dodge", "brawling_parry", "melee_parry", "lightsaber_parry", "deflect"]
+CoverLevel = Literal["none", "quarter", "half", "three_quarters", "peeking", "total"]
+
+#: movement allowed in a round, in metres
+MOVE_METRES = {"stand": 0, "walk": 5, "run": 10, "crawl": 2}
+#: cover dice added to the difficulty (text 002)
+COVER_DICE = {"none": 0, "quarter": 1, "half": 2, "three_quarters": 4, "peeking": 4}
+#: what each reaction stops
+STOPS: dict[str, tuple[str, ...]] = {
+    "dodge": ("ranged", "grenade"), "brawling_parry": ("brawling",),  # grenade: the blast (grenade_blast)
+    "melee_parry": ("brawling", "melee", "lightsaber"), "lightsaber_parry": ("brawling", "melee", "lightsaber"),
+    "deflect": ("ranged",),
+}
+LOW_GRAVITY_SKILLS = ("lifting", "climbing_jumping")
+ATTACK_KINDS = ("ranged", "grenade", "brawling", "melee", "lightsaber")
+
+
+class Reaction(PlayState):
+    """A reaction roll: what it stops, and when it was made."""
+
+    kind: ReactionKind
+    total: int
+    segment: int
+
+
+class D6Character(PlayState):
+    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
+    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
+    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
+
+    name: str
+    player: bool = True
+    codes: dict[str, str]
+    weapon: str | None = None
+    health: Wound = Wound.HEALTHY
+    stuns: list[int] = []
+    wounded_round: int | None = None
+    mortal_round: int | None = None
+    dead: bool = False
+    declared: int = Field(default=0, ge=0)
+    uses: int = Field(default=0, ge=0)
+    taken: int = Field(default=0, ge=0)
+    has_declared: bool = False
+    movement: Movement = "stand"
+    prone: bool = False
+    preparing_round: int | None = None
+    reacted_round: int | None = None
+    reactions: list[Reaction] = []
+    cover: CoverLevel = "none"
+    force_points: int = Field(default=0, ge=0)
+    dark_side_points: int = Field(default=0, ge=0)
+    force_points_returning: int = Field(default=0, ge=0)
+    force_point_round: int | None = None
+
+    def code(self, skill: str) -> Code:
+        key = skill.lower().replace(" ", "_")
+        if key not in self.codes:
+            raise refuse(f"{self.name} has no code for {skill!r} (known: {', '.join(self.codes)})")
+        return parse_code(self.codes[key])
+
+    @property
+    def armed(self) -> bool:
+        return self.weapon is not None
+
+    def stun_dice(self, round_: int) -> int:
+        """Stuns still running this round (each -1D)."""
+        return sum(1 for until in self.stuns if until >= round_)
+
+
+class D6Scene(PlayState):
+    """A fight: round and segment, characters by name, the reaction reading, the table's options."""
+
+    round: int = Field(default=1, ge=1)
+    segment: int = Field(default=1, ge=1)
+    characters: dict[str, D6Character]
+    reactions: Literal["add", "replace"] = "add"
+    low_gravity: bool = False
+    prone_dice: int = Field(default=0, ge=0)
+    order: list[str] = []
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _who(state: D6Scene, name: str) -> D6Character:
+    if name not in state.characters:
+        raise refuse(f"no character named {name!r} (known: {', '.join(state.characters)})")
+    return state.characters[name]
+
+
+def _put(state: D6Scene, c: D6Character, **update: object) -> D6Scene:
+    return state.model_copy(update={"characters": {**state.characters, c.name: c.model_copy(update=update)}})
+
+
+def _able(state: D6Scene, c: D6Character) -> None:
+    if c.dead:
+        raise refuse(f"{c.name} is dead")
+    if c.health >= Wound.INCAPACITATED:
+        raise refuse(f"{c.name} is {c.health} and can do nothing until healed")
+    if c.wounded_round == state.round:
+        raise refuse(f"{c.name} was wounded this round: down, and can do nothing for the rest of it")
+
+
+def _difficulty(value: int | str) -> int:
+    text = str(value).strip().lower().replace(" ", "_")
+    if text in RANGE_DIFFICULTIES:
+        return RANGE_DIFFICULTIES[text]
+    try:
+        return int(text)
+    except ValueError:
+        raise refuse(f"a difficulty is a number or a range ({', '.join(RANGE_DIFFICULTIES)}), not {value!r}") from None
+
+
+def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False) -> Code:
+    """The code rolled for ``skill`` with ``uses`` skill uses counted this round."""
+    code = c.code(skill)
+    if c.force_point_round == state.round:
+        code = code * 2
+    dice = -(max(uses, 1) - 1)
+    dice -= int(c.movement in ("run", "crawl"))
+    dice -= int(c.health == Wound.WOUNDED) + c.stun_dice(state.round)
+    prepared = c.preparing_round == state.round - 1 and c.reacted_round not in (state.round - 1, state.round)
+    if single and prepared and uses == 1:
+        dice += 1
+    if state.low_gravity and skill.lower().replace(" ", "_") in LOW_GRAVITY_SKILLS:
+        dice += 1
+    code = code + Code(dice, 0)
+    if code.dice < 1:
+        raise refuse(f"{c.name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled")
+    return code
+
+
+def _check(code: Code, difficulty: int | str | None, dice: int = 0, bonus: int = 0) -> str:
+    actor = f"{code}{bonus:+d}" if bonus else str(code)
+    if difficulty is None:
+        return actor
+    return f"{actor} vs {difficulty}" + (f"+{dice}D" if dice else "")
+
+
+# ---------------------------------------------------------------- the round
+
+
+def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", metres: int = 0, turn: int = 0,
+            stand_up: bool = False, draw_weapon: bool = False, set_stun: bool = False,
+            drop_prone: bool = False) -> Step[D6Scene]:
+    """Declare the round: the skill uses planned, the movement (walk up to 5 m, run 10 m turning at most
+    90°, crawl 2 m when prone), and the actions without a roll that count as uses (standing up: no
+    movement that round; drawing a weapon; setting a blaster to stun). ``drop_prone`` at the end of
+    the move is free."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.has_declared:
+        raise refuse(f"{name} has already declared this round")
+    if c.preparing_round == state.round:
+        raise refuse(f"{name} spends this round preparing")
+    if uses < 0 or metres < 0:
+        raise refuse("uses and metres are not negative")
+    if movement not in MOVE_METRES:
+        raise refuse(f"movement is one of {', '.join(MOVE_METRES)}")
+    if metres > MOVE_METRES[movement]:
+        raise refuse(f"{movement} covers at most {MOVE_METRES[movement]} m a round, not {metres}")
+    if movement == "crawl" and not c.prone:
+        raise refuse(f"{name} is standing: only a prone character crawls")
+    if movement in ("walk", "run") and c.prone and not stand_up:
+        raise refuse(f"{name} is prone: standing up comes first")
+    if stand_up and (not c.prone or movement != "stand"):
+        raise refuse("standing up is for a prone character, who cannot move in the same round")
+    if movement == "run" and abs(turn) > 90:
+        raise refuse("a running character turns at most 90° in a round")
+    declared = uses + int(stand_up) + int(draw_weapon) + int(set_stun)
+    prone = (c.prone and not stand_up) or drop_prone
+    new = _put(state, c, declared=declared, uses=declared, taken=declared - uses, has_declared=True,
+               movement=movement, prone=prone)
+    return Step(new)
+
+
+def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
+    """Spend the round preparing (aiming): nothing else; the next round's single use gets +1D."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.has_declared:
+        raise refuse(f"{name} has already declared this round")
+    return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
+
+
+def _next_use(state: D6Scene, name: str, skill: str) -> tuple[D6Scene, Code]:
+    c = _who(state, name)
+    _able(state, c)
+    if not c.has_declared:
+        raise refuse(f"{name} has not declared this round")
+    if c.taken >= c.declared:
+        raise refuse(f"{name} has no declared use left this round")
+    code = _code(state, c, skill, c.uses, single=True)
+    return _put(state, c, taken=c.taken + 1), code
+
+
+def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None) -> Step[D6Scene]:
+    """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
+    code, or none)."""
+    new, code = _next_use(state, name, skill)
+    return rolling(new, _check(code, difficulty), "d6")
+
+
+def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> Reaction | None:
+    for r in reversed(target.reactions):
+        stops = STOPS[r.kind]
+        if state.reactions == "replace" and r.kind == "brawling_parry":
+            stops = STOPS["melee_parry"]  # text 002: bare hands parry weapons too, the attack gets +10
+        if kind in stops and (state.reactions == "replace" or r.segment == state.segment):
+            return r
+    return None
+
+
+def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: int | str,
+           kind: AttackKind = "ranged", cover_roll: int | None = None) -> Step[D6Scene]:
+    """An attack as the attacker's next declared use. The target's reaction, when it stops this kind of
+    attack, is added to the difficulty (``"add"``, its segment) or replaces it (``"replace"``, the round,
+    with the parry bonuses); the target's cover adds its dice (or ``cover_roll``, the cover dice already
+    rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee."""
+    one_of(kind, ATTACK_KINDS, "the kind of attack")
+    a = _who(state, attacker)
+    t = _who(state, target)
+    if kind == "melee" and (not a.armed or a.weapon == "lightsaber"):
+        raise refuse(f"{attacker} has no melee weapon in hand")
+    if kind == "lightsaber" and a.weapon != "lightsaber":
+        raise refuse(f"{attacker} has no lightsaber in hand")
+    if t.cover == "total" and kind in ("ranged", "grenade"):
+        raise refuse(f"{target} is behind total cover: destroy or pierce it first (hit_cover)")
+    base = _difficulty(difficulty)
+    bonus = 0
+    reaction = _reaction_against(state, t, kind) if kind != "grenade" else None  # a throw aims at a place
+    if reaction is not None:
+        if state.reactions == "add":
+            base += reaction.total
+        else:
+            base = reaction.total
+            if kind in ("brawling", "melee", "lightsaber") and reaction.kind in ("melee_parry", "brawling_parry"):
+                parry_bonus, attack_bonus = parry_bonuses("melee" if reaction.kind == "melee_parry" else "brawling",
+                                                          "unarmed" if kind == "brawling" else "armed")
+                base += parry_bonus
+                bonus += attack_bonus
+    dice = (COVER_DICE[t.cover] if kind == "ranged" else 0) + (state.prone_dice if t.prone and kind != "grenade" else 0)
+    if cover_roll is not None:
+        if not dice:
+            raise refuse(f"{target} has no cover to roll")
+        base, dice = base + cover_roll, 0
+    new, code = _next_use(state, attacker, skill)
+    return Step(new, _check(code, base, dice, bonus), "d6")
+
+
+def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6Scene]:
+    """A grenade landing near ``target``: the game master rolls 4D against the difficulty of the distance
+    between them, raised by the target's dodge of this segment (``"replace"``: replaced by it); a
+    target who dodged a grenade ends the segment prone. On a success, damage as the distance gives."""
+    t = _who(state, target)
+    base = _difficulty(difficulty)
+    reaction = _reaction_against(state, t, "grenade")
+    if reaction is not None:
+        base = base + reaction.total if state.reactions == "add" else reaction.total
+        state = _put(state, t, prone=True)
+    return Step(state, f"4D vs {base}", "d6")
+
+
+def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Scene]:
+    """A reaction, when attacked: a dodge, a bare-handed parry (empty hands), a weapon parry (a weapon in
+    hand), a lightsaber parry (Sense or weapon parry, the better) or ``"deflect"`` (Sense: a blaster
+    bolt parried, and sent back: two uses). It counts as one more use from now on (``"replace"``: it
+    takes an action left first). Returns its check; :func:`record_reaction` keeps the roll."""
+    one_of(kind, tuple(STOPS), "a reaction")
+    c = _who(state, name)
+    _able(state, c)
+    if kind == "brawling_parry" and c.armed:
+        raise refuse(f"{name} has a weapon in hand: a weapon parry, not a bare-handed one")
+    if kind == "melee_parry" and (not c.armed or c.weapon == "lightsaber"):
+        raise refuse(f"{name} has no melee weapon in hand" if not c.armed
+                     else "a lightsaber parries with lightsaber_parry")
+    if kind in ("lightsaber_parry", "deflect") and c.weapon != "lightsaber":
+        raise refuse(f"{name} has no lightsaber in hand")
+    extra = 2 if kind == "deflect" else 1
+    skill: str
+    if state.reactions == "replace" and c.taken < c.declared:
+        left = min(extra, c.declared - c.taken)
+        uses, taken, declared = c.uses + extra - left, c.taken + extra, c.declared + extra - left
+    else:
+        uses, taken, declared = c.uses + extra, c.taken + extra, c.declared + extra
+    with_use = c.model_copy(update={"uses": uses})
+    if kind == "lightsaber_parry":
+        options = [s for s in ("sense", "melee_parry") if s in c.codes]
+        if not options:
+            raise refuse(f"{name} has neither Sense nor a weapon parry")
+        skill = max(options, key=lambda s: c.code(s).in_pips)
+    elif kind == "deflect":
+        skill = "sense"
+    else:
+        skill = kind
+    code = _code(state, with_use, skill, uses)
+    new = _put(state, c, uses=uses, taken=taken, declared=declared, reacted_round=state.round, has_declared=True)
+    return Step(new, str(code), "d6")
+
+
+def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -> Step[D6Scene]:
+    """The rolled total of a reaction :func:`react` called for."""
+    one_of(kind, tuple(STOPS), "a reaction")
+    c = _who(state, name)
+    if c.reacted_round != state.round:
+        raise refuse(f"{name} has made no reaction this round")
+    reaction = Reaction(kind=kind, total=total, segment=state.segment)
+    return Step(_put(state, c, reactions=[*c.reactions, reaction]))
+
+
+def next_segment(state: D6Scene) -> Step[D6Scene]:
+    """The next segment of the round: under ``"add"`` the reactions made so far stop nothing more."""
+    return Step(state.model_copy(update={"segment": state.segment + 1}))
+
+
+def take_cover(state: D6Scene, name: str, cover: CoverLevel) -> Step[D6Scene]:
+    """The character's cover from now on (``"peeking"``: out of total cover to look or shoot, 3/4)."""
+    c = _who(state, name)
+    if cover not in COVER_DICE and cover != "total":
+        raise refuse(f"cover is one of {', '.join([*COVER_DICE, 'total'])}")
+    return Step(_put(state, c, cover=cover))
+
+
+def cover_outcome(attack_total: int, base_difficulty: int, cover_roll: int) -> str:
+    """``"hit"``, ``"cover"`` (the obstacle is hit) or ``"miss"`` (text ``002``)."""
+    return cover_result(attack_total, base_difficulty, cover_roll)
+
+
+# ---------------------------------------------------------------- damage
+
+
+def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "ranged",
+           weapon: str | None = None) -> Step[D6Scene]:
+    """The damage roll against the target's Strength (never modified; doubled by a Force point this
+    round): a weapon's code; bare hands, the attacker's Strength; a melee weapon, its code plus
+    Strength; a lightsaber, the Control code."""
+    one_of(kind, ATTACK_KINDS, "the kind of attack")
+    a = _who(state, attacker)
+    t = _who(state, target)
+    doubled = 2 if a.force_point_round == state.round else 1  # the character's codes, not a weapon's
+    if kind == "brawling":
+        dmg = a.code("strength") * doubled
+    elif kind == "melee":
+        if not a.armed or a.weapon == "lightsaber":
+            raise refuse(f"{attacker} has no melee weapon in hand")
+        dmg = a.code("strength") * doubled + parse_code(a.weapon)  # type: ignore[arg-type]
+    elif kind == "lightsaber":
+        if a.weapon != "lightsaber":
+            raise refuse(f"{attacker} has no lightsaber in hand")
+        dmg = a.code("control") * doubled
+    else:
+        if weapon is None:
+            raise refuse("a shot's damage is the weapon's code: give weapon")
+        dmg = parse_code(weapon)
+    strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
+    return Step(state, f"{dmg} vs {strength}", "d6")
+
+
+def take_damage(state: D6Scene, target: str, damage_total: int, strength_total: int) -> Step[D6Scene]:
+    """Apply a damage roll against a Strength roll (text ``000``)."""
+    t = _who(state, target)
+    if t.dead:
+        raise refuse(f"{target} is dead")
+    result = damage_result(damage_total, strength_total)
+    if result == Wound.STUNNED:  # -1D to the end of the next round, stacking
+        return Step(_put(state, t, stuns=[*t.stuns, state.round + 1]))
+    health = Health(t.health, 0).hit(result).state
+    update: dict[str, object] = {"health": health}
+    if health >= Wound.WOUNDED and health != t.health:
+        update["prone"] = True
+        if health == Wound.WOUNDED:
+            update["wounded_round"] = state.round
+    if health == Wound.MORTALLY_WOUNDED and t.mortal_round is None:
+        update["mortal_round"] = state.round
+    return Step(_put(state, t, **update))
+
+
+def hit_cover(weapon: str, obstacle_strength: str) -> str:
+    """The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."""
+    return f"{parse_code(weapon)} vs {parse_code(obstacle_strength)}"
+
+
+def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
+    """At the end of a round, a mortally wounded character rolls 2D: below the rounds elapsed since the
+    wound (1 at the end of that round) he dies. The check succeeds when he lives."""
+    c = _who(state, name)
+    if c.mortal_round is None or c.dead:
+        raise refuse(f"{name} is not mortally wounded")
+    return Step(state, f"2D vs {state.round - c.mortal_round + 1}", "d6")
+
+
+def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
+    """The 2D of :func:`death_check`: dead when below the rounds elapsed."""
+    c = _who(state, name)
+    if c.mortal_round is None or c.dead:
+        raise refuse(f"{name} is not mortally wounded")
+    return Step(_put(state, c, dead=roll < state.round - c.mortal_round + 1))
+
+
+def end_round(state: D6Scene) -> Step[D6Scene]:
+    """The next round: declarations, uses and reactions cleared, movement back to standing still (prone
+    stays prone), stuns that ran their course gone."""
+    nxt = state.round + 1
+    chars = {}
+    for name, c in state.characters.items():
+        chars[name] = c.model_copy(update={
+            "declared": 0, "uses": 0, "taken": 0, "has_declared": False, "movement": "stand", "reactions": [],
+            "stuns": [u for u in c.stuns if u >= nxt]})
+    return Step(state.model_copy(update={"round": nxt, "segment": 1, "characters": chars}))
+
+
+def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral", "heroic", "dramatic"]
+                      ) -> Step[D6Scene]:
+    """« Je me fie à la Force »: every code doubled this round. Evil: the point is lost and a dark side
+    point gained; neutral: lost; heroic: returned at the end of the adventure; dramatic: returned, and
+    the game master may give another."""
+    one_of(use, ("evil", "neutral", "heroic", "dramatic"), "a use of the Force")
+    c = _who(state, name)
+    if c.force_points < 1:
+        raise refuse(f"{name} has no Force point")
+    if c.force_point_round == state.round:
+        raise refuse(f"{name} already relies on the Force this round")
+    outcome = force_point_outcome(use)
+    return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
+                     dark_side_points=c.dark_side_points + int(outcome.dark_side_point),
+                     force_points_returning=c.force_points_returning + int(outcome.returned_at_end)))
+
+
+# ---------------------------------------------------------------- initiative (002)
+
+
+def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
+    """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
+    player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
+    for name in rolls:
+        _who(state, name)
+    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
+    if result.roll_again:
+        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+    return Step(state.model_copy(update={"order": result.order}))
+
+
+def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
+    """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
+    penalties applying, no Force point or character point."""
+    if not members:
+        raise refuse("a group has at least one member")
+    chars = [_who(state, m) for m in members]
+    best = max(chars, key=lambda c: c.code("perception").in_pips)
+    penalty = int(best.health == Wound.WOUNDED) + best.stun_dice(state.round)
+    code = best.code("perception") - Code(penalty, 0)
+    if code.dice < 1:
+        raise refuse(f"{best.name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled")
+    return Step(state, str(code), "d6")
+
+
+def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str) -> Step[D6Scene]:
+    """The order of the round: the group the winner of the initiative chose acts first, then the others;
+    within a group, the highest Perception first."""
+    if first not in groups:
+        raise refuse(f"no group named {first!r}")
+    order: list[str] = []
+    for group in [first, *[g for g in groups if g != first]]:
+        members = [_who(state, m) for m in groups[group]]
+        order += [c.name for c in sorted(members, key=lambda c: -c.code("perception").in_pips)]
+    return Step(state.model_copy(update={"order": order}))
+
+
+#: the rules of play, for ``dice rule d6 NAME state=JSON ...``
+RULES = {
+    "declare": declare, "prepare": prepare, "act": act, "attack": attack, "react": react,
+    "record_reaction": record_reaction, "next_segment": next_segment, "grenade_blast": grenade_blast,
+    "take_cover": take_cover,
+    "cover_outcome": cover_outcome, "damage": damage, "take_damage": take_damage, "hit_cover": hit_cover,
+    "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
+    "spend_force_point": spend_force_point, "action_order": action_order,
+    "group_initiative_check": group_initiative_check,
+    "group_order": group_order,
+}

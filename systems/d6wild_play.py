@@ -1,0 +1,299 @@
+"""The state of play of D6 with the Wild Die (rule text ``003``): a scene's rounds, each character's
+declared actions, reaction, stuns, wounds, character points and Force points.
+
+A round goes: each character :func:`declare` s a number of actions (-1D on every action per action
+after the first, the movement left by the table of multiple actions); :func:`act` returns the exact
+check of the next action (the code less the round's penalties, the stuns still running and the
+wounds); a :func:`react` ion (dodge, parry) uses an action left or adds one, and its roll, recorded by
+:func:`record_reaction`, stands for every attack the character suffers this round (:func:`attack`);
+:func:`damage` gives the check of a damage roll against Strength (its margin is damage minus Strength)
+and :func:`take_damage` applies the band; :func:`end_round` lets the stuns that were due run out.
+
+Bands (damage minus Strength): below 0 light stun (-1D to the end of this round), 0-3 stun (-1D to the
+end of this round and the next), 4-8 wounded (-1D until healed; wounded twice: falls, -2D), 9-12
+incapacitated, 13-15 mortally wounded, 16+ killed. Stunned as many times as the Strength code has dice:
+unconscious (2D6 minutes).
+
+Character points: +1D to one roll (the ``character_point`` option of the check), never two on one roll;
+the counter is kept here (one per hour of play: :func:`award_character_points`). A Force point doubles
+every roll left to the character this round (not the character-point die), one per round; spent in
+anger, vengeance or for a personal goal it becomes a dark side point.
+
+Readings chosen where the text is silent (documented options): the reaction roll replaces the
+attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"add"`` adds it, as text
+``000`` does); a third wound incapacitates; light stuns count with stuns toward unconsciousness (as
+:class:`~diceengine.systems.d6wild.WildHealth` does); the round's penalties apply to the doubled code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Mapping, Sequence
+
+from pydantic import Field
+
+from ._d6_codes import Code, parse_code
+from ._play import PlayState, Step, refuse, rolling
+from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
+
+__all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
+           "damage", "take_damage", "end_round", "spend_force_point", "spend_character_point", "award_character_points",
+           "initiative_checks", "roll_initiative", "RULES"]
+
+
+class Stun(PlayState):
+    """A stun running until the end of round ``until_round``."""
+
+    kind: Literal["light stun", "stun"]
+    until_round: int
+
+
+class WildCharacter(PlayState):
+    """One character of a scene of text ``003``."""
+
+    name: str
+    player: bool = True
+    codes: dict[str, str]
+    declared: int = Field(default=0, ge=0)
+    taken: int = Field(default=0, ge=0)
+    reaction: int | None = None
+    stuns: list[Stun] = []
+    stuns_taken: int = Field(default=0, ge=0)
+    wounds: int = Field(default=0, ge=0)
+    worst: int = 0
+    character_points: int = Field(default=0, ge=0)
+    force_points: int = Field(default=0, ge=0)
+    dark_side_points: int = Field(default=0, ge=0)
+    force_point_round: int | None = None
+
+    def code(self, skill: str) -> Code:
+        key = skill.lower().replace(" ", "_")
+        if key not in self.codes:
+            raise refuse(f"{self.name} has no code for {skill!r} (known: {', '.join(self.codes)})")
+        return parse_code(self.codes[key])
+
+    @property
+    def unconscious(self) -> bool:
+        """Stunned as many times as the Strength code has dice."""
+        strength = self.code("strength").dice if "strength" in self.codes else 0
+        return 0 < strength <= self.stuns_taken
+
+    @property
+    def fallen(self) -> bool:
+        """Wounded twice: down, no physical effort."""
+        return self.wounds >= 2
+
+    @property
+    def out_of_action(self) -> str | None:
+        """Why the character can do nothing at all, or ``None``."""
+        if self.worst >= WildWound.INCAPACITATED:
+            return str(WildWound(self.worst))
+        if self.unconscious:
+            return "unconscious"
+        return None
+
+    def penalty(self, round_: int) -> int:
+        """Dice lost on every roll now: stuns still running, then -1D wounded (-2D wounded twice)."""
+        running = sum(1 for s in self.stuns if s.until_round >= round_)
+        return running + min(self.wounds, 2)
+
+
+class WildScene(PlayState):
+    """A scene: the round, the characters by name, the initiative order, the reaction reading."""
+
+    round: int = Field(default=1, ge=1)
+    characters: dict[str, WildCharacter]
+    order: list[str] = []
+    reaction_mode: Literal["replace", "add"] = "replace"
+
+
+def _who(state: WildScene, name: str) -> WildCharacter:
+    if name not in state.characters:
+        raise refuse(f"no character named {name!r} (known: {', '.join(state.characters)})")
+    return state.characters[name]
+
+
+def _put(state: WildScene, character: WildCharacter, **update: object) -> WildScene:
+    new = character.model_copy(update=update)
+    return state.model_copy(update={"characters": {**state.characters, character.name: new}})
+
+
+def _able(state: WildScene, c: WildCharacter) -> None:
+    why = c.out_of_action
+    if why:
+        raise refuse(f"{c.name} is {why} and can do nothing")
+
+
+def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: int) -> Code:
+    code = c.code(skill)
+    if c.force_point_round == state.round:
+        code = code * 2
+    code = code - Code(round_penalty + c.penalty(state.round), 0)
+    if code.dice < 1:
+        raise refuse(f"{c.name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled")
+    return code
+
+
+def _check(code: Code, difficulty: int | str | None) -> str:
+    return str(code) if difficulty is None else f"{code} vs {difficulty}"
+
+
+def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:
+    if not character_point:
+        return {}
+    if c.character_points < 1:
+        raise refuse(f"{c.name} has no character point left")
+    return {"character_points": c.character_points - 1}
+
+
+def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
+    """Spend a character point after a roll, before the game master gives the result: the counter goes
+    down; add the die to the roll with :func:`~diceengine.systems.d6wild.spend_character_point`."""
+    c = _who(state, name)
+    return Step(_put(state, c, **_spend_point(c, True)))
+
+
+def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
+    """Declare the round's actions: every action loses 1D per action after the first (movement: 100%,
+    80%, 60%, 40%, 20%, then none). Once per round."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.declared:
+        raise refuse(f"{name} has already declared {c.declared} action(s) this round")
+    multiple_actions(actions)  # refuses fewer than one
+    return Step(_put(state, c, declared=actions, taken=0))
+
+
+def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = None,
+        character_point: bool = False) -> Step[WildScene]:
+    """The next declared action: the check of ``skill`` (with the round's penalties, running stuns and
+    wounds, doubled after a Force point this round) against ``difficulty`` (a number, a name of the
+    ladder or an opposing code). ``character_point`` spends one: +1D on this roll."""
+    c = _who(state, name)
+    _able(state, c)
+    if not c.declared:
+        raise refuse(f"{name} has not declared any action this round")
+    if c.taken >= c.declared:
+        raise refuse(f"{name} has taken all {c.declared} declared action(s) this round")
+    code = _rolled_code(state, c, skill, multiple_actions(c.declared)[0])
+    new = _put(state, c, taken=c.taken + 1, **_spend_point(c, character_point))
+    return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
+
+
+def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False) -> Step[WildScene]:
+    """A reaction (dodge, parry): it uses an action left, or adds one (every roll of the rest of the round
+    loses one more die). Its roll stands for every attack of the round: one per round."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.reaction is not None:
+        raise refuse(f"{name}'s reaction roll of {c.reaction} already stands for every attack this round")
+    declared, penalty = after_reaction(c.declared, c.taken)
+    code = _rolled_code(state, c, skill, penalty)
+    new = _put(state, c, declared=declared, taken=c.taken + 1, **_spend_point(c, character_point))
+    return Step(new, str(code), "d6wild", {"character_point": True} if character_point else {})
+
+
+def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
+    """The rolled total of the reaction :func:`react` called for."""
+    c = _who(state, name)
+    if c.reaction is not None:
+        raise refuse(f"{name}'s reaction is already recorded this round")
+    return Step(_put(state, c, reaction=total))
+
+
+def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty: int | str,
+           character_point: bool = False) -> Step[WildScene]:
+    """An attack as the attacker's next action: the target's reaction roll this round replaces the
+    difficulty (or is added to it: ``reaction_mode``)."""
+    t = _who(state, target)
+    if t.reaction is not None:
+        if state.reaction_mode == "replace":
+            difficulty = t.reaction
+        else:
+            if not str(difficulty).lstrip("-").isdigit():
+                raise refuse("with reaction_mode 'add' the difficulty is a number")
+            difficulty = int(difficulty) + t.reaction
+    return act(state, attacker, skill, difficulty, character_point)
+
+
+def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) -> Step[WildScene]:
+    """The damage roll against the target's Strength (plus armour): the check's margin is damage minus
+    Strength, the number :func:`take_damage` takes. The Strength roll is never modified."""
+    t = _who(state, target)
+    text = str(armour).strip()
+    resist = t.code("strength") + (Code(0, int(text)) if text.lstrip("+-").isdigit() else parse_code(text))
+    dmg = parse_code(weapon)
+    if dmg.dice < 1:
+        raise refuse("a damage code has at least 1D")
+    return Step(state, f"{dmg} vs {resist}", "d6wild")
+
+
+def take_damage(state: WildScene, target: str, margin: int) -> Step[WildScene]:
+    """Apply damage minus Strength to the target (the bands of the module docstring)."""
+    t = _who(state, target)
+    band = damage_result(margin, 0)
+    if band in (WildWound.LIGHT_STUN, WildWound.STUN):
+        until = state.round + (0 if band == WildWound.LIGHT_STUN else 1)
+        stun = Stun(kind="light stun" if band == WildWound.LIGHT_STUN else "stun", until_round=until)
+        return Step(_put(state, t, stuns=[*t.stuns, stun], stuns_taken=t.stuns_taken + 1))
+    if band == WildWound.WOUNDED:
+        wounds = t.wounds + 1
+        worst = max(t.worst, WildWound.INCAPACITATED if wounds >= 3 else WildWound.WOUNDED)
+        return Step(_put(state, t, wounds=wounds, worst=int(worst)))
+    return Step(_put(state, t, worst=int(max(t.worst, band))))
+
+
+def end_round(state: WildScene) -> Step[WildScene]:
+    """The next round: declarations and reactions cleared, stuns that ran to this round's end gone, a
+    Force point's doubling over."""
+    nxt = state.round + 1
+    chars = {name: c.model_copy(update={"declared": 0, "taken": 0, "reaction": None,
+                                        "stuns": [s for s in c.stuns if s.until_round >= nxt]})
+             for name, c in state.characters.items()}
+    return Step(state.model_copy(update={"round": nxt, "characters": chars}))
+
+
+def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[WildScene]:
+    """Spend a Force point: every roll left to the character this round is doubled (not a character-point
+    die); not cumulative. Spent in anger, vengeance or for a personal goal it becomes a dark side point."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.force_points < 1:
+        raise refuse(f"{name} has no Force point")
+    if c.force_point_round == state.round:
+        raise refuse(f"{name} already spent a Force point this round (not cumulative)")
+    return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
+                     dark_side_points=c.dark_side_points + int(anger)))
+
+
+def award_character_points(state: WildScene, name: str, hours: int) -> Step[WildScene]:
+    """Character points at the end of a session: about one per hour of play."""
+    c = _who(state, name)
+    if hours < 0:
+        raise refuse("hours of play are not negative")
+    return Step(_put(state, c, character_points=c.character_points + hours))
+
+
+def initiative_checks(state: WildScene) -> dict[str, str]:
+    """The Perception check each character rolls for initiative."""
+    return {name: str(c.code("perception")) for name, c in state.characters.items()}
+
+
+def roll_initiative(state: WildScene, perception: Mapping[str, int],
+                    players: Sequence[str] | None = None) -> Step[WildScene]:
+    """The order of the round from the Perception totals (highest first; a player character before an NPC
+    on a tie; two of a kind roll again: refused until they have)."""
+    players = [n for n, c in state.characters.items() if c.player] if players is None else players
+    result = initiative(perception, players)
+    if result.roll_again:
+        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+    return Step(state.model_copy(update={"order": result.order}))
+
+
+#: the rules of play, for ``dice rule d6wild NAME state=JSON ...``
+RULES = {
+    "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
+    "damage": damage, "take_damage": take_damage, "end_round": end_round,
+    "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
+    "award_character_points": award_character_points,
+    "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
+}

@@ -1,0 +1,119 @@
+"""Mutation testing with mutmut, one module at a time: ``python -m tests.mutation systems/d6.py``.
+
+mutmut 3 names each mutant after its file path, so the package is staged in ``.mutation/`` as it is
+installed (``systems/`` -> ``diceengine/systems/``, ``grammars/`` -> ``diceengine/grammars/``) with the
+tests and ``pyproject.toml`` (whose ``[tool.mutmut]`` section holds the settings); mutmut runs there,
+each mutant against the tests that called the mutated function. Results are kept in
+``.mutation/mutants`` between runs (unchanged functions are not tested again).
+
+Prints, per module, the mutants killed, survived and the score; ``--survivors`` prints the diff of
+each survivor; the accepted (equivalent) survivors are listed in ``tests/mutation_survivors.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / ".mutation"
+#: repository folder -> folder in the staged package
+LAYOUT = {"diceengine": "diceengine", "systems": "diceengine/systems", "grammars": "diceengine/grammars",
+          "tests": "tests"}
+ACCEPTED = Path(__file__).resolve().parent / "mutation_survivors.txt"
+KILLED = {1, 3, 36, 37, -24, 24, 152, 255, -11, -9}  # test failure, pytest error, timeout, crash
+SURVIVED = {0}
+
+
+def staged_path(path: str) -> str:
+    """``systems/d6.py`` -> ``diceengine/systems/d6.py``."""
+    top, _, rest = path.partition("/")
+    if top not in LAYOUT or not rest.endswith(".py"):
+        raise SystemExit(f"not a module of the engine: {path}")
+    return f"{LAYOUT[top]}/{rest}"
+
+
+def stage(modules: list[str]) -> None:
+    """Copy the sources into the staging folder (modification times kept: mutmut's cache stays valid)."""
+    STAGE.mkdir(exist_ok=True)
+    for folder in ("diceengine", "tests"):
+        shutil.rmtree(STAGE / folder, ignore_errors=True)
+    for src, dst in LAYOUT.items():
+        shutil.copytree(ROOT / src, STAGE / dst, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    only = json.dumps([staged_path(m) for m in modules])
+    text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\nonly_mutate = {only}\n", 1)
+    (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
+    shutil.copy2(ROOT / "README.md", STAGE / "README.md")
+
+
+def accepted() -> set[str]:
+    """Names of the mutants accepted as equivalent (first word of each line, ``#`` comments)."""
+    if not ACCEPTED.exists():
+        return set()
+    names = set()
+    for line in ACCEPTED.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(line.split()[0])
+    return names
+
+
+def report(modules: list[str], show: bool) -> int:
+    """Print the score of each module; the number of survivors not accepted."""
+    ok = accepted()
+    mutmut = Path(sys.executable).parent / "mutmut"
+    open_survivors = 0
+    for module in modules:
+        meta = STAGE / "mutants" / (staged_path(module) + ".meta")
+        if not meta.exists():
+            print(f"{module}: no results")
+            continue
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        killed = [k for k, c in codes.items() if c in KILLED]
+        survived = sorted(k for k, c in codes.items() if c in SURVIVED)
+        other = {k: c for k, c in codes.items() if c not in KILLED and c not in SURVIVED}
+        equivalent = [k for k in survived if k in ok]
+        live = [k for k in survived if k not in ok]
+        judged = len(killed) + len(live)
+        score = 100.0 * len(killed) / judged if judged else 100.0
+        print(f"{module}: {len(codes)} mutants, {len(killed)} killed, {len(survived)} survived "
+              f"({len(equivalent)} accepted as equivalent), {len(other)} not tested or no tests; "
+              f"score {score:.1f}% (equivalent mutants aside)")
+        for k in live:
+            print(f"  survived: {k}")
+            if show:
+                subprocess.run([str(mutmut), "show", k], cwd=STAGE, check=False)
+        for k, c in sorted(other.items()):
+            print(f"  not judged ({c}): {k}")
+        open_survivors += len(live)
+    return open_survivors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="+", help="repository paths, e.g. systems/d6.py diceengine/pmf.py")
+    parser.add_argument("--report", action="store_true", help="only print the last results")
+    parser.add_argument("--survivors", action="store_true", help="print the diff of each survivor")
+    parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
+    parser.add_argument("--fresh", action="store_true", help="forget the cached results (after a config change)")
+    args = parser.parse_args(argv)
+    if args.fresh:
+        shutil.rmtree(STAGE / "mutants", ignore_errors=True)
+    if not args.report:
+        stage(args.modules)
+        env = dict(os.environ, DICE_PROPERTY_SCALE=os.environ.get("DICE_PROPERTY_SCALE", "0.1"))
+        mutmut = Path(sys.executable).parent / "mutmut"
+        cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
+        subprocess.run(cmd, cwd=STAGE, env=env, check=False)
+    return 1 if report(args.modules, args.survivors) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""Point 5 of issue 10: the plan cache is bounded in bytes and keyed on meaning."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+
+import diceengine as de
+from diceengine import api
+from diceengine.plan_cache import MAX_BYTES, PlanCache, footprint
+
+
+def test_spellings_that_differ_in_whitespace_or_case_share_one_plan():
+    api.PLANS.clear()
+    texts = ["12D999999>10" + " " * i for i in range(27)] + ["12d999999>10", " 12d999999 > 10"]
+    rolls = [de.roll(t, seed=5) for t in texts]
+    assert len(api.PLANS._meanings) == 1
+    assert len({r.total for r in rolls}) == 1  # same plan, same seed, same dice
+    for t, r in zip(texts, rolls):
+        assert str(r).startswith(t + ": ")  # each roll shows the text it was given
+    assert api.PLANS.bytes < 256 * 1024
+    # a different meaning is a different plan
+    de.roll("12d999999>11", seed=5)
+    assert len(api.PLANS._meanings) == 2
+
+
+def test_a_huge_die_is_not_listed_face_by_face():
+    plan = api.plan("12D999999>10")
+    assert footprint(plan) < 64 * 1024  # was about 39 MiB: a tuple of a million faces
+    assert footprint(api.plan("10000d1000000")) < 64 * 1024
+
+
+def test_footprint_counts_what_a_plan_owns():
+    import numpy as np
+
+    class Holder:
+        def __init__(self) -> None:
+            self.a = np.zeros(1_000_000)
+            self.b = [list(range(1000)) for _ in range(10)]
+
+    size = footprint(Holder())
+    assert 8_000_000 <= size <= 8_000_000 + 10 * (8 * 1000 + 32 * 1000) + 100_000
+
+
+def test_the_cache_stays_within_its_bytes():
+    api.PLANS.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        # 400 distinct plans of about 120 KB each: 48 MB if nothing were dropped
+        for i in range(400):
+            api.plan("+".join([f"3d{6 + i}kh2!"] * 60))
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert api.PLANS.bytes <= MAX_BYTES
+    assert held <= 1.5 * MAX_BYTES, held
+    assert len(api.PLANS._meanings) < 400
+
+
+def test_a_plan_too_large_is_used_but_not_kept():
+    cache = PlanCache(max_bytes=10_000, max_plan_bytes=5_000)
+    big = list(range(10_000))
+    cache.put(("s", "x"), ("m", 1), big, "x")
+    assert cache.get(("s", "x")) is None and cache.bytes == 0
+    small = [1, 2, 3]
+    cache.put(("s", "y"), ("m", 2), small, "y")
+    assert cache.get(("s", "y")) is small and 0 < cache.bytes <= 10_000

@@ -1,0 +1,42 @@
+"""The README's scenes of the rulesets in play run as written: each ``expression  # -> value`` line holds."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def blocks() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+
+
+def test_there_is_one_scene_per_ruleset():
+    found = blocks()
+    assert len(found) == 4
+    for module in ("d6_play", "d6wild_play", "d20pool_play", "ffg_play"):
+        assert any(module in b for b in found), module
+
+
+@pytest.mark.parametrize("block", blocks(), ids=["d6", "d6wild", "d20pool", "ffg"])
+def test_readme_scene(block):
+    namespace: dict = {}
+    lines = block.splitlines()
+    checked = 0
+    for stmt in ast.parse(block).body:
+        source = ast.get_source_segment(block, stmt)
+        _, sep, expected = lines[stmt.end_lineno - 1].partition("# ->")
+        if sep and isinstance(stmt, ast.Expr):
+            value = eval(compile(source, "README", "eval"), namespace)  # noqa: S307
+            want = ast.literal_eval(expected.split("  (")[0].strip())
+            assert value == want, source
+            checked += 1
+        else:
+            exec(compile(source, "README", "exec"), namespace)  # noqa: S102
+    assert checked >= 2
