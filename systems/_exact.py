@@ -23,7 +23,7 @@ MAX_PAIRS = 4_000_000
 
 
 class RationalPMF:
-    """A distribution over exact rational values: ``table[value] = probability``."""
+    """A distribution over exact rational values (or sparse whole numbers): ``table[value] = probability``."""
 
     __slots__ = ("table",)
 
@@ -75,9 +75,9 @@ def build(items: Iterable[tuple[Any, float]]) -> Exact:
         if type(v) is not int:
             whole = False
         table[v] = table.get(v, 0.0) + p
-    if whole:
+    if whole and (not table or max(table) - min(table) < max(4 * len(table), 1024)):
         return PMF.from_mapping(table)
-    return RationalPMF(table)
+    return RationalPMF(table)  # fractions, or whole numbers too sparse for a dense array (3d20^4)
 
 
 def combine(a: Exact, b: Exact, fn: Callable[[Any, Any], Any],

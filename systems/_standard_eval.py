@@ -110,10 +110,11 @@ def _pairs_cost(a: tuple[Cost, Any, Any], b: tuple[Cost, Any, Any], lo: Any, hi:
                 rational: bool = False) -> tuple[Cost, int, int]:
     """Cost of combining two distributions pair by pair (numpy when whole, Python when fractions)."""
     la, lb = _span(a[1], a[2]), _span(b[1], b[2])
-    pairs = 1 if la == 1 or lb == 1 else la * lb
-    _check_support(max(pairs, _span(lo, hi)))
+    pairs = max(la, lb) if la == 1 or lb == 1 else la * lb
+    _check_support(pairs)
+    span = min(_span(lo, hi), 4 * pairs + 1024)  # a sparse result is held as a table (see _exact.build)
     step = PYTHON_STEP if rational else 6
-    cost = a[0] + b[0] + Cost(step * pairs + 2 * _span(lo, hi) + NUMPY_CALL, 5 * pairs + _span(lo, hi))
+    cost = a[0] + b[0] + Cost(step * pairs + 2 * span + NUMPY_CALL, 5 * pairs + span)
     return cost, math.floor(lo), math.ceil(hi)
 
 
