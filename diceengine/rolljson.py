@@ -69,7 +69,10 @@ def _die(d: Any) -> str:
 def roll_json(roll: Roll) -> str:
     """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
     plan, outcome, record = roll._plan, roll.outcome, roll._record
-    fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
+    if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
+        fields = f'"{outcome._fields[0]}":{outcome[0]}'
+    else:
+        fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
     get = _DIE_JSON.get
     dice = ",".join([get(d) or _die_json(d) for d in plan.dice(record)])
     head = _HEADS.get((roll.system, roll.expression)) or _head(roll.system, roll.expression)

@@ -168,6 +168,7 @@ class DiceTerm:
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
+    _label_suffix: str = field(init=False, repr=False)
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
 
     @property
@@ -185,6 +186,7 @@ class DiceTerm:
         # each die thrown once: the record is the list of faces
         flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
         object.__setattr__(self, "flat", flat)
+        object.__setattr__(self, "_label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
                            and (self.window is not None or self.selection is not None))
         # no modifier but keep/drop
@@ -430,7 +432,9 @@ class DiceTerm:
         """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
         a critical success."""
         if self.plain:
-            if self.window is None or self.keep == len(data):
+            if self.window is None:
+                return "[" + ", ".join(map(str, data)) + self._label_suffix
+            if self.keep == len(data):
                 text = ", ".join(map(str, data))
             else:
                 a, b = self.window

@@ -165,8 +165,7 @@ class Term(Evaluator):
         return self.term.pmf()
 
     def render(self, records: Iterator[Any]) -> str:
-        owner, data = next(records)
-        return owner.render(data)
+        return self.term.render(next(records)[1])
 
     def truncated(self) -> float:
         return self.term.truncated_mass()
@@ -230,6 +229,7 @@ class Binary(Evaluator):
         else:
             self.rational = left.rational or right.rational
         self.fn = self._function()
+        self._format: str | None = None
 
     def _error(self, message: str, kind: type = DiceValueError) -> DiceError:
         return kind(message, self.expression, self.node.pos)
@@ -336,13 +336,12 @@ class Binary(Evaluator):
 
     def render(self, records: Iterator[Any]) -> str:
         mine = self.prec
-        left = self.left.render(records)
-        if self.left.prec < mine or (self.op == "^" and self.left.prec == mine):
-            left = f"({left})"
-        right = self.right.render(records)
-        if self.right.prec < mine or (self.right.prec == mine and self.op in ("-", "/", "//", "%")):
-            right = f"({right})"
-        return f"{left} {self.op} {right}"
+        left, right = self.left, self.right
+        if self._format is None:  # parentheses depend on the tree only: decided once
+            lp = left.prec < mine or (self.op == "^" and left.prec == mine)
+            rp = right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%"))
+            self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
+        return self._format.format(left.render(records), right.render(records))
 
     def truncated(self) -> float:
         return self.left.truncated() + self.right.truncated()

@@ -64,6 +64,9 @@ class StandardPlan(Plan):
         return _new_tuple(StandardOutcome, (self._roll(rng.random, record),)), record
 
     def dice(self, record: list) -> list[Die]:
+        if len(record) == 1:
+            owner, data = record[0]
+            return owner.dice(data)
         out: list[Die] = []
         for owner, data in record:
             out.extend(owner.dice(data))
