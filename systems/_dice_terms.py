@@ -428,6 +428,10 @@ class DiceTerm:
                                bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
 
+    def parts(self, data: list) -> list[str]:
+        """The term's dice as parts of a text (:mod:`diceengine.parts`): its plain text."""
+        return [self.render(data)]
+
     def render(self, data: list) -> str:
         """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
         a critical success."""

@@ -20,6 +20,7 @@ import numpy as np
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_DICE, Cost
+from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
@@ -74,6 +75,12 @@ class StandardPlan(Plan):
 
     def describe(self, outcome: Any, record: list) -> str:
         return f"{self.expression}: {self.root.render(iter(record))} = {outcome.total}"
+
+    def explain(self, outcome: Any, record: list) -> list[Part]:
+        """The parts of the roll's text (:mod:`diceengine.parts`): the expression, the dice explained, the
+        result (the dice's explanation is one plain part: the same text in every format)."""
+        return [Group((self.expression,), "expression"), ": ", self.root.render(iter(record)), " = ",
+                Group((str(outcome.total),), "result")]
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         total = self.root.sample(n, rng)

@@ -51,6 +51,17 @@ def stage(modules: list[str]) -> None:
     text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\nonly_mutate = {only}\n", 1)
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
     shutil.copy2(ROOT / "README.md", STAGE / "README.md")
+    # mutmut regenerates only the mutated modules in mutants/: refresh every other file there
+    mutants = STAGE / "mutants"
+    if mutants.exists():
+        mutated = {staged_path(m) for m in modules}
+        for folder in ("diceengine", "tests"):
+            shutil.rmtree(mutants / folder / "__pycache__", ignore_errors=True)
+            for path in (STAGE / folder).rglob("*"):
+                rel = path.relative_to(STAGE).as_posix()
+                if path.is_file() and rel not in mutated and "__pycache__" not in rel:
+                    (mutants / rel).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, mutants / rel)
 
 
 def accepted() -> set[str]:
@@ -62,6 +73,17 @@ def accepted() -> set[str]:
         line = line.split("#", 1)[0].strip()
         if line:
             names.add(line.split()[0])
+    return names
+
+
+def survivors(modules: list[str]) -> list[str]:
+    """Names of the last run's survivors in ``modules``."""
+    names = []
+    for module in modules:
+        meta = STAGE / "mutants" / (staged_path(module) + ".meta")
+        if meta.exists():
+            codes = json.loads(meta.read_text())["exit_code_by_key"]
+            names += sorted(k for k, c in codes.items() if c in SURVIVED)
     return names
 
 
@@ -82,10 +104,10 @@ def report(modules: list[str], show: bool) -> int:
         equivalent = [k for k in survived if k in ok]
         live = [k for k in survived if k not in ok]
         judged = len(killed) + len(live)
-        score = 100.0 * len(killed) / judged if judged else 100.0
+        score = f"{100.0 * len(killed) / judged:.1f}%" if judged else "n/a"
         print(f"{module}: {len(codes)} mutants, {len(killed)} killed, {len(survived)} survived "
               f"({len(equivalent)} accepted as equivalent), {len(other)} not tested or no tests; "
-              f"score {score:.1f}% (equivalent mutants aside)")
+              f"score {score} (equivalent mutants aside)")
         for k in live:
             print(f"  survived: {k}")
             if show:
@@ -103,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", action="store_true", help="print the diff of each survivor")
     parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
     parser.add_argument("--fresh", action="store_true", help="forget the cached results (after a config change)")
+    parser.add_argument("--retest", action="store_true", help="run the last survivors again (after adding tests)")
     args = parser.parse_args(argv)
     if args.fresh:
         shutil.rmtree(STAGE / "mutants", ignore_errors=True)
@@ -111,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ, DICE_PROPERTY_SCALE=os.environ.get("DICE_PROPERTY_SCALE", "0.1"))
         mutmut = Path(sys.executable).parent / "mutmut"
         cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
+        if args.retest:
+            cmd += survivors(args.modules)
         subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     return 1 if report(args.modules, args.survivors) else 0
 

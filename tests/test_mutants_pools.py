@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -254,3 +255,71 @@ def test_pool_catalogue_and_ladder():
     _, table = compare.ladder("d20pool")
     chance = dict(table)["2d20<=12"][1]
     assert chance == pytest.approx(float(sum(p for (s, _), p in d20_pool(2, 12).items() if s >= 1)), abs=1e-12)
+
+
+def test_pool_samples_are_integers():
+    s = de.sample("3d20<=12 spec 2 vs 1", 50, "d20pool", seed=1)
+    assert s["successes"].dtype.kind == "i" and s["complications"].dtype.kind == "i"
+    assert s["impulsion"].dtype.kind == "i" and s["success"].dtype == bool
+
+
+def test_build_check_bounds():
+    # text 001: attributes up to 13, disciplines up to 5, up to three extra dice
+    for attribute, discipline in ((0, 0), (13, 5), (0, 5), (13, 0)):
+        check = d20pool.build_check(attribute, discipline, 1)
+        assert check.threshold == attribute + discipline and check.dice == 2
+    for attribute, discipline, impulsion, menace in ((14, 2, 0, 0), (-1, 2, 0, 0), (8, 6, 0, 0), (8, -1, 0, 0),
+                                                     (8, 2, -1, 0), (8, 2, 0, -1), (8, 2, -1, 2)):
+        with pytest.raises(de.DiceValueError):
+            d20pool.build_check(attribute, discipline, 1, impulsion_dice=impulsion, menace_dice=menace)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: d20pool.build_check(14, 2, 1), ["attribute", "13", "14"]),
+    (lambda: d20pool.build_check(8, 6, 1), ["discipline", "5", "6"]),
+    (lambda: d20pool.build_check(8, 2, 1, impulsion_dice=4), ["at most 3 extra dice"]),
+    (lambda: d20pool.force_power_cost(0), ["Force power needs at least one success"]),
+    (lambda: d20pool.force_power_cost(2, "chaotic"), ["'matching', 'opposed' or 'neutral'", "chaotic"]),
+    (lambda: d20pool.xp_cost("luck"), ["luck", "attribute, discipline, new_specialisation"]),
+    (lambda: d20pool.xp_cost("attribute", 5, 0), ["at least one point"]),
+    (lambda: d20pool.xp_cost("attribute", 12, 2), ["attribute", "13"]),
+    (lambda: d20pool.xp_cost("discipline", 5, 1), ["discipline", "5"]),
+])
+def test_rule_errors_say_what_is_wrong(call, words):
+    with pytest.raises(de.DiceValueError) as info:
+        call()
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_force_power_cost_never_below_one():
+    # text 001: never below 1; the successes that cannot lower the cost become Impulsion
+    assert d20pool.force_power_cost(3, "matching", base=1) == (1, 2)
+    assert d20pool.force_power_cost(5, "matching") == (1, 1)  # the text: 5 successes: 5 - 1 - 4 = 1 PF + 1 Impulsion
+    assert d20pool.force_power_cost(1, "opposed") == (6, 0)
+    assert d20pool.force_power_cost(2, "neutral", base=2) == (1, 0)
+    assert d20pool.force_power_cost(3, "neutral", base=2) == (1, 1)
+
+
+def test_one_die_needs_the_option():
+    with pytest.raises(de.DiceValueError) as info:
+        de.roll("1d20<=10", "d20pool")
+    assert "at least two d20" in info.value.message and "one_die=true" in info.value.message
+    r = de.roll("1d20<=10", "d20pool", seed=Scripted([10], 20), one_die=True)
+    assert r.outcome.successes == 1 and len(r.dice) == 1
+
+
+def test_pool_odds_tables(capsys):
+    from diceengine.cli import main
+
+    assert main(["odds", "d20pool: 2d20<=12"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^successes\s+P\(=\)", out, re.MULTILINE) and not re.search(r"^\s*impulsion\s+P\(=\)", out, re.MULTILINE)
+    assert main(["odds", "d20pool: 2d20<=12 vs 1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^successes\s+P\(=\)", out, re.MULTILINE) and re.search(r"^impulsion\s+P\(=\)", out, re.MULTILINE)
+    # P(impulsion = 1) with a difficulty of 1 is P(2 successes)
+    expected = float(sum(p for (s, _), p in d20_pool(2, 12).items() if s == 2))
+    rows = out[re.search(r"^impulsion\s+P\(=\)", out, re.MULTILINE).start():].splitlines()
+    row = next(r for r in rows if r.split() and r.split()[0] == "1")
+    assert float(row.split()[1].rstrip("%")) == pytest.approx(100 * expected, abs=0.006)

@@ -53,6 +53,8 @@ def test_damage_bands_across_two_rounds_with_a_stun_running_out():
     assert step.check == "2D+1"
     state = roundtrip(play.record_reaction(step.state, "Kel", 13).state)
     refused(play.react, state, "Kel", "dodge")  # one reaction roll stands for the whole round
+    refused(play.react, step.state, "Kel", "dodge")  # even before its total is recorded
+    refused(play.record_reaction, state, "Kel", 15)  # recorded once
     refused(play.act, state, "Kel", "blaster", 10)  # both declared actions taken
     step = play.attack(state, "trooper", "Kel", "blaster", "easy")
     assert step.check == "4D vs 13"  # the dodge replaces the difficulty
@@ -141,5 +143,6 @@ def test_a_reaction_beyond_the_declared_actions_adds_one():
     step = play.react(state, "Kel", "dodge")  # no action left: one more, -1D from now on
     assert step.check == "2D+1" and step.state.characters["Kel"].declared == 2
     added = scene().model_copy(update={"reaction_mode": "add"})
-    added = play.record_reaction(play.declare(added, "trooper", 1).state, "Kel", 11).state
+    refused(play.record_reaction, added, "Kel", 11)  # no reaction made
+    added = play.record_reaction(play.react(play.declare(added, "trooper", 1).state, "Kel").state, "Kel", 11).state
     assert play.attack(added, "trooper", "Kel", "blaster", 10).check == "4D vs 21"
