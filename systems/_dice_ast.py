@@ -111,12 +111,16 @@ class Keep(Node):
     (``point``)."""
 
     kind: Any
-    point: Any
     n: Any
+    point: Any = None
     pos: int | None = field(default=None, compare=False)
     spelled: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.n, Token) and self.n.type == "COMPARATOR":  # keep_point: KEEP COMPARATOR INT
+            n, point = self.point, self.n
+            object.__setattr__(self, "n", n)
+            object.__setattr__(self, "point", point)
         if isinstance(self.point, Token):
             if str(self.point) not in ("<", ">"):
                 raise DiceSyntaxError(f"a keep / drop selects dice under (<) or over (>) a value, not "
@@ -147,6 +151,18 @@ class Keep(Node):
 
 class GroupKeep(Keep):
     """Keep / drop on a group or a set: ``{...}kh1``, ``(...)kl1``."""
+
+    __slots__ = ()
+
+
+class KeepPoint(Keep):
+    """d20's keep / drop by value on dice: ``k<3``, ``p>4`` (dialect="d20")."""
+
+    __slots__ = ()
+
+
+class GroupKeepPoint(GroupKeep):
+    """d20's keep / drop by value on a set: ``(1, 2, 3)k<3``."""
 
     __slots__ = ()
 

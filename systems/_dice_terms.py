@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.limits import (
     MAX_DICE,
     MAX_EXPLOSIONS,
@@ -54,6 +55,8 @@ from diceengine.limits import (
     Cost,
 )
 from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
+from diceengine.parts import Dice as DiceRun
+from diceengine.parts import Face, Group, Part
 from diceengine.rolls import Die
 
 from ._dice_ast import (
@@ -428,9 +431,56 @@ class DiceTerm:
                                bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
 
-    def parts(self, data: list) -> list[str]:
-        """The term's dice as parts of a text (:mod:`diceengine.parts`): its plain text."""
-        return [self.render(data)]
+    def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
+        crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
+        die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
+                  bool(flags & ADDED), False, None, self.label, crit)
+        marked = None if crit is None and self.crit_success is None else crit == "success"
+        return Face(die, score=score, critical=marked)
+
+    def parts(self, data: list) -> list[Part]:
+        """The term's dice as parts of a text (:mod:`diceengine.parts`): ``[6, 5, 3, ~1~]``; ``6!+4`` an
+        explosion; ``*`` a success; ``20(cs)`` a critical success."""
+        parts: list[Part] = ["["]
+        if self.plain and (self.window is None or self.keep >= len(data)):
+            parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
+        elif self.flat:
+            gone = self._dropped(data)
+            order: Any = range(len(data))
+            if self.sort is not None:
+                order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            for j, i in enumerate(order):
+                if j:
+                    parts.append(", ")
+                v, kept = data[i], i not in gone
+                score = self._face_score(v) if self.success is not None and kept else 0
+                parts.append(self._face(v, kept, score))
+        else:
+            units = data
+            if self.sort is not None:
+                units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                               reverse=self.sort == "sd")
+            for j, unit in enumerate(units):
+                if j:
+                    parts.append(", ")
+                unit_dropped = not self.per_die and any(f & DROPPED for _, f in unit)
+                shown: list[Part] = []
+                after_reroll = False
+                for k, (v, f) in enumerate(unit):
+                    if k:
+                        shown.append(" " if after_reroll else "+")
+                    after_reroll = bool(f & REROLLED)
+                    score = self._face_score(v) if self.per_die and self.success is not None and \
+                        not f & (DROPPED | REROLLED) else 0
+                    shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
+                last = shown[-1]
+                if self.success is not None and not unit_dropped and not self.per_die and isinstance(last, Face):
+                    shown[-1] = last._replace(score=self._unit_score(unit))
+                parts.extend([Group(tuple(shown))] if unit_dropped else shown)
+        parts.append("]")
+        if self.label:
+            parts.append(f" ({self.label})")
+        return parts
 
     def render(self, data: list) -> str:
         """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
@@ -1084,7 +1134,8 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if count < 0:
         raise DiceValueError(f"a negative number of dice ({count})", expression, pos)
     if count > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
+                             limit=MAX_DICE)
     sides_spec = node.sides if sides_value is None else sides_value
     faces: Any
     if sides_spec == "F":
@@ -1098,7 +1149,8 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
-            raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
+                                 limit=MAX_SIDES)
         faces = range(1, sides + 1)
         kind = f"d{sides}"
     mods = node.modifiers.items
@@ -1133,7 +1185,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         on = len(split_faces(faces, explode)[0])
         if on == len(faces):
-            raise DiceLimitError("this die would explode on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
                                  explode_mod.pos or pos)
         # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
         if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
@@ -1145,10 +1197,10 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
-            raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
-        raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
+        raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
     if unique_mod is not None:
         if explode is not None or reroll is not None:

@@ -30,6 +30,7 @@ from diceengine.arith import check_interval
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
+from diceengine.parts import Group, Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 from diceengine.rolls import Die
 
@@ -97,6 +98,17 @@ class Evaluator:
 
     def bounds(self) -> tuple[Any, Any]:
         raise NotImplementedError
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        """Append the parts of the node's text (:mod:`diceengine.parts`), reading the records as render does."""
+        out.append(self.render(records))
+
+    def wrapped(self, records: Iterator[Any], out: list[Part], paren: bool) -> None:
+        if paren:
+            out.append("(")
+        self.parts(records, out)
+        if paren:
+            out.append(")")
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         raise NotImplementedError
@@ -166,6 +178,9 @@ class Term(Evaluator):
 
     def render(self, records: Iterator[Any]) -> str:
         return self.term.render(next(records)[1])
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.extend(self.term.parts(next(records)[1]))
 
     def truncated(self) -> float:
         return self.term.truncated_mass()
@@ -343,6 +358,12 @@ class Binary(Evaluator):
             self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
         return self._format.format(left.render(records), right.render(records))
 
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        mine, left, right = self.prec, self.left, self.right
+        left.wrapped(records, out, left.prec < mine or (self.op == "^" and left.prec == mine))
+        out.append(f" {self.op} ")
+        right.wrapped(records, out, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+
     def truncated(self) -> float:
         return self.left.truncated() + self.right.truncated()
 
@@ -441,6 +462,10 @@ class Unary(Evaluator):
             inner = f"({inner})"
         return f"{self.op}{inner}"
 
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.append(self.op)
+        self.operand.wrapped(records, out, self.operand.prec < 3)
+
     def truncated(self) -> float:
         return self.operand.truncated()
 
@@ -518,6 +543,14 @@ class Function(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         return f"{self.name}(" + ", ".join(a.render(records) for a in self.args) + ")"
 
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.append(f"{self.name}(")
+        for i, a in enumerate(self.args):
+            if i:
+                out.append(", ")
+            a.parts(records, out)
+        out.append(")")
+
     def truncated(self) -> float:
         return sum(a.truncated() for a in self.args)
 
@@ -591,6 +624,14 @@ class LabelledGroup(Evaluator):
         if self.inner.prec < 9:
             inner = f"({inner})"
         return f"{inner} ({self.label})"
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        if self.constant:
+            self.inner.parts(records, out)
+        else:
+            _, sub = next(records)
+            self.inner.wrapped(iter(sub), out, self.inner.prec < 9)
+        out.append(f" ({self.label})")
 
     def dice(self, data: Any) -> list[Die]:
         out = []
@@ -760,6 +801,28 @@ class GroupEval(Evaluator):
             parts = [parts[i] for i in order]
         return self.open + ", ".join(parts) + self.close + self.suffix
 
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, (subs, values, kept) = next(records)
+        pieces: list[list[Part]] = []
+        for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
+            piece: list[Part] = []
+            item.parts(iter(sub), piece)
+            if shows:
+                piece.append(f" = {value}")
+            if self.success is not None and k:
+                score = self._score(value)
+                piece.append("*" * max(score, 0) + "_" * max(-score, 0))
+            pieces.append(piece if k else [Group(tuple(piece))])
+        if self.sort is not None:
+            order = sorted(range(len(pieces)), key=values.__getitem__, reverse=self.sort == "sd")
+            pieces = [pieces[i] for i in order]
+        out.append(self.open)
+        for i, piece in enumerate(pieces):
+            if i:
+                out.append(", ")
+            out.extend(piece)
+        out.append(self.close + self.suffix)
+
     def dice(self, data: Any) -> list[Die]:
         subs, _, kept = data
         out = []
@@ -896,6 +959,22 @@ class ComputedDice(Evaluator):
         sides = f"({self.sides.render(it)})" if self.sides is not None else str(self.node.sides)
         owner, data = inner[0]
         return f"{count}d{sides}={owner.render(data)}"
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, (sub, inner) = next(records)
+        it = iter(sub)
+        if self.count is not None:
+            self.count.wrapped(it, out, True)
+        else:
+            out.append(str(self.node.count or ""))
+        out.append("d")
+        if self.sides is not None:
+            self.sides.wrapped(it, out, True)
+        else:
+            out.append(str(self.node.sides))
+        out.append("=")
+        owner, data = inner[0]
+        out.extend(owner.parts(data))
 
     def dice(self, data: Any) -> list[Die]:
         sub, inner = data

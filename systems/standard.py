@@ -20,6 +20,7 @@ import numpy as np
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_DICE, Cost
+from diceengine.i18n import N_
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
@@ -27,6 +28,7 @@ from diceengine.rolls import Die
 
 from . import _dice_ast
 from ._dice_ast import Described
+from ._symbols import D6_FACES, FUDGE_FACES
 from ._standard_eval import Context, Evaluator, compile_node
 
 __all__ = ["ArithmeticPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
@@ -77,10 +79,11 @@ class StandardPlan(Plan):
         return f"{self.expression}: {self.root.render(iter(record))} = {outcome.total}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
-        """The parts of the roll's text (:mod:`diceengine.parts`): the expression, the dice explained, the
-        result (the dice's explanation is one plain part: the same text in every format)."""
-        return [Group((self.expression,), "expression"), ": ", self.root.render(iter(record)), " = ",
-                Group((str(outcome.total),), "result")]
+        """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
+        parts: list[Part] = [Group((self.expression,), "expression"), ": "]
+        self.root.parts(iter(record), parts)
+        parts += [" = ", Group((str(outcome.total),), "result")]
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         total = self.root.sample(n, rng)
@@ -116,20 +119,21 @@ class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
     name = "standard"
-    summary = "standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts"
+    summary = N_("standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts")
+    symbols = {**D6_FACES, **FUDGE_FACES}
     examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
     grammar = "standard.lark"
     outcome = StandardOutcome
     options: ClassVar[Mapping[str, Option]] = {
-        "division": Option("floor", "what / does: 'floor' rounds the quotient down (an integer total); 'exact' "
-                           "keeps fractions, as d20, Roll20 and rpg-dice-roller do (exact rational odds)",
+        "division": Option("floor", N_("what / does: 'floor' rounds the quotient down (an integer total); 'exact' "
+                           "keeps fractions, as d20, Roll20 and rpg-dice-roller do (exact rational odds)"),
                            choices=("floor", "exact")),
-        "dialect": Option("roll20", "whose reading of the spellings two peers give two meanings: 'roll20' (kN keeps "
+        "dialect": Option("roll20", N_("whose reading of the spellings two peers give two meanings: 'roll20' (kN keeps "
                           "the N highest) or 'd20' (avrae's d20: kN keeps the dice showing N, k<N / k>N / pN "
-                          "select dice by value, consecutive k or p join)", choices=("roll20", "d20")),
-        "explosions": Option("unit", "what keep / drop ranks when dice explode: 'unit' (an exploding die and the "
+                          "select dice by value, consecutive k or p join)"), choices=("roll20", "d20")),
+        "explosions": Option("unit", N_("what keep / drop ranks when dice explode: 'unit' (an exploding die and the "
                              "dice it adds, summed, are one) or 'dice' (every die thrown on its own, as d20 and "
-                             "rpg-dice-roller do)", choices=("unit", "dice")),
+                             "rpg-dice-roller do)"), choices=("unit", "dice")),
     }
 
     def ast_modules(self) -> Sequence[Any]:
@@ -142,5 +146,6 @@ class StandardSystem(System):
             tree = tree.expr
         root = compile_node(tree, Context(expression, options))
         if root.dice_count > MAX_DICE:
-            raise DiceLimitError(f"too many dice: {root.dice_count} in one roll (at most {MAX_DICE})", expression, 0)
+            raise DiceLimitError(N_("too many dice: {count} in one roll (at most {limit})"), expression, 0,
+                                 count=root.dice_count, limit=MAX_DICE)
         return StandardPlan(root, expression, description)
