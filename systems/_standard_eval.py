@@ -130,6 +130,14 @@ def _pairs_cost(a: tuple[Cost, Any, Any], b: tuple[Cost, Any, Any], lo: Any, hi:
     return cost, math.floor(lo), math.ceil(hi)
 
 
+def _dense_enough(a: PMF, b: PMF, bounds: tuple[Any, Any]) -> bool:
+    """Whether a product of ``a`` and ``b`` is held as a dense array (else as a table), as
+    :func:`_pairs_cost` estimates it."""
+    la, lb = len(a.p), len(b.p)
+    pairs = max(la, lb) if la == 1 or lb == 1 else la * lb
+    return _span(bounds[0], bounds[1]) <= 4 * pairs + 1024
+
+
 def _as_array(x: Any, n: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(x), (n,))
 
@@ -330,7 +338,7 @@ class Binary(Evaluator):
             return a + b
         if op == "-" and isinstance(a, PMF) and isinstance(b, PMF):
             return a - b
-        if op == "*" and isinstance(a, PMF) and isinstance(b, PMF):
+        if op == "*" and isinstance(a, PMF) and isinstance(b, PMF) and _dense_enough(a, b, self.bounds()):
             if len(a.p) == 1:
                 return b.map(lambda v: v * a.offset)
             if len(b.p) == 1:

@@ -129,6 +129,8 @@ def sentence(system: str, choose: Any, max_depth: int = 8) -> str:
 
 def grammar_sentences(system: str) -> st.SearchStrategy[str]:
     """Hypothesis strategy: sentences of ``system``'s grammar, every choice a (shrinkable) draw."""
+    for name in _rules(system)[2]:  # terminal spellings drawn now, not inside the caller's @given
+        _terminal_pool(system, name)
 
     @st.composite
     def build(draw: st.DrawFn) -> str:

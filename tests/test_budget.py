@@ -41,7 +41,9 @@ def test_refusals_say_why_and_suggest_sample():
     with pytest.raises(de.DiceLimitError, match=r"MiB.*sample\(\)"):
         de.distribution("8D-1 vs 1000D", system="d6wild")
     with pytest.raises(de.DiceLimitError, match="possible results"):
-        de.distribution("d2*1000000000")
+        de.distribution("d1000000+d1000000+d1000000")
+    # a product with two possible results is two results, however far apart (was 7.45 GiB)
+    assert de.distribution("d2*1000000000").marginal() == {1_000_000_000: 0.5, 2_000_000_000: 0.5}
     # the same expressions roll and sample
     de.roll("d10000!<7955", seed=1)
     assert len(de.sample("8D-1 vs 1000D", 10, system="d6wild", seed=1)["total"]) == 10
