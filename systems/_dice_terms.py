@@ -54,9 +54,9 @@ from diceengine.limits import (
     TRUNCATION,
     Cost,
 )
-from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part
+from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.rolls import Die
 
 from ._dice_ast import (
@@ -454,7 +454,16 @@ class DiceTerm:
                     parts.append(", ")
                 v, kept = data[i], i not in gone
                 score = self._face_score(v) if self.success is not None and kept else 0
-                parts.append(self._face(v, kept, score))
+                face = self._face(v, kept, score)
+                mark = {"success": "(cs)", "failure": "(cf)"}.get(face.die.critical or "")
+                if mark and kept and not score:
+                    parts += (face, mark)
+                elif mark and kept:  # the mark goes right after the face, before its success marks
+                    parts += (face._replace(score=0), mark, "*" * max(score, 0) + "_" * max(-score, 0))
+                elif mark:
+                    parts.append(Group((face, mark)))
+                else:
+                    parts.append(face)
         else:
             units = data
             if self.sort is not None:
@@ -612,7 +621,7 @@ class DiceTerm:
                 keys = hi - lo + 1 if ranked else 1
                 s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
         if not ranked or self.selection is not None:
-            power, length = power_cost(s_hi - s_lo + 1, self.count)
+            power, _ = power_cost(s_hi - s_lo + 1, self.count)
             return cost + power, min(0, self.count * s_lo), max(0, self.count * s_hi)
         k = self.keep or 0
         if not counting and self.window is not None and (self.window[0] == 0 or self.window[1] == self.count):

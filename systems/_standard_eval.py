@@ -19,9 +19,9 @@ bulk samples of such expressions are float64 arrays).
 from __future__ import annotations
 
 import math
-from math import comb
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
+from math import comb
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,7 +30,8 @@ from diceengine.arith import check_interval
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
-from diceengine.parts import Group, Part
+from diceengine.parts import Group as Struck
+from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 from diceengine.rolls import Die
 
@@ -820,7 +821,7 @@ class GroupEval(Evaluator):
             if self.success is not None and k:
                 score = self._score(value)
                 piece.append("*" * max(score, 0) + "_" * max(-score, 0))
-            pieces.append(piece if k else [Group(tuple(piece))])
+            pieces.append(piece if k else [Struck(tuple(piece))])
         if self.sort is not None:
             order = sorted(range(len(pieces)), key=values.__getitem__, reverse=self.sort == "sd")
             pieces = [pieces[i] for i in order]
@@ -1000,7 +1001,7 @@ class ComputedDice(Evaluator):
         lo, hi = self.bounds()
         for c, _ in self.counts:
             for sv, _ in self.sides_values:
-                term_cost, t_lo, t_hi = self.term(c, sv).exact_cost()
+                term_cost = self.term(c, sv).exact_cost()[0]
                 cost = cost + term_cost + Cost(_span(lo, hi), _span(lo, hi))
         return cost, lo, hi
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
-from diceengine.limits import MAX_DICE, Cost
 from diceengine.i18n import N_
+from diceengine.limits import MAX_DICE, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
@@ -28,8 +28,8 @@ from diceengine.rolls import Die
 
 from . import _dice_ast
 from ._dice_ast import Described
-from ._symbols import D6_FACES, FUDGE_FACES
 from ._standard_eval import Context, Evaluator, compile_node
+from ._symbols import D6_FACES, FUDGE_FACES
 
 __all__ = ["ArithmeticPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
@@ -120,7 +120,7 @@ class StandardSystem(System):
 
     name = "standard"
     summary = N_("standard dice notation: NdM, d%, dF, keep/drop, explode, re-roll, success counts")
-    symbols = {**D6_FACES, **FUDGE_FACES}
+    symbols: ClassVar[dict[str, Any]] = {**D6_FACES, **FUDGE_FACES}
     examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
     grammar = "standard.lark"
     outcome = StandardOutcome

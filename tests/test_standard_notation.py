@@ -409,3 +409,12 @@ def test_chi_square_catches_a_wrong_penetration():
     # explosions that forget to count each added die one less: the test must reject them
     wrong = de.sample("1d4!", 30_000, seed=1)["total"]
     assert not chi2_passes(wrong, dist("1d4!p"))
+
+
+def test_groups_and_criticals_in_every_format():
+    # the plain rendering of the parts is the text; a dropped expression is struck in Markdown too
+    r = de.roll("{1d20+5, 1d20+5}kh1", seed=3)
+    assert r.render() == str(r)
+    assert "~~" in r.render("markdown") and r.render("markdown").endswith(f"**{r.total}**")
+    c = de.roll("3d20cs>=19cf1", seed=15)
+    assert c.render() == str(c) == "3d20cs>=19cf1: [20(cs), 1(cf), 15] = 36"
