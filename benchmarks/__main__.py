@@ -91,6 +91,10 @@ def main() -> None:
 
     for line in render_benchmarks.run():
         print(line)
+    from benchmarks import peers
+
+    for line in peers.run():  # text and JSON against avrae's d20 (skipped without the bench extra)
+        print(line)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,14 @@ __all__ = ["Die", "Roll"]
 _RENDERERS: dict[str, Any] = {}  # format -> render function, loaded on first use
 
 
+def _roll_json(roll: "Roll") -> str:
+    global _roll_json
+    from .rolljson import roll_json
+
+    _roll_json = roll_json  # imported on first use, then called directly
+    return roll_json(roll)
+
+
 class Die(NamedTuple):
     """One die thrown in a roll."""
 
@@ -34,6 +42,8 @@ class Die(NamedTuple):
     face: str | None = None
     """the symbols shown, for narrative dice"""
     label: str | None = None
+    critical: str | None = None
+    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
 
     @property
     def dropped(self) -> bool:
@@ -64,6 +74,11 @@ class Roll:
             return getattr(self.outcome, name)
         except AttributeError:
             raise AttributeError(f"a {self.system} roll has no field {name!r}") from None
+
+    @property
+    def description(self) -> str | None:
+        """The text after the expression (``1d20+5 to hit`` -> ``"to hit"``), for systems that read one."""
+        return getattr(self._plan, "description", None)
 
     @property
     def dice(self) -> list[Die]:
@@ -107,5 +122,10 @@ class Roll:
         return self.model().model_dump(**kwargs)
 
     def model_dump_json(self, **kwargs: Any) -> str:
-        """The roll as JSON (pydantic ``model_dump_json``)."""
+        """The roll as JSON (pydantic ``model_dump_json``; without arguments, the same JSON written directly)."""
+        if not kwargs:
+            try:
+                return _roll_json(self)
+            except (TypeError, ValueError, KeyError, AttributeError):  # a value only pydantic knows how to write
+                pass
         return self.model().model_dump_json(**kwargs)

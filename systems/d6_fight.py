@@ -126,11 +126,8 @@ class D6Setup(BaseModel):
         return value
 
     def spends(self, level: int, points: int, opening: bool) -> bool:
-        """Whether a character with ``points`` Force points left spends one at the start of a round
-        (the ``force_point`` policy: never; in the first round; in a round begun wounded)."""
-        if points <= 0 or self.force_point == "never":
-            return False
-        return opening if self.force_point == "first_round" else level == Wound.WOUNDED
+        """Whether a character with ``points`` Force points left spends one at the start of a round."""
+        return relies_on_force(self.force_point, level == Wound.WOUNDED, points, opening)
 
     @property
     def difficulty(self) -> int:
@@ -173,6 +170,14 @@ def after_hit(level: int, result: int) -> tuple[int, int]:
 def penalty(level: int, stunned: int) -> int:
     """Dice lost on skill rolls at the start of a round: stuns of the last round, and a wound."""
     return Health(Wound(level), stunned).penalty
+
+
+def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
+    """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
+    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
+    if points <= 0 or policy == "never":
+        return False
+    return opening if policy == "first_round" else wounded
 
 
 def rolled(code: Code, penalty: int, force: bool) -> Code:

@@ -39,7 +39,8 @@ from .ffg import (
 
 __all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
            "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
-           "destiny_from_roll", "roll_destiny", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check", "RULES"]
+           "destiny_from_roll", "roll_destiny", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check",
+           "RULES"]
 
 Side = Literal["light", "dark"]
 
@@ -262,6 +263,6 @@ RULES = {
     "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
     "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
     "roll_initiative": roll_initiative, "initiative_check": initiative_check,
-    "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny, "buy_characteristic": buy_characteristic, "buy_skill": buy_skill,
-    "sheet_check": sheet_check,
+    "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
+    "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
 }

@@ -118,7 +118,7 @@ def test_language_from_the_environment(env, code):
 
 def test_errors_in_french():
     with pytest.raises(de.DiceSyntaxError) as info:
-        de.roll("4d6kh", lang="fr")
+        de.roll("4d6k<", lang="fr")
     assert str(info.value).splitlines()[0] == "l'expression s'arrête trop tôt : attendu un nombre"
     with pytest.raises(de.DiceSyntaxError) as info:
         de.roll("2d6 $ 3", lang="fr")
@@ -132,7 +132,7 @@ def test_errors_in_french():
         de.roll("yyg", "ffg", lang="fr")
     # the same errors in English, as before
     with pytest.raises(de.DiceSyntaxError, match="the expression ends too early: expected a number"):
-        de.roll("4d6kh")
+        de.roll("4d6k<")
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -167,14 +167,14 @@ def test_cli_language_from_the_environment_and_errors(capsys, monkeypatch):
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
-    status, _, err = _run(capsys, "roll", "4d6kh")
+    status, _, err = _run(capsys, "roll", "4d6k<")
     assert status == 2 and err.startswith("dice: erreur: l'expression s'arrête trop tôt : attendu un nombre")
     status, out, _ = _run(capsys, "roll", "d6: 3D vs 10", "--seed", "1")
     assert ("réussite de" in out or "échec de" in out)
     status, out, _ = _run(capsys, "systems")
     assert "Dé Libre" in out and "exemples" in out
     monkeypatch.setenv("LANG", "en_US.UTF-8")
-    status, _, err = _run(capsys, "roll", "4d6kh")
+    status, _, err = _run(capsys, "roll", "4d6k<")
     assert err.startswith("dice: error: the expression ends too early")
 
 

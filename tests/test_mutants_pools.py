@@ -323,3 +323,50 @@ def test_pool_odds_tables(capsys):
     rows = out[re.search(r"^impulsion\s+P\(=\)", out, re.MULTILINE).start():].splitlines()
     row = next(r for r in rows if r.split() and r.split()[0] == "1")
     assert float(row.split()[1].rstrip("%")) == pytest.approx(100 * expected, abs=0.006)
+
+
+def test_pool_rule_defaults():
+    check = d20pool.build_check(8, 3, 2)
+    assert check.specialisation is False and check.expression == "2d20<=11 vs 2"
+    assert d20pool.force_power_cost(3) == (5 - 2, 0)  # neutral by default: no shift
+    assert d20pool.xp_cost("attribute", points=13) == 50 * 13  # from 0 up to the cap of 13
+    assert d20pool.xp_cost("discipline", points=5) == 30 * 5
+    with pytest.raises(de.DiceValueError) as info:
+        d20pool.force_power_cost(0)
+    assert info.value.message == "a Force power needs at least one success"
+    with pytest.raises(de.DiceValueError) as info:
+        d20pool.xp_cost("attribute", 5, 0)
+    assert info.value.message == "improve by at least one point"
+
+
+def test_pool_summary_keys_and_dice(capsys):
+    from diceengine.cli import main
+
+    assert main(["odds", "d20pool: 2d20<=12 vs 1", "--json"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert set(summary) == {"P(at least one complication)", "P(success)", "mean successes", "mean complications",
+                            "mean impulsion"}
+    assert {d.kind for d in de.roll("3d20<=12", "d20pool", seed=1).dice} == {"d20"}
+    rows, _ = de.systems()["d20pool"].ladder()
+    assert [r[0] for r in rows] == ["2d20<=6", "2d20<=8", "2d20<=10", "2d20<=12", "2d20<=14", "2d20<=16",
+                                    "3d20<=12", "3d20<=12 spec 3", "5d20<=16 spec 5"]
+
+
+@pytest.mark.parametrize("expr, n, threshold, discipline, k", [
+    ("3d20<=12 spec 2 vs 2", 3, 12, 2, 2), ("2d20<=10 vs 1", 2, 10, None, 1), ("2d20<=15 vs 0", 2, 15, None, 0),
+])
+def test_pool_sample_success_and_impulsion(expr, n, threshold, discipline, k):
+    # success when successes >= K; each success beyond K is one point of Impulsion (text 001)
+    expected: dict[tuple[int, int, bool, int], Fraction] = {}
+    for (s, c), p in d20_pool(n, threshold, discipline).items():
+        key = (s, c, s >= k, s - k if s >= k else 0)
+        expected[key] = expected.get(key, Fraction(0)) + p
+    sample = de.sample(expr, 20_000, "d20pool", seed=7)
+    assert all(len(sample[f]) == 20_000 for f in ("successes", "complications", "success", "impulsion"))
+    rows = list(zip(sample["successes"].tolist(), sample["complications"].tolist(), sample["success"].tolist(),
+                    sample["impulsion"].tolist()))
+    assert chi2_passes(rows, expected)
+    got = {tuple(o): p for o, p in de.distribution(expr, "d20pool").items()}
+    assert_close(got, expected)

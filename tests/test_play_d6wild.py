@@ -18,9 +18,9 @@ def roundtrip(state: WildScene) -> WildScene:
     return back
 
 
-def refused(rule, state, *args, **kwargs) -> None:
+def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
     before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
+    with pytest.raises(de.DiceError, match=match):
         rule(state, *args, **kwargs)
     assert state.model_dump_json() == before
 
@@ -111,7 +111,11 @@ def test_character_points_force_points_and_unconsciousness():
     kel = step.state.characters["Kel"]
     assert (kel.force_points, kel.dark_side_points) == (0, 1)
     state = roundtrip(step.state)
-    refused(play.spend_force_point, state, "Kel")  # none left (and never two in a round)
+    refused(play.spend_force_point, state, "Kel")  # none left
+    two = state.model_copy(update={"characters": {**state.characters, "Kel": state.characters["Kel"].model_copy(
+        update={"force_points": 1})}})
+    refused(play.spend_force_point, two, "Kel", match="not cumulative")  # never two in a round
+    assert play.spend_force_point(play.end_round(two).state, "Kel").state.characters["Kel"].force_points == 0
     step = play.act(state, "Kel", "blaster", 20, character_point=True)
     assert step.check == "8D+4 vs 20" and step.options == {"character_point": True}
     # doubled code, the character-point die not doubled: 8D+4 with a Wild Die plus one plain die
