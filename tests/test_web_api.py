@@ -142,6 +142,14 @@ def test_roll_language_passes_through_when_the_engine_speaks_it(client: TestClie
     assert_error(client.post("/api/roll", json={"expression": "2d6", "lang": "xx"}), 400, "value")
 
 
+def test_a_rolls_description_comes_with_it(client: TestClient) -> None:
+    if not engine_features()["description"]:
+        pytest.skip("this engine keeps no description of a roll")
+    roll = client.post("/api/roll", json={"expression": "1d20+5 to hit", "seed": 1}).json()["rolls"][0]
+    assert roll["description"] == "to hit"
+    assert roll["outcome"]["total"] == roll["dice"][0]["value"] + 5
+
+
 def test_syntax_error_has_message_and_caret(client: TestClient) -> None:
     body = assert_error(client.post("/api/roll", json={"expression": "4D+ vs 15", "system": "d6wild"}), 400, "syntax")
     assert body["expression"] == "4D+ vs 15" and body["column"] == 4

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
-from diceengine.cli import main  # noqa: E402
+from diceengine.cli import main
 
 
 def _free_port() -> int:
