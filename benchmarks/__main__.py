@@ -83,6 +83,18 @@ def main() -> None:
         return
     for line in system_benchmarks.run():
         print(line)
+    from benchmarks import fights as fight_benchmarks
+
+    for line in fight_benchmarks.run():
+        print(line)
+    from benchmarks import render as render_benchmarks
+
+    for line in render_benchmarks.run():
+        print(line)
+    from benchmarks import peers
+
+    for line in peers.run():  # text and JSON against avrae's d20 (skipped without the bench extra)
+        print(line)
 
 
 if __name__ == "__main__":

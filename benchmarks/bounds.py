@@ -32,6 +32,51 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("issue", "roll", "12D999999>10", "standard", {}),
 ]
 
+#: kinds of exact odds, each a family of expressions growing with N: (kind, system, template, options)
+KINDS: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("sum of dice", "standard", "{n}d1000", {}),
+    ("keep highest half", "standard", "{n}d6kh{h}", {}),
+    ("exploding dice", "standard", "{n}d10!", {}),
+    ("success counts, exploding, keep", "standard", "{n}d10>=7!kh{h}", {}),
+    ("huge die", "standard", "2d{n}", {}),
+    ("D6 opposed codes", "d6", "{n}D vs {n}D", {}),
+    ("Wild Die, remove highest", "d6wild", "{n}D", {"complication": "remove_highest"}),
+    ("Wild Die opposed", "d6wild", "{n}D+2 vs {n}D", {}),
+    ("FFG pool", "ffg", "{n}p{n}c", {}),
+]
+
+
+def expression_of(template: str, n: int) -> str:
+    return template.format(n=n, h=max(1, n // 2))
+
+
+def accepted(system: str, template: str, options: dict[str, Any], n: int) -> bool:
+    """Whether the work budget accepts the exact odds of the template at ``n`` (estimate only)."""
+    import diceengine as de
+    from diceengine.api import plan
+
+    try:
+        cost = plan(expression_of(template, n), system, **options).exact_cost()
+        cost.check()
+    except de.DiceError:
+        return False
+    return True
+
+
+def largest_accepted(system: str, template: str, options: dict[str, Any], top: int = 1_000_000) -> int:
+    """The largest ``n`` whose exact odds the budget accepts (they grow with ``n``), by bisection."""
+    lo, hi = 1, top
+    if not accepted(system, template, options, lo):
+        return 0
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if accepted(system, template, options, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 _CHILD = r"""
 import json, resource, sys, time
 import diceengine as de
@@ -79,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     base = baseline()
     rows = []
-    for label, call, expression, system, options in CASES:
+    cases = list(CASES)
+    for kind, system, template, options in KINDS:
+        n = largest_accepted(system, template, options)
+        cases.append((f"largest accepted: {kind}", "distribution", expression_of(template, n), system, options))
+    for label, call, expression, system, options in cases:
         found = measure(call, expression, system, options)
         rows.append({"label": label, "call": call, "expression": expression, "system": system, "options": options,
                      **found, "extra_mib": found["peak_mib"] - base})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import DiceError, DiceLimitError
+from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
 from .plan_cache import PlanCache
 from .registry import Plan, System, get_system, registered_systems
@@ -59,17 +60,25 @@ def _name(system: str | System) -> str:
     return system if isinstance(system, str) else system.name
 
 
-def roll(expression: str, system: str | System = "standard", seed: Seed = None, **options: Any) -> Roll:
-    """Roll ``expression`` once; the :class:`Roll` keeps every die and explains itself."""
+def roll(expression: str, system: str | System = "standard", seed: Seed = None, lang: str | None = None,
+         **options: Any) -> Roll:
+    """Roll ``expression`` once; the :class:`Roll` keeps every die and explains itself, in ``lang``
+    (``"en"``, ``"fr"``; ``None``: English) unless its ``render`` asks for another; an error is said
+    in ``lang`` too."""
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
     try:
         found = _plans.get(key)
     except TypeError:  # an unhashable option value: plan() names the problem
         found = None
     if found is None:
-        found = plan(expression, system, **options)
+        try:
+            if lang is not None:
+                language(lang)
+            found = plan(expression, system, **options)
+        except DiceError as err:
+            raise translate_error(err, lang) if lang is not None else err
     outcome, record = found.roll(python_rng(seed))
-    return Roll(found, outcome, record, expression, _name(system))
+    return Roll(found, outcome, record, expression, _name(system), lang)
 
 
 def sample(expression: str, n: int, system: str | System = "standard", seed: Seed = None,

@@ -18,6 +18,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 from .ast import Add, Div, Mul, Neg, Number, Sub, position
 from .errors import DiceLimitError, DiceValueError
+from .i18n import N_
 from .limits import MAX_VALUE
 
 __all__ = ["Algebra", "IntAlgebra", "IntervalAlgebra", "Interval", "fold", "constant", "check_bounds",
@@ -36,7 +37,7 @@ class Algebra(Generic[V]):
         return value  # type: ignore[return-value]
 
     def leaf(self, node: Any) -> V:
-        raise DiceValueError("dice are not allowed here", column=position(node))
+        raise DiceValueError(N_("dice are not allowed here"), column=position(node))
 
     def add(self, a: V, b: V, node: Any) -> V:
         return a + b  # type: ignore[operator]
@@ -49,7 +50,7 @@ class Algebra(Generic[V]):
 
     def div(self, a: V, b: V, node: Any) -> V:
         if b == 0:
-            raise DiceValueError("division by zero", column=node.pos)
+            raise DiceValueError(N_("division by zero"), column=node.pos)
         return a // b  # type: ignore[operator]
 
     def neg(self, a: V, node: Any) -> V:

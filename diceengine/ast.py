@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from lark import Token, ast_utils
 
 from .errors import DiceLimitError
+from .i18n import N_
 from .limits import MAX_CONSTANT
 
 __all__ = ["Node", "Number", "Add", "Sub", "Mul", "Div", "Neg", "to_int", "children", "position", "start"]
@@ -29,7 +30,8 @@ def to_int(token: Any) -> int:
     """The integer of an ``INT`` token, bounded by :data:`~diceengine.limits.MAX_CONSTANT`."""
     text = str(token)
     if len(text) > 10 or int(text) > MAX_CONSTANT:
-        raise DiceLimitError(f"number too large: {text} (at most {MAX_CONSTANT})", column=_pos(token))
+        raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=_pos(token), number=text,
+                             limit=MAX_CONSTANT)
     return int(text)
 
 

@@ -9,10 +9,34 @@ import sys
 from typing import Any, Sequence
 
 from .errors import DiceError
+from .i18n import N_, NP_
 
 __all__ = ["main", "split_system", "parse_options"]
 
 BAR_WIDTH = 40
+
+P_OF, MEAN_OF, TRUNCATED, EXAMPLES, OPTION, ERROR = (
+    N_("P({what})"), N_("mean {field}"), N_("truncated mass"), N_("examples"), N_("option"), N_("error"))
+HIDDEN = NP_("({n} unlikely value not shown, {share} in all; --full shows them)",
+             "({n} unlikely values not shown, {share} in all; --full shows them)")
+
+
+def add_lang(p: argparse.ArgumentParser) -> None:
+    """The ``--lang`` option: the language of the output (default: from LANGUAGE / LC_ALL / LANG)."""
+    from .i18n import LANGUAGES, language_from_environment
+
+    p.add_argument("--lang", default=None, type=_language, metavar="LANG",
+                   help=f"language of the output: {', '.join(LANGUAGES)} (default: from the environment, "
+                        f"now {language_from_environment()})")
+
+
+def _language(text: str) -> str:
+    from .i18n import language
+
+    try:
+        return language(text)
+    except DiceError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def split_system(text: str, default: str | None) -> tuple[str, str]:
@@ -37,6 +61,10 @@ def _expressions_not_options(argv: Sequence[str]) -> list[str]:
     return [" " + a if _NEGATIVE_EXPRESSION.match(a) else a for a in argv]
 
 
+#: keyword arguments of the entry points themselves, never system options
+_NOT_OPTIONS = ("seed", "system", "expression", "n")
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     """``["complication=none", "wild=false", "n=3"]`` -> typed keyword options."""
     options: dict[str, Any] = {}
@@ -44,6 +72,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise DiceError(f"an option is written name=value, not {pair!r}")
+        if key.strip() in _NOT_OPTIONS:
+            raise DiceError(f"{key.strip()} is not a system option (use --{key.strip()})")
         value: Any = raw
         low = raw.lower()
         if low in ("true", "yes", "on"):
@@ -111,6 +141,17 @@ def _summary(dist: Any, plan: Any = None) -> dict[str, Any]:
     return out
 
 
+def _label(key: str, lang: str | None) -> str:
+    """``"P(succeeded)"`` / ``"mean total"`` in ``lang``."""
+    from .i18n import gettext
+
+    if key.startswith("P(") and key.endswith(")"):
+        return gettext(P_OF, lang, what=gettext(key[2:-1], lang))
+    if key.startswith("mean "):
+        return gettext(MEAN_OF, lang, field=gettext(key[5:], lang))
+    return gettext(key, lang)
+
+
 def cmd_roll(args: argparse.Namespace) -> int:
     from .api import roll
 
@@ -119,12 +160,12 @@ def cmd_roll(args: argparse.Namespace) -> int:
     from .rng import python_rng
 
     rng = python_rng(args.seed) if args.seed is not None else None
-    rolls = [roll(expr, system, seed=rng, **options) for _ in range(args.n)]
+    rolls = [roll(expr, system, seed=rng, lang=args.lang, **options) for _ in range(args.n)]
     if args.json:
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
         for r in rolls:
-            print(r)
+            print(r.render(args.format))
     return 0
 
 
@@ -142,22 +183,25 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
         print(json.dumps(data, indent=2))
     else:
+        from .i18n import gettext, ngettext
+
+        lang = args.lang
         print(f"{system}: {expr}")
         for key, value in _summary(dist, prepared).items():
-            print(f"  {key:<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
+            print(f"  {_label(key, lang):<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
         if dist.truncated:
-            print(f"  truncated mass         {dist.truncated:.2e}")
+            print(f"  {gettext(TRUNCATED, lang):<22} {dist.truncated:.2e}")
         for field in fields:
             marginal = dist.marginal(field)
             shown = trim(marginal) if not args.full else marginal
-            print(f"\n{field:>6}  {'P(=)':>9}  {'P(>=)':>9}")
+            print(f"\n{gettext(field, lang):>6}  {'P(=)':>9}  {'P(>=)':>9}")
             before = sum(p for k, p in marginal.items() if k < min(shown))
             for row in histogram(shown, start=1.0 - before):
                 print(row)
             hidden = len(marginal) - len(shown)
             if hidden:
                 rest = sum(p for k, p in marginal.items() if k not in shown)
-                print(f"({hidden} unlikely values not shown, {_percent(rest)} in all; --full shows them)")
+                print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
     if args.plot:
         from .plots import plot_odds
 
@@ -176,13 +220,16 @@ def cmd_systems(args: argparse.Namespace) -> int:
                                              for k, o in s.options.items()}}
                           for name, s in found.items()}, indent=2, default=str))
         return 0
+    from .i18n import gettext
+
+    lang = args.lang
     for name, s in found.items():
-        print(f"{name}: {s.summary}")
+        print(f"{name}: {gettext(s.summary, lang)}")
         if s.examples:
-            print(f"  examples: {'   '.join(s.examples)}")
+            print(f"  {gettext(EXAMPLES, lang)}: {'   '.join(s.examples)}")
         for key, opt in s.options.items():
             choices = f" ({' | '.join(map(str, opt.choices))})" if opt.choices else ""
-            print(f"  option {key}={opt.default!r}{choices}: {opt.doc}")
+            print(f"  {gettext(OPTION, lang)} {key}={opt.default!r}{choices}: {gettext(opt.doc, lang)}")
     return 0
 
 
@@ -208,10 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print JSON")
         p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="a system option, e.g. -o complication=remove_highest")
+        add_lang(p)
 
     p = sub.add_parser("roll", help="roll and explain")
     p.add_argument("expression")
     p.add_argument("-n", type=int, default=1, help="number of rolls")
+    p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
+                   help="how the roll is written (default: plain)")
     common(p)
     p.set_defaults(func=cmd_roll)
 
@@ -224,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("systems", help="the registered systems, their notation and options")
     p.add_argument("--json", action="store_true")
+    add_lang(p)
     p.set_defaults(func=cmd_systems)
 
     p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)")
@@ -238,6 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .fight_cli import add_commands as add_fight_commands
 
     add_fight_commands(sub)
+    from .serve_cli import add_commands as add_serve
+
+    add_serve(sub)
     return parser
 
 
@@ -245,12 +299,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
+    if hasattr(args, "lang") and args.lang is None:
+        from .i18n import language_from_environment
+
+        args.lang = language_from_environment()
     try:
         if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
             raise DiceError("-n must be at least 1")
         return int(args.func(args))
     except DiceError as err:
-        print(f"dice: error: {err}", file=sys.stderr)
+        from .i18n import gettext, translate_error
+
+        lang = getattr(args, "lang", None)
+        print(f"dice: {gettext(ERROR, lang)}: {translate_error(err, lang)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover
         return 0

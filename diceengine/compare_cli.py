@@ -158,6 +158,8 @@ def _jsonable(value: Any) -> Any:
         return {k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (int, float, str, bool)) or value is None:
         return value
     return str(value)

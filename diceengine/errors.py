@@ -12,14 +12,40 @@ def caret_line(expression: str, column: int) -> str:
     return f"  {shown}\n  {' ' * column}^"
 
 
-class DiceError(Exception):
-    """Base class of every error the engine raises on bad input."""
+def join_choices(items: "list[str] | tuple[str, ...]", or_word: str = "or") -> str:
+    """``"a, b or c"``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {or_word} " + items[-1]
 
-    def __init__(self, message: str, expression: str | None = None, column: int | None = None) -> None:
-        self.message = message
+
+class DiceError(Exception):
+    """Base class of every error the engine raises on bad input.
+
+    ``message`` may be a template of the catalogues with ``{fields}`` filled from ``params`` (a list
+    value reads as "a, b or c"), so that :func:`diceengine.i18n.translate_error` can say it in the
+    user's language.
+    """
+
+    def __init__(self, message: str, expression: str | None = None, column: int | None = None,
+                 **params: object) -> None:
+        self.template = message
+        self.params = params
+        self.message = message.format(**{k: join_choices(v) if isinstance(v, (list, tuple)) else v
+                                         for k, v in params.items()}) if params else message
         self.expression = expression
         self.column = column
         super().__init__(self._render())
+
+    def at(self, expression: str | None, column: int | None) -> "DiceError":
+        """The same error located in ``expression`` at ``column``."""
+        return type(self)(self.template, expression, column, **self.params)
+
+    def reword(self, message: str) -> None:
+        """Replace the message (translated), keeping the location."""
+        self.message = message
+        self.args = (self._render(),)
 
     def _render(self) -> str:
         if self.expression is None or self.column is None:

@@ -14,7 +14,7 @@ MAX_SIDES = 1_000_000
 MAX_EXPLOSIONS = 200
 #: dice one roll may throw on average, re-rolls and explosions included (keeps a roll, its text and its
 #: dice within about 0.2 s)
-MAX_THROWS = 25_000
+MAX_THROWS = 20_000
 #: re-rolls recorded for one die before the final face is drawn directly among the allowed faces
 MAX_REROLLS = 100
 #: largest constant in an expression

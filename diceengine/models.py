@@ -28,6 +28,7 @@ class DieModel(BaseModel):
     wild: bool = False
     face: Optional[str] = None
     label: Optional[str] = None
+    critical: Optional[str] = None
 
 
 class RollModel(BaseModel):
@@ -40,6 +41,7 @@ class RollModel(BaseModel):
     outcome: dict[str, Any]
     dice: list[DieModel]
     text: str
+    description: Optional[str] = None
 
     @classmethod
     def from_roll(cls, roll: "Roll") -> "RollModel":
@@ -49,6 +51,7 @@ class RollModel(BaseModel):
             outcome=roll.fields(),
             dice=[DieModel(**d._asdict()) for d in roll.dice],
             text=str(roll),
+            description=roll.description,
         )
 
 

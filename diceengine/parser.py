@@ -24,6 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
+from .i18n import N_
 from .limits import MAX_DEPTH, MAX_EXPRESSION_LENGTH
 
 if TYPE_CHECKING:
@@ -31,14 +32,15 @@ if TYPE_CHECKING:
 
 __all__ = ["grammar_text", "parse", "parser_for"]
 
-#: how a terminal is named in an error message
+#: how a terminal is named in an error message (messages of the catalogues)
 _TERMINAL_NAMES = {
-    "INT": "a number",
-    "WORD": "a name",
-    "$END": "the end of the expression",
-    "LABEL": "a label in brackets",
-    "COMPARATOR": "a comparison (>=, >, <=, <, =)",
-    "SYMBOL_DIE": "a die letter (a p b d c s f) or name",
+    "INT": N_("a number"),
+    "WORD": N_("a name"),
+    "FRENCH_WORD": N_("a name"),
+    "$END": N_("the end of the expression"),
+    "LABEL": N_("a label in brackets"),
+    "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
+    "SYMBOL_DIE": N_("a die letter (a p b d c s f) or name"),
 }
 
 
@@ -72,7 +74,7 @@ def parser_for(system: "System") -> Lark:
     )
 
 
-def _describe_terminals(parser: Lark, names: Iterable[str]) -> str:
+def _describe_terminals(parser: Lark, names: Iterable[str]) -> list[str]:
     patterns = {t.name: t.pattern for t in parser.terminals}
     shown = []
     for name in sorted(set(names)):
@@ -84,10 +86,7 @@ def _describe_terminals(parser: Lark, names: Iterable[str]) -> str:
             shown.append(name.lower())
         else:
             shown.append(name)
-    shown = sorted(set(shown))
-    if len(shown) == 1:
-        return shown[0]
-    return ", ".join(shown[:-1]) + " or " + shown[-1]
+    return sorted(set(shown))
 
 
 _WORD = re.compile(r"\w+")
@@ -110,24 +109,27 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSy
     column = error.column if error.column is not None else 0
     odd = _look_alike(expression, column)
     if odd is not None and odd != column:
-        return DiceSyntaxError(f"unexpected character {expression[odd]!r}: letters are ASCII letters here",
-                               expression, odd)
+        return DiceSyntaxError(N_("unexpected character {got}: letters are ASCII letters here"), expression, odd,
+                               got=repr(expression[odd]))
     return error
 
 
 def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
-        got = repr(expression[column]) if column < len(expression) else "the end"
+        got = repr(expression[column]) if column < len(expression) else "''"
         expected = _describe_terminals(parser, err.allowed or ())
-        return DiceSyntaxError(f"unexpected character {got}: expected {expected}", expression, column)
+        return DiceSyntaxError(N_("unexpected character {got}: expected {expected}"), expression, column, got=got,
+                               expected=expected)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         expected = _describe_terminals(parser, getattr(err, "expected", ()) or ())
-        return DiceSyntaxError(f"the expression ends too early: expected {expected}", expression, len(expression))
+        return DiceSyntaxError(N_("the expression ends too early: expected {expected}"), expression, len(expression),
+                               expected=expected)
     assert isinstance(err, UnexpectedToken)
     column = err.token.start_pos if err.token.start_pos is not None else len(expression)
     expected = _describe_terminals(parser, err.accepts or err.expected)
-    return DiceSyntaxError(f"unexpected {str(err.token)!r}: expected {expected}", expression, column)
+    return DiceSyntaxError(N_("unexpected {got}: expected {expected}"), expression, column, got=repr(str(err.token)),
+                           expected=expected)
 
 
 def check_depth(tree: Any, expression: str) -> None:
@@ -137,8 +139,8 @@ def check_depth(tree: Any, expression: str) -> None:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             column = ast.position(node)
-            raise DiceLimitError(f"expression nested too deeply (more than {MAX_DEPTH} levels)", expression,
-                                 column if column is not None else 0)
+            raise DiceLimitError(N_("expression nested too deeply (more than {limit} levels)"), expression,
+                                 column if column is not None else 0, limit=MAX_DEPTH)
         stack.extend((child, depth + 1) for child in ast.children(node))
 
 
@@ -148,9 +150,10 @@ def parse(expression: str, system: "System") -> Any:
     if not isinstance(expression, str):
         raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
     if len(expression) > MAX_EXPRESSION_LENGTH:
-        raise DiceLimitError(f"expression too long: {len(expression)} characters (at most {MAX_EXPRESSION_LENGTH})")
+        raise DiceLimitError(N_("expression too long: {length} characters (at most {limit})"), length=len(expression),
+                             limit=MAX_EXPRESSION_LENGTH)
     if not expression.strip():
-        raise DiceSyntaxError("empty expression", expression, 0)
+        raise DiceSyntaxError(N_("empty expression"), expression, 0)
     parser = parser_for(system)
     try:
         tree = parser.parse(expression)
@@ -159,9 +162,9 @@ def parse(expression: str, system: "System") -> Any:
     except VisitError as err:  # a node refused its children
         inner = err.orig_exc
         if isinstance(inner, DiceError):
-            raise type(inner)(inner.message, expression, inner.column) from None
+            raise inner.at(expression, inner.column) from None
         raise
     except DiceError as err:
-        raise type(err)(err.message, expression, err.column) from None
+        raise err.at(expression, err.column) from None
     check_depth(tree, expression)
     return tree

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from .errors import DiceError
+from .i18n import N_
 
 if TYPE_CHECKING:
     import random
@@ -45,13 +46,14 @@ class Option:
         if self.choices is not None:
             if value not in self.choices:
                 shown = ", ".join(repr(c) for c in self.choices)
-                raise DiceError(f"option {name}={value!r} is not one of {shown}")
+                raise DiceError(N_("option {name}={value} is not one of {shown}"), name=name, value=repr(value),
+                                shown=shown)
             return value
         kind = self.kind or type(self.default)
         if kind is bool and not isinstance(value, bool):
-            raise DiceError(f"option {name} must be True or False, not {value!r}")
+            raise DiceError(N_("option {name} must be True or False, not {value}"), name=name, value=repr(value))
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise DiceError(f"option {name} must be an integer, not {value!r}")
+            raise DiceError(N_("option {name} must be an integer, not {value}"), name=name, value=repr(value))
         return value
 
 
@@ -62,7 +64,10 @@ class Plan(ABC):
       the outcome (an instance of the system's outcome type) and the raw record of every die, in a
       form of the plan's choosing; it must do only the work a roll needs.
     - :meth:`dice` turns that raw record into :class:`~diceengine.rolls.Die` views, and
-      :meth:`describe` into one human line; both run only when asked for.
+      :meth:`explain` into the parts of its text (:mod:`diceengine.parts`: dice, words of the
+      catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
+      user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
+      for plain text only, ``describe``); both run only when asked for, never in :meth:`roll`.
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
     - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
@@ -86,9 +91,17 @@ class Plan(ABC):
     def dice(self, record: Any) -> list["Die"]:
         """Every die of a roll, in the order thrown."""
 
-    @abstractmethod
+    def explain(self, outcome: Any, record: Any) -> list[Any]:
+        """The parts of a roll's text (:mod:`diceengine.parts`), in order."""
+        if type(self).describe is Plan.describe:
+            raise NotImplementedError(f"{type(self).__name__} overrides neither explain nor describe")
+        return [self.describe(outcome, record)]
+
     def describe(self, outcome: Any, record: Any) -> str:
-        """One human line explaining a roll."""
+        """One human line explaining a roll (plain text, English)."""
+        from .renderers.plain import render_parts
+
+        return render_parts(self.explain(outcome, record))
 
     @abstractmethod
     def sample(self, n: int, rng: "np.random.Generator") -> dict[str, "np.ndarray"]:
@@ -125,6 +138,10 @@ class System(ABC):
     - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems,
       and :meth:`fight_rules` gives the ruleset's combat to the fights layer
       (:class:`diceengine.fights.rules.FightRules`).
+    - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
+      ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
+      (die kinds, symbols, outcomes, difficulty names, summary, option help) are messages of the
+      catalogues (marked with :func:`diceengine.i18n.N_`).
     - Systems may expose their rules (modifiers, damage tables, costs) as plain functions in their
       module; the command line lists them with ``dice systems``.
     """
@@ -135,6 +152,7 @@ class System(ABC):
     grammar: ClassVar[str | None] = None
     outcome: ClassVar[type]
     options: ClassVar[Mapping[str, Option]] = {}
+    symbols: ClassVar[Mapping[str, str]] = {}
 
     def catalogue(self) -> Sequence[tuple[str, str]]:
         """``(label, expression)`` of the checks a game master would consider in this system: what
@@ -167,8 +185,8 @@ class System(ABC):
         unknown = set(given) - set(self.options)
         if unknown:
             valid = ", ".join(sorted(self.options)) or "none"
-            raise DiceError(f"unknown option(s) for system {self.name!r}: {', '.join(sorted(unknown))} "
-                            f"(valid: {valid})")
+            raise DiceError(N_("unknown option(s) for system {system}: {unknown} (valid: {valid})"),
+                            system=repr(self.name), unknown=", ".join(sorted(unknown)), valid=valid)
         resolved = {name: opt.default for name, opt in self.options.items()}
         for name, value in given.items():
             resolved[name] = self.options[name].check(name, value)
@@ -220,7 +238,7 @@ def get_system(name: str | System) -> System:
     ep = _entry_points().get(name)
     if ep is None:
         known = ", ".join(sorted(set(_registry) | set(_entry_points()))) or "none"
-        raise DiceError(f"unknown system {name!r} (registered: {known})")
+        raise DiceError(N_("unknown system {name} (registered: {known})"), name=repr(name), known=known)
     return _load(ep)
 
 

@@ -10,6 +10,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Die", "Roll"]
 
+_RENDERERS: dict[str, Any] = {}  # format -> render function, loaded on first use
+
+
+def _roll_json(roll: "Roll") -> str:
+    global _roll_json
+    from .rolljson import roll_json
+
+    _roll_json = roll_json  # imported on first use, then called directly
+    return roll_json(roll)
+
 
 class Die(NamedTuple):
     """One die thrown in a roll."""
@@ -32,6 +42,8 @@ class Die(NamedTuple):
     face: str | None = None
     """the symbols shown, for narrative dice"""
     label: str | None = None
+    critical: str | None = None
+    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
 
     @property
     def dropped(self) -> bool:
@@ -42,14 +54,17 @@ class Die(NamedTuple):
 class Roll:
     """The result of :func:`diceengine.rolls`: the outcome, the system, the expression and every die."""
 
-    __slots__ = ("_plan", "outcome", "_record", "expression", "system")
+    __slots__ = ("_plan", "outcome", "_record", "expression", "system", "lang")
 
-    def __init__(self, plan: "Plan", outcome: Any, record: Any, expression: str, system: str) -> None:
+    def __init__(self, plan: "Plan", outcome: Any, record: Any, expression: str, system: str,
+                 lang: str | None = None) -> None:
         self._plan = plan
         self.outcome = outcome
         self._record = record
         self.expression = expression
         self.system = system
+        self.lang = lang
+        """the language its text is rendered in by default (``None``: English)"""
 
     def __getattr__(self, name: str) -> Any:
         # outcome fields read through: roll.total, roll.success, ...
@@ -61,6 +76,11 @@ class Roll:
             raise AttributeError(f"a {self.system} roll has no field {name!r}") from None
 
     @property
+    def description(self) -> str | None:
+        """The text after the expression (``1d20+5 to hit`` -> ``"to hit"``), for systems that read one."""
+        return getattr(self._plan, "description", None)
+
+    @property
     def dice(self) -> list[Die]:
         """Every die thrown, in order (kept, dropped, exploded, re-rolled, wild)."""
         return self._plan.dice(self._record)
@@ -69,8 +89,24 @@ class Roll:
         """The outcome fields this expression produces (``None`` ones left out)."""
         return {k: v for k, v in self.outcome._asdict().items() if v is not None}
 
+    def parts(self) -> list[Any]:
+        """What the roll's text is made of (:mod:`diceengine.parts`): dice, words, the result."""
+        return self._plan.explain(self.outcome, self._record)
+
+    def render(self, fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
+        """The roll as text: ``fmt`` is ``"plain"``, ``"markdown"``, ``"html"`` or ``"symbols"``
+        (:mod:`diceengine.renderers`); ``lang`` defaults to the roll's own."""
+        found = _RENDERERS.get(fmt)
+        if found is None:
+            from .renderers import renderer
+
+            found = _RENDERERS[fmt] = renderer(fmt)
+        return found(self, self.lang if lang is None else lang, **settings)
+
     def __str__(self) -> str:
-        return self._plan.describe(self.outcome, self._record)
+        if self.lang is None:
+            return self._plan.describe(self.outcome, self._record)
+        return self.render()
 
     def __repr__(self) -> str:
         return f"<Roll {self.system} {self.expression!r}: {self.fields()}>"
@@ -86,5 +122,10 @@ class Roll:
         return self.model().model_dump(**kwargs)
 
     def model_dump_json(self, **kwargs: Any) -> str:
-        """The roll as JSON (pydantic ``model_dump_json``)."""
+        """The roll as JSON (pydantic ``model_dump_json``; without arguments, the same JSON written directly)."""
+        if not kwargs:
+            try:
+                return _roll_json(self)
+            except (TypeError, ValueError, KeyError, AttributeError):  # a value only pydantic knows how to write
+                pass
         return self.model().model_dump_json(**kwargs)

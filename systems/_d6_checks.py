@@ -19,20 +19,69 @@ import numpy as np
 from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.i18n import N_, NP_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.pmf import PMF, power_cost
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
 from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check"]
+__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check", "joined"]
+
+AGAINST = N_("against")
+_AGAINST = Words(AGAINST)
+TIES = NP_("{n} tie rolled again", "{n} ties rolled again")
+SUCCESS_BY = N_("success by {margin}")
+#: the words of the outcome fields of the D6 systems
+FIELD_WORDS = (N_("total"), N_("success"), N_("margin"), N_("complication"), N_("explosions"))
+FAILURE_BY = N_("failure by {margin}")
+
+
+#: a six-sided die's faces as parts of a roll's text (index: the face)
+D6_FACE_PARTS: list[Any] = [None, *(Face(Die("d6", 6, v)) for v in range(1, 7))]
+
+
+_VERDICTS: dict[tuple[bool, int], Group] = {}
+
+
+def _verdict(success: bool, margin: int) -> Group:
+    """``success by 3``: the result of a check (built once per verdict and margin)."""
+    found = _VERDICTS.get((success, margin))
+    if found is None:
+        found = Group((Words(SUCCESS_BY if success else FAILURE_BY, args=(("margin", margin),)),), "result")
+        if len(_VERDICTS) < 1024:
+            _VERDICTS[(success, margin)] = found
+    return found
+
+
+def joined(items: list[Any], pips: int) -> list[Part]:
+    """``a + b + c + pips`` (``- pips`` when negative): items are parts or lists of parts."""
+    if len(items) == 1 and type(items[0]) is not list:
+        return [items[0], f" - {-pips}" if pips < 0 else f" + {pips}"] if pips else [items[0]]
+    out: list[Part] = []
+    for item in items:
+        if type(item) is list:
+            out += item
+        else:
+            out.append(item)
+        out.append(" + ")
+    if pips:
+        if out:
+            out[-1] = " - " if pips < 0 else " + "
+            out.append(str(abs(pips)))
+        else:
+            out.append(str(pips))
+    elif out:
+        out.pop()
+    return out
 
 #: most (total, margin, ...) rows an exact distribution of a check may have
 MAX_ROWS = 5_000_000
 
-TIE_OPTION = Option("actor", "who wins a tie against a rolled difficulty: the actor (a player character "
-                    "against an NPC; the >= rule), the opponent, or nobody (re-roll)",
+TIE_OPTION = Option("actor", N_("who wins a tie against a rolled difficulty: the actor (a player character "
+                    "against an NPC; the >= rule), the opponent, or nobody (re-roll)"),
                     choices=("actor", "opponent", "reroll"))
 
 
@@ -44,7 +93,7 @@ class CodeDice:
     - ``joint(code)`` -> ``({extras tuple: PMF of the total}, truncated mass)``;
     - ``joint_cost(code)`` -> ``(Cost, rows, span)``: what ``joint`` will cost, estimated without computing
       it: the :class:`~diceengine.limits.Cost`, the number of (extras, total) rows and the span of the totals;
-    - ``dice(record)`` / ``render(record)`` explain a roll;
+    - ``dice(record)`` / ``parts(record, code)`` explain a roll (its dice, and the parts of its text);
     - ``opponent()`` the dice that throw an opposing code or the rolled part of a difficulty (what
       belongs to the actor alone, such as a character point, is left out).
     """
@@ -73,11 +122,8 @@ class CodeDice:
     def opponent(self) -> "CodeDice":
         return self
 
-    def render(self, record: Any, code: Code) -> str:
-        parts = [str(v) for v in record]
-        if code.pips:
-            parts.append(str(code.pips))
-        return " + ".join(parts).replace("+ -", "- ")
+    def parts(self, record: Any, code: Code) -> list[Part]:
+        return joined([Dice("d6", 6, tuple(record))] if record else [], code.pips)
 
 
 #: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain
@@ -98,12 +144,13 @@ def total_bounds(code: Code, expression: str) -> Interval:
                           expression, 0)
 
 
-def _check_rollable(code: Code, what: str, expression: str, column: int | None) -> None:
+def _check_rollable(code: Code, what: list[str], expression: str, column: int | None) -> None:
     if code.dice <= 0:
-        raise DiceValueError(f"{what} is {code.dice}D{code.pips:+d}: a code reduced to 0D cannot be rolled",
-                             expression, column)
+        raise DiceValueError(N_("{what} is {code}: a code reduced to 0D cannot be rolled"), expression, column,
+                             what=what, code=f"{code.dice}D{code.pips:+d}")
     if code.dice > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {code.dice} (at most {MAX_DICE})", expression, column)
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit})"), expression, column, count=code.dice,
+                             limit=MAX_DICE)
 
 
 class CodePlan(Plan):
@@ -158,16 +205,23 @@ class CodePlan(Plan):
             out.extend(d._replace(label="difficulty") for d in self.opponent_dice.dice(record[1]))
         return out
 
-    def describe(self, outcome: Any, record: Any) -> str:
-        text = f"{self.expression}: {self.dice_model.render(record[0], self.actor_code)} = {outcome.total}"
+    def explain(self, outcome: Any, record: Any) -> list[Part]:
+        head = self.__dict__.get("_head")
+        if head is None:
+            head = self._head = Group((self.expression,), "expression")
+        parts: list[Part] = [head, ": "]
+        parts += self.dice_model.parts(record[0], self.actor_code)
+        parts.append(f" = {outcome.total}")
         if self.difficulty is None:
-            return text
+            return parts
         if self.rolled_difficulty:
-            text += (f" against {self.opponent_dice.render(record[1], self.difficulty)} = {record[2]}")  # type: ignore
+            parts += (" ", _AGAINST, " ")
+            parts += self.opponent_dice.parts(record[1], self.difficulty)  # type: ignore[arg-type]
+            parts.append(f" = {record[2]}")
             if record[3]:
-                text += f" ({len(record[3])} tie{'s' if len(record[3]) > 1 else ''} rolled again)"
-        word = "success" if outcome.success else "failure"
-        return f"{text}, {word} by {abs(outcome.margin)}"
+                parts += (" (", Words(*TIES, n=len(record[3])), ")")
+        parts += (", ", _verdict(bool(outcome.success), abs(outcome.margin)))
+        return parts
 
     # ------------------------------------------------------------ bulk
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -287,20 +341,20 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
     actor = code_of(actor_node, expression)
     if transform is not None:
         actor = transform(actor)
-    _check_rollable(actor, "the code", expression, position(actor_node))
+    _check_rollable(actor, [N_("the code")], expression, position(actor_node))
     difficulty: int | Code | None = None
     if isinstance(diff_node, NamedDifficulty):
         if diff_node.words not in ladder:
             names = ", ".join(sorted(ladder))
-            raise DiceValueError(f"unknown difficulty {diff_node.words.replace('_', ' ')!r} (known: {names})",
-                                 expression, diff_node.pos)
+            raise DiceValueError(N_("unknown difficulty {name} (known: {names})"), expression, diff_node.pos,
+                                 name=repr(diff_node.words.replace("_", " ")), names=names)
         difficulty = ladder[diff_node.words]
     elif diff_node is not None:
         code = code_of(diff_node, expression)
         if code.is_number:
             difficulty = code.pips
         else:
-            _check_rollable(code, "the difficulty", expression, position(diff_node))
+            _check_rollable(code, [N_("the difficulty")], expression, position(diff_node))
             difficulty = code
     if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
         raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)

@@ -17,8 +17,9 @@ from lark import Token
 from diceengine.arith import Algebra, fold
 from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 
-__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "CodeAlgebra", "code_of", "parse_code"]
+__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "parse_code"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,15 @@ class NamedDifficulty(Node):
 
     def __init__(self, *words: Any) -> None:
         object.__setattr__(self, "pos", getattr(words[0], "start_pos", None) if words else None)
-        object.__setattr__(self, "words", "_".join(str(w).lower() for w in words))
+        object.__setattr__(self, "words", "_".join(plain_word(str(w)) for w in words))
+
+
+def plain_word(word: str) -> str:
+    """A word of a name as the ladders key it: lower case, accents dropped (``"Très"`` -> ``"tres"``)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class CodeAlgebra(Algebra[Code]):
@@ -137,20 +146,20 @@ class CodeAlgebra(Algebra[Code]):
     def leaf(self, node: Any) -> Code:
         if isinstance(node, CodeLiteral):
             return Code(node.dice, 0)
-        raise DiceValueError("not a dice code", self.expression, position(node))
+        raise DiceValueError(N_("not a dice code"), self.expression, position(node))
 
     def mul(self, a: Code, b: Code, node: Any) -> Code:
         if a.is_number:
             return b * a.pips
         if b.is_number:
             return a * b.pips
-        raise DiceValueError("two dice codes cannot be multiplied", self.expression, node.pos)
+        raise DiceValueError(N_("two dice codes cannot be multiplied"), self.expression, node.pos)
 
     def div(self, a: Code, b: Code, node: Any) -> Code:
         if not b.is_number:
-            raise DiceValueError("cannot divide by a dice code", self.expression, node.pos)
+            raise DiceValueError(N_("cannot divide by a dice code"), self.expression, node.pos)
         if b.pips == 0:
-            raise DiceValueError("division by zero", self.expression, node.pos)
+            raise DiceValueError(N_("division by zero"), self.expression, node.pos)
         if a.is_number:
             return Code(0, a.pips // b.pips)
         if b.pips == 2:

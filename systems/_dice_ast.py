@@ -1,4 +1,4 @@
-"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``)."""
+"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``): one frozen dataclass per rule."""
 
 from __future__ import annotations
 
@@ -7,9 +7,35 @@ from typing import Any
 
 from lark import Token, ast_utils
 
-from diceengine.ast import Node, to_int
+from diceengine.ast import Node, _Binary, to_int
+from diceengine.errors import DiceSyntaxError
 
-__all__ = ["Dice", "Modifiers", "Keep", "Explode", "Reroll", "CountSuccesses", "CountFailures", "Compare"]
+__all__ = [
+    "Call",
+    "Clamp",
+    "Compare",
+    "Comparison",
+    "CountFailures",
+    "CountSuccesses",
+    "Critical",
+    "Described",
+    "Dice",
+    "Explode",
+    "FloorDiv",
+    "Group",
+    "GroupKeep",
+    "GroupModifiers",
+    "Keep",
+    "Labelled",
+    "Mod",
+    "Modifiers",
+    "Pos",
+    "Pow",
+    "Reroll",
+    "Set",
+    "Sort",
+    "Unique",
+]
 
 
 def _compare_parts(items: Any) -> tuple[str, int]:
@@ -43,14 +69,14 @@ class Compare(Node, ast_utils.AsList):
             object.__setattr__(self, "value", value)
 
     @classmethod
-    def of(cls, op: str, value: int) -> "Compare":
+    def of(cls, op: str, value: int) -> Compare:
         return cls((), op, value)
 
     def test(self, x: Any) -> Any:
         """Whether ``x`` (an int or a numpy array) meets the compare point."""
         v = self.value
         op = self.op
-        if op == "=":
+        if op == "=" or op == "==":
             return x == v
         if op == ">=":
             return x >= v
@@ -58,32 +84,93 @@ class Compare(Node, ast_utils.AsList):
             return x > v
         if op == "<=":
             return x <= v
+        if op == "!=" or op == "<>":
+            return x != v
         return x < v
+
+    def predicate(self) -> Any:
+        """The test of one integer, as a fast built-in method (``7 .__le__`` for ``>=7``)."""
+        v = self.value
+        return {"=": v.__eq__, "==": v.__eq__, ">=": v.__le__, ">": v.__lt__, "<=": v.__ge__, "<": v.__gt__,
+                "!=": v.__ne__, "<>": v.__ne__}[self.op]
 
     def __str__(self) -> str:
         return f"{self.op}{self.value}"
 
 
+#: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
+#: d20's ``phN`` / ``plN`` (drop) are ``dhN`` / ``dlN``
+_KEEP_SPELLINGS = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}
+
+
 @dataclass(frozen=True, slots=True)
 class Keep(Node):
-    """``khN`` / ``kN`` keep highest, ``klN`` keep lowest, ``dhN`` drop highest, ``dlN`` drop lowest."""
+    """``khN`` / ``kN`` keep highest, ``klN`` keep lowest, ``dhN`` / ``phN`` drop highest, ``dlN`` / ``dN`` /
+    ``plN`` drop lowest; ``N`` defaults to 1. ``spelled`` is what was typed. In d20's dialect, bare ``kN`` /
+    ``pN`` keep / drop the dice showing N and ``k<N``, ``k>N``, ``p<N``, ``p>N`` the dice under / over N
+    (``point``)."""
 
     kind: Any
     n: Any
+    point: Any = None
     pos: int | None = field(default=None, compare=False)
+    spelled: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.n, Token) and self.n.type == "COMPARATOR":  # keep_point: KEEP COMPARATOR INT
+            n, point = self.point, self.n
+            object.__setattr__(self, "n", n)
+            object.__setattr__(self, "point", point)
+        if isinstance(self.point, Token):
+            if str(self.point) not in ("<", ">"):
+                raise DiceSyntaxError(f"a keep / drop selects dice under (<) or over (>) a value, not "
+                                      f"{self.point}", column=self.point.start_pos)
+            object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
             kind = str(self.kind).lower()
-            object.__setattr__(self, "kind", "kh" if kind == "k" else kind)
+            object.__setattr__(self, "spelled", kind)
+            object.__setattr__(self, "kind", _KEEP_SPELLINGS.get(kind, kind))
         if isinstance(self.n, Token):
             object.__setattr__(self, "n", to_int(self.n))
+        elif self.n is None:
+            object.__setattr__(self, "n", 1)
+            object.__setattr__(self, "spelled", self.spelled + "\x00")  # no number was typed
+
+    @property
+    def text(self) -> str:
+        if self.spelled.endswith("\x00"):
+            return self.spelled[:-1]
+        return f"{self.spelled or self.kind}{self.point or ''}{self.n}"
+
+    @property
+    def bare(self) -> bool:
+        """``kN`` / ``pN`` / ``k<N``...: the spellings whose meaning depends on the dialect."""
+        return self.spelled.rstrip("\x00") in ("k", "p") or self.point is not None
+
+
+class GroupKeep(Keep):
+    """Keep / drop on a group or a set: ``{...}kh1``, ``(...)kl1``."""
+
+    __slots__ = ()
+
+
+class KeepPoint(Keep):
+    """d20's keep / drop by value on dice: ``k<3``, ``p>4`` (dialect="d20")."""
+
+    __slots__ = ()
+
+
+class GroupKeepPoint(GroupKeep):
+    """d20's keep / drop by value on a set: ``(1, 2, 3)k<3``."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Explode(Node):
-    """``!`` explode (on the maximum, or on the compare point); ``!!`` compound."""
+    """``!`` explode (on the maximum, or on the compare point); ``!!`` compound; ``!p`` penetrate (each added
+    die counts one less); ``!!p`` compound and penetrate; d20's ``eN`` is ``!N``."""
 
     bang: Any
     compare: Compare | None
@@ -92,29 +179,41 @@ class Explode(Node):
     def __post_init__(self) -> None:
         if isinstance(self.bang, Token):
             object.__setattr__(self, "pos", self.bang.start_pos)
-            object.__setattr__(self, "bang", str(self.bang))
+            bang = str(self.bang).lower()
+            object.__setattr__(self, "bang", "!" if bang == "e" else bang)
 
     @property
     def compound(self) -> bool:
-        return self.bang == "!!"
+        return self.bang.startswith("!!")
+
+    @property
+    def penetrate(self) -> bool:
+        return self.bang.endswith("p")
 
 
 @dataclass(frozen=True, slots=True)
 class Reroll(Node):
-    """``rN`` / ``r<N`` re-roll until the face misses the compare point; ``roN`` re-roll once."""
+    """``rN`` / ``r<N`` / d20's ``rrN`` re-roll until the face misses the compare point; ``roN`` re-roll once;
+    d20's ``raN`` throws one more die, added, when the face meets the point (once). Without a compare point
+    (rpg-dice-roller's bare ``r`` / ``ro``) the point is the lowest face."""
 
     kind: Any
-    compare: Compare
+    compare: Compare | None
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", str(self.kind).lower())
+            kind = str(self.kind).lower()
+            object.__setattr__(self, "kind", "r" if kind == "rr" else kind)
 
     @property
     def once(self) -> bool:
         return self.kind == "ro"
+
+    @property
+    def added(self) -> bool:
+        return self.kind == "ra"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +246,73 @@ class CountFailures(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Clamp(Node):
+    """Per-die minimum / maximum: d20's ``miN`` / ``maN``, rpg-dice-roller's ``minN`` / ``maxN`` (a face
+    below the minimum counts as the minimum, above the maximum as the maximum)."""
+
+    kind: Any
+    sign: Any
+    value: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, Token):
+            object.__setattr__(self, "pos", self.kind.start_pos)
+            object.__setattr__(self, "kind", "min" if str(self.kind).lower().startswith("mi") else "max")
+        if isinstance(self.value, Token):
+            sign = -1 if self.sign is not None else 1
+            object.__setattr__(self, "sign", None)
+            object.__setattr__(self, "value", sign * to_int(self.value))
+
+
+@dataclass(frozen=True, slots=True)
+class Unique(Node):
+    """``u``: a face already shown by another die of the term is thrown again (until unique); ``uo`` once;
+    with a compare point (``u=1``), only faces meeting it must be unique."""
+
+    kind: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, Token):
+            object.__setattr__(self, "pos", self.kind.start_pos)
+            object.__setattr__(self, "kind", str(self.kind).lower())
+
+    @property
+    def once(self) -> bool:
+        return self.kind == "uo"
+
+
+@dataclass(frozen=True, slots=True)
+class Sort(Node):
+    """``s`` / ``sa`` sort the dice shown ascending, ``sd`` descending (display only)."""
+
+    kind: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, Token):
+            object.__setattr__(self, "pos", self.kind.start_pos)
+            object.__setattr__(self, "kind", "sd" if str(self.kind).lower() == "sd" else "sa")
+
+
+@dataclass(frozen=True, slots=True)
+class Critical(Node):
+    """``cs`` / ``cs>=19`` marks critical successes, ``cf`` / ``cf<=2`` critical failures (default: the highest,
+    the lowest face); marks only, the total is unchanged."""
+
+    kind: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, Token):
+            object.__setattr__(self, "pos", self.kind.start_pos)
+            object.__setattr__(self, "kind", str(self.kind).lower())
+
+
+@dataclass(frozen=True, slots=True)
 class Modifiers(Node, ast_utils.AsList):
     """The modifiers after a dice term, in order."""
 
@@ -158,13 +324,13 @@ class Modifiers(Node, ast_utils.AsList):
 
 @dataclass(frozen=True, slots=True)
 class Dice(Node):
-    """``NdM`` with its modifiers and label."""
+    """``NdM`` with its modifiers; the count and the sides may be expressions (``(1d4)d6``, ``2d(1d6+2)``);
+    ``dF`` is ``dF.2`` (-1/0/+1), ``dF.1`` has one -1, four 0 and one +1."""
 
     count: Any
     die: Any
     sides: Any
     modifiers: Modifiers
-    label: Any
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -176,6 +342,151 @@ class Dice(Node):
             object.__setattr__(self, "count", to_int(self.count))
         if isinstance(self.sides, Token):
             kind = self.sides.type
-            object.__setattr__(self, "sides", "%" if kind == "PERCENT" else "F" if kind == "FUDGE" else to_int(self.sides))
+            text = str(self.sides).upper()
+            object.__setattr__(self, "sides", "%" if kind == "PERCENT" else ("F.1" if text == "F.1" else "F")
+                               if kind in ("PERCENT", "FUDGE") else to_int(self.sides))
+
+    @property
+    def computed(self) -> bool:
+        """The count or the sides are expressions."""
+        return isinstance(self.count, Node) or isinstance(self.sides, Node)
+
+
+@dataclass(frozen=True, slots=True)
+class Described(Node):
+    """An expression followed by its description: ``1d20+5 to hit``, ``2d6 # fire``, ``1d8 // note``."""
+
+    expr: Node
+    text: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Token):
+            object.__setattr__(self, "pos", self.text.start_pos)
+            raw = str(self.text).strip()
+            if raw.startswith("/*"):
+                raw = raw[2:]
+                raw = raw.removesuffix("*/")
+            elif raw.startswith("//"):
+                raw = raw[2:]
+            elif raw.startswith("#"):
+                raw = raw[1:]
+            object.__setattr__(self, "text", raw.strip())
+
+
+class Comparison(_Binary):
+    """``left op right`` with ``== != <> < <= > >=`` (``=`` too): 1 when it holds, else 0."""
+
+    __slots__ = ()
+
+
+class FloorDiv(_Binary):
+    """``left // right``: division rounding down (d20)."""
+
+    __slots__ = ()
+
+
+class Mod(_Binary):
+    """``left % right``: the remainder of the division rounding down (its sign is the divisor's)."""
+
+    __slots__ = ()
+
+
+class Pow(_Binary):
+    """``left ^ right`` / ``left ** right``."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pos(Node):
+    """``+operand``."""
+
+    op: Any
+    operand: Node
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.op, Token):
+            object.__setattr__(self, "pos", self.op.start_pos)
+            object.__setattr__(self, "op", "+")
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled(Node):
+    """A term with a label: ``1d8[piercing]``, ``4[bonus]``, ``(1d8+3)[healing]``."""
+
+    term: Node
+    label: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
         if isinstance(self.label, Token):
+            object.__setattr__(self, "pos", self.label.start_pos)
             object.__setattr__(self, "label", str(self.label)[1:-1].strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node, ast_utils.AsList):
+    """``floor(x) ceil(x) round(x) abs(x) min(x, y, ...) max(x, y, ...)``."""
+
+    items: Any
+    name: str = ""
+    args: tuple = ()
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.items, list):
+            head = self.items[0]
+            object.__setattr__(self, "pos", head.start_pos)
+            object.__setattr__(self, "name", str(head).lower())
+            object.__setattr__(self, "args", tuple(self.items[1:]))
+            object.__setattr__(self, "items", ())
+
+
+@dataclass(frozen=True, slots=True)
+class GroupModifiers(Node, ast_utils.AsList):
+    """The modifiers after a group or a set, in order."""
+
+    items: Any
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "items", tuple(self.items))
+
+
+@dataclass(frozen=True, slots=True)
+class Group(Node, ast_utils.AsList):
+    """``{a, b, ...}`` with keep / drop, success counts and sorting over the totals of its expressions
+    (Roll20, rpg-dice-roller); without modifiers, the sum of the totals."""
+
+    items: Any
+    exprs: tuple = ()
+    modifiers: tuple = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.items, list):
+            exprs, mods = [], []
+            for item in self.items:
+                if isinstance(item, GroupModifiers):
+                    mods.extend(item.items)
+                elif isinstance(item, (Keep, CountSuccesses, CountFailures, Sort)):
+                    mods.append(item)
+                elif item is not None and not isinstance(item, Token):
+                    exprs.append(item)
+            object.__setattr__(self, "exprs", tuple(exprs))
+            object.__setattr__(self, "modifiers", tuple(mods))
+            object.__setattr__(self, "items", ())
+
+    @property
+    def brace(self) -> bool:
+        return True
+
+
+class Set(Group):
+    """d20's set ``(a, b, ...)`` (``(1d6, 1d8, 4)kh1``), and ``(expr)kh1``: a group written in parentheses."""
+
+    __slots__ = ()
+
+    @property
+    def brace(self) -> bool:
+        return False

@@ -2,18 +2,28 @@
 
 Semantics, where tables differ:
 
+- a per-die minimum / maximum (``mi``/``min``, ``ma``/``max``) changes the faces themselves: every later
+  test (explosion, re-roll, success) reads the clamped face;
 - re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
   (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
-  among the allowed faces, which has the same distribution), ``ro`` re-rolls once;
+  among the allowed faces, which has the same distribution), ``ro`` re-rolls once; bare ``r`` / ``ro``
+  re-roll the lowest face;
+- ``u`` throws again a die whose face (meeting the compare point, if one is given) an earlier die of the
+  term already shows, until it differs; ``uo`` once;
 - an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
   sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
-  the unit's sum, as one die;
+  the unit's sum, as one die; ``!p`` (penetrating) counts each added die one less (the explosion
+  tests the face thrown); d20's ``ra`` is an explosion that adds at most one die;
+- several keep / drop each choose among all the dice, and a die counts if none drops it (rpg-dice-roller):
+  ``4d6dl1dh1`` keeps the middle two, ``3d10k1dh1`` none;
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
+- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``);
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
 Bounds (README, "Bounds"): a term's faces are ranges, never listed, so a d1000000 costs no more memory
-than a d6. :meth:`DiceTerm.bounds` gives the range of the term's score for the engine's integer rule.
+than a d6 (a per-die minimum / maximum or ``dF.1`` lists them: at most ``MAX_SIDES``).
+:meth:`DiceTerm.bounds` gives the range of the term's score for the engine's integer rule.
 A die whose explosions would run past :data:`~diceengine.limits.MAX_EXPLOSIONS` with a probability
 above the truncation of exact odds is refused up front (by roll, sample and distribution alike), and
 one roll throws about :data:`~diceengine.limits.MAX_THROWS` dice at most on average: re-rolls are
@@ -23,12 +33,16 @@ is drawn directly among the allowed faces (the same distribution).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
 
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.limits import (
     MAX_DICE,
     MAX_EXPLOSIONS,
@@ -41,20 +55,39 @@ from diceengine.limits import (
     Cost,
 )
 from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
+from diceengine.parts import Dice as DiceRun
+from diceengine.parts import Face, Group, Part
 from diceengine.rolls import Die
 
-from ._dice_ast import Compare, CountFailures, CountSuccesses, Dice, Explode, Keep, Reroll
+from ._dice_ast import (
+    Clamp,
+    Compare,
+    CountFailures,
+    CountSuccesses,
+    Critical,
+    Dice,
+    Explode,
+    Keep,
+    Reroll,
+    Sort,
+    Unique,
+)
+from ._selection import Selection, selection_of
 
-__all__ = ["DiceTerm", "compile_term", "Faces", "split_faces"]
+__all__ = ["DiceTerm", "Faces", "compile_term", "keep_window", "split_faces", "window_of"]
+
+_new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 
 # flags of one throw in a general record
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
+#: most states the exact odds of unique dice may follow
+MAX_UNIQUE_STATES = 200_000
 
 
 class Faces(Sequence[int]):
     """Faces of a die held as at most two ranges (a range, or a range without one face): never listed."""
 
-    __slots__ = ("parts", "_cut")
+    __slots__ = ("_cut", "parts")
 
     def __init__(self, *parts: range) -> None:
         self.parts = tuple(p for p in parts if len(p))
@@ -81,12 +114,24 @@ class Faces(Sequence[int]):
         return out
 
 
-def split_faces(faces: range, point: Compare) -> tuple[Faces, Faces]:
-    """``(faces meeting point, faces missing it)`` without listing the faces."""
+class Listed(tuple):
+    """Faces listed one by one (a clamped die, ``dF.1``): the same interface as :class:`Faces`."""
+
+    def take(self, idx: np.ndarray) -> np.ndarray:
+        return np.asarray(self, dtype=np.int64)[idx]
+
+
+def split_faces(faces: Any, point: Compare) -> tuple[Any, Any]:
+    """``(faces meeting point, faces missing it)``, without listing the faces of a range."""
+    if not isinstance(faces, range):
+        return (Listed(f for f in faces if point.test(f)), Listed(f for f in faces if not point.test(f)))
     lo, end, v, op = faces.start, faces.stop, point.value, point.op
-    if op == "=":
+    if op in ("=", "=="):
         return Faces(range(max(v, lo), min(v + 1, end))), Faces(range(lo, min(max(v, lo), end)),
                                                               range(max(v + 1, lo), end))
+    if op in ("!=", "<>"):
+        miss, meet = split_faces(faces, Compare.of("=", v))
+        return meet, miss
     if op in (">", "<="):
         v += 1  # x > v  <=>  x >= v + 1 ; x <= v  <=>  x < v + 1
     cut = min(max(v, lo), end)
@@ -101,10 +146,9 @@ class DiceTerm:
     node: Dice
     text: str
     count: int
-    faces: range
+    faces: Any                      # a range, or Listed faces (clamped dice, dF.1)
     kind: str
-    keep: int | None          # number of units kept (None: all)
-    highest: bool             # keep the highest (True) or the lowest
+    window: tuple[int, int] | None  # ranks kept, lowest first: [lo, hi) (None: all)
     explode: Compare | None
     compound: bool
     reroll: Compare | None
@@ -112,17 +156,51 @@ class DiceTerm:
     success: Compare | None
     failure: Compare | None
     label: str | None
+    penetrate: bool = False
+    explode_limit: int | None = None   # ra: at most one added die
+    unique: Compare | None = None      # faces that must be unique (all faces: a point nothing misses)
+    unique_once: bool = False
+    unique_on: bool = False
+    sort: str | None = None
+    crit_success: Compare | None = None
+    crit_failure: Compare | None = None
     reroll_cap: int = MAX_REROLLS  # re-rolls recorded per die before drawing among the allowed faces
+    selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
+    keeps: tuple = ()                   # the keep / drop modifiers as written
+    each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
+    consecutive: bool = field(init=False)
+    flat: bool = field(init=False)
+    plain: bool = field(init=False)
+    _label_suffix: str = field(init=False, repr=False)
+    per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
 
     @property
     def sides(self) -> int:
         return len(self.faces)
 
     @property
-    def allowed(self) -> Faces:
+    def keep(self) -> int | None:
+        """Number of units kept (None: all)."""
+        return None if self.window is None else self.window[1] - self.window[0]
+
+    def __post_init__(self) -> None:
+        consecutive = isinstance(self.faces, range)
+        object.__setattr__(self, "consecutive", consecutive)
+        # each die thrown once: the record is the list of faces
+        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
+        object.__setattr__(self, "flat", flat)
+        object.__setattr__(self, "_label_suffix", f"] ({self.label})" if self.label else "]")
+        object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
+                           and (self.window is not None or self.selection is not None))
+        # no modifier but keep/drop
+        object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
+                           and self.crit_success is None and self.crit_failure is None and self.selection is None)
+
+    @property
+    def allowed(self) -> Any:
         """The faces a re-roll keeps (all of them without a re-roll)."""
         if self.reroll is None:
-            return Faces(self.faces)
+            return Faces(self.faces) if isinstance(self.faces, range) else self.faces
         return split_faces(self.faces, self.reroll)[1]
 
     def explode_chance(self) -> float:
@@ -135,8 +213,10 @@ class DiceTerm:
         """``(lo, hi)``: every score the term can produce lies between (explosion chains counted to their
         limit of ``MAX_EXPLOSIONS + 1`` faces): the term's part of the engine's integer rule."""
         links = MAX_EXPLOSIONS + 1 if self.explode is not None else 1
+        if self.explode_limit is not None:
+            links = self.explode_limit + 1
         if self.success is None:
-            f_lo, f_hi = self.faces[0], self.faces[-1]
+            f_lo, f_hi = min(self.faces[0], self.faces[0] - 1), self.faces[-1]
             lo, hi = min(f_lo, links * f_lo), max(f_hi, links * f_hi)
         else:
             lo, hi = (-1 if self.failure is not None else 0), 1
@@ -151,13 +231,13 @@ class DiceTerm:
         if self.reroll is not None:
             hit = 1.0 - len(self.allowed) / self.sides
             extra = hit if self.reroll_once else hit * (1 - hit ** self.reroll_cap) / (1 - hit) if hit < 1 else 0.0
-        q = self.explode_chance()
+        if self.unique_on:
+            extra += self.count / max(1, self.sides - self.count + 1)
+        q = self.explode_chance() if self.explode_limit is None else 0.0
         return self.count * (1.0 + extra) / (1.0 - q)
 
-    @property
-    def plain(self) -> bool:
-        """No modifier but keep/drop: the record is the list of faces."""
-        return self.explode is None and self.reroll is None and self.success is None
+    def _unique_test(self, v: int) -> bool:
+        return self.unique is None or bool(self.unique.test(v))
 
     # ---------------------------------------------------------------- one roll
     def roller(self) -> Callable[[Any, list], int]:
@@ -165,7 +245,7 @@ class DiceTerm:
         n, faces, s = self.count, self.faces, self.sides
         lo = faces[0]
         if self.plain:
-            if self.keep is None:
+            if self.window is None:
                 if n == 1:
                     def roll_one(r: Any, rec: list) -> int:
                         v = int(r() * s) + lo
@@ -178,27 +258,55 @@ class DiceTerm:
                     rec.append((self, vals))
                     return sum(vals)
                 return roll_plain
-            k, cut = self.keep, n - self.keep
+            a, b = self.window
 
-            if self.highest:
-                def roll_keep_high(r: Any, rec: list) -> int:
-                    vals = [int(r() * s) + lo for _ in range(n)]
-                    rec.append((self, vals))
-                    return sum(sorted(vals)[cut:])
-                return roll_keep_high
-
-            def roll_keep_low(r: Any, rec: list) -> int:
+            def roll_keep(r: Any, rec: list) -> int:
                 vals = [int(r() * s) + lo for _ in range(n)]
                 rec.append((self, vals))
-                return sum(sorted(vals)[:k])
-            return roll_keep_low
+                return sum(sorted(vals)[a:b])
+            return roll_keep
+        if self.flat:
+            return self._flat_roller()
         return self._roll_general
+
+    def _flat_roller(self) -> Callable[[Any, list], int]:
+        n, s, lo = self.count, self.sides, self.faces[0]
+        a, b = self.window if self.window is not None else (0, n)
+        whole = self.window is None
+        hit = self.success.predicate() if self.success is not None else None
+        miss = self.failure.predicate() if self.failure is not None else None
+        selection = self.selection
+
+        def roll_flat(r: Any, rec: list) -> int:
+            vals = [int(r() * s) + lo for _ in range(n)]
+            rec.append((self, vals))
+            if selection is not None:
+                kept = [v for v, k in zip(vals, selection.kept(vals)) if k]
+            else:
+                kept = vals if whole else sorted(vals)[a:b]
+            if hit is None:
+                return sum(kept)
+            if miss is None:
+                return sum(map(hit, kept))
+            return sum(1 if hit(v) else -1 if miss(v) else 0 for v in kept)
+        return roll_flat
+
+    def _dropped(self, data: list) -> set[int]:
+        if self.selection is not None:
+            return {i for i, k in enumerate(self.selection.kept(data)) if not k}
+        if self.window is None or self.keep == len(data):
+            return set()
+        a, b = self.window
+        order = sorted(range(len(data)), key=data.__getitem__)
+        return set(order[:a] + order[b:])
 
     def _roll_general(self, r: Any, rec: list) -> int:
         faces, s = self.faces, self.sides
-        reroll, explode = self.reroll, self.explode
+        reroll, explode, pen = self.reroll, self.explode, int(self.penetrate)
         allowed, cap = self.allowed, self.reroll_cap
         units: list[list[list[int]]] = []
+        seen: set[int] = set()
+        limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
         for _ in range(self.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
@@ -214,27 +322,73 @@ class DiceTerm:
                         v = allowed[int(r() * len(allowed))]
                         break
                     v = faces[int(r() * s)]
+            if self.unique_on:
+                tries = 0
+                while v in seen and self._unique_test(v):
+                    throws.append([v, REROLLED])
+                    tries += 1
+                    if self.unique_once:
+                        v = faces[int(r() * s)]
+                        break
+                    if tries >= MAX_REROLLS:
+                        free = [f for f in faces if f not in seen or not self._unique_test(f)]
+                        v = free[int(r() * len(free))]
+                        break
+                    v = faces[int(r() * s)]
+                seen.add(v)
             throws.append([v, 0])
             if explode is not None:
                 depth = 0
                 while explode.test(v):
                     depth += 1
-                    if depth > MAX_EXPLOSIONS:
+                    if depth > limit:
+                        if self.explode_limit is not None:
+                            break
                         raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
                     throws[-1][1] |= EXPLODED
                     v = faces[int(r() * s)]
-                    throws.append([v, ADDED])
+                    throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
+        if self.per_die:
+            rec.append((self, units))
+            return self._rank_each_die(units)
         scores = [self._unit_score(u) for u in units]
-        if self.keep is not None and self.keep < len(units):
+        if self.selection is not None:
             keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            order = sorted(range(len(units)), key=keys.__getitem__, reverse=self.highest)
-            for i in order[self.keep:]:
+            for i, k in enumerate(self.selection.kept(keys)):
+                if not k:
+                    for t in units[i]:
+                        t[1] |= DROPPED
+                    scores[i] = 0
+        if self.window is not None and self.keep != len(units):
+            a, b = self.window
+            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
+            order = sorted(range(len(units)), key=keys.__getitem__)
+            for i in order[:a] + order[b:]:
                 for t in units[i]:
                     t[1] |= DROPPED
                 scores[i] = 0
         rec.append((self, units))
         return sum(scores)
+
+    def _rank_each_die(self, units: list) -> int:
+        """explosions="dice": keep / drop rank every die thrown (d20, rpg-dice-roller); marks the dropped."""
+        throws = [t for u in units for t in u if not t[1] & REROLLED]
+        keys = [t[0] for t in throws]
+        if self.selection is not None:
+            kept = self.selection.kept(keys)
+        else:
+            a, b = window_of(self.keeps, len(throws)) or (0, len(throws))
+            order = sorted(range(len(throws)), key=keys.__getitem__)
+            keep_set = set(order[a:b])
+            kept = [i in keep_set for i in range(len(throws))]
+        score = 0
+        for t, k in zip(throws, kept):
+            if k:
+                score += t[0] if self.success is None else self._face_score(t[0])
+            else:
+                t[1] |= DROPPED
+        return score
 
     def _unit_score(self, unit: list[list[int]]) -> int:
         faces = [t[0] for t in unit if not t[1] & REROLLED]
@@ -244,42 +398,156 @@ class DiceTerm:
             faces = [sum(faces)]
         return sum(self._face_score(f) for f in faces)
 
+    def _critical(self, v: int) -> str | None:
+        if self.crit_success is not None and self.crit_success.test(v):
+            return "success"
+        if self.crit_failure is not None and self.crit_failure.test(v):
+            return "failure"
+        return None
+
     def dice(self, data: list) -> list[Die]:
         """Die views of this term's record."""
         kind, sides, label = self.kind, self.sides, self.label
         if self.plain:
             dropped: set[int] = set()
-            if self.keep is not None and self.keep < len(data):
-                order = sorted(range(len(data)), key=data.__getitem__, reverse=self.highest)
-                dropped = set(order[self.keep:])
-            return [Die(kind, sides, v, kept=i not in dropped, label=label) for i, v in enumerate(data)]
+            if self.window is not None and self.keep != len(data):
+                a, b = self.window
+                order = sorted(range(len(data)), key=data.__getitem__)
+                dropped = set(order[:a] + order[b:])
+            if not dropped:
+                return [_new_tuple(Die, (kind, sides, v, True, False, False, False, False, None, label, None))
+                        for v in data]
+            return [_new_tuple(Die, (kind, sides, v, i not in dropped, False, False, False, False, None, label, None))
+                    for i, v in enumerate(data)]
+        marks = self.crit_success is not None or self.crit_failure is not None
+        if self.flat:
+            gone = self._dropped(data)
+            return [Die(kind, sides, v, i not in gone, False, False, False, False, None, label,
+                        self._critical(v) if marks else None) for i, v in enumerate(data)]
         out = []
         for unit in data:
             for v, f in unit:
-                out.append(Die(kind, sides, v, kept=not f & (REROLLED | DROPPED), exploded=bool(f & EXPLODED),
-                               rerolled=bool(f & REROLLED), added=bool(f & ADDED), label=label))
+                out.append(Die(kind, sides, v, not f & (REROLLED | DROPPED), bool(f & EXPLODED), bool(f & REROLLED),
+                               bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
 
-    def render(self, data: list) -> str:
-        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success."""
-        parts = []
-        if self.plain:
-            for d in self.dice(data):
-                parts.append(str(d.value) if d.kept else f"~{d.value}~")
+    def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
+        crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
+        die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
+                  bool(flags & ADDED), False, None, self.label, crit)
+        marked = None if crit is None and self.crit_success is None else crit == "success"
+        return Face(die, score=score, critical=marked)
+
+    def parts(self, data: list) -> list[Part]:
+        """The term's dice as parts of a text (:mod:`diceengine.parts`): ``[6, 5, 3, ~1~]``; ``6!+4`` an
+        explosion; ``*`` a success; ``20(cs)`` a critical success."""
+        parts: list[Part] = ["["]
+        if self.plain and (self.window is None or self.keep >= len(data)):
+            parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
+        elif self.flat:
+            gone = self._dropped(data)
+            order: Any = range(len(data))
+            if self.sort is not None:
+                order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            for j, i in enumerate(order):
+                if j:
+                    parts.append(", ")
+                v, kept = data[i], i not in gone
+                score = self._face_score(v) if self.success is not None and kept else 0
+                parts.append(self._face(v, kept, score))
         else:
-            for unit in data:
-                shown = []
-                dropped = any(f & DROPPED for _, f in unit)
-                for v, f in unit:
-                    if f & REROLLED:
-                        shown.append(f"~{v}~r ")
-                    else:
-                        shown.append(f"{v}{'!' if f & EXPLODED else ''}")
-                text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-                if self.success is not None and not dropped:
-                    score = self._unit_score(unit)
-                    text += "*" * max(score, 0) + "_" * max(-score, 0)
-                parts.append(f"~{text}~" if dropped else text)
+            units = data
+            if self.sort is not None:
+                units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                               reverse=self.sort == "sd")
+            for j, unit in enumerate(units):
+                if j:
+                    parts.append(", ")
+                unit_dropped = not self.per_die and any(f & DROPPED for _, f in unit)
+                shown: list[Part] = []
+                after_reroll = False
+                for k, (v, f) in enumerate(unit):
+                    if k:
+                        shown.append(" " if after_reroll else "+")
+                    after_reroll = bool(f & REROLLED)
+                    score = self._face_score(v) if self.per_die and self.success is not None and \
+                        not f & (DROPPED | REROLLED) else 0
+                    shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
+                last = shown[-1]
+                if self.success is not None and not unit_dropped and not self.per_die and isinstance(last, Face):
+                    shown[-1] = last._replace(score=self._unit_score(unit))
+                parts.extend([Group(tuple(shown))] if unit_dropped else shown)
+        parts.append("]")
+        if self.label:
+            parts.append(f" ({self.label})")
+        return parts
+
+    def render(self, data: list) -> str:
+        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
+        a critical success."""
+        if self.plain:
+            if self.window is None:
+                return "[" + ", ".join(map(str, data)) + self._label_suffix
+            if self.keep == len(data):
+                text = ", ".join(map(str, data))
+            else:
+                a, b = self.window
+                order = sorted(range(len(data)), key=data.__getitem__)
+                gone = set(order[:a] + order[b:])
+                text = ", ".join(f"~{v}~" if i in gone else str(v) for i, v in enumerate(data))
+            return f"[{text}] ({self.label})" if self.label else f"[{text}]"
+        if self.flat:
+            return self._render_flat(data)
+        parts = []
+        units = data
+        if self.sort is not None:
+            units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                           reverse=self.sort == "sd")
+        marks = self.crit_success is not None or self.crit_failure is not None
+        per_die = self.per_die
+        for unit in units:
+            shown = []
+            dropped = not per_die and any(f & DROPPED for _, f in unit)
+            for v, f in unit:
+                mark = ""
+                if marks:
+                    crit = self._critical(v)
+                    mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
+                if f & REROLLED:
+                    shown.append(f"~{v}~r ")
+                elif per_die and f & DROPPED:
+                    shown.append(f"~{v}{mark}{'!' if f & EXPLODED else ''}~")
+                else:
+                    shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
+            text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
+            if self.success is not None and not dropped and not per_die:
+                score = self._unit_score(unit)
+                text += "*" * max(score, 0) + "_" * max(-score, 0)
+            parts.append(f"~{text}~" if dropped else text)
+        label = f" ({self.label})" if self.label else ""
+        return "[" + ", ".join(parts) + "]" + label
+
+    def _render_flat(self, data: list) -> str:
+        gone = self._dropped(data)
+        hit = self.success.predicate() if self.success is not None else None
+        miss = self.failure.predicate() if self.failure is not None else None
+        marks = self.crit_success is not None or self.crit_failure is not None
+        order: Any = range(len(data))
+        if self.sort is not None:
+            order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+        parts = []
+        for i in order:
+            v = data[i]
+            text = str(v)
+            if marks:
+                crit = self._critical(v)
+                text += "" if crit is None else "(cs)" if crit == "success" else "(cf)"
+            if i in gone:
+                parts.append(f"~{text}~")
+                continue
+            if hit is not None:
+                text += "*" if hit(v) else "_" if miss is not None and miss(v) else ""
+            parts.append(text)
         label = f" ({self.label})" if self.label else ""
         return "[" + ", ".join(parts) + "]" + label
 
@@ -293,14 +561,19 @@ class DiceTerm:
         if self.count == 0:
             return Cost(), 0, 0
         s = self.sides
-        ranked = self.keep is not None and self.keep < self.count
+        if self.unique_on or self.per_die:  # state by state: at most MAX_UNIQUE_STATES states per die
+            lo, hi = self.bounds()
+            states = min(MAX_UNIQUE_STATES, comb(s + self.count, self.count))
+            depth = 1 if self.explode is None else 8
+            return Cost(self.count * depth * states * s * PYTHON_STEP, states), lo, hi
+        ranked = (self.keep is not None and self.keep < self.count) or self.selection is not None
         if self.explode is None and not ranked:  # vectorised: a few numpy passes over the faces
             s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if self.success is not None else \
                 (self.faces[0], self.faces[-1])
             power, _ = power_cost(s_hi - s_lo + 1, self.count)
             return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, self.count * s_lo, self.count * s_hi
         cost = Cost(4 * s * PYTHON_STEP, s)  # the first face, listed once per face
-        first = self.allowed if self.reroll is not None and not self.reroll_once else Faces(self.faces)
+        first = self.allowed if self.reroll is not None and not self.reroll_once else self.faces
         counting = self.success is not None
         per_count = counting and not self.compound
         if self.explode is None:
@@ -312,11 +585,12 @@ class DiceTerm:
             tol = self._tolerance()
             depth = 0
             mass = q  # about the chance that a first face explodes
-            while mass > tol and depth <= MAX_EXPLOSIONS:
+            limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
+            while mass > tol and depth < limit:
                 mass *= q
                 depth += 1
             on_lo, on_hi = on[0], on[-1]
-            lo = min(first[0], first[0] + depth * on_lo)
+            lo = min(first[0], first[0] + depth * (on_lo - 1))
             hi = max(first[-1], first[-1] + depth * on_hi)
             if not per_count:  # chain sums by convolutions
                 span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
@@ -337,26 +611,42 @@ class DiceTerm:
                 cost = cost + Cost(2 * steps * PYTHON_STEP, states)
                 keys = hi - lo + 1 if ranked else 1
                 s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
-        if not ranked:
+        if not ranked or self.selection is not None:
             power, length = power_cost(s_hi - s_lo + 1, self.count)
-            return cost + power, self.count * s_lo, self.count * s_hi
+            return cost + power, min(0, self.count * s_lo), max(0, self.count * s_hi)
         k = self.keep or 0
-        if not counting:
+        if not counting and self.window is not None and (self.window[0] == 0 or self.window[1] == self.count):
             return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
         return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
+
+    def _first_face_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(faces, probabilities)`` of the first kept face of one die (vectorised :meth:`_first_face`)."""
+        values = np.arange(self.faces.start, self.faces.stop)
+        s = self.sides
+        if self.reroll is None:
+            return values, np.full(s, 1 / s)
+        hit = self.reroll.test(values)
+        if self.reroll_once:
+            return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
+        return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
 
     def _first_face(self) -> dict[int, float]:
         """Distribution of the first kept face of one die (after re-rolls)."""
         s = self.sides
-        if self.reroll is None:
+        if self.reroll is None and isinstance(self.faces, range):
             return {f: 1 / s for f in self.faces}
-        hit, miss = split_faces(self.faces, self.reroll)
+        shown = Counter(self.faces)
+        if self.reroll is None:
+            return {f: c / s for f, c in shown.items()}
+        hit = sum(c for f, c in shown.items() if self.reroll.test(f))
+        miss = {f: c for f, c in shown.items() if not self.reroll.test(f)}
         if self.reroll_once:
-            out = {f: 1 / s for f in miss}
-            for f in self.faces:
-                out[f] = out.get(f, 0.0) + len(hit) / s / s
+            out = {f: c / s for f, c in miss.items()}
+            for f, c in shown.items():
+                out[f] = out.get(f, 0.0) + hit / s * c / s
             return out
-        return {f: 1 / len(miss) for f in miss}
+        total = sum(miss.values())
+        return {f: c / total for f, c in miss.items()}
 
     def _face_score(self, f: int) -> int:
         """+1 a success, -1 a failure; a face meeting both points is a success (as the peers count)."""
@@ -366,8 +656,10 @@ class DiceTerm:
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
-        if self.explode is None or self.count == 0:
+        if self.explode is None or self.count == 0 or self.explode_limit is not None:
             return 0.0
+        if self.per_die:
+            return self._each_die_pmf()[1]
         return 1.0 - (1.0 - self._units()[1]) ** self.count
 
     def _units(self) -> tuple[dict[tuple[int, int], float], float]:
@@ -385,19 +677,24 @@ class DiceTerm:
         tolerance = self._tolerance()
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
-        ranked = self.keep is not None and self.keep < self.count
+        pen = int(self.penetrate)
+        ranked = (self.window is not None and self.keep != self.count) or self.selection is not None
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
         for f, p in first.items():
             state = (f if ranked else 0, face_score(f))
             target = going if self.explode.test(f) else done
             target[state] = target.get(state, 0.0) + p
+        depth = 0
         while going and sum(going.values()) > tolerance:
+            depth += 1
+            last = self.explode_limit is not None and depth >= self.explode_limit
             nxt: dict[tuple[int, int], float] = {}
             for (total, sc), p in going.items():
                 for f in self.faces:
-                    state = (total + f if ranked else 0, sc + face_score(f))
-                    target = nxt if self.explode.test(f) else done
+                    g = f - pen
+                    state = (total + g if ranked else 0, sc + face_score(g))
+                    target = nxt if self.explode.test(f) and not last else done
                     target[state] = target.get(state, 0.0) + p / self.sides
             going = nxt
         return done, sum(going.values())
@@ -407,11 +704,15 @@ class DiceTerm:
         """Units of an exploding die whose key is the sum of its chain (numpy convolutions)."""
         explode = self.explode
         assert explode is not None
+        pen = int(self.penetrate)
         going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
         done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
         on, off = split_faces(self.faces, explode)
-        step_on = PMF.from_counts(on, 1 / self.sides)
-        step_off = PMF.from_counts(off, 1 / self.sides)
+        step_on = PMF.from_counts(on, 1 / self.sides).shift(-pen)
+        step_off = PMF.from_counts(off, 1 / self.sides).shift(-pen)
+        if self.explode_limit is not None:
+            done = done.mix(going + step_on.mix(step_off))
+            going = PMF.point(0, 0.0)
         while going.mass > tolerance:
             done = done.mix(going + step_off)
             going = going + step_on
@@ -421,39 +722,42 @@ class DiceTerm:
             out[key] = out.get(key, 0.0) + p
         return out, going.mass
 
-    def _first_face_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(faces, probabilities)`` of the first kept face of one die (vectorised :meth:`_first_face`)."""
-        values = np.arange(self.faces.start, self.faces.stop)
-        s = self.sides
-        if self.reroll is None:
-            return values, np.full(s, 1 / s)
-        hit = self.reroll.test(values)
-        if self.reroll_once:
-            return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
-        return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
-
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
         if self.count == 0:
             return PMF.point(0)
-        if self.explode is None and (self.keep is None or self.keep >= self.count):
-            values, p = self._first_face_arrays()
+        if self.unique_on:
+            return self._unique_pmf()
+        if self.per_die:
+            return self._each_die_pmf()[0]
+        if self.explode is None and self.window is None and self.selection is None and self.consecutive:
+            values, probs = self._first_face_arrays()
             if self.success is not None:
                 hit = self.success.test(values)
-                score = hit.astype(np.int64)
+                counted = hit.astype(np.int64)
                 if self.failure is not None:
-                    score -= self.failure.test(values) & ~hit
-                values = score
+                    counted -= self.failure.test(values) & ~hit
+                values = counted
             lo = int(values.min())
-            return PMF(lo, np.bincount(values - lo, weights=p)).power(self.count)
+            return PMF(lo, np.bincount(values - lo, weights=probs)).power(self.count)
         units, _ = self._units()
-        if self.keep is None or self.keep >= self.count:
+        if self.selection is not None:
+            self.selection.check_exact(self.count)
+            keeps = self.selection.keeps_value
+            picked: dict[tuple[int, int], float] = {}
+            for (key, sc), p in units.items():
+                state = (key, sc if keeps(key) else 0)
+                picked[state] = picked.get(state, 0.0) + p
+            units = picked
+        if self.window is None or self.keep == self.count:
             score: dict[int, float] = {}
             for (_, sc), p in units.items():
                 score[sc] = score.get(sc, 0.0) + p
             return PMF.from_mapping(score).power(self.count)
-        if self.success is None:  # a die's score is its value
-            return keep_sum([(key, p) for (key, _), p in units.items()], self.count, self.keep, self.highest)
+        a, b = self.window
+        n = self.count
+        if self.success is None and (a == 0 or b == n):  # a die's score is its value: fixed-size arrays
+            return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
         by_key: dict[int, dict[int, float]] = {}
         for (key, sc), p in units.items():
             by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
@@ -461,39 +765,177 @@ class DiceTerm:
         for key, scores in by_key.items():
             q = sum(scores.values())
             table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
-        return keep_dp(table, self.count, self.keep, self.highest)
+        if a == 0 or b == n:
+            return keep_dp(table, n, b - a, a > 0)
+        return keep_window(table, n, a, b)
+
+    def _each_die_pmf(self) -> tuple[PMF, float]:
+        """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping the
+        sum of the scores and the few extreme faces the one keep / drop needs."""
+        found = getattr(self, "_each_die_cache", None)
+        if found is not None:
+            return found
+        explode = self.explode
+        assert explode is not None
+        if self.selection is not None:
+            if not self.selection.by_value:
+                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and rank selectors "
+                                     "mixed with values", column=self.node.pos)
+            keeps = self.selection.keeps_value
+            mode, m = "value", 0
+        else:
+            if len(self.keeps) != 1:
+                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and several keep / "
+                                     "drop (roll and sample work)", column=self.node.pos)
+            mode, m = self.keeps[0].kind, self.keeps[0].n
+        score = (lambda v: v) if self.success is None else self._face_score
+        high = mode in ("kh", "dh")
+        need_total = mode in ("dh", "dl", "value")
+        pen = int(self.penetrate)
+        tolerance = self._tolerance()
+        first = self._first_face()
+        later = {f: c / self.sides for f, c in Counter(self.faces).items()}
+        states: dict[tuple[int, tuple[int, ...]], float] = {(0, ()): 1.0}
+        lost = 0.0
+
+        def add(state: tuple[int, tuple[int, ...]], v: int) -> tuple[int, tuple[int, ...]]:
+            total, ext = state
+            if mode == "value":
+                return total + (score(v) if keeps(v) else 0), ext
+            if need_total:
+                total += score(v)
+            if m > 0:
+                ext = tuple(sorted(ext + (v,), reverse=high)[:m])
+            return total, ext
+
+        for _ in range(self.count):
+            done: dict[tuple[int, tuple[int, ...]], float] = {}
+            going = states
+            faces, shift, depth = first, 0, 0
+            while going:
+                nxt: dict[tuple[int, tuple[int, ...]], float] = {}
+                last = self.explode_limit is not None and depth >= self.explode_limit
+                for state, p in going.items():
+                    for f, q in faces.items():
+                        new = add(state, f - shift)
+                        target = nxt if explode.test(f) and not last else done
+                        target[new] = target.get(new, 0.0) + p * q
+                going, faces, shift, depth = nxt, later, pen, depth + 1
+                mass = sum(going.values())
+                if mass <= tolerance:
+                    lost += mass
+                    break
+                if len(done) + len(going) > MAX_UNIQUE_STATES:
+                    raise DiceLimitError(f"too many dice for exact odds of {self.text} with explosions='dice'",
+                                         column=self.node.pos)
+            states = done
+        out: dict[int, float] = {}
+        for (total, ext), p in states.items():
+            if mode in ("kh", "kl"):
+                value = sum(score(v) for v in ext)
+            elif mode in ("dh", "dl"):
+                value = total - sum(score(v) for v in ext)
+            else:
+                value = total
+            out[value] = out.get(value, 0.0) + p
+        result = (PMF.from_mapping(out), lost)
+        object.__setattr__(self, "_each_die_cache", result)
+        return result
+
+    def _unique_pmf(self) -> PMF:
+        """Exact odds of unique dice: the multiset of faces followed die by die."""
+        s = self.sides
+        shown = Counter(self.faces)
+        states: dict[tuple[int, ...], float] = {(): 1.0}
+        for _ in range(self.count):
+            nxt: dict[tuple[int, ...], float] = {}
+            for seen, p in states.items():
+                seen_set = set(seen)
+                forbidden = {f for f in shown if f in seen_set and self._unique_test(f)}
+                bad = sum(shown[f] for f in forbidden)
+                if self.unique_once:
+                    dist = {f: c / s for f, c in shown.items() if f not in forbidden}
+                    for f, c in shown.items():
+                        dist[f] = dist.get(f, 0.0) + bad / s * c / s
+                else:
+                    dist = {f: c / (s - bad) for f, c in shown.items() if f not in forbidden}
+                for f, q in dist.items():
+                    key = tuple(sorted(seen + (f,)))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+            if len(states) > MAX_UNIQUE_STATES:
+                raise DiceLimitError(f"too many dice for exact odds of unique dice in {self.text}",
+                                     column=self.node.pos)
+        a, b = self.window if self.window is not None else (0, self.count)
+        out: dict[int, float] = {}
+        for faces, p in states.items():
+            kept = faces[a:b]
+            if self.success is None:
+                value = sum(kept)
+            else:
+                value = sum(self._face_score(f) for f in kept)
+            out[value] = out.get(value, 0.0) + p
+        return PMF.from_mapping(out)
 
     # ---------------------------------------------------------------- bulk
     def _draw(self, gen: np.random.Generator, size: Any) -> np.ndarray:
-        lo = self.faces[0]
-        return gen.integers(lo, lo + self.sides, size=size)
+        if self.consecutive:
+            lo = self.faces[0]
+            return gen.integers(lo, lo + self.sides, size=size)
+        return self.faces.take(gen.integers(0, self.sides, size=size))
 
     def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:
         """Scores of ``n`` throws of this term (vectorised)."""
         c = self.count
         if c == 0:
             return np.zeros(n, dtype=np.int64)
-        if self.plain and self.keep is None:
+        if self.plain and self.window is None:
             if c == 1:
                 return self._draw(gen, n)
             return self._draw(gen, (n, c)).sum(axis=1)
         values = self._draw(gen, (n, c))
         if self.plain:
-            k = self.keep
-            assert k is not None
-            if k == 0:
+            a, b = self.window  # type: ignore[misc]
+            if b - a == 0:
                 return np.zeros(n, dtype=np.int64)
-            if k >= c:
+            if b - a >= c:
                 return values.sum(axis=1)
-            if k == c - 1:
-                drop = values.min(axis=1) if self.highest else values.max(axis=1)
+            if b - a == c - 1:
+                drop = values.min(axis=1) if a else values.max(axis=1)
                 return values.sum(axis=1) - drop
             values.sort(axis=1)
-            return values[:, c - k:].sum(axis=1) if self.highest else values[:, :k].sum(axis=1)
+            return values[:, a:b].sum(axis=1)
         return self._sample_general(values, gen)
 
+    def _sample_each_die(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        return _sample_each_die_impl(self, values, gen)
+
+    def _sample_unique(self, values: np.ndarray, gen: np.random.Generator) -> None:
+        rows, c = values.shape
+        test = (lambda v: np.ones(v.shape, dtype=bool)) if self.unique is None else self.unique.test
+        allowed_faces = np.asarray(self.faces, dtype=np.int64)
+        for j in range(1, c):
+            prev = values[:, :j]
+            col = values[:, j].copy()
+            clash = (prev == col[:, None]).any(axis=1) & test(col)
+            tries = 0
+            while clash.any():
+                idx = np.flatnonzero(clash)
+                tries += 1
+                if tries > MAX_REROLLS:  # draw among the free faces directly (same distribution)
+                    for i in idx:
+                        free = [f for f in allowed_faces if not (f in prev[i] and test(np.array(f)))]
+                        col[i] = free[gen.integers(0, len(free))]
+                    break
+                col[idx] = self._draw(gen, len(idx))
+                if self.unique_once:
+                    break
+                clash = np.zeros(rows, dtype=bool)
+                clash[idx] = (prev[idx] == col[idx][:, None]).any(axis=1) & test(col[idx])
+            values[:, j] = col
+
     def _sample_general(self, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-        n, c = values.shape
+        c = values.shape[1]
         if self.reroll is not None:
             mask = self.reroll.test(values)
             allowed = self.allowed
@@ -510,9 +952,12 @@ class DiceTerm:
                     break
                 mask = np.zeros_like(mask)
                 mask.flat[idx] = self.reroll.test(new)
+        if self.unique_on:
+            self._sample_unique(values, gen)
         counting = self.success is not None
         per_count = counting and (self.explode is None or not self.compound)
         total = values.copy()
+        pen = int(self.penetrate)
 
         def face_score(v: np.ndarray) -> np.ndarray:
             hit = self.success.test(v)  # type: ignore[union-attr]
@@ -521,19 +966,24 @@ class DiceTerm:
                 sc -= self.failure.test(v) & ~hit
             return sc
 
+        if self.per_die:
+            return self._sample_each_die(values, gen)
         score = face_score(values) if per_count else None
         if self.explode is not None:
             active = self.explode.test(values)
             depth = 0
+            limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
             while active.any():
                 depth += 1
-                if depth > MAX_EXPLOSIONS:
+                if depth > limit:
+                    if self.explode_limit is not None:
+                        break
                     raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
                 idx = np.flatnonzero(active)
                 new = self._draw(gen, len(idx))
-                total.flat[idx] += new
+                total.flat[idx] += new - pen
                 if per_count:
-                    score.flat[idx] += face_score(new)  # type: ignore[union-attr]
+                    score.flat[idx] += face_score(new - pen)  # type: ignore[union-attr]
                 active = np.zeros_like(active)
                 active.flat[idx] = self.explode.test(new)
         if not counting:
@@ -541,11 +991,130 @@ class DiceTerm:
         elif not per_count:
             score = face_score(total)
         assert score is not None
-        if self.keep is not None and self.keep < c:
+        if self.selection is not None:
+            return np.where(self.selection.mask(total), score, 0).sum(axis=1)
+        if self.window is not None and self.keep != c:
+            a, b = self.window
             order = np.argsort(total, axis=1, kind="stable")
-            chosen = order[:, c - self.keep:] if self.highest else order[:, :self.keep]
-            return np.take_along_axis(score, chosen, axis=1).sum(axis=1)
+            return np.take_along_axis(score, order[:, a:b], axis=1).sum(axis=1)
         return score.sum(axis=1)
+
+
+def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """explosions="dice" in bulk: every die thrown is a column (padded), keep / drop rank them per row."""
+    explode = term.explode
+    assert explode is not None
+    pen = int(term.penetrate)
+    blocks, alive_blocks = [values], [np.ones(values.shape, dtype=bool)]
+    active = explode.test(values)
+    depth = 0
+    limit = MAX_EXPLOSIONS if term.explode_limit is None else term.explode_limit
+    while active.any() and depth < limit:
+        depth += 1
+        raw = np.zeros(values.shape, dtype=np.int64)
+        idx = np.flatnonzero(active)
+        raw.flat[idx] = term._draw(gen, len(idx))
+        blocks.append(raw - pen)
+        alive_blocks.append(active.copy())
+        active = active & explode.test(raw)
+    keys = np.concatenate(blocks, axis=1)
+    alive = np.concatenate(alive_blocks, axis=1)
+    if term.success is None:
+        score = keys
+    else:
+        hit = term.success.test(keys)
+        score = hit.astype(np.int64)
+        if term.failure is not None:
+            score -= term.failure.test(keys) & ~hit
+    if term.selection is not None:
+        kept = term.selection.mask(keys, alive)
+        return np.where(kept, score, 0).sum(axis=1)
+    big = np.iinfo(np.int64).max
+    order = np.argsort(np.where(alive, keys, big), axis=1, kind="stable")
+    ranked = np.take_along_axis(np.where(alive, score, 0), order, axis=1)
+    count = alive.sum(axis=1)
+    lo, hi = np.zeros_like(count), count.copy()
+    for k in term.keeps:
+        n = np.minimum(k.n, count)
+        if k.kind == "kh":
+            lo = np.maximum(lo, count - n)
+        elif k.kind == "kl":
+            hi = np.minimum(hi, n)
+        elif k.kind == "dh":
+            hi = np.minimum(hi, count - n)
+        else:
+            lo = np.maximum(lo, n)
+    pos = np.arange(keys.shape[1])[None, :]
+    return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
+
+
+def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int) -> PMF:
+    """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice.
+
+    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
+    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
+    """
+    ordered = sorted(units, key=lambda u: u[0])
+    state: dict[int, PMF] = {0: PMF.point(0)}
+    tail = float(sum(u[1] for u in ordered))
+    powers: dict[tuple[int, int], PMF] = {}
+    for index, (key, q, score) in enumerate(ordered):
+        last = index == len(ordered) - 1
+        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
+        new: dict[int, PMF] = {}
+        for j, acc in state.items():
+            r = n - j
+            for c in ([r] if last else range(r + 1)):
+                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
+                if w == 0.0:
+                    continue
+                kc = max(0, min(j + c, hi) - max(j, lo))
+                if kc:
+                    pw = powers.get((index, kc))
+                    if pw is None:
+                        pw = powers[(index, kc)] = score.power(kc)
+                    part = (acc + pw).scale_mass(w)
+                else:
+                    part = acc.scale_mass(w)
+                prev = new.get(j + c)
+                new[j + c] = part if prev is None else prev.mix(part)
+        state = new
+        tail -= q
+    return state.get(n, PMF.point(0, 0.0))
+
+
+def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
+    """The ranks kept (lowest first), or None without any keep / drop. Each keep / drop chooses among all
+    the dice and a die counts only if none drops it (rpg-dice-roller): ``4d10dh1dl2`` keeps one die."""
+    if not keeps:
+        return None
+    lo, hi = 0, count
+    for k in keeps:
+        n = max(0, min(k.n, count))
+        if k.kind == "kh":
+            lo = max(lo, count - n)
+        elif k.kind == "kl":
+            hi = min(hi, n)
+        elif k.kind == "dh":
+            hi = min(hi, count - n)
+        else:  # dl
+            lo = max(lo, n)
+    return (lo, max(lo, hi))
+
+
+def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
+        -> tuple[tuple[int, int] | None, Selection | None]:
+    """``(window, selection)`` of the keep / drop modifiers in the dialect: Roll20's (a window of ranks) or
+    d20's (:mod:`._selection`; a window too when it is one)."""
+    if dialect == "d20" and keeps:
+        selection = selection_of(keeps)
+        window = selection.window(count)
+        return (window, None) if window is not None else (None, selection)
+    for k in keeps:
+        if k.point is not None or k.spelled.rstrip("\x00") == "p":
+            raise DiceValueError(f"{k.text} is d20's notation (keep / drop dice by value): "
+                                 f"use the option dialect='d20'", expression, k.pos or 0)
+    return window_of(keeps, count), None
 
 
 def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
@@ -556,66 +1125,106 @@ def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
     return found[0] if found else None
 
 
-def compile_term(node: Dice, expression: str) -> DiceTerm:
-    """Validate a dice node and build its term."""
+def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
+                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit") -> DiceTerm:
+    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
     pos = node.pos or 0
-    count = 1 if node.count is None else node.count
+    if count is None:
+        count = 1 if node.count is None else node.count
+    if count < 0:
+        raise DiceValueError(f"a negative number of dice ({count})", expression, pos)
     if count > MAX_DICE:
-        raise DiceLimitError(f"too many dice: {count} (at most {MAX_DICE} in one roll)", expression, pos)
-    if node.sides == "F":
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
+                             limit=MAX_DICE)
+    sides_spec = node.sides if sides_value is None else sides_value
+    faces: Any
+    if sides_spec == "F":
         faces = range(-1, 2)
         kind = "dF"
+    elif sides_spec == "F.1":
+        faces = Listed((-1, 0, 0, 0, 0, 1))
+        kind = "dF.1"
     else:
-        sides = 100 if node.sides == "%" else node.sides
+        sides = 100 if sides_spec == "%" else sides_spec
         if sides < 1:
             raise DiceValueError("a die needs at least one side", expression, pos)
         if sides > MAX_SIDES:
-            raise DiceLimitError(f"too many sides: {sides} (at most {MAX_SIDES})", expression, pos)
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
+                                 limit=MAX_SIDES)
         faces = range(1, sides + 1)
         kind = f"d{sides}"
     mods = node.modifiers.items
-    keep_mod: Keep | None = _unique(mods, Keep, "keep/drop", expression)
+    keeps = [m for m in mods if isinstance(m, Keep)]
+    window, selection = keep_rule(keeps, count, dialect, expression)
     explode_mod: Explode | None = _unique(mods, Explode, "explosion", expression)
-    reroll_mod: Reroll | None = _unique(mods, Reroll, "re-roll", expression)
+    rerolls = [m for m in mods if isinstance(m, Reroll)]
+    reroll_mod = next((m for m in rerolls if not m.added), None)
+    add_mod = next((m for m in rerolls if m.added), None)
+    if len([m for m in rerolls if not m.added]) > 1 or len([m for m in rerolls if m.added]) > 1:
+        raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
     success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
     failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
-    keep, highest = None, True
-    if keep_mod is not None:
-        k = keep_mod.n
-        if keep_mod.kind == "kh":
-            keep, highest = min(k, count), True
-        elif keep_mod.kind == "kl":
-            keep, highest = min(k, count), False
-        elif keep_mod.kind == "dh":
-            keep, highest = max(count - k, 0), False
+    unique_mod: Unique | None = _unique(mods, Unique, "unique", expression)
+    sort_mod: Sort | None = _unique(mods, Sort, "sort", expression)
+    for clamp in (m for m in mods if isinstance(m, Clamp)):
+        bound = clamp.value
+        faces = Listed(sorted(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces))
+    crit_s = crit_f = None
+    for crit in (m for m in mods if isinstance(m, Critical)):
+        point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
+        if crit.kind == "cs":
+            crit_s = point
         else:
-            keep, highest = max(count - k, 0), True
-    explode = None
+            crit_f = point
+    if explode_mod is not None and add_mod is not None:
+        raise DiceSyntaxError("an explosion and a re-roll-and-add (ra) on one dice term", expression,
+                              add_mod.pos or pos)
+    explode: Compare | None = None
+    limit: int | None = None
     if explode_mod is not None:
         explode = explode_mod.compare or Compare.of("=", faces[-1])
         on = len(split_faces(faces, explode)[0])
+        if on == 0:  # no face can explode (1d6!7): a plain die
+            explode = None
         if on == len(faces):
-            raise DiceLimitError("this die would explode on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
                                  explode_mod.pos or pos)
         # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
         if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
-            raise DiceLimitError(f"{_term_text(node)} explodes too often: chains longer than {MAX_EXPLOSIONS} "
-                                 f"dice would be too likely", expression, explode_mod.pos or pos)
-    reroll = None
+            raise DiceLimitError(f"{_term_text(node, count, sides_spec)} explodes too often: chains longer than "
+                                 f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
+    elif add_mod is not None:
+        explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
+    reroll: Compare | None = None
     if reroll_mod is not None:
-        reroll = reroll_mod.compare
+        reroll = reroll_mod.compare or Compare.of("=", faces[0])
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
-            raise DiceLimitError("this die would be re-rolled on every face and never stop", expression,
+            raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
     if failure_mod is not None and success_mod is None:
-        raise DiceSyntaxError("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)",
+        raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
+    if unique_mod is not None:
+        if explode is not None or reroll is not None:
+            raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
+                                 unique_mod.pos or pos)
+        only = unique_mod.compare
+        must = {f for f in faces if only is None or only.test(f)}
+        free = any(f not in must for f in faces)
+        if not unique_mod.once and not free and count > len(must):
+            raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,
+                                 unique_mod.pos or pos)
     term = DiceTerm(
-        node=node, text=_term_text(node), count=count, faces=faces, kind=kind,
-        keep=keep, highest=highest, explode=explode, compound=bool(explode_mod and explode_mod.compound),
-        reroll=reroll, reroll_once=bool(reroll_mod and reroll_mod.once),
+        node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
+        window=window, selection=selection, keeps=tuple(keeps), each_die=explosions == "dice", explode=explode,
+        compound=bool(explode is not None and explode_mod and explode_mod.compound), reroll=reroll,
+        reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
-        failure=failure_mod.compare if failure_mod else None, label=node.label,
+        failure=failure_mod.compare if failure_mod else None, label=label,
+        penetrate=bool(explode_mod and explode_mod.penetrate), explode_limit=limit,
+        unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
+        unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
+        crit_success=crit_s, crit_failure=crit_f,
         # many dice: fewer re-rolls recorded per die, so that one roll stays within MAX_THROWS throws
         reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)),
     )
@@ -626,18 +1235,23 @@ def compile_term(node: Dice, expression: str) -> DiceTerm:
     return term
 
 
-def _term_text(node: Dice) -> str:
-    sides = str(node.sides)
-    text = f"{'' if node.count is None else node.count}d{sides}"
+def _term_text(node: Dice, count: int, sides: Any) -> str:
+    text = f"{'' if node.count is None and count == 1 else count}d{sides}"
     for m in node.modifiers.items:
         if isinstance(m, Keep):
-            text += f"{m.kind}{m.n}"
+            text += m.text
         elif isinstance(m, Explode):
             text += m.bang + (str(m.compare) if m.compare else "")
         elif isinstance(m, Reroll):
-            text += m.kind + str(m.compare)
+            text += m.kind + (str(m.compare) if m.compare else "")
         elif isinstance(m, CountSuccesses):
             text += str(m.compare)
         elif isinstance(m, CountFailures):
             text += "f" + str(m.compare)
+        elif isinstance(m, Clamp):
+            text += f"{m.kind}{m.value}"
+        elif isinstance(m, (Unique, Critical)):
+            text += m.kind + (str(m.compare) if m.compare else "")
+        elif isinstance(m, Sort):
+            text += m.kind
     return text

@@ -92,7 +92,7 @@ class TotalSampler:
             cdf[r, :len(v)] = c / c[-1]
             values[r, :len(v)] = v
             values[r, len(v):] = v[-1]
-        buckets = 1 << max(6, int(np.ceil(np.log2(16 * width))))
+        buckets = 1 << max(6, int(np.ceil(np.log2(64 * width))))
         edges = np.arange(buckets + 1) / buckets
         guide = np.stack([np.searchsorted(cdf[r], edges[:-1], side="right") for r in range(count)])
         upper = np.stack([np.searchsorted(cdf[r], edges[1:], side="left") for r in range(count)])
@@ -105,10 +105,12 @@ class TotalSampler:
 
     def __call__(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         u = gen.random(len(rows))
-        at = self.guide[rows * self.buckets + (u * self.buckets).astype(np.int64)]
+        bucket = (u * self.buckets).astype(np.int64)
+        bucket += rows * self.buckets
+        at = np.take(self.guide, bucket)
         for _ in range(self.steps):
-            at += self.cdf[at] <= u
-        return self.values[at]
+            at += np.take(self.cdf, at) <= u
+        return np.take(self.values, at)
 
 
 def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -153,9 +155,10 @@ class ArrayBattle(Battle):
         return self.n
 
     def keep(self, mask: np.ndarray) -> None:
+        idx = np.flatnonzero(mask)
         for name in self.arrays:
-            setattr(self, name, getattr(self, name)[mask])
-        self.n = int(mask.sum())
+            setattr(self, name, np.take(getattr(self, name), idx, axis=0))
+        self.n = len(idx)
 
     def out(self) -> np.ndarray:  # pragma: no cover - provided by subclasses
         raise NotImplementedError

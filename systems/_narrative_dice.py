@@ -12,10 +12,11 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from diceengine.i18n import N_
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-__all__ = ["DICE", "FACES", "SIDES", "face_vectors", "face_text", "pool_arrays", "pool_cost", "FIELDS", "ORDER",
-           "LETTERS"]
+__all__ = ["DICE", "FACES", "SIDES", "face_vectors", "face_text", "face_symbols", "pool_arrays", "pool_cost", "FIELDS",
+           "ORDER", "LETTERS", "SYMBOLS", "WORDS"]
 
 FIELDS = ("success", "advantage", "triumph", "despair", "light", "dark")
 
@@ -38,6 +39,16 @@ LETTERS = {"ability": "a", "proficiency": "p", "boost": "b", "difficulty": "d", 
            "setback": "s", "force": "f"}
 _SYMBOL = {"S": "success", "F": "failure", "A": "advantage", "T": "threat", "R": "triumph", "X": "despair",
            "L": "light", "D": "dark"}
+#: the human words of the narrative dice: die names and symbol names (messages of the catalogues)
+WORDS = (N_("ability"), N_("proficiency"), N_("boost"), N_("difficulty"), N_("challenge"), N_("setback"),
+         N_("force"), N_("success"), N_("failure"), N_("advantage"), N_("threat"), N_("triumph"), N_("despair"),
+         N_("light"), N_("dark"))
+#: Unicode symbols of the dice (their colours) and of the symbols on their faces, for the symbols renderer
+SYMBOLS = {
+    "ability": "🟩", "proficiency": "🟨", "boost": "🟦", "difficulty": "🟪", "challenge": "🟥", "setback": "⬛",
+    "force": "⬜", "success": "✹", "failure": "✖", "advantage": "▲", "threat": "▼", "triumph": "⍟",
+    "despair": "⊗", "light": "○", "dark": "●", "blank": "·",
+}
 
 
 def _vector(face: str) -> tuple[int, int, int, int, int, int]:
@@ -58,6 +69,11 @@ def face_text(die: str, index: int) -> str:
     """The symbols of a face, in words (``"success + advantage"``, ``"blank"``)."""
     face = FACES[die][index]
     return " + ".join(_SYMBOL[c] for c in face) if face else "blank"
+
+
+def face_symbols(die: str, index: int) -> tuple[str, ...]:
+    """The names of the symbols of a face (``("success", "advantage")``; a blank face: ``()``)."""
+    return tuple(_SYMBOL[c] for c in FACES[die][index])
 
 
 def _kernel(faces: Iterable[str]) -> list[tuple[int, int, float]]:

@@ -32,31 +32,34 @@ class Step(NamedTuple, Generic[S]):
 
     state: S
     check: str | None = None
-    system: str = "standard"
+    system: str | None = None
     options: dict[str, Any] = {}
 
     def roll(self, seed: Any = None) -> Any:
         """Roll the check once (:func:`diceengine.roll`)."""
         from diceengine.api import roll
 
-        return roll(self._expression(), self.system, seed=seed, **self.options)
+        return roll(self._expression(), self._system(), seed=seed, **self.options)
 
     def distribution(self) -> Any:
         """The exact odds of the check (:func:`diceengine.distribution`)."""
         from diceengine.api import distribution
 
-        return distribution(self._expression(), self.system, **self.options)
+        return distribution(self._expression(), self._system(), **self.options)
 
     def sample(self, n: int, seed: Any = None) -> Any:
         """``n`` rolls of the check at once (:func:`diceengine.sample`)."""
         from diceengine.api import sample
 
-        return sample(self._expression(), n, self.system, seed=seed, **self.options)
+        return sample(self._expression(), n, self._system(), seed=seed, **self.options)
 
     def _expression(self) -> str:
         if self.check is None:
             raise DiceValueError("this step calls for no roll")
         return self.check
+
+    def _system(self) -> str:
+        return self.system or "standard"
 
 
 def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = None) -> Step[S]:

@@ -24,12 +24,14 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 from lark import Token
 
-from diceengine.arith import constant
 from diceengine.api import Expressible
+from diceengine.arith import constant
 from diceengine.ast import Node, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_, NP_
 from diceengine.limits import PYTHON_STEP, Cost
+from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
@@ -40,6 +42,26 @@ MIN_DICE, MAX_DICE = 1, 5
 MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
 #: cost of the first, second and third extra die (Impulsion spent or Menace added)
 EXTRA_DIE_COSTS = (1, 2, 3)
+
+SUCCESSES = NP_("{n} success", "{n} successes")
+COMPLICATIONS = NP_("{n} complication", "{n} complications")
+IMPULSION = NP_("{n} Impulsion", "{n} Impulsion")
+SUCCESS, FAILURE = N_("success"), N_("failure")
+_VERDICTS = {True: Group((Words(SUCCESS),), "result"), False: Group((Words(FAILURE),), "result")}
+_COUNTS: dict[tuple[str, int], Words] = {}
+
+
+def _words(forms: tuple[str, str], n: int) -> Words:
+    """``3 successes``: a count in words (built once per count)."""
+    found = _COUNTS.get((forms[0], n))
+    if found is None:
+        found = Words(*forms, n=n)
+        if len(_COUNTS) < 1024:
+            _COUNTS[(forms[0], n)] = found
+    return found
+
+#: the words of the outcome fields and of the chances ``dice odds`` prints
+FIELD_WORDS = (N_("successes"), N_("complications"), N_("impulsion"), N_("at least one complication"))
 
 
 class PoolOutcome(NamedTuple):
@@ -105,6 +127,7 @@ class PoolPlan(Plan):
     """A d20 pool, with or without a difficulty."""
 
     outcome_type = PoolOutcome
+    _faces: list[Any] | None = None
 
     def __init__(self, expression: str, dice: int, threshold: int, discipline: int | None,
                  difficulty: int | None) -> None:
@@ -139,20 +162,24 @@ class PoolPlan(Plan):
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
 
-    def describe(self, outcome: Any, record: list[int]) -> str:
-        shown = []
+    def explain(self, outcome: Any, record: list[int]) -> list[Part]:
+        faces = self._faces
+        if faces is None:
+            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v],
+                                                complication=bool(self._comp[v]), critical=v == 1)
+                                           for v in range(1, 21))]
+        parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
         for v in record:
-            mark = "*" * self._succ[v] + ("!" if self._comp[v] else "")
-            shown.append(f"{v}{mark}")
-        text = f"{self.expression}: [{', '.join(shown)}] = {outcome.successes} success"
-        text += "es" if outcome.successes != 1 else ""
+            parts += (faces[v], ", ")
+        parts[-1] = "] = "
+        parts.append(_words(SUCCESSES, outcome.successes))
         if outcome.complications:
-            text += f", {outcome.complications} complication" + ("s" if outcome.complications > 1 else "")
+            parts += (", ", _words(COMPLICATIONS, outcome.complications))
         if self.difficulty is not None:
-            text += f", {'success' if outcome.success else 'failure'}"
+            parts += (", ", _VERDICTS[bool(outcome.success)])
             if outcome.impulsion:
-                text += f", {outcome.impulsion} Impulsion"
-        return text
+                parts += (", ", _words(IMPULSION, outcome.impulsion))
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         faces = rng.integers(1, 21, size=(n, self.count))
@@ -196,35 +223,36 @@ class D20PoolSystem(System):
     """The d20 success pool of text ``001``."""
 
     name = "d20pool"
-    summary = "d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion"
+    summary = N_("d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion")
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
     outcome = PoolOutcome
-    options = {"one_die": Option(False, "allow a pool of a single d20 (the text rolls at least two)")}
+    options = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count
         if count < 2 and not options["one_die"] and count >= MIN_DICE:
-            raise DiceValueError(f"a pool rolls at least two d20 (text 001), not {count} "
-                                 "(the option one_die=true allows one)", expression, tree.pos)
+            raise DiceValueError(N_("a pool rolls at least two d20 (text 001), not {count} "
+                                    "(the option one_die=true allows one)"), expression, tree.pos, count=count)
         if not MIN_DICE <= count <= MAX_DICE:
-            raise DiceValueError(f"a pool has {MIN_DICE} to {MAX_DICE} d20 (2, plus up to 3 bought), not {count}",
-                                 expression, tree.pos)
+            raise DiceValueError(N_("a pool has {least} to {most} d20 (2, plus up to 3 bought), not {count}"),
+                                 expression, tree.pos, least=MIN_DICE, most=MAX_DICE, count=count)
         threshold = constant(tree.threshold)
         if not 0 <= threshold <= 20:
-            raise DiceValueError(f"the threshold (attribute + discipline) must be 0 to 20, not {threshold}",
-                                 expression, start(tree.threshold))
+            raise DiceValueError(N_("the threshold (attribute + discipline) must be 0 to 20, not {threshold}"),
+                                 expression, start(tree.threshold), threshold=threshold)
         discipline = None
         if tree.specialisation is not None:
             discipline = constant(tree.specialisation.discipline)
             if not 0 <= discipline <= threshold:
-                raise DiceValueError(f"the specialisation's discipline must be 0 to the threshold ({threshold}), "
-                                     f"not {discipline}", expression, start(tree.specialisation.discipline))
+                raise DiceValueError(N_("the specialisation's discipline must be 0 to the threshold ({threshold}), "
+                                        "not {discipline}"), expression, start(tree.specialisation.discipline),
+                                     threshold=threshold, discipline=discipline)
         difficulty = None
         if tree.difficulty is not None:
             difficulty = constant(tree.difficulty.successes)
             if difficulty < 0:
-                raise DiceValueError("a difficulty is 0 or more successes", expression,
+                raise DiceValueError(N_("a difficulty is 0 or more successes"), expression,
                                      start(tree.difficulty.successes))
         return PoolPlan(expression, count, threshold, discipline, difficulty)
 
@@ -281,6 +309,8 @@ def build_check(attribute: int, discipline: int, difficulty: int, specialisation
         raise DiceValueError(f"an attribute is 0 to {MAX_ATTRIBUTE}, not {attribute}")
     if not 0 <= discipline <= MAX_DISCIPLINE:
         raise DiceValueError(f"a discipline is 0 to {MAX_DISCIPLINE}, not {discipline}")
+    if difficulty < 0:
+        raise DiceValueError(f"a difficulty is 0 or more successes, not {difficulty}")
     if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
         raise DiceValueError(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
     costs = EXTRA_DIE_COSTS[: impulsion_dice + menace_dice]

@@ -25,11 +25,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 from diceengine.registry import Plan, System
 
 from . import _d6_codes
 from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from ._d6_codes import Code, parse_code
+from ._symbols import D6_FACES
 
 __all__ = [
     "D6System", "D6Outcome", "Code", "parse_code", "RANGE_DIFFICULTIES", "BASE_DIFFICULTIES",
@@ -51,7 +53,13 @@ class D6Outcome(NamedTuple):
 RANGE_DIFFICULTIES: dict[str, int] = {
     "point_blank": 5, "short": 10, "medium": 15, "long": 20,
     "bout_portant": 5, "courte": 10, "moyenne": 15, "longue": 20,
+    # the text's own names ("Courte Portée", "Portée Moyenne", ...), both word orders; accents are dropped
+    "courte_portee": 10, "portee_courte": 10, "portee_moyenne": 15, "moyenne_portee": 15,
+    "longue_portee": 20, "portee_longue": 20,
 }
+
+#: the range names (messages of the catalogues: each language's names are read as input too)
+RANGE_NAMES = (N_("point blank"), N_("short"), N_("medium"), N_("long"))
 
 #: base difficulty bands of text ``002`` (inclusive ranges): ranged weapons by range, brawling
 BASE_DIFFICULTIES: dict[str, tuple[int, int]] = {
@@ -72,12 +80,13 @@ class D6System(System):
     """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
 
     name = "d6"
-    summary = ("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
-               "difficulties by name: point blank 5, short 10, medium 15, long 20")
+    summary = N_("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
+                 "difficulties by name: point blank 5, short 10, medium 15, long 20")
     examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
     outcome = D6Outcome
     options = {"tie": TIE_OPTION}
+    symbols = D6_FACES
     difficulties = RANGE_DIFFICULTIES
 
     def ast_modules(self) -> Sequence[Any]:

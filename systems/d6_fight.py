@@ -4,7 +4,8 @@ An encounter's ``[d6]`` table: ``range`` (``point_blank`` 5, ``short`` 10, ``med
 or a number), the ``dodge`` policy, and the sides ``a`` and ``b``; each combatant has ``name``,
 ``attack`` (the weapon skill code), ``dodge`` (code, optional), ``strength``, ``damage`` (the weapon's
 damage code), ``armour`` (a code added to the Strength roll against damage, default none) and
-``player`` (a player character wins tied initiative against a non-player character).
+``player`` (a player character wins tied initiative against a non-player character) and
+``force_points``.
 
 A round, as text ``000`` plays it:
 
@@ -18,7 +19,11 @@ A round, as text ``000`` plays it:
 - a wounded, incapacitated or mortally wounded character does nothing more this round (a stunned
   one still fires: the roll was already made); a stun costs 1D for the next round, a wound 1D until
   healed; an incapacitated or mortally wounded character is out of the fight;
-- each attacker fires at the first enemy still standing, in the order of the file.
+- each attacker fires at the first enemy still standing, in the order of the file;
+- policy ``force_point``: when a character with Force points left relies on the Force (``"never"``,
+  ``"first_round"``, ``"when_wounded"``: at the start of a round begun wounded); for that round every
+  skill and attribute code is doubled before the penalties (the attack, the dodge, and the Strength
+  roll against damage, as Roark's is), not the weapon's damage.
 
 A code reduced to 0D by penalties cannot be rolled: that character cannot shoot (or dodge) this
 round. Exact odds need one combatant a side; skirmishes are simulated.
@@ -45,6 +50,7 @@ from ._fight_common import (
     code_pmf,
     first_enemy,
     memo,
+    pairs_status,
     status_of,
 )
 from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
@@ -55,6 +61,10 @@ SYSTEM = "d6"
 #: damage results a hit can give, in order
 RESULTS = (Wound.STUNNED, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
 NONE = 0  # no hit this round
+#: most Force points a combatant brings to a fight
+MAX_FORCE_POINTS = 5
+#: when a character relies on the Force (spends a Force point: every code doubled for the round)
+FORCE_POLICIES = ("never", "first_round", "when_wounded")
 
 
 class D6Fighter(BaseModel):
@@ -69,6 +79,7 @@ class D6Fighter(BaseModel):
     damage: CodeField
     armour: CodeField = Code(0, 0)
     player: bool = False
+    force_points: int = Field(0, ge=0, le=MAX_FORCE_POINTS)
 
     @field_validator("attack", "strength", "damage")
     @classmethod
@@ -106,12 +117,17 @@ class D6Setup(BaseModel):
     b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     range: str | int = "short"
     dodge: Literal["never", "always"] = "never"
+    force_point: Literal["never", "first_round", "when_wounded"] = "never"
 
     @field_validator("range")
     @classmethod
     def _range(cls, value: str | int) -> str | int:
         range_difficulty(value, RANGE_DIFFICULTIES)
         return value
+
+    def spends(self, level: int, points: int, opening: bool) -> bool:
+        """Whether a character with ``points`` Force points left spends one at the start of a round."""
+        return relies_on_force(self.force_point, level == Wound.WOUNDED, points, opening)
 
     @property
     def difficulty(self) -> int:
@@ -156,6 +172,25 @@ def penalty(level: int, stunned: int) -> int:
     return Health(Wound(level), stunned).penalty
 
 
+def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
+    """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
+    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
+    if points <= 0 or policy == "never":
+        return False
+    return opening if policy == "first_round" else wounded
+
+
+def rolled(code: Code, penalty: int, force: bool) -> Code:
+    """The code rolled: doubled by a Force point spent this round (text ``000``: 5D+1 -> 10D+2), then
+    less the penalty dice."""
+    return (code * 2 if force else code) - Code(penalty, 0)
+
+
+def resist(f: D6Fighter, force: bool) -> Code:
+    """The roll against damage: Strength (never modified, but doubled by a Force point) plus armour."""
+    return (f.strength * 2 if force else f.strength) + f.armour
+
+
 class _Side:
     """One combatant's rolls by penalty, for the exact chain."""
 
@@ -165,16 +200,16 @@ class _Side:
         self.extra = 1 if dodges else 0
 
     @memo
-    def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
-        pmf = _pmf(self.f.attack - Code(pen + self.extra, 0))
+    def attack(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
+        pmf = _pmf(rolled(self.f.attack, pen + self.extra, force))
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
     @memo
-    def dodge_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
+    def dodge_cdf(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray] | None:
         """``(values, P(dodge <= value))``; ``None``: no dodge."""
         if not self.dodges:
             return None
-        pmf = _pmf(self.f.dodge - Code(pen + 1, 0))  # type: ignore[operator]
+        pmf = _pmf(rolled(self.f.dodge, pen + 1, force))  # type: ignore[arg-type]
         if pmf is None:
             return None
         return pmf[0], np.cumsum(pmf[1])
@@ -216,31 +251,41 @@ def round_outcomes(first_hits: np.ndarray, second_hits: np.ndarray, weights: np.
 
 
 class D6Duel(Duel):
-    """The exact chain: a state is ``((level, stunned), (level, stunned))`` of sides a and b."""
+    """The exact chain: a state is ``((level, stunned, Force points left) of a, the same of b, first
+    round)``."""
 
     def __init__(self, setup: D6Setup) -> None:
         fa, fb = setup.a[0], setup.b[0]
+        self.setup = setup
+        self.fighters = (fa, fb)
         self.sides = (_Side(fa, setup.dodges(fa)), _Side(fb, setup.dodges(fb)))
         self.difficulty = setup.difficulty
         self.tie = tie_winner(fa.player, fb.player)
-        self.results = (result_chances(fa.damage, fb.strength + fb.armour),
-                        result_chances(fb.damage, fa.strength + fa.armour))
 
     def start(self) -> dict[Hashable, float]:
-        return {((0, 0), (0, 0)): 1.0}
+        fa, fb = self.fighters
+        return {((0, 0, fa.force_points), (0, 0, fb.force_points), True): 1.0}
 
     def status(self, state: Any) -> int:
-        (la, _), (lb, _) = state
+        (la, _, _), (lb, _, _), _ = state
         return status_of(la >= Wound.INCAPACITATED, lb >= Wound.INCAPACITATED)
 
+    @memo
+    def results(self, attacker: int, force: bool) -> np.ndarray:
+        """Damage results of ``attacker``'s hit on the other (who relies on the Force or not)."""
+        return result_chances(self.fighters[attacker].damage, resist(self.fighters[1 - attacker], force))
+
     def advance(self, state: Any) -> dict[Hashable, float]:
-        (la, sa), (lb, sb) = state
+        (la, sa, fpa), (lb, sb, fpb), opening = state
+        force_a = self.setup.spends(la, fpa, opening)
+        force_b = self.setup.spends(lb, fpb, opening)
         pa, pb = penalty(la, sa), penalty(lb, sb)
         A, B = self.sides
-        xa, wa = A.attack(pa)
-        xb, wb = B.attack(pb)
-        hit_a = hit_chance(xa, self.difficulty, B.dodge_cdf(pb))
-        hit_b = hit_chance(xb, self.difficulty, A.dodge_cdf(pa))
+        xa, wa = A.attack(pa, force_a)
+        xb, wb = B.attack(pb, force_b)
+        hit_a = hit_chance(xa, self.difficulty, B.dodge_cdf(pb, force_b))
+        hit_b = hit_chance(xb, self.difficulty, A.dodge_cdf(pa, force_a))
+        on_b_chances, on_a_chances = self.results(0, force_b), self.results(1, force_a)
         joint = np.outer(wa, wb)
         a_first = xa[:, None] > xb[None, :]
         b_first = xa[:, None] < xb[None, :]
@@ -252,44 +297,55 @@ class D6Duel(Duel):
         else:  # tied initiative is rolled again: the rolls are those of a round without a tie
             no_tie = float(joint[~tie].sum())
             joint = np.where(tie, 0.0, joint) / no_tie if no_tie > 0 else joint
-        a_lead = round_outcomes(hit_a, hit_b, joint * a_first, *self.results)
-        b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, self.results[1], self.results[0])
+        a_lead = round_outcomes(hit_a, hit_b, joint * a_first, on_b_chances, on_a_chances)
+        b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, on_a_chances, on_b_chances)
         nobody = float(joint[~(a_first | b_first)].sum())
         out: dict[Hashable, float] = {}
         moves = list(a_lead.items())  # (result on a, result on b)
         moves += [((on_a, on_b), p) for (on_b, on_a), p in b_lead.items()]
         if nobody > 0:
             moves.append(((NONE, NONE), nobody))
+        left_a, left_b = fpa - int(force_a), fpb - int(force_b)
         for (on_a, on_b), p in moves:
-            key = (after_hit(la, on_a), after_hit(lb, on_b))
+            key = ((*after_hit(la, on_a), left_a), (*after_hit(lb, on_b), left_b), False)
             out[key] = out.get(key, 0.0) + p
         return out
 
 
-class D6Battle(ArrayBattle):
-    """``n`` fights of any size: levels and stuns of every combatant as ``(n, K)`` arrays."""
+def _at(values: Any, rows: np.ndarray) -> Any:
+    """``values[rows]`` of an array, or the number itself."""
+    return values[rows] if isinstance(values, np.ndarray) else values
 
-    arrays = ("level", "stunned")
+
+class D6Battle(ArrayBattle):
+    """``n`` fights of any size: levels, stuns and Force points of every combatant as ``(n, K)`` arrays."""
+
+    arrays = ("level", "stunned", "points")
+    #: one against one takes the two-column path (whole arrays, no per-actor gathers)
+    fast_duel = True
 
     def __init__(self, setup: D6Setup, n: int) -> None:
         fighters = setup.fighters()
         k = len(fighters)
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        self.setup = setup
         self.difficulty = setup.difficulty
         self.player = np.array([f.player for f in fighters])
         self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.level = np.zeros((n, k), dtype=np.int8)
         self.stunned = np.zeros((n, k), dtype=np.int8)
+        self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
+        self.round = 0
         extra = self.dodges.astype(int)
-        self.depth = max(f.attack.dice for f in fighters) + 2  # penalties from 0 to dice + 1
-        d = self.depth
-        self.attack = TotalSampler([_pmf(f.attack - Code(p + int(x), 0)) for f, x in zip(fighters, extra)
-                                    for p in range(d)])
-        self.dodge = TotalSampler([_pmf(f.dodge - Code(p + 1, 0)) if f.dodge is not None else None
-                                   for f in fighters for p in range(d)])
+        # rows of the samplers: (fighter, Force point spent, penalty 0 .. depth - 1)
+        self.depth = d = 2 * max(f.attack.dice for f in fighters) + 2
+        self.attack = TotalSampler([_pmf(rolled(f.attack, p + int(x), bool(force)))
+                                    for f, x in zip(fighters, extra) for force in (0, 1) for p in range(d)])
+        self.dodge = TotalSampler([_pmf(rolled(f.dodge, p + 1, bool(force))) if f.dodge is not None else None
+                                   for f in fighters for force in (0, 1) for p in range(d)])
         self.damage = TotalSampler([_pmf(f.damage) for f in fighters])
-        self.resist = TotalSampler([_pmf(f.strength + f.armour) for f in fighters])
-        top = max(max(6 * c.dice + max(c.pips, 0) for c in (f.damage, f.strength + f.armour)) for f in fighters)
+        self.resist = TotalSampler([_pmf(resist(f, bool(force))) for f in fighters for force in (0, 1)])
+        top = max(max(6 * c.dice + max(c.pips, 0) for c in (f.damage, resist(f, True))) for f in fighters)
         self.table = np.array([[int(damage_result(dv, sv)) for sv in range(top + 1)] for dv in range(top + 1)],
                               dtype=np.int8)
         levels = (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
@@ -303,44 +359,53 @@ class D6Battle(ArrayBattle):
     def out(self) -> np.ndarray:
         return self.level >= Wound.INCAPACITATED
 
-    def _rolls(self, pen: np.ndarray, gen: np.random.Generator, sampler: TotalSampler) -> np.ndarray:
-        k = pen.shape[1]
-        rows = (np.arange(k) * self.depth)[None, :] + np.minimum(pen, self.depth - 1)
-        return sampler(rows.ravel(), gen).reshape(pen.shape)
+    def _rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
+        return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
-    #: one against one takes the two-column path (whole arrays, no per-actor gathers)
-    fast_duel = True
+    def _spend(self) -> Any:
+        """Who relies on the Force this round (the policy), their points spent: ``(n, K)`` 0 or 1
+        (the number 0 when nobody can)."""
+        self.round += 1
+        policy = self.setup.force_point
+        if policy == "never" or not self.points.any():
+            return 0
+        when = (self.level == Wound.WOUNDED) if policy == "when_wounded" else np.full(self.level.shape, self.round == 1)
+        spend = (self.points > 0) & when
+        self.points -= spend
+        return spend.astype(np.int64)
 
     def _duel_step(self, gen: np.random.Generator) -> None:
         """One round of one-against-one fights (both standing): the same rules as :meth:`step`."""
         n = self.n
         level, stunned = self.level, self.stunned
-        pen = stunned + (level == Wound.WOUNDED)
-        d = self.depth
-        xa = self.attack(np.minimum(pen[:, 0], d - 1).astype(np.int64), gen)
-        xb = self.attack(d + np.minimum(pen[:, 1], d - 1).astype(np.int64), gen)
+        force = self._spend()
+        fa, fb = (force[:, 0], force[:, 1]) if isinstance(force, np.ndarray) else (0, 0)
+        pen = (stunned + (level == Wound.WOUNDED)).astype(np.int64)
+        xa = self.attack(self._rows(0, fa, pen[:, 0]), gen)
+        xb = self.attack(self._rows(1, fb, pen[:, 1]), gen)
         if self.tie == "reroll":
             tied = (xa == xb) & (xa > NO_ROLL)
             while tied.any():
                 rows = tied.nonzero()[0]
-                xa[rows] = self.attack(np.minimum(pen[rows, 0], d - 1).astype(np.int64), gen)
-                xb[rows] = self.attack(d + np.minimum(pen[rows, 1], d - 1).astype(np.int64), gen)
+                xa[rows] = self.attack(self._rows(0, _at(fa, rows), pen[rows, 0]), gen)
+                xb[rows] = self.attack(self._rows(1, _at(fb, rows), pen[rows, 1]), gen)
                 tied[rows] = (xa[rows] == xb[rows]) & (xa[rows] > NO_ROLL)
         a_first = (xa > xb) | ((xa == xb) & (self.tie == "actor"))
-        need_a = need_b = self.difficulty
+        need_a: Any = self.difficulty
+        need_b: Any = self.difficulty
         if self.dodges.any():
-            need_a = self.difficulty + np.maximum(self.dodge(d + np.minimum(pen[:, 1], d - 1).astype(np.int64), gen), 0)
-            need_b = self.difficulty + np.maximum(self.dodge(np.minimum(pen[:, 0], d - 1).astype(np.int64), gen), 0)
+            need_a = self.difficulty + np.maximum(self.dodge(self._rows(1, fb, pen[:, 1]), gen), 0)
+            need_b = self.difficulty + np.maximum(self.dodge(self._rows(0, fa, pen[:, 0]), gen), 0)
         on_b = np.zeros(n, dtype=np.int8)
         on_a = np.zeros(n, dtype=np.int8)
         hit = (xa >= need_a).nonzero()[0]
         if len(hit):
             on_b[hit] = self.table[self.damage(np.zeros(len(hit), dtype=np.int64), gen),
-                                   self.resist(np.ones(len(hit), dtype=np.int64), gen)]
+                                   self.resist(np.full(len(hit), 2, dtype=np.int64) + _at(fb, hit), gen)]
         hit = (xb >= need_b).nonzero()[0]
         if len(hit):
             on_a[hit] = self.table[self.damage(np.ones(len(hit), dtype=np.int64), gen),
-                                   self.resist(np.zeros(len(hit), dtype=np.int64), gen)]
+                                   self.resist(np.zeros(len(hit), dtype=np.int64) + _at(fa, hit), gen)]
         # the second to act does nothing more once wounded (or worse) by the first
         on_a[a_first & (on_b >= Wound.WOUNDED)] = NONE
         on_b[~a_first & (on_a >= Wound.WOUNDED)] = NONE
@@ -351,8 +416,6 @@ class D6Battle(ArrayBattle):
 
     def status(self) -> np.ndarray:
         if self.level.shape[1] == 2:
-            from ._fight_common import pairs_status
-
             return pairs_status(self.level[:, 0] < Wound.INCAPACITATED, self.level[:, 1] < Wound.INCAPACITATED)
         return super().status()
 
@@ -360,19 +423,23 @@ class D6Battle(ArrayBattle):
         n, k = self.level.shape
         if k == 2 and self.fast_duel:
             return self._duel_step(gen)
+        force = self._spend()
+        if not isinstance(force, np.ndarray):
+            force = np.zeros((n, k), dtype=np.int64)
         out = self.out()
-        pen = self.stunned + (self.level == Wound.WOUNDED)
-        attack = self._rolls(pen, gen, self.attack)
+        pen = (self.stunned + (self.level == Wound.WOUNDED)).astype(np.int64)
+        who = np.arange(k)[None, :]
+        attack = self.attack(self._rows(who, force, pen).ravel(), gen).reshape(n, k)
         attack[out] = NO_ROLL
         if self.tie == "reroll":
             tied = (attack[:, 0] == attack[:, 1]) & (attack[:, 0] > NO_ROLL)
             while tied.any():
                 rows = tied.nonzero()[0]
-                again = self._rolls(pen[rows], gen, self.attack)
+                again = self.attack(self._rows(who, force[rows], pen[rows]).ravel(), gen).reshape(len(rows), k)
                 again[out[rows]] = NO_ROLL
                 attack[rows] = again
                 tied[rows] = (again[:, 0] == again[:, 1]) & (again[:, 0] > NO_ROLL)
-        dodge = self._rolls(pen, gen, self.dodge) if self.dodges.any() else None
+        dodge = self.dodge(self._rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
         key = attack + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
         order = np.argsort(-key, axis=1)
         stopped = out.copy()
@@ -383,17 +450,18 @@ class D6Battle(ArrayBattle):
             acts = ~stopped[rows, actor] & (attack[rows, actor] > NO_ROLL)
             has, target = first_enemy(self.level < Wound.INCAPACITATED, self.side, self.side[actor])
             acts &= has
-            sel, who, tgt = rows[acts], actor[acts], target[acts]
+            sel, who_, tgt = rows[acts], actor[acts], target[acts]
             need = self.difficulty + (np.where(dodge[sel, tgt] > NO_ROLL, dodge[sel, tgt], 0)
                                       if dodge is not None else 0)
-            hit = attack[sel, who] >= need
-            sel, who, tgt = sel[hit], who[hit], tgt[hit]
-            dmg = self.damage(who, gen)
-            res = self.table[dmg, self.resist(tgt, gen)]
+            hit = attack[sel, who_] >= need
+            sel, who_, tgt = sel[hit], who_[hit], tgt[hit]
+            dmg = self.damage(who_, gen)
+            res = self.table[dmg, self.resist(tgt * 2 + force[sel, tgt], gen)]
             self.level[sel, tgt] = self.after[self.level[sel, tgt], res]
             stunned[sel, tgt] += res == Wound.STUNNED
             stopped[sel, tgt] |= res >= Wound.WOUNDED
         self.stunned = stunned
+        return None
 
 
 class D6Fight(FightRules):

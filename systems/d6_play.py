@@ -114,6 +114,7 @@ class D6Character(PlayState):
     prone: bool = False
     preparing_round: int | None = None
     reacted_round: int | None = None
+    pending_reaction: ReactionKind | None = None
     reactions: list[Reaction] = []
     cover: CoverLevel = "none"
     force_points: int = Field(default=0, ge=0)
@@ -338,6 +339,8 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
     one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
     _able(state, c)
+    if c.pending_reaction is not None:
+        raise refuse(f"{name}'s {c.pending_reaction} is not recorded yet (record_reaction)")
     if kind == "brawling_parry" and c.armed:
         raise refuse(f"{name} has a weapon in hand: a weapon parry, not a bare-handed one")
     if kind == "melee_parry" and (not c.armed or c.weapon == "lightsaber"):
@@ -363,7 +366,8 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
     else:
         skill = kind
     code = _code(state, with_use, skill, uses)
-    new = _put(state, c, uses=uses, taken=taken, declared=declared, reacted_round=state.round, has_declared=True)
+    new = _put(state, c, uses=uses, taken=taken, declared=declared, reacted_round=state.round, has_declared=True,
+               pending_reaction=kind)
     return Step(new, str(code), "d6")
 
 
@@ -371,10 +375,11 @@ def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -
     """The rolled total of a reaction :func:`react` called for."""
     one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
-    if c.reacted_round != state.round:
-        raise refuse(f"{name} has made no reaction this round")
+    if c.pending_reaction != kind:
+        raise refuse(f"{name} has made no {kind} to record" + (f" (but a {c.pending_reaction})"
+                                                                if c.pending_reaction else ""))
     reaction = Reaction(kind=kind, total=total, segment=state.segment)
-    return Step(_put(state, c, reactions=[*c.reactions, reaction]))
+    return Step(_put(state, c, reactions=[*c.reactions, reaction], pending_reaction=None))
 
 
 def next_segment(state: D6Scene) -> Step[D6Scene]:
@@ -474,6 +479,7 @@ def end_round(state: D6Scene) -> Step[D6Scene]:
     for name, c in state.characters.items():
         chars[name] = c.model_copy(update={
             "declared": 0, "uses": 0, "taken": 0, "has_declared": False, "movement": "stand", "reactions": [],
+            "pending_reaction": None,
             "stuns": [u for u in c.stuns if u >= nxt]})
     return Step(state.model_copy(update={"round": nxt, "segment": 1, "characters": chars}))
 

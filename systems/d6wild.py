@@ -27,14 +27,17 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
+from ._d6_checks import D6_FACE_PARTS, TIE_OPTION, CodeDice, code_range, d6_catalogue, joined, prepare_check
 from ._d6_codes import Code, parse_code
+from ._symbols import D6_FACES, WILD_FACES
 from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
 
 __all__ = [
@@ -60,7 +63,29 @@ LADDER: dict[str, int] = {
     "tres_facile": 5, "facile": 10, "moyen": 15, "difficile": 20, "tres_difficile": 25, "heroique": 30,
 }
 
+#: the ladder's names (messages of the catalogues: each language's names are read as input too)
+DIFFICULTY_NAMES = (N_("very easy"), N_("easy"), N_("moderate"), N_("difficult"), N_("very difficult"), N_("heroic"))
+
 _D6 = PMF.from_counts(range(1, 7))
+
+_FACE_PARTS: dict[tuple[int, str, bool, bool], Face] = {}
+
+
+def _face(value: int, kind: str, kept: bool, added: bool) -> Face:
+    """A die of a code as a part of a roll's text (built once per kind of face)."""
+    key = (value, kind, kept, added)
+    face = _FACE_PARTS.get(key)
+    if face is None:
+        wild = kind == "wild"
+        face = _FACE_PARTS[key] = Face(Die(kind, 6, value, kept=kept, exploded=wild and value == 6, added=added,
+                                           wild=wild))
+    return face
+
+
+WILD = N_("wild")
+COMPLICATION = N_("complication")
+CHARACTER_POINT = N_("character point")
+_WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words(CHARACTER_POINT)
 
 
 def _exploding_d6(tolerance: float) -> tuple[PMF, float]:
@@ -126,21 +151,34 @@ class WildDice(CodeDice):
                            label="character point"))
         return out
 
-    def render(self, record: Any, code: Code) -> str:
+    def parts(self, record: Any, code: Code) -> list[Part]:
         normal, chain, bonus, removed, flagged, pips = record
         cut = flagged and self.complication == "remove_highest"
-        parts = [f"~{v}~" if i == removed else str(v) for i, v in enumerate(normal)]
+        if removed is None:
+            items: list[Any] = [Dice("d6", 6, tuple(normal))] if normal else []
+        else:
+            items = [D6_FACE_PARTS[v] for v in normal]
+            items[removed] = _face(normal[removed], "d6", False, False)
         if chain:
-            text = "+".join(f"{v}!" if v == 6 else str(v) for v in chain)
-            if cut:
-                text = f"~{text}~"
-            parts.append(f"wild {text}" + (" (complication)" if flagged else ""))
+            faces: list[Part] = []
+            for i, v in enumerate(chain):
+                if i:
+                    faces.append("+")
+                faces.append(_face(v, "wild", not cut, i > 0))
+            shown: list[Part] = [Group(tuple(faces))] if cut else faces
+            item: list[Part] = [_WILD, " ", *shown]
+            if flagged:
+                item += [" (", _COMPLICATION, ")"]
+            items.append(item)
         if bonus:
-            parts.append("character point " + "+".join(f"{v}!" if v == 6 and self.character_point_explodes
-                                                       else str(v) for v in bonus))
-        if pips:
-            parts.append(str(pips))
-        return " + ".join(parts).replace("+ -", "- ")
+            item = [_CHARACTER_POINT, " "]
+            for i, v in enumerate(bonus):
+                if i:
+                    item.append("+")
+                item.append(Face(Die("d6", 6, v, exploded=v == 6 and self.character_point_explodes, added=True,
+                                     label="character point")))
+            items.append(item)
+        return joined(items, pips)
 
     def opponent(self) -> "WildDice":
         """The opposing side throws with its own Wild Die but never with the actor's character point."""
@@ -239,17 +277,19 @@ class D6WildSystem(System):
     """D6 with the Wild Die."""
 
     name = "d6wild"
-    summary = ("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; difficulties: "
+    summary = N_("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; difficulties: "
                "very easy 5, easy 10, moderate 15, difficult 20, very difficult 25, heroic 30")
     examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
     grammar = "d6.lark"
     outcome = WildOutcome
+    symbols = {**D6_FACES, **WILD_FACES}
     options = {
-        "complication": Option("flag", "what a first 1 on the Wild Die does", choices=("flag", "remove_highest", "none")),
-        "wild": Option(True, "roll one die of the code as the Wild Die"),
-        "character_point": Option(False, "add one character-point die after the roll (+1D, not cumulative)"),
-        "character_point_explodes": Option(False, "the character-point die explodes on a 6 like the Wild Die"),
-        "force_point": Option(False, "a Force point doubles the code (not the character-point die)"),
+        "complication": Option("flag", N_("what a first 1 on the Wild Die does"),
+                               choices=("flag", "remove_highest", "none")),
+        "wild": Option(True, N_("roll one die of the code as the Wild Die")),
+        "character_point": Option(False, N_("add one character-point die after the roll (+1D, not cumulative)")),
+        "character_point_explodes": Option(False, N_("the character-point die explodes on a 6 like the Wild Die")),
+        "force_point": Option(False, N_("a Force point doubles the code (not the character-point die)")),
         "tie": TIE_OPTION,
     }
 

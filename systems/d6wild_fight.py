@@ -22,7 +22,10 @@ plays it:
   stun for the rest of the round and the next, a wound 1D (2D wounded twice) until healed; stunned as
   many times as the Strength dice, incapacitated, mortally wounded or killed is out of the fight;
 - a character acting after being hit this round rolls with the new penalty (the roll is made when
-  the character acts).
+  the character acts);
+- policy ``force_point`` (``"never"``, ``"first_round"``, ``"when_wounded"``) for combatants with
+  ``force_points``: every roll of the character that round is doubled (Perception, attack, dodge, the
+  Strength roll against damage), not the weapon's damage.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from ._fight_common import (
     status_of,
 )
 from .d6 import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
-from .d6_fight import D6Fighter, range_difficulty
+from .d6_fight import D6Fighter, range_difficulty, relies_on_force, resist, rolled
 from .d6wild import LADDER, WildHealth, WildWound, damage_result
 
 __all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]
@@ -79,6 +82,7 @@ class WildSetup(BaseModel):
     dodge: Literal["never", "always"] = "never"
     reaction: Literal["replace", "add"] = "replace"
     complication: Literal["flag", "remove_highest", "none"] = "flag"
+    force_point: Literal["never", "first_round", "when_wounded"] = "never"
 
     @field_validator("range")
     @classmethod
@@ -95,6 +99,10 @@ class WildSetup(BaseModel):
 
     def dodges(self, f: WildFighter) -> bool:
         return self.dodge == "always" and f.dodge is not None
+
+    def spends(self, wounds: int, points: int, opening: bool) -> bool:
+        """Whether a character with ``points`` Force points left spends one at the start of a round."""
+        return relies_on_force(self.force_point, wounds > 0, points, opening)
 
 
 @lru_cache(maxsize=4096)
@@ -167,18 +175,19 @@ class _Fighter:
         self.mode = setup.reaction
 
     @memo
-    def attack(self, pen: int) -> tuple[np.ndarray, np.ndarray] | None:
-        return _pmf(self.f.attack - Code(pen + int(self.dodges), 0), self.complication)
+    def attack(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray] | None:
+        return _pmf(rolled(self.f.attack, pen + int(self.dodges), force), self.complication)
 
     @memo
-    def perception(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
-        pmf = _pmf(self.f.perception - Code(pen, 0), self.complication)
+    def perception(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
+        pmf = _pmf(rolled(self.f.perception, pen, force), self.complication)
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
     @memo
-    def difficulty_cdf(self, pen: int) -> tuple[np.ndarray, np.ndarray]:
+    def difficulty_cdf(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
         """``(difficulties, P(difficulty <= value))`` of an attack on this combatant."""
-        dodge = _pmf(self.f.dodge - Code(pen + 1, 0), self.complication) if self.dodges else None  # type: ignore[operator]
+        dodge = (_pmf(rolled(self.f.dodge, pen + 1, force), self.complication)  # type: ignore[arg-type]
+                 if self.dodges else None)
         if dodge is None:
             return np.array([self.base]), np.array([1.0])
         diffs = np.array([reaction_difficulty(self.base, int(v), self.mode) for v in dodge[0]])
@@ -186,44 +195,53 @@ class _Fighter:
         return diffs[order], np.cumsum(dodge[1][order])
 
 
-def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int) -> float:
+def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool = False,
+               target_force: bool = False) -> float:
     """Exact chance that the attack hits: the total is at least the difficulty (after any dodge)."""
-    pmf = attacker.attack(pen)
+    pmf = attacker.attack(pen, force)
     if pmf is None:
         return 0.0
-    values, cdf = target.difficulty_cdf(target_pen)
+    values, cdf = target.difficulty_cdf(target_pen, target_force)
     idx = np.searchsorted(values, pmf[0], side="right") - 1
     return float(np.dot(pmf[1], np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)))
 
 
 class WildDuel(Duel):
-    """The exact chain: a state is ``(stuns, wounds, stunned last round, out)`` of each side."""
+    """The exact chain: a state is ``((stuns, wounds, stunned last round, out, Force points left) of a,
+    the same of b, first round)``."""
 
     def __init__(self, setup: WildSetup) -> None:
         fa, fb = setup.a[0], setup.b[0]
+        self.setup = setup
+        self.raw = (fa, fb)
         self.fighters = (_Fighter(fa, setup), _Fighter(fb, setup))
         self.tie = tie_winner(fa.player, fb.player)
-        c = setup.complication
-        self.bands = (band_chances(fa.damage, fb.strength + fb.armour, c),
-                      band_chances(fb.damage, fa.strength + fa.armour, c))
         self.strength = (fa.strength.dice, fb.strength.dice)
 
     def start(self) -> dict[Hashable, float]:
-        return {((0, 0, 0, False), (0, 0, 0, False)): 1.0}
+        fa, fb = self.raw
+        return {((0, 0, 0, False, fa.force_points), (0, 0, 0, False, fb.force_points), True): 1.0}
 
     def status(self, state: Any) -> int:
         return status_of(state[0][3], state[1][3])
 
     @memo
-    def hit(self, attacker: int, pen: int, target_pen: int) -> float:
-        """Chance that ``attacker`` (0 or 1) hits the other, with these penalties (memoised)."""
-        return hit_chance(self.fighters[attacker], pen, self.fighters[1 - attacker], target_pen)
+    def bands(self, attacker: int, force: bool) -> np.ndarray:
+        """Damage bands of ``attacker``'s hit on the other (who relies on the Force or not)."""
+        return band_chances(self.raw[attacker].damage, resist(self.raw[1 - attacker], force),
+                            self.setup.complication)
 
     @memo
-    def first_chance(self, pen_a: int, pen_b: int) -> float:
+    def hit(self, attacker: int, pen: int, target_pen: int, force: bool, target_force: bool) -> float:
+        """Chance that ``attacker`` (0 or 1) hits the other, with these penalties (memoised)."""
+        return hit_chance(self.fighters[attacker], pen, self.fighters[1 - attacker], target_pen, force,
+                          target_force)
+
+    @memo
+    def first_chance(self, pen_a: int, pen_b: int, force_a: bool, force_b: bool) -> float:
         """Chance that side a acts first (Perception rolls; tied initiative resolved by the tie rule)."""
-        va, pa = self.fighters[0].perception(pen_a)
-        vb, pb = self.fighters[1].perception(pen_b)
+        va, pa = self.fighters[0].perception(pen_a, force_a)
+        vb, pb = self.fighters[1].perception(pen_b, force_b)
         joint = np.outer(pa, pb)
         ahead = float(joint[va[:, None] > vb[None, :]].sum())
         behind = float(joint[va[:, None] < vb[None, :]].sum())
@@ -234,38 +252,40 @@ class WildDuel(Duel):
             return ahead
         return ahead / (ahead + behind) if ahead + behind > 0 else 0.5
 
-    def _turns(self, first: int, state: tuple) -> dict[tuple, float]:
+    def _turns(self, first: int, state: tuple, force: tuple[bool, bool]) -> dict[tuple, float]:
         """The round when ``first`` (0 or 1) acts first: the states after it, with their chances."""
         second = 1 - first
         f_state, s_state = state[first], state[second]
+        f_force, s_force = force[first], force[second]
+        f_left, s_left = f_state[4] - int(f_force), s_state[4] - int(s_force)
         f_pen = wound_penalty(f_state[1]) + f_state[2]
         s_pen = wound_penalty(s_state[1]) + s_state[2]
         out: dict[tuple, float] = {}
 
         def put(new_f: tuple, new_s: tuple, p: float) -> None:
-            key = (new_f, new_s) if first == 0 else (new_s, new_f)
+            new_f, new_s = (*new_f, f_left), (*new_s, s_left)
+            key = (new_f, new_s, False) if first == 0 else (new_s, new_f, False)
             if p > 0:
                 out[key] = out.get(key, 0.0) + p
 
-        def end(s: tuple) -> tuple:  # a fighter at the end of the round: this round's stun carries over
-            return s
-
-        p_first = self.hit(first, f_pen, s_pen)
+        p_first = self.hit(first, f_pen, s_pen, f_force, s_force)
         rest_f = (f_state[0], f_state[1], 0, False)
+        on_f = self.bands(second, f_force)
+        on_s = self.bands(first, s_force)
 
         def second_turn(s_now: tuple, s_extra: int, s_carry: int, weight: float) -> None:
             pen = wound_penalty(s_now[1]) + s_state[2] + s_extra
-            p = self.hit(second, pen, f_pen)
+            p = self.hit(second, pen, f_pen, s_force, f_force)
             new_s = (s_now[0], s_now[1], s_carry, False)
             put(rest_f, new_s, weight * (1 - p))
             for k, band in enumerate(BANDS):
                 stuns, wounds, gone = after_band(self.strength[first], f_state[0], f_state[1], band)
                 carry = int(band == WildWound.STUN)
-                put((stuns, wounds, carry, gone), new_s, weight * p * self.bands[second][k])
+                put((stuns, wounds, carry, gone), new_s, weight * p * on_f[k])
 
         second_turn(s_state, 0, 0, 1 - p_first)
         for k, band in enumerate(BANDS):
-            w = p_first * self.bands[first][k]
+            w = p_first * on_s[k]
             if w <= 0:
                 continue
             stuns, wounds, gone = after_band(self.strength[second], s_state[0], s_state[1], band)
@@ -277,14 +297,16 @@ class WildDuel(Duel):
         return out
 
     def advance(self, state: Any) -> dict[Hashable, float]:
-        pen_a = wound_penalty(state[0][1]) + state[0][2]
-        pen_b = wound_penalty(state[1][1]) + state[1][2]
-        p = self.first_chance(pen_a, pen_b)
+        a, b, opening = state
+        force = (self.setup.spends(a[1], a[4], opening), self.setup.spends(b[1], b[4], opening))
+        pen_a = wound_penalty(a[1]) + a[2]
+        pen_b = wound_penalty(b[1]) + b[2]
+        p = self.first_chance(pen_a, pen_b, *force)
         out: dict[Hashable, float] = {}
         for first, weight in ((0, p), (1, 1 - p)):
             if weight <= 0:
                 continue
-            for key, q in self._turns(first, state).items():
+            for key, q in self._turns(first, state, force).items():
                 out[key] = out.get(key, 0.0) + weight * q
         return out
 
@@ -292,12 +314,15 @@ class WildDuel(Duel):
 class WildBattle(ArrayBattle):
     """``n`` fights of any size: stuns, wounds, carried stuns and who is out, as ``(n, K)`` arrays."""
 
-    arrays = ("stuns", "wounds", "carry", "gone")
+    arrays = ("stuns", "wounds", "carry", "gone", "points")
 
     def __init__(self, setup: WildSetup, n: int) -> None:
         fighters = setup.fighters()
         k = len(fighters)
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        self.setup = setup
+        self.round = 0
+        self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
         c = setup.complication
         self.base, self.mode = setup.difficulty, setup.reaction
         self.player = np.array([f.player for f in fighters])
@@ -307,14 +332,17 @@ class WildBattle(ArrayBattle):
         self.wounds = np.zeros((n, k), dtype=np.int8)
         self.carry = np.zeros((n, k), dtype=np.int8)
         self.gone = np.zeros((n, k), dtype=bool)
-        self.depth = d = max(max(f.attack.dice, f.perception.dice) for f in fighters) + 8
-        self.attack = TotalSampler([_pmf(f.attack - Code(p + int(x), 0), c) for f, x in zip(fighters, self.dodges)
-                                    for p in range(d)])
-        self.perception = TotalSampler([_pmf(f.perception - Code(p, 0), c) for f in fighters for p in range(d)])
-        self.dodge = TotalSampler([_pmf(f.dodge - Code(p + 1, 0), c) if f.dodge is not None else None
-                                   for f in fighters for p in range(d)])
+        # rows of the samplers: (fighter, Force point spent, penalty 0 .. depth - 1)
+        self.depth = d = 2 * max(max(f.attack.dice, f.perception.dice) for f in fighters) + 8
+        forces = (False, True)
+        self.attack = TotalSampler([_pmf(rolled(f.attack, p + int(x), fp), c)
+                                    for f, x in zip(fighters, self.dodges) for fp in forces for p in range(d)])
+        self.perception = TotalSampler([_pmf(rolled(f.perception, p, fp), c)
+                                        for f in fighters for fp in forces for p in range(d)])
+        self.dodge = TotalSampler([_pmf(rolled(f.dodge, p + 1, fp), c) if f.dodge is not None else None
+                                   for f in fighters for fp in forces for p in range(d)])
         self.damage = TotalSampler([_pmf(f.damage, c) for f in fighters])
-        self.resist = TotalSampler([_pmf(f.strength + f.armour, c) for f in fighters])
+        self.resist = TotalSampler([_pmf(resist(f, fp), c) for f in fighters for fp in forces])
         self.bands = np.array([int(damage_result(v, 0)) for v in range(-1, 17)], dtype=np.int8)
         top = int(self.strength.max())
         # after[fighter, stuns, wounds, band] -> (stuns, wounds, out), by WildHealth.hit
@@ -329,27 +357,34 @@ class WildBattle(ArrayBattle):
     def out(self) -> np.ndarray:
         return self.gone
 
-    def _rows(self, pen: np.ndarray, who: np.ndarray) -> np.ndarray:
-        return who * self.depth + np.minimum(pen, self.depth - 1)
+    def _rows(self, pen: np.ndarray, who: np.ndarray, force: np.ndarray) -> np.ndarray:
+        return (who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)
 
     def step(self, gen: np.random.Generator) -> None:
         n, k = self.gone.shape
         gone = self.gone
+        self.round += 1
+        force = np.zeros((n, k), dtype=np.int64)
+        if self.setup.force_point != "never":
+            when = self.wounds > 0 if self.setup.force_point == "when_wounded" else np.full((n, k), self.round == 1)
+            force = ((self.points > 0) & when & ~gone).astype(np.int64)
+            self.points -= force.astype(np.int8)
         pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
         who = np.broadcast_to(np.arange(k), (n, k))
-        per = self.perception(self._rows(pen, who).ravel(), gen).reshape(n, k)
+        per = self.perception(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
         per[gone] = NO_ROLL
         if self.tie == "reroll":
             tied = (per[:, 0] == per[:, 1]) & ~gone.any(axis=1)
             while tied.any():
                 rows = tied.nonzero()[0]
-                again = self.perception(self._rows(pen[rows], who[rows]).ravel(), gen).reshape(len(rows), k)
+                again = self.perception(self._rows(pen[rows], who[rows], force[rows]).ravel(), gen)
+                again = again.reshape(len(rows), k)
                 per[rows] = again
                 tied[rows] = again[:, 0] == again[:, 1]
         key = per + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
         order = np.argsort(-key, axis=1)
         if self.dodges.any():
-            dodge = self.dodge(self._rows(pen, who).ravel(), gen).reshape(n, k)
+            dodge = self.dodge(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
             difficulty = np.where(dodge > NO_ROLL, dodge if self.mode == "replace" else self.base + dodge, self.base)
         else:
             difficulty = np.full((n, k), self.base)
@@ -362,10 +397,10 @@ class WildBattle(ArrayBattle):
             acts = ~self.gone[rows, actor] & has
             sel, a, t = rows[acts], actor[acts], target[acts]
             a_pen = np.minimum(self.wounds[sel, a], 2) + self.carry[sel, a] + now[sel, a]
-            total = self.attack(self._rows(a_pen.astype(np.int64), a), gen)
+            total = self.attack(self._rows(a_pen.astype(np.int64), a, force[sel, a]), gen)
             hit = total >= difficulty[sel, t]
             sel, a, t = sel[hit], a[hit], t[hit]
-            diff = self.damage(a, gen) - self.resist(t, gen)
+            diff = self.damage(a, gen) - self.resist(t * 2 + force[sel, t], gen)
             band = self.bands[np.clip(diff, -1, 16) + 1]
             new = self.after[t, self.stuns[sel, t], np.minimum(self.wounds[sel, t], 2), band]
             self.stuns[sel, t] = new[:, 0]

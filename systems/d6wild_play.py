@@ -55,6 +55,7 @@ class WildCharacter(PlayState):
     codes: dict[str, str]
     declared: int = Field(default=0, ge=0)
     taken: int = Field(default=0, ge=0)
+    reacted: bool = False
     reaction: int | None = None
     stuns: list[Stun] = []
     stuns_taken: int = Field(default=0, ge=0)
@@ -184,17 +185,19 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
     loses one more die). Its roll stands for every attack of the round: one per round."""
     c = _who(state, name)
     _able(state, c)
-    if c.reaction is not None:
-        raise refuse(f"{name}'s reaction roll of {c.reaction} already stands for every attack this round")
+    if c.reacted:
+        raise refuse(f"{name}'s reaction roll already stands for every attack this round")
     declared, penalty = after_reaction(c.declared, c.taken)
     code = _rolled_code(state, c, skill, penalty)
-    new = _put(state, c, declared=declared, taken=c.taken + 1, **_spend_point(c, character_point))
+    new = _put(state, c, declared=declared, taken=c.taken + 1, reacted=True, **_spend_point(c, character_point))
     return Step(new, str(code), "d6wild", {"character_point": True} if character_point else {})
 
 
 def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
     """The rolled total of the reaction :func:`react` called for."""
     c = _who(state, name)
+    if not c.reacted:
+        raise refuse(f"{name} has made no reaction this round")
     if c.reaction is not None:
         raise refuse(f"{name}'s reaction is already recorded this round")
     return Step(_put(state, c, reaction=total))
@@ -246,7 +249,7 @@ def end_round(state: WildScene) -> Step[WildScene]:
     """The next round: declarations and reactions cleared, stuns that ran to this round's end gone, a
     Force point's doubling over."""
     nxt = state.round + 1
-    chars = {name: c.model_copy(update={"declared": 0, "taken": 0, "reaction": None,
+    chars = {name: c.model_copy(update={"declared": 0, "taken": 0, "reacted": False, "reaction": None,
                                         "stuns": [s for s in c.stuns if s.until_round >= nxt]})
              for name, c in state.characters.items()}
     return Step(state.model_copy(update={"round": nxt, "characters": chars}))

@@ -2,9 +2,18 @@
 
 Notation: counts and letters, ``a`` ability (green d8), ``p`` proficiency (yellow d12), ``b`` boost
 (blue d6), ``d`` difficulty (purple d8), ``c`` challenge (red d12), ``s`` setback (black d6),
-``f`` force (white d12); full names too (``2 ability 1 proficiency``); case-insensitive; spaces and
-``+`` allowed. ``vs`` reads as "against": the dice after it join the pool as written
-(``2a1p1b vs 2d1s``).
+``f`` force (white d12); full names too (``2 ability 1 proficiency``), in French too (``2 capacité
+1 compétence vs 2 difficulté``; défi, fortune, revers, Force), and colour names (green / vert, yellow /
+jaune, blue / bleu, purple / violet, red / rouge, black / noir, white / blanc); case-insensitive,
+accents optional; spaces and ``+`` allowed. Option ``letters="colour"`` reads single letters as the
+FFG community's bots do: ``y`` proficiency, ``g`` ability, ``b`` boost, ``p`` difficulty, ``r``
+challenge, ``k`` setback, ``w`` force (and ``pro abi boo dif cha blk sb set frc``): ``yyygg vs ppr``.
+A letter of the other set is refused with a message, never read silently.
+
+``vs`` reads as "against": the dice after it join the pool (``2a1p1b vs 2d1s``). Ability and
+proficiency dice after ``vs`` are the opponent's, read as the text's opposed check: green dice become
+purple and yellow become red (``3a2p vs 2a1p`` is ``3a2p vs 2d1c``); a boost die after ``vs`` is
+refused (the opposition's help is a setback die).
 
 The outcome: net ``success`` (successes - failures; a triumph counts one success and a despair one
 failure, each exactly once), net ``advantage`` (negative: threat), ``triumph``, ``despair``,
@@ -26,12 +35,26 @@ from lark import Token
 from diceengine.api import Expressible
 from diceengine.ast import Node, to_int
 from diceengine.distributions import Distribution
-from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_, NP_
 from diceengine.limits import Cost
-from diceengine.registry import Plan, System
+from diceengine.parts import Face, Group, Part, Words
+from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import DICE, FIELDS, LETTERS, ORDER, SIDES, VECTORS, face_text, pool_arrays, pool_cost
+from ._narrative_dice import (
+    DICE,
+    FIELDS,
+    LETTERS,
+    ORDER,
+    SIDES,
+    SYMBOLS,
+    VECTORS,
+    face_symbols,
+    face_text,
+    pool_arrays,
+    pool_cost,
+)
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
@@ -39,20 +62,59 @@ __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULT
 
 MAX_POOL = 60
 
+#: die names read in every letters mode (English and French names, colour names), accents dropped
 _NAMES = {
-    "a": "ability", "abilit": "ability", "p": "proficiency", "proficienc": "proficiency", "b": "boost",
-    "boost": "boost", "d": "difficulty", "difficult": "difficulty", "c": "challenge", "challenge": "challenge",
-    "s": "setback", "setback": "setback", "f": "force", "force": "force",
+    **dict.fromkeys(("ability", "abilities", "capacite", "capacites", "green", "vert"), "ability"),
+    **dict.fromkeys(("proficiency", "proficiencies", "competence", "competences", "yellow", "jaune"), "proficiency"),
+    **dict.fromkeys(("boost", "boosts", "fortune", "fortunes", "blue", "bleu"), "boost"),
+    **dict.fromkeys(("difficulty", "difficulties", "difficulte", "difficultes", "purple", "violet"), "difficulty"),
+    **dict.fromkeys(("challenge", "challenges", "defi", "defis", "red", "rouge"), "challenge"),
+    **dict.fromkeys(("setback", "setbacks", "revers", "black", "noir"), "setback"),
+    **dict.fromkeys(("force", "forces", "white", "blanc"), "force"),
 }
+#: the letters of each ``letters`` option: the dice's initials (this engine's) or the community's colours
+LETTER_SETS: dict[str, dict[str, str]] = {
+    "initials": {"a": "ability", "p": "proficiency", "b": "boost", "d": "difficulty", "c": "challenge",
+                 "s": "setback", "f": "force"},
+    "colour": {"g": "ability", "abi": "ability", "y": "proficiency", "pro": "proficiency", "b": "boost",
+               "boo": "boost", "p": "difficulty", "dif": "difficulty", "r": "challenge", "cha": "challenge",
+               "k": "setback", "blk": "setback", "sb": "setback", "set": "setback", "w": "force", "frc": "force"},
+}
+UNKNOWN_LETTER = N_("unknown die letter {letter}")
+COLOUR_LETTER = N_("unknown die letter {letter} (a colour letter: add the option letters=colour)")
+NOT_A_COLOUR_LETTER = N_("unknown die letter {letter} (with letters=colour, the dice are y g b p r k w)")
+#: the text's opposed check: the opponent's green dice become purple, yellow become red
+OPPOSED = {"ability": "difficulty", "proficiency": "challenge"}
 
 
-def die_name(word: str) -> str:
-    """``"a"``, ``"ability"``, ``"abilities"`` -> ``"ability"``."""
-    w = word.lower()
-    for suffix in ("ies", "y", "s"):
-        if len(w) > 1 and w.endswith(suffix) and w[: -len(suffix)] in _NAMES:
-            return _NAMES[w[: -len(suffix)]]
-    return _NAMES[w]
+def die_name(word: str, letters: str = "initials") -> str:
+    """``"a"``, ``"ability"``, ``"capacité"``, ``"green"`` -> ``"ability"`` (letters read by ``letters``)."""
+    from ._d6_codes import plain_word
+
+    w = plain_word(word)
+    return _NAMES.get(w) or LETTER_SETS[letters][w]
+
+
+def resolve_dice(group: NarrativeDice, letters: str, expression: str) -> list[tuple[str, int, int]]:
+    """``(die, count, position)`` of a group: a name, a letter of the ``letters`` option, or a run of its
+    letters (``sb`` is setback then boost with the initials); a letter of the other set is refused."""
+    from ._d6_codes import plain_word
+
+    word = plain_word(group.die)
+    table = LETTER_SETS[letters]
+    if word in _NAMES or word in table:
+        return [(_NAMES.get(word) or table[word], group.count, group.pos or 0)]
+    out = []
+    start = group.word_pos if group.word_pos is not None else (group.pos or 0)
+    for i, letter in enumerate(word):
+        if letter not in table:
+            other = "colour" if letters == "initials" else "initials"
+            message = UNKNOWN_LETTER
+            if word in LETTER_SETS[other] or letter in LETTER_SETS[other]:
+                message = COLOUR_LETTER if other == "colour" else NOT_A_COLOUR_LETTER
+            raise DiceSyntaxError(message, expression, start + i, letter=repr(letter))
+        out.append((table[letter], group.count if i == 0 else 1, start + i))
+    return out
 
 
 class NarrativeOutcome(NamedTuple):
@@ -75,10 +137,13 @@ class NarrativeDice(Node):
     die: Any
     pos: int | None = field(default=None, compare=False)
 
+    word_pos: int | None = field(default=None, compare=False)
+
     def __post_init__(self) -> None:
         if isinstance(self.die, Token):
             object.__setattr__(self, "pos", self.count.start_pos if isinstance(self.count, Token) else self.die.start_pos)
-            object.__setattr__(self, "die", die_name(str(self.die)))
+            object.__setattr__(self, "word_pos", self.die.start_pos)
+            object.__setattr__(self, "die", str(self.die))
         if isinstance(self.count, Token):
             object.__setattr__(self, "count", to_int(self.count))
         elif self.count is None:
@@ -102,6 +167,15 @@ class NarrativeCheck(Node):
     pool: NarrativePool
     against: Any
     opposition: NarrativePool | None
+
+
+#: every face of every die as a part of a roll's text (faces never change: built once)
+_FACES = {die: [Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbols=face_symbols(die, i))
+                for i in range(SIDES[die])] for die in DICE}
+
+
+#: the net results shown so far (a pool has few distinct ones): built once each
+_RESULTS: dict[Any, Group] = {}
 
 
 class NarrativePlan(Plan):
@@ -135,9 +209,18 @@ class NarrativePlan(Plan):
     def dice(self, record: list[tuple[str, int]]) -> list[Die]:
         return [Die(die, SIDES[die], i + 1, face=face_text(die, i)) for die, i in record]
 
-    def describe(self, outcome: Any, record: list[tuple[str, int]]) -> str:
-        shown = ", ".join(f"{die} {face_text(die, i)}" for die, i in record)
-        return f"{self.expression}: [{shown}] = {net_text(outcome)}"
+    def explain(self, outcome: Any, record: list[tuple[str, int]]) -> list[Part]:
+        parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
+        for die, i in record:
+            parts += (_FACES[die][i], ", ")
+        parts[-1] = "] = "
+        result = _RESULTS.get(outcome)
+        if result is None:
+            result = Group(tuple(net_parts(outcome)), "result")
+            if len(_RESULTS) < 4096:
+                _RESULTS[outcome] = result
+        parts.append(result)
+        return parts
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         total = np.zeros((n, 6), dtype=np.int64)
@@ -164,45 +247,77 @@ class NarrativePlan(Plan):
                 "P(net advantage)": dist.probability(lambda o: o.advantage > 0)}
 
 
-def net_text(o: Any) -> str:
-    """``"2 successes, 1 threat, 1 triumph"``."""
-    parts = []
-    if o.success > 0:
-        parts.append(f"{o.success} success" + ("es" if o.success > 1 else ""))
-    elif o.success < 0:
-        parts.append(f"{-o.success} failure" + ("s" if o.success < -1 else ""))
+#: the words of a pool's net result (messages of the catalogues)
+NET_WORDS = {
+    "success": NP_("{n} success", "{n} successes"), "failure": NP_("{n} failure", "{n} failures"),
+    "advantage": NP_("{n} advantage", "{n} advantages"), "threat": NP_("{n} threat", "{n} threats"),
+    "triumph": NP_("{n} triumph", "{n} triumphs"), "despair": NP_("{n} despair", "{n} despairs"),
+    "light": NP_("{n} light side point", "{n} light side points"),
+    "dark": NP_("{n} dark side point", "{n} dark side points"),
+}
+NO_NET_SUCCESS = N_("no net success")
+SUCCEEDED, FAILED = N_("succeeded"), N_("failed")
+#: the words of the chances ``dice odds`` prints
+FIELD_WORDS = (N_("net advantage"),)
+
+
+def net_parts(o: Any) -> list[Part]:
+    """The net result in words: successes or failures, advantage or threat, triumph, despair, Force
+    points, and whether the check succeeded."""
+    parts: list[Part] = []
+    if o.success:
+        parts.append(Words(*NET_WORDS["success" if o.success > 0 else "failure"], n=abs(o.success)))
     else:
-        parts.append("no net success")
+        parts.append(Words(NO_NET_SUCCESS))
     if o.advantage:
-        word = "advantage" if o.advantage > 0 else "threat"
-        parts.append(f"{abs(o.advantage)} {word}")
+        parts += [", ", Words(*NET_WORDS["advantage" if o.advantage > 0 else "threat"], n=abs(o.advantage))]
     for name in ("triumph", "despair", "light", "dark"):
         if getattr(o, name):
-            parts.append(f"{getattr(o, name)} {name}")
-    parts.append("succeeded" if o.succeeded else "failed")
-    return ", ".join(parts)
+            parts += [", ", Words(*NET_WORDS[name], n=getattr(o, name))]
+    parts += [", ", Words(SUCCEEDED if o.succeeded else FAILED)]
+    return parts
+
+
+def net_text(o: Any, lang: str | None = None) -> str:
+    """``"2 successes, 1 threat, 1 triumph, succeeded"``."""
+    from diceengine.renderers.plain import render_parts
+
+    return render_parts(net_parts(o), lang)
 
 
 class FFGSystem(System):
     """FFG narrative dice."""
 
     name = "ffg"
-    summary = ("FFG narrative dice: a ability, p proficiency, b boost, d difficulty, c challenge, s setback, "
+    summary = N_("FFG narrative dice: a ability, p proficiency, b boost, d difficulty, c challenge, s setback, "
                "f force; e.g. 2a1p1b vs 2d1s")
     examples = ("2a1p1b vs 2d1s", "3a2p vs 3d", "2 ability + 1 boost vs 1 challenge", "1f")
     grammar = "ffg.lark"
     outcome = NarrativeOutcome
-    options = {}
+    symbols = SYMBOLS
+    options = {
+        "letters": Option("initials", N_("what single letters mean: the dice's initials (a p b d c s f) or the "
+                                         "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
+                          choices=("initials", "colour")),
+    }
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         counts: dict[str, int] = {}
-        groups = list(tree.pool.groups) + (list(tree.opposition.groups) if tree.opposition else [])
-        for g in groups:
-            counts[g.die] = counts.get(g.die, 0) + g.count
+        letters = options["letters"]
+        dice = [(d, False) for g in tree.pool.groups for d in resolve_dice(g, letters, expression)]
+        if tree.opposition:
+            dice += [(d, True) for g in tree.opposition.groups for d in resolve_dice(g, letters, expression)]
+        for (die, count, pos), opposing in dice:
+            if opposing and die == "boost":
+                raise DiceValueError(N_("a boost die after vs: the opposition's help is a setback die (s, or k with "
+                                        "letters=colour); put boost dice before vs"), expression, pos)
+            if opposing:
+                die = OPPOSED.get(die, die)
+            counts[die] = counts.get(die, 0) + count
             if sum(counts.values()) > MAX_POOL:
-                raise DiceLimitError(f"too many dice in one pool (at most {MAX_POOL})", expression, g.pos)
+                raise DiceLimitError(N_("too many dice in one pool (at most {limit})"), expression, pos, limit=MAX_POOL)
         if not any(counts.values()):
-            raise DiceValueError("the pool has no dice", expression, 0)
+            raise DiceValueError(N_("the pool has no dice"), expression, 0)
         return NarrativePlan(expression, counts)
 
     def catalogue(self) -> Sequence[tuple[str, str]]:

@@ -39,7 +39,8 @@ from .ffg import (
 
 __all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
            "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
-           "destiny_from_roll", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check", "RULES"]
+           "destiny_from_roll", "roll_destiny", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check",
+           "RULES"]
 
 Side = Literal["light", "dark"]
 
@@ -90,6 +91,14 @@ def destiny_from_roll(light: int, dark: int, party: Side = "light") -> Encounter
     """A new encounter whose destiny pool holds the light and dark points the players' Force dice showed
     (:func:`~diceengine.systems.ffg.destiny_pool` rolls them)."""
     return Encounter(destiny=DestinyState(light=light, dark=dark, party=party))
+
+
+def roll_destiny(players: int, party: Side = "light", seed: Any = None) -> Encounter:
+    """A new encounter whose destiny pool each player rolled one Force die for (text ``004``)."""
+    from .ffg import destiny_pool
+
+    rolled = destiny_pool(players, seed)
+    return destiny_from_roll(rolled.light, rolled.dark, party)
 
 
 def _pool(pool: DicePool | str | Mapping[str, int]) -> DicePool:
@@ -254,6 +263,6 @@ RULES = {
     "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
     "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
     "roll_initiative": roll_initiative, "initiative_check": initiative_check,
-    "destiny_from_roll": destiny_from_roll, "buy_characteristic": buy_characteristic, "buy_skill": buy_skill,
-    "sheet_check": sheet_check,
+    "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
+    "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
 }

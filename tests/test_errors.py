@@ -11,7 +11,7 @@ import diceengine as de
     "expr, column, words",
     [
         ("3d6 +", 5, "ends too early"),
-        ("4d6kh", 5, "expected a number"),
+        ("4d6r<", 5, "or a number"),
         ("2d6 $ 3", 4, "unexpected character '$'"),
         ("3d6)", 3, "unexpected ')'"),
         ("(3d6", 4, "ends too early"),
@@ -47,7 +47,7 @@ def test_syntax_errors_show_where(expr, column, words):
         ("10/0", de.DiceValueError),
         ("", de.DiceSyntaxError),
         ("   ", de.DiceSyntaxError),
-        ("3d6kh1kl1", de.DiceSyntaxError),
+        ("3d6r1r2", de.DiceSyntaxError),
     ],
 )
 def test_limits_and_meaningless_expressions(expr, kind):

@@ -216,6 +216,19 @@ def test_d6_duel_against_brute_force(a, b, difficulty, a_player, b_player):
     assert abs(odds.a_wins + odds.b_wins + odds.unfinished - 1) < 1e-9
 
 
+def test_force_points_double_the_codes_for_a_round():
+    fight = fights.load_encounter(ROARK)["d6"].with_values({"b.0.attack": "3D", "b.0.damage": "5D"})
+    plain = fights.duel_odds(fight)
+    # a policy without points changes nothing; points without a policy neither
+    assert fights.duel_odds(fight.with_values({"force_point": "first_round"})).a_wins == plain.a_wins
+    assert fights.duel_odds(fight.with_values({"a.0.force_points": 3})).a_wins == plain.a_wins
+    first = fights.duel_odds(fight.with_values({"force_point": "first_round", "a.0.force_points": 1}))
+    assert first.a_by_round[0] > plain.a_by_round[0] + 0.02  # 10D+2 in the first round
+    # one point spent in the first round: from round 2 on, the fight goes on as without the Force
+    wounded = fights.duel_odds(fight.with_values({"force_point": "when_wounded", "a.0.force_points": 5}))
+    assert wounded.a_wins > plain.a_wins
+
+
 def test_a_fight_nobody_can_win_never_ends():
     enc = d6_encounter(fighter("A", "1D", "2D", "3D"), fighter("B", "1D", "2D", "3D"), range=7)
     odds = fights.duel_odds(enc["d6"])
@@ -274,8 +287,12 @@ def chi_square_against_exact(fight, n, seed, bins=8):
 @pytest.mark.parametrize("path, system, changes", [
     (ROARK, "d6", {}),                                     # text 000: Roark against a stormtrooper
     (ROARK, "d6", {"dodge": "always", "range": "short"}),
+    (ROARK, "d6", {"force_point": "first_round", "a.0.force_points": 1, "b.0.force_points": 1}),
+    (ROARK, "d6", {"force_point": "when_wounded", "a.0.force_points": 2, "dodge": "always"}),
     (ROARK, "d6wild", {}),                                 # text 003: damage bands, Wild Die everywhere
     (ROARK, "d6wild", {"dodge": "always", "reaction": "add", "complication": "remove_highest"}),
+    (ROARK, "d6wild", {"force_point": "when_wounded", "a.0.force_points": 2, "b.0.force_points": 1}),
+    (ROARK, "d6wild", {"force_point": "first_round", "b.0.force_points": 1, "dodge": "always"}),
     (ROARK, "ffg", {}),
     (SQUAD, "ffg", {}),                                    # text 004: a stormtrooper squad against a hero
 ])
@@ -291,7 +308,8 @@ def test_general_round_agrees_with_the_exact_chain_too(monkeypatch):
     from diceengine.systems.d6_fight import D6Battle
 
     monkeypatch.setattr(D6Battle, "fast_duel", False)
-    for changes in ({}, {"dodge": "always", "range": "short"}):
+    for changes in ({}, {"dodge": "always", "range": "short"},
+                    {"force_point": "when_wounded", "a.0.force_points": 2, "b.0.force_points": 1}):
         fight = fights.load_encounter(ROARK)["d6"].with_values(changes)
         stat, df, _ = chi_square_against_exact(fight, 100_000, seed=77)
         assert stat < chi2_critical(df), (stat, df)
@@ -470,7 +488,7 @@ def test_sweep_on_a_dask_local_cluster_matches_the_local_run():
     fight = fights.load_encounter(ROARK)["d6"]
     local = fights.sweep(fight, GRID, fights=5_000, seed=9, workers=1)
     with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                   dashboard_address=None) as cluster,
+                                   dashboard_address=":0") as cluster,
           distributed.Client(cluster) as client):
         remote = fights.sweep(fight, GRID, fights=5_000, seed=9, dask=client)
         assert len(client.scheduler_info()["workers"]) == 2

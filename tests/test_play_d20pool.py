@@ -73,7 +73,11 @@ def test_the_party_spends_impulsion_on_a_force_power():
     # Kael has 2 PF: a power that would cost him 3 is refused when resolved, and the check stays pending
     state = play.begin_force_power(state, "Kael", "soin", 9, 3, alignment="neutral", base_cost=5).state
     refused(play.resolve, state, successes=3)  # 5 - 2 = 3 PF
-    state = roundtrip(play.drop_check(state).state)
+    dropped = play.drop_check(state)
+    assert dropped.check is None
+    with pytest.raises(de.DiceError, match="no roll"):
+        dropped.roll(seed=1)
+    state = roundtrip(dropped.state)
 
     # a plain check: two dice bought with Menace (1 + 2 given to the game master), successes beyond 2
     step = play.begin_check(state, "Kael", 9, 3, 2, menace_dice=2)

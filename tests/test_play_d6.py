@@ -70,9 +70,13 @@ def test_roark_fires_three_times_while_running_then_dodges():
     assert state.round == 2 and state.characters["Roark"].movement == "stand"
     state = play.declare(state, "Roark", 0).state
     state = play.declare(state, "Jana", 1).state
+    refused(play.record_reaction, state, "Roark", "dodge", 14)  # no dodge made yet
     step = play.react(state, "Roark", "dodge")
     assert step.check == "4D+1"
+    refused(play.react, step.state, "Roark", "dodge", match="not recorded")  # one roll at a time
+    refused(play.record_reaction, step.state, "Roark", "melee_parry", 14)  # it was a dodge
     state = roundtrip(play.record_reaction(step.state, "Roark", "dodge", 14).state)
+    refused(play.record_reaction, state, "Roark", "dodge", 15)  # recorded once
     step = play.attack(state, "Jana", "Roark", "blaster", "short")
     assert step.check == "5D+2 vs 24"  # she rolls 22: a near miss
     state = roundtrip(step.state)

@@ -18,9 +18,9 @@ def roundtrip(state: WildScene) -> WildScene:
     return back
 
 
-def refused(rule, state, *args, **kwargs) -> None:
+def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
     before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
+    with pytest.raises(de.DiceError, match=match):
         rule(state, *args, **kwargs)
     assert state.model_dump_json() == before
 
@@ -53,6 +53,8 @@ def test_damage_bands_across_two_rounds_with_a_stun_running_out():
     assert step.check == "2D+1"
     state = roundtrip(play.record_reaction(step.state, "Kel", 13).state)
     refused(play.react, state, "Kel", "dodge")  # one reaction roll stands for the whole round
+    refused(play.react, step.state, "Kel", "dodge")  # even before its total is recorded
+    refused(play.record_reaction, state, "Kel", 15)  # recorded once
     refused(play.act, state, "Kel", "blaster", 10)  # both declared actions taken
     step = play.attack(state, "trooper", "Kel", "blaster", "easy")
     assert step.check == "4D vs 13"  # the dodge replaces the difficulty
@@ -109,7 +111,11 @@ def test_character_points_force_points_and_unconsciousness():
     kel = step.state.characters["Kel"]
     assert (kel.force_points, kel.dark_side_points) == (0, 1)
     state = roundtrip(step.state)
-    refused(play.spend_force_point, state, "Kel")  # none left (and never two in a round)
+    refused(play.spend_force_point, state, "Kel")  # none left
+    two = state.model_copy(update={"characters": {**state.characters, "Kel": state.characters["Kel"].model_copy(
+        update={"force_points": 1})}})
+    refused(play.spend_force_point, two, "Kel", match="not cumulative")  # never two in a round
+    assert play.spend_force_point(play.end_round(two).state, "Kel").state.characters["Kel"].force_points == 0
     step = play.act(state, "Kel", "blaster", 20, character_point=True)
     assert step.check == "8D+4 vs 20" and step.options == {"character_point": True}
     # doubled code, the character-point die not doubled: 8D+4 with a Wild Die plus one plain die
@@ -141,5 +147,6 @@ def test_a_reaction_beyond_the_declared_actions_adds_one():
     step = play.react(state, "Kel", "dodge")  # no action left: one more, -1D from now on
     assert step.check == "2D+1" and step.state.characters["Kel"].declared == 2
     added = scene().model_copy(update={"reaction_mode": "add"})
-    added = play.record_reaction(play.declare(added, "trooper", 1).state, "Kel", 11).state
+    refused(play.record_reaction, added, "Kel", 11)  # no reaction made
+    added = play.record_reaction(play.react(play.declare(added, "trooper", 1).state, "Kel").state, "Kel", 11).state
     assert play.attack(added, "trooper", "Kel", "blaster", 10).check == "4D vs 21"

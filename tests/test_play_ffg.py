@@ -98,6 +98,15 @@ def test_the_destiny_pool_flips_for_a_party_of_either_affiliation():
     assert step.check == "1a1p vs 2d" and (step.state.destiny.light, step.state.destiny.dark) == (0, 1)
 
 
+def test_a_session_rolls_its_destiny_pool():
+    scene = play.roll_destiny(4, seed=11)
+    force = de.roll("4f", "ffg", seed=11).outcome  # the same four Force dice
+    assert (scene.destiny.light, scene.destiny.dark, scene.destiny.party) == (force.light, force.dark, "light")
+    assert play.roll_destiny(4, "dark", seed=11).destiny.party == "dark"
+    with pytest.raises(de.DiceError):
+        play.roll_destiny(0)
+
+
 def test_assistance_and_initiative():
     assert play.assist("2a1p vs 2d", helper_skill=1, skill=1) == "2a1p1b vs 2d"
     assert play.assist("2a1p vs 2d", helper_skill=3, skill=1, npc_helps_antagonist=True) == "2a1p vs 2d1s"

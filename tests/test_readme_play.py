@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 from pathlib import Path
 
 import pytest
+
+from diceengine.cli import main
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -40,3 +43,17 @@ def test_readme_scene(block):
         else:
             exec(compile(source, "README", "exec"), namespace)  # noqa: S102
     assert checked >= 2
+
+
+def test_readme_command_lines(capsys):
+    text = README.read_text(encoding="utf-8").split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```text\n(.*?)```", text, flags=re.S).group(1).splitlines()
+    runs = [(i, line[2:]) for i, line in enumerate(block) if line.startswith("$ ")]
+    assert len(runs) == 2
+    for i, command in runs:
+        args = shlex.split(command)[1:]
+        status = main(args)
+        out = capsys.readouterr()
+        shown = (out.out or out.err).strip()
+        assert shown == block[i + 1], command
+        assert status == (2 if shown.startswith("dice: error") else 0)

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from diceengine.systems import d6, d6wild, ffg
 
 import diceengine as de
-from diceengine.systems import d6, d6wild, ffg
 from tests.helpers import chi2_passes
 
 DEPTH = 9  # explosions of a Wild Die enumerated by hand; the mass left out is (1/6)**9 < 1e-7

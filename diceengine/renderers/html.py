@@ -1,0 +1,100 @@
+"""An HTML fragment for a web page: one ``<span class="dice-roll dice-SYSTEM">`` holding the
+expression (``<code>``), each die as a ``<span class="die die-KIND ...">`` whose classes say what it
+did (``kept`` / ``dropped``, ``rerolled``, ``exploded``, ``wild``, ``added``, ``critical``,
+``success``, ``failure``, ``complication``, and the narrative symbols), and the result in
+``<strong>``. Style it with CSS; every text is escaped."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..parts import Dice, Face, Words
+from . import Context, context, face_marks, narrative_text, words_text
+from .markdown import is_critical
+
+if TYPE_CHECKING:
+    from ..rolls import Roll
+
+__all__ = ["die_classes", "render"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def die_classes(face: Face) -> str:
+    """The CSS classes of a die."""
+    die = face.die
+    classes = ["die", "die-" + _UNSAFE.sub("", die.kind), "kept" if die.kept else "dropped"]
+    for flag in ("rerolled", "exploded", "wild", "added"):
+        if getattr(die, flag):
+            classes.append(flag)
+    if is_critical(face):
+        classes.append("critical")
+    if face.score > 0:
+        classes.append("success")
+    elif face.score < 0:
+        classes.append("failure")
+    if face.complication:
+        classes.append("complication")
+    if face.symbols is not None:
+        classes.extend(sorted(set(face.symbols)) or ["blank"])
+    return " ".join(classes)
+
+
+def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
+    """The roll as an HTML fragment."""
+    out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
+    _walk(roll.parts(), out, context("html", lang=lang))
+    out.append("</span>")
+    return "".join(out)
+
+
+def face_text(face: Face, gettext: Callable) -> str:
+    """One die as a ``<span>``."""
+    die = face.die
+    text = narrative_text(face, gettext) if face.symbols is not None else f"{die.value}{face_marks(face)}"
+    title = f' title="{escape(die.label)}"' if die.label else ""
+    return f'<span class="{die_classes(face)}"{title}>{escape(text)}</span>'
+
+
+def _dice_span(dice: Dice, value: int) -> str:
+    critical = " critical" if value == dice.sides and dice.sides >= 4 else ""
+    title = f' title="{escape(dice.label)}"' if dice.label else ""
+    return f'<span class="die die-{_UNSAFE.sub("", dice.kind)} kept{critical}"{title}>{value}</span>'
+
+
+_TAGS = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"), "expression": ("code", "dice-expression")}
+
+
+def _text(part: Any, ctx: Context) -> str:
+    kind = type(part)
+    if kind is Face:
+        return face_text(part, ctx.gettext)
+    if kind is Words:
+        return escape(words_text(part, ctx.gettext, ctx.ngettext))
+    tag, cls = _TAGS.get(part.role, ("span", part.role))  # a group
+    inner = [f'<{tag} class="{cls}">']
+    _walk(part.parts, inner, ctx)
+    inner.append(f"</{tag}>")
+    return "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
+    append = out.append
+    cache = ctx.cache
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = escape(part)
+            append(text)
+        elif kind is Dice:
+            append(escape(part.sep).join([_dice_span(part, v) for v in part.values]))
+        else:
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = _text(part, ctx)
+            append(text)

@@ -1,0 +1,69 @@
+"""Plain text: the line ``str(roll)`` prints (``4d6kh3: [~1~, 6, 5, 2] = 13``). A dropped die is
+``~1~``, a re-rolled one ``~1~r``, an exploding face ``6!``, successes ``*``, failures ``_``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..parts import Dice, Face, Words
+from . import Context, context, face_marks, narrative_text, words_text
+
+if TYPE_CHECKING:
+    from ..rolls import Roll
+
+__all__ = ["face_text", "render", "render_parts"]
+
+
+def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
+    """The roll in one line of plain text."""
+    return render_parts(roll.parts(), lang)
+
+
+def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:
+    """Parts as one line of plain text."""
+    out: list[str] = []
+    _walk(parts, out, context("plain", lang=lang), False)
+    return "".join(out)
+
+
+def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
+    """One die: ``5``, ``~1~`` dropped, ``~1~r`` re-rolled, ``6!`` exploding, ``10*`` a success,
+    ``ability success + advantage``."""
+    if face.symbols is not None:
+        return narrative_text(face, gettext)
+    die = face.die
+    if die.rerolled:
+        return f"~{die.value}~r"
+    if die.kept or struck:
+        return f"{die.value}{face_marks(face)}"
+    return f"~{die.value}{face_marks(face)}~"
+
+
+def _text(part: Any, ctx: Context, struck: bool) -> str:
+    kind = type(part)
+    if kind is Face:
+        return face_text(part, ctx.gettext, struck)
+    if kind is Words:
+        return words_text(part, ctx.gettext, ctx.ngettext)
+    inner: list[str] = []  # a group
+    _walk(part.parts, inner, ctx, struck or part.role == "struck")
+    return f"~{''.join(inner)}~" if part.role == "struck" else "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
+    append = out.append
+    cache = ctx.cache
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            append(part)
+        elif kind is Dice:
+            append(part.sep.join(map(str, part.values)))
+        elif struck:
+            append(_text(part, ctx, True))
+        else:
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = _text(part, ctx, False)
+            append(text)

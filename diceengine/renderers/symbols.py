@@ -1,0 +1,84 @@
+"""Symbols: the faces of narrative dice and of six-sided dice as Unicode symbols (the system's
+declared ``symbols``: ``🟩 ✹▲`` for an ability die showing a success and an advantage, ``⚄`` for a
+five), or as emoji names a chat bot maps to its server's emoji (``emoji=True``: ``:ability: :success:
+:advantage:``; ``symbols={"success": "<:s:123>"}`` replaces any of them). Dice without a symbol are
+written as in plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..parts import Dice, Face, Words
+from ..registry import get_system
+from . import Context, context, face_marks, words_text
+
+if TYPE_CHECKING:
+    from ..rolls import Roll
+
+__all__ = ["emoji_name", "render"]
+
+
+def emoji_name(key: str) -> str:
+    """``"d6:5"`` -> ``":d6_5:"``, ``"success"`` -> ``":success:"``."""
+    return ":" + key.replace(":", "_").replace("-", "minus") + ":"
+
+
+def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
+           symbols: Mapping[str, str] | None = None, **settings: Any) -> str:
+    """The roll with its faces as symbols."""
+    declared = get_system(roll.system).symbols
+    table = {k: emoji_name(k) for k in declared} if emoji else declared
+    if symbols:
+        table = {**table, **symbols}
+    # texts are remembered for the system's own table; a table given by the caller is not
+    ctx = context("symbols", roll.system, emoji, lang=lang)
+    if symbols:
+        ctx = Context(ctx.gettext, ctx.ngettext, {})
+    out: list[str] = []
+    _walk(roll.parts(), out, ctx, table, False)
+    return "".join(out)
+
+
+def _face(face: Face, table: Mapping[str, str], gettext: Callable) -> str:
+    die = face.die
+    if face.symbols is not None:
+        shown = "".join(table.get(s, gettext(s)) for s in face.symbols) if face.symbols else table.get("blank", "")
+        return f"{table.get(die.kind, gettext(die.kind))} {shown}".rstrip()
+    symbol = table.get(f"{die.kind}:{die.value}")
+    return (symbol if symbol is not None else str(die.value)) + face_marks(face)
+
+
+def _text(part: Any, ctx: Context, table: Mapping[str, str], struck: bool) -> str:
+    kind = type(part)
+    if kind is Face:
+        text = _face(part, table, ctx.gettext)
+        if struck:
+            return text
+        if part.die.rerolled:
+            return f"~{text}~r"
+        return text if part.die.kept else f"~{text}~"
+    if kind is Words:
+        return words_text(part, ctx.gettext, ctx.ngettext)
+    inner: list[str] = []  # a group
+    _walk(part.parts, inner, ctx, table, struck or part.role == "struck")
+    return f"~{''.join(inner)}~" if part.role == "struck" else "".join(inner)
+
+
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, table: Mapping[str, str], struck: bool) -> None:
+    append = out.append
+    cache = ctx.cache
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            append(part)
+        elif kind is Dice:
+            prefix = part.kind + ":"
+            append(part.sep.join([table.get(prefix + str(v)) or str(v) for v in part.values]))
+        elif struck:
+            append(_text(part, ctx, table, True))
+        else:
+            text = cache.get(part)
+            if text is None:
+                text = cache[part] = _text(part, ctx, table, False)
+            append(text)

@@ -1,0 +1,90 @@
+"""A roll's JSON written directly: the same text as ``RollModel.from_roll(roll).model_dump_json()``, without
+building (and validating) the pydantic model, and without importing pydantic."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from json import dumps as _dumps
+from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rolls import Roll
+
+__all__ = ["roll_json"]
+
+_TF = {True: "true", False: "false"}
+
+
+def _text(v: Any) -> str:
+    return "null" if v is None else _quote(v)
+
+
+def _scalar(v: Any) -> str:
+    t = type(v)
+    if t is bool:
+        return _TF[v]
+    if t is int:
+        return str(v)
+    if t is str:
+        return _quote(v)
+    if t is Fraction:
+        return _quote(str(v))  # as pydantic writes a Fraction
+    return _dumps(v, allow_nan=False)
+
+
+_DIE_PARTS: dict[tuple, tuple[str, str]] = {}
+
+
+def _die_parts(key: tuple) -> tuple[str, str]:
+    kind, sides, kept, exploded, rerolled, added, wild, face, label, critical = key
+    parts = (f'{{"kind":{_quote(kind)},"sides":{sides:d},"value":',
+             (f',"kept":{_TF[kept]},"exploded":{_TF[exploded]},"rerolled":{_TF[rerolled]},"added":{_TF[added]},'
+              f'"wild":{_TF[wild]},"face":{_text(face)},"label":{_text(label)},"critical":{_text(critical)}}}'))
+    if len(_DIE_PARTS) < 4096:
+        _DIE_PARTS[key] = parts
+    return parts
+
+
+_DIE_JSON: dict[tuple, str] = {}
+
+
+def _die_json(d: Any) -> str:
+    value = d[2]
+    if type(value) is not int:
+        raise TypeError("a die value that is not an int")
+    key = d[:2] + d[3:]
+    parts = _DIE_PARTS.get(key) or _die_parts(key)
+    text = parts[0] + str(value) + parts[1]
+    if len(_DIE_JSON) < 65536:
+        _DIE_JSON[d] = text
+    return text
+
+
+def _die(d: Any) -> str:
+    """One die's JSON (dice repeat: each distinct die is written once and cached)."""
+    return _DIE_JSON.get(d) or _die_json(d)
+
+
+def roll_json(roll: Roll) -> str:
+    """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
+    plan, outcome, record = roll._plan, roll.outcome, roll._record
+    if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
+        fields = f'"{outcome._fields[0]}":{outcome[0]}'
+    else:
+        fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
+    get = _DIE_JSON.get
+    dice = ",".join([get(d) or _die_json(d) for d in plan.dice(record)])
+    head = _HEADS.get((roll.system, roll.expression)) or _head(roll.system, roll.expression)
+    return (head + fields + '},"dice":[' + dice + '],"text":' + _quote(plan.describe(outcome, record))
+            + ',"description":' + _text(getattr(plan, "description", None)) + "}")
+
+
+_HEADS: dict[tuple[str, str], str] = {}
+
+
+def _head(system: str, expression: str) -> str:
+    head = '{"system":' + _quote(system) + ',"expression":' + _quote(expression) + ',"outcome":{'
+    if len(_HEADS) < 4096:
+        _HEADS[(system, expression)] = head
+    return head

@@ -1,0 +1,50 @@
+"""``dice serve``: the web service and its page under uvicorn (the ``web`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .errors import DiceError
+
+__all__ = ["add_commands", "cmd_serve"]
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run ``diceengine.web:app`` under uvicorn until interrupted."""
+    import os
+
+    try:
+        import uvicorn
+    except ImportError:
+        raise DiceError("dice serve needs the web extra: pip install 'diceengine[web]'") from None
+    if args.compute_workers is not None:
+        if args.compute_workers < 0:
+            raise DiceError("--compute-workers must be 0 or more")
+        os.environ["DICE_WEB_WORKERS"] = str(args.compute_workers)  # read by the app in each server process
+    if args.workers < 1:
+        raise DiceError("--workers must be at least 1")
+    reload_dirs = None
+    if args.reload:  # watch the engine's own code (its systems and grammars may live beside it)
+        import importlib
+
+        names = ("diceengine", "diceengine.systems", "diceengine.grammars")
+        reload_dirs = sorted({os.path.dirname(importlib.import_module(n).__file__ or "") for n in names})
+    uvicorn.run("diceengine.web:app", host=args.host, port=args.port, reload=args.reload, reload_dirs=reload_dirs,
+                workers=None if args.reload else args.workers, log_level=args.log_level,
+                access_log=not args.no_access_log)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``serve`` to the ``dice`` parser."""
+    p = sub.add_parser("serve", help="the web service and its page (needs the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--reload", action="store_true", help="restart when the code changes (development)")
+    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.add_argument("--compute-workers", type=int, default=None, metavar="N",
+                   help="processes per server computing exact odds and comparisons (default 1; 0: threads)")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.set_defaults(func=cmd_serve)

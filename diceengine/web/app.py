@@ -1,0 +1,208 @@
+"""The FastAPI application: JSON endpoints over the public API, and the page at ``/``.
+
+Every refused request answers an :class:`~diceengine.web.models.ErrorResponse` (4xx, or 503 when busy),
+never a 500: the engine's errors keep their message and the position of the fault.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
+
+from ..errors import DiceError
+from . import service
+from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
+from .fastpath import RollFastPath
+from .models import (
+    CompareRequest,
+    CompareResponse,
+    ConvertRequest,
+    ConvertResponse,
+    ErrorResponse,
+    LadderRequest,
+    LadderResponse,
+    OddsRequest,
+    OddsResponse,
+    RollRequest,
+    RollResponse,
+    RuleInfo,
+    RuleRequest,
+    RuleResponse,
+    SampleRequest,
+    SampleResponse,
+    SystemInfo,
+)
+from .offload import CPU_SECONDS, QUEUE_SECONDS, Busy, Offloader
+
+__all__ = ["MAX_BODY", "app", "create_app"]
+
+#: largest request body accepted, in bytes
+MAX_BODY = 64 * 1024
+#: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
+CACHE_SIZE = 2048
+
+_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
+
+
+def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
+               queue_seconds: float = QUEUE_SECONDS) -> FastAPI:
+    """A new application; ``workers`` processes compute exact odds and the other CPU-bound requests
+    (default ``$DICE_WEB_WORKERS`` or 1; ``0`` computes them in threads, without a CPU budget), each
+    request within ``cpu_seconds`` of CPU, refused as busy after ``queue_seconds`` waiting for a worker."""
+    if workers is None:
+        workers = int(os.environ.get("DICE_WEB_WORKERS", "1"))
+    offload = Offloader(workers, cpu_seconds, queue_seconds)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from starlette.concurrency import run_in_threadpool
+
+        await run_in_threadpool(offload.start)
+        service.list_systems()
+        try:
+            yield
+        finally:
+            offload.stop()
+
+    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan,
+                  description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
+    app.state.offload = offload
+    cache: OrderedDict[tuple[str, str], str] = OrderedDict()
+
+    async def exact(name: str, fn: Callable[[Any], BaseModel], req: BaseModel) -> Response:
+        """The answer of a deterministic endpoint (exact numbers), computed once per distinct request."""
+        key = (name, req.model_dump_json())
+        text = cache.get(key)
+        if text is None:
+            text = await offload.run(service.as_json, fn, req)
+            cache[key] = text
+            if len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return _json(text)
+
+    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
+    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # outermost: the hot path skips the rest
+
+    @app.exception_handler(DiceError)
+    async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:
+        return dice_error_response(err)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        return invalid_response(err.errors())
+
+    @app.exception_handler(Busy)
+    async def on_busy(request: Request, err: Busy) -> JSONResponse:
+        return busy_response()
+
+    @app.exception_handler(404)
+    async def on_not_found(request: Request, err: Exception) -> JSONResponse:
+        return error_response(404, "not_found", f"no such page: {request.url.path}")
+
+    @app.exception_handler(413)
+    async def on_too_large(request: Request, err: Exception) -> JSONResponse:
+        return error_response(413, "too_large", f"the request body is larger than {MAX_BODY} bytes")
+
+    @app.exception_handler(405)
+    async def on_bad_method(request: Request, err: Exception) -> JSONResponse:
+        return error_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def page() -> HTMLResponse:
+        return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/about", tags=["service"])
+    async def about() -> dict[str, Any]:
+        """The engine's version and what it offers beyond the core (a roll's ``lang``, ``render``, ``description``)."""
+        return {"version": _version(), "features": service.engine_features()}
+
+    @app.get("/api/health", tags=["service"])
+    async def health() -> dict[str, bool]:
+        """Always ``{"ok": true}`` (the floor of the load benchmark)."""
+        return {"ok": True}
+
+    @app.post("/api/roll", response_model=RollResponse, responses=_ERRORS, tags=["dice"],
+              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                  "schema": RollRequest.model_json_schema()}}}})
+    async def roll(request: Request) -> Response:
+        """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
+        so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
+        return await roll_response(await request.body(), offload)
+
+    @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
+    async def odds(req: OddsRequest) -> Response:
+        """The exact distribution: chances, means, and each field's values with P(=) and P(>=)."""
+        return await exact("odds", service.do_odds, req)
+
+    @app.post("/api/sample", response_model=SampleResponse, responses=_ERRORS, tags=["dice"])
+    async def sample(req: SampleRequest) -> Response:
+        """Statistics of many rolls drawn at once."""
+        return _json(await offload.run(service.as_json, service.do_sample, req))
+
+    @app.post("/api/compare", response_model=CompareResponse, responses=_ERRORS, tags=["compare"])
+    async def compare(req: CompareRequest) -> Response:
+        """Checks side by side: chance of success, mean margin, flags, histogram."""
+        return await exact("compare", service.do_compare, req)
+
+    @app.post("/api/convert", response_model=ConvertResponse, responses=_ERRORS, tags=["compare"])
+    async def convert(req: ConvertRequest) -> Response:
+        """The checks of another system whose chance of success is closest."""
+        return await exact("convert", service.do_convert, req)
+
+    @app.post("/api/ladder", response_model=LadderResponse, responses=_ERRORS, tags=["compare"])
+    async def ladder(req: LadderRequest) -> Response:
+        """A system's difficulty ladder: typical characters against each named difficulty."""
+        return await exact("ladder", service.do_ladder, req)
+
+    @app.get("/api/systems", response_model=list[SystemInfo], tags=["systems"])
+    async def systems() -> list[SystemInfo]:
+        """The registered systems: notation, examples, options, rules."""
+        return service.list_systems()
+
+    @app.get("/api/systems/{system}/rules", response_model=list[RuleInfo], responses=_ERRORS, tags=["systems"])
+    async def rules(system: str) -> list[RuleInfo]:
+        """The rules of a system."""
+        return service.list_rules(system)
+
+    @app.post("/api/systems/{system}/rules/{rule}", response_model=RuleResponse, responses=_ERRORS,
+              tags=["systems"])
+    async def run_rule(system: str, rule: str, req: RuleRequest) -> Response:
+        """Run a rule with its arguments."""
+        return _json(await offload.run(service.as_json, service.run_rule, system, rule, req))
+
+    return app
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+_PAGE: str | None = None
+
+
+def _page() -> str:
+    global _PAGE
+    if _PAGE is None:
+        _PAGE = files("diceengine.web").joinpath("static/index.html").read_text(encoding="utf-8")
+    return _PAGE
+
+
+app = create_app()

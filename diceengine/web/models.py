@@ -1,0 +1,269 @@
+"""The request and response bodies of the web service (pydantic: validated in, documented in /docs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..models import RollModel
+
+__all__ = [
+    "MAX_BARS",
+    "MAX_CHECKS",
+    "MAX_ROLLS",
+    "MAX_SAMPLE",
+    "MAX_TOP",
+    "Bar",
+    "Check",
+    "CheckProfile",
+    "CompareRequest",
+    "CompareResponse",
+    "ConvertRequest",
+    "ConvertResponse",
+    "ErrorResponse",
+    "FieldStatistics",
+    "LadderRequest",
+    "LadderResponse",
+    "LadderRow",
+    "MatchModel",
+    "OddsRequest",
+    "OddsResponse",
+    "OptionInfo",
+    "OptionValue",
+    "RollRequest",
+    "RollResponse",
+    "RuleInfo",
+    "RuleRequest",
+    "RuleResponse",
+    "SampleRequest",
+    "SampleResponse",
+    "SystemInfo",
+]
+
+#: rolls in one request
+MAX_ROLLS = 100
+#: rolls in one bulk sample served over HTTP (the engine allows more to Python callers)
+MAX_SAMPLE = 1_000_000
+#: checks compared in one request
+MAX_CHECKS = 8
+#: closest checks returned by convert
+MAX_TOP = 20
+#: bars of one chart (values of a field) returned by odds and compare; the unlikely tails are cut first
+MAX_BARS = 400
+
+#: a system option's value, as JSON gives it
+OptionValue = bool | int | str
+_EXPR: Any = Field(max_length=2000, description="an expression; a 'system:' prefix picks the system",
+              examples=["4D+2 vs 15"])
+_SYSTEM: Any = Field(None, max_length=64, description="the ruleset (default: standard, or the expression's prefix)",
+                examples=["d6wild"])
+_OPTIONS: Any = Field(default_factory=dict, max_length=32, description="system options (see /api/systems)")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorResponse(BaseModel):
+    """What every refused request answers: the engine's message, and where the fault is."""
+
+    error: str = Field(description="syntax, limit, value, invalid_request, too_large, busy or not_found")
+    message: str
+    expression: str | None = None
+    column: int | None = Field(None, description="0-based position of the fault in the expression")
+    caret: str | None = Field(None, description="the expression and a caret under the fault, on two lines")
+
+
+class RollRequest(_Strict):
+    """Roll an expression once or ``n`` times."""
+
+    expression: str = _EXPR
+    system: str | None = _SYSTEM
+    options: dict[str, OptionValue] = _OPTIONS
+    seed: int | None = Field(None, ge=0, lt=2**63, description="for reproducible rolls")
+    n: int = Field(1, ge=1, le=MAX_ROLLS, description="number of rolls")
+    lang: str | None = Field(None, max_length=16, description="language of the human line, when the engine has one")
+    format: str | None = Field(None, max_length=16,
+                                  description="a renderer of the roll (plain, markdown, html...), when the engine has one")
+
+
+class RollResponse(BaseModel):
+    """The rolls, each with its outcome, every die and its human line (and its rendering, if asked)."""
+
+    system: str
+    expression: str
+    rolls: list[RollModel]
+    rendered: list[str] | None = None
+
+
+class OddsRequest(_Strict):
+    """The exact distribution of an expression."""
+
+    expression: str = _EXPR
+    system: str | None = _SYSTEM
+    options: dict[str, OptionValue] = _OPTIONS
+    max_bars: int = Field(MAX_BARS, ge=1, le=MAX_BARS, description="most values listed per field")
+
+
+class Bar(BaseModel):
+    """One value of a field with its chance."""
+
+    value: int
+    p: float = Field(description="P(= value)")
+    at_least: float = Field(description="P(>= value)")
+
+
+class OddsResponse(BaseModel):
+    """The exact distribution: chances and means, and each field's values with P(=) and P(>=)."""
+
+    system: str
+    expression: str
+    fields: list[str]
+    chart_fields: list[str] = Field(description="the fields worth a chart, the main one first")
+    chances: dict[str, float] = Field(description="P(field) of each yes/no field, and the system's own figures")
+    means: dict[str, float]
+    stdevs: dict[str, float]
+    outcomes: int = Field(description="distinct outcomes of the joint distribution")
+    truncated: float = Field(description="probability left out of an infinite explosion series")
+    marginals: dict[str, list[Bar]]
+    hidden: dict[str, float] = Field(description="probability of the values left out of each list (tails)")
+
+
+class SampleRequest(_Strict):
+    """Roll an expression ``n`` times at once and summarise."""
+
+    expression: str = _EXPR
+    system: str | None = _SYSTEM
+    options: dict[str, OptionValue] = _OPTIONS
+    n: int = Field(100_000, ge=1, le=MAX_SAMPLE)
+    seed: int | None = Field(None, ge=0, lt=2**63)
+
+
+class FieldStatistics(BaseModel):
+    """The sampled values of one outcome field."""
+
+    mean: float
+    stdev: float
+    min: int
+    max: int
+    share: float | None = Field(None, description="share of true values, for a yes/no field")
+    quantiles: dict[str, float] | None = None
+
+
+class SampleResponse(BaseModel):
+    """Statistics of a bulk sample."""
+
+    system: str
+    expression: str
+    n: int
+    seed: int | None
+    fields: dict[str, FieldStatistics]
+
+
+class Check(_Strict):
+    """One check of a comparison."""
+
+    expression: str = _EXPR
+    system: str | None = _SYSTEM
+    options: dict[str, OptionValue] = _OPTIONS
+
+
+class CompareRequest(_Strict):
+    """Several checks side by side."""
+
+    checks: list[Check] = Field(min_length=1, max_length=MAX_CHECKS)
+
+
+class CheckProfile(BaseModel):
+    """What a game master wants to know of one check."""
+
+    system: str
+    expression: str
+    success: float | None = Field(description="chance of success (none: not a check)")
+    mean_field: str
+    mean: float
+    flags: dict[str, float] = Field(description="chance of a complication, triumph, despair...")
+    histogram: list[Bar]
+
+
+class CompareResponse(BaseModel):
+    checks: list[CheckProfile]
+
+
+class ConvertRequest(_Strict):
+    """The checks of another system closest in chance of success."""
+
+    expression: str = _EXPR
+    source: str | None = Field(None, max_length=64, description="the source system (or the expression's prefix)")
+    target: str = Field(max_length=64, examples=["ffg"])
+    source_options: dict[str, OptionValue] = _OPTIONS
+    target_options: dict[str, OptionValue] = _OPTIONS
+    top: int = Field(5, ge=1, le=MAX_TOP)
+
+
+class MatchModel(BaseModel):
+    label: str
+    expression: str
+    chance: float
+    distance: float = Field(description="target - source, in points of probability")
+
+
+class ConvertResponse(BaseModel):
+    system: str
+    expression: str
+    chance: float
+    target: str
+    matches: list[MatchModel]
+
+
+class LadderRequest(_Strict):
+    system: str = Field(max_length=64, examples=["d6wild"])
+    options: dict[str, OptionValue] = _OPTIONS
+
+
+class LadderRow(BaseModel):
+    character: str
+    chances: list[float]
+
+
+class LadderResponse(BaseModel):
+    """Chance of success of each typical character against each named difficulty."""
+
+    system: str
+    difficulties: list[str]
+    rows: list[LadderRow]
+
+
+class OptionInfo(BaseModel):
+    default: Any
+    doc: str
+    choices: list[Any] | None = None
+    kind: str = Field(description="bool, int or str")
+
+
+class SystemInfo(BaseModel):
+    name: str
+    summary: str
+    examples: list[str]
+    options: dict[str, OptionInfo]
+    convertible: bool = Field(description="has a catalogue of checks: a target of convert")
+    ladder: bool = Field(description="has a difficulty ladder")
+    rules: list[str]
+
+
+class RuleInfo(BaseModel):
+    name: str
+    signature: str
+    doc: str
+
+
+class RuleRequest(_Strict):
+    arguments: dict[str, Any] = Field(default_factory=dict, max_length=32, examples=[{"damage": 12, "strength": 5}])
+
+
+class RuleResponse(BaseModel):
+    system: str
+    rule: str
+    result: Any
+    text: str

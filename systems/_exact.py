@@ -1,0 +1,100 @@
+"""Exact distributions of values that may be fractions: integer totals stay :class:`~diceengine.pmf.PMF`
+(numpy arrays), totals with fractions are :class:`RationalPMF` (``fractions.Fraction`` values, never floats).
+
+Operations take and return either; a result whose values are all whole numbers is a ``PMF`` again.
+Combining two distributions enumerates the pairs of their supports, within :data:`MAX_PAIRS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from diceengine.errors import DiceLimitError
+from diceengine.pmf import PMF
+
+__all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "combine", "normal", "pairs"]
+
+#: most pairs of outcomes one exact operation may enumerate
+MAX_PAIRS = 4_000_000
+
+
+class RationalPMF:
+    """A distribution over exact rational values (or sparse whole numbers): ``table[value] = probability``."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: dict[Any, float]) -> None:
+        self.table = table
+
+    def items(self) -> list[tuple[Any, float]]:
+        return sorted(self.table.items())
+
+    @property
+    def mass(self) -> float:
+        return float(sum(self.table.values()))
+
+    def mean(self) -> float:
+        return float(sum(float(v) * p for v, p in self.table.items()) / self.mass)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __repr__(self) -> str:
+        return f"RationalPMF({dict(self.items())})"
+
+
+Exact = PMF | RationalPMF
+
+
+def normal(value: Any) -> Any:
+    """A value in its simplest exact type: a whole ``Fraction`` becomes an ``int``."""
+    if type(value) is Fraction and value.denominator == 1:
+        return int(value.numerator)
+    return value
+
+
+def pairs(x: Exact) -> list[tuple[Any, float]]:
+    """``(value, probability)`` of every value with positive probability."""
+    return x.items()
+
+
+def size(x: Exact) -> int:
+    return len(x.p) if isinstance(x, PMF) else len(x.table)
+
+
+def build(items: Iterable[tuple[Any, float]]) -> Exact:
+    """The distribution of these ``(value, probability)`` pairs (repeated values add up)."""
+    table: dict[Any, float] = {}
+    whole = True
+    for v, p in items:
+        v = normal(v)
+        if type(v) is not int:
+            whole = False
+        table[v] = table.get(v, 0.0) + p
+    if whole and (not table or max(table) - min(table) < max(4 * len(table), 1024)):
+        return PMF.from_mapping(table)
+    return RationalPMF(table)  # fractions, or whole numbers too sparse for a dense array (3d20^4)
+
+
+def combine(a: Exact, b: Exact, fn: Callable[[Any, Any], Any],
+            vectorised: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> Exact:
+    """The distribution of ``fn(X, Y)`` for independent ``X`` (a) and ``Y`` (b); ``vectorised`` is the same
+    function on integer arrays, used when both are integer distributions."""
+    if size(a) * size(b) > MAX_PAIRS:
+        raise DiceLimitError(f"too many possible results for exact odds (at most {MAX_PAIRS:,} pairs)")
+    if vectorised is not None and isinstance(a, PMF) and isinstance(b, PMF):
+        return a.combine(b, vectorised)
+    out: list[tuple[Any, float]] = []
+    for x, p in pairs(a):
+        for y, q in pairs(b):
+            out.append((fn(x, y), p * q))
+    return build(out)
+
+
+def apply(a: Exact, fn: Callable[[Any], Any]) -> Exact:
+    """The distribution of ``fn(X)``."""
+    return build((fn(x), p) for x, p in pairs(a))
