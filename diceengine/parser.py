@@ -71,6 +71,7 @@ def parser_for(system: "System") -> Lark:
         transformer=_transformer(modules),
         maybe_placeholders=True,
         g_regex_flags=re.ASCII,  # letters are ASCII letters: no Unicode case folding (module docstring)
+        cache=True,  # the grammar's analysis kept on disk by Lark (keyed on grammar, options and version)
     )
 
 

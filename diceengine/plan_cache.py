@@ -20,8 +20,6 @@ import sys
 import types
 from typing import Any, Hashable
 
-import numpy as np
-
 __all__ = ["PlanCache", "footprint", "MAX_BYTES", "MAX_PLAN_BYTES"]
 
 #: bytes of plans kept in all
@@ -37,6 +35,8 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
 
     Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
     past ``limit`` (the result is then only known to exceed it)."""
+    import numpy as np  # loaded by any plan by now; not at import (import diceengine stays light)
+
     from .registry import System
 
     seen: set[int] = set()
