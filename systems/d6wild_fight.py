@@ -159,8 +159,9 @@ def after_band(strength_dice: int, stuns: int, wounds: int, band: WildWound) -> 
     return health.stuns, health.wounds, out
 
 
+@lru_cache(maxsize=None)
 def wound_penalty(wounds: int) -> int:
-    """Dice lost to wounds: 1D wounded, 2D wounded twice."""
+    """Dice lost to wounds: 1D wounded, 2D wounded twice (by :class:`WildHealth`, read once per count)."""
     return WildHealth(1, 0, wounds).penalty
 
 
