@@ -140,7 +140,10 @@ BEFORE: dict[str, Callable[[Any, Any, Any], str]] = {"standard": _standard, "d6"
 
 
 def before(roll: de.Roll) -> str:
-    """The roll's line as the engine printed it before the renderers."""
+    """The roll's line as the engine printed it before the renderers (the standard notation's plan was
+    rewritten since, by issue 11: its peer is its own fast plain text, ``str(roll)``)."""
+    if roll.system == "standard" and not hasattr(roll._plan, "tree"):
+        return str(roll)
     return BEFORE[roll.system](roll._plan, roll.outcome, roll._record)
 
 

@@ -96,6 +96,8 @@ class Roll:
     def render(self, fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
         """The roll as text: ``fmt`` is ``"plain"``, ``"markdown"``, ``"html"`` or ``"symbols"``
         (:mod:`diceengine.renderers`); ``lang`` defaults to the roll's own."""
+        if fmt == "plain" and not settings and (self.lang if lang is None else lang) in (None, "en"):
+            return self._plan.describe(self.outcome, self._record)  # the plan's own plain English line
         found = _RENDERERS.get(fmt)
         if found is None:
             from .renderers import renderer
