@@ -7,9 +7,9 @@ import random
 from fractions import Fraction
 
 import pytest
+from diceengine.systems import d20pool
 
 import diceengine as de
-from diceengine.systems import d20pool
 from tests.helpers import chi2_passes
 
 

@@ -6,10 +6,10 @@ import itertools
 from fractions import Fraction
 
 import pytest
-
-import diceengine as de
 from diceengine.systems import d6
 from diceengine.systems.d6 import Code, Health, Wound
+
+import diceengine as de
 from tests.helpers import assert_close, chi2_passes, enumerate_dice
 
 D6 = list(range(1, 7))

@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-import diceengine as de
 from diceengine.systems import d6wild
 from diceengine.systems.d6 import Code
 from diceengine.systems.d6wild import WildHealth, WildWound
+
+import diceengine as de
 from tests.helpers import chi2_passes
 
 D6 = range(1, 7)

@@ -6,10 +6,10 @@ import itertools
 import random
 
 import pytest
-
-import diceengine as de
 from diceengine.systems import ffg
 from diceengine.systems._narrative_dice import FACES
+
+import diceengine as de
 from tests.helpers import chi2_passes
 
 LETTER = {"a": "ability", "p": "proficiency", "b": "boost", "d": "difficulty", "c": "challenge", "s": "setback",

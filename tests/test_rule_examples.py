@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
-import diceengine as de
 from diceengine.systems import d6, d20pool, ffg
 from diceengine.systems._narrative_dice import FACES
+
+import diceengine as de
 
 
 class Dice(random.Random):
