@@ -100,7 +100,7 @@ def bench_simulation(n: int = 1_000_000) -> tuple[float, float]:
 
 
 def bench_exact() -> list[tuple[str, float, int]]:
-    """``(ruleset, milliseconds, states)`` of the exact duel of the example encounter, fresh caches."""
+    """``(ruleset, milliseconds, states)`` of the exact duel of the example encounter, fresh caches (best of 5)."""
     from diceengine.systems import d6_fight, d6wild_fight, ffg_fight
 
     enc = fights.load_encounter(ROARK)
@@ -108,14 +108,17 @@ def bench_exact() -> list[tuple[str, float, int]]:
         fights.duel_odds(enc[system])
     rows = []
     for system in enc.systems:
-        for cache in (d6_fight._pmf, d6_fight.result_chances, d6wild_fight._pmf, d6wild_fight._wild_die,
-                      d6wild_fight.band_chances,
-                      d6wild_fight.after_band,
-                      ffg_fight.attack_outcomes):
-            cache.cache_clear()
-        began = time.perf_counter()
-        odds = fights.duel_odds(enc[system])
-        rows.append((system, 1000 * (time.perf_counter() - began), odds.states or 0))
+        best = float("inf")
+        for _ in range(5):  # the best of five, each from fresh caches (the machine's noise only adds)
+            for cache in (d6_fight._pmf, d6_fight.result_chances, d6wild_fight._pmf, d6wild_fight._wild_die,
+                          d6wild_fight.band_chances,
+                          d6wild_fight.after_band,
+                          ffg_fight.attack_outcomes):
+                cache.cache_clear()
+            began = time.perf_counter()
+            odds = fights.duel_odds(enc[system])
+            best = min(best, time.perf_counter() - began)
+        rows.append((system, 1000 * best, odds.states or 0))
     return rows
 
 

@@ -274,15 +274,22 @@ class WildDuel(Duel):
         on_f = self.bands(second, f_force)
         on_s = self.bands(first, s_force)
 
+        # what each band of the second's hit does to the first: the same whatever the second's state
+        f_hit = []
+        for k, band in enumerate(BANDS):
+            chance = float(on_f[k])
+            if chance > 0:
+                stuns, wounds, gone = after_band(self.strength[first], f_state[0], f_state[1], band)
+                f_hit.append(((stuns, wounds, int(band == WildWound.STUN), gone), chance))
+
         def second_turn(s_now: tuple, s_extra: int, s_carry: int, weight: float) -> None:
             pen = wound_penalty(s_now[1]) + s_state[2] + s_extra
             p = self.hit(second, pen, f_pen, s_force, f_force)
             new_s = (s_now[0], s_now[1], s_carry, False)
             put(rest_f, new_s, weight * (1 - p))
-            for k, band in enumerate(BANDS):
-                stuns, wounds, gone = after_band(self.strength[first], f_state[0], f_state[1], band)
-                carry = int(band == WildWound.STUN)
-                put((stuns, wounds, carry, gone), new_s, weight * p * on_f[k])
+            hit = weight * p
+            for new_f, chance in f_hit:
+                put(new_f, new_s, hit * chance)
 
         second_turn(s_state, 0, 0, 1 - p_first)
         for k, band in enumerate(BANDS):
