@@ -223,10 +223,21 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     ``units`` lists, for each distinct sort key of one die, ``(key, probability, score PMF given that
     key)``. Dice with equal keys are exchangeable, so which of them is kept does not matter.
     """
-    ordered = sorted(units, key=lambda u: u[0], reverse=highest)
     keep = max(0, min(keep, n))
-    spans = [len(u[2].p) for u in ordered] or [1]
-    WORK.work += keep_dp_cost(len(ordered), n, keep, max(spans)).work
+    spans = [len(u[2].p) for u in units] or [1]
+    WORK.work += keep_dp_cost(len(units), n, keep, max(spans)).work
+    return keep_window(units, n, 0, keep, highest_first=highest)
+
+
+def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int,
+                highest_first: bool = False) -> PMF:
+    """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first, or highest first) among ``n``
+    independent dice.
+
+    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
+    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
+    """
+    ordered = sorted(units, key=lambda u: u[0], reverse=highest_first)
     state: dict[int, PMF] = {0: PMF.point(0)}
     tail = float(sum(u[1] for u in ordered))
     powers: dict[tuple[int, int], PMF] = {}
@@ -236,12 +247,11 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
         new: dict[int, PMF] = {}
         for j, acc in state.items():
             r = n - j
-            c_range = [r] if last else range(r + 1)
-            for c in c_range:
+            for c in ([r] if last else range(r + 1)):
                 w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
                 if w == 0.0:
                     continue
-                kc = min(c, max(0, keep - j))
+                kc = max(0, min(j + c, hi) - max(j, lo))
                 if kc:
                     pw = powers.get((index, kc))
                     if pw is None:

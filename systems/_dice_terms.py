@@ -56,7 +56,16 @@ from diceengine.limits import (
 )
 from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part
-from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, power_cost
+from diceengine.pmf import (
+    PMF,
+    convolve_cost,
+    keep_dp,
+    keep_dp_cost,
+    keep_sum,
+    keep_sum_cost,
+    keep_window,
+    power_cost,
+)
 from diceengine.rolls import Die
 
 from ._dice_ast import (
@@ -74,7 +83,7 @@ from ._dice_ast import (
 )
 from ._selection import Selection, selection_of
 
-__all__ = ["DiceTerm", "Faces", "compile_term", "keep_window", "split_faces", "window_of"]
+__all__ = ["DiceTerm", "Faces", "compile_term", "split_faces", "window_of"]
 
 _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 
@@ -1055,41 +1064,6 @@ def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Gen
             lo = np.maximum(lo, n)
     pos = np.arange(keys.shape[1])[None, :]
     return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
-
-
-def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int) -> PMF:
-    """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice.
-
-    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
-    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
-    """
-    ordered = sorted(units, key=lambda u: u[0])
-    state: dict[int, PMF] = {0: PMF.point(0)}
-    tail = float(sum(u[1] for u in ordered))
-    powers: dict[tuple[int, int], PMF] = {}
-    for index, (key, q, score) in enumerate(ordered):
-        last = index == len(ordered) - 1
-        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
-        new: dict[int, PMF] = {}
-        for j, acc in state.items():
-            r = n - j
-            for c in ([r] if last else range(r + 1)):
-                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
-                if w == 0.0:
-                    continue
-                kc = max(0, min(j + c, hi) - max(j, lo))
-                if kc:
-                    pw = powers.get((index, kc))
-                    if pw is None:
-                        pw = powers[(index, kc)] = score.power(kc)
-                    part = (acc + pw).scale_mass(w)
-                else:
-                    part = acc.scale_mass(w)
-                prev = new.get(j + c)
-                new[j + c] = part if prev is None else prev.mix(part)
-        state = new
-        tail -= q
-    return state.get(n, PMF.point(0, 0.0))
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
