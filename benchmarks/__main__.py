@@ -10,19 +10,14 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import timeit
 from typing import Callable
 
 import numpy as np
 
 import diceengine as de
+from benchmarks.timing import best
 
 randint = random.randint
-
-
-def best(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
-    """Best time of one call, in seconds."""
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
 FLOORS: dict[str, Callable[[], object]] = {

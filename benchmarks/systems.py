@@ -10,7 +10,7 @@ from typing import Iterator
 import diceengine as de
 from diceengine import api, compare
 
-from .__main__ import best
+from .timing import best
 
 randint = random.randint
 

@@ -8,10 +8,11 @@ import re
 import sys
 from typing import Any, Sequence
 
+from .cli_args import parse_options, sparkline, split_system, trim
 from .errors import DiceError
 from .i18n import N_, NP_
 
-__all__ = ["main", "split_system", "parse_options"]
+__all__ = ["main", "split_system", "parse_options", "trim", "sparkline"]
 
 BAR_WIDTH = 40
 
@@ -39,18 +40,6 @@ def _language(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def split_system(text: str, default: str | None) -> tuple[str, str]:
-    """``"d6: 4D+1 vs 15"`` -> ``("d6", "4D+1 vs 15")``; no prefix -> the default system."""
-    from .registry import system_names
-
-    head, sep, rest = text.partition(":")
-    name = head.strip()
-    if sep and name and name.replace("_", "").isalnum() and " " not in name:
-        if name in system_names():
-            return name, rest.strip()
-    return default or "standard", text.strip()
-
-
 #: an argument that starts like a negative expression (``-1d6``, ``-d20+5``, ``-(2d6)``), not an option
 _NEGATIVE_EXPRESSION = re.compile(r"-\s*(\d|\(|[dD](\d|%|[fF]))")
 
@@ -59,34 +48,6 @@ def _expressions_not_options(argv: Sequence[str]) -> list[str]:
     """``argv`` with each negative expression shielded by a leading space, so that argparse takes
     ``dice roll "-1d6"`` for the expression it is (the space is stripped with the system prefix)."""
     return [" " + a if _NEGATIVE_EXPRESSION.match(a) else a for a in argv]
-
-
-#: keyword arguments of the entry points themselves, never system options
-_NOT_OPTIONS = ("seed", "system", "expression", "n")
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["complication=none", "wild=false", "n=3"]`` -> typed keyword options."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise DiceError(f"an option is written name=value, not {pair!r}")
-        if key.strip() in _NOT_OPTIONS:
-            raise DiceError(f"{key.strip()} is not a system option (use --{key.strip()})")
-        value: Any = raw
-        low = raw.lower()
-        if low in ("true", "yes", "on"):
-            value = True
-        elif low in ("false", "no", "off"):
-            value = False
-        else:
-            try:
-                value = int(raw)
-            except ValueError:
-                pass
-        options[key.strip()] = value
-    return options
 
 
 def _percent(p: float) -> str:
@@ -108,23 +69,6 @@ def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float =
         rows.append(f"{str(value):>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
         tail -= p
     return rows
-
-
-def trim(marginal: dict[Any, float], share: float = 1e-3) -> dict[Any, float]:
-    """The marginal without its tails below ``share`` of the most likely value."""
-    top = max(marginal.values()) if marginal else 0.0
-    keys = [k for k, p in marginal.items() if p >= share * top]
-    if not keys:
-        return marginal
-    lo, hi = keys[0], keys[-1]
-    return {k: p for k, p in marginal.items() if lo <= k <= hi}
-
-
-def sparkline(marginal: dict[Any, float]) -> str:
-    """A one-line text histogram."""
-    blocks = " ▁▂▃▄▅▆▇█"
-    top = max(marginal.values()) if marginal else 1.0
-    return "".join(blocks[min(8, int(round(8 * p / top)))] for p in marginal.values())
 
 
 def _summary(dist: Any, plan: Any = None) -> dict[str, Any]:

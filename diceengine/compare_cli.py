@@ -21,7 +21,7 @@ def _pct(p: float | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .cli import parse_options, sparkline, split_system, trim
+    from .cli_args import parse_options, sparkline, split_system, trim
     from .compare import profile
 
     options = parse_options(args.option)
@@ -49,7 +49,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from .cli import parse_options, split_system
+    from .cli_args import parse_options, split_system
     from .compare import convert, convert_ladder
 
     src_opts, dst_opts = parse_options(args.from_option), parse_options(args.to_option)
@@ -82,7 +82,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from .cli import parse_options
+    from .cli_args import parse_options
     from .compare import ladder
 
     system = args.system
