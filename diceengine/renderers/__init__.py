@@ -9,19 +9,20 @@ Each module has ``render(roll, lang=None, **settings) -> str``; it reads the rol
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import DiceError
 from ..i18n import N_, translations
+from ..parts import Dice
 
 if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..rolls import Roll
 
 __all__ = ["FORMATS", "Context", "catalogue", "context", "face_marks", "narrative_text", "render", "renderer",
-           "words_text"]
+           "walk", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -102,3 +103,31 @@ def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, st
     """``(gettext, ngettext)`` of ``lang``'s catalogue."""
     t = translations(lang)
     return t.gettext, t.ngettext
+
+
+def walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool, text: Callable[[Any, Context, bool], str],
+         dice: Callable[[Dice, bool], str], literal: Callable[[str], str] | None = None) -> None:
+    """Append the text of each part to ``out``, as one format writes it: literal strings through
+    ``literal`` (as they are when ``None``), runs of plain dice through ``dice(run, struck)``, faces, words
+    and groups through ``text(part, ctx, struck)``. Texts not struck are remembered in ``ctx``."""
+    append = out.append
+    cache = ctx.cache
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            if literal is None:
+                append(part)
+                continue
+            found = cache.get(part)
+            if found is None:
+                found = cache[part] = literal(part)
+            append(found)
+        elif kind is Dice:
+            append(dice(part, struck))
+        elif struck:
+            append(text(part, ctx, True))
+        else:
+            found = cache.get(part)
+            if found is None:
+                found = cache[part] = text(part, ctx, False)
+            append(found)

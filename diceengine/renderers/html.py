@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, words_text
+from . import Context, context, face_marks, narrative_text, walk, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def _dice_span(dice: Dice, value: int) -> str:
 _TAGS = {"struck": ("s", "dropped"), "result": ("strong", "dice-result"), "expression": ("code", "dice-expression")}
 
 
-def _text(part: Any, ctx: Context) -> str:
+def _text(part: Any, ctx: Context, struck: bool = False) -> str:
     kind = type(part)
     if kind is Face:
         return face_text(part, ctx.gettext)
@@ -81,20 +81,9 @@ def _text(part: Any, ctx: Context) -> str:
     return "".join(inner)
 
 
+def _dice_run(run: Dice, struck: bool) -> str:
+    return escape(run.sep).join([_dice_span(run, v) for v in run.values])
+
+
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
-    append = out.append
-    cache = ctx.cache
-    for part in parts:
-        kind = type(part)
-        if kind is str:
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = escape(part)
-            append(text)
-        elif kind is Dice:
-            append(escape(part.sep).join([_dice_span(part, v) for v in part.values]))
-        else:
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = _text(part, ctx)
-            append(text)
+    walk(parts, out, ctx, False, _text, _dice_run, escape)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, words_text
+from . import Context, context, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -51,19 +51,9 @@ def _text(part: Any, ctx: Context, struck: bool) -> str:
     return f"~{''.join(inner)}~" if part.role == "struck" else "".join(inner)
 
 
+def _dice(run: Dice, struck: bool) -> str:
+    return run.sep.join(map(str, run.values))
+
+
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
-    append = out.append
-    cache = ctx.cache
-    for part in parts:
-        kind = type(part)
-        if kind is str:
-            append(part)
-        elif kind is Dice:
-            append(part.sep.join(map(str, part.values)))
-        elif struck:
-            append(_text(part, ctx, True))
-        else:
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = _text(part, ctx, False)
-            append(text)
+    walk(parts, out, ctx, struck, _text, _dice)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
 from ..registry import get_system
-from . import Context, context, face_marks, words_text
+from . import Context, context, face_marks, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -66,19 +66,8 @@ def _text(part: Any, ctx: Context, table: Mapping[str, str], struck: bool) -> st
 
 
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, table: Mapping[str, str], struck: bool) -> None:
-    append = out.append
-    cache = ctx.cache
-    for part in parts:
-        kind = type(part)
-        if kind is str:
-            append(part)
-        elif kind is Dice:
-            prefix = part.kind + ":"
-            append(part.sep.join([table.get(prefix + str(v)) or str(v) for v in part.values]))
-        elif struck:
-            append(_text(part, ctx, table, True))
-        else:
-            text = cache.get(part)
-            if text is None:
-                text = cache[part] = _text(part, ctx, table, False)
-            append(text)
+    def dice(run: Dice, struck: bool) -> str:
+        prefix = run.kind + ":"
+        return run.sep.join([table.get(prefix + str(v)) or str(v) for v in run.values])
+
+    walk(parts, out, ctx, struck, lambda part, c, s: _text(part, c, table, s), dice)
