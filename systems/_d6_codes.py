@@ -19,7 +19,8 @@ from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
-__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "parse_code"]
+__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "code_named",
+           "parse_code"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +183,11 @@ def parse_code(text: str | Code) -> Code:
     from diceengine.api import plan
 
     return plan(str(text), "d6").actor_code  # type: ignore[attr-defined]
+
+
+def code_named(codes: dict[str, str], who: str, skill: str) -> Code:
+    """``who``'s code for ``skill`` among ``codes`` (any case; spaces or underscores), or the engine's error."""
+    key = skill.lower().replace(" ", "_")
+    if key not in codes:
+        raise DiceValueError(f"{who} has no code for {skill!r} (known: {', '.join(codes)})")
+    return parse_code(codes[key])

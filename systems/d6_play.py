@@ -47,7 +47,7 @@ from typing import Literal, Mapping, Sequence
 
 from pydantic import Field
 
-from ._d6_codes import Code, parse_code
+from ._d6_codes import Code, code_named, parse_code
 from ._play import PlayState, Step, one_of, refuse, rolling
 from .d6 import (
     RANGE_DIFFICULTIES,
@@ -123,10 +123,8 @@ class D6Character(PlayState):
     force_point_round: int | None = None
 
     def code(self, skill: str) -> Code:
-        key = skill.lower().replace(" ", "_")
-        if key not in self.codes:
-            raise refuse(f"{self.name} has no code for {skill!r} (known: {', '.join(self.codes)})")
-        return parse_code(self.codes[key])
+        """The character's code for ``skill`` (any case, spaces or underscores)."""
+        return code_named(self.codes, self.name, skill)
 
     @property
     def armed(self) -> bool:

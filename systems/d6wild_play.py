@@ -31,7 +31,7 @@ from typing import Literal, Mapping, Sequence
 
 from pydantic import Field
 
-from ._d6_codes import Code, parse_code
+from ._d6_codes import Code, code_named, parse_code
 from ._play import PlayState, Step, refuse, rolling
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
@@ -67,10 +67,8 @@ class WildCharacter(PlayState):
     force_point_round: int | None = None
 
     def code(self, skill: str) -> Code:
-        key = skill.lower().replace(" ", "_")
-        if key not in self.codes:
-            raise refuse(f"{self.name} has no code for {skill!r} (known: {', '.join(self.codes)})")
-        return parse_code(self.codes[key])
+        """The character's code for ``skill`` (any case, spaces or underscores)."""
+        return code_named(self.codes, self.name, skill)
 
     @property
     def unconscious(self) -> bool:
