@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
 #: repository folder -> folder in the staged package
 LAYOUT = {"diceengine": "diceengine", "systems": "diceengine/systems", "grammars": "diceengine/grammars",
-          "tests": "tests"}
+          "tests": "tests", "benchmarks": "benchmarks"}
 ACCEPTED = Path(__file__).resolve().parent / "mutation_survivors.txt"
 KILLED = {1, 3, 36, 37, -24, 24, 152, 255, -11, -9}  # test failure, pytest error, timeout, crash
 SURVIVED = {0}
@@ -41,7 +41,7 @@ def staged_path(path: str) -> str:
 def stage(modules: list[str]) -> None:
     """Copy the sources into the staging folder (modification times kept: mutmut's cache stays valid)."""
     STAGE.mkdir(exist_ok=True)
-    for folder in ("diceengine", "tests"):
+    for folder in ("diceengine", "tests", "benchmarks"):
         shutil.rmtree(STAGE / folder, ignore_errors=True)
     for src, dst in LAYOUT.items():
         shutil.copytree(ROOT / src, STAGE / dst, dirs_exist_ok=True,
@@ -57,7 +57,7 @@ def stage(modules: list[str]) -> None:
     mutants = STAGE / "mutants"
     if mutants.exists():
         mutated = {staged_path(m) for m in modules}
-        for folder in ("diceengine", "tests", "examples"):
+        for folder in ("diceengine", "tests", "benchmarks", "examples"):
             shutil.rmtree(mutants / folder / "__pycache__", ignore_errors=True)
             for path in (STAGE / folder).rglob("*"):
                 rel = path.relative_to(STAGE).as_posix()
