@@ -66,6 +66,7 @@ from diceengine.pmf import (
     keep_window,
     power_cost,
 )
+from diceengine.rolljson import FaceJson, dice_json
 from diceengine.rolls import Die
 
 from ._dice_ast import (
@@ -182,6 +183,7 @@ class DiceTerm:
     plain: bool = field(init=False)
     _label_suffix: str = field(init=False, repr=False)
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
+    _json: tuple[FaceJson, FaceJson] | None = field(init=False, default=None, repr=False)  # kept, dropped
 
     @property
     def sides(self) -> int:
@@ -276,7 +278,42 @@ class DiceTerm:
             return roll_keep
         if self.flat:
             return self._flat_roller()
+        if (self.explode is not None and self.reroll is None and not self.unique_on and self.success is None
+                and self.window is None and self.selection is None and self.consecutive and not self.penetrate
+                and self.explode_limit is None):
+            return self._explode_roller()
         return self._roll_general
+
+    def _explode_roller(self) -> Callable[[Any, list], int]:
+        """``NdM!`` and ``NdM!!`` with nothing else: the general roller's record and total, without its
+        questions (the most common modified term)."""
+        n, s, lo = self.count, self.sides, self.faces[0]
+        explodes = self.explode.predicate()  # type: ignore[union-attr]
+
+        def roll_explode(r: Any, rec: list) -> int:
+            units = []
+            total = 0
+            for _ in range(n):
+                v = int(r() * s) + lo
+                if not explodes(v):
+                    units.append([[v, 0]])
+                    total += v
+                    continue
+                throws = [[v, EXPLODED]]
+                total += v
+                for _depth in range(MAX_EXPLOSIONS):
+                    v = int(r() * s) + lo
+                    total += v
+                    if not explodes(v):
+                        throws.append([v, ADDED])
+                        break
+                    throws.append([v, ADDED | EXPLODED])
+                else:
+                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
+                units.append(throws)
+            rec.append((self, units))
+            return total
+        return roll_explode
 
     def _flat_roller(self) -> Callable[[Any, list], int]:
         n, s, lo = self.count, self.sides, self.faces[0]
@@ -439,6 +476,25 @@ class DiceTerm:
                 out.append(Die(kind, sides, v, not f & (REROLLED | DROPPED), bool(f & EXPLODED), bool(f & REROLLED),
                                bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
+
+    def dice_json(self, data: list) -> str:
+        """The JSON of :meth:`dice`, each face of a plain term written once (:class:`~diceengine.rolljson.FaceJson`)."""
+        if not self.plain:
+            return dice_json(self.dice(data))
+        tables = self._json
+        if tables is None:
+            kind, sides, label = self.kind, self.sides, self.label
+            tables = (FaceJson(lambda v: Die(kind, sides, v, True, label=label)),
+                      FaceJson(lambda v: Die(kind, sides, v, False, label=label)))
+            object.__setattr__(self, "_json", tables)
+        kept = tables[0]
+        if self.window is None or self.keep == len(data):
+            return ",".join(map(kept.__getitem__, data))
+        a, b = self.window
+        order = sorted(range(len(data)), key=data.__getitem__)
+        dropped = tables[1]
+        gone = set(order[:a] + order[b:])
+        return ",".join([dropped[v] if i in gone else kept[v] for i, v in enumerate(data)])
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
