@@ -40,9 +40,14 @@ def test_every_systems_json_is_pydantics(system: str, expressions: list[str]) ->
             _same(de.roll(expr, system, seed=seed))
 
 
-@pytest.mark.parametrize(("expr", "options"), PEERS)
+MODIFIED = [("1d20cs>=19cf1+5", ()), ("4d6r1!kh3", ()), ("3d6ro<3", ()), ("8d10>=7f1", ()), ("4dF+1", ()),
+            ("3d6!p", ()), ("5d6u", ()), ("4d6!kh3", (("explosions", "dice"),)), ("6d6cs6sd", ()),
+            ("2d20kh1cs20cf1", ()), ("4d6!!>=8", ()), ("3d6!cs6cf1", ())]
+
+
+@pytest.mark.parametrize(("expr", "options"), PEERS + MODIFIED)
 def test_every_peer_expressions_json_is_pydantics(expr: str, options: tuple) -> None:
-    for seed in range(4):
+    for seed in range(8):
         _same(de.roll(expr, seed=seed, **dict(options)))
 
 
@@ -100,3 +105,10 @@ def test_a_plan_shared_by_two_spellings_shows_each() -> None:
         assert str(de.roll(first, seed=1)).startswith(f"{first}: ")
         assert str(de.roll(second, seed=1)).startswith(f"{second}: ")
         assert str(de.roll(first, seed=1)).startswith(f"{first}: ")
+
+
+def test_exploding_dice_are_written_as_the_notation_guide_shows() -> None:
+    from tests.test_mutants_standard import Scripted
+
+    assert str(de.roll("3d6!", seed=Scripted([6, 2, 3, 6, 6, 1]))) == "3d6!: [6!+2, 3, 6!+6!+1] = 24"
+    assert str(de.roll("2d6!![fire]", seed=Scripted([6, 6, 1, 4]))) == "2d6!![fire]: [6!+6!+1, 4] (fire) = 17"
