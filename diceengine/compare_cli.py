@@ -159,6 +159,8 @@ def _convert_value(raw: str, hint: Any) -> Any:
             return tuple(int(x) for x in items)
         except ValueError:
             raise DiceError(N_("{value!r} is not a list of numbers (a,b,c)"), value=raw) from None
+    if hint is Any and raw.lstrip("-").isdigit():  # a seed, a count: a number when it reads as one
+        return int(raw)
     if text in ("int", "<class 'int'>") or ("int" in text and raw.lstrip("-").isdigit()):
         try:
             return int(raw)
