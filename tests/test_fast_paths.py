@@ -115,7 +115,7 @@ def test_a_plan_shared_by_two_spellings_shows_each() -> None:
 
 
 def test_exploding_dice_are_written_as_the_notation_guide_shows() -> None:
-    from tests.test_mutants_standard import Scripted
+    from tests.helpers import Scripted
 
     assert str(de.roll("3d6!", seed=Scripted([6, 2, 3, 6, 6, 1]))) == "3d6!: [6!+2, 3, 6!+6!+1] = 24"
     assert str(de.roll("2d6!![fire]", seed=Scripted([6, 6, 1, 4]))) == "2d6!![fire]: [6!+6!+1, 4] (fire) = 17"
