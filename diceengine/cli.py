@@ -191,7 +191,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         runpy.run_module("benchmarks", run_name="__main__")
     except ImportError:
-        raise DiceError("the benchmarks live in the source checkout: run `dice bench` from its root") from None
+        raise DiceError(N_("the benchmarks live in the source checkout: run `dice bench` from its root")) from None
     return 0
 
 
@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.lang = language_from_environment()
     try:
         if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
-            raise DiceError("-n must be at least 1")
+            raise DiceError(N_("-n must be at least 1"))
         return int(args.func(args))
     except DiceError as err:
         from .i18n import gettext, translate_error

@@ -147,11 +147,12 @@ def test_rule_result_fields_keep_their_names_and_say_booleans(capsys):
     status, out, _ = _run(capsys, "rule", "d6", "force_point_outcome", "use=heroic")
     assert out == "point_lost: False, dark_side_point: False, returned_at_end: True, bonus_point: False\n"
     status, out, _ = _run(capsys, "--lang", "fr", "rule", "d6", "force_point_outcome", "use=heroic")
+    assert status == 0
     assert out == "point_lost: non, dark_side_point: non, returned_at_end: oui, bonus_point: non\n"
     # numbers and codes are not words: 5D+1 with three actions and running loses 3D (text 000)
     status, out, _ = _run(capsys, "--lang", "fr", "rule", "d6", "multiple_action_codes", "code=5D+1", "declared=3",
                           "running=true")
-    assert out == "2D+1, 2D+1, 2D+1\n"
+    assert status == 0 and out == "2D+1, 2D+1, 2D+1\n"
 
 
 def _listing(out: str) -> tuple[list[str], dict[str, str]]:
@@ -159,7 +160,7 @@ def _listing(out: str) -> tuple[list[str], dict[str, str]]:
     lines = out.splitlines()
     titles = [line for line in lines if not line.startswith(" ")]
     summaries = {}
-    for signature, summary in zip(lines, lines[1:]):
+    for signature, summary in itertools.pairwise(lines):
         if signature.startswith("  ") and not signature.startswith("    ") and summary.startswith("      "):
             summaries[signature.strip().split("(")[0]] = summary.strip()
     return titles, summaries
@@ -223,10 +224,10 @@ def test_a_summary_falls_back_to_the_docstring_for_a_module_without_summaries():
      "dice: error: 'lots' is not a number\n",
      "dice: erreur: 'lots' n'est pas un nombre\n"),
     (["d20pool", "nope"],
-     "dice: error: unknown rule 'nope' of d20pool (known: build_check, force_power_cost, xp_cost, begin_check, "
-     "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n",
-     "dice: erreur: règle inconnue 'nope' de d20pool (connues : build_check, force_power_cost, xp_cost, begin_check, "
-     "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n"),
+     ("dice: error: unknown rule 'nope' of d20pool (known: build_check, force_power_cost, xp_cost, begin_check, "
+      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n"),
+     ("dice: erreur: règle inconnue 'nope' de d20pool (connues : build_check, force_power_cost, xp_cost, begin_check, "
+      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n")),
     (["d6", "round_penalties", "declared=3", "reactions_after=1,x"],
      "dice: error: '1,x' is not a list of numbers (a,b,c)\n",
      "dice: erreur: '1,x' n'est pas une liste de nombres (a,b,c)\n"),
@@ -360,8 +361,9 @@ def test_fight_compare_and_simulation_in_both_languages(capsys):
     path = str(EXAMPLES / "stormtroopers.toml")
     args = ["fight", path, "--method", "simulated", "--fights", "3000", "--seed", "5", "--rounds", "3"]
     status, english, _ = _run(capsys, *args)
+    assert status == 0
     status, french, _ = _run(capsys, *args, "--lang", "fr")
-    assert "simulated, 3,000 fights" in english and "simulé, 3,000 combats" in french
+    assert status == 0 and "simulated, 3,000 fights" in english and "simulé, 3,000 combats" in french
     assert _numbers(english) == _numbers(french)
 
 
@@ -372,6 +374,35 @@ def test_fight_errors_in_both_languages(capsys):
         "dice: erreur: un balayage demande au moins un --grid CHEMIN=VALEUR,VALEUR")
     assert _run(capsys, "fight", "a", "b", "c", "--lang", "fr") == (
         2, "", "dice: erreur: usage : dice fight [compare | sweep] FICHIER.toml\n")
+    assert _run(capsys, "fight", path, "-s", "standard") == (
+        2, "", ("dice: error: the encounter 'Roark against a stormtrooper' is not written for 'standard' "
+                "(written for: d6, d6wild, ffg)\n"))
+    assert _run(capsys, "--lang", "fr", "fight", path, "-s", "standard") == (
+        2, "", ("dice: erreur: la rencontre 'Roark against a stormtrooper' n'est pas écrite pour 'standard' "
+                "(écrite pour : d6, d6wild, ffg)\n"))
+    missing = str(EXAMPLES / "no-such-encounter.toml")
+    status, _, err = _run(capsys, "--lang", "fr", "fight", missing)
+    assert status == 2 and err.startswith(f"dice: erreur: impossible de lire la rencontre {missing} : ")
+    assert _run(capsys, "fight", "sweep", path, "--grid", "a.9.attack=1D") == (
+        2, "", "dice: error: bad parameter d6.a.9.attack: no item 9\n")
+    assert _run(capsys, "fight", "sweep", path, "--grid", "a.9.attack=1D", "--lang", "fr") == (
+        2, "", "dice: erreur: paramètre invalide d6.a.9.attack : pas d'élément 9\n")
+
+
+def test_fight_sweep_in_both_languages(capsys):
+    args = ["fight", "sweep", str(EXAMPLES / "roark.toml"), "--grid", "a.0.attack=4D,5D", "--fights", "300",
+            "--workers", "1", "--seed", "1"]
+    status, english, _ = _run(capsys, *args)
+    assert status == 0
+    status, french, _ = _run(capsys, *args, "--lang", "fr")
+    assert status == 0
+    assert english.splitlines()[0] == "Roark against a stormtrooper (d6, 300 fights a cell)"
+    assert french.splitlines()[0] == "Roark against a stormtrooper (d6, 300 combats par case)"
+    assert english.splitlines()[1].split() == ["a.0.attack", "Roark", "wins", "Stormtrooper", "wins", "both", "down",
+                                               "mean", "rounds"]
+    assert french.splitlines()[1].split() == ["a.0.attack", "victoire", "Roark", "victoire", "Stormtrooper", "tous",
+                                              "à", "terre", "rounds", "moyens"]
+    assert english.splitlines()[2:] == french.splitlines()[2:]
 
 
 # ----------------------------------------------------------------------------- the global --lang
@@ -420,6 +451,17 @@ def test_environment_default_of_the_rules_runner(capsys, monkeypatch):
     assert _run(capsys, *RULE) == (0, "blessé\n", "")
     assert _run(capsys, "rule", "d6", "nope")[2].startswith("dice: erreur: règle inconnue 'nope' de d6")
     assert _run(capsys, "--lang", "en", *RULE) == (0, "wounded\n", "")
+
+
+def test_command_line_errors_in_both_languages(capsys):
+    assert _run(capsys, "roll", "1d6", "-o", "x") == (2, "", "dice: error: an option is written name=value, not 'x'\n")
+    assert _run(capsys, "--lang", "fr", "roll", "1d6", "-o", "x") == (
+        2, "", "dice: erreur: une option s'écrit nom=valeur, pas 'x'\n")
+    assert _run(capsys, "--lang", "fr", "odds", "2d6", "-o", "seed=3") == (
+        2, "", "dice: erreur: seed n'est pas une option du système (utiliser --seed)\n")
+    assert _run(capsys, "roll", "1d6", "-n", "0", "--lang", "fr") == (2, "", "dice: erreur: -n vaut au moins 1\n")
+    with pytest.raises(de.DiceError, match="not str"):
+        de.roll("1d6", seed="1")
 
 
 def test_an_unknown_language_before_or_after_is_refused(capsys):

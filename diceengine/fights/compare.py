@@ -29,7 +29,7 @@ def odds(fight: Fight, method: str = "auto", fights: int = 200_000, seed: Seed =
     if method not in ("auto", "simulated"):
         from ..errors import DiceValueError
 
-        raise DiceValueError(f"method is 'auto', 'exact' or 'simulated', not {method!r}")
+        raise DiceValueError(N_("method is 'auto', 'exact' or 'simulated', not {method!r}"), method=method)
     return simulate(fight, fights, seed=seed, rounds=rounds)
 
 
