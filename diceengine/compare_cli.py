@@ -9,7 +9,8 @@ import inspect
 import json
 import types
 import typing
-from typing import Any, Callable, get_type_hints
+from collections.abc import Callable
+from typing import Any, get_type_hints
 
 from .errors import DiceError
 from .i18n import N_, gettext
@@ -212,7 +213,8 @@ def _summary(name: str, fn: Callable[..., Any], module: Any, lang: str | None) -
     summary = getattr(module, "RULE_SUMMARIES", {}).get(name)
     if summary is not None:
         return gettext(summary, lang)
-    return (inspect.getdoc(fn) or "").splitlines()[0] if inspect.getdoc(fn) else ""
+    doc = inspect.getdoc(fn)
+    return doc.splitlines()[0] if doc else ""
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
