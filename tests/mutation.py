@@ -8,13 +8,17 @@ each mutant against the tests that called the mutated function. Results are kept
 
 Prints, per module, the mutants killed, survived and the score; ``--survivors`` prints the diff of
 each survivor; the accepted (equivalent) survivors are listed in ``tests/mutation_survivors.txt``.
+``--sample K`` runs K mutants of each module drawn at random (seeded): the score of a large module in
+minutes, given with its 95% interval (a random sample of mutants estimates the score without bias).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -89,6 +93,34 @@ def survivors(modules: list[str]) -> list[str]:
     return names
 
 
+def all_mutants(modules: list[str]) -> dict[str, list[str]]:
+    """Module -> names of its mutants, from the files mutmut wrote when it generated them."""
+    found = {}
+    for module in modules:
+        meta = STAGE / "mutants" / (staged_path(module) + ".meta")
+        found[module] = sorted(json.loads(meta.read_text())["exit_code_by_key"]) if meta.exists() else []
+    return found
+
+
+def sample(modules: list[str], k: int, seed: int) -> list[str]:
+    """``k`` mutants of each module drawn at random (the same ones for the same seed and code)."""
+    rng = random.Random(seed)
+    names = []
+    for module, keys in all_mutants(modules).items():
+        names += rng.sample(keys, min(k, len(keys)))
+    return names
+
+
+def interval(killed: int, judged: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval of a score measured on ``judged`` mutants drawn at random."""
+    if not judged:
+        return 0.0, 1.0
+    p = killed / judged
+    centre = (p + z * z / (2 * judged)) / (1 + z * z / judged)
+    half = z * math.sqrt(p * (1 - p) / judged + z * z / (4 * judged * judged)) / (1 + z * z / judged)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def report(modules: list[str], show: bool) -> int:
     """Print the score of each module; the number of survivors not accepted."""
     ok = accepted()
@@ -107,6 +139,9 @@ def report(modules: list[str], show: bool) -> int:
         live = [k for k in survived if k not in ok]
         judged = len(killed) + len(live)
         score = f"{100.0 * len(killed) / judged:.1f}%" if judged else "n/a"
+        if judged and other:  # a part of the mutants judged: the interval of the whole module's score
+            lo, hi = interval(len(killed), judged)
+            score += f" (95% interval {100 * lo:.1f}-{100 * hi:.1f}% if they were drawn at random)"
         print(f"{module}: {len(codes)} mutants, {len(killed)} killed, {len(survived)} survived "
               f"({len(equivalent)} accepted as equivalent), {len(other)} not tested or no tests; "
               f"score {score} (equivalent mutants aside)")
@@ -128,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
     parser.add_argument("--fresh", action="store_true", help="forget the cached results (after a config change)")
     parser.add_argument("--retest", action="store_true", help="run the last survivors again (after adding tests)")
+    parser.add_argument("--sample", type=int, default=None, metavar="K",
+                        help="run K mutants of each module, drawn at random (the score with its interval)")
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --sample (default 0)")
     args = parser.parse_args(argv)
     if args.fresh:
         shutil.rmtree(STAGE / "mutants", ignore_errors=True)
@@ -138,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
         if args.retest:
             cmd += survivors(args.modules)
+        elif args.sample is not None:
+            if not all(all_mutants(args.modules).values()):  # generate them (and the stats) first
+                subprocess.run([*cmd, "no-such-mutant"], cwd=STAGE, env=env, check=False,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cmd += sample(args.modules, args.sample, args.seed)
         subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     return 1 if report(args.modules, args.survivors) else 0
 
