@@ -441,11 +441,21 @@ class DiceTerm:
         return out
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
-        crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
-        die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
-                  bool(flags & ADDED), False, None, self.label, crit)
-        marked = None if crit is None and self.crit_success is None else crit == "success"
-        return Face(die, score=score, critical=marked)
+        """The part of one face (made once per face, state and score: parts are immutable)."""
+        faces = self.__dict__.get("_faces")
+        if faces is None:
+            faces = self.__dict__["_faces"] = {}
+        key = (v, kept, score, flags)
+        found = faces.get(key)
+        if found is None:
+            crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
+            die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
+                      bool(flags & ADDED), False, None, self.label, crit)
+            marked = None if crit is None and self.crit_success is None else crit == "success"
+            found = Face(die, score=score, critical=marked)
+            if len(faces) < _FACE_PARTS:
+                faces[key] = found
+        return found
 
     def parts(self, data: list) -> list[Part]:
         """The term's dice as parts of a text (:mod:`diceengine.parts`): ``[6, 5, 3, ~1~]``; ``6!+4`` an
@@ -458,13 +468,20 @@ class DiceTerm:
             order: Any = range(len(data))
             if self.sort is not None:
                 order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            counts = self.success is not None
+            marks = self.crit_success is not None or self.crit_failure is not None
+            make = self._face
             for j, i in enumerate(order):
                 if j:
                     parts.append(", ")
-                v, kept = data[i], i not in gone
-                score = self._face_score(v) if self.success is not None and kept else 0
-                face = self._face(v, kept, score)
-                mark = {"success": "(cs)", "failure": "(cf)"}.get(face.die.critical or "")
+                v = data[i]
+                kept = i not in gone
+                face = make(v, kept, self._face_score(v) if counts and kept else 0)
+                if not marks:
+                    parts.append(face)
+                    continue
+                score = face.score
+                mark = _CRIT_MARKS.get(face.die.critical or "")
                 if mark and kept and not score:
                     parts += (face, mark)
                 elif mark and kept:  # the mark goes right after the face, before its success marks
@@ -1064,6 +1081,11 @@ def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Gen
             lo = np.maximum(lo, n)
     pos = np.arange(keys.shape[1])[None, :]
     return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
+
+
+#: most face parts a term remembers (one per face, state and score)
+_FACE_PARTS = 4096
+_CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:

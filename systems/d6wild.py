@@ -29,7 +29,7 @@ import numpy as np
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
-from diceengine.parts import Dice, Face, Group, Part, Words
+from diceengine.parts import Dice, Face, Group, Part, Words, dice_writer
 from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
@@ -179,6 +179,35 @@ class WildDice(CodeDice):
                                      label="character point")))
             items.append(item)
         return joined(items, pips)
+
+    def writer(self, text: Callable[[Any], str], code: Code) -> Callable[[Any], str]:
+        """:meth:`parts` compiled (a Wild Die without a complication removing a die and without a
+        character point; other rolls are written part by part)."""
+        run = dice_writer(text, "d6", 6)
+        plus, minus = text(" + "), text(" - ")
+        wild = text(_WILD) + text(" ")
+        chained = text("+")
+        faces = {(v, added): text(_face(v, "wild", True, added)) for v in range(1, 7) for added in (False, True)}
+        complication = text(" (") + text(_COMPLICATION) + text(")")
+        tails: dict[int, str] = {}
+        removes = self.complication == "remove_highest"
+
+        def write(record: Any) -> str:
+            normal, chain, bonus, removed, flagged, pips = record
+            if removed is not None or bonus or not chain or (flagged and removes):
+                return "".join([text(p) for p in self.parts(record, code)])
+            line = run(normal) + plus + wild if normal else wild
+            line += chained.join([faces[(v, i > 0)] for i, v in enumerate(chain)])
+            if flagged:
+                line += complication
+            if not pips:
+                return line
+            tail = tails.get(pips)
+            if tail is None:
+                tail = tails[pips] = (minus if pips < 0 else plus) + text(str(abs(pips)))
+            return line + tail
+
+        return write
 
     def opponent(self) -> "WildDice":
         """The opposing side throws with its own Wild Die but never with the actor's character point."""

@@ -48,6 +48,7 @@ class StandardPlan(Plan):
     """A compiled standard expression (:mod:`._standard_eval`): its three evaluations and its description."""
 
     outcome_type = StandardOutcome
+    language_free = True  # numbers, operators and marks: the same text in every language
 
     def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
         self.root = root

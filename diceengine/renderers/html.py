@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, walk, words_text
+from . import Context, context, explainer, face_marks, narrative_text, walk, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -45,10 +45,20 @@ def die_classes(face: Face) -> str:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
-    out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
+    write = explainer(roll._plan, _walk, "html", lang=lang)  # checks the language first
+    head = _HEADS.get((roll.system, lang))
+    if head is None:
+        head = _HEADS[(roll.system, lang)] = \
+            f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">'
+    if write is not None:
+        return head + write(roll.outcome, roll._record) + "</span>"
+    out = [head]
     _walk(roll.parts(), out, context("html", lang=lang))
     out.append("</span>")
     return "".join(out)
+
+
+_HEADS: dict[tuple[str, str | None], str] = {}  # (system, language) -> the opening tag
 
 
 def face_text(face: Face, gettext: Callable) -> str:

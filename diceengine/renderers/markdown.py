@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, walk, words_text
+from . import Context, context, explainer, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -36,6 +36,9 @@ def is_critical(face: Face) -> bool:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
+    write = explainer(roll._plan, _top, "markdown", lang=lang)
+    if write is not None:
+        return write(roll.outcome, roll._record)
     out: list[str] = []
     _walk(roll.parts(), out, context("markdown", lang=lang), False)
     return "".join(out)
@@ -78,3 +81,7 @@ def _text(part: Any, ctx: Context, struck: bool) -> str:
 
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
     walk(parts, out, ctx, struck, _text, _dice, escape)
+
+
+def _top(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
+    walk(parts, out, ctx, False, _text, _dice, escape)

@@ -7,17 +7,28 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, walk, words_text
+from . import Context, context, explainer, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
+    from ..registry import Plan
     from ..rolls import Roll
 
-__all__ = ["face_text", "render", "render_parts"]
+__all__ = ["describe", "face_text", "render", "render_parts"]
 
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll in one line of plain text."""
-    return render_parts(roll.parts(), lang)
+    return describe(roll._plan, roll.outcome, roll._record, lang)
+
+
+def describe(plan: Plan, outcome: Any, record: Any, lang: str | None = None) -> str:
+    """A roll of ``plan`` as one line of plain text (through the plan's explainer when it has one)."""
+    write = explainer(plan, _top, "plain", lang=lang)
+    if write is not None:
+        return write(outcome, record)
+    out: list[str] = []
+    _walk(plan.explain(outcome, record), out, context("plain", lang=lang), False)
+    return "".join(out)
 
 
 def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:
@@ -57,3 +68,7 @@ def _dice(run: Dice, struck: bool) -> str:
 
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
     walk(parts, out, ctx, struck, _text, _dice)
+
+
+def _top(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
+    walk(parts, out, ctx, False, _text, _dice)
