@@ -18,8 +18,9 @@ Menace given to the game master) for the first, second and third, as in the 2d20
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from lark import Token

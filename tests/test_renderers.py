@@ -157,7 +157,7 @@ def test_roll_does_no_rendering_work(monkeypatch):
 
     monkeypatch.setattr(prepared, "explain", refuse)
     monkeypatch.setattr(prepared, "explainer", refuse)
-    monkeypatch.setattr(renderers, "_WRITERS", {})  # nothing compiled for this plan yet
+    monkeypatch.setattr(renderers.markdown, "_WRITERS", {})  # nothing compiled for this plan yet
     r = de.roll("4d6kh3", seed=1, lang="fr")  # no text built
     assert r.total == 13
     with pytest.raises(AssertionError):

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from ..registry import Plan
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "Context", "catalogue", "context", "explainer", "face_marks", "narrative_text", "render",
-           "renderer", "walk", "words_text"]
+__all__ = ["FORMATS", "Context", "Writers", "catalogue", "compile_explainer", "context", "face_marks", "narrative_text",
+           "render", "renderer", "walk", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -103,19 +103,19 @@ def context(*key: Any, lang: str | None) -> Context:
     return found
 
 
-#: most (plan, format, language) explainers remembered
+#: most (plan, language) explainers a format remembers
 PLANS = 1024
-_WRITERS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+Writers = dict[tuple[Any, ...], tuple[Any, Any]]
+"""A format's compiled explainers: ``(id(plan), lang, ...) -> (plan, explainer or None)``; the plan held
+in the entry keeps its id from being reused. A renderer reads it directly (one look-up per roll)."""
 
 
-def explainer(plan: Plan, walk_parts: Callable[[Iterable[Any], list[str], Context], None], *key: Any,
-              lang: str | None) -> Callable[[Any, Any], str] | None:
-    """The plan's explainer (:meth:`diceengine.registry.Plan.explainer`) in format ``key`` and ``lang``,
-    compiled once (``walk_parts`` writes parts at the top level of a text); ``None`` when it has none."""
-    found = _WRITERS.get((id(plan), lang, *key))
-    if found is not None and found[0] is plan:  # the plan held in the entry keeps its id
-        return found[1]
-    ctx = context(*key, lang=lang)
+def compile_explainer(writers: Writers, key: tuple[Any, ...], plan: Plan,
+                      walk_parts: Callable[[Iterable[Any], list[str], Context], None],
+                      *fmt: Any, lang: str | None) -> tuple[Any, Any]:
+    """``writers[key] = (plan, the plan's explainer in format fmt and lang)`` (see
+    :meth:`diceengine.registry.Plan.explainer`; ``walk_parts`` writes parts at the top level of a text)."""
+    ctx = context(*fmt, lang=lang)
     known = ctx.known
 
     def text(part: Any) -> str:
@@ -127,11 +127,10 @@ def explainer(plan: Plan, walk_parts: Callable[[Iterable[Any], list[str], Contex
         walk_parts((part,), out, ctx)
         return "".join(out)
 
-    if len(_WRITERS) >= PLANS:
-        _WRITERS.clear()
-    write = plan.explainer(text)
-    _WRITERS[(id(plan), lang, *key)] = (plan, write)
-    return write
+    if len(writers) >= PLANS:
+        writers.clear()
+    found = writers[key] = (plan, plan.explainer(text))
+    return found
 
 
 def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:

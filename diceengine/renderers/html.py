@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, explainer, face_marks, narrative_text, walk, words_text
+from . import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -45,19 +45,23 @@ def die_classes(face: Face) -> str:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
-    write = explainer(roll._plan, _walk, "html", lang=lang)  # checks the language first
+    plan = roll._plan
+    found = _WRITERS.get((id(plan), lang))
+    if found is None or found[0] is not plan:
+        found = compile_explainer(_WRITERS, (id(plan), lang), plan, _walk, "html", lang=lang)  # checks lang
     head = _HEADS.get((roll.system, lang))
     if head is None:
         head = _HEADS[(roll.system, lang)] = \
             f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">'
-    if write is not None:
-        return head + write(roll.outcome, roll._record) + "</span>"
+    if found[1] is not None:
+        return head + found[1](roll.outcome, roll._record) + "</span>"
     out = [head]
     _walk(roll.parts(), out, context("html", lang=lang))
     out.append("</span>")
     return "".join(out)
 
 
+_WRITERS: Writers = {}
 _HEADS: dict[tuple[str, str | None], str] = {}  # (system, language) -> the opening tag
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
 from ..registry import get_system
-from . import Context, context, explainer, face_marks, walk, words_text
+from . import Context, Writers, compile_explainer, context, face_marks, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -30,13 +30,17 @@ def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
     table: Mapping[str, str]
     if symbols:  # a table given by the caller: its texts are not remembered
         table = {**_table(roll.system, emoji), **symbols}
-        found = context("symbols", roll.system, emoji, lang=lang)
-        ctx = Context(found.gettext, found.ngettext, {})
+        shared = context("symbols", roll.system, emoji, lang=lang)
+        ctx = Context(shared.gettext, shared.ngettext, {})
     else:
-        write = explainer(roll._plan, lambda parts, out, c: _walk(parts, out, c, _table(roll.system, emoji), False),
-                          "symbols", roll.system, emoji, lang=lang)
-        if write is not None:
-            return write(roll.outcome, roll._record)
+        plan = roll._plan
+        found = _WRITERS.get((id(plan), lang, emoji))
+        if found is None or found[0] is not plan:
+            found = compile_explainer(_WRITERS, (id(plan), lang, emoji), plan,
+                                      lambda parts, out, c: _walk(parts, out, c, _table(roll.system, emoji), False),
+                                      "symbols", roll.system, emoji, lang=lang)
+        if found[1] is not None:
+            return found[1](roll.outcome, roll._record)
         ctx = context("symbols", roll.system, emoji, lang=lang)
         table = _table(roll.system, emoji)
     out: list[str] = []
@@ -44,6 +48,7 @@ def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
     return "".join(out)
 
 
+_WRITERS: Writers = {}
 _TABLES: dict[tuple[int, bool], tuple[Any, Mapping[str, str]]] = {}
 
 
