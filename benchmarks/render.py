@@ -150,8 +150,10 @@ def before(roll: de.Roll) -> str:
 # ---------------------------------------------------------------- measure
 
 
-def paired(a: Callable[[], object], b: Callable[[], object], number: int = 100, repeat: int = 9) -> tuple[float, float]:
-    """Best times of ``a`` and ``b``, measured turn about (the machine's load hits both alike)."""
+def paired(a: Callable[[], object], b: Callable[[], object], number: int = 20, repeat: int = 45) -> tuple[float, float]:
+    """Best times of ``a`` and ``b``, measured turn about (the machine's load hits both alike), in many
+    short turns: on a loaded machine a short turn is less often cut by another process, and the best of
+    many is the time of the work itself."""
     ta, tb = [], []
     for _ in range(repeat):
         ta.append(timeit.timeit(a, number=number))

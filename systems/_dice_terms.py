@@ -610,13 +610,23 @@ class DiceTerm:
             return found
 
         if not self.flat:
+            units_seen: dict[Any, str] = {}  # a unit's dice ((face, flags) of each) -> its text
+
             def write_units(data: list) -> str:
                 units = data
                 if self.sort is not None:
                     units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
                                    reverse=self.sort == "sd")
-                return opening + sep.join(["".join([part_text(p) for p in self._unit_parts(unit)])
-                                           for unit in units]) + closing
+                shown = []
+                for unit in units:
+                    key = (unit[0][0], unit[0][1]) if len(unit) == 1 else tuple(map(tuple, unit))
+                    found = units_seen.get(key)
+                    if found is None:
+                        found = "".join([part_text(p) for p in self._unit_parts(unit)])
+                        if len(units_seen) < _FACE_PARTS:
+                            units_seen[key] = found
+                    shown.append(found)
+                return opening + sep.join(shown) + closing
             return write_units
         if self.crit_success is not None or self.crit_failure is not None:
             return lambda data: "".join([part_text(p) for p in self.parts(data)])
