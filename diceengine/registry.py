@@ -77,6 +77,9 @@ class Plan(ABC):
       catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
       user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
       for plain text only, ``describe``); both run only when asked for, never in :meth:`roll`.
+    - :meth:`explainer` (optional, for speed): ``explain`` compiled once per format and language into a
+      function writing a roll's text from texts the renderer gave once; ``language_free`` (optional):
+      the parts hold no words, so the plain text is ``describe``'s in every language.
       :meth:`dice_json` (optional) writes the dice's JSON faster than one :class:`Die` at a time.
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.

@@ -123,6 +123,8 @@ def compile_explainer(writers: Writers, key: tuple[Any, ...], plan: Plan,
             seen = known.get(id(part))
             if seen is not None and seen[0] is part:
                 return seen[1]
+        if len(ctx.cache) > CACHE_SIZE:  # an explainer may ask for texts long after it was compiled
+            ctx.cache.clear()
         out: list[str] = []
         walk_parts((part,), out, ctx)
         return "".join(out)
