@@ -150,7 +150,7 @@ def before(roll: de.Roll) -> str:
 # ---------------------------------------------------------------- measure
 
 
-def paired(a: Callable[[], object], b: Callable[[], object], number: int = 20, repeat: int = 45) -> tuple[float, float]:
+def paired(a: Callable[[], object], b: Callable[[], object], number: int = 10, repeat: int = 101) -> tuple[float, float]:
     """Best times of ``a`` and ``b``, measured turn about (the machine's load hits both alike), in many
     short turns: on a loaded machine a short turn is less often cut by another process, and the best of
     many is the time of the work itself."""
@@ -174,9 +174,13 @@ def measure() -> list[tuple[str, str, float, float, float]]:
             for r in rolls:
                 before(r)
 
+        for _ in range(5):  # warm both sides up before timing
+            peer()
+
         for fmt, lang in FORMATS:
-            for r in rolls:
-                r.render(fmt, lang)  # load the catalogue and the renderer first, as an application would
+            for _ in range(5):
+                for r in rolls:
+                    r.render(fmt, lang)  # load the catalogue and the renderer first, as an application would
 
             def run(fmt: str = fmt, lang: str | None = lang, rolls: list[de.Roll] = rolls) -> None:
                 for r in rolls:
