@@ -21,14 +21,14 @@ from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
-from diceengine.parts import Dice, Face, Group, Part, Words, dice_writer
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.pmf import PMF, power_cost
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
 from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check", "joined"]
+__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "d6_texts", "prepare_check", "joined"]
 
 AGAINST = N_("against")
 _AGAINST = Words(AGAINST)
@@ -54,6 +54,11 @@ def _verdict(success: bool, margin: int) -> Group:
         if len(_VERDICTS) < 1024:
             _VERDICTS[(success, margin)] = found
     return found
+
+
+def d6_texts(text: Callable[[Any], str]) -> list[str]:
+    """The texts of a six-sided die's faces in a run of dice (index: the face), for explainers."""
+    return [""] + [text(Dice("d6", 6, (v,))) for v in range(1, 7)]
 
 
 def joined(items: list[Any], pips: int) -> list[Part]:
@@ -130,11 +135,12 @@ class CodeDice:
         text``. By default, the texts of the parts one by one."""
         if type(self).parts is not CodeDice.parts:
             return lambda record: "".join([text(p) for p in self.parts(record, code)])
-        run = dice_writer(text, "d6", 6)
+        faces = d6_texts(text)
+        between = text(" + ")  # a run of dice is its dice joined by its separator (diceengine.parts.Dice)
         pips = code.pips
         tail = text(f" - {-pips}" if pips < 0 else f" + {pips}") if pips else ""
         alone = text(str(pips)) if pips else ""
-        return lambda record: run(record) + tail if record else alone
+        return lambda record: between.join([faces[v] for v in record]) + tail if record else alone
 
 
 #: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain

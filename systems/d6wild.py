@@ -29,13 +29,22 @@ import numpy as np
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
-from diceengine.parts import Dice, Face, Group, Part, Words, dice_writer
+from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import D6_FACE_PARTS, TIE_OPTION, CodeDice, code_range, d6_catalogue, joined, prepare_check
+from ._d6_checks import (
+    D6_FACE_PARTS,
+    TIE_OPTION,
+    CodeDice,
+    code_range,
+    d6_catalogue,
+    d6_texts,
+    joined,
+    prepare_check,
+)
 from ._d6_codes import Code, parse_code
 from ._symbols import D6_FACES, WILD_FACES
 from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
@@ -183,7 +192,7 @@ class WildDice(CodeDice):
     def writer(self, text: Callable[[Any], str], code: Code) -> Callable[[Any], str]:
         """:meth:`parts` compiled (a Wild Die without a complication removing a die and without a
         character point; other rolls are written part by part)."""
-        run = dice_writer(text, "d6", 6)
+        run = d6_texts(text)
         plus, minus = text(" + "), text(" - ")
         wild = text(_WILD) + text(" ")
         chained = text("+")
@@ -196,7 +205,7 @@ class WildDice(CodeDice):
             normal, chain, bonus, removed, flagged, pips = record
             if removed is not None or bonus or not chain or (flagged and removes):
                 return "".join([text(p) for p in self.parts(record, code)])
-            line = run(normal) + plus + wild if normal else wild
+            line = plus.join([run[v] for v in normal]) + plus + wild if normal else wild
             line += chained.join([faces[(v, i > 0)] for i, v in enumerate(chain)])
             if flagged:
                 line += complication
