@@ -150,19 +150,27 @@ def before(roll: de.Roll) -> str:
 # ---------------------------------------------------------------- measure
 
 
-def paired(a: Callable[[], object], b: Callable[[], object], number: int = 100, repeat: int = 9) -> tuple[float, float]:
+def paired(a: Callable[[], object], b: Callable[[], object], number: int = 10, repeat: int = 101) -> tuple[float, float]:
     """Best times of ``a`` and ``b``, measured turn about (the machine's load hits both alike)."""
-    ta, tb = [], []
+    best = turns([a, b], number, repeat)
+    return best[0], best[1]
+
+
+def turns(fns: list[Callable[[], object]], number: int = 10, repeat: int = 151) -> list[float]:
+    """Best time of each of ``fns``, timed one after the other in each of many short turns: the load of
+    the machine hits them alike, a short turn is less often cut by another process, and spreading the
+    turns of every function over the whole measure keeps a burst of load from covering one alone."""
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        ta.append(timeit.timeit(a, number=number))
-        tb.append(timeit.timeit(b, number=number))
-    return min(ta) / number, min(tb) / number
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], timeit.timeit(fn, number=number))
+    return [t / number for t in best]
 
 
 def measure() -> list[tuple[str, str, float, float, float]]:
     """``(system: expression, format, µs of the peer per roll, ratio, ratio of roll + text)`` for every
     case and format (the last: a chat bot's whole work, ``de.roll`` then the text, against ``de.roll``
-    then the line before the renderers)."""
+    then the line before the renderers). The peer and the formats of a case are timed turn about."""
     rows = []
     for system, expr in CASES:
         rolls = [de.roll(expr, system, seed=seed) for seed in range(20)]
@@ -172,15 +180,18 @@ def measure() -> list[tuple[str, str, float, float, float]]:
             for r in rolls:
                 before(r)
 
+        runs: list[Callable[[], object]] = [peer]
         for fmt, lang in FORMATS:
-            for r in rolls:
-                r.render(fmt, lang)  # load the catalogue and the renderer first, as an application would
-
             def run(fmt: str = fmt, lang: str | None = lang, rolls: list[de.Roll] = rolls) -> None:
                 for r in rolls:
                     r.render(fmt, lang)
 
-            t_peer, t = paired(peer, run)
+            runs.append(run)
+        for _ in range(5):  # warm every side up (the catalogue and the renderer loaded, as in an application)
+            for fn in runs:
+                fn()
+        t_peer, *times = turns(runs)
+        for (fmt, lang), t in zip(FORMATS, times):
             rows.append((f"{system}: {expr}", f"{fmt}{'/' + lang if lang else ''}", t_peer / 20 * 1e6, t / t_peer,
                          (t_roll + t) / (t_roll + t_peer)))
     return rows

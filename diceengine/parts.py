@@ -15,12 +15,13 @@ A part is one of:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .rolls import Die
 
-__all__ = ["Dice", "Face", "Group", "Part", "Words"]
+__all__ = ["Dice", "Face", "Group", "Part", "Words", "dice_writer"]
 
 
 class Words(NamedTuple):
@@ -48,7 +49,9 @@ class Face(NamedTuple):
 
 
 class Dice(NamedTuple):
-    """Kept dice of one kind that count their faces, nothing more, written one after the other."""
+    """Kept dice of one kind that count their faces, nothing more, written one after the other: in every
+    format, a run's text is the texts of its one-die runs joined by the text of ``sep`` (see
+    :func:`dice_writer`)."""
 
     kind: str
     sides: int
@@ -65,3 +68,22 @@ class Group(NamedTuple):
 
 
 Part = str | Words | Face | Dice | Group
+
+
+def dice_writer(text: Callable[[Any], str], kind: str, sides: int, sep: str = " + ",
+                label: str | None = None) -> Callable[[Sequence[int]], str]:
+    """``values -> the text of Dice(kind, sides, values, sep, label)`` in the format of ``text`` (a part's
+    text, as a plan's explainer is given it), each face's text asked once (for plans' explainers)."""
+    between = text(sep)
+    faces: dict[int, str] = {}
+
+    def write(values: Sequence[int]) -> str:
+        try:
+            return between.join([faces[v] for v in values])
+        except KeyError:
+            for v in values:
+                if v not in faces:
+                    faces[v] = text(Dice(kind, sides, (v,), sep, label))
+            return between.join([faces[v] for v in values])
+
+    return write

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import types
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
@@ -57,6 +58,14 @@ class Option:
         return value
 
 
+def _plain(plan: Plan, outcome: Any, record: Any) -> str:
+    global _plain
+    from .renderers.plain import describe
+
+    _plain = describe  # imported on first use (the renderers import the registry), then called directly
+    return describe(plan, outcome, record)
+
+
 class Plan(ABC):
     """One expression of one system with its options, prepared once and cached: the three evaluations.
 
@@ -68,6 +77,9 @@ class Plan(ABC):
       catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
       user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
       for plain text only, ``describe``); both run only when asked for, never in :meth:`roll`.
+    - :meth:`explainer` (optional, for speed): ``explain`` compiled once per format and language into a
+      function writing a roll's text from texts the renderer gave once; ``language_free`` (optional):
+      the parts hold no words, so the plain text is ``describe``'s in every language.
       :meth:`dice_json` (optional) writes the dice's JSON faster than one :class:`Die` at a time.
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
@@ -83,6 +95,9 @@ class Plan(ABC):
     outcome_type: type
     #: dice thrown by one roll (explosions aside): the engine samples in chunks of about 8 million dice
     dice_per_roll: int = 1
+    #: its parts hold no words of the catalogues (numbers and marks only): a roll's plain text is
+    #: :meth:`describe`'s in every language
+    language_free: bool = False
 
     @abstractmethod
     def roll(self, rng: "random.Random") -> tuple[Any, Any]:
@@ -105,11 +120,17 @@ class Plan(ABC):
             raise NotImplementedError(f"{type(self).__name__} overrides neither explain nor describe")
         return [self.describe(outcome, record)]
 
+    def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, Any], str] | None:
+        """Optional: :meth:`explain` compiled for one format and language, for speed. ``text(part)`` is a
+        part's text in that format and language; the function returned, ``(outcome, record) -> str``,
+        writes exactly what the renderer writes of :meth:`explain`'s parts, joining texts it asked of
+        ``text`` once (the faces, words and separators of the plan). ``None`` (the default): the
+        renderer walks the parts."""
+        return None
+
     def describe(self, outcome: Any, record: Any) -> str:
         """One human line explaining a roll (plain text, English)."""
-        from .renderers.plain import render_parts
-
-        return render_parts(self.explain(outcome, record))
+        return _plain(self, outcome, record)
 
     @abstractmethod
     def sample(self, n: int, rng: "np.random.Generator") -> dict[str, "np.ndarray"]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .i18n import language as _language
+
 if TYPE_CHECKING:
     from .models import RollModel
     from .registry import Plan
@@ -96,8 +98,10 @@ class Roll:
     def render(self, fmt: str = "plain", lang: str | None = None, **settings: Any) -> str:
         """The roll as text: ``fmt`` is ``"plain"``, ``"markdown"``, ``"html"`` or ``"symbols"``
         (:mod:`diceengine.renderers`); ``lang`` defaults to the roll's own."""
-        if fmt == "plain" and not settings and (self.lang if lang is None else lang) in (None, "en"):
-            return self._plan.describe(self.outcome, self._record)  # the plan's own plain English line
+        if fmt == "plain" and not settings:
+            lang = self.lang if lang is None else lang
+            if lang in (None, "en") or (self._plan.language_free and _language(lang)):
+                return self._plan.describe(self.outcome, self._record)  # the plan's own plain English line
         found = _RENDERERS.get(fmt)
         if found is None:
             from .renderers import renderer

@@ -28,7 +28,7 @@ from diceengine.rolls import Die
 
 from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "prepare_check", "joined"]
+__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "d6_texts", "prepare_check", "joined"]
 
 AGAINST = N_("against")
 _AGAINST = Words(AGAINST)
@@ -54,6 +54,11 @@ def _verdict(success: bool, margin: int) -> Group:
         if len(_VERDICTS) < 1024:
             _VERDICTS[(success, margin)] = found
     return found
+
+
+def d6_texts(text: Callable[[Any], str]) -> list[str]:
+    """The texts of a six-sided die's faces in a run of dice (index: the face), for explainers."""
+    return [""] + [text(Dice("d6", 6, (v,))) for v in range(1, 7)]
 
 
 def joined(items: list[Any], pips: int) -> list[Part]:
@@ -124,6 +129,18 @@ class CodeDice:
 
     def parts(self, record: Any, code: Code) -> list[Part]:
         return joined([Dice("d6", 6, tuple(record))] if record else [], code.pips)
+
+    def writer(self, text: Callable[[Any], str], code: Code) -> Callable[[Any], str]:
+        """:meth:`parts` compiled for one format and language (:meth:`CodePlan.explainer`): ``record ->
+        text``. By default, the texts of the parts one by one."""
+        if type(self).parts is not CodeDice.parts:
+            return lambda record: "".join([text(p) for p in self.parts(record, code)])
+        faces = d6_texts(text)
+        between = text(" + ")  # a run of dice is its dice joined by its separator (diceengine.parts.Dice)
+        pips = code.pips
+        tail = text(f" - {-pips}" if pips < 0 else f" + {pips}") if pips else ""
+        alone = text(str(pips)) if pips else ""
+        return lambda record: between.join([faces[v] for v in record]) + tail if record else alone
 
 
 #: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain
@@ -222,6 +239,51 @@ class CodePlan(Plan):
                 parts += (" (", Words(*TIES, n=len(record[3])), ")")
         parts += (", ", _verdict(bool(outcome.success), abs(outcome.margin)))
         return parts
+
+    def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, Any], str]:
+        """:meth:`explain` compiled: the texts of the head, words, faces and separators asked once."""
+        head = self.__dict__.get("_head")
+        if head is None:
+            head = self._head = Group((self.expression,), "expression")
+        opening = text(head) + text(": ")
+        actor = self.dice_model.writer(text, self.actor_code)
+        equals: dict[int, str] = {}
+
+        def equal(n: int) -> str:  # " = 12"
+            found = equals.get(n)
+            if found is None:
+                found = text(f" = {n}")
+                if len(equals) < 1024:
+                    equals[n] = found
+            return found
+
+        if self.difficulty is None:
+            return lambda o, record: opening + actor(record[0]) + equal(o.total)
+        sep = text(", ")
+        verdicts: dict[tuple[bool, int], str] = {}
+
+        def verdict(o: Any) -> str:  # ", success by 3"
+            key = (bool(o.success), abs(o.margin))
+            found = verdicts.get(key)
+            if found is None:
+                found = sep + text(_verdict(*key))
+                if len(verdicts) < 1024:
+                    verdicts[key] = found
+            return found
+
+        if not self.rolled_difficulty:
+            return lambda o, record: opening + actor(record[0]) + equal(o.total) + verdict(o)
+        against = text(" ") + text(_AGAINST) + text(" ")
+        opponent = self.opponent_dice.writer(text, self.difficulty)  # type: ignore[arg-type]
+        opened, closed = text(" ("), text(")")
+
+        def write(o: Any, record: Any) -> str:
+            line = opening + actor(record[0]) + equal(o.total) + against + opponent(record[1]) + equal(record[2])
+            if record[3]:
+                line += opened + text(Words(*TIES, n=len(record[3]))) + closed
+            return line + verdict(o)
+
+        return write
 
     # ------------------------------------------------------------ bulk
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:

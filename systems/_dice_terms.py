@@ -55,7 +55,7 @@ from diceengine.limits import (
     Cost,
 )
 from diceengine.parts import Dice as DiceRun
-from diceengine.parts import Face, Group, Part
+from diceengine.parts import Face, Group, Part, dice_writer
 from diceengine.pmf import (
     PMF,
     convolve_cost,
@@ -505,30 +505,48 @@ class DiceTerm:
         return tables
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
-        crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
-        die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
-                  bool(flags & ADDED), False, None, self.label, crit)
-        marked = None if crit is None and self.crit_success is None else crit == "success"
-        return Face(die, score=score, critical=marked)
+        """The part of one face (made once per face, state and score: parts are immutable)."""
+        faces = self.__dict__.get("_faces")
+        if faces is None:
+            faces = self.__dict__["_faces"] = {}
+        key = (v, kept, score, flags)
+        found = faces.get(key)
+        if found is None:
+            crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
+            die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
+                      bool(flags & ADDED), False, None, self.label, crit)
+            marked = None if crit is None and self.crit_success is None else crit == "success"
+            found = Face(die, score=score, critical=marked)
+            if len(faces) < _FACE_PARTS:
+                faces[key] = found
+        return found
 
     def parts(self, data: list) -> list[Part]:
         """The term's dice as parts of a text (:mod:`diceengine.parts`): ``[6, 5, 3, ~1~]``; ``6!+4`` an
         explosion; ``*`` a success; ``20(cs)`` a critical success."""
         parts: list[Part] = ["["]
-        if self.plain and (self.window is None or self.keep >= len(data)):
+        window = self.window
+        if self.plain and (window is None or window[1] - window[0] >= len(data)):
             parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
         elif self.flat:
             gone = self._dropped(data)
             order: Any = range(len(data))
             if self.sort is not None:
                 order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            counts = self.success is not None
+            marks = self.crit_success is not None or self.crit_failure is not None
+            make = self._face
             for j, i in enumerate(order):
                 if j:
                     parts.append(", ")
-                v, kept = data[i], i not in gone
-                score = self._face_score(v) if self.success is not None and kept else 0
-                face = self._face(v, kept, score)
-                mark = {"success": "(cs)", "failure": "(cf)"}.get(face.die.critical or "")
+                v = data[i]
+                kept = i not in gone
+                face = make(v, kept, self._face_score(v) if counts and kept else 0)
+                if not marks:
+                    parts.append(face)
+                    continue
+                score = face.score
+                mark = _CRIT_MARKS.get(face.die.critical or "")
                 if mark and kept and not score:
                     parts += (face, mark)
                 elif mark and kept:  # the mark goes right after the face, before its success marks
@@ -545,24 +563,97 @@ class DiceTerm:
             for j, unit in enumerate(units):
                 if j:
                     parts.append(", ")
-                unit_dropped = not self.per_die and any(f & DROPPED for _, f in unit)
-                shown: list[Part] = []
-                after_reroll = False
-                for k, (v, f) in enumerate(unit):
-                    if k:
-                        shown.append(" " if after_reroll else "+")
-                    after_reroll = bool(f & REROLLED)
-                    score = self._face_score(v) if self.per_die and self.success is not None and \
-                        not f & (DROPPED | REROLLED) else 0
-                    shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
-                last = shown[-1]
-                if self.success is not None and not unit_dropped and not self.per_die and isinstance(last, Face):
-                    shown[-1] = last._replace(score=self._unit_score(unit))
-                parts.extend([Group(tuple(shown))] if unit_dropped else shown)
+                parts.extend(self._unit_parts(unit))
         parts.append("]")
         if self.label:
             parts.append(f" ({self.label})")
         return parts
+
+    def _unit_parts(self, unit: list) -> list[Part]:
+        """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``."""
+        unit_dropped = not self.per_die and any(f & DROPPED for _, f in unit)
+        shown: list[Part] = []
+        after_reroll = False
+        for k, (v, f) in enumerate(unit):
+            if k:
+                shown.append(" " if after_reroll else "+")
+            after_reroll = bool(f & REROLLED)
+            score = self._face_score(v) if self.per_die and self.success is not None and \
+                not f & (DROPPED | REROLLED) else 0
+            shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
+        last = shown[-1]
+        if self.success is not None and not unit_dropped and not self.per_die and isinstance(last, Face):
+            shown[-1] = last._replace(score=self._unit_score(unit))
+        return [Group(tuple(shown))] if unit_dropped else shown
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
+        """:meth:`parts` compiled for one format and language (``text``: a part's text): ``data -> the
+        text of the parts``, each face's text asked once."""
+        opening, sep = text("["), text(", ")
+        closing = text("]") + (text(f" ({self.label})") if self.label else "")
+        run = dice_writer(text, self.kind, self.sides, ", ", self.label) if self.plain else None
+        literals = {s: text(s) for s in ("+", " ")}
+        faces: dict[tuple[int, bool], str] = {}  # flat dice: (face, kept) -> text
+        known: dict[int, tuple[Any, str]] = {}  # other dice: id(part) -> (part, text); parts made once per face
+
+        def part_text(part: Any) -> str:
+            if type(part) is str:
+                found = literals.get(part)
+                return found if found is not None else text(part)
+            seen = known.get(id(part))
+            if seen is not None and seen[0] is part:
+                return seen[1]
+            found = text(part)
+            if len(known) >= _FACE_PARTS:
+                known.clear()
+            known[id(part)] = (part, found)
+            return found
+
+        if not self.flat:
+            units_seen: dict[Any, str] = {}  # a unit's dice ((face, flags) of each) -> its text
+
+            def write_units(data: list) -> str:
+                units = data
+                if self.sort is not None:
+                    units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                                   reverse=self.sort == "sd")
+                shown = []
+                for unit in units:
+                    key = (unit[0][0], unit[0][1]) if len(unit) == 1 else tuple(map(tuple, unit))
+                    found = units_seen.get(key)
+                    if found is None:
+                        found = "".join([part_text(p) for p in self._unit_parts(unit)])
+                        if len(units_seen) < _FACE_PARTS:
+                            units_seen[key] = found
+                    shown.append(found)
+                return opening + sep.join(shown) + closing
+            return write_units
+        if self.crit_success is not None or self.crit_failure is not None:
+            return lambda data: "".join([part_text(p) for p in self.parts(data)])
+        counts = self.success is not None
+        make, score = self._face, self._face_score
+        window = self.window
+
+        def write_flat(data: list) -> str:
+            if run is not None and (window is None or window[1] - window[0] >= len(data)):
+                return opening + run(data) + closing
+            gone = self._dropped(data)
+            order: Any = range(len(data))
+            if self.sort is not None:
+                order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            shown = []
+            for i in order:
+                key = (data[i], i not in gone)
+                found = faces.get(key)
+                if found is None:
+                    v, kept = key
+                    found = text(make(v, kept, score(v) if counts and kept else 0))
+                    if len(faces) < _FACE_PARTS:
+                        faces[key] = found
+                shown.append(found)
+            return opening + sep.join(shown) + closing
+
+        return write_flat
 
     def render(self, data: list) -> str:
         """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
@@ -1132,6 +1223,11 @@ def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Gen
             lo = np.maximum(lo, n)
     pos = np.arange(keys.shape[1])[None, :]
     return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
+
+
+#: most face parts a term remembers (one per face, state and score)
+_FACE_PARTS = 4096
+_CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:

@@ -136,6 +136,23 @@ class Evaluator:
         if paren:
             out.append(")")
 
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        """:meth:`parts` compiled for one format and language (``text``: a part's text): ``records -> the
+        text of the parts``. By default, the parts' texts one by one."""
+        def write(records: Iterator[Any]) -> str:
+            out: list[Part] = []
+            self.parts(records, out)
+            return "".join([text(p) for p in out])
+        return write
+
+    def wrapped_writer(self, text: Callable[[Any], str], paren: bool) -> Callable[[Iterator[Any]], str]:
+        """:meth:`writer` in parentheses when ``paren``."""
+        inner = self.writer(text)
+        if not paren:
+            return inner
+        opening, closing = text("("), text(")")
+        return lambda records: opening + inner(records) + closing
+
     def exact_cost(self) -> tuple[Cost, int, int]:
         raise NotImplementedError
 
@@ -187,6 +204,10 @@ class Const(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         return str(self.value)
 
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        value = text(str(self.value))
+        return lambda records: value
+
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         return str(self.value), []
 
@@ -221,6 +242,10 @@ class Term(Evaluator):
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         out.extend(self.term.parts(next(records)[1]))
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        write = self.term.writer(text)
+        return lambda records: write(next(records)[1])
 
     def truncated(self) -> float:
         return self.term.truncated_mass()
@@ -412,6 +437,13 @@ class Binary(Evaluator):
         left.wrapped(records, out, left.prec < mine or (self.op == "^" and left.prec == mine))
         out.append(f" {self.op} ")
         right.wrapped(records, out, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        mine, left, right = self.prec, self.left, self.right
+        a = left.wrapped_writer(text, left.prec < mine or (self.op == "^" and left.prec == mine))
+        op = text(f" {self.op} ")
+        b = right.wrapped_writer(text, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        return lambda records: a(records) + op + b(records)
 
     def truncated(self) -> float:
         return self.left.truncated() + self.right.truncated()

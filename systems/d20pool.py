@@ -18,6 +18,7 @@ Menace given to the game master) for the first, second and third, as in the 2d20
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -163,13 +164,19 @@ class PoolPlan(Plan):
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
 
-    def explain(self, outcome: Any, record: list[int]) -> list[Part]:
+    def _parts(self) -> tuple[Group, list[Any]]:
+        """The expression and the parts of the faces 1..20 (index 0 unused), made once."""
         faces = self._faces
         if faces is None:
             faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v],
                                                 complication=bool(self._comp[v]), critical=v == 1)
                                            for v in range(1, 21))]
-        parts: list[Part] = [Group((self.expression,), "expression"), ": ["]
+            self._head = Group((self.expression,), "expression")
+        return self._head, faces
+
+    def explain(self, outcome: Any, record: list[int]) -> list[Part]:
+        head, faces = self._parts()
+        parts: list[Part] = [head, ": ["]
         for v in record:
             parts += (faces[v], ", ")
         parts[-1] = "] = "
@@ -181,6 +188,35 @@ class PoolPlan(Plan):
             if outcome.impulsion:
                 parts += (", ", _words(IMPULSION, outcome.impulsion))
         return parts
+
+    def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list[int]], str]:
+        """:meth:`explain` compiled: the texts of the faces, words and separators asked once."""
+        head, parts = self._parts()
+        faces = [""] + [text(f) for f in parts[1:]]
+        opening, sep, closing = text(head) + text(": ["), text(", "), text("] = ")
+        verdicts = {ok: sep + text(_VERDICTS[ok]) for ok in (True, False)}
+        difficulty = self.difficulty is not None
+        counts: dict[tuple[str, int], str] = {}
+
+        def count(forms: tuple[str, str], n: int) -> str:
+            found = counts.get((forms[0], n))
+            if found is None:
+                found = text(_words(forms, n))
+                if len(counts) < 256:
+                    counts[(forms[0], n)] = found
+            return found
+
+        def write(outcome: Any, record: list[int]) -> str:
+            line = opening + sep.join([faces[v] for v in record]) + closing + count(SUCCESSES, outcome.successes)
+            if outcome.complications:
+                line += sep + count(COMPLICATIONS, outcome.complications)
+            if difficulty:
+                line += verdicts[bool(outcome.success)]
+                if outcome.impulsion:
+                    line += sep + count(IMPULSION, outcome.impulsion)
+            return line
+
+        return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         faces = rng.integers(1, 21, size=(n, self.count))

@@ -35,7 +35,16 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from . import _d6_codes
-from ._d6_checks import D6_FACE_PARTS, TIE_OPTION, CodeDice, code_range, d6_catalogue, joined, prepare_check
+from ._d6_checks import (
+    D6_FACE_PARTS,
+    TIE_OPTION,
+    CodeDice,
+    code_range,
+    d6_catalogue,
+    d6_texts,
+    joined,
+    prepare_check,
+)
 from ._d6_codes import Code, parse_code
 from ._symbols import D6_FACES, WILD_FACES
 from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
@@ -180,6 +189,35 @@ class WildDice(CodeDice):
                                      label="character point")))
             items.append(item)
         return joined(items, pips)
+
+    def writer(self, text: Callable[[Any], str], code: Code) -> Callable[[Any], str]:
+        """:meth:`parts` compiled (a Wild Die without a complication removing a die and without a
+        character point; other rolls are written part by part)."""
+        run = d6_texts(text)
+        plus, minus = text(" + "), text(" - ")
+        wild = text(_WILD) + text(" ")
+        chained = text("+")
+        faces = {(v, added): text(_face(v, "wild", True, added)) for v in range(1, 7) for added in (False, True)}
+        complication = text(" (") + text(_COMPLICATION) + text(")")
+        tails: dict[int, str] = {}
+        removes = self.complication == "remove_highest"
+
+        def write(record: Any) -> str:
+            normal, chain, bonus, removed, flagged, pips = record
+            if removed is not None or bonus or not chain or (flagged and removes):
+                return "".join([text(p) for p in self.parts(record, code)])
+            line = plus.join([run[v] for v in normal]) + plus + wild if normal else wild
+            line += chained.join([faces[(v, i > 0)] for i, v in enumerate(chain)])
+            if flagged:
+                line += complication
+            if not pips:
+                return line
+            tail = tails.get(pips)
+            if tail is None:
+                tail = tails[pips] = (minus if pips < 0 else plus) + text(str(abs(pips)))
+            return line + tail
+
+        return write
 
     def opponent(self) -> "WildDice":
         """The opposing side throws with its own Wild Die but never with the actor's character point."""

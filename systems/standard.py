@@ -11,7 +11,7 @@ How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
@@ -48,6 +48,7 @@ class StandardPlan(Plan):
     """A compiled standard expression (:mod:`._standard_eval`): its three evaluations and its description."""
 
     outcome_type = StandardOutcome
+    language_free = True  # numbers, operators and marks: the same text in every language
 
     def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
         self.root = root
@@ -90,6 +91,24 @@ class StandardPlan(Plan):
         self.root.parts(iter(record), parts)
         parts += [" = ", Group((str(outcome.total),), "result")]
         return parts
+
+    def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
+        """:meth:`explain` compiled: each node's texts asked once (:meth:`._standard_eval.Evaluator.writer`)."""
+        opening = text(Group((self.expression,), "expression")) + text(": ")
+        root = self.root.writer(text)
+        equals = text(" = ")
+        results: dict[Any, str] = {}
+
+        def write(outcome: Any, record: list) -> str:
+            total = outcome.total
+            result = results.get(total)
+            if result is None:
+                result = text(Group((str(total),), "result"))
+                if len(results) < 1024:
+                    results[total] = result
+            return opening + root(iter(record)) + equals + result
+
+        return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         total = self.root.sample(n, rng)

@@ -11,6 +11,7 @@ import random
 import pytest
 
 import diceengine as de
+from diceengine import renderers
 from diceengine.renderers.markdown import escape
 
 
@@ -155,6 +156,8 @@ def test_roll_does_no_rendering_work(monkeypatch):
         raise AssertionError("rendering on the hot path")
 
     monkeypatch.setattr(prepared, "explain", refuse)
+    monkeypatch.setattr(prepared, "explainer", refuse)
+    monkeypatch.setattr(renderers.markdown, "_WRITERS", {})  # nothing compiled for this plan yet
     r = de.roll("4d6kh3", seed=1, lang="fr")  # no text built
     assert r.total == 13
     with pytest.raises(AssertionError):

@@ -19,10 +19,11 @@ from ..parts import Dice
 
 if TYPE_CHECKING:
     from ..parts import Face, Words
+    from ..registry import Plan
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "Context", "catalogue", "context", "face_marks", "narrative_text", "render", "renderer",
-           "walk", "words_text"]
+__all__ = ["FORMATS", "Context", "Writers", "catalogue", "compile_explainer", "context", "face_marks", "narrative_text",
+           "render", "renderer", "walk", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`
 FORMATS = {"plain": "plain", "markdown": "markdown", "html": "html", "symbols": "symbols"}
@@ -77,11 +78,14 @@ def narrative_text(face: Face, gettext: Callable[[str], str]) -> str:
 
 
 class Context(NamedTuple):
-    """What a renderer needs for one format and language: the catalogue and the texts it remembers."""
+    """What a renderer needs for one format and language: the catalogue and the texts it remembers (by
+    part, and by the identity of the part objects a system reuses from roll to roll)."""
 
     gettext: Callable[[str], str]
     ngettext: Callable[[str, str, int], str]
     cache: dict[Any, str]
+    known: dict[int, tuple[Any, str]] | None = None
+    """``id(part) -> (part, text)``: holding the part keeps its id from being reused (``None``: not kept)"""
 
 
 _CONTEXTS: dict[tuple[Any, ...], Context] = {}
@@ -95,7 +99,39 @@ def context(*key: Any, lang: str | None) -> Context:
     found = _CONTEXTS.get((lang, *key))
     if found is None or len(found.cache) > CACHE_SIZE:
         t = translations(lang)
-        found = _CONTEXTS[(lang, *key)] = Context(t.gettext, t.ngettext, {})
+        found = _CONTEXTS[(lang, *key)] = Context(t.gettext, t.ngettext, {}, {})
+    return found
+
+
+#: most (plan, language) explainers a format remembers
+PLANS = 1024
+Writers = dict[tuple[Any, ...], tuple[Any, Any]]
+"""A format's compiled explainers: ``(id(plan), lang, ...) -> (plan, explainer or None)``; the plan held
+in the entry keeps its id from being reused. A renderer reads it directly (one look-up per roll)."""
+
+
+def compile_explainer(writers: Writers, key: tuple[Any, ...], plan: Plan,
+                      walk_parts: Callable[[Iterable[Any], list[str], Context], None],
+                      *fmt: Any, lang: str | None) -> tuple[Any, Any]:
+    """``writers[key] = (plan, the plan's explainer in format fmt and lang)`` (see
+    :meth:`diceengine.registry.Plan.explainer`; ``walk_parts`` writes parts at the top level of a text)."""
+    ctx = context(*fmt, lang=lang)
+    known = ctx.known
+
+    def text(part: Any) -> str:
+        if known is not None:
+            seen = known.get(id(part))
+            if seen is not None and seen[0] is part:
+                return seen[1]
+        if len(ctx.cache) > CACHE_SIZE:  # an explainer may ask for texts long after it was compiled
+            ctx.cache.clear()
+        out: list[str] = []
+        walk_parts((part,), out, ctx)
+        return "".join(out)
+
+    if len(writers) >= PLANS:
+        writers.clear()
+    found = writers[key] = (plan, plan.explainer(text))
     return found
 
 
@@ -109,9 +145,11 @@ def walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool, text:
          dice: Callable[[Dice, bool], str], literal: Callable[[str], str] | None = None) -> None:
     """Append the text of each part to ``out``, as one format writes it: literal strings through
     ``literal`` (as they are when ``None``), runs of plain dice through ``dice(run, struck)``, faces, words
-    and groups through ``text(part, ctx, struck)``. Texts not struck are remembered in ``ctx``."""
+    and groups through ``text(part, ctx, struck)``. Texts not struck are remembered in ``ctx``: a part
+    object seen before is found by its identity (hashing a part hashes every field of it)."""
     append = out.append
     cache = ctx.cache
+    known = ctx.known
     for part in parts:
         kind = type(part)
         if kind is str:
@@ -127,7 +165,16 @@ def walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool, text:
         elif struck:
             append(text(part, ctx, True))
         else:
+            if known is not None:
+                seen = known.get(id(part))
+                if seen is not None and seen[0] is part:
+                    append(seen[1])
+                    continue
             found = cache.get(part)
             if found is None:
                 found = cache[part] = text(part, ctx, False)
+            if known is not None:
+                if len(known) >= CACHE_SIZE:
+                    known.clear()
+                known[id(part)] = (part, found)
             append(found)

@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, walk, words_text
+from . import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:
@@ -45,10 +45,32 @@ def die_classes(face: Face) -> str:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as an HTML fragment."""
-    out = [f'<span class="dice-roll dice-{_UNSAFE.sub("", roll.system)}" lang="{escape(lang or "en")}">']
+    plan = roll._plan
+    found = _WRITERS.get((id(plan), lang, roll.system))
+    if found is None or found[0] is not plan:
+        found = compile_explainer(_WRITERS, (id(plan), lang, roll.system), plan, _walk, "html", lang=lang)
+        if found[1] is not None:  # the explainer's text inside the roll's <span>
+            write, head = found[1], _head(roll.system, lang)
+            found = _WRITERS[(id(plan), lang, roll.system)] = (plan, lambda o, r: head + write(o, r) + "</span>")
+    if found[1] is not None:
+        return found[1](roll.outcome, roll._record)
+    out = [_head(roll.system, lang)]
     _walk(roll.parts(), out, context("html", lang=lang))
     out.append("</span>")
     return "".join(out)
+
+
+def _head(system: str, lang: str | None) -> str:
+    """The roll's opening ``<span>``."""
+    found = _HEADS.get((system, lang))
+    if found is None:
+        found = _HEADS[(system, lang)] = \
+            f'<span class="dice-roll dice-{_UNSAFE.sub("", system)}" lang="{escape(lang or "en")}">'
+    return found
+
+
+_WRITERS: Writers = {}
+_HEADS: dict[tuple[str, str | None], str] = {}  # (system, language) -> the opening tag
 
 
 def face_text(face: Face, gettext: Callable) -> str:

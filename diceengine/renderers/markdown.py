@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, context, face_marks, narrative_text, walk, words_text
+from . import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -36,9 +36,18 @@ def is_critical(face: Face) -> bool:
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
+    plan = roll._plan
+    found = _WRITERS.get((id(plan), lang))
+    if found is None or found[0] is not plan:
+        found = compile_explainer(_WRITERS, (id(plan), lang), plan, _top, "markdown", lang=lang)
+    if found[1] is not None:
+        return found[1](roll.outcome, roll._record)
     out: list[str] = []
     _walk(roll.parts(), out, context("markdown", lang=lang), False)
     return "".join(out)
+
+
+_WRITERS: Writers = {}
 
 
 def face_text(face: Face, gettext: Callable, struck: bool = False) -> str:
@@ -78,3 +87,7 @@ def _text(part: Any, ctx: Context, struck: bool) -> str:
 
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
     walk(parts, out, ctx, struck, _text, _dice, escape)
+
+
+def _top(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
+    walk(parts, out, ctx, False, _text, _dice, escape)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
 from ..registry import get_system
-from . import Context, context, face_marks, walk, words_text
+from . import Context, Writers, compile_explainer, context, face_marks, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -27,17 +27,41 @@ def emoji_name(key: str) -> str:
 def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
            symbols: Mapping[str, str] | None = None, **settings: Any) -> str:
     """The roll with its faces as symbols."""
-    declared = get_system(roll.system).symbols
-    table = {k: emoji_name(k) for k in declared} if emoji else declared
-    if symbols:
-        table = {**table, **symbols}
-    # texts are remembered for the system's own table; a table given by the caller is not
-    ctx = context("symbols", roll.system, emoji, lang=lang)
-    if symbols:
-        ctx = Context(ctx.gettext, ctx.ngettext, {})
+    table: Mapping[str, str]
+    if symbols:  # a table given by the caller: its texts are not remembered
+        table = {**_table(roll.system, emoji), **symbols}
+        shared = context("symbols", roll.system, emoji, lang=lang)
+        ctx = Context(shared.gettext, shared.ngettext, {})
+    else:
+        plan = roll._plan
+        found = _WRITERS.get((id(plan), lang, emoji))
+        if found is None or found[0] is not plan:
+            found = compile_explainer(_WRITERS, (id(plan), lang, emoji), plan,
+                                      lambda parts, out, c: _walk(parts, out, c, _table(roll.system, emoji), False),
+                                      "symbols", roll.system, emoji, lang=lang)
+        if found[1] is not None:
+            return found[1](roll.outcome, roll._record)
+        ctx = context("symbols", roll.system, emoji, lang=lang)
+        table = _table(roll.system, emoji)
     out: list[str] = []
     _walk(roll.parts(), out, ctx, table, False)
     return "".join(out)
+
+
+_WRITERS: Writers = {}
+_TABLES: dict[tuple[int, bool], tuple[Any, Mapping[str, str]]] = {}
+
+
+def _table(system: str, emoji: bool) -> Mapping[str, str]:
+    """The system's declared symbols, or their emoji names."""
+    plugin = get_system(system)
+    found = _TABLES.get((id(plugin), emoji))
+    if found is None or found[0] is not plugin:
+        found = (plugin, {k: emoji_name(k) for k in plugin.symbols} if emoji else plugin.symbols)
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        _TABLES[(id(plugin), emoji)] = found
+    return found[1]
 
 
 def _face(face: Face, table: Mapping[str, str], gettext: Callable) -> str:
