@@ -61,6 +61,9 @@ def stage(modules: list[str]) -> None:
     mutants = STAGE / "mutants"
     if mutants.exists():
         mutated = {staged_path(m) for m in modules}
+        for rel in mutated:  # a module copied there plain by an earlier run of other modules: mutate it now
+            if not (mutants / (rel + ".meta")).exists():
+                (mutants / rel).unlink(missing_ok=True)
         for folder in ("diceengine", "tests", "benchmarks", "examples"):
             shutil.rmtree(mutants / folder / "__pycache__", ignore_errors=True)
             for path in (STAGE / folder).rglob("*"):
