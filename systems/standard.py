@@ -4,13 +4,15 @@
 ``khN``); explode ``!`` (on the maximum), ``!>=N``, ``!N`` (on a face equal to N); compound ``!!``;
 re-roll until ``r1``, ``r<2``, once ``ro1``, ``ro<2``; success counting ``8d10>=7`` (``>N <=N <N =N``)
 with failures subtracted by ``f<=N``; labels ``3d6[fire]``; integer arithmetic ``+ - * /`` (division
-rounds down) and parentheses around them. The outcome is the ``total``.
+rounds down) and parentheses around them. The outcome is the ``total``; with critical marks (``cs`` /
+``cf``) also the counts of kept dice marked (:class:`CriticalOutcome`, see :class:`CriticalPlan`).
 
 How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
@@ -28,10 +30,10 @@ from diceengine.rolls import Die
 
 from . import _dice_ast
 from ._dice_ast import Described
-from ._standard_eval import Context, Evaluator, compile_node
+from ._standard_eval import CRITICALS_GIVEN, CRITICALS_SAMPLED, Context, CriticalTerm, Evaluator, compile_node
 from ._symbols import D6_FACES, FUDGE_FACES
 
-__all__ = ["ArithmeticPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
+__all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
 
 class StandardOutcome(NamedTuple):
@@ -41,13 +43,24 @@ class StandardOutcome(NamedTuple):
     """an ``int``; a ``fractions.Fraction`` only with ``division="exact"``"""
 
 
+class CriticalOutcome(NamedTuple):
+    """The outcome of a standard-notation roll whose dice carry critical marks (``cs`` / ``cf``)."""
+
+    total: int | Fraction
+    """as :class:`StandardOutcome`"""
+    critical_successes: int | None = None
+    """kept dice marked as critical successes (``None`` without a ``cs`` mark)"""
+    critical_failures: int | None = None
+    """kept dice marked as critical failures (``None`` without a ``cf`` mark)"""
+
+
 _new_tuple = tuple.__new__  # builds an outcome without the NamedTuple constructor's argument parsing
 
 
 class StandardPlan(Plan):
     """A compiled standard expression (:mod:`._standard_eval`): its three evaluations and its description."""
 
-    outcome_type = StandardOutcome
+    outcome_type: type = StandardOutcome
 
     def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
         self.root = root
@@ -62,7 +75,7 @@ class StandardPlan(Plan):
             value = compiled
             self._roll = lambda r, rec: value
 
-    def roll(self, rng: Any) -> tuple[StandardOutcome, list]:
+    def roll(self, rng: Any) -> tuple[Any, list]:
         record: list = []
         return _new_tuple(StandardOutcome, (self._roll(rng.random, record),)), record
 
@@ -115,6 +128,95 @@ class StandardPlan(Plan):
 ArithmeticPlan = StandardPlan
 
 
+class CriticalPlan(StandardPlan):
+    """A standard expression with critical marks whose counts the outcome gives (:class:`CriticalOutcome`).
+
+    A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
+    joint distribution of the total and the counts: for each combination of the counts of the marked dice
+    terms (:class:`~._standard_eval.CriticalTerm`, independent of each other), the expression's distribution
+    given them, weighted by their probability."""
+
+    outcome_type = CriticalOutcome
+
+    def __init__(self, root: Evaluator, expression: str, description: str | None,
+                 marked: Sequence[CriticalTerm]) -> None:
+        super().__init__(root, expression, description)
+        self.marked = list(marked)
+        self.successes = any(m.term.crit_success is not None for m in self.marked)
+        self.failures = any(m.term.crit_failure is not None for m in self.marked)
+
+    def _counts(self, cs: Any, cf: Any) -> tuple[Any, Any]:
+        return (cs if self.successes else None), (cf if self.failures else None)
+
+    def roll(self, rng: Any) -> tuple[Any, list]:
+        record: list = []
+        total = self._roll(rng.random, record)
+        cs = cf = 0
+        for die in self.dice(record):
+            if die.kept and die.critical is not None:
+                if die.critical == "success":
+                    cs += 1
+                else:
+                    cf += 1
+        return CriticalOutcome(total, *self._counts(cs, cf)), record
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        token = CRITICALS_SAMPLED.set([])
+        try:
+            out = super().sample(n, rng)
+            counts = CRITICALS_SAMPLED.get() or []
+        finally:
+            CRITICALS_SAMPLED.reset(token)
+        cs = sum((np.broadcast_to(c, (n,)) for c, _ in counts), np.zeros(n, dtype=np.int64))
+        cf = sum((np.broadcast_to(f, (n,)) for _, f in counts), np.zeros(n, dtype=np.int64))
+        if self.successes:
+            out["critical_successes"] = cs
+        if self.failures:
+            out["critical_failures"] = cf
+        return out
+
+    def exact_cost(self) -> Cost:
+        """The marked terms' joint odds, then the expression once per combination of their counts."""
+        combos = 1
+        cost = Cost()
+        for m in self.marked:
+            joint, pairs = m.joint_cost()
+            cost = cost + joint
+            combos *= pairs
+        root = self.root.exact_cost()[0]
+        return cost + Cost(root.work * combos, root.cells)
+
+    def distribution(self) -> Distribution:
+        table: dict[tuple[Any, int, int], float] = {}
+        joints = [list(m.joint().items()) for m in self.marked]
+        for combo in itertools.product(*joints):
+            weight = 1.0
+            given: dict[int, tuple[int, int]] = {}
+            cs = cf = 0
+            for m, ((s, f), (p, _)) in zip(self.marked, combo):
+                weight *= p
+                given[id(m)] = (s, f)
+                cs, cf = cs + s, cf + f
+            token = CRITICALS_GIVEN.set(given)
+            try:
+                exact = self.root.exact()
+            finally:
+                CRITICALS_GIVEN.reset(token)
+            for value, p in exact.items():
+                key = (value, cs, cf)
+                table[key] = table.get(key, 0.0) + weight * p
+        rows = list(table.items())
+        totals = np.empty(len(rows), dtype=object if self.root.rational else np.int64)
+        totals[:] = [k[0] for k, _ in rows]
+        columns: dict[str, np.ndarray] = {"total": totals}
+        if self.successes:
+            columns["critical_successes"] = np.array([k[1] for k, _ in rows], dtype=np.int64)
+        if self.failures:
+            columns["critical_failures"] = np.array([k[2] for k, _ in rows], dtype=np.int64)
+        return Distribution(CriticalOutcome, columns, np.array([p for _, p in rows]),
+                            truncated=self.root.truncated())
+
+
 class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
@@ -144,8 +246,11 @@ class StandardSystem(System):
         if isinstance(tree, Described):
             description = tree.text or None
             tree = tree.expr
-        root = compile_node(tree, Context(expression, options))
+        ctx = Context(expression, options)
+        root = compile_node(tree, ctx)
         if root.dice_count > MAX_DICE:
             raise DiceLimitError(N_("too many dice: {count} in one roll (at most {limit})"), expression, 0,
                                  count=root.dice_count, limit=MAX_DICE)
+        if ctx.marked and not ctx.uncounted:
+            return CriticalPlan(root, expression, description, ctx.marked)
         return StandardPlan(root, expression, description)
