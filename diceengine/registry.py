@@ -68,6 +68,7 @@ class Plan(ABC):
       catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
       user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
       for plain text only, ``describe``); both run only when asked for, never in :meth:`roll`.
+      :meth:`dice_json` (optional) writes the dice's JSON faster than one :class:`Die` at a time.
     - :meth:`sample` returns one numpy array of length ``n`` per outcome field that the expression
       has (fields that are ``None`` for it are left out), computed by vectorised numpy code.
     - :meth:`distribution` returns the exact :class:`~diceengine.distributions.Distribution`.
@@ -90,6 +91,13 @@ class Plan(ABC):
     @abstractmethod
     def dice(self, record: Any) -> list["Die"]:
         """Every die of a roll, in the order thrown."""
+
+    def dice_json(self, record: Any) -> str:
+        """The dice of a roll as the items of a JSON array: the JSON of each :class:`~diceengine.rolls.Die`
+        of :meth:`dice`, comma-separated (a plan may write them faster, never differently)."""
+        from .rolljson import dice_json
+
+        return dice_json(self.dice(record))
 
     def explain(self, outcome: Any, record: Any) -> list[Any]:
         """The parts of a roll's text (:mod:`diceengine.parts`), in order."""

@@ -6,12 +6,13 @@ from __future__ import annotations
 from fractions import Fraction
 from json import dumps as _dumps
 from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .rolls import Roll
 
-__all__ = ["roll_json"]
+__all__ = ["FaceJson", "dice_json", "die_json", "roll_json"]
 
 _TF = {True: "true", False: "false"}
 
@@ -61,30 +62,60 @@ def _die_json(d: Any) -> str:
     return text
 
 
-def _die(d: Any) -> str:
-    """One die's JSON (dice repeat: each distinct die is written once and cached)."""
+def die_json(d: Any) -> str:
+    """One :class:`~diceengine.rolls.Die` as JSON (dice repeat: each distinct die is written once and cached)."""
     return _DIE_JSON.get(d) or _die_json(d)
+
+
+def dice_json(dice: Iterable[Any]) -> str:
+    """The items of the JSON array of ``dice`` (:class:`~diceengine.rolls.Die`), without the brackets."""
+    get = _DIE_JSON.get
+    return ",".join([get(d) or _die_json(d) for d in dice])
+
+
+class FaceJson(dict):  # type: ignore[type-arg]
+    """Face value -> JSON of one kind of die showing it (``FaceJson(lambda v: Die(...))[6]``), each face
+    written once, on first use: a plan's dice of one kind differ only by their face. Holds at most
+    :attr:`LIMIT` faces (a d100000 writes its rarer faces each time)."""
+
+    __slots__ = ("die",)
+    LIMIT = 128
+
+    def __init__(self, die: Callable[[int], Any]) -> None:
+        super().__init__()
+        self.die = die
+
+    def __missing__(self, value: int) -> str:
+        text = die_json(self.die(value))
+        if len(self) < self.LIMIT:
+            self[value] = text
+        return text
 
 
 def roll_json(roll: Roll) -> str:
     """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
     plan, outcome, record = roll._plan, roll.outcome, roll._record
+    ends = getattr(plan, "_json_ends", None)
+    found = ends.get(roll.expression) if ends else None
+    head, tail = found or _ends(plan, roll.system, roll.expression)
     if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
         fields = f'"{outcome._fields[0]}":{outcome[0]}'
     else:
         fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
-    get = _DIE_JSON.get
-    dice = ",".join([get(d) or _die_json(d) for d in plan.dice(record)])
-    head = _HEADS.get((roll.system, roll.expression)) or _head(roll.system, roll.expression)
-    return (head + fields + '},"dice":[' + dice + '],"text":' + _quote(plan.describe(outcome, record))
-            + ',"description":' + _text(getattr(plan, "description", None)) + "}")
+    return (f'{head}{fields}}},"dice":[{plan.dice_json(record)}],"text":{_quote(plan.describe(outcome, record))}'
+            f'{tail}')
 
 
-_HEADS: dict[tuple[str, str], str] = {}
-
-
-def _head(system: str, expression: str) -> str:
-    head = '{"system":' + _quote(system) + ',"expression":' + _quote(expression) + ',"outcome":{'
-    if len(_HEADS) < 4096:
-        _HEADS[(system, expression)] = head
-    return head
+def _ends(plan: Any, system: str, expression: str) -> tuple[str, str]:
+    """The JSON before the outcome's fields and after the text: the same for every roll of a plan and a
+    spelling, remembered on the plan (a copy of a plan showing another spelling shares them)."""
+    description = getattr(plan, "description", None)
+    ends = ('{"system":' + _quote(system) + ',"expression":' + _quote(expression) + ',"outcome":{',
+            ',"description":' + _text(description) + "}")
+    try:
+        known = plan.__dict__.setdefault("_json_ends", {})
+    except AttributeError:  # a plan without a __dict__: nothing remembered
+        return ends
+    if len(known) < 16:
+        known[expression] = ends
+    return ends

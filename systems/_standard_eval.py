@@ -35,6 +35,7 @@ from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.parts import Group as Struck
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
+from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
 from . import _exact
@@ -97,11 +98,35 @@ class Evaluator:
     def render(self, records: Iterator[Any]) -> str:
         raise NotImplementedError
 
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        """The node's text as a ``str.format`` template with one ``{}`` per dice record it reads, and the
+        function writing each record's text (``None``: the node is rendered by :meth:`render` only)."""
+        return None
+
+    _compiled: tuple[str, list[Callable[[Any], str]]] | tuple[()] | None = None
+
+    def render_list(self, records: list) -> str:
+        """:meth:`render` of a list of records, through the node's :meth:`template` (compiled once) when
+        it has one."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = self.template() or ()
+        if compiled and len(compiled[1]) == len(records):
+            text, writers = compiled
+            if len(writers) == 1:
+                return text.format(writers[0](records[0][1]))
+            return text.format(*[write(data) for write, (_, data) in zip(writers, records)])
+        return self.render(iter(records))
+
     def truncated(self) -> float:
         return 0.0
 
     def dice(self, data: Any) -> list[Die]:
         return []
+
+    def dice_json(self, data: Any) -> str:
+        """The JSON of :meth:`dice` (the items of an array)."""
+        return dice_json(self.dice(data))
 
     def bounds(self) -> tuple[Any, Any]:
         raise NotImplementedError
@@ -168,6 +193,9 @@ class Const(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         return str(self.value)
 
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return str(self.value), []
+
     def bounds(self) -> tuple[Any, Any]:
         return self.value, self.value
 
@@ -193,6 +221,9 @@ class Term(Evaluator):
 
     def render(self, records: Iterator[Any]) -> str:
         return self.term.render(next(records)[1])
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return "{}", [self.term.render]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         out.extend(self.term.parts(next(records)[1]))
@@ -421,14 +452,23 @@ class Binary(Evaluator):
         with np.errstate(divide="ignore"):
             return _exact.combine(a, b, self.fn, vectorised)
 
-    def render(self, records: Iterator[Any]) -> str:
-        mine = self.prec
-        left, right = self.left, self.right
-        if self._format is None:  # parentheses depend on the tree only: decided once
+    def _text_format(self) -> str:
+        """``"{} + {}"``, with parentheses where the operands need them (they depend on the tree only)."""
+        if self._format is None:
+            mine, left, right = self.prec, self.left, self.right
             lp = left.prec < mine or (self.op == "^" and left.prec == mine)
             rp = right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%"))
             self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
-        return self._format.format(left.render(records), right.render(records))
+        return self._format
+
+    def render(self, records: Iterator[Any]) -> str:
+        return (self._format or self._text_format()).format(self.left.render(records), self.right.render(records))
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        left, right = self.left.template(), self.right.template()
+        if left is None or right is None:
+            return None
+        return self._text_format().format(left[0], right[0]), left[1] + right[1]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         mine, left, right = self.prec, self.left, self.right
@@ -533,6 +573,12 @@ class Unary(Evaluator):
         if self.operand.prec < 3:
             inner = f"({inner})"
         return f"{self.op}{inner}"
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        inner = self.operand.template()
+        if inner is None:
+            return None
+        return (f"{self.op}({inner[0]})" if self.operand.prec < 3 else f"{self.op}{inner[0]}"), inner[1]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         out.append(self.op)
@@ -656,6 +702,11 @@ def _reduce(fn: Any, values: list[Any]) -> Any:
 
 
 # ------------------------------------------------------------------------------------------ recording nodes
+def _braces(text: str) -> str:
+    """``text`` as literal text of a ``str.format`` template."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def _records(sub: list) -> Iterator[Any]:
     return iter(sub)
 
@@ -692,10 +743,16 @@ class LabelledGroup(Evaluator):
         if self.constant:
             return f"{self.inner.render(records)} ({self.label})"
         _, sub = next(records)
-        inner = self.inner.render(iter(sub))
+        inner = self.inner.render_list(sub)
         if self.inner.prec < 9:
             inner = f"({inner})"
         return f"{inner} ({self.label})"
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        inner = self.inner.template() if self.constant else None
+        if inner is None:
+            return None
+        return f"{inner[0]} ({_braces(self.label)})", inner[1]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         if self.constant:
@@ -885,7 +942,7 @@ class GroupEval(Evaluator):
         _, (subs, values, kept) = next(records)
         parts = []
         for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
-            text = item.render(iter(sub))
+            text = item.render_list(sub)
             if shows:
                 text += f" = {value}"
             if self.success is not None and k:
@@ -927,6 +984,16 @@ class GroupEval(Evaluator):
                 for die in owner.dice(d):
                     out.append(die if k else die._replace(kept=False))
         return out
+
+    def dice_json(self, data: Any) -> str:
+        subs, _, kept = data
+        texts = []
+        for sub, k in zip(subs, kept):
+            for owner, d in sub:
+                text = owner.dice_json(d) if k else dice_json([die._replace(kept=False) for die in owner.dice(d)])
+                if text:
+                    texts.append(text)
+        return ",".join(texts)
 
     def truncated(self) -> float:
         return sum(i.truncated() for i in self.items)

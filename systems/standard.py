@@ -88,8 +88,14 @@ class StandardPlan(Plan):
             out.extend(owner.dice(data))
         return out
 
+    def dice_json(self, record: list) -> str:
+        if len(record) == 1:
+            owner, data = record[0]
+            return owner.dice_json(data)
+        return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
+
     def describe(self, outcome: Any, record: list) -> str:
-        return f"{self.expression}: {self.root.render(iter(record))} = {outcome.total}"
+        return f"{self.expression}: {self.root.render_list(record)} = {outcome.total}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
