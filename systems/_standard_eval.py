@@ -270,15 +270,20 @@ class CriticalTerm(Term):
         """``{(critical successes, critical failures): (probability, distribution of the score given them)}``."""
         if self._joint is None:
             encoded = self.tallied.pmf()
-            rows: dict[tuple[int, int], dict[int, float]] = {}
-            for value, p in encoded.items():
-                score, cs, cf = self.tallied.untally(value)
-                table = rows.setdefault((cs, cf), {})
-                table[score] = table.get(score, 0.0) + p
+            held = encoded.p > 0
+            score, cs, cf = self.tallied.untally(encoded.values[held])
+            probs = encoded.p[held]
+            code = cs * (self.term.count + 1) + cf  # one number per pair of counts
+            order = np.argsort(code, kind="stable")
+            code, score, probs = code[order], score[order], probs[order]
+            starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
             self._joint = {}
-            for key, table in rows.items():
-                mass = sum(table.values())
-                self._joint[key] = (mass, PMF.from_mapping({v: q / mass for v, q in table.items()}))
+            for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(code)]):
+                values, q = score[a:b], probs[a:b]
+                lo = int(values.min())
+                mass = float(q.sum())
+                pair = divmod(int(code[a]), self.term.count + 1)
+                self._joint[pair] = (mass, PMF(lo, np.bincount(values - lo, weights=q) / mass))
         return self._joint
 
     def exact(self) -> Any:
@@ -289,10 +294,12 @@ class CriticalTerm(Term):
 
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""
-        cost = self.tallied.exact_cost()[0]
+        cost, lo, hi = self.tallied.exact_cost()
         _, _, ws, wf = self.tallied.tally  # type: ignore[misc]
         n = self.term.count + 1
-        return cost, (n if ws else 1) * (n if wf else 1)
+        pairs = (n if ws else 1) * (n if wf else 1)
+        span = hi - lo + 1  # the encoded support, split by pair of counts
+        return cost + Cost(12 * span + pairs * (span // max(1, pairs) + NUMPY_CALL), 6 * span), pairs
 
 
 # ------------------------------------------------------------------------------------------ arithmetic

@@ -22,7 +22,7 @@ import numpy as np
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
-from diceengine.limits import MAX_DICE, Cost
+from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
@@ -182,25 +182,31 @@ class CriticalPlan(StandardPlan):
         return out
 
     def exact_cost(self) -> Cost:
-        """The marked terms' joint odds, then the expression once per combination of their counts."""
+        """The marked terms' joint odds, then the expression once per combination of their counts (each
+        answer's rows gathered: as many as the expression's support)."""
         combos = 1
         cost = Cost()
         for m in self.marked:
             joint, pairs = m.joint_cost()
             cost = cost + joint
             combos *= pairs
-        root = self.root.exact_cost()[0]
-        return cost + Cost(root.work * combos, root.cells)
+        root, lo, hi = self.root.exact_cost()
+        rows = combos * (hi - lo + 1)
+        per_row = PYTHON_STEP if self.root.rational else 8
+        return cost + Cost(root.work * combos + rows * per_row + combos * NUMPY_CALL, max(root.cells, 6 * rows))
 
     def distribution(self) -> Distribution:
-        table: dict[tuple[Any, int, int], float] = {}
+        totals: list[Any] = []
+        successes: list[np.ndarray] = []
+        failures: list[np.ndarray] = []
+        probs: list[np.ndarray] = []
         joints = [list(m.joint().items()) for m in self.marked]
         for combo in itertools.product(*joints):
             weight = 1.0
             given: dict[int, tuple[int, int]] = {}
             cs = cf = 0
-            for m, ((s, f), (p, _)) in zip(self.marked, combo):
-                weight *= p
+            for m, ((s, f), (mass, _)) in zip(self.marked, combo):
+                weight *= mass
                 given[id(m)] = (s, f)
                 cs, cf = cs + s, cf + f
             token = CRITICALS_GIVEN.set(given)
@@ -208,19 +214,27 @@ class CriticalPlan(StandardPlan):
                 exact = self.root.exact()
             finally:
                 CRITICALS_GIVEN.reset(token)
-            for value, p in exact.items():
-                key = (value, cs, cf)
-                table[key] = table.get(key, 0.0) + weight * p
-        rows = list(table.items())
-        totals = np.empty(len(rows), dtype=object if self.root.rational else np.int64)
-        totals[:] = [k[0] for k, _ in rows]
-        columns: dict[str, np.ndarray] = {"total": totals}
+            if isinstance(exact, PMF):
+                held = exact.p > 0
+                values, chances = exact.values[held], exact.p[held]
+            else:  # fractions
+                items = exact.items()
+                values = np.empty(len(items), dtype=object)
+                values[:] = [v for v, _ in items]
+                chances = np.array([q for _, q in items])
+            totals.append(values)
+            probs.append(weight * chances)
+            successes.append(np.full(len(chances), cs, dtype=np.int64))
+            failures.append(np.full(len(chances), cf, dtype=np.int64))
+        total = np.concatenate(totals)
+        columns: dict[str, np.ndarray] = {"total": total}
         if self.successes:
-            columns["critical_successes"] = np.array([k[1] for k, _ in rows], dtype=np.int64)
+            columns["critical_successes"] = np.concatenate(successes)
         if self.failures:
-            columns["critical_failures"] = np.array([k[2] for k, _ in rows], dtype=np.int64)
-        return Distribution(CriticalOutcome, columns, np.array([p for _, p in rows]),
-                            truncated=self.root.truncated())
+            columns["critical_failures"] = np.concatenate(failures)
+        # several marked terms: two combinations may give the same counts (merged, for whole totals)
+        return Distribution(CriticalOutcome, columns, np.concatenate(probs), truncated=self.root.truncated(),
+                            merge=len(self.marked) > 1 and total.dtype != object)
 
 
 class StandardSystem(System):
