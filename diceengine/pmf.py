@@ -11,7 +11,7 @@ from .errors import DiceLimitError
 from .limits import NUMPY_CALL, Cost
 
 __all__ = ["PMF", "keep_dp", "keep_sum", "convolve", "convolve_cost", "power_cost", "keep_sum_cost", "keep_dp_cost",
-           "arithmetic_cost", "WORK"]
+           "rank_dp", "rank_dp_cost", "arithmetic_cost", "WORK"]
 
 #: largest support an exact distribution may have
 MAX_SUPPORT = 2_000_000
@@ -75,6 +75,13 @@ def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
     size = keep * max(score_span - 1, 0) + 1
     steps = keys * (n + 1) * (n + 2) / 2
     return Cost(steps * (size * 3 + 30 * NUMPY_CALL), (n + 1) * size * 2)
+
+
+def rank_dp_cost(steps: float, n: int, states: int, score_span: int) -> Cost:
+    """Cost of :func:`rank_dp`: ``steps`` (rule state, dice of a key) pairs visited, ``n`` dice, at most ``states``
+    rule states at once, a die's scores spanning ``score_span``."""
+    size = n * max(score_span - 1, 0) + 1
+    return Cost(steps * (size * 3 + 30 * NUMPY_CALL), (n + 1) * max(1, states) * size * 2)
 
 
 class PMF:
@@ -264,6 +271,63 @@ def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: in
         state = new
         tail -= q
     return state.get(n, PMF.point(0, 0.0))
+
+
+#: what a rule of :func:`rank_dp` answers for one key: ``(new rule state, dice of the key kept)``, or None when
+#: the rule's state cannot be (a guess it made is already contradicted)
+RankStep = tuple[Any, int] | None
+
+
+def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any, int, int, int], RankStep],
+            starts: Iterable[Any] = (None,), accept: Callable[[Any], bool] | None = None) -> PMF:
+    """Total score of the dice a rule keeps among ``n`` independent dice, the rule seeing the dice key by key.
+
+    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``. Keys are
+    visited in increasing order; ``rule(state, key, below, count)`` is told that ``count`` dice show ``key``
+    and ``below`` dice show a lower key, and answers how many of them it keeps (dice of one key are
+    exchangeable: which of them does not matter) with its new state (a summary of the lower keys), or None
+    when that state cannot be. The rule starts in each of ``starts`` (guesses of what it will learn, each
+    checked by ``accept`` on the final state); the dice of every accepted path are summed.
+    """
+    ordered = sorted(units, key=lambda u: u[0])
+    state: dict[tuple[int, Any], PMF] = {(0, s): PMF.point(0) for s in starts}
+    tail = float(sum(u[1] for u in ordered))
+    powers: dict[tuple[int, int], PMF] = {}
+    spans = [len(u[2].p) for u in ordered] or [1]
+    width, steps = len(state), 0
+    for index, (key, q, score) in enumerate(ordered):
+        last = index == len(ordered) - 1
+        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
+        new: dict[tuple[int, Any], PMF] = {}
+        for (j, rs), acc in state.items():
+            r = n - j
+            for c in ([r] if last else range(r + 1)):
+                steps += 1
+                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
+                if w == 0.0:
+                    continue
+                step = rule(rs, key, j, c)
+                if step is None:
+                    continue
+                nrs, kc = step
+                if kc:
+                    pw = powers.get((index, kc))
+                    if pw is None:
+                        pw = powers[(index, kc)] = score.power(kc)
+                    part = (acc + pw).scale_mass(w)
+                else:
+                    part = acc.scale_mass(w)
+                prev = new.get((j + c, nrs))
+                new[(j + c, nrs)] = part if prev is None else prev.mix(part)
+        state = new
+        width = max(width, len({rs for _, rs in state}))
+        tail -= q
+    WORK.work += rank_dp_cost(steps, n, width, max(spans)).work
+    out = PMF.point(0, 0.0)
+    for (j, rs), acc in state.items():
+        if j == n and (accept is None or accept(rs)):
+            out = out.mix(acc)
+    return out
 
 
 def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:

@@ -17,7 +17,9 @@ Semantics, where tables differ:
 - several keep / drop each choose among all the dice, and a die counts if none drops it (rpg-dice-roller):
   ``4d6dl1dh1`` keeps the middle two, ``3d10k1dh1`` none;
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
-- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``);
+- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``), and the
+  outcome counts the kept dice marked (:meth:`DiceTerm.with_tally` folds the marks into the score for the
+  sample and the exact odds);
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 from typing import Any
 
@@ -58,6 +60,7 @@ from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part, dice_writer
 from diceengine.pmf import (
     PMF,
+    WORK,
     convolve_cost,
     keep_dp,
     keep_dp_cost,
@@ -92,6 +95,9 @@ _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's 
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
 #: most states the exact odds of unique dice may follow
 MAX_UNIQUE_STATES = 200_000
+#: most (state, face) steps the exact odds of explosions="dice" may take (about 1 s), and the work units of one
+MAX_EACH_DIE_STEPS = 2_000_000
+EACH_DIE_STEP = 2 * PYTHON_STEP
 
 
 class Faces(Sequence[int]):
@@ -178,6 +184,7 @@ class DiceTerm:
     selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
     keeps: tuple = ()                   # the keep / drop modifiers as written
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
+    tally: tuple[int, int, int, int] | None = None  # critical counts folded into the score (see with_tally)
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
@@ -220,6 +227,57 @@ class DiceTerm:
         if self.reroll is None:
             return Faces(self.faces) if isinstance(self.faces, range) else self.faces
         return split_faces(self.faces, self.reroll)[1]
+
+    def with_tally(self) -> DiceTerm:
+        """This term scoring each kept die ``base + ws * [critical success] + wf * [critical failure]`` (``base``
+        its value, or its success score): the sum of the kept dice's scores holds the term's score and its
+        counts of kept critical successes and failures, split again by :meth:`untally`. Only for a term whose
+        dice each show one face (no explosion)."""
+        assert self.explode is None
+        if self.success is not None:
+            b_lo, b_hi = (-1 if self.failure is not None else 0), 1
+        else:
+            b_lo, b_hi = min(self.faces), max(self.faces)
+        lo, hi = min(0, self.count * b_lo), max(0, self.count * b_hi)
+        width = hi - lo + 1
+        ws = width if self.crit_success is not None else 0
+        wf = width * (self.count + 1 if ws else 1) if self.crit_failure is not None else 0
+        return replace(self, tally=(lo, width, ws, wf))
+
+    def untally(self, encoded: Any) -> tuple[Any, Any, Any]:
+        """``(score, critical successes, critical failures)`` of sums of :meth:`with_tally` scores (ints or
+        numpy arrays)."""
+        assert self.tally is not None
+        lo, width, ws, wf = self.tally
+        score = lo + (encoded - lo) % width
+        rest = (encoded - score) // width
+        if ws and wf:
+            per = wf // width
+            return score, rest % per, rest // per
+        return (score, rest, rest * 0) if ws else (score, rest * 0, rest)
+
+    def _score_of(self, v: int) -> int:
+        """A kept die's score: its value or success score, with its critical marks when tallied."""
+        base = v if self.success is None else self._face_score(v)
+        if self.tally is None:
+            return base
+        crit = self._critical(v)
+        return base + (self.tally[2] if crit == "success" else self.tally[3] if crit == "failure" else 0)
+
+    def _score_array(self, values: np.ndarray) -> np.ndarray:
+        """:meth:`_score_of` of an array of faces."""
+        if self.success is None:
+            score = values.copy()
+        else:
+            hit = self.success.test(values)
+            score = hit.astype(np.int64)
+            if self.failure is not None:
+                score -= self.failure.test(values) & ~hit
+        if self.tally is not None:
+            crit_s = self.crit_success.test(values) if self.crit_success is not None else np.zeros(values.shape, bool)
+            crit_f = self.crit_failure.test(values) & ~crit_s if self.crit_failure is not None else crit_s & False
+            score = score + self.tally[2] * crit_s + self.tally[3] * crit_f
+        return score
 
     def explode_chance(self) -> float:
         """Chance that one throw explodes (0 without ``!``)."""
@@ -738,15 +796,17 @@ class DiceTerm:
         if self.count == 0:
             return Cost(), 0, 0
         s = self.sides
-        if self.unique_on or self.per_die:  # state by state: at most MAX_UNIQUE_STATES states per die
+        if self.per_die:
+            return self._each_die_cost()
+        if self.unique_on:  # state by state: at most MAX_UNIQUE_STATES states per die
             lo, hi = self.bounds()
             states = min(MAX_UNIQUE_STATES, comb(s + self.count, self.count))
             depth = 1 if self.explode is None else 8
             return Cost(self.count * depth * states * s * PYTHON_STEP, states), lo, hi
         ranked = (self.keep is not None and self.keep < self.count) or self.selection is not None
         if self.explode is None and not ranked:  # vectorised: a few numpy passes over the faces
-            s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if self.success is not None else \
-                (self.faces[0], self.faces[-1])
+            s_lo, s_hi = self._tallied(((-1 if self.failure is not None else 0), 1) if self.success is not None else
+                                       (self.faces[0], self.faces[-1]))
             power, _ = power_cost(s_hi - s_lo + 1, self.count)
             return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, self.count * s_lo, self.count * s_hi
         cost = Cost(4 * s * PYTHON_STEP, s)  # the first face, listed once per face
@@ -755,7 +815,7 @@ class DiceTerm:
         per_count = counting and not self.compound
         if self.explode is None:
             keys, lo, hi = len(first), first[0], first[-1]
-            s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if counting else (lo, hi)
+            s_lo, s_hi = self._tallied(((-1 if self.failure is not None else 0), 1) if counting else (lo, hi))
         else:
             on, off = split_faces(self.faces, self.explode)
             q = len(on) / s
@@ -788,13 +848,58 @@ class DiceTerm:
                 cost = cost + Cost(2 * steps * PYTHON_STEP, states)
                 keys = hi - lo + 1 if ranked else 1
                 s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
+        if self.selection is not None and not self.selection.by_value:
+            cost = cost + Cost(keys * 4 * PYTHON_STEP, keys) + self.selection.pmf_cost(keys, self.count, s_hi - s_lo + 1)
+            return cost, min(0, self.count * s_lo), max(0, self.count * s_hi)
         if not ranked or self.selection is not None:
             power, _ = power_cost(s_hi - s_lo + 1, self.count)
             return cost + power, min(0, self.count * s_lo), max(0, self.count * s_hi)
         k = self.keep or 0
-        if not counting and self.window is not None and (self.window[0] == 0 or self.window[1] == self.count):
+        if not counting and self.tally is None and self.window is not None and \
+                (self.window[0] == 0 or self.window[1] == self.count):
             return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
         return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
+
+    def _tallied(self, scores: tuple[int, int]) -> tuple[int, int]:
+        """The range of a die's score, critical marks included when tallied (:meth:`with_tally`)."""
+        if self.tally is None:
+            return scores
+        return scores[0], scores[1] + self.tally[2] + self.tally[3]
+
+    def _each_die_cost(self) -> tuple[Cost, int, int]:
+        """:meth:`exact_cost` of :meth:`_each_die_pmf`: at most as many states as the faces it follows can make,
+        for as many throws per die as the explosions may take before their mass is left out."""
+        assert self.explode is not None
+        lo, hi = self.bounds()
+        mode, low, high = self._each_die_mode()
+        on, off = split_faces(self.faces, self.explode)
+        keys = len(set(self.faces) | ({f - 1 for f in self.faces} if self.penetrate else set()))
+        first = self._first_face()
+        q1 = sum(p for f, p in first.items() if self.explode.test(f))
+        q = len(on) / self.sides
+        levels = 1
+        reach = q1
+        limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
+        while reach > self._tolerance() and levels <= limit:
+            levels += 1
+            reach *= q
+        if mode == "d20":  # every face: the faces that stop a chain (one per die) and those that explode
+            on_keys = len(set(on) | ({f - 1 for f in on} if self.penetrate else set()))
+            states = comb(len(off) + self.count, self.count) * comb(on_keys + self.count * levels, on_keys)
+        else:
+            cap = sum(k.n for k in self._each_die_keeps()) + 2 if mode == "window" else 1
+            states = comb(keys + low, low) * comb(keys + high, high) * cap
+        states = min(states, MAX_UNIQUE_STATES)
+        steps = self.count * levels * states * len(first)
+        cost = Cost(steps * EACH_DIE_STEP * (4 if mode == "d20" else 1), states)
+        if self._each_die_total(mode):  # arrays of the sum of the scores: every step adds one
+            if self.success is not None:
+                s_lo, s_hi = (-1 if self.failure is not None else 0), 1
+            else:
+                s_lo, s_hi = min(self.faces[0] - int(self.penetrate), 0), max(self.faces[-1], 0)
+            span = min(hi - lo, self.count * levels * (s_hi - s_lo)) + 1
+            cost = cost + Cost(steps * span, states * span)
+        return cost, lo, hi
 
     def _first_face_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """``(faces, probabilities)`` of the first kept face of one die (vectorised :meth:`_first_face`)."""
@@ -844,6 +949,8 @@ class DiceTerm:
         counting = self.success is not None
         face_score = self._face_score if counting else (lambda f: f)
         first = self._first_face()
+        if self.tally is not None:
+            face_score = self._score_of
         if self.explode is None:
             out: dict[tuple[int, int], float] = {}
             for f, p in first.items():
@@ -909,17 +1016,14 @@ class DiceTerm:
             return self._each_die_pmf()[0]
         if self.explode is None and self.window is None and self.selection is None and self.consecutive:
             values, probs = self._first_face_arrays()
-            if self.success is not None:
-                hit = self.success.test(values)
-                counted = hit.astype(np.int64)
-                if self.failure is not None:
-                    counted -= self.failure.test(values) & ~hit
-                values = counted
+            if self.success is not None or self.tally is not None:
+                values = self._score_array(values)
             lo = int(values.min())
             return PMF(lo, np.bincount(values - lo, weights=probs)).power(self.count)
         units, _ = self._units()
+        if self.selection is not None and not self.selection.by_value:  # ranks mixed: key by key
+            return self.selection.pmf(_by_key(units), self.count)
         if self.selection is not None:
-            self.selection.check_exact(self.count)
             keeps = self.selection.keeps_value
             picked: dict[tuple[int, int], float] = {}
             for (key, sc), p in units.items():
@@ -933,91 +1037,206 @@ class DiceTerm:
             return PMF.from_mapping(score).power(self.count)
         a, b = self.window
         n = self.count
-        if self.success is None and (a == 0 or b == n):  # a die's score is its value: fixed-size arrays
+        if self.success is None and self.tally is None and (a == 0 or b == n):  # a die's score is its value
             return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
-        by_key: dict[int, dict[int, float]] = {}
-        for (key, sc), p in units.items():
-            by_key.setdefault(key, {})[sc] = by_key.get(key, {}).get(sc, 0.0) + p
-        table = []
-        for key, scores in by_key.items():
-            q = sum(scores.values())
-            table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
+        table = _by_key(units)
         if a == 0 or b == n:
             return keep_dp(table, n, b - a, a > 0)
         return keep_window(table, n, a, b)
 
+    def _each_die_mode(self) -> tuple[str, int, int]:
+        """How :meth:`_each_die_pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
+        (``kh kl dh dl``: the ``high`` or ``low`` extreme faces it needs), ``value`` (d20's selection by value:
+        a sum), ``window`` (several keep / drop of Roll20: the count, the sum and the ``low`` lowest and
+        ``high`` highest faces), ``union`` (one d20 operator joining selectors: the same, with the sum of the
+        scores of the dice its value selectors choose, or do not choose for ``p``) or ``d20`` (d20's operators
+        in a row mixing ranks: every face, sorted)."""
+        sel = self.selection
+        if sel is not None:
+            if sel.by_value:
+                return "value", 0, 0
+            if len(sel.groups) == 1 and len(sel.groups[0][1]) == 1:
+                mode, (kind, n) = sel.groups[0][0], sel.groups[0][1][0]
+                one = {"k": "k", "p": "d"}[mode] + kind
+                return one, (n if kind == "l" else 0), (n if kind == "h" else 0)
+            if len(sel.groups) == 1:  # one operator: its selectors joined
+                sels = sel.groups[0][1]
+                return ("union", max([n for k, n in sels if k == "l"], default=0),
+                        max([n for k, n in sels if k == "h"], default=0))
+            return "d20", 0, 0
+        keeps = self._each_die_keeps()
+        if len(keeps) == 1:
+            kind, n = keeps[0].kind, keeps[0].n
+            return kind, (n if kind in ("kl", "dl") else 0), (n if kind in ("kh", "dh") else 0)
+        low = max([k.n for k in keeps if k.kind in ("kl", "dl")], default=0)
+        high = max([k.n for k in keeps if k.kind in ("kh", "dh")], default=0)
+        return "window", low, high
+
+    def _each_die_keeps(self) -> tuple[Keep, ...]:
+        """Roll20's keep / drop without those that change nothing when at least ``count`` dice are thrown
+        (``6d6!kh3dl1`` is ``6d6!kh3``): fewer faces to follow."""
+        def kept(keeps: Sequence[Keep], n: int) -> tuple[int, int]:
+            lo, hi = window_of(keeps, n) or (0, n)
+            return (lo, hi) if hi > lo else (0, 0)
+
+        keeps = list(self.keeps)
+        last = self.count + sum(k.n for k in keeps) + 2  # past it every window is the same (see _each_die_pmf)
+        for k in list(keeps):
+            rest = [x for x in keeps if x is not k]
+            if rest and all(kept(rest, n) == kept(keeps, n) for n in range(self.count, last)):
+                keeps = rest
+        return tuple(keeps)
+
     def _each_die_pmf(self) -> tuple[PMF, float]:
-        """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping the
-        sum of the scores and the few extreme faces the one keep / drop needs."""
+        """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping what the
+        keep / drop needs (:meth:`_each_die_mode`): the few extreme faces one keep / drop needs, the count too
+        for several, every face for d20's operators mixing ranks; when the sum of the scores is needed too
+        (drops, d20's selection by value), each state holds its distribution as an array."""
         found = getattr(self, "_each_die_cache", None)
         if found is not None:
             return found
         explode = self.explode
         assert explode is not None
-        if self.selection is not None:
-            if not self.selection.by_value:
-                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and rank selectors "
-                                     "mixed with values", column=self.node.pos)
-            keeps = self.selection.keeps_value
-            mode, m = "value", 0
-        else:
-            if len(self.keeps) != 1:
-                raise DiceLimitError(f"no exact odds for {self.text} with explosions='dice' and several keep / "
-                                     "drop (roll and sample work)", column=self.node.pos)
-            mode, m = self.keeps[0].kind, self.keeps[0].n
+        mode, low, high = self._each_die_mode()
+        keeps = self.selection.keeps_value if self.selection is not None else None
         score = (lambda v: v) if self.success is None else self._face_score
-        high = mode in ("kh", "dh")
-        need_total = mode in ("dh", "dl", "value")
+        need_total = self._each_die_total(mode)
         pen = int(self.penetrate)
         tolerance = self._tolerance()
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
-        states: dict[tuple[int, tuple[int, ...]], float] = {(0, ()): 1.0}
-        lost = 0.0
+        # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
+        # lowest ones, or none): the count is followed up to it
+        cap = sum(k.n for k in self._each_die_keeps()) + 1 if mode == "window" else low + high + 1
+        every = mode == "d20"
+        Key = tuple[int, tuple[int, ...], tuple[int, ...]]  # (dice thrown up to the cap, lowest, highest faces)
 
-        def add(state: tuple[int, tuple[int, ...]], v: int) -> tuple[int, tuple[int, ...]]:
-            total, ext = state
+        def add(state: Key, v: int) -> Key:
+            n, lows, highs = state
+            if every:
+                return n, tuple(sorted(lows + (v,))), highs
+            if low:
+                lows = tuple(sorted(lows + (v,))[:low])
+            if high:
+                highs = tuple(sorted(highs + (v,))[-high:])
+            return min(n + 1, cap), lows, highs
+
+        chosen = self._union_values()
+
+        def gain(v: int) -> int:  # what a die adds to the sum followed
             if mode == "value":
-                return total + (score(v) if keeps(v) else 0), ext
-            if need_total:
-                total += score(v)
-            if m > 0:
-                ext = tuple(sorted(ext + (v,), reverse=high)[:m])
-            return total, ext
+                return score(v) if keeps(v) else 0  # type: ignore[misc]
+            if mode == "union":  # k: the dice its value selectors choose; p: the others
+                return score(v) if chosen(v) == (self.selection.groups[0][0] == "k") else 0  # type: ignore[union-attr]
+            return score(v)
+
+        # a state's mass: a probability, or (offset, array) the distribution of the sum of the scores
+        states: dict[Key, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
+        lost = 0.0
+        steps = 0
+
+        def merge(parts: list[tuple[int, float, Any]]) -> Any:
+            if not need_total:
+                return sum(w * m for _, w, m in parts)
+            WORK.work += sum(len(m[1]) for _, _, m in parts)
+            lo = min(d + m[0] for d, _, m in parts)
+            hi = max(d + m[0] + len(m[1]) for d, _, m in parts)
+            out = np.zeros(hi - lo)
+            for d, w, (off, arr) in parts:
+                out[d + off - lo:d + off - lo + len(arr)] += w * arr
+            return lo, out
+
+        def mass(m: Any) -> float:
+            return float(m[1].sum()) if need_total else float(m)
 
         for _ in range(self.count):
-            done: dict[tuple[int, tuple[int, ...]], float] = {}
+            done: dict[Key, list[tuple[int, float, Any]]] = {}
             going = states
             faces, shift, depth = first, 0, 0
             while going:
-                nxt: dict[tuple[int, tuple[int, ...]], float] = {}
+                nxt: dict[Key, list[tuple[int, float, Any]]] = {}
                 last = self.explode_limit is not None and depth >= self.explode_limit
-                for state, p in going.items():
+                for state, m in going.items():
                     for f, q in faces.items():
-                        new = add(state, f - shift)
+                        v = f - shift
                         target = nxt if explode.test(f) and not last else done
-                        target[new] = target.get(new, 0.0) + p * q
-                going, faces, shift, depth = nxt, later, pen, depth + 1
-                mass = sum(going.values())
-                if mass <= tolerance:
-                    lost += mass
+                        target.setdefault(add(state, v), []).append((gain(v) if need_total else 0, q, m))
+                steps += len(going) * len(faces)
+                going = {key: merge(parts) for key, parts in nxt.items()}
+                faces, shift, depth = later, pen, depth + 1
+                left = sum(mass(m) for m in going.values())
+                if left <= tolerance:
+                    lost += left
                     break
-                if len(done) + len(going) > MAX_UNIQUE_STATES:
+                if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:
                     raise DiceLimitError(f"too many dice for exact odds of {self.text} with explosions='dice'",
                                          column=self.node.pos)
-            states = done
-        out: dict[int, float] = {}
-        for (total, ext), p in states.items():
-            if mode in ("kh", "kl"):
-                value = sum(score(v) for v in ext)
-            elif mode in ("dh", "dl"):
-                value = total - sum(score(v) for v in ext)
+            states = {key: merge(parts) for key, parts in done.items()}
+        WORK.work += steps * EACH_DIE_STEP * (4 if every else 1)  # every face: longer tuples sorted at each step
+        out = PMF.point(0, 0.0)
+        for state, m in states.items():
+            minus, value = self._each_die_kept(mode, state, score)
+            if minus:  # the sum of the scores, minus those dropped
+                out = out.mix(PMF(m[0] - value, m[1]))
             else:
-                value = total
-            out[value] = out.get(value, 0.0) + p
-        result = (PMF.from_mapping(out), lost)
+                out = out.mix(PMF.point(value, mass(m)))
+        result = (out, lost)
         object.__setattr__(self, "_each_die_cache", result)
         return result
+
+    def _each_die_total(self, mode: str) -> bool:
+        """Whether :meth:`_each_die_pmf` follows a sum of scores (drops only, d20's selection by value, one d20
+        operator dropping or with value selectors)."""
+        if mode == "union":
+            assert self.selection is not None
+            return self.selection.groups[0][0] == "p" or any(k not in "hl" for k, _ in self.selection.groups[0][1])
+        return mode in ("dh", "dl", "value") or (mode == "window" and not any(
+            k.kind in ("kh", "kl") for k in self._each_die_keeps()))
+
+    def _union_values(self) -> Callable[[int], bool]:
+        """Whether a face is chosen by a value selector of the first d20 operator (none without a selection)."""
+        sels = [(k, n) for k, n in self.selection.groups[0][1] if k not in "hl"] if self.selection else []
+        return lambda v: any((v == n) if k == "=" else (v < n) if k == "<" else (v > n) for k, n in sels)
+
+    def _each_die_kept(self, mode: str, state: tuple[int, tuple[int, ...], tuple[int, ...]],
+                       score: Callable[[int], int]) -> tuple[bool, int]:
+        """The kept score of one state of :meth:`_each_die_pmf`: ``(False, score)``, or ``(True, dropped)`` when it
+        is the sum of all the scores minus ``dropped``."""
+        n, lows, highs = state
+        if mode in ("kh", "kl"):
+            return False, sum(score(v) for v in lows + highs)
+        if mode in ("dh", "dl"):
+            return True, sum(score(v) for v in lows + highs)
+        if mode == "value":
+            return True, 0
+        if mode == "d20":
+            assert self.selection is not None
+            counts = sorted(Counter(lows).items())
+            return False, sum(score(v) * k for (v, _), k in zip(counts, self.selection.kept_counts(counts)))
+        if mode == "union":
+            assert self.selection is not None
+            _, low, high = self._each_die_mode()
+            if n <= low + high:  # every face is among those followed
+                counts = sorted(Counter(lows + highs[len(highs) - (n - len(lows)):]).items())
+                return False, sum(score(v) * k for (v, _), k in zip(counts, self.selection.kept_counts(counts)))
+            # the lowest and the highest faces followed are distinct dice: of each face not chosen by value, the
+            # operator chooses as many as the more of its rank selectors does (the first thrown among equals)
+            chosen = self._union_values()
+            low_n, high_n = Counter(lows), Counter(highs)
+            part = sum(score(v) * max(low_n[v], high_n[v]) for v in set(lows) | set(highs) if not chosen(v))
+            if self.selection.groups[0][0] == "k":
+                return (True, -part) if self._each_die_total(mode) else (False, part)
+            return True, part
+        lo, hi = window_of(self._each_die_keeps(), n) or (0, n)  # n: the count of dice, or the cap (_each_die_pmf)
+        if hi <= lo:
+            return False, 0
+        if hi <= len(lows):  # within the lowest faces followed
+            return False, sum(score(v) for v in lows[lo:hi])
+        top = n - len(highs)  # the rank of the first of the highest faces followed
+        if lo >= top:
+            return False, sum(score(v) for v in highs[lo - top:hi - top])
+        # no kh / kl: lo is a dl (among the lowest followed), n - hi a dh (among the highest followed)
+        return True, sum(score(v) for v in lows[:lo]) + sum(score(v) for v in highs[len(highs) - (n - hi):])
 
     def _unique_pmf(self) -> PMF:
         """Exact odds of unique dice: the multiset of faces followed die by die."""
@@ -1047,10 +1266,10 @@ class DiceTerm:
         out: dict[int, float] = {}
         for faces, p in states.items():
             kept = faces[a:b]
-            if self.success is None:
+            if self.success is None and self.tally is None:
                 value = sum(kept)
             else:
-                value = sum(self._face_score(f) for f in kept)
+                value = sum(self._score_of(f) for f in kept)
             out[value] = out.get(value, 0.0) + p
         return PMF.from_mapping(out)
 
@@ -1131,17 +1350,11 @@ class DiceTerm:
                 mask.flat[idx] = self.reroll.test(new)
         if self.unique_on:
             self._sample_unique(values, gen)
-        counting = self.success is not None
+        counting = self.success is not None or self.tally is not None
         per_count = counting and (self.explode is None or not self.compound)
         total = values.copy()
         pen = int(self.penetrate)
-
-        def face_score(v: np.ndarray) -> np.ndarray:
-            hit = self.success.test(v)  # type: ignore[union-attr]
-            sc = hit.astype(np.int64)
-            if self.failure is not None:
-                sc -= self.failure.test(v) & ~hit
-            return sc
+        face_score = self._score_array
 
         if self.per_die:
             return self._sample_each_die(values, gen)
@@ -1228,6 +1441,19 @@ def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Gen
 #: most face parts a term remembers (one per face, state and score)
 _FACE_PARTS = 4096
 _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
+
+
+def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]:
+    """``(key, probability, score PMF given the key)`` of a unit's joint ``{(key, score): probability}``."""
+    by_key: dict[int, dict[int, float]] = {}
+    for (key, sc), p in units.items():
+        scores = by_key.setdefault(key, {})
+        scores[sc] = scores.get(sc, 0.0) + p
+    table = []
+    for key, scores in by_key.items():
+        q = sum(scores.values())
+        table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
+    return table
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
@@ -1342,6 +1568,9 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
                                  f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
     elif add_mod is not None:
         explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
+    if explosions == "dice" and dialect == "d20" and keeps and explode is not None and window is not None:
+        # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
+        window, selection = None, selection_of(keeps)
     reroll: Compare | None = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])

@@ -5,18 +5,28 @@ Consecutive operators of one kind join (d20 merges them): ``kh1kl1`` keeps the h
 still kept), ``N`` (the dice showing N), ``<N`` or ``>N``. ``k`` keeps what its selectors choose and drops
 the rest, ``p`` drops what they choose.
 
+Which dice a rank selector chooses among equal values is d20's: ``hN`` takes the N highest, ``lN`` the N
+lowest, each preferring the die thrown first among equals (a stable sort), so the selectors of one operator
+may choose the same die: ``2d6kh1kl1`` keeps one die when both show the same face, as in d20.
+
 Exact odds: value selectors only are one test per die (independent dice); one rank selector per operator
-is a window of ranks; other mixes roll and sample but have no exact odds (``DiceLimitError``).
+is a window of ranks; any other mix (:meth:`Selection.rule`) follows the dice key by key from the lowest
+(:func:`diceengine.pmf.rank_dp`): since every selector picks the first thrown among equal dice, the dice
+of one key still kept after each operator are the first ones, so how many of them each operator keeps is
+a function of how many dice of lower and of higher keys are still kept, whatever the order of the throws.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from math import comb
 from typing import Any
 
 import numpy as np
 
-from diceengine.errors import DiceLimitError
+from diceengine.limits import Cost
+from diceengine.pmf import PMF, rank_dp, rank_dp_cost
 
 from ._dice_ast import Keep
 
@@ -62,10 +72,75 @@ class Selection:
                 lo = lo + n
         return lo, hi
 
-    def check_exact(self, count: int) -> None:
-        if not self.by_value and self.window(count) is None:
-            raise DiceLimitError("no exact odds for d20 keep / drop mixing several rank selectors or ranks "
-                                 "with values (roll and sample work)")
+    def kept_counts(self, counts: Sequence[tuple[Any, int]]) -> list[int]:
+        """How many dice of each key stay kept, for ``(key, dice showing it)`` in increasing key order (the
+        dice of one key are exchangeable; see the module docstring)."""
+        left = [c for _, c in counts]
+        for mode, sels in self.groups:
+            total = sum(left)
+            below = 0
+            for i, (key, _) in enumerate(counts):
+                r = left[i]
+                left[i] = _keep_of(mode, sels, key, r, below, total - below - r)
+                below += r
+        return left
+
+    def _tracked(self) -> tuple[list[bool], list[bool]]:
+        """For each operator after the first: whether the rule follows the dice still kept below a key
+        (a rank selector), and whether it guesses how many are kept in all (an ``h`` selector)."""
+        below = [t > 0 and any(k in "hl" for k, _ in sels) for t, (_, sels) in enumerate(self.groups)]
+        guess = [t > 0 and any(k == "h" for k, _ in sels) for t, (_, sels) in enumerate(self.groups)]
+        return below, guess
+
+    def rule_steps(self, keys: int, count: int) -> tuple[float, int]:
+        """``(steps, states)``: at most how many (rule state, dice of a key) pairs :meth:`pmf` visits for
+        ``keys`` keys and ``count`` dice, and how many rule states it holds at once."""
+        below, guess = self._tracked()
+        b, g = sum(below), sum(guess)
+        guesses = comb(count + g, g)  # the totals guessed never increase
+        per_key = sum((count - j + 1) * comb(j + b, b) for j in range(count + 1))  # kept below never increase
+        return float(keys) * guesses * per_key, guesses * comb(count + b, b)
+
+    def pmf(self, table: Sequence[tuple[int, float, PMF]], count: int) -> PMF:
+        """Exact total score of the kept dice among ``count`` independent dice, ``table`` listing for each key
+        ``(key, probability, score PMF given the key)`` (:func:`diceengine.pmf.rank_dp`)."""
+        below, guess = self._tracked()
+        groups = self.groups
+        n = count
+
+        def rule(state: Any, key: int, j: int, c: int) -> tuple[Any, int] | None:
+            held, totals = state
+            r = c
+            new = list(held)
+            for t, (mode, sels) in enumerate(groups):
+                if t == 0:
+                    under, total = j, n
+                else:
+                    under, total = held[t], totals[t]
+                    if below[t]:
+                        new[t] = under + r
+                        if guess[t] and new[t] > total:
+                            return None
+                r = _keep_of(mode, sels, key, r, under or 0, (total - under - r) if total is not None else 0)
+            return (tuple(new), totals), r
+
+        ranges = [range(count + 1) if g else (None,) for g in guess]
+        starts = []
+        for totals in itertools.product(*ranges):
+            guessed = [x for x in totals if x is not None]
+            if all(a >= b for a, b in itertools.pairwise(guessed)):  # operators only ever drop dice
+                starts.append((tuple(0 if b else None for b in below), totals))
+
+        def accept(state: Any) -> bool:
+            held, totals = state
+            return all(not g or held[t] == totals[t] for t, g in enumerate(guess))
+
+        return rank_dp(table, count, rule, starts, accept)
+
+    def pmf_cost(self, keys: int, count: int, score_span: int) -> Cost:
+        """Cost of :meth:`pmf` (``keys`` sort keys, a die's scores spanning ``score_span``)."""
+        steps, states = self.rule_steps(keys, count)
+        return rank_dp_cost(steps, count, states, score_span)
 
     def kept(self, keys: Sequence[Any]) -> list[bool]:
         """Which of these dice (by key) stay kept, for one roll."""
@@ -73,12 +148,11 @@ class Selection:
         for mode, sels in self.groups:
             alive = [i for i in range(len(keys)) if kept[i]]
             chosen: set[int] = set()
-            order = sorted(alive, key=keys.__getitem__)
             for kind, n in sels:
-                if kind == "h":
-                    chosen.update(order[len(order) - min(n, len(order)):])
+                if kind == "h":  # a stable sort: among equal dice, the one thrown first (d20)
+                    chosen.update(sorted(alive, key=keys.__getitem__, reverse=True)[:n])
                 elif kind == "l":
-                    chosen.update(order[:n])
+                    chosen.update(sorted(alive, key=keys.__getitem__)[:n])
                 else:
                     chosen.update(i for i in alive if _match(kind, n, keys[i]))
             for i in alive:
@@ -93,15 +167,13 @@ class Selection:
         for mode, sels in self.groups:
             chosen = np.zeros(keys.shape, dtype=bool)
             for kind, n in sels:
-                if kind in "hl":
-                    fill = np.iinfo(np.int64).min if kind == "h" else np.iinfo(np.int64).max
-                    ranked = np.argsort(np.where(kept, keys, fill), axis=1, kind="stable")
+                if kind in "hl":  # a stable sort: among equal dice, the one thrown first (d20)
+                    fill = np.iinfo(np.int64).max if keys.dtype.kind in "iu" else np.inf
+                    ranked = np.argsort(np.where(kept, -keys if kind == "h" else keys, fill), axis=1,
+                                        kind="stable")
                     alive = kept.sum(axis=1)
                     pos = np.arange(keys.shape[1])[None, :]
-                    if kind == "h":
-                        pick = pos >= keys.shape[1] - np.minimum(n, alive)[:, None]
-                    else:
-                        pick = pos < np.minimum(n, alive)[:, None]
+                    pick = pos < np.minimum(n, alive)[:, None]
                     sel = np.zeros(keys.shape, dtype=bool)
                     sel[rows, ranked] = pick
                     chosen |= sel & kept
@@ -109,6 +181,22 @@ class Selection:
                     chosen |= _match(kind, n, keys) & kept
             kept &= chosen if mode == "k" else ~chosen
         return kept
+
+
+def _keep_of(mode: str, sels: list[Selector], key: Any, r: int, below: int, above: int) -> int:
+    """Of ``r`` dice showing ``key`` still kept, with ``below`` / ``above`` kept dice of lower / higher keys,
+    how many stay kept after one operator (its selectors choose the first thrown among equal dice, so
+    their union is the largest of their choices)."""
+    chosen = 0
+    for kind, n in sels:
+        if kind == "h":
+            s = min(r, max(0, n - above))
+        elif kind == "l":
+            s = min(r, max(0, n - below))
+        else:
+            s = r if _match(kind, n, key) else 0
+        chosen = max(chosen, s)
+    return chosen if mode == "k" else r - chosen
 
 
 def _match(kind: str, n: int, v: Any) -> Any:

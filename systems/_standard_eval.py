@@ -19,7 +19,9 @@ bulk samples of such expressions are float64 arrays).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from fractions import Fraction
 from math import comb
 from typing import Any, ClassVar
@@ -43,6 +45,7 @@ from ._dice_ast import (
     Comparison,
     CountFailures,
     CountSuccesses,
+    Critical,
     Dice,
     FloorDiv,
     Group,
@@ -71,6 +74,9 @@ class Context:
         self.exact_division = options.get("division", "floor") == "exact"
         self.dialect = options.get("dialect", "roll20")
         self.explosions = options.get("explosions", "unit")
+        self.marked: list[CriticalTerm] = []  # dice terms with critical marks, their counts in the outcome
+        self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
+        self.kept_depth = 0     # inside groups that keep or drop
 
 
 class Evaluator:
@@ -255,6 +261,70 @@ class Term(Evaluator):
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         return self.term.exact_cost()
+
+
+#: the marked dice terms' critical counts that exact() conditions on, while a plan's joint odds are computed
+CRITICALS_GIVEN: ContextVar[dict[int, tuple[int, int]] | None] = ContextVar("given_criticals", default=None)
+#: where sample() of marked dice terms leaves each row's critical counts, while a plan samples
+CRITICALS_SAMPLED: ContextVar[list[tuple[Any, Any]] | None] = ContextVar("sampled_criticals", default=None)
+
+
+class CriticalTerm(Term):
+    """A dice term with critical marks (``cs`` / ``cf``) whose counts the outcome gives (``critical_successes``,
+    ``critical_failures``: the kept dice marked): its dice each show one face (no explosion) and it is outside
+    any group that keeps or drops (where a die's count would depend on the group's choice).
+
+    ``sample`` throws the term scoring each die with its marks folded in (:meth:`DiceTerm.with_tally`), gives
+    the score to the expression and the counts to the plan (:data:`CRITICALS_SAMPLED`); ``joint`` is the exact joint
+    distribution of (counts, score), and ``exact`` the score's distribution given the counts the plan is
+    computing (:data:`CRITICALS_GIVEN`)."""
+
+    def __init__(self, term: DiceTerm) -> None:
+        super().__init__(term)
+        self.tallied = term.with_tally()
+        self._joint: dict[tuple[int, int], tuple[float, PMF]] | None = None
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        score, cs, cf = self.tallied.untally(_as_array(self.tallied.sample(n, gen), n))
+        sink = CRITICALS_SAMPLED.get()
+        if sink is not None:
+            sink.append((cs, cf))
+        return score
+
+    def joint(self) -> dict[tuple[int, int], tuple[float, PMF]]:
+        """``{(critical successes, critical failures): (probability, distribution of the score given them)}``."""
+        if self._joint is None:
+            encoded = self.tallied.pmf()
+            held = encoded.p > 0
+            score, cs, cf = self.tallied.untally(encoded.values[held])
+            probs = encoded.p[held]
+            code = cs * (self.term.count + 1) + cf  # one number per pair of counts
+            order = np.argsort(code, kind="stable")
+            code, score, probs = code[order], score[order], probs[order]
+            starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+            self._joint = {}
+            for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(code)]):
+                values, q = score[a:b], probs[a:b]
+                lo = int(values.min())
+                mass = float(q.sum())
+                pair = divmod(int(code[a]), self.term.count + 1)
+                self._joint[pair] = (mass, PMF(lo, np.bincount(values - lo, weights=q) / mass))
+        return self._joint
+
+    def exact(self) -> Any:
+        given = CRITICALS_GIVEN.get()
+        if given is None or id(self) not in given:
+            return self.term.pmf()
+        return self.joint()[given[id(self)]][1]
+
+    def joint_cost(self) -> tuple[Cost, int]:
+        """What :meth:`joint` costs, and at most how many pairs of counts it has."""
+        cost, lo, hi = self.tallied.exact_cost()
+        _, _, ws, wf = self.tallied.tally  # type: ignore[misc]
+        n = self.term.count + 1
+        pairs = (n if ws else 1) * (n if wf else 1)
+        span = hi - lo + 1  # the encoded support, split by pair of counts
+        return cost + Cost(12 * span + pairs * (span // max(1, pairs) + NUMPY_CALL), 6 * span), pairs
 
 
 # ------------------------------------------------------------------------------------------ arithmetic
@@ -831,8 +901,9 @@ class GroupEval(Evaluator):
     def exact(self) -> Any:
         dists = [i.exact() for i in self.items]
         m = len(dists)
+        if self.selection is not None and not self.selection.by_value:
+            return self._selected_exact(dists)
         if self.selection is not None:
-            self.selection.check_exact(m)
             keeps = self.selection.keeps_value
             if self.success is None:
                 dists = [_exact.build((v if keeps(v) else 0, p) for v, p in _exact.pairs(d)) for d in dists]
@@ -881,6 +952,29 @@ class GroupEval(Evaluator):
                 out.append((sum(kept), p))
             else:
                 out.append((sum(self._score(v) for v in kept), p))
+        return _exact.build(out)
+
+    def _selected_exact(self, dists: list[Any]) -> Any:
+        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
+        item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
+        assert self.selection is not None
+        states: dict[tuple, float] = {(): 1.0}
+        for d in dists:
+            items = _exact.pairs(d)
+            if len(states) * len(items) > _exact.MAX_PAIRS:
+                raise DiceLimitError("too many possible results for the exact odds of this group",
+                                     self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
+            nxt: dict[tuple, float] = {}
+            for state, p in states.items():
+                for v, q in items:
+                    key = tuple(sorted(state + (v,)))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+        out: list[tuple[Any, float]] = []
+        for state, p in states.items():
+            counts = sorted(Counter(state).items())
+            kept = [v for (v, _), k in zip(counts, self.selection.kept_counts(counts)) for _ in range(k)]
+            out.append((sum(kept) if self.success is None else sum(self._score(v) for v in kept), p))
         return _exact.build(out)
 
     def render(self, records: Iterator[Any]) -> str:
@@ -952,7 +1046,11 @@ class GroupEval(Evaluator):
         for c, c_lo, c_hi in costs:
             span = _span(c_lo, c_hi)
             cost = cost + c
-            if self.window is None or self.selection is not None:
+            if self.selection is not None and not self.selection.by_value:  # every value, sorted
+                cost = cost + Cost(states * span * len(costs) * PYTHON_STEP, states * span)
+                states = min(states * span, comb(span + len(costs), len(costs)))
+                cost = cost + Cost(states * len(costs) * 4 * PYTHON_STEP, states)  # the kept values of each
+            elif self.window is None or self.selection is not None:
                 cost = cost + convolve_cost(states, span) + Cost(span * PYTHON_STEP, span)
                 states = _span(lo, hi)
             else:  # sorted tuples of the values followed (at most the group's width of them)
@@ -1131,11 +1229,20 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
         return Const(node.value)
     if t is Dice:
         if node.computed:
+            if any(isinstance(m, Critical) for m in node.modifiers.items):
+                ctx.uncounted = True
             count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
             sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str)) else None
             return ComputedDice(node, count, sides, label, ctx)
-        return Term(compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
-                                 explosions=ctx.explosions))
+        term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
+        if term.crit_success is None and term.crit_failure is None:
+            return Term(term)
+        if term.explode is not None or ctx.kept_depth:
+            ctx.uncounted = True
+            return Term(term)
+        marked = CriticalTerm(term)
+        ctx.marked.append(marked)
+        return marked
     if t in _BINARY:
         return Binary(_BINARY[t], compile_node(node.left, ctx), compile_node(node.right, ctx), node, ctx)
     if t is Comparison:
@@ -1151,5 +1258,11 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Call:
         return Function(node.name, [compile_node(a, ctx) for a in node.args], node, ctx)
     if isinstance(node, Group):
-        return GroupEval([compile_node(e, ctx) for e in node.exprs], node, ctx)
+        keeps = any(isinstance(m, Keep) for m in node.modifiers)
+        ctx.kept_depth += keeps
+        try:
+            items = [compile_node(e, ctx) for e in node.exprs]
+        finally:
+            ctx.kept_depth -= keeps
+        return GroupEval(items, node, ctx)
     raise DiceError(f"unexpected {t.__name__} in a standard expression")

@@ -4,13 +4,15 @@
 ``khN``); explode ``!`` (on the maximum), ``!>=N``, ``!N`` (on a face equal to N); compound ``!!``;
 re-roll until ``r1``, ``r<2``, once ``ro1``, ``ro<2``; success counting ``8d10>=7`` (``>N <=N <N =N``)
 with failures subtracted by ``f<=N``; labels ``3d6[fire]``; integer arithmetic ``+ - * /`` (division
-rounds down) and parentheses around them. The outcome is the ``total``.
+rounds down) and parentheses around them. The outcome is the ``total``; with critical marks (``cs`` /
+``cf``) also the counts of kept dice marked (:class:`CriticalOutcome`, see :class:`CriticalPlan`).
 
 How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
@@ -20,7 +22,7 @@ import numpy as np
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
-from diceengine.limits import MAX_DICE, Cost
+from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
@@ -28,10 +30,10 @@ from diceengine.rolls import Die
 
 from . import _dice_ast
 from ._dice_ast import Described
-from ._standard_eval import Context, Evaluator, compile_node
+from ._standard_eval import CRITICALS_GIVEN, CRITICALS_SAMPLED, Context, CriticalTerm, Evaluator, compile_node
 from ._symbols import D6_FACES, FUDGE_FACES
 
-__all__ = ["ArithmeticPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
+__all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
 
 class StandardOutcome(NamedTuple):
@@ -41,13 +43,24 @@ class StandardOutcome(NamedTuple):
     """an ``int``; a ``fractions.Fraction`` only with ``division="exact"``"""
 
 
+class CriticalOutcome(NamedTuple):
+    """The outcome of a standard-notation roll whose dice carry critical marks (``cs`` / ``cf``)."""
+
+    total: int | Fraction
+    """as :class:`StandardOutcome`"""
+    critical_successes: int | None = None
+    """kept dice marked as critical successes (``None`` without a ``cs`` mark)"""
+    critical_failures: int | None = None
+    """kept dice marked as critical failures (``None`` without a ``cf`` mark)"""
+
+
 _new_tuple = tuple.__new__  # builds an outcome without the NamedTuple constructor's argument parsing
 
 
 class StandardPlan(Plan):
     """A compiled standard expression (:mod:`._standard_eval`): its three evaluations and its description."""
 
-    outcome_type = StandardOutcome
+    outcome_type: type = StandardOutcome
     language_free = True  # numbers, operators and marks: the same text in every language
 
     def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
@@ -63,7 +76,7 @@ class StandardPlan(Plan):
             value = compiled
             self._roll = lambda r, rec: value
 
-    def roll(self, rng: Any) -> tuple[StandardOutcome, list]:
+    def roll(self, rng: Any) -> tuple[Any, list]:
         record: list = []
         return _new_tuple(StandardOutcome, (self._roll(rng.random, record),)), record
 
@@ -140,6 +153,109 @@ class StandardPlan(Plan):
 ArithmeticPlan = StandardPlan
 
 
+class CriticalPlan(StandardPlan):
+    """A standard expression with critical marks whose counts the outcome gives (:class:`CriticalOutcome`).
+
+    A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
+    joint distribution of the total and the counts: for each combination of the counts of the marked dice
+    terms (:class:`~._standard_eval.CriticalTerm`, independent of each other), the expression's distribution
+    given them, weighted by their probability."""
+
+    outcome_type = CriticalOutcome
+
+    def __init__(self, root: Evaluator, expression: str, description: str | None,
+                 marked: Sequence[CriticalTerm]) -> None:
+        super().__init__(root, expression, description)
+        self.marked = list(marked)
+        self.successes = any(m.term.crit_success is not None for m in self.marked)
+        self.failures = any(m.term.crit_failure is not None for m in self.marked)
+
+    def _counts(self, cs: Any, cf: Any) -> tuple[Any, Any]:
+        return (cs if self.successes else None), (cf if self.failures else None)
+
+    def roll(self, rng: Any) -> tuple[Any, list]:
+        record: list = []
+        total = self._roll(rng.random, record)
+        cs = cf = 0
+        for die in self.dice(record):
+            if die.kept and die.critical is not None:
+                if die.critical == "success":
+                    cs += 1
+                else:
+                    cf += 1
+        return CriticalOutcome(total, *self._counts(cs, cf)), record
+
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        token = CRITICALS_SAMPLED.set([])
+        try:
+            out = super().sample(n, rng)
+            counts = CRITICALS_SAMPLED.get() or []
+        finally:
+            CRITICALS_SAMPLED.reset(token)
+        cs = sum((np.broadcast_to(c, (n,)) for c, _ in counts), np.zeros(n, dtype=np.int64))
+        cf = sum((np.broadcast_to(f, (n,)) for _, f in counts), np.zeros(n, dtype=np.int64))
+        if self.successes:
+            out["critical_successes"] = cs
+        if self.failures:
+            out["critical_failures"] = cf
+        return out
+
+    def exact_cost(self) -> Cost:
+        """The marked terms' joint odds, then the expression once per combination of their counts (each
+        answer's rows gathered: as many as the expression's support)."""
+        combos = 1
+        cost = Cost()
+        for m in self.marked:
+            joint, pairs = m.joint_cost()
+            cost = cost + joint
+            combos *= pairs
+        root, lo, hi = self.root.exact_cost()
+        rows = combos * (hi - lo + 1)
+        per_row = PYTHON_STEP if self.root.rational else 8
+        return cost + Cost(root.work * combos + rows * per_row + combos * NUMPY_CALL, max(root.cells, 6 * rows))
+
+    def distribution(self) -> Distribution:
+        totals: list[Any] = []
+        successes: list[np.ndarray] = []
+        failures: list[np.ndarray] = []
+        probs: list[np.ndarray] = []
+        joints = [list(m.joint().items()) for m in self.marked]
+        for combo in itertools.product(*joints):
+            weight = 1.0
+            given: dict[int, tuple[int, int]] = {}
+            cs = cf = 0
+            for m, ((s, f), (mass, _)) in zip(self.marked, combo):
+                weight *= mass
+                given[id(m)] = (s, f)
+                cs, cf = cs + s, cf + f
+            token = CRITICALS_GIVEN.set(given)
+            try:
+                exact = self.root.exact()
+            finally:
+                CRITICALS_GIVEN.reset(token)
+            if isinstance(exact, PMF):
+                held = exact.p > 0
+                values, chances = exact.values[held], exact.p[held]
+            else:  # fractions
+                items = exact.items()
+                values = np.empty(len(items), dtype=object)
+                values[:] = [v for v, _ in items]
+                chances = np.array([q for _, q in items])
+            totals.append(values)
+            probs.append(weight * chances)
+            successes.append(np.full(len(chances), cs, dtype=np.int64))
+            failures.append(np.full(len(chances), cf, dtype=np.int64))
+        total = np.concatenate(totals)
+        columns: dict[str, np.ndarray] = {"total": total}
+        if self.successes:
+            columns["critical_successes"] = np.concatenate(successes)
+        if self.failures:
+            columns["critical_failures"] = np.concatenate(failures)
+        # several marked terms: two combinations may give the same counts (merged, for whole totals)
+        return Distribution(CriticalOutcome, columns, np.concatenate(probs), truncated=self.root.truncated(),
+                            merge=len(self.marked) > 1 and total.dtype != object)
+
+
 class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
@@ -169,8 +285,11 @@ class StandardSystem(System):
         if isinstance(tree, Described):
             description = tree.text or None
             tree = tree.expr
-        root = compile_node(tree, Context(expression, options))
+        ctx = Context(expression, options)
+        root = compile_node(tree, ctx)
         if root.dice_count > MAX_DICE:
             raise DiceLimitError(N_("too many dice: {count} in one roll (at most {limit})"), expression, 0,
                                  count=root.dice_count, limit=MAX_DICE)
+        if ctx.marked and not ctx.uncounted:
+            return CriticalPlan(root, expression, description, ctx.marked)
         return StandardPlan(root, expression, description)
