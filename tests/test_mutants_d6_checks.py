@@ -100,7 +100,7 @@ def test_parse_code_takes_a_code():
 ])
 def test_code_errors(expr, message, column):
     e = error_of(expr)
-    assert (e.message, e.column) == (message, column)
+    assert (e.message, e.column, e.expression) == (message, column, expr)
     assert isinstance(e, de.DiceValueError)
 
 
