@@ -313,17 +313,32 @@ def test_rerolled_ties_resample_the_wild_die_fields():
     assert np.array_equal(s["explosions"] > 0, s["total"] > 6)
 
 
-def test_endless_ties_in_a_sample_are_refused(monkeypatch):
-    class Always:
-        """A generator whose dice always show 3."""
+class TiesThen:
+    """A numpy-like generator for ``1D vs 1D``: every die shows 3 (a tie) until call ``until``, then the
+    actor's dice show 4 and the opponent's 2."""
 
-        def integers(self, low, high, size):
-            return np.full(size, 3, dtype=np.int64)
+    def __init__(self, until: int) -> None:
+        self.calls, self.until = 0, until
 
+    def integers(self, low, high, size):
+        k, self.calls = self.calls, self.calls + 1
+        face = 3 if k < self.until else (4 if k % 2 == 0 else 2)
+        return np.full(size, face, dtype=np.int64)
+
+
+def test_endless_ties_in_a_sample_are_refused():
+    # the first throw (actor, opponent) ties; each of at most 100 re-rolls throws both again
     plan = plan_of("1D vs 1D", "d6", tie="reroll")
+    s = plan.sample(10, TiesThen(2 + 2 * 99))          # the 100th re-roll breaks the tie
+    assert s["margin"].tolist() == [2] * 10 and s["success"].all()
     with pytest.raises(de.DiceLimitError) as info:
-        plan.sample(10, Always())
-    assert info.value.message == "more than 100 ties in a row"
+        plan.sample(10, TiesThen(2 + 2 * 100))          # a 101st re-roll would be needed
+    e = info.value
+    assert (e.message, e.expression, e.column) == ("more than 100 ties in a row", "1D vs 1D", 0)
+    with pytest.raises(de.DiceLimitError) as info:
+        plan.roll(Scripted([3] * 202))
+    e = info.value
+    assert (e.message, e.expression, e.column) == ("more than 100 ties in a row", "1D vs 1D", 0)
 
 
 def test_too_many_rows_for_exact_odds():
