@@ -5,7 +5,6 @@ dice and from enumeration written here.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -19,20 +18,9 @@ from diceengine.api import plan as plan_of
 from diceengine.limits import MAX_DICE, MAX_VALUE
 from diceengine.registry import get_system
 
-from .helpers import assert_close, enumerate_dice
+from .helpers import Scripted, assert_close, enumerate_dice
 
 D6 = range(1, 7)
-
-
-class Scripted(random.Random):
-    """A ``random.Random`` (accepted as a seed) that throws the given d6 faces in order."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / 6 for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
 
 
 def error_of(expression: str, system: str = "d6", **options) -> de.DiceError:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -16,18 +15,9 @@ from diceengine.systems.d6wild import WildDice, WildHealth, WildWound
 import diceengine as de
 from diceengine.api import plan as plan_of
 
+from .helpers import Scripted
+
 D6 = range(1, 7)
-
-
-class Scripted(random.Random):
-    """A ``random.Random`` (accepted as a seed) that throws the given d6 faces in order."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / 6 for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
 
 
 def dice_of(r) -> list[tuple]:
