@@ -123,6 +123,9 @@ def test_opposed_and_initiative():
     got = d6.order_by_rolls({"a": "5", "b": 7, "c": 5}, ["a", "c"])
     assert got.order == ["b", "a", "c"] and got.roll_again == [["a", "c"]]
     assert d6.order_by_rolls({"a": 3}).roll_again == []
+    # on a tie the player character goes first, wherever he is listed
+    got = d6.order_by_rolls({"x": 5, "y": 5, "a": 5}, ["a"])
+    assert got.order == ["a", "x", "y"] and got.roll_again == [["x", "y"]]
 
 
 def test_parries_and_actions():
