@@ -273,3 +273,34 @@ def test_simulated_skirmish_matches_the_exact_duel():
     want_a, _ = duel(THUG, HERO, 3)
     sim = fights.simulate(enc["ffg"], 10_000, seed=6)
     assert abs(sim.a_wins - want_a) < 4 * (want_a * (1 - want_a) / 10_000) ** 0.5 + 1e-3
+
+
+def _reach(faces: list[str]) -> tuple[int, int]:
+    vectors = [outcome_of([f]) for f in faces]
+    return (max(v[0] for v in vectors) - min(v[0] for v in vectors),
+            max(v[1] for v in vectors) - min(v[1] for v in vectors))
+
+
+@pytest.mark.parametrize("counts", [
+    {"ability": 1}, {"proficiency": 2, "challenge": 3, "force": 2}, {"boost": 2, "setback": 1, "difficulty": 3},
+    {"ability": 2, "proficiency": 1, "boost": 1, "difficulty": 1, "challenge": 1, "setback": 2, "force": 1},
+    {"force": 3}, {"challenge": 2}, {"proficiency": 3},
+])
+def test_the_tables_a_pool_will_need(counts):
+    # pool_cost's rows: one per cell of each (success, advantage) grid the conditioning builds (t triumphs among
+    # the yellow dice, e despairs among the red) and per (light, dark) total of the Force dice; two float64
+    # tables of the six fields and the chances alive at once
+    h = w = 1
+    for die in ("boost", "setback", "ability", "difficulty"):
+        dx, dy = _reach(PUBLISHED[die])
+        h, w = h + dx * counts.get(die, 0), w + dy * counts.get(die, 0)
+    px, py = _reach(PUBLISHED["proficiency"][:-1])  # the faces without the triumph
+    cx, cy = _reach(PUBLISHED["challenge"][:-1])  # without the despair
+    force = {(0, 0)}
+    for _ in range(counts.get("force", 0)):
+        force = {(x + o[4], y + o[5]) for x, y in force for o in (outcome_of([f]) for f in PUBLISHED["force"])}
+    rows = sum((h + px * p + cx * e) * (w + py * p + cy * e)
+               for e in range(counts.get("challenge", 0) + 1) for p in range(counts.get("proficiency", 0) + 1))
+    rows *= len(force)
+    assert nd.pool_cost(counts).cells == rows * (6 + 1) * 2
+    assert nd.pool_cost(counts).work > rows * 6 * 6
