@@ -78,6 +78,8 @@ BOOST_AFTER_VS = ("a boost die after vs: the opposition's help is a setback die 
     ("2y 3d", {"letters": "colour"}, "unknown die letter 'd' (with letters=colour, the dice are y g b p r k w)", 4),
     ("1b vs 1b", {}, BOOST_AFTER_VS, 6),
     ("1a vs 2 boost", {}, BOOST_AFTER_VS, 6),
+    ("2a vs b", {}, BOOST_AFTER_VS, 6),  # no count: the caret under the die
+    ("a b vs 1b", {}, BOOST_AFTER_VS, 7),  # a count: under the count
     ("30a 30p 1d", {}, "too many dice in one pool (at most 60)", 8),
     ("61a", {}, "too many dice in one pool (at most 60)", 0),
     ("0a", {}, "the pool has no dice", 0),
@@ -103,6 +105,11 @@ def test_a_letter_of_no_set():
     assert ffg.resolve_dice(ffg.NarrativeDice(1, "p", pos=None), "colour", "") == [("difficulty", 1, 0)]
     assert ffg.resolve_dice(ffg.NarrativeDice(1, "sb", pos=7), "initials", "") == [("setback", 1, 7), ("boost", 1, 8)]
     assert plan("2sb", "ffg").counts == {"setback": 2, "boost": 1}
+
+
+def test_a_die_without_a_count_is_one_die():
+    assert plan("a", "ffg").counts == {"ability": 1}
+    assert plan("proficiency b vs c", "ffg").counts == {"proficiency": 1, "boost": 1, "challenge": 1}
 
 
 def test_sixty_dice_are_one_pool():
