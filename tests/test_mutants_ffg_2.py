@@ -343,3 +343,13 @@ def test_exact_pools_against_the_published_faces():
         text = "".join(f"{n}{LETTER[d]}" for d, n in counts.items())
         got = {tuple(o)[:6]: p for o, p in de.distribution(text, "ffg").items()}
         assert_close(got, published_pool(dice))
+
+
+def test_a_roll_rendered():
+    faces = [("proficiency", 12), ("challenge", 1), ("force", 10)]
+    r = de.roll("1p vs 1c1f", "ffg", seed=Faces(faces))
+    html = r.render("html")
+    assert '<code class="dice-expression">1p vs 1c1f</code>' in html
+    assert '<strong class="dice-result">1 success, 1 triumph, 2 light side points, succeeded</strong>' in html
+    assert '<span class="die die-force kept light">force light + light</span>' in html
+    assert r.render("symbols") == "1p vs 1c1f: [🟨 ⍟, 🟥 ·, ⬜ ○○] = 1 success, 1 triumph, 2 light side points, succeeded"
