@@ -263,3 +263,16 @@ def test_combine_and_apply(monkeypatch):
     with pytest.raises(de.DiceLimitError):
         _exact.combine(a, _exact.build([(1, 0.25), (2, 0.25), (3, 0.5)]), lambda x, y: x * y)
 
+
+
+def test_a_leaf_beyond_the_range_is_refused_under_it():
+    # check_bounds is the contract of every system: a leaf whose own range leaves ±(2**53 - 1) is refused there
+    text = "2+d6*3"
+    tree = parse(text, STANDARD)
+    err = message(lambda: arith.check_bounds(tree, text, lambda die: (1, 2**60)))
+    assert isinstance(err, de.DiceLimitError) and err.column == 2 and err.expression == text
+    assert err.message.startswith(f"a value could reach {2**60} here")
+    err = message(lambda: arith.check_bounds(tree, text, lambda die: (-(2**53), 0)))
+    assert err.column == 2 and err.message.startswith(f"a value could reach {-(2**53)} here")
+    assert arith.check_bounds(tree, text, lambda die: (-5, 5)) == (2 - 15, 2 + 15)
+    assert arith.IntervalAlgebra(lambda die: (0, 1), "e").expression == "e"
