@@ -353,3 +353,12 @@ def test_a_roll_rendered():
     assert '<strong class="dice-result">1 success, 1 triumph, 2 light side points, succeeded</strong>' in html
     assert '<span class="die die-force kept light">force light + light</span>' in html
     assert r.render("symbols") == "1p vs 1c1f: [🟨 ⍟, 🟥 ·, ⬜ ○○] = 1 success, 1 triumph, 2 light side points, succeeded"
+
+
+def test_die_names():
+    assert [ffg.die_name(w) for w in ("a", "P", "capacité", "Green", "défis", "noir", "blanc")] == [
+        "ability", "proficiency", "ability", "ability", "challenge", "setback", "force"]
+    assert [ffg.die_name(w, "colour") for w in ("y", "p", "k", "blk", "w", "abilities")] == [
+        "proficiency", "difficulty", "setback", "setback", "force", "ability"]
+    with pytest.raises(KeyError):
+        ffg.die_name("y")
