@@ -278,6 +278,11 @@ def _destiny(players: int) -> list[int]:
 def test_spending_destiny_without_a_pool():
     assert ffg.DestinyPool(1, 0).spend("light") == (ffg.DestinyPool(0, 1), None)
     assert ffg.DestinyPool(0, 1).spend("dark") == (ffg.DestinyPool(1, 0), None)
+    # one die upgraded, not two: the players' green die turns yellow, the game master's purple die red
+    assert ffg.DestinyPool(1, 0).spend("light", ffg.DicePool(ability=2, difficulty=2)) == (
+        ffg.DestinyPool(0, 1), ffg.DicePool(ability=1, proficiency=1, difficulty=2))
+    assert ffg.DestinyPool(0, 1).spend("dark", ffg.DicePool(ability=2, difficulty=2)) == (
+        ffg.DestinyPool(1, 0), ffg.DicePool(ability=2, difficulty=1, challenge=1))
     assert ffg.DestinyPool(0, 1).spend("dark", ffg.DicePool(ability=1)) == (
         ffg.DestinyPool(1, 0), ffg.DicePool(ability=1, difficulty=1))
 
