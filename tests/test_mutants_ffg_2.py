@@ -367,3 +367,7 @@ def test_die_names():
         "proficiency", "difficulty", "setback", "setback", "force", "ability"]
     with pytest.raises(KeyError):
         ffg.die_name("y")
+
+
+def test_net_text_in_french():
+    assert ffg.net_text(ffg.NarrativeOutcome(2, -1, 1, 0, 0, 0, True), "fr") == "2 succès, 1 menace, 1 triomphe, réussite"
