@@ -304,3 +304,21 @@ def test_the_tables_a_pool_will_need(counts):
     rows *= len(force)
     assert nd.pool_cost(counts).cells == rows * (6 + 1) * 2
     assert nd.pool_cost(counts).work > rows * 6 * 6
+
+
+ENGINE_LETTERS = {"s": "S", "f": "F", "a": "A", "t": "T", "TR": "R", "DE": "X", "L": "L", "D": "D"}
+
+
+@pytest.mark.parametrize("die", list(PUBLISHED))
+def test_each_die_as_a_kernel(die):
+    # the (net success, net advantage) kernel one die adds to a pool, with the faces' chances
+    faces = ["".join(ENGINE_LETTERS[x] for x in face.split()) for face in PUBLISHED[die]]
+    want: dict[tuple[int, int], Fraction] = {}
+    for face in PUBLISHED[die]:
+        o = outcome_of([face])
+        want[(o[0], o[1])] = want.get((o[0], o[1]), Fraction(0)) + Fraction(1, len(PUBLISHED[die]))
+    got = nd._kernel(faces)
+    assert len(got) == len(want)
+    for s, a, p in got:
+        assert p == pytest.approx(float(want[(s, a)]), abs=1e-15)
+    assert nd._kernel(iter(faces)) == got  # any iterable of faces
