@@ -22,11 +22,17 @@ HIDDEN = NP_("({n} unlikely value not shown, {share} in all; --full shows them)"
              "({n} unlikely values not shown, {share} in all; --full shows them)")
 
 
-def add_lang(p: argparse.ArgumentParser) -> None:
-    """The ``--lang`` option: the language of the output (default: from LANGUAGE / LC_ALL / LANG)."""
+def add_lang(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """The ``--lang`` option: the language of the output (default: from LANGUAGE / LC_ALL / LANG).
+
+    ``dice`` itself takes it with the default ``None`` (read from the environment in :func:`main`);
+    each sub-command takes it too, with no default of its own (``argparse.SUPPRESS``), so that
+    ``dice --lang fr roll ...`` and ``dice roll ... --lang fr`` both work and a sub-command never
+    overwrites the language given before it.
+    """
     from .i18n import LANGUAGES, language_from_environment
 
-    p.add_argument("--lang", default=None, type=_language, metavar="LANG",
+    p.add_argument("--lang", default=default, type=_language, metavar="LANG",
                    help=f"language of the output: {', '.join(LANGUAGES)} (default: from the environment, "
                         f"now {language_from_environment()})")
 
@@ -185,12 +191,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         runpy.run_module("benchmarks", run_name="__main__")
     except ImportError:
-        raise DiceError("the benchmarks live in the source checkout: run `dice bench` from its root") from None
+        raise DiceError(N_("the benchmarks live in the source checkout: run `dice bench` from its root")) from None
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.")
+    add_lang(parser, default=None)
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
@@ -199,7 +206,6 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print JSON")
         p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="a system option, e.g. -o complication=remove_highest")
-        add_lang(p)
 
     p = sub.add_parser("roll", help="roll and explain")
     p.add_argument("expression")
@@ -218,7 +224,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("systems", help="the registered systems, their notation and options")
     p.add_argument("--json", action="store_true")
-    add_lang(p)
     p.set_defaults(func=cmd_systems)
 
     p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)")
@@ -236,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve_cli import add_commands as add_serve
 
     add_serve(sub)
+    for command in sub.choices.values():  # every sub-command takes --lang after its name too
+        add_lang(command)
     return parser
 
 
@@ -243,13 +250,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
-    if hasattr(args, "lang") and args.lang is None:
+    if args.lang is None:
         from .i18n import language_from_environment
 
         args.lang = language_from_environment()
     try:
         if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
-            raise DiceError("-n must be at least 1")
+            raise DiceError(N_("-n must be at least 1"))
         return int(args.func(args))
     except DiceError as err:
         from .i18n import gettext, translate_error

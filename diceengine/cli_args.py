@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .errors import DiceError
+from .i18n import N_
 
 __all__ = ["split_system", "parse_options", "trim", "sparkline"]
 
@@ -32,9 +33,9 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
-            raise DiceError(f"an option is written name=value, not {pair!r}")
+            raise DiceError(N_("an option is written name=value, not {pair!r}"), pair=pair)
         if key.strip() in _NOT_OPTIONS:
-            raise DiceError(f"{key.strip()} is not a system option (use --{key.strip()})")
+            raise DiceError(N_("{name} is not a system option (use --{name})"), name=key.strip())
         value: Any = raw
         low = raw.lower()
         if low in ("true", "yes", "on"):

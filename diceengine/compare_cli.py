@@ -9,11 +9,28 @@ import inspect
 import json
 import types
 import typing
-from typing import Any, Callable, get_type_hints
+from collections.abc import Callable
+from typing import Any, get_type_hints
 
 from .errors import DiceError
+from .i18n import N_, gettext
 
 __all__ = ["add_commands"]
+
+# the words of the tables (numbers are formatted as in English)
+CHECK, SUCCESS, MEAN, FLAGS = N_("check"), N_("success"), N_("mean"), N_("flags")
+SPREAD = N_("({field} {low}..{high})")
+LADDER_TITLE = N_("{system}: chance of success")
+CONVERT_LADDER_TITLE = N_("{source} -> {target}: nearest check for each character and difficulty")
+SUCCEEDS = N_("{system}: {expression}  succeeds {chance}")
+CLOSEST = N_("closest in {target}:")
+POINTS = N_("{distance} points")
+# the rules runner
+NO_RULES = N_("{system} has no rules to run")
+RULES_OF = N_("rules of {system}:")
+RULES_OF_PLAY = N_("rules of play of {system} (state=JSON, new state and the check to roll; {module}):")
+#: booleans of a rule's result, said in the user's language (``True`` / ``False`` in English)
+TRUE, FALSE = N_("True"), N_("False")
 
 
 def _pct(p: float | None) -> str:
@@ -33,14 +50,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps([{**dataclasses.asdict(p), "histogram": {str(k): v for k, v in p.histogram.items()}}
                           for p in profiles], indent=2))
     else:
+        lang = args.lang
         width = max(len(f"{p.system}: {p.expression}") for p in profiles)
-        print(f"{'check':<{width}}  {'success':>8}  {'mean':>16}  flags")
+        print(f"{gettext(CHECK, lang):<{width}}  {gettext(SUCCESS, lang):>8}  {gettext(MEAN, lang):>16}  "
+              f"{gettext(FLAGS, lang)}")
         for p in profiles:
-            flags = ", ".join(f"{k} {_pct(v).strip()}" for k, v in p.flags.items()) or "-"
-            mean = f"{p.mean_field} {p.mean:+.2f}"
+            flags = ", ".join(f"{gettext(k, lang)} {_pct(v).strip()}" for k, v in p.flags.items()) or "-"
+            field = gettext(p.mean_field, lang)
+            mean = f"{field} {p.mean:+.2f}"
             print(f"{p.system + ': ' + p.expression:<{width}}  {_pct(p.success):>8}  {mean:>16}  {flags}")
             shown = trim(p.histogram)
-            print(f"{'':<{width}}  {sparkline(shown)}  ({p.mean_field} {min(shown)}..{max(shown)})")
+            print(f"{'':<{width}}  {sparkline(shown)}  "
+                  + gettext(SPREAD, lang, field=field, low=min(shown), high=max(shown)))
     if args.plot:
         from .plots import plot_compare
 
@@ -52,32 +73,34 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from .cli_args import parse_options, split_system
     from .compare import convert, convert_ladder
 
+    lang = args.lang
     src_opts, dst_opts = parse_options(args.from_option), parse_options(args.to_option)
     if args.ladder:
         if not args.source:
-            raise DiceError("--ladder needs --from SYSTEM")
+            raise DiceError(N_("--ladder needs --from SYSTEM"))
         rows = convert_ladder(args.source, args.target, src_opts, dst_opts)
         if args.json:
             print(json.dumps([{"character": r, "difficulty": d, "chance": c, "match": dataclasses.asdict(m)}
                               for r, d, c, m in rows], indent=2))
             return 0
-        print(f"{args.source} -> {args.target}: nearest check for each character and difficulty")
+        print(gettext(CONVERT_LADDER_TITLE, lang, source=args.source, target=args.target))
         for r, d, c, m in rows:
-            print(f"  {r:<28} vs {d:<16} {_pct(c)}  ->  {m.label:<48} {_pct(m.chance)} ({m.distance:+.2f})")
+            print(f"  {r:<28} vs {gettext(d, lang):<16} {_pct(c)}  ->  {m.label:<48} {_pct(m.chance)} "
+                  f"({m.distance:+.2f})")
         return 0
     if not args.expression:
-        raise DiceError("convert needs an expression (or --ladder)")
+        raise DiceError(N_("convert needs an expression (or --ladder)"))
     source, expr = split_system(args.expression, args.source)
     chance, matches = convert(expr, source, args.target, src_opts, dst_opts, args.top)
     if args.json:
         print(json.dumps({"system": source, "expression": expr, "chance": chance, "target": args.target,
                           "matches": [dataclasses.asdict(m) for m in matches]}, indent=2))
         return 0
-    print(f"{source}: {expr}  succeeds {_pct(chance).strip()}")
-    print(f"closest in {args.target}:")
+    print(gettext(SUCCEEDS, lang, system=source, expression=expr, chance=_pct(chance).strip()))
+    print(gettext(CLOSEST, lang, target=args.target))
     for m in matches:
         same = "" if m.label == m.expression else f"   ({m.expression})"
-        print(f"  {_pct(m.chance)}  {m.distance:+6.2f} points  {m.label}{same}")
+        print(f"  {_pct(m.chance)}  {gettext(POINTS, lang, distance=f'{m.distance:+6.2f}')}  {m.label}{same}")
     return 0
 
 
@@ -87,16 +110,17 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
     system = args.system
     if not system:
-        raise DiceError("ladder needs --system SYSTEM")
+        raise DiceError(N_("ladder needs --system SYSTEM"))
     names, rows = ladder(system, **parse_options(args.option))
     if args.json:
         print(json.dumps({"system": system, "difficulties": names,
                           "rows": [{"character": r, "chances": c} for r, c in rows]}, indent=2))
     else:
-        title = f"{system}: chance of success"
+        title = gettext(LADDER_TITLE, args.lang, system=system)
+        shown = [gettext(n, args.lang) for n in names]
         width = max(len(title), max(len(r) for r, _ in rows))
-        col = max(9, max(len(n) for n in names) + 1)
-        print(title.ljust(width) + "".join(f"{n:>{col}}" for n in names))
+        col = max(9, max(len(n) for n in shown) + 1)
+        print(title.ljust(width) + "".join(f"{n:>{col}}" for n in shown))
         for r, chances in rows:
             print(f"{r:<{width}}" + "".join(f"{_pct(c):>{col}}" for c in chances))
     if args.plot:
@@ -115,7 +139,8 @@ def _convert_value(raw: str, hint: Any) -> Any:
         try:
             return hint.model_validate_json(raw)
         except pydantic.ValidationError as err:
-            raise DiceError(f"not a valid {hint.__name__}: {err.errors()[0]['msg']}") from None
+            raise DiceError(N_("not a valid {kind}: {reason}"), kind=hint.__name__,
+                            reason=err.errors()[0]["msg"]) from None
     union = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
     if ("Mapping" in text or "dict" in text) and (raw.lstrip().startswith("{") or str not in union):
         try:
@@ -123,7 +148,7 @@ def _convert_value(raw: str, hint: Any) -> Any:
         except json.JSONDecodeError:
             value = None
         if not isinstance(value, dict):
-            raise DiceError(f"{raw!r} is not a JSON object") from None
+            raise DiceError(N_("{value!r} is not a JSON object"), value=raw) from None
         return value
     if "bool" in text and low in ("true", "false", "yes", "no"):
         return low in ("true", "yes")
@@ -134,12 +159,14 @@ def _convert_value(raw: str, hint: Any) -> Any:
         try:
             return tuple(int(x) for x in items)
         except ValueError:
-            raise DiceError(f"{raw!r} is not a list of numbers (a,b,c)") from None
+            raise DiceError(N_("{value!r} is not a list of numbers (a,b,c)"), value=raw) from None
+    if hint is Any and raw.lstrip("-").isdigit():  # a seed, a count: a number when it reads as one
+        return int(raw)
     if text in ("int", "<class 'int'>") or ("int" in text and raw.lstrip("-").isdigit()):
         try:
             return int(raw)
         except ValueError:
-            raise DiceError(f"{raw!r} is not a number") from None
+            raise DiceError(N_("{value!r} is not a number"), value=raw) from None
     return raw
 
 
@@ -165,15 +192,11 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def cmd_rule(args: argparse.Namespace) -> int:
+def _rule_modules(system: Any) -> tuple[Any, Any, str]:
+    """A system's module and its state-of-play module ``<module>_play`` (``None`` when it has none)."""
     import importlib
 
-    from .registry import get_system
-
-    system = get_system(args.system_name)
     module = importlib.import_module(type(system).__module__)
-    rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
-    # a system's state of play lives beside it in ``<module>_play``: rules taking a state (as JSON)
     play_name = f"{module.__name__}_play"
     try:
         play = importlib.import_module(play_name)
@@ -181,48 +204,88 @@ def cmd_rule(args: argparse.Namespace) -> int:
         if err.name != play_name:
             raise
         play = None
+    return module, play, play_name
+
+
+def _summary(name: str, fn: Callable[..., Any], module: Any, lang: str | None) -> str:
+    """A rule's one-line summary in ``lang``: its module's ``RULE_SUMMARIES`` entry (a catalogue
+    message), else the first line of its docstring (a system without summaries, said as written)."""
+    summary = getattr(module, "RULE_SUMMARIES", {}).get(name)
+    if summary is not None:
+        return gettext(summary, lang)
+    doc = inspect.getdoc(fn)
+    return doc.splitlines()[0] if doc else ""
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    from .registry import get_system
+
+    lang = args.lang
+    system = get_system(args.system_name)
+    module, play, play_name = _rule_modules(system)
+    rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
+    # a system's state of play lives beside it in ``<module>_play``: rules taking a state (as JSON)
     play_rules: dict[str, Callable[..., Any]] = {k: v for k, v in getattr(play, "RULES", {}).items() if k not in rules}
     if not args.rule:
         if not rules and not play_rules:
-            print(f"{system.name} has no rules to run")
-        for title, group in ((f"rules of {system.name}:", rules),
-                             (f"rules of play of {system.name} (state=JSON, new state and the check to roll; "
-                              f"{play_name}):", play_rules)):
+            print(gettext(NO_RULES, lang, system=system.name))
+        for title, group, home in ((gettext(RULES_OF, lang, system=system.name), rules, module),
+                                   (gettext(RULES_OF_PLAY, lang, system=system.name, module=play_name), play_rules,
+                                    play)):
             if not group:
                 continue
             print(title)
             for name, fn in group.items():
                 print(f"  {name}{inspect.signature(fn)}")
-                print(f"      {(inspect.getdoc(fn) or '').splitlines()[0]}")
+                print(f"      {_summary(name, fn, home, lang)}")
         return 0
+    words = {*getattr(module, "RULE_WORDS", ()), *getattr(play, "RULE_WORDS", ())}
     rules.update(play_rules)
     found = rules.get(args.rule)
     if found is None:
-        raise DiceError(f"unknown rule {args.rule!r} of {system.name} (known: {', '.join(rules)})")
+        raise DiceError(N_("unknown rule {rule!r} of {system} (known: {known})"), rule=args.rule, system=system.name,
+                        known=", ".join(rules))
     fn = found
     hints = get_type_hints(fn)
+    parameters = inspect.signature(fn).parameters
     kwargs = {}
     for pair in args.arguments:
         key, sep, raw = pair.partition("=")
-        if not sep or key not in inspect.signature(fn).parameters:
-            raise DiceError(f"{args.rule} takes {', '.join(inspect.signature(fn).parameters)} as name=value, "
-                            f"not {pair!r}")
+        if not sep or key not in parameters:
+            raise DiceError(N_("{rule} takes {parameters} as name=value, not {pair!r}"), rule=args.rule,
+                            parameters=", ".join(parameters), pair=pair)
         kwargs[key] = _convert_value(raw, hints.get(key, str))
+    missing = [name for name, p in parameters.items()
+               if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name not in kwargs]
+    if missing:
+        raise DiceError(N_("{rule} needs {missing} (as name=value)"), rule=args.rule, missing=", ".join(missing))
     try:
         result = fn(**kwargs)
     except (TypeError, ValueError) as err:  # a value of the wrong kind for this rule
-        raise DiceError(f"{args.rule}: {err}") from None
-    print(json.dumps(_jsonable(result)) if args.json else _text(result))
+        raise DiceError(N_("{rule}: {reason}"), rule=args.rule, reason=str(err)) from None
+    print(json.dumps(_jsonable(result)) if args.json else _text(result, lang, words))
     return 0
 
 
-def _text(value: Any) -> str:
+def _said(value: Any, lang: str | None, words: set[str]) -> Any:
+    """A value of a rule's result as the user reads it: a word of the rules (``wounded``, ``hit``) or a
+    boolean in ``lang``; anything else (numbers, codes, names, a state's JSON) as it is."""
+    if isinstance(value, bool):
+        return gettext(TRUE if value else FALSE, lang)
+    if isinstance(value, str) and value in words:
+        return gettext(value, lang)
+    return value
+
+
+def _text(value: Any, lang: str | None = None, words: set[str] | frozenset[str] = frozenset()) -> str:
+    known = set(words)
     data = _jsonable(value)
     if isinstance(data, dict):
-        return ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (dict, list)) else v}" for k, v in data.items())
+        return ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (dict, list)) else _said(v, lang, known)}"
+                         for k, v in data.items())
     if isinstance(data, list):
-        return ", ".join(str(v) for v in data)
-    return str(data)
+        return ", ".join(str(_said(v, lang, known)) for v in data)
+    return str(_said(data, lang, known))
 
 
 def add_commands(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:

@@ -17,8 +17,18 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import DiceError
+from .i18n import N_, gettext
 
 __all__ = ["add_commands"]
+
+# the words of the tables, from the catalogues (numbers are formatted as in English)
+EXACT_HOW, SIMULATED_HOW = N_("exact, {states} states"), N_("simulated, {fights} fights")
+AGAINST = N_("{side_a} against {side_b}")
+WINS, BOTH_DOWN, MEAN_ROUNDS = N_("{side} wins"), N_("both down"), N_("mean rounds")
+NEVER_ENDING, STILL_GOING = N_("never ending"), N_("still going at the end")
+ROUND, ENDS, GOING, BY_NOW = N_("round"), N_("ends"), N_("going"), N_("{side} by now")
+SWEEP_TITLE = N_("{encounter} ({system}, {fights} fights a cell{where})")
+ON_DASK = N_(", on {address}")
 
 ACTIONS = ("compare", "sweep")
 
@@ -33,20 +43,23 @@ def _load(path: str) -> Any:
     return load_encounter(path)
 
 
-def _fight_table(r: Any) -> list[str]:
+def _fight_table(r: Any, lang: str | None = None) -> list[str]:
     a, b = r.sides
-    how = (f"exact, {r.states} states" if r.method == "exact"
-           else f"simulated, {r.fights:,} fights")
+    how = (gettext(EXACT_HOW, lang, states=r.states) if r.method == "exact"
+           else gettext(SIMULATED_HOW, lang, fights=f"{r.fights:,}"))
     mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
     lines = [f"{r.encounter} ({r.system}, {how})",
-             f"  {', '.join(r.roster[0])} against {', '.join(r.roster[1])}",
-             (f"  {a} wins {_pct(r.a_wins).strip()}   {b} wins {_pct(r.b_wins).strip()}   "
-              f"both down {_pct(r.both_down).strip()}   mean rounds {mean}")]
+             "  " + gettext(AGAINST, lang, side_a=", ".join(r.roster[0]), side_b=", ".join(r.roster[1])),
+             (f"  {gettext(WINS, lang, side=a)} {_pct(r.a_wins).strip()}   "
+              f"{gettext(WINS, lang, side=b)} {_pct(r.b_wins).strip()}   "
+              f"{gettext(BOTH_DOWN, lang)} {_pct(r.both_down).strip()}   {gettext(MEAN_ROUNDS, lang)} {mean}")]
     if r.unfinished > 1e-9:
-        lines.append(f"  {'never ending' if r.method == 'exact' else 'still going at the end'}: "
+        lines.append(f"  {gettext(NEVER_ENDING if r.method == 'exact' else STILL_GOING, lang)}: "
                      f"{_pct(r.unfinished).strip()}")
-    wa, wb = max(len(a) + 7, 12), max(len(b) + 7, 12)
-    lines.append(f"  {'round':>5}  {'ends':>8}  {'going':>8}  {a + ' by now':>{wa}}  {b + ' by now':>{wb}}")
+    by_a, by_b = gettext(BY_NOW, lang, side=a), gettext(BY_NOW, lang, side=b)
+    wa, wb = max(len(by_a), 12), max(len(by_b), 12)
+    lines.append(f"  {gettext(ROUND, lang):>5}  {gettext(ENDS, lang):>8}  {gettext(GOING, lang):>8}  "
+                 f"{by_a:>{wa}}  {by_b:>{wb}}")
     for t in range(len(r.ended)):
         lines.append(f"  {t + 1:>5}  {_pct(r.ended[t]):>8}  {_pct(r.going[t]):>8}  "
                      f"{_pct(r.a_by_round[t]):>{wa}}  {_pct(r.b_by_round[t]):>{wb}}")
@@ -59,7 +72,7 @@ def cmd_fight(args: argparse.Namespace) -> int:
     words = list(args.words)
     action = words.pop(0) if words and words[0] in ACTIONS and len(words) > 1 else None
     if len(words) != 1:
-        raise DiceError("usage: dice fight [compare | sweep] FILE.toml")
+        raise DiceError(N_("usage: dice fight [compare | sweep] FILE.toml"))
     encounter = _load(words[0])
     if action == "sweep":
         return _sweep(args, encounter)
@@ -69,14 +82,14 @@ def cmd_fight(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([r.model_dump() for r in results], indent=2))
         else:
-            print("\n".join(table(results)))
+            print("\n".join(table(results, lang=args.lang)))
     else:
         system = args.system or encounter.systems[0]
         results = [odds(encounter[system], args.method, args.fights, args.seed, args.rounds)]
         if args.json:
             print(json.dumps(results[0].model_dump(), indent=2))
         else:
-            print("\n".join(_fight_table(results[0])))
+            print("\n".join(_fight_table(results[0], args.lang)))
     if args.plot:
         from .fights.plots import plot_fights
 
@@ -88,7 +101,7 @@ def _sweep(args: argparse.Namespace, encounter: Any) -> int:
     from .fights.sweep import parse_grid, sweep
 
     if not args.grid:
-        raise DiceError("a sweep needs at least one --grid PATH=VALUE,VALUE (e.g. --grid a.0.attack=3D,4D,5D)")
+        raise DiceError(N_("a sweep needs at least one --grid PATH=VALUE,VALUE (e.g. --grid a.0.attack=3D,4D,5D)"))
     system = args.system or encounter.systems[0]
     rows = sweep(encounter[system], parse_grid(args.grid), args.fights, args.seed or 0, dask=args.dask,
                  workers=args.workers, max_rounds=args.max_rounds)
@@ -99,9 +112,11 @@ def _sweep(args: argparse.Namespace, encounter: Any) -> int:
     axes = list(rows[0].values) if rows else []
     widths = [max(len(ax), *(len(str(r.values[ax])) for r in rows)) for ax in axes]
     head = "  ".join(f"{ax:<{w}}" for ax, w in zip(axes, widths))
-    print(f"{encounter.name} ({system}, {args.fights:,} fights a cell"
-          + (f", on {args.dask}" if args.dask else "") + ")")
-    print(f"{head}  {a + ' wins':>14}  {b + ' wins':>14}  {'both down':>9}  {'mean rounds':>11}")
+    lang = args.lang
+    where = gettext(ON_DASK, lang, address=args.dask) if args.dask else ""
+    print(gettext(SWEEP_TITLE, lang, encounter=encounter.name, system=system, fights=f"{args.fights:,}", where=where))
+    print(f"{head}  {gettext(WINS, lang, side=a):>14}  {gettext(WINS, lang, side=b):>14}  "
+          f"{gettext(BOTH_DOWN, lang):>9}  {gettext(MEAN_ROUNDS, lang):>11}")
     for r in rows:
         cells = "  ".join(f"{r.values[ax]!s:<{w}}" for ax, w in zip(axes, widths))
         mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"

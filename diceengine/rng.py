@@ -7,6 +7,9 @@ import random
 from typing import TYPE_CHECKING, Union
 
 from .errors import DiceError
+from .i18n import N_
+
+BAD_SEED = N_("seed must be None, an int or a numpy.random.Generator, not {kind}")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,7 +31,7 @@ def python_rng(seed: Seed) -> random.Random:
         return random.Random(seed)
     if hasattr(seed, "bit_generator") and hasattr(seed, "integers"):
         return random.Random(int(seed.integers(0, 2**63)))
-    raise DiceError(f"seed must be None, an int or a numpy.random.Generator, not {type(seed).__name__}")
+    raise DiceError(BAD_SEED, kind=type(seed).__name__)
 
 
 def numpy_rng(seed: Seed) -> "np.random.Generator":
@@ -37,10 +40,10 @@ def numpy_rng(seed: Seed) -> "np.random.Generator":
 
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
         if isinstance(seed, int) and seed < 0:
-            raise DiceError("seed must be a non-negative integer")
+            raise DiceError(N_("seed must be a non-negative integer"))
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, random.Random):
         return np.random.default_rng(seed.getrandbits(64))
-    raise DiceError(f"seed must be None, an int or a numpy.random.Generator, not {type(seed).__name__}")
+    raise DiceError(BAD_SEED, kind=type(seed).__name__)

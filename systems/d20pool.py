@@ -36,7 +36,8 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 __all__ = ["D20PoolSystem", "PoolOutcome", "PoolCheck", "build_check", "ForcePowerCost", "force_power_cost",
-           "xp_cost", "EXTRA_DIE_COSTS", "MAX_ATTRIBUTE", "MAX_DISCIPLINE", "RULES"]
+           "xp_cost", "EXTRA_DIE_COSTS", "MAX_ATTRIBUTE", "MAX_DISCIPLINE", "RULES",
+           "RULE_SUMMARIES"]
 
 MIN_DICE, MAX_DICE = 1, 5
 MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
@@ -357,3 +358,10 @@ def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
 
 
 RULES = {"build_check": build_check, "force_power_cost": force_power_cost, "xp_cost": xp_cost}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "build_check": N_("The check of a character: threshold, dice and extra dice bought."),
+    "force_power_cost": N_("Force points a power costs, and the successes left as Impulsion."),
+    "xp_cost": N_("Experience to improve a character."),
+}

@@ -20,11 +20,14 @@ from typing import Literal
 
 from pydantic import Field
 
+from diceengine.i18n import N_
+
 from ._play import PlayState, Step, one_of, refuse
 from .d20pool import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 
 __all__ = ["PendingCheck", "PoolState", "begin_check", "begin_force_power", "resolve", "drop_check", "spend_impulsion",
-           "add_menace", "spend_menace", "gain_force_points", "RULES"]
+           "add_menace", "spend_menace", "gain_force_points", "RULES",
+           "RULE_SUMMARIES"]
 
 
 class PendingCheck(PlayState):
@@ -176,4 +179,16 @@ RULES = {
     "begin_check": begin_check, "begin_force_power": begin_force_power, "resolve": resolve,
     "drop_check": drop_check, "spend_impulsion": spend_impulsion, "add_menace": add_menace,
     "spend_menace": spend_menace, "gain_force_points": gain_force_points,
+}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "begin_check": N_("Start a check: 2 d20 plus extra dice bought with Impulsion or Menace."),
+    "begin_force_power": N_("Start a Force power: a check against one success."),
+    "resolve": N_("Record the rolled check: successes beyond the difficulty become Impulsion."),
+    "drop_check": N_("Abandon the pending check."),
+    "spend_impulsion": N_("Spend Impulsion; never more than the pool holds."),
+    "add_menace": N_("The game master gains Menace."),
+    "spend_menace": N_("The game master spends Menace; never more than the pool holds."),
+    "gain_force_points": N_("A character gains Force points."),
 }

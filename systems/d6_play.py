@@ -47,6 +47,8 @@ from typing import Literal, Mapping, Sequence
 
 from pydantic import Field
 
+from diceengine.i18n import N_
+
 from ._d6_codes import Code, code_named, parse_code
 from ._play import PlayState, Step, one_of, refuse, rolling
 from .d6 import (
@@ -63,7 +65,8 @@ from .d6 import (
 __all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
            "record_reaction", "next_segment", "grenade_blast", "damage", "take_damage", "hit_cover", "cover_outcome",
            "take_cover", "end_round", "death_check", "record_death_roll", "spend_force_point",
-           "action_order", "group_initiative_check", "group_order", "RULES"]
+           "action_order", "group_initiative_check", "group_order", "RULES",
+           "RULE_SUMMARIES", "RULE_WORDS"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -550,3 +553,29 @@ RULES = {
     "group_initiative_check": group_initiative_check,
     "group_order": group_order,
 }
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "declare": N_("Declare the round: the skill uses planned, the movement and the actions without a roll."),
+    "prepare": N_("Spend the round preparing (aiming): the next round's single use gets +1D."),
+    "act": N_("The next declared skill use: its check against a difficulty."),
+    "attack": N_("An attack as the attacker's next declared use, against the target's reactions and cover."),
+    "react": N_("A reaction when attacked: a dodge, a parry or a deflection."),
+    "record_reaction": N_("The rolled total of a reaction."),
+    "next_segment": N_("The next segment of the round."),
+    "grenade_blast": N_("A grenade landing near a target: 4D against the difficulty of the distance."),
+    "take_cover": N_("The character's cover from now on."),
+    "cover_outcome": N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."),
+    "damage": N_("The damage roll against the target's Strength."),
+    "take_damage": N_("Apply a damage roll against a Strength roll (text 000)."),
+    "hit_cover": N_("The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."),
+    "death_check": N_("At the end of a round, the 2D roll of a mortally wounded character."),
+    "record_death_roll": N_("The 2D of the death check: dead when below the rounds elapsed."),
+    "end_round": N_("The next round: declarations, uses and reactions cleared."),
+    "spend_force_point": N_("Spend a Force point: every code doubled this round."),
+    "action_order": N_("The order of actions that affect each other, from the same skill's rolls (text 000)."),
+    "group_initiative_check": N_("A group's initiative roll, by its member with the highest Perception (text 002)."),
+    "group_order": N_("The order of the round: the group chosen by the initiative's winner acts first."),
+}
+#: the words a rule's result may be (``dice rule`` prints them in the user's language)
+RULE_WORDS = (N_("hit"), N_("cover"), N_("miss"))

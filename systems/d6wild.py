@@ -44,6 +44,7 @@ __all__ = [
     "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
     "multiple_actions", "after_reaction", "training_days", "advance", "advance_cost", "modified_code",
     "unconscious_minutes", "spend_character_point", "Initiative", "initiative", "initiative_check", "RULES",
+    "RULE_SUMMARIES", "RULE_WORDS",
 ]
 
 
@@ -478,3 +479,21 @@ RULES = {
     "modified_code": modified_code, "unconscious_minutes": unconscious_minutes, "initiative": initiative,
     "initiative_check": initiative_check,
 }
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "damage_result": N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, "
+                        "mortally wounded or killed."),
+    "multiple_actions": N_("The dice lost on every action and the movement percentage for the declared actions."),
+    "after_reaction": N_("The declared actions and the penalty in dice after a reaction."),
+    "training_days": N_("Training days to raise a skill one pip between sessions."),
+    "skill_advance_cost": N_("Character points to raise a skill by a number of pips."),
+    "advance": N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."),
+    "modified_code": N_("The code rolled, built from a base code and the circumstances of the roll."),
+    "unconscious_minutes": N_("Minutes unconscious after too many stuns: 2D6."),
+    "initiative": N_("Who acts first: the highest Perception roll (text 003)."),
+    "initiative_check": N_("The roll for initiative: the Perception code, with the Wild Die."),
+}
+#: the words a rule's result may be (``dice rule`` prints them in the user's language)
+RULE_WORDS = (N_("light stun"), N_("stun"), N_("wounded"), N_("incapacitated"), N_("mortally wounded"),
+              N_("killed"))

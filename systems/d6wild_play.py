@@ -31,13 +31,16 @@ from typing import Literal, Mapping, Sequence
 
 from pydantic import Field
 
+from diceengine.i18n import N_
+
 from ._d6_codes import Code, code_named, parse_code
 from ._play import PlayState, Step, refuse, rolling
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
            "damage", "take_damage", "end_round", "spend_force_point", "spend_character_point", "award_character_points",
-           "initiative_checks", "roll_initiative", "RULES"]
+           "initiative_checks", "roll_initiative", "RULES",
+           "RULE_SUMMARIES"]
 
 
 class Stun(PlayState):
@@ -297,4 +300,21 @@ RULES = {
     "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
     "award_character_points": award_character_points,
     "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
+}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "declare": N_("Declare the round's actions: every action loses 1D per action after the first."),
+    "act": N_("The next declared action: the check of a skill against a difficulty."),
+    "react": N_("A reaction (dodge, parry): it uses an action left, or adds one."),
+    "record_reaction": N_("The rolled total of a reaction."),
+    "attack": N_("An attack as the attacker's next action, against the target's reaction."),
+    "damage": N_("The damage roll against the target's Strength (plus armour)."),
+    "take_damage": N_("Apply damage minus Strength to the target."),
+    "end_round": N_("The next round: declarations and reactions cleared."),
+    "spend_force_point": N_("Spend a Force point: every roll left to the character this round is doubled."),
+    "spend_character_point": N_("Spend a character point after a roll."),
+    "award_character_points": N_("Character points at the end of a session: about one per hour of play."),
+    "initiative_checks": N_("The Perception check each character rolls for initiative."),
+    "roll_initiative": N_("The order of the round from the Perception totals."),
 }

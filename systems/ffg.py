@@ -58,7 +58,8 @@ from ._narrative_dice import (
 
 __all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
            "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
-           "skill_cost", "talent_cost", "RULES"]
+           "skill_cost", "talent_cost", "RULES",
+           "RULE_SUMMARIES"]
 
 MAX_POOL = 60
 
@@ -534,3 +535,17 @@ RULES = {
     "critical_injury": critical_injury, "characteristic_cost": characteristic_cost, "skill_cost": skill_cost,
     "talent_cost": talent_cost, "initiative_order": initiative_order,
 }
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "build_pool": N_("The pool of a check from characteristic, skill ranks and difficulty."),
+    "destiny_pool": N_("A session's destiny pool: each player rolls one Force die."),
+    "minions_defeated": N_("Minions a hit takes out of a group."),
+    "critical_injury": N_("A critical injury roll: d100 plus the modifier."),
+    "characteristic_cost": N_("XP to raise a characteristic one level."),
+    "skill_cost": N_("XP to buy the next rank of a skill."),
+    "talent_cost": N_("XP for a talent on a specialisation tree."),
+    "initiative_order": N_("Names ordered by their Cool or Vigilance checks."),
+}
+#: the difficulty names of :data:`DIFFICULTIES` (``dice ladder`` and ``dice convert`` say them in the user's language)
+DIFFICULTY_WORDS = (N_("simple"), N_("easy"), N_("average"), N_("hard"), N_("daunting"), N_("formidable"))

@@ -27,6 +27,8 @@ from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import Field
 
+from diceengine.i18n import N_
+
 from ._play import PlayState, Step, refuse
 from .ffg import (
     MAX_SKILL,
@@ -40,7 +42,8 @@ from .ffg import (
 __all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
            "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
            "destiny_from_roll", "roll_destiny", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check",
-           "RULES"]
+           "RULES",
+           "RULE_SUMMARIES"]
 
 Side = Literal["light", "dark"]
 
@@ -265,4 +268,21 @@ RULES = {
     "roll_initiative": roll_initiative, "initiative_check": initiative_check,
     "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
     "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
+}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "spend_destiny": N_("Spend a destiny token: it flips to the other side."),
+    "add_minions": N_("A minion group joins the encounter."),
+    "hit_minions": N_("A hit on a minion group: damage minus soak joins the group's wounds."),
+    "critical_on_minions": N_("A critical injury on a minion group."),
+    "minion_check": N_("The check of a minion group."),
+    "assist": N_("A check with help: a boost die, or a setback die when an NPC helps the antagonist."),
+    "roll_initiative": N_("The initiative order of the encounter from each one's Cool or Vigilance check."),
+    "initiative_check": N_("The Cool or Vigilance check a character rolls for initiative."),
+    "destiny_from_roll": N_("A new encounter whose destiny pool holds the points the players' Force dice showed."),
+    "roll_destiny": N_("A new encounter whose destiny pool each player rolled one Force die for."),
+    "buy_characteristic": N_("Raise a characteristic one level for the next level x 10 XP."),
+    "buy_skill": N_("Buy the next rank of a skill."),
+    "sheet_check": N_("The pool of a check from the character sheet."),
 }

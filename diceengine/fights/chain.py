@@ -15,6 +15,7 @@ from collections.abc import Hashable
 import numpy as np
 
 from ..errors import DiceLimitError, DiceValueError
+from ..i18n import N_
 from ..limits import TRUNCATION
 from .encounter import Fight
 from .outcome import FightOdds
@@ -64,8 +65,8 @@ class Chain:
 def build_chain(fight: Fight) -> Chain:
     """The chain of a one-against-one fight, over the states reachable from the start."""
     if not fight.one_against_one:
-        raise DiceValueError("exact odds are for one combatant a side (a minion group counts as one); "
-                             "simulate the others")
+        raise DiceValueError(N_("exact odds are for one combatant a side (a minion group counts as one); "
+                                "simulate the others"))
     duel = fight.rules.duel(fight.setup)
     start = duel.start()
     index: dict[Hashable, int] = {}
@@ -80,7 +81,7 @@ def build_chain(fight: Fight) -> Chain:
         i = index[state] = len(states)
         states.append(state)
         if len(states) > MAX_STATES:
-            raise DiceLimitError(f"too many health states for exact odds (more than {MAX_STATES}): simulate")
+            raise DiceLimitError(N_("too many health states for exact odds (more than {most}): simulate"), most=MAX_STATES)
         code = duel.status(state)
         status.append(code)
         if code != GOING:

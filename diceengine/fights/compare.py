@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import N_, gettext
 from ..rng import Seed, numpy_rng
 from .chain import duel_odds
 from .encounter import Encounter, Fight
@@ -9,6 +10,14 @@ from .outcome import FightOdds
 from .simulate import simulate
 
 __all__ = ["compare", "odds", "table"]
+
+# the words of the comparison table, from the catalogues (shared with ``dice fight``'s own table)
+RULESET, METHOD, MEDIAN, OVER_BY = N_("ruleset"), N_("method"), N_("median"), N_("over by {rounds}")
+AGAINST, WINS = N_("{side_a} against {side_b}"), N_("{side} wins")
+BOTH_DOWN, MEAN_ROUNDS = N_("both down"), N_("mean rounds")
+EXACT, SIM = N_("exact"), N_("sim {fights}")
+NEVER_END = N_("({share} of the fights never end)")
+STILL_GOING_AFTER = N_("({share} still going after the last round)")
 
 
 def odds(fight: Fight, method: str = "auto", fights: int = 200_000, seed: Seed = None,
@@ -20,7 +29,7 @@ def odds(fight: Fight, method: str = "auto", fights: int = 200_000, seed: Seed =
     if method not in ("auto", "simulated"):
         from ..errors import DiceValueError
 
-        raise DiceValueError(f"method is 'auto', 'exact' or 'simulated', not {method!r}")
+        raise DiceValueError(N_("method is 'auto', 'exact' or 'simulated', not {method!r}"), method=method)
     return simulate(fight, fights, seed=seed, rounds=rounds)
 
 
@@ -35,17 +44,19 @@ def _pct(p: float) -> str:
     return f"{100 * p:6.2f}%"
 
 
-def table(results: list[FightOdds], marks: tuple[int, ...] = (1, 3, 5, 10)) -> list[str]:
-    """The comparison as text lines: one row per ruleset."""
+def table(results: list[FightOdds], marks: tuple[int, ...] = (1, 3, 5, 10), lang: str | None = None) -> list[str]:
+    """The comparison as text lines: one row per ruleset, its words in ``lang`` (English by default)."""
     if not results:
         return []
     first = results[0]
     a, b = first.sides
-    head = (f"{'ruleset':<8} {'method':<10} {a + ' wins':>14} {b + ' wins':>14} {'both down':>9} "
-            f"{'mean rounds':>11} {'median':>6}  " + "  ".join(f"{'over by ' + str(m):>10}" for m in marks))
-    lines = [f"{first.encounter}: {', '.join(first.roster[0])} against {', '.join(first.roster[1])}", head]
+    head = (f"{gettext(RULESET, lang):<8} {gettext(METHOD, lang):<10} {gettext(WINS, lang, side=a):>14} "
+            f"{gettext(WINS, lang, side=b):>14} {gettext(BOTH_DOWN, lang):>9} {gettext(MEAN_ROUNDS, lang):>11} "
+            f"{gettext(MEDIAN, lang):>6}  " + "  ".join(f"{gettext(OVER_BY, lang, rounds=m):>10}" for m in marks))
+    against = gettext(AGAINST, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
+    lines = [f"{first.encounter}: {against}", head]
     for r in results:
-        method = r.method if r.fights is None else f"sim {_count(r.fights)}"
+        method = gettext(r.method, lang) if r.fights is None else gettext(SIM, lang, fights=_count(r.fights))
         mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
         median = r.median_rounds()
         over = []
@@ -54,8 +65,8 @@ def table(results: list[FightOdds], marks: tuple[int, ...] = (1, 3, 5, 10)) -> l
         lines.append(f"{r.system:<8} {method:<10} {_pct(r.a_wins):>14} {_pct(r.b_wins):>14} "
                      f"{_pct(r.both_down):>9} {mean:>11} {median if median else '-':>6}  " + "  ".join(over))
         if r.unfinished > 1e-9:
-            lines.append(f"{'':<8} ({_pct(r.unfinished).strip()} of the fights never end)" if r.method == "exact"
-                         else f"{'':<8} ({_pct(r.unfinished).strip()} still going after the last round)")
+            lines.append(f"{'':<8} " + gettext(NEVER_END if r.method == "exact" else STILL_GOING_AFTER, lang,
+                                               share=_pct(r.unfinished).strip()))
     return lines
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import DiceError, DiceValueError
+from ..i18n import N_
 from .rules import FightRules
 
 __all__ = ["MAX_ROUNDS", "Encounter", "Fight", "fight_rules", "load_encounter"]
@@ -57,7 +58,7 @@ def fight_rules(system: str) -> FightRules:
     hook = getattr(found, "fight_rules", None)
     rules = hook() if hook is not None else None
     if rules is None:
-        raise DiceValueError(f"the {found.name} ruleset has no damage rules: it cannot fight")
+        raise DiceValueError(N_("the {system} ruleset has no damage rules: it cannot fight"), system=found.name)
     return rules
 
 
@@ -75,7 +76,7 @@ def validation_error(err: ValidationError, prefix: str = "") -> DiceValueError:
         where = _where(((prefix,) if prefix else ()) + tuple(e["loc"])) or "encounter"
         msg = e["msg"].removeprefix("Value error, ")
         lines.append(f"{where}: {msg}")
-    return DiceValueError("bad encounter: " + "; ".join(lines))
+    return DiceValueError(N_("bad encounter: {faults}"), faults="; ".join(lines))
 
 
 @dataclass(frozen=True)
@@ -107,21 +108,22 @@ class Fight:
 def set_path(data: Any, path: str, value: Any, prefix: str = "") -> None:
     """Set ``data[a][0][attack]`` from ``"a.0.attack"``; the engine's error naming the path if it does not exist."""
     parts = path.split(".")
+    full = f"{prefix}.{path}" if prefix else path
     node = data
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         key: Any = part
         if isinstance(node, list):
             if not part.isdigit() or int(part) >= len(node):
-                raise DiceValueError(f"bad parameter {prefix + '.' if prefix else ''}{path}: no item {part}")
+                raise DiceValueError(N_("bad parameter {path}: no item {part}"), path=full, part=part)
             key = int(part)
         elif not isinstance(node, dict):
-            raise DiceValueError(f"bad parameter {prefix + '.' if prefix else ''}{path}: {part} is not a field")
+            raise DiceValueError(N_("bad parameter {path}: {part} is not a field"), path=full, part=part)
         if last:
             node[key] = value
         else:
             if isinstance(node, dict) and key not in node:
-                raise DiceValueError(f"bad parameter {prefix + '.' if prefix else ''}{path}: no field {part}")
+                raise DiceValueError(N_("bad parameter {path}: no field {part}"), path=full, part=part)
             node = node[key]
 
 
@@ -138,7 +140,7 @@ class Encounter:
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         if not isinstance(data, Mapping):
-            raise DiceValueError("an encounter is a table (TOML) or an object (JSON)")
+            raise DiceValueError(N_("an encounter is a table (TOML) or an object (JSON)"))
         try:
             header = EncounterHeader.model_validate(data)
         except ValidationError as err:
@@ -150,18 +152,19 @@ class Encounter:
         for system, table in (header.model_extra or {}).items():
             rules = fight_rules(system)
             if not isinstance(table, Mapping):
-                raise DiceValueError(f"bad encounter: {system}: the {system} version is a table of sides a and b")
+                raise DiceValueError(N_("bad encounter: {system}: the {system} version is a table of sides a and b"),
+                                     system=system)
             setup = validate_setup(rules, table, system)
             self.fights[system] = Fight(system, rules, setup, dict(table), self.name, self.sides, self.rounds)
         if not self.fights:
-            raise DiceValueError("bad encounter: no ruleset table (write the sides under [d6], [ffg], ...)")
+            raise DiceValueError(N_("bad encounter: no ruleset table (write the sides under [d6], [ffg], ...)"))
 
     def __getitem__(self, system: str) -> Fight:
         try:
             return self.fights[system]
         except KeyError:
-            raise DiceValueError(f"the encounter {self.name!r} is not written for {system!r} "
-                                 f"(written for: {', '.join(self.fights)})") from None
+            raise DiceValueError(N_("the encounter {name!r} is not written for {system!r} (written for: {known})"),
+                                 name=self.name, system=system, known=", ".join(self.fights)) from None
 
     @property
     def systems(self) -> list[str]:
@@ -180,17 +183,17 @@ def load_encounter(source: str | Path | Mapping[str, Any]) -> Encounter:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise DiceError(f"cannot read the encounter {path}: {err}") from None
+        raise DiceError(N_("cannot read the encounter {path}: {reason}"), path=str(path), reason=str(err)) from None
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise DiceValueError(f"{path}: not valid JSON: {err}") from None
+            raise DiceValueError(N_("{path}: not valid JSON: {reason}"), path=str(path), reason=str(err)) from None
     else:
         import tomllib
 
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            raise DiceValueError(f"{path}: not valid TOML: {err}") from None
+            raise DiceValueError(N_("{path}: not valid TOML: {reason}"), path=str(path), reason=str(err)) from None
     return Encounter(data)

@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from ..errors import DiceError, DiceLimitError
+from ..i18n import N_
 from ..limits import MAX_SAMPLE
 from ..rng import Seed, numpy_rng
 from .encounter import MAX_ROUNDS, Fight
@@ -71,16 +72,16 @@ def odds_from_counts(fight: Fight, counts: np.ndarray, n: int, played: int, hori
 def check_count(n: object) -> int:
     """``n`` as a number of fights, or the engine's error."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise DiceError(f"the number of fights must be a positive integer, not {n!r}")
+        raise DiceError(N_("the number of fights must be a positive integer, not {n!r}"), n=n)
     if n > MAX_SAMPLE:
-        raise DiceLimitError(f"too many fights in one run: {n} (at most {MAX_SAMPLE})")
+        raise DiceLimitError(N_("too many fights in one run: {n} (at most {most})"), n=n, most=MAX_SAMPLE)
     return n
 
 
 def check_rounds(rounds: object) -> int:
     """``rounds`` as a number of rounds, or the engine's error."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise DiceError(f"rounds must be an integer from 1 to {MAX_ROUNDS}, not {rounds!r}")
+        raise DiceError(N_("rounds must be an integer from 1 to {most}, not {rounds!r}"), most=MAX_ROUNDS, rounds=rounds)
     return rounds
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..errors import DiceError, DiceValueError
+from ..i18n import N_
 from .encounter import Fight, fight_rules, validate_setup
 from .rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 from .simulate import check_count, check_rounds, simulate_counts
@@ -58,7 +59,7 @@ def parse_grid(specs: Sequence[str]) -> dict[str, list[Any]]:
     for spec in specs:
         path, sep, values = spec.partition("=")
         if not sep or not path.strip() or not values.strip():
-            raise DiceValueError(f"a grid axis is written path=value,value,... (a.0.attack=3D,4D), not {spec!r}")
+            raise DiceValueError(N_("a grid axis is written path=value,value,... (a.0.attack=3D,4D), not {spec!r}"), spec=spec)
         grid[path.strip()] = [_value(v) for v in values.split(",") if v.strip()]
     return grid
 
@@ -68,7 +69,7 @@ def grid_cells(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     axes = list(grid)
     cells = [dict(zip(axes, combo)) for combo in itertools.product(*(grid[a] for a in axes))]
     if len(cells) > MAX_CELLS:
-        raise DiceValueError(f"too many cells in the sweep: {len(cells)} (at most {MAX_CELLS})")
+        raise DiceValueError(N_("too many cells in the sweep: {cells} (at most {most})"), cells=len(cells), most=MAX_CELLS)
     return cells
 
 
@@ -96,11 +97,11 @@ def _client(dask: Any) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise DiceError("sweeps on Dask need dask: pip install 'diceengine[dask]'") from None
+        raise DiceError(N_("sweeps on Dask need dask: pip install 'diceengine[dask]'")) from None
     try:
         return Client(dask, timeout="10s")
     except (OSError, TimeoutError) as err:
-        raise DiceError(f"cannot reach the Dask scheduler {dask}: {err}") from None
+        raise DiceError(N_("cannot reach the Dask scheduler {address}: {reason}"), address=dask, reason=str(err)) from None
 
 
 def sweep(fight: Fight, grid: Mapping[str, Sequence[Any]], fights: int = 100_000, seed: int = 0,
@@ -113,7 +114,7 @@ def sweep(fight: Fight, grid: Mapping[str, Sequence[Any]], fights: int = 100_000
     check_count(fights)
     check_rounds(max_rounds)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise DiceError(f"a sweep's seed is a non-negative integer, not {seed!r}")
+        raise DiceError(N_("a sweep's seed is a non-negative integer, not {seed!r}"), seed=seed)
     cells = grid_cells(grid)
     for values in cells:  # a bad path or value is reported before any work is sent out
         fight.with_values(values)
