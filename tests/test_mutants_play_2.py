@@ -183,7 +183,7 @@ def test_beginning_checks_refusals():
     assert refused(pool.begin_force_power, PoolState(force_points={"Vess": 0}), "Vess", "grip", 8, 2) == \
         "Vess has no Force points"
     msg = refused(pool.begin_force_power, PoolState(force_points={"Vess": 3}), "Vess", "grip", 8, 2, alignment="grey")
-    assert "alignment" in msg and "grey" in msg
+    assert msg == "an alignment is one of matching, opposed, neutral, not 'grey'"
 
 
 def test_beginning_checks_pays_exactly():
@@ -198,6 +198,12 @@ def test_beginning_checks_pays_exactly():
     assert step.state.menace == 3 and step.check == "2d20<=12 spec 3 vs 1"
     step = pool.begin_check(state, "Kael", 9, 3, 0, impulsion_dice=1, menace_dice=2)  # Impulsion pays the first
     assert (step.state.impulsion, step.state.menace) == (2, 3 + 2 + 3)
+
+
+def test_a_force_power_with_a_specialisation_and_menace_dice():
+    step = pool.begin_force_power(PoolState(force_points={"Vess": 3}, menace=1), "Vess", "grip", 8, 2,
+                                  specialisation=True, menace_dice=1)
+    assert step.check == "3d20<=10 spec 2 vs 1" and step.state.menace == 1 + 1
 
 
 def test_force_powers_begin_and_resolve():
