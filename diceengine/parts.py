@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from .rolls import Die
 
-__all__ = ["Dice", "Face", "Group", "Part", "Words", "dice_writer"]
+__all__ = ["Dice", "Face", "Group", "Part", "TextMemo", "Words", "dice_writer"]
 
 
 class Words(NamedTuple):
@@ -87,3 +87,21 @@ def dice_writer(text: Callable[[Any], str], kind: str, sides: int, sep: str = " 
             return between.join([faces[v] for v in values])
 
     return write
+
+
+class TextMemo(dict):  # type: ignore[type-arg]
+    """Key (a face, a face and its state) -> its text, written by ``write`` once, on first use; at most
+    :attr:`LIMIT` texts remembered (the rarer faces of a d100000 are written each time)."""
+
+    __slots__ = ("write",)
+    LIMIT = 128
+
+    def __init__(self, write: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.write = write
+
+    def __missing__(self, key: Any) -> str:
+        text = self.write(key)
+        if len(self) < self.LIMIT:
+            self[key] = text
+        return text

@@ -9,6 +9,8 @@ from json.encoder import encode_basestring as _quote  # type: ignore[attr-define
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from .parts import TextMemo
+
 if TYPE_CHECKING:
     from .rolls import Roll
 
@@ -73,23 +75,14 @@ def dice_json(dice: Iterable[Any]) -> str:
     return ",".join([get(d) or _die_json(d) for d in dice])
 
 
-class FaceJson(dict):  # type: ignore[type-arg]
+class FaceJson(TextMemo):
     """Face value -> JSON of one kind of die showing it (``FaceJson(lambda v: Die(...))[6]``), each face
-    written once, on first use: a plan's dice of one kind differ only by their face. Holds at most
-    :attr:`LIMIT` faces (a d100000 writes its rarer faces each time)."""
+    written once, on first use: a plan's dice of one kind differ only by their face."""
 
-    __slots__ = ("die",)
-    LIMIT = 128
+    __slots__ = ()
 
-    def __init__(self, die: Callable[[int], Any]) -> None:
-        super().__init__()
-        self.die = die
-
-    def __missing__(self, value: int) -> str:
-        text = die_json(self.die(value))
-        if len(self) < self.LIMIT:
-            self[value] = text
-        return text
+    def __init__(self, die: Callable[[Any], Any]) -> None:
+        super().__init__(lambda v: die_json(die(v)))
 
 
 def roll_json(roll: Roll) -> str:

@@ -57,7 +57,7 @@ from diceengine.limits import (
     Cost,
 )
 from diceengine.parts import Dice as DiceRun
-from diceengine.parts import Face, Group, Part, dice_writer
+from diceengine.parts import Face, Group, Part, TextMemo, dice_writer
 from diceengine.pmf import (
     PMF,
     WORK,
@@ -192,6 +192,7 @@ class DiceTerm:
     _label_suffix: str = field(init=False, repr=False)
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
     _json: tuple[FaceJson, FaceJson, FaceJson] | None = field(init=False, default=None, repr=False)
+    _flat_texts: tuple[TextMemo, TextMemo] | None = field(init=False, default=None, repr=False)
 
     @property
     def sides(self) -> int:
@@ -763,28 +764,33 @@ class DiceTerm:
         return "[" + ", ".join(parts) + "]" + label
 
     def _render_flat(self, data: list) -> str:
+        kept, dropped = self._flat_texts or self._flat_text_tables()
         gone = self._dropped(data)
-        hit = self.success.predicate() if self.success is not None else None
-        miss = self.failure.predicate() if self.failure is not None else None
-        marks = self.crit_success is not None or self.crit_failure is not None
+        if self.sort is None and not gone:
+            return "[" + ", ".join(map(kept.__getitem__, data)) + self._label_suffix
         order: Any = range(len(data))
         if self.sort is not None:
             order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
-        parts = []
-        for i in order:
-            v = data[i]
-            text = str(v)
-            if marks:
-                crit = self._critical(v)
-                text += "" if crit is None else "(cs)" if crit == "success" else "(cf)"
-            if i in gone:
-                parts.append(f"~{text}~")
-                continue
-            if hit is not None:
-                text += "*" if hit(v) else "_" if miss is not None and miss(v) else ""
-            parts.append(text)
-        label = f" ({self.label})" if self.label else ""
-        return "[" + ", ".join(parts) + "]" + label
+        return "[" + ", ".join([dropped[data[i]] if i in gone else kept[data[i]] for i in order]) + self._label_suffix
+
+    def _flat_text_tables(self) -> tuple[TextMemo, TextMemo]:
+        """Face -> its text kept (``10*``, ``20(cs)*``, ``1_``) and dropped (``~3~``), each written once."""
+        hit = self.success.predicate() if self.success is not None else None
+        miss = self.failure.predicate() if self.failure is not None else None
+        marks = self.crit_success is not None or self.crit_failure is not None
+
+        def shown(v: int) -> str:
+            crit = self._critical(v) if marks else None
+            return str(v) + ("" if crit is None else _CRIT_MARKS[crit])
+
+        def kept(v: int) -> str:
+            if hit is None:
+                return shown(v)
+            return shown(v) + ("*" if hit(v) else "_" if miss is not None and miss(v) else "")
+
+        tables = (TextMemo(kept), TextMemo(lambda v: f"~{shown(v)}~"))
+        object.__setattr__(self, "_flat_texts", tables)
+        return tables
 
     # ---------------------------------------------------------------- exact
     def _tolerance(self) -> float:
