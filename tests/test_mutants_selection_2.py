@@ -22,11 +22,13 @@ NO_EXACT = "no exact odds for d20 keep / drop mixing several rank selectors or r
 
 
 class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given faces in order."""
+    """A generator (a ``random.Random``, accepted as a seed) that throws the given faces in order (``sides``:
+    one number for every die, or one per die)."""
 
-    def __init__(self, faces: list[int], sides: int) -> None:
+    def __init__(self, faces: list[int], sides: int | list[int]) -> None:
         super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
+        each = sides if isinstance(sides, list) else [sides] * len(faces)
+        self._draws = [(f - 0.5) / s for f, s in zip(faces, each)]
 
     def random(self) -> float:
         return self._draws.pop(0)
@@ -183,13 +185,7 @@ def test_d20_selectors_on_sets(expr, faces, ops, score, has_exact):
     for combo in itertools.product(*faces):
         dice = [v for v, f in zip(combo, faces) if f is not THREE]
         sides = [len(f) for f in faces if f is not THREE]
-        draws = [(v - 0.5) / s for v, s in zip(dice, sides)]
-
-        class Exact(random.Random):
-            def random(self) -> float:
-                return draws.pop(0)
-
-        r = de.roll(expr, seed=Exact(0), **D20)
+        r = de.roll(expr, seed=Scripted(dice, sides), **D20)
         kept = d20_kept(combo, ops)
         assert r.total == sum(score(v) for v, k in zip(combo, kept) if k), combo
     assert chi2_passes(de.sample(expr, 20_000, seed=13, **D20)["total"], expected)
