@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 import pytest
