@@ -363,7 +363,10 @@ def test_division_by_zero_in_each_evaluation():
         with pytest.raises(de.DiceValueError) as err:
             for seed in range(60):
                 de.roll(expr, seed=seed)
-        assert str(err.value).splitlines()[0] == "division by zero" and err.value.column == 3
+        assert str(err.value).splitlines()[0] == "division by zero"
+        # the caret under the operator (of the spelling shown: a plan cached under another spelling with the
+        # same meaning shows that one, see the note of branch m16c)
+        assert err.value.expression[err.value.column] in "/%"
     with pytest.raises(de.DiceValueError, match="zero to a negative power"):
         for seed in range(60):
             de.roll("(1d2-1)^-1", seed=seed)
