@@ -192,3 +192,38 @@ def test_d20_reads_k3_and_kh3_apart_whatever_was_prepared_first():
     for spelled in ("kh", "kh1", "k1", "KH1"):
         r = de.roll("{1d6, 1d6}" + spelled, seed=Scripted([2, 5]))
         assert str(r) == f"{{1d6, 1d6}}{spelled}: {{~[2] = 2~, [5] = 5}}{spelled.lower()} = 5"
+
+
+# ---------------------------------------------------------------- a term's greatest score (the integer rule)
+
+MAX_VALUE = 2**53 - 1
+
+
+def _scaled(term: str, hi: int, extra: int) -> str:
+    """``term`` times ``MAX_VALUE // hi`` (written with constants of at most 10^9), plus ``extra``."""
+    k = MAX_VALUE // hi
+    k1, k2, r = 10**9, k // 10**9, k % 10**9
+    return f"({term})*{k1}*{k2} + ({term})*{r} + {extra}"
+
+
+@pytest.mark.parametrize("term, hi", [
+    ("1d6", 6), ("3d6", 18), ("1d6!", 201 * 6), ("2d6!", 2 * 201 * 6), ("4d6!kh2", 2 * 201 * 6),
+    ("1d6ra6", 12), ("3d6!>=5>=5", 3 * 201), ("3d6!>=5", 3 * 201 * 6), ("3d6>=5", 3), ("3d6!!5>=5", 3), ("4d6kh3", 18), ("1d20!>=20", 201 * 20),
+    ("2d6mi3", 12), ("2d6ma2", 4),
+])
+def test_a_terms_greatest_score_counts_explosions_to_their_limit(term, hi):
+    # the greatest value of the expression is exactly MAX_VALUE: accepted; one more: refused, before any die
+    k = MAX_VALUE // hi
+    room = MAX_VALUE - hi * k
+    de.roll(_scaled(term, hi, room), seed=1)
+    with pytest.raises(de.DiceLimitError):
+        de.roll(_scaled(term, hi, room + 1), seed=1)
+
+
+@pytest.mark.parametrize("term, lo", [("3d6>=5f1", -3), ("3d6!>=5>=5f1", -3 * 201), ("-3d6", -18)])
+def test_a_terms_least_score(term, lo):
+    k = MAX_VALUE // -lo
+    room = MAX_VALUE + lo * k
+    de.roll(f"-({_scaled(term, -lo, 0)}) + {room}".replace("+ 0)", ")"), seed=1)  # -(lo * k) + room = MAX
+    with pytest.raises(de.DiceLimitError):
+        de.roll(f"-({_scaled(term, -lo, 0)}) + {room + 1}".replace("+ 0)", ")"), seed=1)
