@@ -227,3 +227,24 @@ def test_a_terms_least_score(term, lo):
     de.roll(f"-({_scaled(term, -lo, 0)}) + {room}".replace("+ 0)", ")"), seed=1)  # -(lo * k) + room = MAX
     with pytest.raises(de.DiceLimitError):
         de.roll(f"-({_scaled(term, -lo, 0)}) + {room + 1}".replace("+ 0)", ")"), seed=1)
+
+
+@pytest.mark.parametrize("expr, throws", [
+    ("5000d5000u", "25,005,000"), ("141d141u", "20,022"), ("141d141uo", "20,022"), ("6667d3!<3", "20,001"),
+])
+def test_dice_one_roll_would_throw(expr, throws):
+    # on average: a unique die among s faces after c others is thrown about c / (s - c + 1) more times; an
+    # exploding die 1 / (1 - q) times
+    with pytest.raises(de.DiceLimitError) as err:
+        de.roll(expr)
+    assert str(err.value).splitlines()[0] == (f"{expr} would throw about {throws} dice in one roll (at most "
+                                              "20,000 with re-rolls and explosions)")
+    assert err.value.column == 0
+
+
+@pytest.mark.parametrize("expr", ["140d140u", "100d100uo", "6666d3!<3", "10000d2ra<3", "10000d6ro<6", "10000d2r<2",
+                                  "2d10000u=1"])
+def test_rolls_just_within_the_throws_bound(expr):
+    r = de.roll(expr, seed=1)
+    n = int(expr.split("d")[0])
+    assert sum(1 for d in r.dice if not d.rerolled and not d.added) == n
