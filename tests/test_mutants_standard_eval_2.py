@@ -408,3 +408,21 @@ def test_integer_rule_at_each_operator():
         de.roll(f"max(1d6*{big}*{big}, 1)")
     with pytest.raises(de.DiceLimitError):
         de.roll(f"{{1d6*{big}*{big}, 1}}kh1")
+
+
+@pytest.mark.parametrize("expr, kind, column, message", [
+    ("(1d6-3)d6", de.DiceValueError, 7, "a negative number of dice (-2)"),
+    ("2d(1d6-3)", de.DiceValueError, 0, "a die needs at least one side"),
+    ("(1d6*2000)d6", de.DiceLimitError, 10, "too many dice: 12000 (at most 10000 in one roll)"),
+    ("{1d6,1d8}f1", de.DiceValueError, 9, "a failure count (f) needs a success count before it"),
+    ("{1d6,1d8}>3f1f2", de.DiceValueError, 11, "more than one success or failure count on one group"),
+    ("{1d6,1d8}>3>4", de.DiceValueError, 11, "more than one success or failure count on one group"),
+    ("{1d6,1d6}k<3", de.DiceValueError, 9, ("k<3 is d20's notation (keep / drop dice by value): use the option "
+                                           "dialect='d20'")),
+])
+def test_group_and_computed_refusals(expr, kind, column, message):
+    for call in (lambda: de.roll(expr, seed=1), lambda: de.distribution(expr), lambda: de.sample(expr, 3, seed=1)):
+        with pytest.raises(kind) as err:
+            call()
+        assert str(err.value).splitlines()[0] == message
+        assert err.value.column == column
