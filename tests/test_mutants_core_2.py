@@ -333,3 +333,46 @@ def test_exact_keep_odds_of_dice_terms_match_enumeration_fraction():
     expected = enumerate_dice([range(1, 7)] * 4, lambda v: sum(sorted(v)[1:]))
     got = de.distribution("4d6kh3").marginal("total")
     assert_close(got, {k: float(Fraction(q)) for k, q in expected.items()}, 1e-12)
+
+
+# ---------------------------------------------------------------- the work counter
+
+
+def test_the_work_counter_adds_up_the_work_done():
+    work = pmf_module.WORK
+    a, b = np.ones(10), np.ones(20)
+    work.work = 0.0
+    convolve(a, b)
+    once = work.work
+    assert once >= 10 * 20  # at least one operation per product
+    convolve(a, b)
+    assert work.work == pytest.approx(2 * once)  # counted again, added
+    big = np.ones(2100)
+    work.work = 0.0
+    convolve(big, big)  # by FFT: at least a pass over the transform's length per operand
+    assert work.work >= 3 * 4096
+    faces = [(v, 1 / 6) for v in range(1, 7)]
+    work.work = 0.0
+    keep_sum(faces, 4, 3, True)
+    first = work.work
+    assert first >= 6 * 4  # at least one step per face and die
+    keep_sum(faces, 4, 3, True)
+    assert work.work == pytest.approx(2 * first)
+    units = [(v, 1 / 6, PMF.point(v)) for v in range(1, 7)]
+    work.work = 0.0
+    keep_dp(units, 4, 3, True)
+    first = work.work
+    assert first >= 6 * 4
+    keep_dp(units, 4, 3, True)
+    assert work.work == pytest.approx(2 * first)
+
+
+def test_exact_odds_count_their_work_within_their_estimate():
+    from diceengine import api
+
+    for expr in ("4d6kh3", "3d6!", "5d10dl2", "4d6!kh2>=4", "10d6ro1kh3", "3d6>=4f1", "1d6*1d8", "{1d6, 1d8}kh1"):
+        api.PLANS.clear()
+        cost = api.plan(expr).exact_cost()
+        pmf_module.WORK.work = 0.0
+        de.distribution(expr)
+        assert 0 < pmf_module.WORK.work <= cost.work, expr
