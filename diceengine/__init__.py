@@ -7,7 +7,9 @@ standard dice notation.
 13
 """
 
-from . import systems  # the package of built-in systems, callable: systems() -> registered systems
+# the package of built-in systems, callable: systems() -> registered systems. It is installed from the
+# repository's systems/ folder (pyproject: package-dir), which mypy reading the source tree cannot map
+from . import systems  # type: ignore[attr-defined]
 from .api import distribution, roll, sample
 from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
 from .registry import Option, Plan, System, register

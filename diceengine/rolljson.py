@@ -95,21 +95,27 @@ class FaceJson(dict):  # type: ignore[type-arg]
 def roll_json(roll: Roll) -> str:
     """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
     plan, outcome, record = roll._plan, roll.outcome, roll._record
+    ends = getattr(plan, "_json_ends", None)
+    found = ends.get(roll.expression) if ends else None
+    head, tail = found or _ends(plan, roll.system, roll.expression)
     if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
         fields = f'"{outcome._fields[0]}":{outcome[0]}'
     else:
         fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
-    dice = plan.dice_json(record)
-    head = _HEADS.get((roll.system, roll.expression)) or _head(roll.system, roll.expression)
-    return (head + fields + '},"dice":[' + dice + '],"text":' + _quote(plan.describe(outcome, record))
-            + ',"description":' + _text(getattr(plan, "description", None)) + "}")
+    return (f'{head}{fields}}},"dice":[{plan.dice_json(record)}],"text":{_quote(plan.describe(outcome, record))}'
+            f'{tail}')
 
 
-_HEADS: dict[tuple[str, str], str] = {}
-
-
-def _head(system: str, expression: str) -> str:
-    head = '{"system":' + _quote(system) + ',"expression":' + _quote(expression) + ',"outcome":{'
-    if len(_HEADS) < 4096:
-        _HEADS[(system, expression)] = head
-    return head
+def _ends(plan: Any, system: str, expression: str) -> tuple[str, str]:
+    """The JSON before the outcome's fields and after the text: the same for every roll of a plan and a
+    spelling, remembered on the plan (a copy of a plan showing another spelling shares them)."""
+    description = getattr(plan, "description", None)
+    ends = ('{"system":' + _quote(system) + ',"expression":' + _quote(expression) + ',"outcome":{',
+            ',"description":' + _text(description) + "}")
+    try:
+        known = plan.__dict__.setdefault("_json_ends", {})
+    except AttributeError:  # a plan without a __dict__: nothing remembered
+        return ends
+    if len(known) < 16:
+        known[expression] = ends
+    return ends

@@ -181,9 +181,10 @@ class DiceTerm:
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
+    explode_only: bool = field(init=False)
     _label_suffix: str = field(init=False, repr=False)
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
-    _json: tuple[FaceJson, FaceJson] | None = field(init=False, default=None, repr=False)  # kept, dropped
+    _json: tuple[FaceJson, FaceJson, FaceJson] | None = field(init=False, default=None, repr=False)
 
     @property
     def sides(self) -> int:
@@ -203,6 +204,12 @@ class DiceTerm:
         object.__setattr__(self, "_label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
                            and (self.window is not None or self.selection is not None))
+        # no modifier but an explosion (the record: units of [face, flags])
+        object.__setattr__(self, "explode_only", self.explode is not None and self.reroll is None
+                           and not self.unique_on and self.success is None and self.window is None
+                           and self.selection is None and consecutive and not self.penetrate
+                           and self.explode_limit is None and self.sort is None and self.crit_success is None
+                           and self.crit_failure is None)
         # no modifier but keep/drop
         object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
                            and self.crit_success is None and self.crit_failure is None and self.selection is None)
@@ -278,9 +285,7 @@ class DiceTerm:
             return roll_keep
         if self.flat:
             return self._flat_roller()
-        if (self.explode is not None and self.reroll is None and not self.unique_on and self.success is None
-                and self.window is None and self.selection is None and self.consecutive and not self.penetrate
-                and self.explode_limit is None):
+        if self.explode_only:
             return self._explode_roller()
         return self._roll_general
 
@@ -478,23 +483,26 @@ class DiceTerm:
         return out
 
     def dice_json(self, data: list) -> str:
-        """The JSON of :meth:`dice`, each face of a plain term written once (:class:`~diceengine.rolljson.FaceJson`)."""
-        if not self.plain:
-            return dice_json(self.dice(data))
-        tables = self._json
-        if tables is None:
-            kind, sides, label = self.kind, self.sides, self.label
-            tables = (FaceJson(lambda v: Die(kind, sides, v, True, label=label)),
-                      FaceJson(lambda v: Die(kind, sides, v, False, label=label)))
-            object.__setattr__(self, "_json", tables)
-        kept = tables[0]
-        if self.window is None or self.keep == len(data):
-            return ",".join(map(kept.__getitem__, data))
-        a, b = self.window
-        order = sorted(range(len(data)), key=data.__getitem__)
-        dropped = tables[1]
-        gone = set(order[:a] + order[b:])
-        return ",".join([dropped[v] if i in gone else kept[v] for i, v in enumerate(data)])
+        """The JSON of :meth:`dice`, each kind of die written once (:class:`~diceengine.rolljson.FaceJson`)."""
+        kept, dropped, thrown = self._json or self._json_tables()
+        if self.flat:
+            gone = self._dropped(data)
+            if not gone:
+                return ",".join(map(kept.__getitem__, data))
+            return ",".join([dropped[v] if i in gone else kept[v] for i, v in enumerate(data)])
+        return ",".join([thrown[(v << 4) | f] for unit in data for v, f in unit])  # flags < 16
+
+    def _json_tables(self) -> tuple[FaceJson, FaceJson, FaceJson]:
+        """Face -> JSON of the die kept, dropped; ``face << 4 | flags`` -> JSON of a die of a unit."""
+        kind, sides, label = self.kind, self.sides, self.label
+        marks = self.crit_success is not None or self.crit_failure is not None
+        crit = self._critical if marks else lambda v: None
+        tables = (FaceJson(lambda v: Die(kind, sides, v, True, label=label, critical=crit(v))),
+                  FaceJson(lambda v: Die(kind, sides, v, False, label=label, critical=crit(v))),
+                  FaceJson(lambda k: Die(kind, sides, k >> 4, not k & (REROLLED | DROPPED), bool(k & EXPLODED),
+                                         bool(k & REROLLED), bool(k & ADDED), label=label, critical=crit(k >> 4))))
+        object.__setattr__(self, "_json", tables)
+        return tables
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
@@ -572,6 +580,10 @@ class DiceTerm:
             return f"[{text}] ({self.label})" if self.label else f"[{text}]"
         if self.flat:
             return self._render_flat(data)
+        if self.explode_only:
+            texts = [str(unit[0][0]) if len(unit) == 1 else "+".join([f"{v}!" if f & EXPLODED else str(v)
+                                                                      for v, f in unit]) for unit in data]
+            return "[" + ", ".join(texts) + self._label_suffix
         parts = []
         units = data
         if self.sort is not None:

@@ -97,6 +97,21 @@ class Evaluator:
         function writing each record's text (``None``: the node is rendered by :meth:`render` only)."""
         return None
 
+    _compiled: tuple[str, list[Callable[[Any], str]]] | tuple[()] | None = None
+
+    def render_list(self, records: list) -> str:
+        """:meth:`render` of a list of records, through the node's :meth:`template` (compiled once) when
+        it has one."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = self.template() or ()
+        if compiled and len(compiled[1]) == len(records):
+            text, writers = compiled
+            if len(writers) == 1:
+                return text.format(writers[0](records[0][1]))
+            return text.format(*[write(data) for write, (_, data) in zip(writers, records)])
+        return self.render(iter(records))
+
     def truncated(self) -> float:
         return 0.0
 
@@ -668,7 +683,7 @@ class LabelledGroup(Evaluator):
         if self.constant:
             return f"{self.inner.render(records)} ({self.label})"
         _, sub = next(records)
-        inner = self.inner.render(iter(sub))
+        inner = self.inner.render_list(sub)
         if self.inner.prec < 9:
             inner = f"({inner})"
         return f"{inner} ({self.label})"
@@ -844,7 +859,7 @@ class GroupEval(Evaluator):
         _, (subs, values, kept) = next(records)
         parts = []
         for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
-            text = item.render(iter(sub))
+            text = item.render_list(sub)
             if shows:
                 text += f" = {value}"
             if self.success is not None and k:
@@ -886,6 +901,16 @@ class GroupEval(Evaluator):
                 for die in owner.dice(d):
                     out.append(die if k else die._replace(kept=False))
         return out
+
+    def dice_json(self, data: Any) -> str:
+        subs, _, kept = data
+        texts = []
+        for sub, k in zip(subs, kept):
+            for owner, d in sub:
+                text = owner.dice_json(d) if k else dice_json([die._replace(kept=False) for die in owner.dice(d)])
+                if text:
+                    texts.append(text)
+        return ",".join(texts)
 
     def truncated(self) -> float:
         return sum(i.truncated() for i in self.items)

@@ -55,7 +55,6 @@ class StandardPlan(Plan):
         self.description = description
         self.dice_per_roll = max(1, root.dice_count)
         self.bounds = root.bounds()  # the engine's integer rule, proved before anything is thrown
-        self._template: tuple[str, str, list | None] | None = None  # describe's line, compiled on first use
         compiled = root.roller()
         if callable(compiled):
             self._roll = compiled
@@ -83,24 +82,7 @@ class StandardPlan(Plan):
         return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
 
     def describe(self, outcome: Any, record: list) -> str:
-        template = self._template
-        if template is None or template[0] is not self.expression:  # a copy of a plan shows another spelling
-            template = self._compile_template()
-        writers = template[2]
-        if writers is not None and len(record) == len(writers):
-            if len(writers) == 1:
-                return template[1].format(writers[0](record[0][1]), outcome.total)
-            return template[1].format(*[write(data) for write, (_, data) in zip(writers, record)], outcome.total)
-        return f"{self.expression}: {self.root.render(iter(record))} = {outcome.total}"
-
-    def _compile_template(self) -> tuple[str, str, list | None]:
-        """``(expression, template, writers)``: the line of :meth:`describe` as one ``str.format`` template
-        with a writer per dice record, when every node has one (writers ``None``: none)."""
-        found = self.root.template()
-        head = self.expression.replace("{", "{{").replace("}", "}}")
-        self._template = (self.expression, "", None) if found is None else \
-            (self.expression, f"{head}: {found[0]} = {{}}", found[1])
-        return self._template
+        return f"{self.expression}: {self.root.render_list(record)} = {outcome.total}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""

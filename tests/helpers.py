@@ -1,8 +1,9 @@
-"""Shared checks: chi-square of a sample against exact odds, brute-force enumeration."""
+"""Shared checks: chi-square of a sample against exact odds, brute-force enumeration, scripted dice."""
 
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -67,3 +68,14 @@ def assert_close(actual: Mapping[Any, float], expected: Mapping[Any, Any], tol: 
         a = float(actual.get(key, 0.0))
         e = float(expected.get(key, 0.0))
         assert abs(a - e) <= tol, f"P({key!r}) = {a}, expected {e}"
+
+
+class Scripted(random.Random):
+    """A ``random.Random`` (accepted as a seed) that throws the given faces of a ``sides``-sided die, in order."""
+
+    def __init__(self, faces: list[int], sides: int = 6) -> None:
+        super().__init__(0)
+        self._draws = [(f - 0.5) / sides for f in faces]
+
+    def random(self) -> float:
+        return self._draws.pop(0)

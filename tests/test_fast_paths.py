@@ -3,8 +3,8 @@
 - A roll's JSON is written directly (:mod:`diceengine.rolljson`, each plan's ``dice_json``), without the
   pydantic model: it must be the very text pydantic writes from ``Roll.model()``, for every system and
   every kind of die (kept, dropped, exploded, re-rolled, labelled, critical, narrative, wild).
-- A standard expression's line is written from a template compiled once; it must be the line the
-  tree's own ``render`` writes.
+- A standard expression's line is written from templates compiled once per node; it must be the line
+  the tree's own ``render`` writes.
 - A term that only explodes has its own roller; it must throw, record and count as the general one."""
 
 from __future__ import annotations
@@ -40,9 +40,16 @@ def test_every_systems_json_is_pydantics(system: str, expressions: list[str]) ->
             _same(de.roll(expr, system, seed=seed))
 
 
-@pytest.mark.parametrize(("expr", "options"), PEERS)
+MODIFIED = [("1d20cs>=19cf1+5", ()), ("4d6r1!kh3", ()), ("3d6ro<3", ()), ("8d10>=7f1", ()), ("4dF+1", ()),
+            ("3d6!p", ()), ("5d6u", ()), ("4d6!kh3", (("explosions", "dice"),)), ("6d6cs6sd", ()),
+            ("2d20kh1cs20cf1", ()), ("4d6!!>=8", ()), ("3d6!cs6cf1", ()),
+            ("{1d20+5, 1d20+5}kh1", ()), ("{3d20+5}>40", ()), ("{4d6+2d8, 3d20+3, 0d6}kh1", ()),
+            ("(1d6, 1d8, 4)kh1 + {2d6!, 1d4}dl1", ())]
+
+
+@pytest.mark.parametrize(("expr", "options"), PEERS + MODIFIED)
 def test_every_peer_expressions_json_is_pydantics(expr: str, options: tuple) -> None:
-    for seed in range(4):
+    for seed in range(8):
         _same(de.roll(expr, seed=seed, **dict(options)))
 
 
@@ -95,8 +102,20 @@ def test_the_compiled_line_is_the_trees_line(expr: str, options: tuple) -> None:
 
 def test_a_plan_shared_by_two_spellings_shows_each() -> None:
     # the plan cache shares one plan between spellings of one meaning (a copy showing the other text):
-    # the compiled line must follow the copy's text, not the text it was compiled for
-    for first, second in (("1d20+5", "1d20 + 5"), ("1", "(1)"), ("2d6[fire]", "2d6 [fire]")):
-        assert str(de.roll(first, seed=1)).startswith(f"{first}: ")
-        assert str(de.roll(second, seed=1)).startswith(f"{second}: ")
-        assert str(de.roll(first, seed=1)).startswith(f"{first}: ")
+    # the line and the JSON must follow the copy's text, not the text they were first written for
+    for first, second in (("1d20+5", "1d20 + 5"), ("1", "(1)"), ("2d6[fire]", "2d6 [fire]"),
+                          ("1d20+5 to hit", "1d20 + 5 to hit")):
+        for expr in (first, second, first):
+            r = de.roll(expr, seed=1)
+            assert str(r).startswith(f"{expr}: ")
+            data = json.loads(r.model_dump_json())
+            assert data["expression"] == expr and data["text"] == str(r)
+            assert data["description"] == ("to hit" if expr.endswith("to hit") else None)
+            _same(r)
+
+
+def test_exploding_dice_are_written_as_the_notation_guide_shows() -> None:
+    from tests.helpers import Scripted
+
+    assert str(de.roll("3d6!", seed=Scripted([6, 2, 3, 6, 6, 1]))) == "3d6!: [6!+2, 3, 6!+6!+1] = 24"
+    assert str(de.roll("2d6!![fire]", seed=Scripted([6, 6, 1, 4]))) == "2d6!![fire]: [6!+6!+1, 4] (fire) = 17"

@@ -5,7 +5,6 @@ Expected values come from the rule texts (``000``, ``002``, ``003``) and from en
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -15,20 +14,11 @@ from diceengine.systems.d6wild import WildHealth, WildWound
 
 import diceengine as de
 
-from .helpers import assert_close, enumerate_dice
+from .helpers import Scripted, assert_close, enumerate_dice
 
 D6 = range(1, 7)
 
 
-class Scripted(random.Random):
-    """A ``random.Random`` (accepted as a seed) that throws the given d6 faces in order."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / 6 for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
 
 
 def code_totals(dice: int, pips: int) -> dict[int, Fraction]:

@@ -18,19 +18,7 @@ from diceengine.systems import d20pool, ffg
 
 import diceengine as de
 
-from .helpers import assert_close, chi2_passes
-
-
-class Scripted(random.Random):
-    """A ``random.Random`` (accepted as a seed) that throws the given faces of a ``sides``-sided die."""
-
-    def __init__(self, faces: list[int], sides: int) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
-
+from .helpers import Scripted, assert_close, chi2_passes
 
 # ---------------------------------------------------------------- d20 pool (001)
 

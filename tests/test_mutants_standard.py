@@ -15,20 +15,11 @@ import pytest
 
 import diceengine as de
 
-from .helpers import assert_close, chi2_passes, enumerate_dice
+from .helpers import Scripted, assert_close, chi2_passes, enumerate_dice
 
 D6 = range(1, 7)
 
 
-class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given d6 faces in order."""
-
-    def __init__(self, faces: list[int], sides: int = 6) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
 
 
 def exact(expr: str) -> dict[int, float]:
