@@ -335,9 +335,9 @@ def test_markdown_of_groups_and_labels():
 
 
 @pytest.mark.parametrize("expr, kind, column, message", [
-    ("1d6/0", de.DiceValueError, 3, "division by zero"),
-    ("1d6%0", de.DiceValueError, 3, "division by zero"),
-    ("1d6//0", de.DiceValueError, 3, "division by zero"),
+    ("1d4/0", de.DiceValueError, 3, "division by zero"),
+    ("1d4%0", de.DiceValueError, 3, "division by zero"),
+    ("1d4//0", de.DiceValueError, 3, "division by zero"),
     ("0^-1", de.DiceValueError, 1, "zero to a negative power (division by zero)"),
     ("2^100", de.DiceLimitError, 1, "a power could reach 2^100, beyond the exact integer range"),
     ("2^1d70", de.DiceLimitError, 1, "a power could reach 2^70, beyond the exact integer range"),
@@ -426,3 +426,13 @@ def test_group_and_computed_refusals(expr, kind, column, message):
             call()
         assert str(err.value).splitlines()[0] == message
         assert err.value.column == column
+
+
+@pytest.mark.xfail(strict=True, reason="bug (note of branch m16c): a plan shared by two spellings of one meaning "
+                   "raises its runtime errors in the first spelling, with that spelling's column")
+def test_a_runtime_error_points_into_the_spelling_typed():
+    with pytest.raises(de.DiceValueError):
+        de.roll("1d3 % ( 0 )")
+    with pytest.raises(de.DiceValueError) as err:
+        de.roll("1d3%(0)")
+    assert err.value.expression == "1d3%(0)" and err.value.column == 3
