@@ -63,6 +63,24 @@ def test_syntax_errors_say_what_was_expected_and_where(expr, system, column, mes
     assert str(err.value).splitlines()[0] == message
 
 
+@pytest.mark.parametrize("expr, system, column, message", [
+    # bug found here: a fault right after a word that holds an accent the grammar spells blamed the accent
+    ("compétence!", "ffg", 10, "unexpected character '!': expected "),
+    ("4D vs très!", "d6wild", 10, "unexpected character '!': expected "),
+    # the look-alike is searched in the word at the fault only, not in the words before it
+    ("4D vs très facİle", "d6wild", 14, "unexpected character 'İ': expected a name"),
+    ("capacité vs !", "ffg", 12, "unexpected character '!': expected a die letter"),
+    ("profİciencies", "standard", 4, "unexpected character 'İ': letters are ASCII letters here"),
+])
+def test_the_fault_near_accented_words(expr, system, column, message):
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expr, system=system)
+    assert err.value.column == column and err.value.expression == expr
+    lines = str(err.value).splitlines()
+    assert lines[0].startswith(message)
+    assert lines[1:] == ["  " + expr, "  " + " " * column + "^"]
+
+
 def test_terminal_names_in_messages():
     # the catalogue's names of terminals: a comparison, a label, the end of the expression
     with pytest.raises(de.DiceSyntaxError) as err:
