@@ -394,3 +394,21 @@ def test_exact_odds_count_their_work_within_their_estimate():
         pmf_module.WORK.work = 0.0
         de.distribution(expr)
         assert 0 < pmf_module.WORK.work <= cost.work, expr
+
+
+def test_a_map_onto_exactly_the_largest_support_is_accepted():
+    limit = pmf_module.MAX_SUPPORT
+    half = PMF.from_mapping({0: 0.5, limit // 2 - 1: 0.5})
+    stretched = half.map(lambda v: 2 * v + v // (limit // 2 - 1))  # 0 and limit - 1: exactly limit values
+    assert stretched.items() == [(0, 0.5), (limit - 1, 0.5)]
+
+
+def test_wider_scores_count_more_work():
+    narrow = [(v, 0.25, PMF.point(v)) for v in range(1, 5)]
+    wide = [(v, 0.25, PMF.from_mapping({0: 0.5, 9: 0.5})) for v in range(1, 5)]
+    pmf_module.WORK.work = 0.0
+    keep_dp(narrow, 3, 2, True)
+    little = pmf_module.WORK.work
+    pmf_module.WORK.work = 0.0
+    keep_dp(wide, 3, 2, True)
+    assert pmf_module.WORK.work > little
