@@ -97,7 +97,7 @@ def _look_alike(expression: str, column: int) -> int | None:
     """Column of the first non-ASCII character of the word around ``column``, if any: a letter the
     grammar does not know (``profİciencies`` fails at ``r``, the fault is the ``İ``)."""
     for word in _WORD.finditer(expression):
-        if word.start() <= column <= word.end():
+        if word.start() <= column < word.end():  # a fault right after a word is not in it ("compétence!")
             for i in range(word.start(), word.end()):
                 if not expression[i].isascii():
                     return i

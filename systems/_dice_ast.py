@@ -114,7 +114,7 @@ class Keep(Node):
     n: Any
     point: Any = None
     pos: int | None = field(default=None, compare=False)
-    spelled: str = field(default="", compare=False)
+    spelled: str = field(default="")  # part of the meaning: d20 reads k3 and kh3 apart
 
     def __post_init__(self) -> None:
         if isinstance(self.n, Token) and self.n.type == "COMPARATOR":  # keep_point: KEEP COMPARATOR INT

@@ -386,6 +386,9 @@ class Binary(Evaluator):
 
     def _function(self) -> Callable[[Any, Any], Any]:
         op = self.op
+        if self.rational and op in ("+", "-", "*"):  # 1/2 + 1/2 is the int 1, as every other exact value
+            arithmetic = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
+            return lambda a, b: _exact.normal(arithmetic(a, b))
         if op == "+":
             return lambda a, b: a + b
         if op == "-":
@@ -423,7 +426,7 @@ class Binary(Evaluator):
         a, b, fn = self.left.roller(), self.right.roller(), self.fn
         if not callable(a) and not callable(b):
             return fn(a, b)
-        if self.op == "+":
+        if self.op == "+" and not self.rational:
             if not callable(b):  # the common "dice + modifier": one call less per roll
                 return lambda r, rec: a(r, rec) + b
             if not callable(a):
@@ -871,7 +874,8 @@ class GroupEval(Evaluator):
             kept = self._kept(values)
             rec.append((self, (subs, values, kept)))
             if self.success is None:
-                return sum(v for v, k in zip(values, kept) if k)
+                total = sum(v for v, k in zip(values, kept) if k)
+                return _exact.normal(total) if self.rational else total
             return sum(self._score(v) for v, k in zip(values, kept) if k)
         return roll
 

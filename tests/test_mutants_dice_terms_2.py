@@ -1,0 +1,498 @@
+"""One dice term of the standard notation under mutation (issue 16): the text, the dice and the total of scripted
+rolls for every modifier, written by hand from the README's notation section; exact odds against enumeration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+import diceengine as de
+
+from .helpers import assert_close, chi2_passes, enumerate_dice
+
+
+class Scripted(random.Random):
+    """A generator (a ``random.Random``, accepted as a seed) that throws the given faces in order."""
+
+    def __init__(self, faces: list[int], sides: int = 6) -> None:
+        super().__init__(0)
+        self._draws = [(f - 0.5) / sides for f in faces]
+
+    def random(self) -> float:
+        return self._draws.pop(0)
+
+
+def scripted(expr: str, faces: list[int], sides: int = 6, **options) -> de.Roll:
+    return de.roll(expr, seed=Scripted(faces, sides), **options)
+
+
+# each die: (value, kept, exploded, rerolled, added, critical)
+K, X, R, A = "kept", "exploded", "rerolled", "added"
+
+
+def die(value: int, *flags: str, critical: str | None = None) -> tuple:
+    return (value, K in flags, X in flags, R in flags, A in flags, critical)
+
+
+TEXTS = [
+    # expression, faces thrown, sides, the text after "expr: ", the dice
+    ("2d6!", [6, 5, 1], 6, "[6!+5, 1] = 12", [die(6, K, X), die(5, K, A), die(1, K)]),
+    ("3d6!", [6, 3, 1, 2], 6, "[6!+3, 1, 2] = 12", [die(6, K, X), die(3, K, A), die(1, K), die(2, K)]),
+    ("2d6!!", [6, 6, 2, 3], 6, "[6!+6!+2, 3] = 17", [die(6, K, X), die(6, K, X, A), die(2, K, A), die(3, K)]),
+    ("2d6!p", [6, 6, 1, 4], 6, "[6!+5!+0, 4] = 15", [die(6, K, X), die(5, K, X, A), die(0, K, A), die(4, K)]),
+    ("2d6!!p", [6, 6, 1, 4], 6, "[6!+5!+0, 4] = 15", [die(6, K, X), die(5, K, X, A), die(0, K, A), die(4, K)]),
+    ("2d6!>=5", [5, 6, 1, 3], 6, "[5!+6!+1, 3] = 15", [die(5, K, X), die(6, K, X, A), die(1, K, A), die(3, K)]),
+    ("2d6!5", [5, 6, 2], 6, "[5!+6, 2] = 13", [die(5, K, X), die(6, K, A), die(2, K)]),
+    ("2d6e5", [5, 5, 1, 2], 6, "[5!+5!+1, 2] = 13", [die(5, K, X), die(5, K, X, A), die(1, K, A), die(2, K)]),
+    ("3d6!kh2", [6, 2, 5, 4], 6, "[6!+2, 5, ~4~] = 13", [die(6, K, X), die(2, K, A), die(5, K), die(4)]),
+    ("3d6!kl1", [6, 2, 5, 4], 6, "[~6!+2~, ~5~, 4] = 4", [die(6, X), die(2, A), die(5), die(4, K)]),
+    ("3d6r1", [1, 1, 4, 2, 5], 6, "[~1~r ~1~r 4, 2, 5] = 11",
+     [die(1, R), die(1, R), die(4, K), die(2, K), die(5, K)]),
+    ("2d6rr1", [1, 3, 1, 1, 2], 6, "[~1~r 3, ~1~r ~1~r 2] = 5",
+     [die(1, R), die(3, K), die(1, R), die(1, R), die(2, K)]),
+    ("2d6r", [1, 3, 2], 6, "[~1~r 3, 2] = 5", [die(1, R), die(3, K), die(2, K)]),
+    ("2d6ro<3", [2, 2, 1, 5], 6, "[~2~r 2, ~1~r 5] = 7", [die(2, R), die(2, K), die(1, R), die(5, K)]),
+    ("2d6ro", [1, 1, 4], 6, "[~1~r 1, 4] = 5", [die(1, R), die(1, K), die(4, K)]),
+    ("2d6r>4", [5, 6, 2, 4], 6, "[~5~r ~6~r 2, 4] = 6", [die(5, R), die(6, R), die(2, K), die(4, K)]),
+    ("3d6r1kh2", [1, 6, 2, 3], 6, "[~1~r 6, ~2~, 3] = 9", [die(1, R), die(6, K), die(2), die(3, K)]),
+    ("4d6u", [2, 4, 2, 3, 4, 1], 6, "[2, 4, ~2~r 3, ~4~r 1] = 10",
+     [die(2, K), die(4, K), die(2, R), die(3, K), die(4, R), die(1, K)]),
+    ("3d6uo", [2, 2, 2, 5], 6, "[2, ~2~r 2, 5] = 9", [die(2, K), die(2, R), die(2, K), die(5, K)]),
+    ("3d6u=6", [6, 3, 3, 6, 1], 6, "[6, 3, 3] = 12", [die(6, K), die(3, K), die(3, K)]),
+    ("3d6u=6", [6, 6, 1, 3], 6, "[6, ~6~r 1, 3] = 10", [die(6, K), die(6, R), die(1, K), die(3, K)]),
+    ("3d6>=5f1", [5, 1, 3], 6, "[5*, 1_, 3] = 0", [die(5, K), die(1, K), die(3, K)]),
+    ("3d6>4", [5, 4, 6], 6, "[5*, 4, 6*] = 2", [die(5, K), die(4, K), die(6, K)]),
+    ("3d6<3", [1, 3, 2], 6, "[1*, 3, 2*] = 2", [die(1, K), die(3, K), die(2, K)]),
+    ("3d6<=3", [1, 3, 4], 6, "[1*, 3*, 4] = 2", [die(1, K), die(3, K), die(4, K)]),
+    ("3d6=3", [1, 3, 3], 6, "[1, 3*, 3*] = 2", [die(1, K), die(3, K), die(3, K)]),
+    ("4d6>=1f<=1", [1, 2, 3, 4], 6, "[1*, 2*, 3*, 4*] = 4", [die(1, K), die(2, K), die(3, K), die(4, K)]),
+    ("3d6>3f<3", [1, 2, 6], 6, "[1_, 2_, 6*] = -1", [die(1, K), die(2, K), die(6, K)]),
+    ("3d6!>=5>=5", [5, 6, 2, 1, 6, 3], 6, "[5!+6!+2**, 1, 6!+3*] = 3",
+     [die(5, K, X), die(6, K, X, A), die(2, K, A), die(1, K), die(6, K, X), die(3, K, A)]),
+    ("2d6!!6>=8", [6, 3, 4], 6, "[6!+3*, 4] = 1", [die(6, K, X), die(3, K, A), die(4, K)]),
+    ("2d6!>=5>=5f1", [6, 1, 1], 6, "[6!+1, 1_] = -1", [die(6, K, X), die(1, K, A), die(1, K)]),
+    ("3d6kh2>=3", [1, 5, 3], 6, "[~1~, 5*, 3*] = 2", [die(1), die(5, K), die(3, K)]),
+    ("4d6kh2>=3", [1, 5, 3, 6], 6, "[~1~, 5*, ~3~, 6*] = 2", [die(1), die(5, K), die(3), die(6, K)]),
+    ("3d6r1>=4", [1, 4, 5, 2], 6, "[~1~r 4*, 5*, 2] = 2", [die(1, R), die(4, K), die(5, K), die(2, K)]),
+    ("3d20cs>=19cf1", [20, 1, 15], 20, "[20(cs), 1(cf), 15] = 36",
+     [die(20, K, critical="success"), die(1, K, critical="failure"), die(15, K)]),
+    ("2d20cs", [20, 19], 20, "[20(cs), 19] = 39", [die(20, K, critical="success"), die(19, K)]),
+    ("2d20cf", [1, 2], 20, "[1(cf), 2] = 3", [die(1, K, critical="failure"), die(2, K)]),
+    ("2d20cf<=2", [1, 2], 20, "[1(cf), 2(cf)] = 3", [die(1, K, critical="failure"), die(2, K, critical="failure")]),
+    ("3d20cs>=19>=10", [20, 5, 12], 20, "[20(cs)*, 5, 12*] = 2",
+     [die(20, K, critical="success"), die(5, K), die(12, K)]),
+    ("3d20kh2cs", [20, 5, 12], 20, "[20(cs), ~5~, 12] = 32", [die(20, K, critical="success"), die(5), die(12, K)]),
+    ("3d20kl1cs", [20, 5, 12], 20, "[~20(cs)~, 5, ~12~] = 5", [die(20, critical="success"), die(5, K), die(12)]),
+    ("2d20!cs", [20, 20, 3, 4], 20, "[20(cs)!+20(cs)!+3, 4] = 47",
+     [die(20, K, X, critical="success"), die(20, K, X, A, critical="success"), die(3, K, A), die(4, K)]),
+    ("4d6sd", [2, 4, 3, 4], 6, "[4, 4, 3, 2] = 13", [die(2, K), die(4, K), die(3, K), die(4, K)]),
+    ("4d6s", [2, 4, 3, 1], 6, "[1, 2, 3, 4] = 10", [die(2, K), die(4, K), die(3, K), die(1, K)]),
+    ("4d6sa", [2, 4, 3, 1], 6, "[1, 2, 3, 4] = 10", [die(2, K), die(4, K), die(3, K), die(1, K)]),
+    ("3d6!sd", [2, 6, 1, 3], 6, "[6!+1, 3, 2] = 12", [die(2, K), die(6, K, X), die(1, K, A), die(3, K)]),
+    ("3d6!s", [2, 6, 1, 3], 6, "[2, 3, 6!+1] = 12", [die(2, K), die(6, K, X), die(1, K, A), die(3, K)]),
+    ("4d6sd>3", [2, 4, 3, 5], 6, "[5*, 4*, 3, 2] = 2", [die(2, K), die(4, K), die(3, K), die(5, K)]),
+    ("4d6kh3sd", [2, 4, 3, 5], 6, "[5, 4, 3, ~2~] = 12", [die(2), die(4, K), die(3, K), die(5, K)]),
+    ("4d6dl1dh1", [2, 4, 3, 4], 6, "[~2~, 4, 3, ~4~] = 7", [die(2), die(4, K), die(3, K), die(4)]),
+    ("4d6dl1", [2, 4, 3, 4], 6, "[~2~, 4, 3, 4] = 11", [die(2), die(4, K), die(3, K), die(4, K)]),
+    ("4d6dh1", [2, 4, 3, 5], 6, "[2, 4, 3, ~5~] = 9", [die(2, K), die(4, K), die(3, K), die(5)]),
+    ("4d6kl2", [2, 4, 3, 5], 6, "[2, ~4~, 3, ~5~] = 5", [die(2, K), die(4), die(3, K), die(5)]),
+    ("4d6kh4", [2, 4, 3, 5], 6, "[2, 4, 3, 5] = 14", [die(2, K), die(4, K), die(3, K), die(5, K)]),
+    ("4d6kh0", [2, 4, 3, 5], 6, "[~2~, ~4~, ~3~, ~5~] = 0", [die(2), die(4), die(3), die(5)]),
+    ("3d6kh2[fire]", [1, 5, 3], 6, "[~1~, 5, 3] (fire) = 8", [die(1), die(5, K), die(3, K)]),
+    ("3d6[fire]", [1, 5, 3], 6, "[1, 5, 3] (fire) = 9", [die(1, K), die(5, K), die(3, K)]),
+    ("1d6[fire]", [4], 6, "[4] (fire) = 4", [die(4, K)]),
+    ("3d6>4[ice]", [1, 5, 3], 6, "[1, 5*, 3] (ice) = 1", [die(1, K), die(5, K), die(3, K)]),
+    ("2d6![ice]", [6, 1, 3], 6, "[6!+1, 3] (ice) = 10", [die(6, K, X), die(1, K, A), die(3, K)]),
+    ("1d6ra6", [6, 2], 6, "[6!+2] = 8", [die(6, K, X), die(2, K, A)]),
+    ("1d6ra6", [6, 6], 6, "[6!+6] = 12", [die(6, K, X), die(6, K, A)]),
+    ("2d6ra1", [3, 1, 1], 6, "[3, 1!+1] = 5", [die(3, K), die(1, K, X), die(1, K, A)]),
+    ("2d6mi3", [1, 5], 6, "[3, 5] = 8", [die(3, K), die(5, K)]),
+    ("2d6ma4", [1, 5], 6, "[1, 4] = 5", [die(1, K), die(4, K)]),
+    ("2d6min3", [2, 6], 6, "[3, 6] = 9", [die(3, K), die(6, K)]),
+    ("2d6max2", [2, 6], 6, "[2, 2] = 4", [die(2, K), die(2, K)]),
+    ("1d1", [1], 1, "[1] = 1", [die(1, K)]),
+    ("1dF", [1, ], 3, "[-1] = -1", [die(-1, K)]),
+    ("3dF", [1, 2, 3], 3, "[-1, 0, 1] = 0", [die(-1, K), die(0, K), die(1, K)]),
+    ("4dF.1", [1, 2, 5, 6], 6, "[-1, 0, 0, 1] = 0", [die(-1, K), die(0, K), die(0, K), die(1, K)]),
+    ("1d%", [100], 100, "[100] = 100", [die(100, K)]),
+    ("0d6", [], 6, "[] = 0", []),
+]
+
+
+@pytest.mark.parametrize("expr, faces, sides, text, dice", TEXTS, ids=[f"{t[0]}-{t[1]}" for t in TEXTS])
+def test_a_scripted_roll_reads_as_the_notation_says(expr, faces, sides, text, dice):
+    r = scripted(expr, faces, sides)
+    assert str(r) == f"{expr}: {text}"
+    assert r.render("plain") == str(r)  # the text from the parts walk is the same line
+    assert [(d.value, d.kept, d.exploded, d.rerolled, d.added, d.critical) for d in r.dice] == dice
+    label = expr[expr.index("[") + 1:expr.index("]")] if "[" in expr else None
+    assert all(d.label == label for d in r.dice)
+    assert all(d.kind == ("dF.1" if "F.1" in expr else "dF" if "F" in expr else f"d{sides}") for d in r.dice)
+    assert all(d.sides == sides for d in r.dice)
+
+
+def test_markdown_marks_each_kind_of_die():
+    r = scripted("3d6r1!kh2>=4", [1, 6, 2, 3, 5], 6)
+    # a re-rolled 1, then 6 explodes (+2): unit 8, with 3 and 5; keep the two highest units (8 and 5)
+    assert str(r) == "3d6r1!kh2>=4: [~1~r 6!+2*, ~3~, 5*] = 2"
+    assert r.render("markdown") == "`3d6r1!kh2>=4`: [~~1~~r ***6***!+**2**\\*, ~~3~~, **5**\\*] = **2**"
+
+
+def test_sorted_text_of_a_term_with_rerolls():
+    r = scripted("3d6r1sd", [1, 2, 5, 4], 6)
+    assert str(r) == "3d6r1sd: [5, 4, ~1~r 2] = 11"
+    r = scripted("3d6r1s", [1, 2, 5, 4], 6)
+    assert str(r) == "3d6r1s: [~1~r 2, 4, 5] = 11"
+
+
+def test_a_critical_on_a_dropped_or_failed_die_is_still_marked():
+    r = scripted("3d20kh1cf>=10", [1, 20, 5], 20)
+    assert str(r) == "3d20kh1cf>=10: [~1~, 20(cf), ~5~] = 20"
+    r = scripted("3d20kh1cs<=5", [1, 20, 5], 20)
+    assert str(r) == "3d20kh1cs<=5: [~1(cs)~, 20, ~5(cs)~] = 20"
+    assert r.render("markdown").count("(cs)") == 2
+
+
+# ---------------------------------------------------------------- exact odds against enumeration
+
+D6 = range(1, 7)
+
+
+def exact(expr: str, **options) -> dict:
+    return de.distribution(expr, **options).marginal("total")
+
+
+def one_die_explode(on: set[int], sides: int = 6, depth: int = 28, pen: int = 0) -> dict[int, Fraction]:
+    """The sum of one exploding die (each added die counting ``pen`` less), to ``depth`` links."""
+    out: dict[int, Fraction] = {}
+    frontier = {0: Fraction(1)}
+    for d in range(depth):
+        nxt: dict[int, Fraction] = {}
+        for total, p in frontier.items():
+            for f in range(1, sides + 1):
+                v = total + f - (pen if d else 0)
+                q = p / sides
+                if f in on:
+                    nxt[v] = nxt.get(v, 0) + q
+                else:
+                    out[v] = out.get(v, 0) + q
+        frontier = nxt
+    return out
+
+
+def convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for (x, p), (y, q) in itertools.product(a.items(), b.items()):
+        out[x + y] = out.get(x + y, 0) + p * q
+    return out
+
+
+@pytest.mark.parametrize("expr, on, pen", [("1d6!", {6}, 0), ("1d6!>=5", {5, 6}, 0), ("1d6!5", {5}, 0),
+                                           ("1d6!>4", {5, 6}, 0), ("1d6!<2", {1}, 0), ("1d6!<=2", {1, 2}, 0),
+                                           ("1d6!p", {6}, 1), ("1d6!!", {6}, 0), ("1d6!!p", {6}, 1),
+                                           ("1d4!=4", {4}, 0), ("1d6!!>=5", {5, 6}, 0)])
+def test_one_exploding_die(expr, on, pen):
+    sides = int(expr[2])
+    expected = one_die_explode(on, sides, pen=pen)
+    assert_close(exact(expr), expected, 1e-11)
+    two = convolve(expected, expected)
+    assert_close(exact("2" + expr[1:]), two, 1e-11)
+    assert chi2_passes(de.sample(expr, 20_000, seed=21)["total"], expected)
+    rng = random.Random(5)
+    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
+
+
+def test_explosion_truncation_is_reported():
+    d = de.distribution("1d6!")
+    assert 0 < d.truncated < 1e-12
+    assert de.distribution("1d6").truncated == 0
+    assert de.distribution("1d6ra6").truncated == 0
+    assert de.distribution("2d6!kh1").truncated < 1e-12
+
+
+def test_reroll_and_add_once():
+    # ra6: a 6 throws one more die, added, which never explodes further
+    expected = {v: Fraction(1, 6) for v in range(1, 6)}
+    for f in D6:
+        expected[6 + f] = expected.get(6 + f, 0) + Fraction(1, 36)
+    assert_close(exact("1d6ra6"), expected)
+    assert_close(exact("2d6ra6"), convolve(expected, expected))
+    assert chi2_passes(de.sample("1d6ra6", 20_000, seed=3)["total"], expected)
+    low = {v: Fraction(1, 6) for v in range(2, 7)}
+    for f in D6:
+        low[1 + f] = low.get(1 + f, 0) + Fraction(1, 36)
+    assert_close(exact("1d6ra1"), low)
+    assert_close(exact("1d6ra<3"), {v: Fraction(1, 6) * (3 <= v <= 6)
+                                    + sum(Fraction(1, 36) for a in (1, 2) for b in D6 if a + b == v)
+                                    for v in range(2, 9)})
+
+
+def test_ra_with_keep_and_success():
+    one = {(v,): Fraction(1, 6) for v in range(1, 6)}
+    for f in D6:
+        one[(6, f)] = Fraction(1, 36)
+    # 2d6ra6kh1: the unit with the higher sum
+    expected: dict[int, Fraction] = {}
+    for (a, p), (b, q) in itertools.product(one.items(), one.items()):
+        v = max(sum(a), sum(b))
+        expected[v] = expected.get(v, 0) + p * q
+    assert_close(exact("2d6ra6kh1"), expected)
+    # 2d6ra6>=5: every face of a unit counts
+    succ: dict[int, Fraction] = {}
+    for (a, p), (b, q) in itertools.product(one.items(), one.items()):
+        v = sum(f >= 5 for f in a + b)
+        succ[v] = succ.get(v, 0) + p * q
+    assert_close(exact("2d6ra6>=5"), succ)
+    assert chi2_passes(de.sample("2d6ra6>=5", 20_000, seed=4)["total"], succ)
+
+
+def test_explode_then_count_with_failures_and_keep():
+    # 1d6!>=5>=5f1: successes of every face; a 1 (only ever the last face) subtracts
+    expected: dict[int, Fraction] = {}
+    for k in range(30):
+        for last in range(1, 5):
+            v = k - (last == 1)
+            expected[v] = expected.get(v, 0) + Fraction(1, 3) ** k * Fraction(1, 6)
+    assert_close(exact("1d6!>=5>=5f1"), expected, 1e-11)
+    assert chi2_passes(de.sample("1d6!>=5>=5f1", 20_000, seed=6)["total"], expected)
+
+
+def test_exploding_units_ranked_then_counted():
+    # 2d6!kh1>=4: the unit with the higher sum is kept; each of its faces >= 4 counts
+    units: dict[tuple, Fraction] = {}
+    frontier = {(): Fraction(1)}
+    for _ in range(12):
+        nxt = {}
+        for chain, p in frontier.items():
+            for f in D6:
+                if f == 6:
+                    nxt[chain + (f,)] = p / 6
+                else:
+                    units[chain + (f,)] = units.get(chain + (f,), 0) + p / 6
+        frontier = nxt
+    expected: dict[int, Fraction] = {}
+    for (a, p), (b, q) in itertools.product(units.items(), units.items()):
+        kept = a if sum(a) >= sum(b) else b
+        v = sum(f >= 4 for f in kept)
+        expected[v] = expected.get(v, 0) + p * q
+    assert_close(exact("2d6!kh1>=4"), expected, 1e-8)
+    low: dict[int, Fraction] = {}
+    for (a, p), (b, q) in itertools.product(units.items(), units.items()):
+        kept = a if sum(a) <= sum(b) else b
+        v = sum(f >= 4 for f in kept)
+        low[v] = low.get(v, 0) + p * q
+    assert_close(exact("2d6!kl1>=4"), low, 1e-8)
+    assert chi2_passes(de.sample("2d6!kl1>=4", 20_000, seed=7)["total"], low)
+
+
+@pytest.mark.parametrize("expr, faces", [
+    ("1d6mi3", [3, 3, 3, 4, 5, 6]), ("1d6ma2", [1, 2, 2, 2, 2, 2]), ("1d6min2max5", [2, 2, 3, 4, 5, 5]),
+    ("1dF.1", [-1, 0, 0, 0, 0, 1]), ("1dF", [-1, 0, 1]), ("1d6mi-1", [1, 2, 3, 4, 5, 6]),
+])
+def test_listed_faces(expr, faces):
+    one = {}
+    for f in faces:
+        one[f] = one.get(f, 0) + Fraction(1, len(faces))
+    assert_close(exact(expr), one)
+    three = convolve(convolve(one, one), one)
+    assert_close(exact("3" + expr[1:]), three)
+    assert chi2_passes(de.sample("3" + expr[1:], 20_000, seed=8)["total"], three)
+
+
+@pytest.mark.parametrize("expr, faces, value", [
+    ("3d6mi3kh2", [3, 3, 3, 4, 5, 6], lambda v: sum(sorted(v)[1:])),
+    ("3d6ma4>=4", [1, 2, 3, 4, 4, 4], lambda v: sum(f >= 4 for f in v)),
+    ("3d6mi2r2", [3, 4, 5, 6], sum),  # a clamped face is re-rolled as any face
+    ("3dF.1kl2", [-1, 0, 0, 0, 0, 1], lambda v: sum(sorted(v)[:2])),
+    ("3dF.1>=1f-1", [-1, 0, 0, 0, 0, 1], lambda v: sum((f >= 1) - (f == -1) for f in v)),
+    ("3d6mi2ro2", None, None),
+])
+def test_listed_faces_with_other_modifiers(expr, faces, value):
+    if faces is None:
+        # ro2 on a die whose 1 and 2 both show 2: a 2 (2 faces in 6) is thrown again once
+        one = {2: Fraction(2, 6) * Fraction(2, 6)}
+        for f in (3, 4, 5, 6):
+            one[f] = Fraction(1, 6) + Fraction(2, 6) * Fraction(1, 6)
+        expected = convolve(convolve(one, one), one)
+    else:
+        expected = enumerate_dice([faces] * 3, value)
+    assert_close(exact(expr), expected)
+    assert chi2_passes(de.sample(expr, 20_000, seed=9)["total"], expected)
+
+
+@pytest.mark.parametrize("expr, must", [("3d6u", set(D6)), ("3d6u=6", {6}), ("3d6u>4", {5, 6}), ("2d3u", {1, 2, 3})])
+def test_unique_dice(expr, must):
+    n, sides = int(expr[0]), int(expr[2])
+    # each die is thrown until its face (among those that must be unique) differs from the earlier ones
+    states = {(): Fraction(1)}
+    for _ in range(n):
+        nxt: dict[tuple, Fraction] = {}
+        for seen, p in states.items():
+            banned = {f for f in seen if f in must}
+            allowed = [f for f in range(1, sides + 1) if f not in banned]
+            for f in allowed:
+                key = seen + (f,)
+                nxt[key] = nxt.get(key, 0) + p / len(allowed)
+        states = nxt
+    expected: dict[int, Fraction] = {}
+    for faces, p in states.items():
+        expected[sum(faces)] = expected.get(sum(faces), 0) + p
+    assert_close(exact(expr), expected)
+    assert chi2_passes(de.sample(expr, 20_000, seed=10)["total"], expected)
+    rng = random.Random(3)
+    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
+    kept: dict[int, Fraction] = {}
+    for faces, p in states.items():
+        v = max(faces)
+        kept[v] = kept.get(v, 0) + p
+    assert_close(exact(expr + "kh1"), kept)
+    if expr[4:]:  # a success count after a compare point (after a bare u, >=3 would be u's point)
+        succ: dict[int, Fraction] = {}
+        for faces, p in states.items():
+            v = sum(f >= 3 for f in faces)
+            succ[v] = succ.get(v, 0) + p
+        assert_close(exact(expr + ">=3"), succ)
+
+
+def test_unique_once():
+    # 3d6uo: a face already shown is thrown again once, whatever comes
+    states = {(): Fraction(1)}
+    for _ in range(3):
+        nxt: dict[tuple, Fraction] = {}
+        for seen, p in states.items():
+            for f in D6:
+                if f in seen:
+                    for g in D6:
+                        nxt[seen + (g,)] = nxt.get(seen + (g,), 0) + p / 36
+                else:
+                    nxt[seen + (f,)] = nxt.get(seen + (f,), 0) + p / 6
+        states = nxt
+    expected: dict[int, Fraction] = {}
+    for faces, p in states.items():
+        expected[sum(faces)] = expected.get(sum(faces), 0) + p
+    assert_close(exact("3d6uo"), expected)
+    assert chi2_passes(de.sample("3d6uo", 20_000, seed=11)["total"], expected)
+    rng = random.Random(4)
+    assert chi2_passes([de.roll("3d6uo", seed=rng).total for _ in range(3000)], expected)
+
+
+@pytest.mark.parametrize("expr, hit, once", [("1d6r1", {1}, False), ("1d6r<3", {1, 2}, False),
+                                             ("1d6r>=5", {5, 6}, False), ("1d6r=2", {2}, False),
+                                             ("1d6r>4", {5, 6}, False), ("1d6r<=2", {1, 2}, False),
+                                             ("1d6ro>=5", {5, 6}, True), ("1d6ro1", {1}, True),
+                                             ("1d6ro<=3", {1, 2, 3}, True), ("1d6r", {1}, False),
+                                             ("1d6ro", {1}, True)])
+def test_rerolls(expr, hit, once):
+    if once:
+        one = {f: Fraction(1, 6) * (f not in hit) + Fraction(len(hit), 36) for f in D6}
+    else:
+        one = {f: Fraction(1, 6 - len(hit)) for f in D6 if f not in hit}
+    assert_close(exact(expr), one)
+    three = convolve(convolve(one, one), one)
+    assert_close(exact("3" + expr[1:]), three)
+    assert chi2_passes(de.sample("3" + expr[1:], 20_000, seed=12)["total"], three)
+    rng = random.Random(6)
+    assert chi2_passes([de.roll("3" + expr[1:], seed=rng).total for _ in range(3000)], three)
+    if expr.endswith(("r", "ro")):
+        return  # after a bare r / ro, >=4 would be the re-roll's point
+    succ = {}
+    for combo in itertools.product(one.items(), repeat=3):
+        v = sum(f >= 4 for f, _ in combo)
+        succ[v] = succ.get(v, 0) + combo[0][1] * combo[1][1] * combo[2][1]
+    assert_close(exact("3" + expr[1:] + ">=4"), succ)
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("3d6>=4", lambda v: sum(f >= 4 for f in v)), ("3d6>4", lambda v: sum(f > 4 for f in v)),
+    ("3d6<=2", lambda v: sum(f <= 2 for f in v)), ("3d6<2", lambda v: sum(f < 2 for f in v)),
+    ("3d6=6", lambda v: sum(f == 6 for f in v)), ("3d6>=5f<=2", lambda v: sum((f >= 5) - (f <= 2) for f in v)),
+    ("3d6>=2f<3", lambda v: sum(1 if f >= 2 else -(f < 3) for f in v)),
+    ("3d6>5f=1", lambda v: sum((f > 5) - (f == 1) for f in v)),
+    ("3d6>=4f>5", lambda v: sum(1 if f >= 4 else 0 for f in v)),
+    ("3d6<3f>=5", lambda v: sum((f < 3) - (f >= 5) for f in v)),
+])
+def test_success_counts(expr, value):
+    expected = enumerate_dice([D6] * 3, value)
+    assert_close(exact(expr), expected)
+    assert chi2_passes(de.sample(expr, 20_000, seed=13)["total"], expected)
+    rng = random.Random(7)
+    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("4d6dl1dh1", lambda v: sum(sorted(v)[1:3])), ("4d6kh3dh1", lambda v: sum(sorted(v)[1:3])),
+    ("4d6kl3dl1", lambda v: sum(sorted(v)[1:3])), ("4d6kh2kl3", lambda v: sum(sorted(v)[2:3])),
+    ("4d6dl2dh2", lambda v: 0), ("5d6dl1dh1>=4", lambda v: sum(f >= 4 for f in sorted(v)[1:4])),
+    ("4d6kh3>=4f1", lambda v: sum((f >= 4) - (f == 1) for f in sorted(v)[1:])),
+    ("4d6dl1dh1r1", None),
+])
+def test_windows_of_ranks(expr, value):
+    if value is None:
+        expected = enumerate_dice([range(2, 7)] * 4, lambda v: sum(sorted(v)[1:3]))
+    else:
+        expected = enumerate_dice([D6] * int(expr[0]), value)
+    assert_close(exact(expr), expected)
+    assert chi2_passes(de.sample(expr, 20_000, seed=14)["total"], expected)
+    rng = random.Random(8)
+    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
+
+
+# ---------------------------------------------------------------- explosions="dice": every die thrown ranked
+
+
+def chains(sides: int, on: set[int], depth: int = 18, pen: int = 0) -> dict[tuple, Fraction]:
+    """Every chain of one exploding die (the faces counted, each added die ``pen`` less) and its chance."""
+    out: dict[tuple, Fraction] = {}
+    frontier = {(): Fraction(1)}
+    for d in range(depth):
+        nxt: dict[tuple, Fraction] = {}
+        for chain, p in frontier.items():
+            for f in range(1, sides + 1):
+                c = chain + (f - (pen if d else 0),)
+                if f in on:
+                    nxt[c] = p / sides
+                else:
+                    out[c] = p / sides
+        frontier = nxt
+    return out
+
+
+@pytest.mark.parametrize("expr, sides, on, pen, value", [
+    ("2d4!kh1", 4, {4}, 0, lambda t: max(t)),
+    ("2d4!kl1", 4, {4}, 0, lambda t: min(t)),
+    ("2d4!kh2", 4, {4}, 0, lambda t: sum(sorted(t)[-2:])),
+    ("2d4!dh1", 4, {4}, 0, lambda t: sum(sorted(t)[:-1])),
+    ("2d4!dl1", 4, {4}, 0, lambda t: sum(sorted(t)[1:])),
+    ("2d4!pkh1", 4, {4}, 1, lambda t: max(t)),
+    ("2d4!kh2>=3", 4, {4}, 0, lambda t: sum(f >= 3 for f in sorted(t)[-2:])),
+])
+def test_explosions_ranked_die_by_die(expr, sides, on, pen, value):
+    one = chains(sides, on, pen=pen)
+    expected: dict[int, Fraction] = {}
+    for (a, p), (b, q) in itertools.product(one.items(), one.items()):
+        v = value(a + b)
+        expected[v] = expected.get(v, 0) + p * q
+    assert_close(exact(expr, explosions="dice"), expected, 1e-9)
+    assert chi2_passes(de.sample(expr, 20_000, seed=41, explosions="dice")["total"], expected)
+    rng = random.Random(12)
+    assert chi2_passes([de.roll(expr, seed=rng, explosions="dice").total for _ in range(3000)], expected)
+
+
+def test_the_readme_explosions_dice_example():
+    # README: 4d6e6kh3 averages 12.8336 with every die ranked (d20's 12.83), 15.0432 with units
+    assert de.distribution("4d6e6kh3", explosions="dice").mean() == pytest.approx(12.8336, abs=5e-5)
+    assert de.distribution("4d6!kh3").mean() == pytest.approx(15.0432, abs=5e-5)
+
+
+def test_a_scripted_roll_ranked_die_by_die():
+    r = scripted("2d6!kh2", [6, 5, 3], explosions="dice")
+    assert r.total == 11  # 6, 5 and 3 are three dice: the two highest are 6 and 5
+    assert [(d.value, d.kept) for d in r.dice] == [(6, True), (5, True), (3, False)]
+    r = scripted("2d6!kl1", [6, 5, 3], explosions="dice")
+    assert r.total == 3
+    r = scripted("2d6!kh1>=5", [6, 5, 3], explosions="dice")
+    assert r.total == 1
