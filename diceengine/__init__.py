@@ -16,20 +16,20 @@ from .registry import Option, Plan, System, register
 from .rolls import Die, Roll
 
 __all__ = [
+    "DiceError",
+    "DiceLimitError",
+    "DiceSyntaxError",
+    "DiceValueError",
+    "Die",
+    "Option",
+    "Plan",
+    "Roll",
+    "System",
+    "distribution",
+    "register",
     "roll",
     "sample",
-    "distribution",
     "systems",
-    "register",
-    "System",
-    "Plan",
-    "Option",
-    "Roll",
-    "Die",
-    "DiceError",
-    "DiceSyntaxError",
-    "DiceLimitError",
-    "DiceValueError",
 ]
 
 __version__ = "0.1.0"

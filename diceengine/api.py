@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .samples import Sample
 
-__all__ = ["roll", "sample", "distribution", "systems", "plan", "Expressible"]
+__all__ = ["Expressible", "distribution", "plan", "roll", "sample", "systems"]
 
 #: dice drawn at once by a bulk sample (bounds its memory: a few arrays of this many int64)
 CHUNK_DICE = 1 << 21
@@ -82,7 +82,7 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
 
 
 def sample(expression: str, n: int, system: str | System = "standard", seed: Seed = None,
-           **options: Any) -> "Sample":
+           **options: Any) -> Sample:
     """Roll ``expression`` ``n`` times at once (vectorised): one numpy array per outcome field."""
     from .samples import Sample
 
@@ -102,7 +102,7 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     return Sample(arrays, n, _name(system), expression)
 
 
-def distribution(expression: str, system: str | System = "standard", **options: Any) -> "Distribution":
+def distribution(expression: str, system: str | System = "standard", **options: Any) -> Distribution:
     """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
     cost = prepared.exact_cost()
@@ -135,6 +135,6 @@ class Expressible:
         """Roll the expression once."""
         return roll(self.expression, self.system_name, seed=seed)
 
-    def distribution(self) -> "Distribution":
+    def distribution(self) -> Distribution:
         """The exact distribution of the expression."""
         return distribution(self.expression, self.system_name)

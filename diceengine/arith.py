@@ -14,15 +14,24 @@ ranges of its operands. An expression that could leave the range is refused with
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from .ast import Add, Div, Mul, Neg, Number, Sub, position
 from .errors import DiceLimitError, DiceValueError
 from .i18n import N_
 from .limits import MAX_VALUE
 
-__all__ = ["Algebra", "IntAlgebra", "IntervalAlgebra", "Interval", "fold", "constant", "check_bounds",
-           "check_interval"]
+__all__ = [
+    "Algebra",
+    "IntAlgebra",
+    "Interval",
+    "IntervalAlgebra",
+    "check_bounds",
+    "check_interval",
+    "constant",
+    "fold",
+]
 
 #: the closed range ``(lo, hi)`` of the values a node can take
 Interval = tuple[int, int]

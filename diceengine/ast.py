@@ -8,8 +8,9 @@ in their module) and the parser builds a Lark transformer from both sets of clas
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from lark import Token, ast_utils
 
@@ -17,7 +18,7 @@ from .errors import DiceLimitError
 from .i18n import N_
 from .limits import MAX_CONSTANT
 
-__all__ = ["Node", "Number", "Add", "Sub", "Mul", "Div", "Neg", "to_int", "children", "position", "start"]
+__all__ = ["Add", "Div", "Mul", "Neg", "Node", "Number", "Sub", "children", "position", "start", "to_int"]
 
 
 class Node(ast_utils.Ast):

@@ -6,13 +6,14 @@ import argparse
 import json
 import re
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .cli_args import parse_options, sparkline, split_system, trim
 from .errors import DiceError
 from .i18n import N_, NP_
 
-__all__ = ["main", "split_system", "parse_options", "trim", "sparkline"]
+__all__ = ["main", "parse_options", "sparkline", "split_system", "trim"]
 
 BAR_WIDTH = 40
 
@@ -72,7 +73,7 @@ def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float =
     vw = max((len(str(v)) for v in marginal), default=1)
     for value, p in marginal.items():
         bar = "#" * max(1 if p > 0 else 0, round(width * p / top))
-        rows.append(f"{str(value):>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
+        rows.append(f"{value!s:>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
         tail -= p
     return rows
 

@@ -3,12 +3,13 @@ one-line views of a distribution (:func:`trim`, :func:`sparkline`)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import DiceError
 from .i18n import N_
 
-__all__ = ["split_system", "parse_options", "trim", "sparkline"]
+__all__ = ["parse_options", "sparkline", "split_system", "trim"]
 
 
 def split_system(text: str, default: str | None) -> tuple[str, str]:
@@ -17,9 +18,8 @@ def split_system(text: str, default: str | None) -> tuple[str, str]:
 
     head, sep, rest = text.partition(":")
     name = head.strip()
-    if sep and name and name.replace("_", "").isalnum() and " " not in name:
-        if name in system_names():
-            return name, rest.strip()
+    if sep and name and name.replace("_", "").isalnum() and " " not in name and name in system_names():
+        return name, rest.strip()
     return default or "standard", text.strip()
 
 
@@ -65,4 +65,4 @@ def sparkline(marginal: dict[Any, float]) -> str:
     """A one-line text histogram."""
     blocks = " ▁▂▃▄▅▆▇█"
     top = max(marginal.values()) if marginal else 1.0
-    return "".join(blocks[min(8, int(round(8 * p / top)))] for p in marginal.values())
+    return "".join(blocks[min(8, round(8 * p / top))] for p in marginal.values())

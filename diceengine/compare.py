@@ -9,15 +9,16 @@ and ``despair`` (the chance of at least one).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from .api import distribution
 from .errors import DiceError
 from .registry import get_system
 
-__all__ = ["Profile", "Match", "profile", "success_chance", "convert", "convert_ladder", "ladder"]
+__all__ = ["Match", "Profile", "convert", "convert_ladder", "ladder", "profile", "success_chance"]
 
 _FLAGS = ("complication", "complications", "triumph", "despair")
 

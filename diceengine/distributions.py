@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ class Distribution:
     (explosions) below :data:`~diceengine.limits.TRUNCATION`.
     """
 
-    __slots__ = ("outcome_type", "columns", "probabilities", "truncated", "system", "expression", "_items")
+    __slots__ = ("_items", "columns", "expression", "outcome_type", "probabilities", "system", "truncated")
 
     def __init__(self, outcome_type: type, columns: Mapping[str, np.ndarray], probabilities: np.ndarray,
                  truncated: float = 0.0, system: str = "", expression: str = "", merge: bool = False) -> None:
@@ -113,7 +114,7 @@ class Distribution:
         """Sum of the probabilities (1 minus the truncated mass)."""
         return float(self.probabilities.sum())
 
-    def model(self) -> "DistributionModel":
+    def model(self) -> DistributionModel:
         """The pydantic view of this distribution."""
         from .models import DistributionModel
 

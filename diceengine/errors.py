@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DiceError", "DiceSyntaxError", "DiceLimitError", "DiceValueError"]
+__all__ = ["DiceError", "DiceLimitError", "DiceSyntaxError", "DiceValueError"]
 
 
 def caret_line(expression: str, column: int) -> str:
@@ -12,7 +12,7 @@ def caret_line(expression: str, column: int) -> str:
     return f"  {shown}\n  {' ' * column}^"
 
 
-def join_choices(items: "list[str] | tuple[str, ...]", or_word: str = "or") -> str:
+def join_choices(items: list[str] | tuple[str, ...], or_word: str = "or") -> str:
     """``"a, b or c"``."""
     items = list(items)
     if len(items) <= 1:
@@ -38,7 +38,7 @@ class DiceError(Exception):
         self.column = column
         super().__init__(self._render())
 
-    def at(self, expression: str | None, column: int | None) -> "DiceError":
+    def at(self, expression: str | None, column: int | None) -> DiceError:
         """The same error located in ``expression`` at ``column``."""
         return type(self)(self.template, expression, column, **self.params)
 

@@ -48,13 +48,13 @@ NUMPY_CALL = 1_000
 class Cost:
     """What an exact distribution will cost: ``work`` units and peak ``cells`` (see above); add costs with ``+``."""
 
-    __slots__ = ("work", "cells")
+    __slots__ = ("cells", "work")
 
     def __init__(self, work: float = 0, cells: float = 0) -> None:
         self.work = float(work)
         self.cells = float(cells)
 
-    def __add__(self, other: "Cost") -> "Cost":
+    def __add__(self, other: Cost) -> Cost:
         return Cost(self.work + other.work, max(self.cells, other.cells))
 
     def __repr__(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .rolls import Roll
 
-__all__ = ["DieModel", "RollModel", "DistributionModel"]
+__all__ = ["DieModel", "DistributionModel", "RollModel"]
 
 
 class DieModel(BaseModel):
@@ -26,9 +26,9 @@ class DieModel(BaseModel):
     rerolled: bool = False
     added: bool = False
     wild: bool = False
-    face: Optional[str] = None
-    label: Optional[str] = None
-    critical: Optional[str] = None
+    face: str | None = None
+    label: str | None = None
+    critical: str | None = None
 
 
 class RollModel(BaseModel):
@@ -41,10 +41,10 @@ class RollModel(BaseModel):
     outcome: dict[str, Any]
     dice: list[DieModel]
     text: str
-    description: Optional[str] = None
+    description: str | None = None
 
     @classmethod
-    def from_roll(cls, roll: "Roll") -> "RollModel":
+    def from_roll(cls, roll: Roll) -> RollModel:
         return cls(
             system=roll.system,
             expression=roll.expression,
@@ -66,7 +66,7 @@ class DistributionModel(BaseModel):
     truncated: float
 
     @classmethod
-    def from_distribution(cls, dist: "Distribution") -> "DistributionModel":
+    def from_distribution(cls, dist: Distribution) -> DistributionModel:
         outcomes = []
         for values, p in dist.rows():
             row = dict(zip(dist.fields, values))

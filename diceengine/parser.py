@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 import types
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from lark import Lark, Transformer, ast_utils
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -60,8 +61,8 @@ def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
     return transformer
 
 
-@lru_cache(maxsize=None)
-def parser_for(system: "System") -> Lark:
+@cache
+def parser_for(system: System) -> Lark:
     """The Lark parser of ``system`` (built once per system)."""
     modules = [ast, *system.ast_modules()]
     return Lark(
@@ -145,7 +146,7 @@ def check_depth(tree: Any, expression: str) -> None:
         stack.extend((child, depth + 1) for child in ast.children(node))
 
 
-def parse(expression: str, system: "System") -> Any:
+def parse(expression: str, system: System) -> Any:
     """The syntax tree of ``expression`` in ``system``'s notation (not cached here: the plan cache of
     :mod:`diceengine.api`, bounded in bytes, keeps what is worth keeping)."""
     if not isinstance(expression, str):

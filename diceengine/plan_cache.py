@@ -18,9 +18,10 @@ from __future__ import annotations
 import copy
 import sys
 import types
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
-__all__ = ["PlanCache", "footprint", "MAX_BYTES", "MAX_PLAN_BYTES"]
+__all__ = ["MAX_BYTES", "MAX_PLAN_BYTES", "PlanCache", "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
@@ -44,7 +45,7 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
     total = 0
     while stack and total <= limit:
         o = stack.pop()
-        if id(o) in seen or isinstance(o, _OPAQUE) or isinstance(o, System):
+        if id(o) in seen or isinstance(o, (*_OPAQUE, System)):
             continue
         seen.add(id(o))
         if isinstance(o, np.ndarray):
@@ -78,7 +79,7 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
 
 def _filled(cell: Any) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents
     except ValueError:
         return False
     return True

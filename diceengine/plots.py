@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import DiceError
 
-__all__ = ["plot_odds", "plot_compare", "plot_ladder", "FIGSIZE", "DPI"]
+__all__ = ["DPI", "FIGSIZE", "plot_compare", "plot_ladder", "plot_odds"]
 
 FIGSIZE = (8.0, 5.0)
 DPI = 100

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .errors import DiceLimitError
 from .limits import NUMPY_CALL, Cost
 
-__all__ = ["PMF", "keep_dp", "keep_sum", "convolve", "convolve_cost", "power_cost", "keep_sum_cost", "keep_dp_cost",
-           "rank_dp", "rank_dp_cost", "arithmetic_cost", "WORK"]
+__all__ = [
+    "PMF",
+    "WORK",
+    "arithmetic_cost",
+    "convolve",
+    "convolve_cost",
+    "keep_dp",
+    "keep_dp_cost",
+    "keep_sum",
+    "keep_sum_cost",
+    "power_cost",
+    "rank_dp",
+    "rank_dp_cost",
+]
 
 #: largest support an exact distribution may have
 MAX_SUPPORT = 2_000_000
@@ -99,11 +112,11 @@ class PMF:
         self.p = p[lo:hi + 1]
 
     @classmethod
-    def point(cls, value: int, mass: float = 1.0) -> "PMF":
+    def point(cls, value: int, mass: float = 1.0) -> PMF:
         return cls(value, np.array([mass], dtype=np.float64))
 
     @classmethod
-    def from_counts(cls, values: Iterable[int], weight: float | None = None) -> "PMF":
+    def from_counts(cls, values: Iterable[int], weight: float | None = None) -> PMF:
         """Each value (repeats allowed) with weight ``weight`` (default: uniform over the values)."""
         vals = np.fromiter(values, dtype=np.int64)
         if len(vals) == 0:
@@ -114,7 +127,7 @@ class PMF:
         return cls(lo, np.bincount(vals - lo).astype(np.float64) * w)
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[int, float]) -> "PMF":
+    def from_mapping(cls, mapping: Mapping[int, float]) -> PMF:
         if not mapping:
             return cls.point(0, 0.0)
         lo, hi = min(mapping), max(mapping)
@@ -138,23 +151,23 @@ class PMF:
     def items(self) -> list[tuple[int, float]]:
         return [(self.offset + i, float(q)) for i, q in enumerate(self.p) if q > 0]
 
-    def shift(self, k: int) -> "PMF":
+    def shift(self, k: int) -> PMF:
         return PMF(self.offset + k, self.p)
 
-    def scale_mass(self, w: float) -> "PMF":
+    def scale_mass(self, w: float) -> PMF:
         return PMF(self.offset, self.p * w)
 
-    def __add__(self, other: "PMF") -> "PMF":
+    def __add__(self, other: PMF) -> PMF:
         _check_support(len(self.p) + len(other.p))
         return PMF(self.offset + other.offset, convolve(self.p, other.p))
 
-    def __neg__(self) -> "PMF":
+    def __neg__(self) -> PMF:
         return PMF(-(self.offset + len(self.p) - 1), self.p[::-1].copy())
 
-    def __sub__(self, other: "PMF") -> "PMF":
+    def __sub__(self, other: PMF) -> PMF:
         return self + (-other)
 
-    def mix(self, other: "PMF") -> "PMF":
+    def mix(self, other: PMF) -> PMF:
         """The sum of the two mass functions (a mixture of disjoint events)."""
         if not other.p.any():
             return self
@@ -168,7 +181,7 @@ class PMF:
         p[other.offset - lo:other.offset - lo + len(other.p)] += other.p
         return PMF(lo, p)
 
-    def power(self, n: int) -> "PMF":
+    def power(self, n: int) -> PMF:
         """The sum of ``n`` independent copies."""
         _check_support((len(self.p) - 1) * n + 1)
         result, base = PMF.point(0), self
@@ -180,7 +193,7 @@ class PMF:
                 base = base + base
         return result
 
-    def combine(self, other: "PMF", op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> "PMF":
+    def combine(self, other: PMF, op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> PMF:
         """The distribution of ``op(X, Y)`` for independent X (self) and Y (other)."""
         _check_support(len(self.p) * len(other.p))
         x = self.values[:, None]
@@ -191,7 +204,7 @@ class PMF:
         _check_support(int(z.max()) - lo + 1)
         return PMF(lo, np.bincount(z - lo, weights=w))
 
-    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> "PMF":
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> PMF:
         """The distribution of ``fn(X)`` (vectorised ``fn``)."""
         z = fn(self.values)
         lo = int(z.min())

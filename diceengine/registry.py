@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import DiceError
 from .i18n import N_
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .limits import Cost
     from .rolls import Die
 
-__all__ = ["Option", "Plan", "System", "register", "get_system", "registered_systems", "system_names"]
+__all__ = ["Option", "Plan", "System", "get_system", "register", "registered_systems", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -100,11 +100,11 @@ class Plan(ABC):
     language_free: bool = False
 
     @abstractmethod
-    def roll(self, rng: "random.Random") -> tuple[Any, Any]:
+    def roll(self, rng: random.Random) -> tuple[Any, Any]:
         """One roll: ``(outcome, raw dice record)``."""
 
     @abstractmethod
-    def dice(self, record: Any) -> list["Die"]:
+    def dice(self, record: Any) -> list[Die]:
         """Every die of a roll, in the order thrown."""
 
     def dice_json(self, record: Any) -> str:
@@ -133,14 +133,14 @@ class Plan(ABC):
         return _plain(self, outcome, record)
 
     @abstractmethod
-    def sample(self, n: int, rng: "np.random.Generator") -> dict[str, "np.ndarray"]:
+    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         """``n`` rolls at once: one array per outcome field."""
 
     @abstractmethod
-    def distribution(self) -> "Distribution":
+    def distribution(self) -> Distribution:
         """The exact distribution of the outcome."""
 
-    def exact_cost(self) -> "Cost | None":
+    def exact_cost(self) -> Cost | None:
         """What :meth:`distribution` will cost, estimated without computing it (``None``: not estimated)."""
         return None
 

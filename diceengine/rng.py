@@ -14,7 +14,7 @@ BAD_SEED = N_("seed must be None, an int or a numpy.random.Generator, not {kind}
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Seed", "python_rng", "numpy_rng"]
+__all__ = ["Seed", "numpy_rng", "python_rng"]
 
 Seed = Union[None, int, "np.random.Generator", random.Random]
 
@@ -34,7 +34,7 @@ def python_rng(seed: Seed) -> random.Random:
     raise DiceError(BAD_SEED, kind=type(seed).__name__)
 
 
-def numpy_rng(seed: Seed) -> "np.random.Generator":
+def numpy_rng(seed: Seed) -> np.random.Generator:
     """The numpy generator of bulk sampling."""
     import numpy as np
 

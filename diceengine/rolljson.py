@@ -3,10 +3,10 @@ building (and validating) the pydantic model, and without importing pydantic."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from json import dumps as _dumps
 from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .parts import TextMemo

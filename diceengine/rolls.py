@@ -15,7 +15,7 @@ __all__ = ["Die", "Roll"]
 _RENDERERS: dict[str, Any] = {}  # format -> render function, loaded on first use
 
 
-def _roll_json(roll: "Roll") -> str:
+def _roll_json(roll: Roll) -> str:
     global _roll_json
     from .rolljson import roll_json
 
@@ -56,9 +56,9 @@ class Die(NamedTuple):
 class Roll:
     """The result of :func:`diceengine.rolls`: the outcome, the system, the expression and every die."""
 
-    __slots__ = ("_plan", "outcome", "_record", "expression", "system", "lang")
+    __slots__ = ("_plan", "_record", "expression", "lang", "outcome", "system")
 
-    def __init__(self, plan: "Plan", outcome: Any, record: Any, expression: str, system: str,
+    def __init__(self, plan: Plan, outcome: Any, record: Any, expression: str, system: str,
                  lang: str | None = None) -> None:
         self._plan = plan
         self.outcome = outcome
@@ -117,7 +117,7 @@ class Roll:
     def __repr__(self) -> str:
         return f"<Roll {self.system} {self.expression!r}: {self.fields()}>"
 
-    def model(self) -> "RollModel":
+    def model(self) -> RollModel:
         """The pydantic view of this roll."""
         from .models import RollModel
 

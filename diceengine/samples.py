@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -14,7 +14,7 @@ __all__ = ["Sample"]
 class Sample(Mapping[str, np.ndarray]):
     """``n`` rolls of one expression: ``sample["total"]`` is an array of length ``n``."""
 
-    __slots__ = ("arrays", "n", "system", "expression")
+    __slots__ = ("arrays", "expression", "n", "system")
 
     def __init__(self, arrays: dict[str, np.ndarray], n: int, system: str, expression: str) -> None:
         self.arrays = arrays

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class _SystemsPackage(types.ModuleType):
     """The package, callable: ``diceengine.systems()`` lists the registered systems."""
 
-    def __call__(self) -> "dict[str, System]":
+    def __call__(self) -> dict[str, System]:
         from diceengine.registry import registered_systems
 
         return registered_systems()

@@ -12,7 +12,8 @@ opposing roll (``vs 2D+2``). A rolled difficulty is resolved by the ``tie`` opti
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from diceengine.rolls import Die
 
 from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["CodeDice", "CodePlan", "TIE_OPTION", "d6_texts", "prepare_check", "joined"]
+__all__ = ["TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
 
 AGAINST = N_("against")
 _AGAINST = Words(AGAINST)
@@ -124,7 +125,7 @@ class CodeDice:
     def dice(self, record: Any) -> list[Die]:
         return [Die("d6", 6, v) for v in record]
 
-    def opponent(self) -> "CodeDice":
+    def opponent(self) -> CodeDice:
         return self
 
     def parts(self, record: Any, code: Code) -> list[Part]:

@@ -19,8 +19,17 @@ from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
-__all__ = ["Code", "CodeLiteral", "Check", "NamedDifficulty", "plain_word", "CodeAlgebra", "code_of", "code_named",
-           "parse_code"]
+__all__ = [
+    "Check",
+    "Code",
+    "CodeAlgebra",
+    "CodeLiteral",
+    "NamedDifficulty",
+    "code_named",
+    "code_of",
+    "parse_code",
+    "plain_word",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,20 +39,20 @@ class Code:
     dice: int
     pips: int = 0
 
-    def __add__(self, other: "Code | int") -> "Code":
+    def __add__(self, other: Code | int) -> Code:
         other = _as_code(other)
         return Code(self.dice + other.dice, self.pips + other.pips)
 
     __radd__ = __add__
 
-    def __sub__(self, other: "Code | int") -> "Code":
+    def __sub__(self, other: Code | int) -> Code:
         other = _as_code(other)
         return Code(self.dice - other.dice, self.pips - other.pips)
 
-    def __neg__(self) -> "Code":
+    def __neg__(self) -> Code:
         return Code(-self.dice, -self.pips)
 
-    def __mul__(self, k: int) -> "Code":
+    def __mul__(self, k: int) -> Code:
         return Code(self.dice * k, self.pips * k)
 
     __rmul__ = __mul__
@@ -54,15 +63,15 @@ class Code:
         return 3 * self.dice + self.pips
 
     @classmethod
-    def from_pips(cls, pips: int) -> "Code":
+    def from_pips(cls, pips: int) -> Code:
         """The normalised code of a number of pips (pips 0-2)."""
         return cls(pips // 3, pips % 3)
 
-    def normalised(self) -> "Code":
+    def normalised(self) -> Code:
         """Pips carried into dice: ``2D+3`` is ``3D``."""
         return Code.from_pips(self.in_pips) if self.pips >= 3 or self.pips < 0 <= self.in_pips else self
 
-    def halved(self) -> "Code":
+    def halved(self) -> Code:
         """Half the code, in pips, rounded down (hurrying)."""
         return Code.from_pips(self.in_pips // 2)
 
@@ -78,7 +87,7 @@ class Code:
         return f"{self.dice}D{self.pips:+d}"
 
 
-def _as_code(value: "Code | int") -> Code:
+def _as_code(value: Code | int) -> Code:
     return value if isinstance(value, Code) else Code(0, int(value))
 
 

@@ -69,7 +69,7 @@ from diceengine.pmf import (
     keep_window,
     power_cost,
 )
-from diceengine.rolljson import FaceJson, dice_json
+from diceengine.rolljson import FaceJson
 from diceengine.rolls import Die
 
 from ._dice_ast import (

@@ -7,16 +7,29 @@ also counts one success and a despair one failure (each counted exactly once).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from math import comb
-from typing import Iterable, Mapping
 
 import numpy as np
 
 from diceengine.i18n import N_
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-__all__ = ["DICE", "FACES", "SIDES", "face_vectors", "face_text", "face_symbols", "pool_arrays", "pool_cost", "FIELDS",
-           "ORDER", "LETTERS", "SYMBOLS", "WORDS"]
+__all__ = [
+    "DICE",
+    "FACES",
+    "FIELDS",
+    "LETTERS",
+    "ORDER",
+    "SIDES",
+    "SYMBOLS",
+    "WORDS",
+    "face_symbols",
+    "face_text",
+    "face_vectors",
+    "pool_arrays",
+    "pool_cost",
+]
 
 FIELDS = ("success", "advantage", "triumph", "despair", "light", "dark")
 

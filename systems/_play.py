@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from diceengine.errors import DiceValueError
 
-__all__ = ["PlayState", "Step", "refuse", "one_of", "rolling"]
+__all__ = ["PlayState", "Step", "one_of", "refuse", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -33,7 +33,7 @@ class Step(NamedTuple, Generic[S]):
     state: S
     check: str | None = None
     system: str | None = None
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = Field(default_factory=dict)
 
     def roll(self, seed: Any = None) -> Any:
         """Roll the check once (:func:`diceengine.roll`)."""

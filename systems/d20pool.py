@@ -18,9 +18,9 @@ Menace given to the game master) for the first, second and third, as in the 2d20
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from lark import Token
@@ -36,9 +36,20 @@ from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-__all__ = ["D20PoolSystem", "PoolOutcome", "PoolCheck", "build_check", "ForcePowerCost", "force_power_cost",
-           "xp_cost", "EXTRA_DIE_COSTS", "MAX_ATTRIBUTE", "MAX_DISCIPLINE", "RULES",
-           "RULE_SUMMARIES"]
+__all__ = [
+    "EXTRA_DIE_COSTS",
+    "MAX_ATTRIBUTE",
+    "MAX_DISCIPLINE",
+    "RULES",
+    "RULE_SUMMARIES",
+    "D20PoolSystem",
+    "ForcePowerCost",
+    "PoolCheck",
+    "PoolOutcome",
+    "build_check",
+    "force_power_cost",
+    "xp_cost",
+]
 
 MIN_DICE, MAX_DICE = 1, 5
 MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
@@ -264,7 +275,7 @@ class D20PoolSystem(System):
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
     outcome = PoolOutcome
-    options = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
+    options: ClassVar[Mapping[str, Option]] = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count
@@ -299,7 +310,7 @@ class D20PoolSystem(System):
         for threshold in range(2, 19):
             for spec in [None, *range(1, min(5, threshold) + 1)]:
                 for dice in range(2, 6):
-                    for k in range(0, 6):
+                    for k in range(6):
                         text = f"{dice}d20<={threshold}" + (f" spec {spec}" if spec else "") + f" vs {k}"
                         out.append((text, text))
         return out

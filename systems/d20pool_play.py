@@ -25,9 +25,20 @@ from diceengine.i18n import N_
 from ._play import PlayState, Step, one_of, refuse
 from .d20pool import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 
-__all__ = ["PendingCheck", "PoolState", "begin_check", "begin_force_power", "resolve", "drop_check", "spend_impulsion",
-           "add_menace", "spend_menace", "gain_force_points", "RULES",
-           "RULE_SUMMARIES"]
+__all__ = [
+    "RULES",
+    "RULE_SUMMARIES",
+    "PendingCheck",
+    "PoolState",
+    "add_menace",
+    "begin_check",
+    "begin_force_power",
+    "drop_check",
+    "gain_force_points",
+    "resolve",
+    "spend_impulsion",
+    "spend_menace",
+]
 
 
 class PendingCheck(PlayState):
@@ -47,7 +58,7 @@ class PoolState(PlayState):
 
     impulsion: int = Field(default=0, ge=0)
     menace: int = Field(default=0, ge=0)
-    force_points: dict[str, int] = {}
+    force_points: dict[str, int] = Field(default_factory=dict)
     pending: PendingCheck | None = None
     menace_per_complication: int = Field(default=2, ge=0)
     impulsion_cap: int | None = None

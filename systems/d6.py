@@ -21,12 +21,13 @@ Readings chosen where the texts are silent:
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
-from diceengine.registry import Plan, System
+from diceengine.registry import Option, Plan, System
 
 from . import _d6_codes
 from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
@@ -34,11 +35,38 @@ from ._d6_codes import Code, parse_code
 from ._symbols import D6_FACES
 
 __all__ = [
-    "D6System", "D6Outcome", "Code", "parse_code", "RANGE_DIFFICULTIES", "BASE_DIFFICULTIES",
-    "CIRCUMSTANCES", "modified_code", "round_penalties", "multiple_action_codes", "circumstance_dice",
-    "cover_result", "Wound", "damage_result", "Health", "death_roll", "death_chance", "reaction_difficulty",
-    "tie_winner", "resolve_opposed", "initiative", "Initiative", "order_by_rolls", "parry_bonuses", "actions_in_round", "advance", "advance_cost", "ForcePointUse", "force_point_outcome", "RULES",
-    "RULE_SUMMARIES", "RULE_WORDS",
+    "BASE_DIFFICULTIES",
+    "CIRCUMSTANCES",
+    "RANGE_DIFFICULTIES",
+    "RULES",
+    "RULE_SUMMARIES",
+    "RULE_WORDS",
+    "Code",
+    "D6Outcome",
+    "D6System",
+    "ForcePointUse",
+    "Health",
+    "Initiative",
+    "Wound",
+    "actions_in_round",
+    "advance",
+    "advance_cost",
+    "circumstance_dice",
+    "cover_result",
+    "damage_result",
+    "death_chance",
+    "death_roll",
+    "force_point_outcome",
+    "initiative",
+    "modified_code",
+    "multiple_action_codes",
+    "order_by_rolls",
+    "parry_bonuses",
+    "parse_code",
+    "reaction_difficulty",
+    "resolve_opposed",
+    "round_penalties",
+    "tie_winner",
 ]
 
 
@@ -86,7 +114,7 @@ class D6System(System):
     examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
     outcome = D6Outcome
-    options = {"tie": TIE_OPTION}
+    options: ClassVar[Mapping[str, Option]] = {"tie": TIE_OPTION}
     symbols = D6_FACES
     difficulties = RANGE_DIFFICULTIES
 
@@ -238,7 +266,7 @@ class Health:
     state: Wound = Wound.HEALTHY
     stuns: int = 0
 
-    def hit(self, result: Wound) -> "Health":
+    def hit(self, result: Wound) -> Health:
         """The state after one more damage result, as the states stack in ``000``: wounded twice is
         incapacitated; incapacitated and wounded (or incapacitated) again is mortally wounded."""
         if result == Wound.STUNNED:

@@ -43,7 +43,8 @@ cover dice are still added to the reaction's roll; standing up counts as one use
 
 from __future__ import annotations
 
-from typing import Literal, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from pydantic import Field
 
@@ -62,11 +63,34 @@ from .d6 import (
     parry_bonuses,
 )
 
-__all__ = ["Reaction", "D6Character", "D6Scene", "declare", "prepare", "act", "attack", "react",
-           "record_reaction", "next_segment", "grenade_blast", "damage", "take_damage", "hit_cover", "cover_outcome",
-           "take_cover", "end_round", "death_check", "record_death_roll", "spend_force_point",
-           "action_order", "group_initiative_check", "group_order", "RULES",
-           "RULE_SUMMARIES", "RULE_WORDS"]
+__all__ = [
+    "RULES",
+    "RULE_SUMMARIES",
+    "RULE_WORDS",
+    "D6Character",
+    "D6Scene",
+    "Reaction",
+    "act",
+    "action_order",
+    "attack",
+    "cover_outcome",
+    "damage",
+    "death_check",
+    "declare",
+    "end_round",
+    "grenade_blast",
+    "group_initiative_check",
+    "group_order",
+    "hit_cover",
+    "next_segment",
+    "prepare",
+    "react",
+    "record_death_roll",
+    "record_reaction",
+    "spend_force_point",
+    "take_cover",
+    "take_damage",
+]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -105,7 +129,7 @@ class D6Character(PlayState):
     codes: dict[str, str]
     weapon: str | None = None
     health: Wound = Wound.HEALTHY
-    stuns: list[int] = []
+    stuns: list[int] = Field(default_factory=list)
     wounded_round: int | None = None
     mortal_round: int | None = None
     dead: bool = False
@@ -118,7 +142,7 @@ class D6Character(PlayState):
     preparing_round: int | None = None
     reacted_round: int | None = None
     pending_reaction: ReactionKind | None = None
-    reactions: list[Reaction] = []
+    reactions: list[Reaction] = Field(default_factory=list)
     cover: CoverLevel = "none"
     force_points: int = Field(default=0, ge=0)
     dark_side_points: int = Field(default=0, ge=0)
@@ -147,7 +171,7 @@ class D6Scene(PlayState):
     reactions: Literal["add", "replace"] = "add"
     low_gravity: bool = False
     prone_dice: int = Field(default=0, ge=0)
-    order: list[str] = []
+    order: list[str] = Field(default_factory=list)
 
 
 # ---------------------------------------------------------------- helpers

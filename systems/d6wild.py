@@ -21,8 +21,9 @@ complication and explosions are reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -50,10 +51,27 @@ from ._symbols import D6_FACES, WILD_FACES
 from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
 
 __all__ = [
-    "D6WildSystem", "WildOutcome", "WildDice", "LADDER", "WildWound", "damage_result", "WildHealth",
-    "multiple_actions", "after_reaction", "training_days", "advance", "advance_cost", "modified_code",
-    "unconscious_minutes", "spend_character_point", "Initiative", "initiative", "initiative_check", "RULES",
-    "RULE_SUMMARIES", "RULE_WORDS",
+    "LADDER",
+    "RULES",
+    "RULE_SUMMARIES",
+    "RULE_WORDS",
+    "D6WildSystem",
+    "Initiative",
+    "WildDice",
+    "WildHealth",
+    "WildOutcome",
+    "WildWound",
+    "advance",
+    "advance_cost",
+    "after_reaction",
+    "damage_result",
+    "initiative",
+    "initiative_check",
+    "modified_code",
+    "multiple_actions",
+    "spend_character_point",
+    "training_days",
+    "unconscious_minutes",
 ]
 
 
@@ -219,7 +237,7 @@ class WildDice(CodeDice):
 
         return write
 
-    def opponent(self) -> "WildDice":
+    def opponent(self) -> WildDice:
         """The opposing side throws with its own Wild Die but never with the actor's character point."""
         return replace(self, character_point=False, character_point_explodes=False)
 
@@ -321,8 +339,8 @@ class D6WildSystem(System):
     examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
     grammar = "d6.lark"
     outcome = WildOutcome
-    symbols = {**D6_FACES, **WILD_FACES}
-    options = {
+    symbols: ClassVar[dict[str, Any]] = {**D6_FACES, **WILD_FACES}
+    options: ClassVar[Mapping[str, Option]] = {
         "complication": Option("flag", N_("what a first 1 on the Wild Die does"),
                                choices=("flag", "remove_highest", "none")),
         "wild": Option(True, N_("roll one die of the code as the Wild Die")),
@@ -431,7 +449,7 @@ class WildHealth:
     wounds: int = 0
     state: WildWound | None = None
 
-    def hit(self, result: WildWound) -> "WildHealth":
+    def hit(self, result: WildWound) -> WildHealth:
         """The state after one more damage result. Light stuns and stuns count as stuns; wounded twice
         falls (-2D); a third wound incapacitates (a reading: the text stops at two)."""
         if result in (WildWound.LIGHT_STUN, WildWound.STUN):
@@ -455,7 +473,7 @@ class WildHealth:
     @property
     def penalty(self) -> int:
         """Dice lost on actions: -1D wounded, -2D wounded twice (stuns: -1D each for their rounds)."""
-        return (2 if self.wounds >= 2 else self.wounds) + self.stuns
+        return (min(2, self.wounds)) + self.stuns
 
 
 def unconscious_minutes(seed: Any = None) -> int:

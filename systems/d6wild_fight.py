@@ -31,7 +31,7 @@ plays it:
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -159,7 +159,7 @@ def after_band(strength_dice: int, stuns: int, wounds: int, band: WildWound) -> 
     return health.stuns, health.wounds, out
 
 
-@lru_cache(maxsize=None)
+@cache
 def wound_penalty(wounds: int) -> int:
     """Dice lost to wounds: 1D wounded, 2D wounded twice (by :class:`WildHealth`, read once per count)."""
     return WildHealth(1, 0, wounds).penalty

@@ -27,7 +27,8 @@ attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"ad
 
 from __future__ import annotations
 
-from typing import Literal, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from pydantic import Field
 
@@ -37,10 +38,26 @@ from ._d6_codes import Code, code_named, parse_code
 from ._play import PlayState, Step, refuse, rolling
 from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
-__all__ = ["Stun", "WildCharacter", "WildScene", "declare", "act", "react", "record_reaction", "attack",
-           "damage", "take_damage", "end_round", "spend_force_point", "spend_character_point", "award_character_points",
-           "initiative_checks", "roll_initiative", "RULES",
-           "RULE_SUMMARIES"]
+__all__ = [
+    "RULES",
+    "RULE_SUMMARIES",
+    "Stun",
+    "WildCharacter",
+    "WildScene",
+    "act",
+    "attack",
+    "award_character_points",
+    "damage",
+    "declare",
+    "end_round",
+    "initiative_checks",
+    "react",
+    "record_reaction",
+    "roll_initiative",
+    "spend_character_point",
+    "spend_force_point",
+    "take_damage",
+]
 
 
 class Stun(PlayState):
@@ -60,7 +77,7 @@ class WildCharacter(PlayState):
     taken: int = Field(default=0, ge=0)
     reacted: bool = False
     reaction: int | None = None
-    stuns: list[Stun] = []
+    stuns: list[Stun] = Field(default_factory=list)
     stuns_taken: int = Field(default=0, ge=0)
     wounds: int = Field(default=0, ge=0)
     worst: int = 0
@@ -104,7 +121,7 @@ class WildScene(PlayState):
 
     round: int = Field(default=1, ge=1)
     characters: dict[str, WildCharacter]
-    order: list[str] = []
+    order: list[str] = Field(default_factory=list)
     reaction_mode: Literal["replace", "add"] = "replace"
 
 

@@ -26,9 +26,9 @@ downgrades, the destiny pool, minion groups, critical injuries, initiative and a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from lark import Token
@@ -57,10 +57,23 @@ from ._narrative_dice import (
     pool_cost,
 )
 
-__all__ = ["FFGSystem", "NarrativeOutcome", "DicePool", "build_pool", "DIFFICULTIES", "DestinyPool",
-           "destiny_pool", "minions_defeated", "critical_injury", "initiative_order", "characteristic_cost",
-           "skill_cost", "talent_cost", "RULES",
-           "RULE_SUMMARIES"]
+__all__ = [
+    "DIFFICULTIES",
+    "RULES",
+    "RULE_SUMMARIES",
+    "DestinyPool",
+    "DicePool",
+    "FFGSystem",
+    "NarrativeOutcome",
+    "build_pool",
+    "characteristic_cost",
+    "critical_injury",
+    "destiny_pool",
+    "initiative_order",
+    "minions_defeated",
+    "skill_cost",
+    "talent_cost",
+]
 
 MAX_POOL = 60
 
@@ -314,7 +327,7 @@ class FFGSystem(System):
     grammar = "ffg.lark"
     outcome = NarrativeOutcome
     symbols = SYMBOLS
-    options = {
+    options: ClassVar[Mapping[str, Option]] = {
         "letters": Option("initials", N_("what single letters mean: the dice's initials (a p b d c s f) or the "
                                          "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
                           choices=("initials", "colour")),
@@ -344,9 +357,9 @@ class FFGSystem(System):
         seen: dict[str, str] = {}
         names = {v: k for k, v in DIFFICULTIES.items()}
         for char in range(1, 7):
-            for skill in range(0, 6):
+            for skill in range(6):
                 for diff in range(1, 6):
-                    for up in range(0, 3):
+                    for up in range(3):
                         pool = build_pool(char, skill, diff, difficulty_upgrades=up)
                         label = f"characteristic {char}, skill {skill} vs {names[diff]}" + (f" +{up} upgrade" if up else "")
                         seen.setdefault(pool.expression, label)
@@ -392,7 +405,7 @@ class DicePool(Expressible):
         text = (pos + force) or "0a"
         return f"{text} vs {neg}" if neg else text
 
-    def upgrade(self, times: int = 1, side: str = "ability") -> "DicePool":
+    def upgrade(self, times: int = 1, side: str = "ability") -> DicePool:
         """Upgrade ``times`` dice: green to yellow (purple to red for ``side="difficulty"``); an upgrade
         with no green (purple) die left adds one."""
         low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
@@ -404,7 +417,7 @@ class DicePool(Expressible):
                 pool = replace(pool, **{low: getattr(pool, low) + 1})
         return pool
 
-    def downgrade(self, times: int = 1, side: str = "ability") -> "DicePool":
+    def downgrade(self, times: int = 1, side: str = "ability") -> DicePool:
         """Downgrade ``times`` dice: yellow to green (red to purple); extra downgrades are ignored."""
         low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
         n = min(times, getattr(self, high))
@@ -458,7 +471,7 @@ class DestinyPool:
     light: int
     dark: int
 
-    def spend(self, side: str, pool: DicePool | None = None) -> tuple["DestinyPool", DicePool | None]:
+    def spend(self, side: str, pool: DicePool | None = None) -> tuple[DestinyPool, DicePool | None]:
         """Spend a token of ``side`` (``"light"``: the players, ``"dark"``: the game master): it flips to
         the other side, and one die of the spender's side of ``pool`` is upgraded (the players upgrade
         their ability dice, the game master the difficulty)."""

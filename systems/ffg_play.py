@@ -22,8 +22,9 @@ initiative order of an encounter.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -39,11 +40,27 @@ from .ffg import (
     skill_cost,
 )
 
-__all__ = ["DestinyState", "MinionGroup", "Encounter", "spend_destiny", "add_minions", "hit_minions",
-           "critical_on_minions", "minion_check", "assist", "roll_initiative", "initiative_check",
-           "destiny_from_roll", "roll_destiny", "CharacterSheet", "buy_characteristic", "buy_skill", "sheet_check",
-           "RULES",
-           "RULE_SUMMARIES"]
+__all__ = [
+    "RULES",
+    "RULE_SUMMARIES",
+    "CharacterSheet",
+    "DestinyState",
+    "Encounter",
+    "MinionGroup",
+    "add_minions",
+    "assist",
+    "buy_characteristic",
+    "buy_skill",
+    "critical_on_minions",
+    "destiny_from_roll",
+    "hit_minions",
+    "initiative_check",
+    "minion_check",
+    "roll_destiny",
+    "roll_initiative",
+    "sheet_check",
+    "spend_destiny",
+]
 
 Side = Literal["light", "dark"]
 
@@ -65,7 +82,7 @@ class MinionGroup(PlayState):
     wound_threshold: int = Field(ge=1)
     wounds: int = Field(default=0, ge=0)
     incapacitated: int = Field(default=0, ge=0)
-    group_skills: list[str] = []
+    group_skills: list[str] = Field(default_factory=list)
 
     @property
     def defeated_by_wounds(self) -> int:
@@ -86,8 +103,8 @@ class Encounter(PlayState):
     """An FFG scene: the destiny pool, minion groups by name, the initiative order."""
 
     destiny: DestinyState = DestinyState()
-    minions: dict[str, MinionGroup] = {}
-    initiative: list[str] = []
+    minions: dict[str, MinionGroup] = Field(default_factory=dict)
+    initiative: list[str] = Field(default_factory=list)
 
 
 def destiny_from_roll(light: int, dark: int, party: Side = "light") -> Encounter:
@@ -224,8 +241,8 @@ class CharacterSheet(PlayState):
 
     name: str
     characteristics: dict[str, int]
-    skills: dict[str, int] = {}
-    career_skills: list[str] = []
+    skills: dict[str, int] = Field(default_factory=dict)
+    career_skills: list[str] = Field(default_factory=list)
     xp: int = Field(default=0, ge=0)
     created: bool = True
 

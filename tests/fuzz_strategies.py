@@ -26,7 +26,7 @@ import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -41,7 +41,7 @@ MEMORY_LIMIT = 768 * 2**20
 
 # ---------------------------------------------------------------- strategies
 
-@lru_cache(maxsize=None)
+@cache
 def _grammar(system: str) -> Any:
     from lark import Lark
 
@@ -54,7 +54,7 @@ def _grammar(system: str) -> Any:
 
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(system: str) -> tuple[dict[str, list[list[tuple[str, bool]]]], dict[str, int], dict[str, Any], str]:
     """``(rules, least depth of each rule, terminal patterns, start)`` of ``system``'s compiled grammar."""
     g = _grammar(system)
@@ -75,7 +75,7 @@ def _rules(system: str) -> tuple[dict[str, list[list[tuple[str, bool]]]], dict[s
     return rules, least, patterns, g.options.start[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _terminal_pool(system: str, name: str) -> tuple[str, ...]:
     """Sample spellings of a terminal: its string in random letter case, or strings its regex matches
     (drawn once with hypothesis's ``from_regex``), small numbers for ``INT``."""
@@ -139,7 +139,7 @@ def grammar_sentences(system: str) -> st.SearchStrategy[str]:
     return build()
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_expressions(system: str) -> list[str]:
     """Valid expressions of ``system``: its examples, a slice of its catalogue and ladder."""
     from diceengine.registry import get_system
@@ -296,7 +296,7 @@ def check_call(case: Case) -> str | None:
         return "MemoryError"
     except RecursionError:
         return "RecursionError"
-    except Exception as err:  # the failures the harness is for
+    except Exception as err:  # noqa: BLE001 - every failure is what the harness is for
         where = traceback.extract_tb(err.__traceback__)[-1]
         return f"{type(err).__name__} in {os.path.basename(where.filename)}:{where.name}"
     return None

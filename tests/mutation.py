@@ -109,7 +109,7 @@ def sample(modules: list[str], k: int, seed: int) -> list[str]:
     """``k`` mutants of each module drawn at random (the same ones for the same seed and code)."""
     rng = random.Random(seed)
     names = []
-    for module, keys in all_mutants(modules).items():
+    for keys in all_mutants(modules).values():
         names += rng.sample(keys, min(k, len(keys)))
     return names
 

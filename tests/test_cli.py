@@ -39,11 +39,11 @@ def test_systems(capsys):
 
 
 def test_errors_exit_2_without_traceback():
-    proc = subprocess.run([sys.executable, "-m", "diceengine", "roll", "3d6 +"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "diceengine", "roll", "3d6 +"], capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "^" in proc.stderr and "expected" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "diceengine", "odds", "4D vs 4D", "--system", "nope"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and "unknown system" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "diceengine", "roll", "1d6", "-o", "bad"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "diceengine", "roll", "1d6", "-o", "bad"], capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

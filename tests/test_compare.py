@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 
@@ -61,9 +62,9 @@ def test_ladders():
     names, rows = compare.ladder("d6wild")
     assert names == ["very easy", "easy", "moderate", "difficult", "very difficult", "heroic"]
     for _, chances in rows:  # harder is never easier
-        assert all(b <= a + 1e-12 for a, b in zip(chances, chances[1:]))
+        assert all(b <= a + 1e-12 for a, b in itertools.pairwise(chances))
     for col in zip(*(c for _, c in rows)):  # more dice is never worse
-        assert all(b >= a - 1e-12 for a, b in zip(col, col[1:]))
+        assert all(b >= a - 1e-12 for a, b in itertools.pairwise(col))
     names, rows = compare.ladder("d6")
     assert dict(rows)["3D"][1] == pytest.approx(5 / 8)  # 3D vs short (10)
     table = compare.convert_ladder("d6", "ffg")

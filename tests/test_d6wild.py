@@ -176,7 +176,7 @@ def test_opposed_with_reroll_ties():
 
 def test_damage_bands():
     assert d6wild.damage_result(9, 10) == WildWound.LIGHT_STUN
-    assert [d6wild.damage_result(10 + k, 10) for k in range(0, 4)] == [WildWound.STUN] * 4
+    assert [d6wild.damage_result(10 + k, 10) for k in range(4)] == [WildWound.STUN] * 4
     assert [d6wild.damage_result(10 + k, 10) for k in range(4, 9)] == [WildWound.WOUNDED] * 5
     assert [d6wild.damage_result(10 + k, 10) for k in range(9, 13)] == [WildWound.INCAPACITATED] * 4
     assert [d6wild.damage_result(10 + k, 10) for k in range(13, 16)] == [WildWound.MORTALLY_WOUNDED] * 3

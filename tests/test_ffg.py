@@ -41,7 +41,7 @@ def test_exact_odds_match_every_face_combination(pool):
     for count, letter in __import__("re").findall(r"(\d*)([a-z])", pool):
         dice += [LETTER[letter]] * int(count or 1)
     want = brute(dice)
-    got = dict((tuple(o), p) for o, p in de.distribution(pool, system="ffg").items())
+    got = {tuple(o): p for o, p in de.distribution(pool, system="ffg").items()}
     assert set(got) == {k for k, p in want.items() if p > 0}
     for key, p in want.items():
         assert got[key] == pytest.approx(p, abs=1e-14)

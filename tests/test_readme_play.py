@@ -17,7 +17,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def blocks() -> list[str]:
     text = README.read_text(encoding="utf-8")
     section = text.split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
 
 
 def test_there_is_one_scene_per_ruleset():
@@ -36,7 +36,7 @@ def test_readme_scene(block):
         source = ast.get_source_segment(block, stmt)
         _, sep, expected = lines[stmt.end_lineno - 1].partition("# ->")
         if sep and isinstance(stmt, ast.Expr):
-            value = eval(compile(source, "README", "eval"), namespace)  # noqa: S307
+            value = eval(compile(source, "README", "eval"), namespace)
             want = ast.literal_eval(expected.split("  (")[0].strip())
             assert value == want, source
             checked += 1
@@ -47,7 +47,7 @@ def test_readme_scene(block):
 
 def test_readme_command_lines(capsys):
     text = README.read_text(encoding="utf-8").split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```text\n(.*?)```", text, flags=re.S).group(1).splitlines()
+    block = re.search(r"```text\n(.*?)```", text, flags=re.DOTALL).group(1).splitlines()
     runs = [(i, line[2:]) for i, line in enumerate(block) if line.startswith("$ ")]
     assert len(runs) == 2
     for i, command in runs:

@@ -66,4 +66,4 @@ def test_outcome_is_a_named_tuple_and_attribute_errors_are_clear():
     r = de.roll("1d6")
     assert r.outcome._fields == ("total",)
     with pytest.raises(AttributeError, match="no field"):
-        r.success
+        _ = r.success

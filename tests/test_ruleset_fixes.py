@@ -71,9 +71,9 @@ def test_character_point_sample_and_roll_agree_with_the_odds():
 
 
 def test_ffg_bounds_of_characteristics_and_skills():
-    for bad in [dict(characteristic=0, skill=1), dict(characteristic=7, skill=1), dict(characteristic=2, skill=6),
-                dict(characteristic=2, skill=-1), dict(characteristic=2, skill=1, opponent=(7, 0)),
-                dict(characteristic=2, skill=1, opponent=(3, 6)), dict(characteristic=2, skill=1, opponent=(0, 1))]:
+    for bad in [{"characteristic": 0, "skill": 1}, {"characteristic": 7, "skill": 1}, {"characteristic": 2, "skill": 6},
+                {"characteristic": 2, "skill": -1}, {"characteristic": 2, "skill": 1, "opponent": (7, 0)},
+                {"characteristic": 2, "skill": 1, "opponent": (3, 6)}, {"characteristic": 2, "skill": 1, "opponent": (0, 1)}]:
         with pytest.raises(de.DiceError):
             ffg.build_pool(**bad)
     assert ffg.build_pool(6, 5, 5).expression == "1a5p vs 5d"

@@ -9,7 +9,7 @@ import pytest
 import diceengine as de
 from tests.helpers import assert_close, enumerate_dice
 
-D = lambda s: list(range(1, s + 1))  # noqa: E731
+D = lambda s: list(range(1, s + 1))
 
 
 def dist(expr: str) -> dict[int, float]:
