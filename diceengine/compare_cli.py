@@ -9,7 +9,7 @@ import inspect
 import json
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
 from .errors import DiceError
@@ -185,7 +185,7 @@ def _jsonable(value: Any) -> Any:
         return {k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (int, float, str, bool)) or value is None:
         return value
@@ -281,7 +281,7 @@ def _text(value: Any, lang: str | None = None, words: set[str] | frozenset[str] 
     known = set(words)
     data = _jsonable(value)
     if isinstance(data, dict):
-        return ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (dict, list)) else _said(v, lang, known)}"
+        return ", ".join(f"{k}: {json.dumps(_jsonable(v)) if isinstance(v, (Mapping, list)) else _said(v, lang, known)}"
                          for k, v in data.items())
     if isinstance(data, list):
         return ", ".join(str(_said(v, lang, known)) for v in data)

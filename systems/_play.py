@@ -8,9 +8,11 @@ when the texts forbid the action, so the caller's state is left as it was.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
 
@@ -33,7 +35,7 @@ class Step(NamedTuple, Generic[S]):
     state: S
     check: str | None = None
     system: str | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Mapping[str, Any] = MappingProxyType({})  # read-only: shared by every step without options
 
     def roll(self, seed: Any = None) -> Any:
         """Roll the check once (:func:`diceengine.roll`)."""
