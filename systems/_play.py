@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 
 __all__ = ["PlayState", "Step", "one_of", "refuse", "rolling"]
 
@@ -33,7 +34,7 @@ class Step(NamedTuple, Generic[S]):
     state: S
     check: str | None = None
     system: str | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = {}  # noqa: RUF012 (a NamedTuple field's default, never mutated)
 
     def roll(self, seed: Any = None) -> Any:
         """Roll the check once (:func:`diceengine.roll`)."""
@@ -71,12 +72,15 @@ def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = 
     return Step(state, check, system, options or {})
 
 
-def refuse(message: str) -> DiceValueError:
-    """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
-    return DiceValueError(message)
+def refuse(message: str, **params: object) -> DiceValueError:
+    """The engine's error for an action the texts forbid (raise it: the state stays as it was):
+    ``message`` is a template of the catalogues (marked with ``N_``), its ``{fields}`` filled from
+    ``params``, so that :func:`diceengine.i18n.translate_error` says it in the user's language."""
+    return DiceValueError(message, **params)
 
 
 def one_of(value: Any, choices: Any, what: str) -> None:
     """Refuse ``value`` unless it is one of ``choices``."""
     if value not in choices:
-        raise refuse(f"{what} is one of {', '.join(map(str, choices))}, not {value!r}")
+        raise refuse(N_("{what} is one of {choices}, not {value}"), what=what,
+                     choices=", ".join(map(str, choices)), value=repr(value))
