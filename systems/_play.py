@@ -15,6 +15,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 
 __all__ = ["PlayState", "Step", "one_of", "refuse", "rolling"]
 
@@ -73,12 +74,15 @@ def rolling(state: S, check: str, system: str, options: dict[str, Any] | None = 
     return Step(state, check, system, options or {})
 
 
-def refuse(message: str) -> DiceValueError:
-    """The engine's error for an action the texts forbid (raise it: the state stays as it was)."""
-    return DiceValueError(message)
+def refuse(message: str, **params: object) -> DiceValueError:
+    """The engine's error for an action the texts forbid (raise it: the state stays as it was):
+    ``message`` is a template of the catalogues (marked with ``N_``), its ``{fields}`` filled from
+    ``params``, so that :func:`diceengine.i18n.translate_error` says it in the user's language."""
+    return DiceValueError(message, None, None, **params)
 
 
 def one_of(value: Any, choices: Any, what: str) -> None:
     """Refuse ``value`` unless it is one of ``choices``."""
     if value not in choices:
-        raise refuse(f"{what} is one of {', '.join(map(str, choices))}, not {value!r}")
+        raise refuse(N_("{what} is one of {choices}, not {value}"), what=what,
+                     choices=", ".join(map(str, choices)), value=repr(value))

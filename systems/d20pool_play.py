@@ -76,19 +76,20 @@ def begin_check(state: PoolState, who: str, attribute: int, discipline: int, dif
     game master's Menace; an NPC's extra dice (``impulsion_dice`` or ``menace_dice``, all the same) are
     paid from the Menace pool. Returns the check to roll (``system="d20pool"``)."""
     if state.pending is not None:
-        raise refuse(f"{state.pending.who}'s check is not resolved yet")
+        raise refuse(N_("{who}'s check is not resolved yet"), who=state.pending.who)
     if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
-        raise refuse(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
+        raise refuse(N_("at most {n} extra dice, bought with Impulsion or Menace"), n=MAX_DICE - 2)
     if npc:
         check = build_check(attribute, discipline, difficulty, specialisation, 0, impulsion_dice + menace_dice)
         cost = _extra_dice_cost(0, impulsion_dice + menace_dice)
         if cost > state.menace:
-            raise refuse(f"the extra dice cost {cost} Menace, the pool holds {state.menace}")
+            raise refuse(N_("the extra dice cost {cost} Menace, the pool holds {held}"), cost=cost, held=state.menace)
         new = state.model_copy(update={"menace": state.menace - cost})
     else:
         check = build_check(attribute, discipline, difficulty, specialisation, impulsion_dice, menace_dice)
         if check.impulsion_spent > state.impulsion:
-            raise refuse(f"the extra dice cost {check.impulsion_spent} Impulsion, the pool holds {state.impulsion}")
+            raise refuse(N_("the extra dice cost {cost} Impulsion, the pool holds {held}"), cost=check.impulsion_spent,
+                         held=state.impulsion)
         new = state.model_copy(update={"impulsion": state.impulsion - check.impulsion_spent,
                                        "menace": state.menace + check.menace_added})
     pending = PendingCheck(who=who, expression=check.expression, difficulty=difficulty, npc=npc)
@@ -104,7 +105,7 @@ def begin_force_power(state: PoolState, who: str, power: str, attribute: int, di
     power could cost (1)."""
     one_of(alignment, ("matching", "opposed", "neutral"), "an alignment")
     if state.force_points.get(who, 0) < 1:
-        raise refuse(f"{who} has no Force points")
+        raise refuse(N_("{who} has no Force points"), who=who)
     step = begin_check(state, who, attribute, discipline, 1, specialisation, impulsion_dice, menace_dice)
     pending = step.state.pending.model_copy(update={"power": power, "alignment": alignment,  # type: ignore[union-attr]
                                                     "base_cost": base_cost})
@@ -126,9 +127,9 @@ def resolve(state: PoolState, successes: int, complications: int = 0,
     :func:`drop_check`)."""
     pending = state.pending
     if pending is None:
-        raise refuse("no check to resolve: begin one first")
+        raise refuse(N_("no check to resolve: begin one first"))
     if successes < 0 or complications < 0:
-        raise refuse("successes and complications are not negative")
+        raise refuse(N_("successes and complications are not negative"))
     update: dict = {"pending": None}
     menace = state.menace + (complications * state.menace_per_complication if complications_as_menace else 0)
     if pending.power is not None:
@@ -136,7 +137,8 @@ def resolve(state: PoolState, successes: int, complications: int = 0,
             cost = force_power_cost(successes, pending.alignment, pending.base_cost)
             held = state.force_points.get(pending.who, 0)
             if cost.force_points > held:
-                raise refuse(f"{pending.power} costs {cost.force_points} Force points, {pending.who} holds {held}")
+                raise refuse(N_("{power} costs {cost} Force points, {who} holds {held}"), power=pending.power,
+                             cost=cost.force_points, who=pending.who, held=held)
             update["force_points"] = {**state.force_points, pending.who: held - cost.force_points}
             update["impulsion"] = _gain_impulsion(state, cost.impulsion)
     elif successes > pending.difficulty and not pending.npc:
@@ -148,39 +150,39 @@ def resolve(state: PoolState, successes: int, complications: int = 0,
 def drop_check(state: PoolState) -> Step[PoolState]:
     """Abandon the pending check (what was paid for extra dice stays paid)."""
     if state.pending is None:
-        raise refuse("no check to drop")
+        raise refuse(N_("no check to drop"))
     return Step(state.model_copy(update={"pending": None}))
 
 
 def spend_impulsion(state: PoolState, points: int) -> Step[PoolState]:
     """Spend Impulsion on anything else the table allows; never more than the pool holds."""
     if points < 1:
-        raise refuse("spend at least one point")
+        raise refuse(N_("spend at least one point"))
     if points > state.impulsion:
-        raise refuse(f"the party holds {state.impulsion} Impulsion, not {points}")
+        raise refuse(N_("the party holds {held} Impulsion, not {points}"), held=state.impulsion, points=points)
     return Step(state.model_copy(update={"impulsion": state.impulsion - points}))
 
 
 def add_menace(state: PoolState, points: int) -> Step[PoolState]:
     """The game master gains Menace (players paying with it, complications, the scene)."""
     if points < 1:
-        raise refuse("add at least one point")
+        raise refuse(N_("add at least one point"))
     return Step(state.model_copy(update={"menace": state.menace + points}))
 
 
 def spend_menace(state: PoolState, points: int) -> Step[PoolState]:
     """The game master spends Menace; never more than the pool holds."""
     if points < 1:
-        raise refuse("spend at least one point")
+        raise refuse(N_("spend at least one point"))
     if points > state.menace:
-        raise refuse(f"the game master holds {state.menace} Menace, not {points}")
+        raise refuse(N_("the game master holds {held} Menace, not {points}"), held=state.menace, points=points)
     return Step(state.model_copy(update={"menace": state.menace - points}))
 
 
 def gain_force_points(state: PoolState, who: str, points: int) -> Step[PoolState]:
     """A character gains Force points (PF)."""
     if points < 1:
-        raise refuse("gain at least one point")
+        raise refuse(N_("gain at least one point"))
     return Step(state.model_copy(update={"force_points": {**state.force_points,
                                                           who: state.force_points.get(who, 0) + points}}))
 

@@ -179,7 +179,8 @@ class D6Scene(PlayState):
 
 def _who(state: D6Scene, name: str) -> D6Character:
     if name not in state.characters:
-        raise refuse(f"no character named {name!r} (known: {', '.join(state.characters)})")
+        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
+                     known=", ".join(state.characters))
     return state.characters[name]
 
 
@@ -189,11 +190,11 @@ def _put(state: D6Scene, c: D6Character, **update: object) -> D6Scene:
 
 def _able(state: D6Scene, c: D6Character) -> None:
     if c.dead:
-        raise refuse(f"{c.name} is dead")
+        raise refuse(N_("{name} is dead"), name=c.name)
     if c.health >= Wound.INCAPACITATED:
-        raise refuse(f"{c.name} is {c.health} and can do nothing until healed")
+        raise refuse(N_("{name} is {health} and can do nothing until healed"), name=c.name, health=[str(c.health)])
     if c.wounded_round == state.round:
-        raise refuse(f"{c.name} was wounded this round: down, and can do nothing for the rest of it")
+        raise refuse(N_("{name} was wounded this round: down, and can do nothing for the rest of it"), name=c.name)
 
 
 def _difficulty(value: int | str) -> int:
@@ -203,7 +204,8 @@ def _difficulty(value: int | str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise refuse(f"a difficulty is a number or a range ({', '.join(RANGE_DIFFICULTIES)}), not {value!r}") from None
+        raise refuse(N_("a difficulty is a number or a range ({ranges}), not {value}"),
+                     ranges=", ".join(RANGE_DIFFICULTIES), value=repr(value)) from None
 
 
 def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False) -> Code:
@@ -221,7 +223,8 @@ def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = 
         dice += 1
     code = code + Code(dice, 0)
     if code.dice < 1:
-        raise refuse(f"{c.name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled")
+        raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
+                     skill=skill, code=str(code))
     return code
 
 
@@ -245,23 +248,24 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
     c = _who(state, name)
     _able(state, c)
     if c.has_declared:
-        raise refuse(f"{name} has already declared this round")
+        raise refuse(N_("{name} has already declared this round"), name=name)
     if c.preparing_round == state.round:
-        raise refuse(f"{name} spends this round preparing")
+        raise refuse(N_("{name} spends this round preparing"), name=name)
     if uses < 0 or metres < 0:
-        raise refuse("uses and metres are not negative")
+        raise refuse(N_("uses and metres are not negative"))
     if movement not in MOVE_METRES:
-        raise refuse(f"movement is one of {', '.join(MOVE_METRES)}")
+        raise refuse(N_("movement is one of {choices}"), choices=", ".join(MOVE_METRES))
     if metres > MOVE_METRES[movement]:
-        raise refuse(f"{movement} covers at most {MOVE_METRES[movement]} m a round, not {metres}")
+        raise refuse(N_("{movement} covers at most {most} m a round, not {metres}"), movement=movement,
+                     most=MOVE_METRES[movement], metres=metres)
     if movement == "crawl" and not c.prone:
-        raise refuse(f"{name} is standing: only a prone character crawls")
+        raise refuse(N_("{name} is standing: only a prone character crawls"), name=name)
     if movement in ("walk", "run") and c.prone and not stand_up:
-        raise refuse(f"{name} is prone: standing up comes first")
+        raise refuse(N_("{name} is prone: standing up comes first"), name=name)
     if stand_up and (not c.prone or movement != "stand"):
-        raise refuse("standing up is for a prone character, who cannot move in the same round")
+        raise refuse(N_("standing up is for a prone character, who cannot move in the same round"))
     if movement == "run" and abs(turn) > 90:
-        raise refuse("a running character turns at most 90° in a round")
+        raise refuse(N_("a running character turns at most 90° in a round"))
     declared = uses + int(stand_up) + int(draw_weapon) + int(set_stun)
     prone = (c.prone and not stand_up) or drop_prone
     new = _put(state, c, declared=declared, uses=declared, taken=declared - uses, has_declared=True,
@@ -274,7 +278,7 @@ def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     c = _who(state, name)
     _able(state, c)
     if c.has_declared:
-        raise refuse(f"{name} has already declared this round")
+        raise refuse(N_("{name} has already declared this round"), name=name)
     return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
 
 
@@ -282,9 +286,9 @@ def _next_use(state: D6Scene, name: str, skill: str) -> tuple[D6Scene, Code]:
     c = _who(state, name)
     _able(state, c)
     if not c.has_declared:
-        raise refuse(f"{name} has not declared this round")
+        raise refuse(N_("{name} has not declared this round"), name=name)
     if c.taken >= c.declared:
-        raise refuse(f"{name} has no declared use left this round")
+        raise refuse(N_("{name} has no declared use left this round"), name=name)
     code = _code(state, c, skill, c.uses, single=True)
     return _put(state, c, taken=c.taken + 1), code
 
@@ -316,11 +320,11 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     a = _who(state, attacker)
     t = _who(state, target)
     if kind == "melee" and (not a.armed or a.weapon == "lightsaber"):
-        raise refuse(f"{attacker} has no melee weapon in hand")
+        raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
     if kind == "lightsaber" and a.weapon != "lightsaber":
-        raise refuse(f"{attacker} has no lightsaber in hand")
+        raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
     if t.cover == "total" and kind in ("ranged", "grenade"):
-        raise refuse(f"{target} is behind total cover: destroy or pierce it first (hit_cover)")
+        raise refuse(N_("{name} is behind total cover: destroy or pierce it first (hit_cover)"), name=target)
     base = _difficulty(difficulty)
     bonus = 0
     reaction = _reaction_against(state, t, kind) if kind != "grenade" else None  # a throw aims at a place
@@ -337,7 +341,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     dice = (COVER_DICE[t.cover] if kind == "ranged" else 0) + (state.prone_dice if t.prone and kind != "grenade" else 0)
     if cover_roll is not None:
         if not dice:
-            raise refuse(f"{target} has no cover to roll")
+            raise refuse(N_("{name} has no cover to roll"), name=target)
         base, dice = base + cover_roll, 0
     new, code = _next_use(state, attacker, skill)
     return Step(new, _check(code, base, dice, bonus), "d6")
@@ -365,14 +369,16 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
     c = _who(state, name)
     _able(state, c)
     if c.pending_reaction is not None:
-        raise refuse(f"{name}'s {c.pending_reaction} is not recorded yet (record_reaction)")
+        raise refuse(N_("{name}'s {reaction} is not recorded yet (record_reaction)"), name=name,
+                     reaction=c.pending_reaction)
     if kind == "brawling_parry" and c.armed:
-        raise refuse(f"{name} has a weapon in hand: a weapon parry, not a bare-handed one")
+        raise refuse(N_("{name} has a weapon in hand: a weapon parry, not a bare-handed one"), name=name)
     if kind == "melee_parry" and (not c.armed or c.weapon == "lightsaber"):
-        raise refuse(f"{name} has no melee weapon in hand" if not c.armed
-                     else "a lightsaber parries with lightsaber_parry")
+        if not c.armed:
+            raise refuse(N_("{name} has no melee weapon in hand"), name=name)
+        raise refuse(N_("a lightsaber parries with lightsaber_parry"))
     if kind in ("lightsaber_parry", "deflect") and c.weapon != "lightsaber":
-        raise refuse(f"{name} has no lightsaber in hand")
+        raise refuse(N_("{name} has no lightsaber in hand"), name=name)
     extra = 2 if kind == "deflect" else 1
     skill: str
     if state.reactions == "replace" and c.taken < c.declared:
@@ -384,7 +390,7 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
     if kind == "lightsaber_parry":
         options = [s for s in ("sense", "melee_parry") if s in c.codes]
         if not options:
-            raise refuse(f"{name} has neither Sense nor a weapon parry")
+            raise refuse(N_("{name} has neither Sense nor a weapon parry"), name=name)
         skill = max(options, key=lambda s: c.code(s).in_pips)
     elif kind == "deflect":
         skill = "sense"
@@ -401,8 +407,10 @@ def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -
     one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
     if c.pending_reaction != kind:
-        raise refuse(f"{name} has made no {kind} to record" + (f" (but a {c.pending_reaction})"
-                                                                if c.pending_reaction else ""))
+        if c.pending_reaction:
+            raise refuse(N_("{name} has made no {kind} to record (but a {pending})"), name=name, kind=kind,
+                         pending=c.pending_reaction)
+        raise refuse(N_("{name} has made no {kind} to record"), name=name, kind=kind)
     reaction = Reaction(kind=kind, total=total, segment=state.segment)
     return Step(_put(state, c, reactions=[*c.reactions, reaction], pending_reaction=None))
 
@@ -416,7 +424,7 @@ def take_cover(state: D6Scene, name: str, cover: CoverLevel) -> Step[D6Scene]:
     """The character's cover from now on (``"peeking"``: out of total cover to look or shoot, 3/4)."""
     c = _who(state, name)
     if cover not in COVER_DICE and cover != "total":
-        raise refuse(f"cover is one of {', '.join([*COVER_DICE, 'total'])}")
+        raise refuse(N_("cover is one of {choices}"), choices=", ".join([*COVER_DICE, "total"]))
     return Step(_put(state, c, cover=cover))
 
 
@@ -441,15 +449,15 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
         dmg = a.code("strength") * doubled
     elif kind == "melee":
         if not a.armed or a.weapon == "lightsaber":
-            raise refuse(f"{attacker} has no melee weapon in hand")
+            raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
         dmg = a.code("strength") * doubled + parse_code(a.weapon)  # type: ignore[arg-type]
     elif kind == "lightsaber":
         if a.weapon != "lightsaber":
-            raise refuse(f"{attacker} has no lightsaber in hand")
+            raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
         dmg = a.code("control") * doubled
     else:
         if weapon is None:
-            raise refuse("a shot's damage is the weapon's code: give weapon")
+            raise refuse(N_("a shot's damage is the weapon's code: give weapon"))
         dmg = parse_code(weapon)
     strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
     return Step(state, f"{dmg} vs {strength}", "d6")
@@ -459,7 +467,7 @@ def take_damage(state: D6Scene, target: str, damage_total: int, strength_total: 
     """Apply a damage roll against a Strength roll (text ``000``)."""
     t = _who(state, target)
     if t.dead:
-        raise refuse(f"{target} is dead")
+        raise refuse(N_("{name} is dead"), name=target)
     result = damage_result(damage_total, strength_total)
     if result == Wound.STUNNED:  # -1D to the end of the next round, stacking
         return Step(_put(state, t, stuns=[*t.stuns, state.round + 1]))
@@ -484,7 +492,7 @@ def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
     wound (1 at the end of that round) he dies. The check succeeds when he lives."""
     c = _who(state, name)
     if c.mortal_round is None or c.dead:
-        raise refuse(f"{name} is not mortally wounded")
+        raise refuse(N_("{name} is not mortally wounded"), name=name)
     return Step(state, f"2D vs {state.round - c.mortal_round + 1}", "d6")
 
 
@@ -492,7 +500,7 @@ def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
     """The 2D of :func:`death_check`: dead when below the rounds elapsed."""
     c = _who(state, name)
     if c.mortal_round is None or c.dead:
-        raise refuse(f"{name} is not mortally wounded")
+        raise refuse(N_("{name} is not mortally wounded"), name=name)
     return Step(_put(state, c, dead=roll < state.round - c.mortal_round + 1))
 
 
@@ -517,9 +525,9 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
     one_of(use, ("evil", "neutral", "heroic", "dramatic"), "a use of the Force")
     c = _who(state, name)
     if c.force_points < 1:
-        raise refuse(f"{name} has no Force point")
+        raise refuse(N_("{name} has no Force point"), name=name)
     if c.force_point_round == state.round:
-        raise refuse(f"{name} already relies on the Force this round")
+        raise refuse(N_("{name} already relies on the Force this round"), name=name)
     outcome = force_point_outcome(use)
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(outcome.dark_side_point),
@@ -536,7 +544,8 @@ def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
         _who(state, name)
     result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
     if result.roll_again:
-        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+        raise refuse(N_("tied, roll again: {groups}"),
+                     groups=", ".join(" and ".join(g) for g in result.roll_again))
     return Step(state.model_copy(update={"order": result.order}))
 
 
@@ -544,13 +553,14 @@ def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Sce
     """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
     penalties applying, no Force point or character point."""
     if not members:
-        raise refuse("a group has at least one member")
+        raise refuse(N_("a group has at least one member"))
     chars = [_who(state, m) for m in members]
     best = max(chars, key=lambda c: c.code("perception").in_pips)
     penalty = int(best.health == Wound.WOUNDED) + best.stun_dice(state.round)
     code = best.code("perception") - Code(penalty, 0)
     if code.dice < 1:
-        raise refuse(f"{best.name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled")
+        raise refuse(N_("{name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled"),
+                     name=best.name, code=str(code))
     return Step(state, str(code), "d6")
 
 
@@ -558,7 +568,7 @@ def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str)
     """The order of the round: the group the winner of the initiative chose acts first, then the others;
     within a group, the highest Perception first."""
     if first not in groups:
-        raise refuse(f"no group named {first!r}")
+        raise refuse(N_("no group named {name}"), name=repr(first))
     order: list[str] = []
     for group in [first, *[g for g in groups if g != first]]:
         members = [_who(state, m) for m in groups[group]]

@@ -127,7 +127,8 @@ class WildScene(PlayState):
 
 def _who(state: WildScene, name: str) -> WildCharacter:
     if name not in state.characters:
-        raise refuse(f"no character named {name!r} (known: {', '.join(state.characters)})")
+        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
+                     known=", ".join(state.characters))
     return state.characters[name]
 
 
@@ -136,10 +137,14 @@ def _put(state: WildScene, character: WildCharacter, **update: object) -> WildSc
     return state.model_copy(update={"characters": {**state.characters, character.name: new}})
 
 
+#: the states :attr:`WildCharacter.out_of_action` names beyond the catalogued wounds (said in the user's language)
+_OUT_OF_ACTION = (N_("unconscious"), N_("killed"))
+
+
 def _able(state: WildScene, c: WildCharacter) -> None:
     why = c.out_of_action
     if why:
-        raise refuse(f"{c.name} is {why} and can do nothing")
+        raise refuse(N_("{name} is {why} and can do nothing"), name=c.name, why=[why])
 
 
 def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: int) -> Code:
@@ -148,7 +153,8 @@ def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: 
         code = code * 2
     code = code - Code(round_penalty + c.penalty(state.round), 0)
     if code.dice < 1:
-        raise refuse(f"{c.name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled")
+        raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
+                     skill=skill, code=str(code))
     return code
 
 
@@ -160,7 +166,7 @@ def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:
     if not character_point:
         return {}
     if c.character_points < 1:
-        raise refuse(f"{c.name} has no character point left")
+        raise refuse(N_("{name} has no character point left"), name=c.name)
     return {"character_points": c.character_points - 1}
 
 
@@ -177,7 +183,7 @@ def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     c = _who(state, name)
     _able(state, c)
     if c.declared:
-        raise refuse(f"{name} has already declared {c.declared} action(s) this round")
+        raise refuse(N_("{name} has already declared {n} action(s) this round"), name=name, n=c.declared)
     multiple_actions(actions)  # refuses fewer than one
     return Step(_put(state, c, declared=actions, taken=0))
 
@@ -190,9 +196,9 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     c = _who(state, name)
     _able(state, c)
     if not c.declared:
-        raise refuse(f"{name} has not declared any action this round")
+        raise refuse(N_("{name} has not declared any action this round"), name=name)
     if c.taken >= c.declared:
-        raise refuse(f"{name} has taken all {c.declared} declared action(s) this round")
+        raise refuse(N_("{name} has taken all {n} declared action(s) this round"), name=name, n=c.declared)
     code = _rolled_code(state, c, skill, multiple_actions(c.declared)[0])
     new = _put(state, c, taken=c.taken + 1, **_spend_point(c, character_point))
     return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
@@ -204,7 +210,7 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
     c = _who(state, name)
     _able(state, c)
     if c.reacted:
-        raise refuse(f"{name}'s reaction roll already stands for every attack this round")
+        raise refuse(N_("{name}'s reaction roll already stands for every attack this round"), name=name)
     declared, penalty = after_reaction(c.declared, c.taken)
     code = _rolled_code(state, c, skill, penalty)
     new = _put(state, c, declared=declared, taken=c.taken + 1, reacted=True, **_spend_point(c, character_point))
@@ -215,9 +221,9 @@ def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
     """The rolled total of the reaction :func:`react` called for."""
     c = _who(state, name)
     if not c.reacted:
-        raise refuse(f"{name} has made no reaction this round")
+        raise refuse(N_("{name} has made no reaction this round"), name=name)
     if c.reaction is not None:
-        raise refuse(f"{name}'s reaction is already recorded this round")
+        raise refuse(N_("{name}'s reaction is already recorded this round"), name=name)
     return Step(_put(state, c, reaction=total))
 
 
@@ -231,7 +237,7 @@ def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty:
             difficulty = t.reaction
         else:
             if not str(difficulty).lstrip("-").isdigit():
-                raise refuse("with reaction_mode 'add' the difficulty is a number")
+                raise refuse(N_("with reaction_mode 'add' the difficulty is a number"))
             difficulty = int(difficulty) + t.reaction
     return act(state, attacker, skill, difficulty, character_point)
 
@@ -244,7 +250,7 @@ def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) ->
     resist = t.code("strength") + (Code(0, int(text)) if text.lstrip("+-").isdigit() else parse_code(text))
     dmg = parse_code(weapon)
     if dmg.dice < 1:
-        raise refuse("a damage code has at least 1D")
+        raise refuse(N_("a damage code has at least 1D"))
     return Step(state, f"{dmg} vs {resist}", "d6wild")
 
 
@@ -279,9 +285,9 @@ def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[
     c = _who(state, name)
     _able(state, c)
     if c.force_points < 1:
-        raise refuse(f"{name} has no Force point")
+        raise refuse(N_("{name} has no Force point"), name=name)
     if c.force_point_round == state.round:
-        raise refuse(f"{name} already spent a Force point this round (not cumulative)")
+        raise refuse(N_("{name} already spent a Force point this round (not cumulative)"), name=name)
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(anger)))
 
@@ -290,7 +296,7 @@ def award_character_points(state: WildScene, name: str, hours: int) -> Step[Wild
     """Character points at the end of a session: about one per hour of play."""
     c = _who(state, name)
     if hours < 0:
-        raise refuse("hours of play are not negative")
+        raise refuse(N_("hours of play are not negative"))
     return Step(_put(state, c, character_points=c.character_points + hours))
 
 
@@ -306,7 +312,8 @@ def roll_initiative(state: WildScene, perception: Mapping[str, int],
     players = [n for n, c in state.characters.items() if c.player] if players is None else players
     result = initiative(perception, players)
     if result.roll_again:
-        raise refuse(f"tied, roll again: {', '.join(' and '.join(g) for g in result.roll_again)}")
+        raise refuse(N_("tied, roll again: {groups}"),
+                     groups=", ".join(" and ".join(g) for g in result.roll_again))
     return Step(state.model_copy(update={"order": result.order}))
 
 

@@ -128,7 +128,7 @@ def _pool(pool: DicePool | str | Mapping[str, int]) -> DicePool:
         try:
             return DicePool(**{k: int(v) for k, v in pool.items()})
         except TypeError as err:
-            raise refuse(f"not a dice pool: {err}") from None
+            raise refuse(N_("not a dice pool: {error}"), error=str(err)) from None
     from diceengine.api import plan
 
     counts = plan(str(pool), "ffg").counts  # type: ignore[attr-defined]
@@ -143,11 +143,13 @@ def spend_destiny(state: Encounter, by: Literal["players", "gm"], choice: Litera
     Returns the check to roll."""
     destiny = state.destiny
     if by not in ("players", "gm") or choice not in ("bonus", "penalty"):
-        raise refuse("destiny is spent by 'players' or 'gm', as a 'bonus' or a 'penalty'")
+        raise refuse(N_("destiny is spent by 'players' or 'gm', as a 'bonus' or a 'penalty'"))
     colour = destiny.party if by == "players" else ("dark" if destiny.party == "light" else "light")
     other = "dark" if colour == "light" else "light"
     if getattr(destiny, colour) < 1:
-        raise refuse(f"no {colour} side token for the {'players' if by == 'players' else 'game master'} to spend")
+        if by == "players":
+            raise refuse(N_("no {colour} side token for the players to spend"), colour=colour)
+        raise refuse(N_("no {colour} side token for the game master to spend"), colour=colour)
     flipped = destiny.model_copy(update={colour: getattr(destiny, colour) - 1, other: getattr(destiny, other) + 1})
     check = _pool(pool)
     check = check.upgrade(1) if choice == "bonus" else check.upgrade(1, "difficulty")
@@ -157,13 +159,14 @@ def spend_destiny(state: Encounter, by: Literal["players", "gm"], choice: Litera
 def add_minions(state: Encounter, group: MinionGroup) -> Step[Encounter]:
     """A minion group joins the encounter."""
     if group.name in state.minions:
-        raise refuse(f"there is already a group named {group.name!r}")
+        raise refuse(N_("there is already a group named {name}"), name=repr(group.name))
     return Step(state.model_copy(update={"minions": {**state.minions, group.name: group}}))
 
 
 def _group(state: Encounter, name: str) -> MinionGroup:
     if name not in state.minions:
-        raise refuse(f"no minion group named {name!r} (known: {', '.join(state.minions) or 'none'})")
+        raise refuse(N_("no minion group named {name} (known: {known})"), name=repr(name),
+                     known=", ".join(state.minions) or "none")
     return state.minions[name]
 
 
@@ -176,9 +179,9 @@ def hit_minions(state: Encounter, name: str, damage: int) -> Step[Encounter]:
     wound threshold exceeded."""
     group = _group(state, name)
     if group.standing == 0:
-        raise refuse(f"every minion of {name} is already down")
+        raise refuse(N_("every minion of {name} is already down"), name=name)
     if damage < 0:
-        raise refuse("damage is not negative")
+        raise refuse(N_("damage is not negative"))
     wounds = max(0, damage - group.soak)
     return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + wounds})))
 
@@ -188,9 +191,9 @@ def critical_on_minions(state: Encounter, name: str, criticals: int = 1, area: b
     (a single-target attack scores one)."""
     group = _group(state, name)
     if criticals < 1 or (criticals > 1 and not area):
-        raise refuse("a single-target attack inflicts one critical injury; only an area attack inflicts more")
+        raise refuse(N_("a single-target attack inflicts one critical injury; only an area attack inflicts more"))
     if group.standing == 0:
-        raise refuse(f"every minion of {name} is already down")
+        raise refuse(N_("every minion of {name} is already down"), name=name)
     down = min(criticals, group.standing)
     return Step(_with_group(state, group.model_copy(update={"incapacitated": group.incapacitated + down})))
 
@@ -201,7 +204,7 @@ def minion_check(state: Encounter, name: str, characteristic: int, skill: str, d
     skills (the number standing minus one). Refused when none stands."""
     group = _group(state, name)
     if group.standing == 0:
-        raise refuse(f"every minion of {name} is down")
+        raise refuse(N_("every minion of {name} is down"), name=name)
     ranks = group.skill_rank if skill in group.group_skills else 0
     pool = build_pool(characteristic, ranks, difficulty, boost, setback, opponent=opponent)
     return Step(state, pool.expression, "ffg")
@@ -213,7 +216,7 @@ def assist(pool: DicePool | str | Mapping[str, int], helper_skill: int, skill: i
     check; an NPC helping the antagonist (with equal or higher skill) adds a setback die to the player
     character's check. Refused when the helper's skill is lower. Returns the check."""
     if helper_skill < skill:
-        raise refuse("only a helper with an equal or higher skill can assist")
+        raise refuse(N_("only a helper with an equal or higher skill can assist"))
     check = _pool(pool)
     if npc_helps_antagonist:
         return replace(check, setback=check.setback + 1).expression
@@ -225,7 +228,7 @@ def roll_initiative(state: Encounter, checks: Mapping[str, Any], players: Sequen
     """The initiative order of the encounter from each one's Cool or Vigilance check (outcomes or
     ``(success, advantage)`` pairs); ties to player characters first when ``players_first``."""
     if not checks:
-        raise refuse("initiative needs at least one check")
+        raise refuse(N_("initiative needs at least one check"))
     order = initiative_order(checks, players, players_first)
     return Step(state.model_copy(update={"initiative": order}))
 
@@ -251,11 +254,13 @@ def buy_characteristic(sheet: CharacterSheet, characteristic: str) -> Step[Chara
     """Raise a characteristic one level for the next level x 10 XP; never above 6 (5 at creation), never
     more XP than the sheet holds."""
     if characteristic not in sheet.characteristics:
-        raise refuse(f"{sheet.name} has no characteristic {characteristic!r}")
+        raise refuse(N_("{name} has no characteristic {characteristic}"), name=sheet.name,
+                     characteristic=repr(characteristic))
     current = sheet.characteristics[characteristic]
     cost = characteristic_cost(current, sheet.created)
     if cost > sheet.xp:
-        raise refuse(f"raising {characteristic} to {current + 1} costs {cost} XP, {sheet.name} has {sheet.xp}")
+        raise refuse(N_("raising {characteristic} to {rank} costs {cost} XP, {name} has {xp}"),
+                     characteristic=characteristic, rank=current + 1, cost=cost, name=sheet.name, xp=sheet.xp)
     return Step(sheet.model_copy(update={"xp": sheet.xp - cost,
                                          "characteristics": {**sheet.characteristics, characteristic: current + 1}}))
 
@@ -265,7 +270,8 @@ def buy_skill(sheet: CharacterSheet, skill: str) -> Step[CharacterSheet]:
     current = sheet.skills.get(skill, 0)
     cost = skill_cost(current, skill in sheet.career_skills)
     if cost > sheet.xp:
-        raise refuse(f"rank {current + 1} in {skill} costs {cost} XP, {sheet.name} has {sheet.xp}")
+        raise refuse(N_("rank {rank} in {skill} costs {cost} XP, {name} has {xp}"), rank=current + 1, skill=skill,
+                     cost=cost, name=sheet.name, xp=sheet.xp)
     return Step(sheet.model_copy(update={"xp": sheet.xp - cost, "skills": {**sheet.skills, skill: current + 1}}))
 
 
@@ -273,7 +279,8 @@ def sheet_check(sheet: CharacterSheet, characteristic: str, skill: str, difficul
                 boost: int = 0, setback: int = 0) -> Step[CharacterSheet]:
     """The pool of a check from the sheet (see :func:`~diceengine.systems.ffg.build_pool`)."""
     if characteristic not in sheet.characteristics:
-        raise refuse(f"{sheet.name} has no characteristic {characteristic!r}")
+        raise refuse(N_("{name} has no characteristic {characteristic}"), name=sheet.name,
+                     characteristic=repr(characteristic))
     pool = build_pool(sheet.characteristics[characteristic], sheet.skills.get(skill, 0), difficulty, boost, setback)
     return Step(sheet, pool.expression, "ffg")
 
