@@ -541,14 +541,19 @@ class DiceTerm:
                                bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
         return out
 
-    def dice_json(self, data: list) -> str:
-        """The JSON of :meth:`dice`, each kind of die written once (:class:`~diceengine.rolljson.FaceJson`)."""
-        kept, dropped, thrown = self._json or self._json_tables()
+    def dice_json(self, data: list, dropped: bool = False) -> str:
+        """The JSON of :meth:`dice`, each kind of die written once (:class:`~diceengine.rolljson.FaceJson`);
+        ``dropped``: every die marked not kept (its group's item is dropped)."""
+        kept, dropped_faces, thrown = self._json or self._json_tables()
+        if dropped:
+            if self.flat:
+                return ",".join(map(dropped_faces.__getitem__, data))
+            return ",".join([thrown[(v << 4) | f | DROPPED] for unit in data for v, f in unit])
         if self.flat:
             gone = self._dropped(data)
             if not gone:
                 return ",".join(map(kept.__getitem__, data))
-            return ",".join([dropped[v] if i in gone else kept[v] for i, v in enumerate(data)])
+            return ",".join([dropped_faces[v] if i in gone else kept[v] for i, v in enumerate(data)])
         return ",".join([thrown[(v << 4) | f] for unit in data for v, f in unit])  # flags < 16
 
     def _json_tables(self) -> tuple[FaceJson, FaceJson, FaceJson]:

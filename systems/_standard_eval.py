@@ -124,8 +124,11 @@ class Evaluator:
     def dice(self, data: Any) -> list[Die]:
         return []
 
-    def dice_json(self, data: Any) -> str:
-        """The JSON of :meth:`dice` (the items of an array)."""
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
+        """The JSON of :meth:`dice` (the items of an array); ``dropped``: every die marked not kept (its
+        group's item is dropped)."""
+        if dropped:
+            return dice_json([die._replace(kept=False) for die in self.dice(data)])
         return dice_json(self.dice(data))
 
     def bounds(self) -> tuple[Any, Any]:
@@ -1028,12 +1031,12 @@ class GroupEval(Evaluator):
                     out.append(die if k else die._replace(kept=False))
         return out
 
-    def dice_json(self, data: Any) -> str:
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
         subs, _, kept = data
         texts = []
         for sub, k in zip(subs, kept):
             for owner, d in sub:
-                text = owner.dice_json(d) if k else dice_json([die._replace(kept=False) for die in owner.dice(d)])
+                text = owner.dice_json(d, dropped or not k)
                 if text:
                     texts.append(text)
         return ",".join(texts)
