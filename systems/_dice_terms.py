@@ -657,7 +657,6 @@ class DiceTerm:
         closing = text("]") + (text(f" ({self.label})") if self.label else "")
         run = dice_writer(text, self.kind, self.sides, ", ", self.label) if self.plain else None
         literals = {s: text(s) for s in ("+", " ")}
-        faces: dict[tuple[int, bool], str] = {}  # flat dice: (face, kept) -> text
         known: dict[int, tuple[Any, str]] = {}  # other dice: id(part) -> (part, text); parts made once per face
 
         def part_text(part: Any) -> str:
@@ -698,24 +697,20 @@ class DiceTerm:
         make, score = self._face, self._face_score
         window = self.window
 
+        kept_texts = TextMemo(lambda v: text(make(v, True, score(v) if counts else 0)))
+        dropped_texts = TextMemo(lambda v: text(make(v, False, 0)))
+
         def write_flat(data: list) -> str:
             if run is not None and (window is None or window[1] - window[0] >= len(data)):
                 return opening + run(data) + closing
             gone = self._dropped(data)
+            if not gone and self.sort is None:
+                return opening + sep.join(map(kept_texts.__getitem__, data)) + closing
             order: Any = range(len(data))
             if self.sort is not None:
                 order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
-            shown = []
-            for i in order:
-                key = (data[i], i not in gone)
-                found = faces.get(key)
-                if found is None:
-                    v, kept = key
-                    found = text(make(v, kept, score(v) if counts and kept else 0))
-                    if len(faces) < _FACE_PARTS:
-                        faces[key] = found
-                shown.append(found)
-            return opening + sep.join(shown) + closing
+            return opening + sep.join([dropped_texts[data[i]] if i in gone else kept_texts[data[i]]
+                                       for i in order]) + closing
 
         return write_flat
 
