@@ -939,19 +939,7 @@ class GroupEval(Evaluator):
         a, b = self.window
         top = m - a <= b  # follow the highest m - a values, or the lowest b
         width = m - a if top else b
-        states: dict[tuple, float] = {(): 1.0}
-        for d in dists:
-            items = _exact.pairs(d)
-            if len(states) * len(items) > _exact.MAX_PAIRS:
-                raise DiceLimitError("too many possible results for the exact odds of this group",
-                                     self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
-            nxt: dict[tuple, float] = {}
-            for state, p in states.items():
-                for v, q in items:
-                    new = sorted(state + (v,))
-                    key = tuple(new[-width:] if top else new[:width])
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-            states = nxt
+        states = self._sorted_values(dists, lambda new: new[-width:] if top else new[:width])
         out: list[tuple[Any, float]] = []
         for state, p in states.items():
             kept = state[:b - a] if top else state[a:]
@@ -961,10 +949,9 @@ class GroupEval(Evaluator):
                 out.append((sum(self._score(v) for v in kept), p))
         return _exact.build(out)
 
-    def _selected_exact(self, dists: list[Any]) -> Any:
-        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
-        item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
-        assert self.selection is not None
+    def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
+        """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
+        only the values the keep / drop can still need."""
         states: dict[tuple, float] = {(): 1.0}
         for d in dists:
             items = _exact.pairs(d)
@@ -974,9 +961,16 @@ class GroupEval(Evaluator):
             nxt: dict[tuple, float] = {}
             for state, p in states.items():
                 for v, q in items:
-                    key = tuple(sorted(state + (v,)))
+                    key = tuple(trim(sorted(state + (v,))))
                     nxt[key] = nxt.get(key, 0.0) + p * q
             states = nxt
+        return states
+
+    def _selected_exact(self, dists: list[Any]) -> Any:
+        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
+        item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
+        assert self.selection is not None
+        states = self._sorted_values(dists, lambda new: new)
         out: list[tuple[Any, float]] = []
         for state, p in states.items():
             counts = sorted(Counter(state).items())
