@@ -21,6 +21,8 @@ from diceengine import api
 from diceengine.pmf import WORK
 from tests.helpers import assert_close, chi2_passes
 
+from .helpers import enumerate_dice
+
 Row = tuple[int, int, int]
 
 
@@ -39,14 +41,7 @@ def joint(expr: str, **options: Any) -> dict[Row, float]:
 
 
 def enumerate_rows(faces: Sequence[Sequence[int]], row: Callable[[tuple[int, ...]], Row]) -> dict[Row, Fraction]:
-    out: dict[Row, Fraction] = {}
-    size = 1
-    for f in faces:
-        size *= len(f)
-    for combo in itertools.product(*faces):
-        key = row(combo)
-        out[key] = out.get(key, Fraction(0)) + Fraction(1, size)
-    return out
+    return enumerate_dice(faces, row)
 
 
 def marks(kept: Sequence[int], success: Callable[[int], bool], failure: Callable[[int], bool]) -> tuple[int, int]:

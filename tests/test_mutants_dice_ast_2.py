@@ -6,7 +6,6 @@ messages, each refusal with its message and caret (README, "Standard notation, p
 from __future__ import annotations
 
 import itertools
-import random
 
 import numpy as np
 import pytest
@@ -14,16 +13,7 @@ from diceengine.systems._dice_ast import Compare
 
 import diceengine as de
 
-
-class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given d6 faces in order."""
-
-    def __init__(self, faces: list[int], sides: int = 6) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
+from .helpers import Scripted
 
 
 @pytest.mark.parametrize("op, value, holds", [

@@ -12,18 +12,7 @@ import pytest
 
 import diceengine as de
 
-from .helpers import assert_close, chi2_passes, enumerate_dice
-
-
-class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given faces in order."""
-
-    def __init__(self, faces: list[int], sides: int = 6) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
+from .helpers import Scripted, assert_close, chi2_passes, enumerate_dice
 
 
 def scripted(expr: str, faces: list[int], sides: int = 6, **options) -> de.Roll:
