@@ -249,6 +249,17 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     return keep_window(units, n, 0, keep, highest_first=highest)
 
 
+def _placed(acc: PMF, w: float, score: PMF, index: int, kept: int, powers: dict[tuple[int, int], PMF]) -> PMF:
+    """``acc`` plus ``kept`` dice of one score (their sum, remembered in ``powers``), weighted by ``w``: one
+    step of the order-statistics DPs."""
+    if not kept:
+        return acc.scale_mass(w)
+    pw = powers.get((index, kept))
+    if pw is None:
+        pw = powers[(index, kept)] = score.power(kept)
+    return (acc + pw).scale_mass(w)
+
+
 def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int,
                 highest_first: bool = False) -> PMF:
     """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first, or highest first) among ``n``
@@ -272,13 +283,7 @@ def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: in
                 if w == 0.0:
                     continue
                 kc = max(0, min(j + c, hi) - max(j, lo))
-                if kc:
-                    pw = powers.get((index, kc))
-                    if pw is None:
-                        pw = powers[(index, kc)] = score.power(kc)
-                    part = (acc + pw).scale_mass(w)
-                else:
-                    part = acc.scale_mass(w)
+                part = _placed(acc, w, score, index, kc, powers)
                 prev = new.get(j + c)
                 new[j + c] = part if prev is None else prev.mix(part)
         state = new
@@ -323,13 +328,7 @@ def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any
                 if step is None:
                     continue
                 nrs, kc = step
-                if kc:
-                    pw = powers.get((index, kc))
-                    if pw is None:
-                        pw = powers[(index, kc)] = score.power(kc)
-                    part = (acc + pw).scale_mass(w)
-                else:
-                    part = acc.scale_mass(w)
+                part = _placed(acc, w, score, index, kc, powers)
                 prev = new.get((j + c, nrs))
                 new[(j + c, nrs)] = part if prev is None else prev.mix(part)
         state = new
