@@ -810,6 +810,8 @@ class DiceTerm:
         if self.count == 0:
             return Cost(), 0, 0
         s = self.sides
+        if self._keeps_nothing():
+            return Cost(), 0, 0
         if self.per_die:
             return self._each_die_cost()
         if self.unique_on:  # state by state: at most MAX_UNIQUE_STATES states per die
@@ -873,6 +875,17 @@ class DiceTerm:
                 (self.window[0] == 0 or self.window[1] == self.count):
             return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
         return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
+
+    def _keeps_nothing(self) -> bool:
+        """Whether the keep / drop leave no die (``5d10!kh2kl2``: the two highest and the two lowest are four
+        distinct dice): the score is 0, whatever is thrown."""
+        if self.selection is not None or self.tally is not None or self.unique_on or not self.keeps:
+            return False
+        if not self.per_die:
+            return self.window is not None and self.window[1] <= self.window[0]
+        # every die ranked: as many dice as asked or more are thrown; past count + the keep sizes, the same ranks
+        last = self.count + sum(k.n for k in self.keeps) + 2
+        return all((w := window_of(self.keeps, n)) is not None and w[1] <= w[0] for n in range(self.count, last))
 
     def _tallied(self, scores: tuple[int, int]) -> tuple[int, int]:
         """The range of a die's score, critical marks included when tallied (:meth:`with_tally`)."""
@@ -1030,7 +1043,7 @@ class DiceTerm:
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
-        if self.explode is None or self.count == 0 or self.explode_limit is not None:
+        if self.explode is None or self.count == 0 or self.explode_limit is not None or self._keeps_nothing():
             return 0.0
         if self.per_die:
             return self._each_die_pmf()[1]
@@ -1101,6 +1114,8 @@ class DiceTerm:
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
         if self.count == 0:
+            return PMF.point(0)
+        if self._keeps_nothing():
             return PMF.point(0)
         if self.unique_on:
             return self._unique_pmf()
