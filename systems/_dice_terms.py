@@ -1212,13 +1212,12 @@ class DiceTerm:
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
         every = mode == "d20"
-        Key = _EachKey
         add = self._each_die_add(mode, low, high)
         gain = self._each_die_gain(mode)
-        moves: dict[tuple[Key, int], Key] = getattr(self, "_each_die_moves", None) or {}  # add() remembered
+        moves: dict[tuple[_EachKey, int], _EachKey] = getattr(self, "_each_die_moves", None) or {}  # add() remembered
 
         # a state's mass: a probability, or (offset, array) the distribution of the sum of the scores
-        states: dict[Key, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
+        states: dict[_EachKey, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
         lost = 0.0
         steps = 0
 
@@ -1237,11 +1236,11 @@ class DiceTerm:
             return float(m[1].sum()) if need_total else float(m)
 
         for _ in range(self.count):
-            done: dict[Key, list[tuple[int, float, Any]]] = {}
+            done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
             going = states
             faces, shift, depth = first, 0, 0
             while going:
-                nxt: dict[Key, list[tuple[int, float, Any]]] = {}
+                nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
                 last = self.explode_limit is not None and depth >= self.explode_limit
                 for state, m in going.items():
                     for f, q in faces.items():
