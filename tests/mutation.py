@@ -178,13 +178,17 @@ def main(argv: list[str] | None = None) -> int:
         mutmut = Path(sys.executable).parent / "mutmut"
         cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
         if args.retest:
-            cmd += survivors(args.modules)
+            live = survivors(args.modules)
+            cmd = [*cmd, *live] if live else []  # nothing to run again (an empty list would run them all)
         elif args.sample is not None:
-            if not all(all_mutants(args.modules).values()):  # generate them (and the stats) first
+            metas = [STAGE / "mutants" / (staged_path(m) + ".meta") for m in args.modules]
+            if not all(meta.exists() for meta in metas):  # generate them (and the stats) first
                 subprocess.run([*cmd, "no-such-mutant"], cwd=STAGE, env=env, check=False,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            cmd += sample(args.modules, args.sample, args.seed)
-        subprocess.run(cmd, cwd=STAGE, env=env, check=False)
+            drawn = sample(args.modules, args.sample, args.seed)
+            cmd = [*cmd, *drawn] if drawn else []  # --sample 0: generate the mutants only
+        if cmd:
+            subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     return 1 if report(args.modules, args.survivors) else 0
 
 
