@@ -63,3 +63,8 @@ class DiceLimitError(DiceError):
 
 class DiceValueError(DiceError):
     """The expression parses but means nothing rollable (0D, division by zero, a pool out of range...)."""
+
+
+class Unwritten(Exception):
+    """A value the direct JSON of a roll (:mod:`diceengine.rolljson`) does not write: pydantic writes that roll.
+    Internal: never reaches a user."""

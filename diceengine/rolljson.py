@@ -9,6 +9,7 @@ from json import dumps as _dumps
 from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 from typing import TYPE_CHECKING, Any
 
+from .errors import Unwritten
 from .parts import TextMemo
 
 if TYPE_CHECKING:
@@ -20,7 +21,11 @@ _TF = {True: "true", False: "false"}
 
 
 def _text(v: Any) -> str:
-    return "null" if v is None else _quote(v)
+    if v is None:
+        return "null"
+    if type(v) is not str:
+        raise Unwritten(v)
+    return _quote(v)
 
 
 def _scalar(v: Any) -> str:
@@ -33,7 +38,10 @@ def _scalar(v: Any) -> str:
         return _quote(v)
     if t is Fraction:
         return _quote(str(v))  # as pydantic writes a Fraction
-    return _dumps(v, allow_nan=False)
+    try:
+        return _dumps(v, allow_nan=False)
+    except (TypeError, ValueError):  # not a JSON value, or not a finite number
+        raise Unwritten(v) from None
 
 
 _DIE_PARTS: dict[tuple, tuple[str, str]] = {}
@@ -41,6 +49,8 @@ _DIE_PARTS: dict[tuple, tuple[str, str]] = {}
 
 def _die_parts(key: tuple) -> tuple[str, str]:
     kind, sides, kept, exploded, rerolled, added, wild, face, label, critical = key
+    if type(sides) is not int or type(kind) is not str:
+        raise Unwritten(key)
     parts = (f'{{"kind":{_quote(kind)},"sides":{sides:d},"value":',
              (f',"kept":{_TF[kept]},"exploded":{_TF[exploded]},"rerolled":{_TF[rerolled]},"added":{_TF[added]},'
               f'"wild":{_TF[wild]},"face":{_text(face)},"label":{_text(label)},"critical":{_text(critical)}}}'))
@@ -55,7 +65,7 @@ _DIE_JSON: dict[tuple, str] = {}
 def _die_json(d: Any) -> str:
     value = d[2]
     if type(value) is not int:
-        raise TypeError("a die value that is not an int")
+        raise Unwritten(value)
     key = d[:2] + d[3:]
     parts = _DIE_PARTS.get(key) or _die_parts(key)
     text = parts[0] + str(value) + parts[1]
@@ -86,7 +96,8 @@ class FaceJson(TextMemo):
 
 
 def roll_json(roll: Roll) -> str:
-    """The roll as JSON; raises ``TypeError`` / ``ValueError`` for a value only pydantic knows how to write."""
+    """The roll as JSON; raises :class:`~diceengine.errors.Unwritten` for a value only pydantic knows how to
+    write."""
     plan, outcome, record = roll._plan, roll.outcome, roll._record
     ends = getattr(plan, "_json_ends", None)
     found = ends.get(roll.expression) if ends else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .errors import Unwritten
 from .i18n import language as _language
 
 if TYPE_CHECKING:
@@ -132,6 +133,6 @@ class Roll:
         if not kwargs:
             try:
                 return _roll_json(self)
-            except (TypeError, ValueError, KeyError, AttributeError):  # a value only pydantic knows how to write
+            except Unwritten:  # a value only pydantic knows how to write (any other error is a bug: it shows)
                 pass
         return self.model().model_dump_json(**kwargs)
