@@ -141,7 +141,7 @@ def _put(state: WildScene, character: WildCharacter, **update: object) -> WildSc
 _OUT_OF_ACTION = (N_("unconscious"), N_("killed"))
 
 
-def _able(state: WildScene, c: WildCharacter) -> None:
+def _able(c: WildCharacter) -> None:
     why = c.out_of_action
     if why:
         raise refuse(N_("{name} is {why} and can do nothing"), name=c.name, why=[why])
@@ -181,7 +181,7 @@ def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     """Declare the round's actions: every action loses 1D per action after the first (movement: 100%,
     80%, 60%, 40%, 20%, then none). Once per round."""
     c = _who(state, name)
-    _able(state, c)
+    _able(c)
     if c.declared:
         raise refuse(N_("{name} has already declared {n} action(s) this round"), name=name, n=c.declared)
     multiple_actions(actions)  # refuses fewer than one
@@ -194,7 +194,7 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     wounds, doubled after a Force point this round) against ``difficulty`` (a number, a name of the
     ladder or an opposing code). ``character_point`` spends one: +1D on this roll."""
     c = _who(state, name)
-    _able(state, c)
+    _able(c)
     if not c.declared:
         raise refuse(N_("{name} has not declared any action this round"), name=name)
     if c.taken >= c.declared:
@@ -208,7 +208,7 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
     """A reaction (dodge, parry): it uses an action left, or adds one (every roll of the rest of the round
     loses one more die). Its roll stands for every attack of the round: one per round."""
     c = _who(state, name)
-    _able(state, c)
+    _able(c)
     if c.reacted:
         raise refuse(N_("{name}'s reaction roll already stands for every attack this round"), name=name)
     declared, penalty = after_reaction(c.declared, c.taken)
@@ -283,7 +283,7 @@ def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[
     """Spend a Force point: every roll left to the character this round is doubled (not a character-point
     die); not cumulative. Spent in anger, vengeance or for a personal goal it becomes a dark side point."""
     c = _who(state, name)
-    _able(state, c)
+    _able(c)
     if c.force_points < 1:
         raise refuse(N_("{name} has no Force point"), name=name)
     if c.force_point_round == state.round:

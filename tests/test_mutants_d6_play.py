@@ -387,6 +387,10 @@ def test_step_of_play():
     _play.one_of("a", ("a", "b"), "a letter")
     with pytest.raises(de.DiceError):
         _play.rolling(scene(), "3D vs far", "d6")
+    # the check is read with its options: one d20 is a pool only with one_die
+    with pytest.raises(de.DiceError, match="one_die"):
+        _play.rolling(scene(), "1d20<=10", "d20pool")
+    assert _play.rolling(scene(), "1d20<=10", "d20pool", {"one_die": True}).options == {"one_die": True}
 
 
 # ---------------------------------------------------------------- D6 with the Wild Die
