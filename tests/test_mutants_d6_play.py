@@ -191,6 +191,8 @@ def test_reactions_against_attacks():
                        kind="brawling").check == "2D vs 14"     # +5 to a weapon parry against bare hands
     armed = _reacted("brawling_parry", 9, mode="replace", weapon="vibroblade")
     assert play.attack(armed, "Han", "Vader", "strength", 10, kind="melee").check == "2D+10 vs 9"
+    sabre = _reacted("brawling_parry", 9, mode="replace", weapon="lightsaber")  # a lightsaber is a weapon too
+    assert play.attack(sabre, "Han", "Vader", "strength", 10, kind="lightsaber").check == "2D+10 vs 9"
     assert play.attack(_reacted("brawling_parry", 9, mode="add", weapon="vibroblade"), "Han", "Vader", "strength",
                        10, kind="melee").check == "2D vs 10"    # text 000: bare hands parry bare hands only
     assert play.attack(_reacted("melee_parry", 9, mode="replace", weapon="vibroblade"), "Han", "Vader",

@@ -25,7 +25,7 @@ CASES = [
     ("standard", "2d20>=15cf1", {}), ("standard", "5d10>=7cs10", {}), ("standard", "4d6kh3sd", {}),
     ("standard", "(1d4)d6", {}), ("standard", "{1d6, 2d8}kh1", {}), ("standard", "2*(3d6+1)-4/2", {}),
     ("standard", "-(1d6)", {}), ("standard", "10d6!>=5", {}), ("standard", "4d6r<3kh2", {}),
-    ("standard", "4d6!kh2", {"explosions": "dice"}), ("standard", "5d6k2[<b>]", {}), ("standard", "d%", {}),
+    ("standard", "4d6!kh2", {"explosions": "dice"}), ("standard", "4d6!sd", {}), ("standard", "3d6r<2sa", {}), ("standard", "5d6k2[<b>]", {}), ("standard", "d%", {}),
     ("d6", "4D+2", {}), ("d6", "3D vs 2D+2", {}), ("d6", "5D+1 - 2D vs short", {}), ("d6", "2D-1 vs 3", {}),
     ("d6", "3D vs 3D", {"tie": "reroll"}), ("d6", "5D+2 vs 10+4D+1", {}),
     ("d6wild", "4D+2 vs 15", {}), ("d6wild", "1D", {}), ("d6wild", "3D+2 vs 2D+1", {}), ("d6wild", "6D-2 vs 20", {}),
