@@ -1189,6 +1189,11 @@ class CriticalGroup(GroupEval):
                 for v, q in _exact.pairs(exact):
                     table[(v, cs, cf)] = table.get((v, cs, cf), 0.0) + w * q
             rows_of.append([(row, q) for row, q in table.items() if q > 0])
+        if self._one_kept():
+            found: dict[tuple[int, int], list[tuple[Any, float]]] = {}
+            for (v, cs, cf), p in self._one_kept_rows(rows_of):
+                found.setdefault((cs, cf), []).append((v if self.success is None else self._score(v), p))
+            return self._joint_of(found)
         by_value = self.selection is not None and self.selection.by_value
         trim: Callable[[list], list] = lambda new: new
         if self.selection is None and self.window is not None:
@@ -1215,7 +1220,7 @@ class CriticalGroup(GroupEval):
                         key = tuple(trim([*state[:at], row, *state[at:]]))
                     nxt[key] = nxt.get(key, 0.0) + p * q
             states = nxt
-        found: dict[tuple[int, int], list[tuple[Any, float]]] = {}
+        found = {}
         for state, p in states.items():
             if by_value:
                 total, cs, cf = state or (0, 0, 0)
@@ -1234,11 +1239,55 @@ class CriticalGroup(GroupEval):
                     total = _exact.normal(total)
                 cs, cf = sum(r[1] for r in kept_rows), sum(r[2] for r in kept_rows)
             found.setdefault((cs, cf), []).append((total, p))
+        return self._joint_of(found)
+
+    def _joint_of(self, found: dict[tuple[int, int], list[tuple[Any, float]]]) \
+            -> dict[tuple[int, int], tuple[float, Any]]:
         self._joint = {}
         for pair, items in found.items():
             mass = sum(q for _, q in items)
             self._joint[pair] = (mass, _exact.build([(v, q / mass) for v, q in items]))
         return self._joint
+
+    def _one_kept(self) -> bool:
+        """Whether the group keeps its one highest or one lowest item (``kh1``, ``kl1``, ``dl1`` of two...)."""
+        m = len(self.items)
+        return self.selection is None and self.window in ((m - 1, m), (0, 1))
+
+    def _one_kept_rows(self, rows_of: list[list[tuple[tuple[Any, int, int], float]]]) \
+            -> list[tuple[tuple[Any, int, int], float]]:
+        """The kept item's ``((value, cs, cf), probability)`` when the group keeps one item: item ``i`` showing
+        ``v`` is kept when every other item is below (above, for the lowest) or equal and ranked under it by the
+        roll's stable sort (the later item ranks higher among equal values)."""
+        m = len(rows_of)
+        highest = self.window == (m - 1, m)
+        cdfs = []  # each item: its distinct values in order and P(value <= each)
+        for rows in rows_of:
+            marginal: dict[Any, float] = {}
+            for (v, _, _), q in rows:
+                marginal[v] = marginal.get(v, 0.0) + q
+            values = sorted(marginal)
+            cdfs.append((values, list(itertools.accumulate(marginal[v] for v in values))))
+
+        def at_most(j: int, v: Any, strict: bool) -> float:  # P(item j < v), or <= v
+            values, cum = cdfs[j]
+            k = (bisect.bisect_left if strict else bisect.bisect_right)(values, v)
+            return cum[k - 1] if k else 0.0
+
+        out = []
+        for i, rows in enumerate(rows_of):
+            for row, q in rows:
+                w = q
+                for j in range(m):
+                    if j == i:
+                        continue
+                    if highest:  # kept: earlier items at most v, later ones below v
+                        w *= at_most(j, row[0], strict=j > i)
+                    else:  # kept: earlier items above v, later ones at least v
+                        w *= cdfs[j][1][-1] - at_most(j, row[0], strict=j > i)
+                if w > 0:
+                    out.append((row, w))
+        return out
 
     def exact(self) -> Any:
         given = CRITICALS_GIVEN.get()
@@ -1260,13 +1309,18 @@ class CriticalGroup(GroupEval):
             a, b = self.window
             width = max(1, min(m - a, b))
         cost, states, seen, pairs = Cost(), 1, 0, 1
+        one = self._one_kept()
         for item, marked in zip(self.items, self.item_marks):
             c, combos, lo, hi = conditioned_cost(item, marked)
             rows = _span(lo, hi) * combos
             seen += rows
             cost = cost + c + Cost(combos * _span(lo, hi) * 2 * PYTHON_STEP, rows)
-            cost = cost + Cost(states * rows * (width + 2) * PYTHON_STEP, states * rows)
-            states = min(states * rows, (seen + 1) ** width)
+            if one:  # each row against every other item's distribution
+                cost = cost + Cost(rows * (m + 2) * 2 * PYTHON_STEP, rows)
+                states = seen
+            else:
+                cost = cost + Cost(states * rows * (width + 2) * PYTHON_STEP, states * rows)
+                states = min(states * rows, (seen + 1) ** width)
             pairs *= combos
         _, lo, hi = super().exact_cost()
         cost = cost + Cost(states * (width + 4) * PYTHON_STEP + pairs * _span(lo, hi) * PYTHON_STEP, states)
