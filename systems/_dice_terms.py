@@ -235,24 +235,8 @@ class DiceTerm:
         counts of kept critical successes and failures, split again by :meth:`untally`. An exploding die's
         faces are each marked (the value recorded: one less for a penetrating added die); the widths come from
         the chains the exact odds follow (:meth:`chain_depth`), so that every count they hold is told apart."""
-        links = self.chain_depth() + 1
-        pen = int(self.penetrate)
-        f_lo, f_hi = (self.faces[0], self.faces[-1]) if self.consecutive else (min(self.faces), max(self.faces))
-        if self.per_die:  # every die thrown is ranked on its own: up to `links` kept dice per die
-            units, per_unit = self.count * links, (1, 1)
-            if self.success is not None:
-                b_lo, b_hi = (-1 if self.failure is not None else 0), 1
-            else:
-                b_lo, b_hi = f_lo - pen, f_hi
-        else:
-            units, per_unit = self.count, self.marks_per_unit()
-            if self.success is not None:
-                b_lo, b_hi = (-1 if self.failure is not None else 0), 1
-                if self.explode is not None and not self.compound:  # every face of the unit counted
-                    b_lo, b_hi = links * b_lo, links * b_hi
-            else:
-                b_lo = f_lo + (links - 1) * min(0, f_lo - pen)
-                b_hi = f_hi + (links - 1) * max(0, f_hi - pen)
+        units, b_lo, b_hi = self._kept_units()
+        per_unit = (1, 1) if self.per_die else self.marks_per_unit()
         lo, hi = min(0, units * b_lo), max(0, units * b_hi)
         width = hi - lo + 1
         most_s = units * per_unit[0] if self.crit_success is not None else 0
@@ -260,6 +244,29 @@ class DiceTerm:
         ws = width if self.crit_success is not None else 0
         wf = width * (most_s + 1) if self.crit_failure is not None else 0
         return replace(self, tally=(lo, width, ws, wf, most_s, most_f))
+
+    def _kept_units(self) -> tuple[int, int, int]:
+        """``(units, lo, hi)``: at most how many units (dice, with explosions="dice") the term keeps and the range
+        of one's score, for the chains the exact odds follow (:meth:`chain_depth`)."""
+        links = self.chain_depth() + 1
+        pen = int(self.penetrate)
+        f_lo, f_hi = (self.faces[0], self.faces[-1]) if self.consecutive else (min(self.faces), max(self.faces))
+        if self.per_die:  # every die thrown is ranked on its own: up to `links` dice per die
+            units = self.count * links
+            if self.selection is None and any(k.kind in ("kh", "kl") for k in self.keeps):
+                units = min(units, *[k.n for k in self.keeps if k.kind in ("kh", "kl")])
+            elif self.selection is not None and self.selection.groups[0][0] == "k" and \
+                    all(kind in "hl" for kind, _ in self.selection.groups[0][1]):
+                units = min(units, sum(n for _, n in self.selection.groups[0][1]))
+            if self.success is not None:
+                return units, (-1 if self.failure is not None else 0), 1
+            return units, min(f_lo, f_lo - pen), f_hi
+        if self.success is not None:
+            b_lo, b_hi = (-1 if self.failure is not None else 0), 1
+            if self.explode is not None and not self.compound:  # every face of the unit counted
+                b_lo, b_hi = links * b_lo, links * b_hi
+            return self.count, b_lo, b_hi
+        return self.count, f_lo + (links - 1) * min(0, f_lo - pen), f_hi + (links - 1) * max(0, f_hi - pen)
 
     def chain_depth(self) -> int:
         """Dice one explosion chain adds at most in the exact odds: until the chains still going weigh at most
@@ -945,7 +952,10 @@ class DiceTerm:
         """:meth:`exact_cost` of :meth:`_each_die_pmf`: at most as many states as the faces it follows can make,
         for as many throws per die as the explosions may take before their mass is left out."""
         assert self.explode is not None
-        lo, hi = self.bounds()
+        units, u_lo, u_hi = self._kept_units()
+        lo, hi = min(0, units * u_lo), max(0, units * u_hi)  # the chains followed
+        if self.tally is not None:
+            lo, hi = self.tally[0], self.tally[0] + self.tally[1] * (self.tally[4] + 1) * (self.tally[5] + 1)
         mode, low, high = self._each_die_mode()
         on, off = split_faces(self.faces, self.explode)
         keys = len(set(self.faces) | ({f - 1 for f in self.faces} if self.penetrate else set()))
@@ -1239,6 +1249,7 @@ class DiceTerm:
         need_total = self._each_die_total(mode)
         pen = int(self.penetrate)
         tolerance = self._tolerance()
+        most = self.chain_depth() if self.tally is not None else None
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
         # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
@@ -1301,7 +1312,7 @@ class DiceTerm:
                 going = {key: merge(parts) for key, parts in nxt.items()}
                 faces, shift, depth = later, pen, depth + 1
                 left = sum(mass(m) for m in going.values())
-                if left <= tolerance:
+                if left <= tolerance or (most is not None and depth > most):  # tallied: the widths' chains
                     lost += left
                     break
                 if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:

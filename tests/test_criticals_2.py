@@ -146,11 +146,17 @@ TERMS: list[tuple[str, dict[str, Any], int, int, Callable[[int], bool], int, boo
     ("3d4!cs4kh2", {"explosions": "dice"}, 4, 3, lambda v: v == 4, 15, False, each_die_row(2, lambda v: v == 4)),
     ("2d4!cs4dl1", {"explosions": "dice"}, 4, 2, lambda v: v == 4, 15, False,
      each_die_row(0, lambda v: v == 4, drop_low=1)),
+    ("3d4!cs4cf1dh1dl1", {"explosions": "dice"}, 4, 3, lambda v: v == 4, 15, False,  # the middle dice
+     lambda c: (sum(m := sorted(v for ch in c for v in ch)[1:-1]), *marks(m, lambda v: v == 4, lambda v: v == 1))),
+    # d20: the highest and the lowest thrown, each the first thrown among equals: one die when all are equal
+    ("3d4!cs4cf1kh1kl1", {"explosions": "dice", "dialect": "d20"}, 4, 3, lambda v: v == 4, 15, False,
+     lambda c: (sum(m := sorted({min(v for ch in c for v in ch), max(v for ch in c for v in ch)})),
+                *marks(m, lambda v: v == 4, lambda v: v == 1))),
 ]
 
 
 @pytest.mark.parametrize("expr, options, sides, n, explodes, depth, pen, row", TERMS,
-                         ids=[f"{t[0]}{'-dice' if t[1] else ''}" for t in TERMS])
+                         ids=[f"{t[0]}{'-dice' if t[1] else ''}{'-d20' if 'dialect' in t[1] else ''}" for t in TERMS])
 def test_exploding_marked_dice_joint_odds_match_enumerated_chains(expr, options, sides, n, explodes, depth, pen,
                                                                     row):
     expected, cut = term_odds(sides, n, explodes, depth, row, pen)
