@@ -19,7 +19,8 @@ Semantics, where tables differ:
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
 - ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``), and the
   outcome counts the kept dice marked (:meth:`DiceTerm.with_tally` folds the marks into the score for the
-  sample and the exact odds);
+  sample and the exact odds): every face of an exploding die is marked on its own, on the value recorded
+  (one less for a penetrating added die), compound or not;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 

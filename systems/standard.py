@@ -165,9 +165,10 @@ class CriticalPlan(StandardPlan):
     """A standard expression with critical marks whose counts the outcome gives (:class:`CriticalOutcome`).
 
     A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
-    joint distribution of the total and the counts: for each combination of the counts of the marked dice
-    terms (:class:`~._standard_eval.CriticalTerm`, independent of each other), the expression's distribution
-    given them, weighted by their probability."""
+    joint distribution of the total and the counts: for each combination of the counts of the marked nodes
+    (dice terms, :class:`~._standard_eval.CriticalTerm`, and groups that keep or drop around marked dice,
+    :class:`~._standard_eval.CriticalGroup`; independent of each other), the expression's distribution given
+    them, weighted by their probability (:func:`~._standard_eval.conditioned`)."""
 
     outcome_type = CriticalOutcome
 

@@ -180,6 +180,13 @@ def test_a_penetrating_mark_tests_the_value_recorded():
     assert abs(j[(6, 0, 0)] - 1 / 36) < 1e-15  # 6 then 1 (recorded 0)
 
 
+def test_the_readme_numbers_are_the_closed_forms():
+    # a natural 20 on the marked die and less on the other; some 6 among four first faces (a 6 explodes, so
+    # its die ranks above every die without one)
+    assert abs(de.distribution("{1d20cs20+5, 1d20+5}kh1").chance("critical_successes") - 1 / 20 * 19 / 20) < 1e-15
+    assert abs(de.distribution("4d6!cs6kh3").chance("critical_successes") - (1 - (5 / 6) ** 4)) < 1e-12
+
+
 # ------------------------------------------------------------------------------------------ groups that keep
 def d(s: int) -> list[int]:
     return list(range(1, s + 1))
