@@ -46,6 +46,29 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
     return prepared
 
 
+def _in_spelling(err: DiceError, expression: str, system: str | System) -> DiceError:
+    """``err`` located in ``expression`` when a plan shared by two spellings of one meaning (see
+    :mod:`diceengine.plan_cache`) raised it in the other spelling: the caret under the same node in the text typed.
+    Only on the way out of a failed call: a successful one pays nothing."""
+    if err.expression is None or err.expression == expression:
+        return err
+    from .ast import counterpart, start
+    from .parser import parse
+
+    try:
+        sys_ = get_system(system)
+        theirs, ours = parse(err.expression, sys_), parse(expression, sys_)
+    except DiceError:
+        return err
+    if theirs != ours:  # not a respelling: the error names another text on purpose
+        return err
+    column = err.column
+    if column is not None:
+        found = counterpart(theirs, ours, column)
+        column = found if found is not None else (0 if column == 0 else start(ours) or 0)
+    return err.at(expression, column)
+
+
 def plan(expression: str, system: str | System = "standard", **options: Any) -> Plan:
     """The prepared (parsed, validated, cached) plan of ``expression``."""
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
@@ -77,7 +100,11 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
             found = plan(expression, system, **options)
         except DiceError as err:
             raise translate_error(err, lang) if lang is not None else err
-    outcome, record = found.roll(python_rng(seed))
+    try:
+        outcome, record = found.roll(python_rng(seed))
+    except DiceError as err:  # an error of the dice thrown (a division by zero...): in the spelling typed
+        located = _in_spelling(err, expression, system)
+        raise (translate_error(located, lang) if lang is not None else located) from None
     return Roll(found, outcome, record, expression, _name(system), lang)
 
 
@@ -93,11 +120,14 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     prepared = plan(expression, system, **options)
     gen = numpy_rng(seed)
     rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))
-    if n <= rows:
-        return Sample(prepared.sample(n, gen), n, _name(system), expression)
+    try:
+        if n <= rows:
+            return Sample(prepared.sample(n, gen), n, _name(system), expression)
+        parts = [prepared.sample(min(rows, n - start), gen) for start in range(0, n, rows)]
+    except DiceError as err:
+        raise _in_spelling(err, expression, system) from None
     import numpy as np
 
-    parts = [prepared.sample(min(rows, n - start), gen) for start in range(0, n, rows)]
     arrays = {field: np.concatenate([part[field] for part in parts]) for field in parts[0]}
     return Sample(arrays, n, _name(system), expression)
 
@@ -105,13 +135,16 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> Distribution:
     """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
-    cost = prepared.exact_cost()
-    if cost is not None:
-        try:
-            cost.check(f"the exact odds of {expression!r}")
-        except DiceLimitError as err:
-            raise DiceLimitError(err.message, expression, 0) from None
-    dist = prepared.distribution()
+    try:
+        cost = prepared.exact_cost()
+        if cost is not None:
+            try:
+                cost.check(f"the exact odds of {expression!r}")
+            except DiceLimitError as err:
+                raise DiceLimitError(err.message, expression, 0) from None
+        dist = prepared.distribution()
+    except DiceError as err:
+        raise _in_spelling(err, expression, system) from None
     dist.system, dist.expression = _name(system), expression
     return dist
 

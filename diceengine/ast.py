@@ -18,7 +18,8 @@ from .errors import DiceLimitError
 from .i18n import N_
 from .limits import MAX_CONSTANT
 
-__all__ = ["Add", "Div", "Mul", "Neg", "Node", "Number", "Sub", "children", "position", "start", "to_int"]
+__all__ = ["Add", "Div", "Mul", "Neg", "Node", "Number", "Sub", "children", "counterpart", "position", "start",
+           "to_int"]
 
 
 class Node(ast_utils.Ast):
@@ -61,6 +62,19 @@ def start(node: Any) -> int | None:
             found.append(pos)
         node = next(children(node), None)
     return min(found) if found else None
+
+
+def counterpart(tree: Any, other: Any, column: int) -> int | None:
+    """Where ``other`` (a tree equal to ``tree``, positions aside: another spelling of the same expression)
+    places the first node, in reading order, that ``tree`` places at ``column``; ``None`` when no node of
+    ``tree`` is there."""
+    stack = [(tree, other)]
+    while stack:
+        mine, theirs = stack.pop()
+        if getattr(mine, "pos", None) == column and getattr(theirs, "pos", None) is not None:
+            return int(theirs.pos)
+        stack.extend(reversed(list(zip(children(mine), children(theirs)))))
+    return None
 
 
 def children(node: Any) -> Iterator[Any]:

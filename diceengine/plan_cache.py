@@ -6,7 +6,9 @@ Two levels:
   lookup on the hot path);
 - *meanings*: ``(system, syntax tree, options)`` -> plan. Syntax trees compare without positions, so
   spellings that differ only in whitespace or letter case (``"4d6kh3"``, ``" 4D6KH3 "``) parse to
-  equal trees and share one plan (a shallow copy that shows each its own text).
+  equal trees and share one plan (a shallow copy that shows each its own text). The errors a shared plan
+  raises once built (a division by zero thrown by the dice) name the spelling that built it; the entry points
+  of :mod:`diceengine.api` locate them again in the spelling typed, on the way out of the failed call only.
 
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used

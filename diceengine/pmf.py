@@ -14,7 +14,6 @@ from .limits import NUMPY_CALL, Cost
 __all__ = [
     "PMF",
     "WORK",
-    "arithmetic_cost",
     "convolve",
     "convolve_cost",
     "keep_dp",
@@ -378,65 +377,3 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
         state = new
         tail -= q
     return PMF(lo, state[n])
-
-
-class _CostAlgebra:
-    """Values ``(lo, hi)``, the range of a distribution's support; the cost of each operation is added to
-    ``self.cost`` as the PMF arithmetic of the standard notation would spend it."""
-
-    def __init__(self, leaf: Callable[[Any], tuple[Cost, int, int]]) -> None:
-        self._leaf = leaf
-        self.cost = Cost()
-
-    def number(self, value: int) -> tuple[int, int]:
-        return value, value
-
-    def leaf(self, node: Any) -> tuple[int, int]:
-        cost, lo, hi = self._leaf(node)
-        self.cost = self.cost + cost
-        _check_support(hi - lo + 1)
-        return lo, hi
-
-    def _add(self, a: tuple[int, int], b: tuple[int, int], lo: int, hi: int) -> tuple[int, int]:
-        self.cost = self.cost + convolve_cost(a[1] - a[0] + 1, b[1] - b[0] + 1) + Cost(hi - lo + 1, hi - lo + 1)
-        _check_support(hi - lo + 1)
-        return lo, hi
-
-    def add(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
-        return self._add(a, b, a[0] + b[0], a[1] + b[1])
-
-    def sub(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
-        return self._add(a, b, a[0] - b[1], a[1] - b[0])
-
-    def _combine(self, a: tuple[int, int], b: tuple[int, int], corners: list[int]) -> tuple[int, int]:
-        la, lb = a[1] - a[0] + 1, b[1] - b[0] + 1
-        lo, hi = min(corners), max(corners)
-        span = hi - lo + 1
-        pairs = 1 if la == 1 or lb == 1 else la * lb
-        _check_support(max(pairs, span))
-        self.cost = self.cost + Cost(6 * max(pairs, la, lb) + 2 * span + NUMPY_CALL, 5 * max(pairs, la, lb) + span)
-        return lo, hi
-
-    def mul(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
-        return self._combine(a, b, [x * y for x in a for y in b])
-
-    def div(self, a: tuple[int, int], b: tuple[int, int], node: Any) -> tuple[int, int]:
-        if b[0] > 0 or b[1] < 0:
-            return self._combine(a, b, [x // y for x in a for y in b])
-        m = max(abs(a[0]), abs(a[1]))
-        return self._combine(a, b, [-m, m])
-
-    def neg(self, a: tuple[int, int], node: Any) -> tuple[int, int]:
-        self.cost = self.cost + Cost(a[1] - a[0] + 1, a[1] - a[0] + 1)
-        return -a[1], -a[0]
-
-
-def arithmetic_cost(tree: Any, leaf_cost: Callable[[Any], tuple[Cost, int, int]]) -> Cost:
-    """Cost of the exact distribution of ``tree``'s arithmetic (``+ - * /`` over distributions), its leaves
-    costing ``leaf_cost(node) -> (cost, lo, hi)`` (``lo``/``hi``: the range of the leaf's support).
-    A support wider than :data:`MAX_SUPPORT` is refused here, before anything is built."""
-    from .arith import fold
-
-    algebra = _CostAlgebra(leaf_cost)
-    fold(tree, algebra)  # type: ignore[arg-type]
-    return algebra.cost

@@ -12,6 +12,7 @@ or at run time with :func:`register`. The core names no system.
 
 from __future__ import annotations
 
+import importlib
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -165,7 +166,7 @@ class System(ABC):
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
     - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems,
-      and :meth:`fight_rules` gives the ruleset's combat to the fights layer
+      and :meth:`fight_rules` gives the ruleset's combat to the fights layer (found in ``<module>_fight``)
       (:class:`diceengine.fights.rules.FightRules`).
     - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
       ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
@@ -195,8 +196,17 @@ class System(ABC):
 
     def fight_rules(self) -> Any:
         """The ruleset's combat (a :class:`diceengine.fights.rules.FightRules`), or ``None``: the
-        ruleset has no damage rules and cannot fight."""
-        return None
+        ruleset has no damage rules and cannot fight. By default, the ``FIGHT_RULES`` class of the module
+        ``<system's module>_fight`` (as ``dice rule`` finds the rules of play in ``<module>_play``): the
+        combat depends on the ruleset, never the other way round."""
+        name = f"{type(self).__module__}_fight"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            return None
+        return module.FIGHT_RULES()
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

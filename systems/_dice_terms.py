@@ -52,6 +52,7 @@ from diceengine.limits import (
     MAX_REROLLS,
     MAX_SIDES,
     MAX_THROWS,
+    MAX_WORK,
     NUMPY_CALL,
     PYTHON_STEP,
     TRUNCATION,
@@ -96,9 +97,16 @@ _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's 
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
 #: most states the exact odds of unique dice may follow
 MAX_UNIQUE_STATES = 200_000
-#: most (state, face) steps the exact odds of explosions="dice" may take (about 1 s), and the work units of one
+#: most (state, face) steps the exact odds of explosions="dice" may take (a safety net: the work budget refuses
+#: long before, see benchmarks/cost_fit.py)
 MAX_EACH_DIE_STEPS = 2_000_000
-EACH_DIE_STEP = 2 * PYTHON_STEP
+#: work units of one (state, face) step of those odds: a new state built, its mass filed (about 3.5 us measured,
+#: benchmarks/cost_fit.py)
+EACH_DIE_STEP = 14 * PYTHON_STEP
+#: work units of one cell of the sums' arrays merged by those steps (a weighted numpy slice added: about 20 ns)
+EACH_DIE_CELL = 8
+
+_EachKey = tuple[int, tuple[int, ...], tuple[int, ...]]  # (dice thrown up to a cap, lowest, highest faces)
 
 
 class Faces(Sequence[int]):
@@ -866,6 +874,8 @@ class DiceTerm:
         if self.count == 0:
             return Cost(), 0, 0
         s = self.sides
+        if self._keeps_nothing():
+            return Cost(), 0, 0
         if self.per_die:
             return self._each_die_cost()
         if self.unique_on:  # state by state: at most MAX_UNIQUE_STATES states per die
@@ -940,6 +950,17 @@ class DiceTerm:
             return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
         return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
 
+    def _keeps_nothing(self) -> bool:
+        """Whether the keep / drop leave no die (``5d10!kh2kl2``: the two highest and the two lowest are four
+        distinct dice): the score is 0, whatever is thrown."""
+        if self.selection is not None or self.tally is not None or self.unique_on or not self.keeps:
+            return False
+        if not self.per_die:
+            return self.window is not None and self.window[1] <= self.window[0]
+        # every die ranked: as many dice as asked or more are thrown; past count + the keep sizes, the same ranks
+        last = self.count + sum(k.n for k in self.keeps) + 2
+        return all((w := window_of(self.keeps, n)) is not None and w[1] <= w[0] for n in range(self.count, last))
+
     def _tallied(self, scores: tuple[int, int]) -> tuple[int, int]:
         """The range of a unit's score, critical marks included when tallied (:meth:`with_tally`)."""
         if self.tally is None:
@@ -950,42 +971,120 @@ class DiceTerm:
         return scores[0], scores[1] + self.tally[2] * ns + self.tally[3] * nf
 
     def _each_die_cost(self) -> tuple[Cost, int, int]:
-        """:meth:`exact_cost` of :meth:`_each_die_pmf`: at most as many states as the faces it follows can make,
-        for as many throws per die as the explosions may take before their mass is left out."""
+        """:meth:`exact_cost` of :meth:`_each_die_pmf`: its steps counted by :meth:`_each_die_shape` (the same walk
+        over the states, without the masses), each at the work it takes."""
         assert self.explode is not None
         units, u_lo, u_hi = self._kept_units()
         lo, hi = min(0, units * u_lo), max(0, units * u_hi)  # the chains followed
         if self.tally is not None:
             lo, hi = self.tally[0], self.tally[0] + self.tally[1] * (self.tally[4] + 1) * (self.tally[5] + 1)
+        mode, _, _ = self._each_die_mode()
+        steps, cells, most, width = self._each_die_shape()
+        work = steps * EACH_DIE_STEP * (4 if mode == "d20" else 1) + cells * EACH_DIE_CELL
+        if most > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:  # what _each_die_pmf refuses
+            work = max(work, 2 * MAX_WORK)
+        return Cost(work, max(most, 1) * width), lo, hi
+
+    def _each_die_shape(self) -> tuple[float, float, int, int]:
+        """What :meth:`_each_die_pmf` will do, found by walking its states without their masses: ``(steps, cells
+        merged, most states at once, widest sum array)``. The explosions' depth is known from the faces (a
+        throw's mass is that of its chain); a level of a chain that repeats the one before (the same states,
+        their sums shifted alike), and a die that repeats the one before (the same states, no sums followed),
+        make every later one cost the same: counted without walking them. Stops once past the work budget (the
+        answer is then only known to exceed it)."""
+        found = getattr(self, "_each_die_shape_cache", None)
+        if found is not None:
+            return found
+        explode = self.explode
+        assert explode is not None
         mode, low, high = self._each_die_mode()
-        on, off = split_faces(self.faces, self.explode)
-        keys = len(set(self.faces) | ({f - 1 for f in self.faces} if self.penetrate else set()))
-        first = self._first_face()
-        q1 = sum(p for f, p in first.items() if self.explode.test(f))
-        q = len(on) / self.sides
-        levels = 1
-        reach = q1
-        limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
-        while reach > self._tolerance() and levels <= limit:
+        add = self._each_die_add(mode, low, high)
+        need_total = self._each_die_total(mode)
+        gain = self._each_die_gain(mode)
+        pen = int(self.penetrate)
+        first_faces = self._first_face()
+        q1 = sum(p for f, p in first_faces.items() if explode.test(f))
+        q = sum(1 for f in self.faces if explode.test(f)) / self.sides
+        levels, mass = 1, q1  # levels walked per die: the chain's mass left after a level stops the walk
+        while mass > self._tolerance() * (1 - 1e-9) and levels <= MAX_EACH_DIE_STEPS:
+            mass *= q
             levels += 1
-            reach *= q
-        if mode == "d20":  # every face: the faces that stop a chain (one per die) and those that explode
-            on_keys = len(set(on) | ({f - 1 for f in on} if self.penetrate else set()))
-            states = comb(len(off) + self.count, self.count) * comb(on_keys + self.count * levels, on_keys)
-        else:
-            cap = sum(k.n for k in self._each_die_keeps()) + 2 if mode == "window" else 1
-            states = comb(keys + low, low) * comb(keys + high, high) * cap
-        states = min(states, MAX_UNIQUE_STATES)
-        steps = self.count * levels * states * len(first)
-        cost = Cost(steps * EACH_DIE_STEP * (4 if mode == "d20" else 1), states)
-        if self._each_die_total(mode):  # arrays of the sum of the scores: every step adds one
-            if self.success is not None:
-                s_lo, s_hi = (-1 if self.failure is not None else 0), 1
-            else:
-                s_lo, s_hi = min(self.faces[0] - int(self.penetrate), 0), max(self.faces[-1], 0)
-            span = min(hi - lo, self.count * levels * (s_hi - s_lo)) + 1
-            cost = cost + Cost(steps * span, states * span)
-        return cost, lo, hi
+        limit = self.explode_limit
+        step_work = EACH_DIE_STEP * (4 if mode == "d20" else 1)
+        # each face: (the value added, what it adds to the sum followed, whether the chain goes on)
+        first = [(f, gain(f) if need_total else 0, explode.test(f)) for f in first_faces]
+        later = [(f - pen, gain(f - pen) if need_total else 0, explode.test(f)) for f in sorted(set(self.faces))]
+        moves: dict[tuple[_EachKey, int], _EachKey] = {}  # add() remembered: the same moves come back die after die
+        Ranges = dict[_EachKey, tuple[int, int]]  # a state's sum array: [lo, hi) (one cell when no sum is followed)
+
+        def put(target: Ranges, key: _EachKey, lo: int, hi: int) -> None:
+            had = target.get(key)
+            target[key] = (lo, hi) if had is None else (min(had[0], lo), max(had[1], hi))
+
+        states: Ranges = {(0, (), ()): (0, 1)}
+        steps = cells = 0.0
+        most = width = 1
+        for die in range(self.count):
+            die_steps, die_cells = steps, cells
+            done: Ranges = {}
+            going, level = states, 0
+            while going and level < levels:
+                faces = first if level == 0 else later
+                last = limit is not None and level >= limit
+                nxt: Ranges = {}
+                to_done: Ranges = {}
+                for state, (lo, hi) in going.items():
+                    for v, d, on in faces:
+                        key = moves.get((state, v))
+                        if key is None:
+                            key = moves[(state, v)] = add(state, v)
+                        target = nxt if on and not last else to_done
+                        if not need_total:  # no sums: the states only
+                            target[key] = (0, 1)
+                        else:
+                            put(target, key, lo + d, hi + d)
+                span = sum(hi - lo for lo, hi in going.values()) if need_total else 0
+                steps += len(going) * len(faces)
+                cells += span * len(faces)
+                if not need_total:
+                    done.update(to_done)
+                else:
+                    for key, (lo, hi) in to_done.items():
+                        put(done, key, lo, hi)
+                most = max(most, len(done) + len(nxt))
+                if need_total:
+                    width = max([width] + [hi - lo for lo, hi in nxt.values()] + [hi - lo for lo, hi in done.values()])
+                if steps * step_work + cells * EACH_DIE_CELL > MAX_WORK:  # over the budget: refused anyway
+                    result = (steps, cells, most, width)
+                    object.__setattr__(self, "_each_die_shape_cache", result)
+                    return result
+                delta = _shifted(going, nxt) if level >= 1 and limit is None else None
+                level += 1
+                if delta is not None:  # every level left repeats this one, shifted by delta
+                    left = levels - level
+                    steps += left * len(nxt) * len(later)
+                    cells += left * span * len(later)
+                    for key, (lo, hi) in to_done.items():
+                        put(done, key, lo + delta, hi + delta)
+                        put(done, key, lo + left * delta, hi + left * delta)
+                    break
+                going = nxt
+            left = self.count - die - 1
+            if not need_total and done.keys() == states.keys():  # every die left repeats this one
+                steps += left * (steps - die_steps)
+                cells += left * (cells - die_cells)
+                break
+            states = done
+            # the dice left follow at least as many states as this one: past the budget already, refused
+            if (steps + left * (steps - die_steps)) * step_work + (cells + left * (cells - die_cells)) * \
+                    EACH_DIE_CELL > MAX_WORK:
+                steps += left * (steps - die_steps)
+                cells += left * (cells - die_cells)
+                break
+        object.__setattr__(self, "_each_die_moves", moves)  # for _each_die_pmf: the same moves, not built again
+        result = (steps, cells, most, width)
+        object.__setattr__(self, "_each_die_shape_cache", result)
+        return result
 
     def _first_face_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """``(faces, probabilities)`` of the first kept face of one die (vectorised :meth:`_first_face`)."""
@@ -1024,7 +1123,7 @@ class DiceTerm:
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
-        if self.explode is None or self.count == 0 or self.explode_limit is not None:
+        if self.explode is None or self.count == 0 or self.explode_limit is not None or self._keeps_nothing():
             return 0.0
         if self.per_die:
             return self._each_die_pmf()[1]
@@ -1157,6 +1256,8 @@ class DiceTerm:
         """Exact distribution of the term's score."""
         if self.count == 0:
             return PMF.point(0)
+        if self._keeps_nothing():
+            return PMF.point(0)
         if self.unique_on:
             return self._unique_pmf()
         if self.per_die:
@@ -1245,7 +1346,6 @@ class DiceTerm:
         explode = self.explode
         assert explode is not None
         mode, low, high = self._each_die_mode()
-        keeps = self.selection.keeps_value if self.selection is not None else None
         score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
         need_total = self._each_die_total(mode)
         pen = int(self.penetrate)
@@ -1253,40 +1353,20 @@ class DiceTerm:
         most = self.chain_depth() if self.tally is not None else None
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
-        # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
-        # lowest ones, or none): the count is followed up to it
-        cap = sum(k.n for k in self._each_die_keeps()) + 1 if mode == "window" else low + high + 1
         every = mode == "d20"
-        Key = tuple[int, tuple[int, ...], tuple[int, ...]]  # (dice thrown up to the cap, lowest, highest faces)
-
-        def add(state: Key, v: int) -> Key:
-            n, lows, highs = state
-            if every:
-                return n, tuple(sorted(lows + (v,))), highs
-            if low:
-                lows = tuple(sorted(lows + (v,))[:low])
-            if high:
-                highs = tuple(sorted(highs + (v,))[-high:])
-            return min(n + 1, cap), lows, highs
-
-        chosen = self._union_values()
-
-        def gain(v: int) -> int:  # what a die adds to the sum followed
-            if mode == "value":
-                return score(v) if keeps(v) else 0  # type: ignore[misc]
-            if mode == "union":  # k: the dice its value selectors choose; p: the others
-                return score(v) if chosen(v) == (self.selection.groups[0][0] == "k") else 0  # type: ignore[union-attr]
-            return score(v)
+        add = self._each_die_add(mode, low, high)
+        gain = self._each_die_gain(mode)
+        moves: dict[tuple[_EachKey, int], _EachKey] = getattr(self, "_each_die_moves", None) or {}  # add() remembered
 
         # a state's mass: a probability, or (offset, array) the distribution of the sum of the scores
-        states: dict[Key, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
+        states: dict[_EachKey, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
         lost = 0.0
         steps = 0
 
         def merge(parts: list[tuple[int, float, Any]]) -> Any:
             if not need_total:
                 return sum(w * m for _, w, m in parts)
-            WORK.work += sum(len(m[1]) for _, _, m in parts)
+            WORK.work += sum(len(m[1]) for _, _, m in parts) * EACH_DIE_CELL
             lo = min(d + m[0] for d, _, m in parts)
             hi = max(d + m[0] + len(m[1]) for d, _, m in parts)
             out = np.zeros(hi - lo)
@@ -1298,17 +1378,20 @@ class DiceTerm:
             return float(m[1].sum()) if need_total else float(m)
 
         for _ in range(self.count):
-            done: dict[Key, list[tuple[int, float, Any]]] = {}
+            done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
             going = states
             faces, shift, depth = first, 0, 0
             while going:
-                nxt: dict[Key, list[tuple[int, float, Any]]] = {}
+                nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
                 last = self.explode_limit is not None and depth >= self.explode_limit
                 for state, m in going.items():
                     for f, q in faces.items():
                         v = f - shift
                         target = nxt if explode.test(f) and not last else done
-                        target.setdefault(add(state, v), []).append((gain(v) if need_total else 0, q, m))
+                        key = moves.get((state, v))
+                        if key is None:
+                            key = moves[(state, v)] = add(state, v)
+                        target.setdefault(key, []).append((gain(v) if need_total else 0, q, m))
                 steps += len(going) * len(faces)
                 going = {key: merge(parts) for key, parts in nxt.items()}
                 faces, shift, depth = later, pen, depth + 1
@@ -1330,7 +1413,42 @@ class DiceTerm:
                 out = out.mix(PMF.point(value, mass(m)))
         result = (out, lost)
         object.__setattr__(self, "_each_die_cache", result)
+        object.__setattr__(self, "_each_die_moves", None)  # the odds are kept: their moves are not needed again
         return result
+
+    def _each_die_add(self, mode: str, low: int, high: int) -> Callable[[_EachKey, int], _EachKey]:
+        """The state of :meth:`_each_die_pmf` after one more die showing a face."""
+        # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
+        # lowest ones, or none): the count is followed up to it
+        cap = sum(k.n for k in self._each_die_keeps()) + 1 if mode == "window" else low + high + 1
+        every = mode == "d20"
+
+        def add(state: _EachKey, v: int) -> _EachKey:
+            n, lows, highs = state
+            if every:
+                return n, tuple(sorted(lows + (v,))), highs
+            if low:
+                lows = tuple(sorted(lows + (v,))[:low])
+            if high:
+                highs = tuple(sorted(highs + (v,))[-high:])
+            return min(n + 1, cap), lows, highs
+
+        return add
+
+    def _each_die_gain(self, mode: str) -> Callable[[int], int]:
+        """What a die showing a face adds to the sum :meth:`_each_die_pmf` follows (when it follows one)."""
+        keeps = self.selection.keeps_value if self.selection is not None else None
+        score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
+        chosen = self._union_values()
+
+        def gain(v: int) -> int:
+            if mode == "value":
+                return score(v) if keeps(v) else 0  # type: ignore[misc]
+            if mode == "union":  # k: the dice its value selectors choose; p: the others
+                return score(v) if chosen(v) == (self.selection.groups[0][0] == "k") else 0  # type: ignore[union-attr]
+            return score(v)
+
+        return gain
 
     def _each_die_total(self, mode: str) -> bool:
         """Whether :meth:`_each_die_pmf` follows a sum of scores (drops only, d20's selection by value, one d20
@@ -1601,6 +1719,15 @@ def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]
         q = sum(scores.values())
         table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
     return table
+
+
+def _shifted(before: dict[Any, tuple[int, int]], after: dict[Any, tuple[int, int]]) -> int | None:
+    """``delta`` when ``after`` holds the states of ``before``, each range shifted by ``delta``; else ``None``."""
+    if before.keys() != after.keys() or not before:
+        return None
+    key = next(iter(before))
+    delta = after[key][0] - before[key][0]
+    return delta if all(after[k] == (lo + delta, hi + delta) for k, (lo, hi) in before.items()) else None
 
 
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:

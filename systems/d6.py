@@ -127,11 +127,6 @@ class D6System(System):
     def catalogue(self) -> Sequence[tuple[str, str]]:
         return d6_catalogue(self.difficulties)
 
-    def fight_rules(self) -> Any:
-        from .d6_fight import D6Fight
-
-        return D6Fight()
-
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
         return [(c, c) for c in code_range(1, 8, pips=False)], names

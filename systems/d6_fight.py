@@ -474,3 +474,7 @@ class D6Fight(FightRules):
 
     def battle(self, setup: D6Setup, n: int, gen: np.random.Generator) -> D6Battle:
         return D6Battle(setup, n)
+
+
+#: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`
+FIGHT_RULES = D6Fight

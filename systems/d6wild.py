@@ -362,11 +362,6 @@ class D6WildSystem(System):
     def catalogue(self) -> Sequence[tuple[str, str]]:
         return d6_catalogue(LADDER)
 
-    def fight_rules(self) -> Any:
-        from .d6wild_fight import WildFight
-
-        return WildFight()
-
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         names = ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic"]
         return [(c, c) for c in code_range(1, 8, pips=False)], [(n.replace("_", " "),) * 2 for n in names]

@@ -429,3 +429,7 @@ class WildFight(FightRules):
 
     def battle(self, setup: WildSetup, n: int, gen: np.random.Generator) -> WildBattle:
         return WildBattle(setup, n)
+
+
+#: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`
+FIGHT_RULES = WildFight

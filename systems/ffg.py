@@ -365,11 +365,6 @@ class FFGSystem(System):
                         seen.setdefault(pool.expression, label)
         return [(label, expr) for expr, label in seen.items()]
 
-    def fight_rules(self) -> Any:
-        from .ffg_fight import FFGFight
-
-        return FFGFight()
-
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
         people = [(2, 0), (2, 1), (3, 1), (3, 2), (4, 2), (4, 3), (5, 3), (5, 5)]
         rows = [(f"characteristic {c}, skill {s}", build_pool(c, s).expression) for c, s in people]

@@ -285,3 +285,7 @@ class FFGFight(FightRules):
 
     def battle(self, setup: FFGSetup, n: int, gen: np.random.Generator) -> FFGBattle:
         return FFGBattle(setup, n, gen)
+
+
+#: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`
+FIGHT_RULES = FFGFight

@@ -31,7 +31,7 @@ LAYOUT = {"diceengine": "diceengine", "systems": "diceengine/systems", "grammars
           "tests": "tests", "benchmarks": "benchmarks"}
 ACCEPTED = Path(__file__).resolve().parent / "mutation_survivors.txt"
 KILLED = {1, 3, 36, 37, -24, 24, 152, 255, -11, -9}  # test failure, pytest error, timeout, crash
-SURVIVED = {0}
+SURVIVED = {0, 33}  # the tests pass; or no test reaches the mutated function (mutmut's "no tests")
 
 
 def staged_path(path: str) -> str:
@@ -105,6 +105,24 @@ def all_mutants(modules: list[str]) -> dict[str, list[str]]:
     return found
 
 
+#: mutmut's own first step of ``mutmut run`` (mutmut 3.8): write the mutants, without the tests' stats
+_GENERATE = """
+from pathlib import Path
+from os import makedirs
+import mutmut.__main__ as m
+m.set_mutant_under_test("mutant_generation")
+makedirs(Path("mutants"), exist_ok=True)
+m.copy_src_dir(); m.copy_also_copy_files(); m.setup_source_paths(); m.store_lines_covered_by_tests()
+m.create_mutants(1)
+"""
+
+
+def generate(env: dict[str, str]) -> None:
+    """Write the mutants of the staged code (unchanged functions keep their results)."""
+    subprocess.run([sys.executable, "-c", _GENERATE], cwd=STAGE, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def sample(modules: list[str], k: int, seed: int) -> list[str]:
     """``k`` mutants of each module drawn at random (the same ones for the same seed and code)."""
     rng = random.Random(seed)
@@ -124,8 +142,9 @@ def interval(killed: int, judged: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def report(modules: list[str], show: bool) -> int:
-    """Print the score of each module; the number of survivors not accepted."""
+def report(modules: list[str], show: bool, drawn: set[str] | None = None) -> int:
+    """Print the score of each module (over the mutants ``drawn`` at random, when given); the number of
+    survivors not accepted."""
     ok = accepted()
     mutmut = Path(sys.executable).parent / "mutmut"
     open_survivors = 0
@@ -135,6 +154,8 @@ def report(modules: list[str], show: bool) -> int:
             print(f"{module}: no results")
             continue
         codes = json.loads(meta.read_text())["exit_code_by_key"]
+        if drawn is not None:
+            codes = {k: c for k, c in codes.items() if k in drawn}
         killed = [k for k, c in codes.items() if c in KILLED]
         survived = sorted(k for k, c in codes.items() if c in SURVIVED)
         other = {k: c for k, c in codes.items() if c not in KILLED and c not in SURVIVED}
@@ -142,14 +163,16 @@ def report(modules: list[str], show: bool) -> int:
         live = [k for k in survived if k not in ok]
         judged = len(killed) + len(live)
         score = f"{100.0 * len(killed) / judged:.1f}%" if judged else "n/a"
-        if judged and other:  # a part of the mutants judged: the interval of the whole module's score
+        if judged and (other or drawn is not None):  # a part judged: the interval of the whole module's score
             lo, hi = interval(len(killed), judged)
             score += f" (95% interval {100 * lo:.1f}-{100 * hi:.1f}% if they were drawn at random)"
-        print(f"{module}: {len(codes)} mutants, {len(killed)} killed, {len(survived)} survived "
-              f"({len(equivalent)} accepted as equivalent), {len(other)} not tested or no tests; "
+        unreached = sum(1 for k in survived if codes[k] == 33)
+        print(f"{module}: {len(codes)} mutants{' drawn' if drawn is not None else ''}, {len(killed)} killed, "
+              f"{len(survived)} survived ({unreached} reached by no test, {len(equivalent)} accepted as equivalent), "
+              f"{len(other)} not judged yet; "
               f"score {score} (equivalent mutants aside)")
         for k in live:
-            print(f"  survived: {k}")
+            print(f"  survived{' (no test reaches it)' if codes[k] == 33 else ''}: {k}")
             if show:
                 subprocess.run([str(mutmut), "show", k], cwd=STAGE, check=False)
         for k, c in sorted(other.items()):
@@ -178,14 +201,16 @@ def main(argv: list[str] | None = None) -> int:
         mutmut = Path(sys.executable).parent / "mutmut"
         cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(args.max_children)]
         if args.retest:
-            cmd += survivors(args.modules)
+            live = survivors(args.modules)
+            cmd = [*cmd, *live] if live else []  # nothing to run again (an empty list would run them all)
         elif args.sample is not None:
-            if not all(all_mutants(args.modules).values()):  # generate them (and the stats) first
-                subprocess.run([*cmd, "no-such-mutant"], cwd=STAGE, env=env, check=False,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            cmd += sample(args.modules, args.sample, args.seed)
-        subprocess.run(cmd, cwd=STAGE, env=env, check=False)
-    return 1 if report(args.modules, args.survivors) else 0
+            generate(env)  # the mutants of the code as it is now, before drawing among them
+            drawn = sample(args.modules, args.sample, args.seed)
+            cmd = [*cmd, *drawn] if drawn else []  # --sample 0: generate the mutants only
+        if cmd:
+            subprocess.run(cmd, cwd=STAGE, env=env, check=False)
+    drawn = set(sample(args.modules, args.sample, args.seed)) if args.sample else None
+    return 1 if report(args.modules, args.survivors, drawn) else 0
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ wall time is measured in benchmarks/bounds.py."""
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
+
 import pytest
 
 import diceengine as de
@@ -92,3 +95,83 @@ def test_a_sample_is_drawn_in_chunks_of_bounded_size(monkeypatch):
     s = de.sample("9999d6ro<=2", 1000, seed=3)
     assert len(s["total"]) == 1000 and sum(seen) == 1000
     assert max(seen) * prepared.dice_per_roll <= api.CHUNK_DICE
+
+
+# ---------------------------------------------------------------- keep / drop with explosions (issue 11)
+EACH = {"explosions": "dice"}
+
+
+@pytest.mark.parametrize("expression", ["5d10!kh2kl2", "3d10!kh2kl2", "6d6!kh5kl5", "9d6!dl4", "4d6!dh1dl1"])
+def test_every_die_ranked_is_estimated_from_the_states_it_follows(expression):
+    # explosions="dice": the estimate walks the states the odds follow, so it is the work they count, not a
+    # bound a hundred times over it (5d10!kh2kl2 was refused at 9 times the budget and takes about 0.1 s)
+    cost = api.plan(expression, **EACH).exact_cost()
+    assert cost.work <= MAX_WORK and cost.cells <= MAX_CELLS
+    WORK.work = 0
+    dist = de.distribution(expression, **EACH)
+    assert abs(dist.probabilities.sum() + dist.truncated - 1) < 1e-9
+    assert WORK.work <= cost.work <= 1.1 * WORK.work
+
+
+def _chains(sides: int, depth: int) -> tuple[list[tuple[tuple[int, ...], Fraction]], Fraction]:
+    """One die exploding on its maximum, as the chains of faces it throws (at most ``depth`` explosions), and
+    the mass of the longer chains left out."""
+    chains = [((sides,) * k + (last,), Fraction(1, sides) ** (k + 1)) for k in range(depth + 1)
+              for last in range(1, sides)]
+    return chains, 1 - sum(q for _, q in chains)
+
+
+def _middle_ranks(values: list[int], keeps: list[tuple[str, int]]) -> int:
+    """Roll20's keep highest / keep lowest, each choosing among all the values; a value counts if both keep it."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    kept = set(range(len(values)))
+    for kind, k in keeps:
+        k = min(k, len(values))
+        kept &= set(order[len(values) - k:]) if kind == "kh" else set(order[:k])
+    return sum(values[i] for i in kept)
+
+
+@pytest.mark.parametrize("dice, sides, depth, options", [
+    (3, 4, 8, EACH), (3, 10, 3, EACH), (4, 4, 3, EACH),  # every die thrown ranked
+    (3, 4, 8, {}), (4, 4, 3, {}),                          # each die and its explosions one unit
+])
+def test_keep_highest_and_lowest_with_explosions_match_enumeration(dice, sides, depth, options):
+    keeps = [("kh", 2), ("kl", 2)]
+    chains, left = _chains(sides, depth)
+    expected: dict[int, Fraction] = {}
+    for combo in itertools.product(chains, repeat=dice):
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        if options:  # every face thrown is a die
+            values = [f for chain, _ in combo for f in chain]
+        else:        # a die's faces summed
+            values = [sum(chain) for chain, _ in combo]
+        total = _middle_ranks(values, keeps)
+        expected[total] = expected.get(total, Fraction(0)) + p
+    dist = de.distribution(f"{dice}d{sides}!kh2kl2", **options)
+    got = dist.marginal()
+    tol = dice * float(left) + dist.truncated + 1e-12
+    for value in set(got) | set(expected):
+        assert abs(got.get(value, 0.0) - float(expected.get(value, 0))) <= tol, value
+
+
+def test_keep_highest_and_lowest_that_keep_nothing():
+    # four dice or more thrown: the two highest and the two lowest are four distinct dice (enumerated above for
+    # 4d4!kh2kl2): the total is 0, exactly, without following a single die
+    for options in ({}, EACH):
+        for expression in ("5d10!kh2kl2", "12d20!kh2kl2"):
+            cost = api.plan(expression, **options).exact_cost()
+            assert cost.work <= MAX_WORK
+            WORK.work = 0
+            dist = de.distribution(expression, **options)
+            assert dist.marginal() == pytest.approx({0: 1.0}, abs=1e-12) and WORK.work <= cost.work
+    assert de.distribution("12d20!kh2kl2").truncated == 0.0  # nothing left out in units: the rank is empty
+
+
+def test_every_die_ranked_too_long_is_still_refused_before_working():
+    # 6d20!kh5kl5 with every die ranked: about 3 times the budget (benchmarks/cost_fit.py: several seconds)
+    WORK.work = 0
+    with pytest.raises(de.DiceLimitError, match="sample"):
+        de.distribution("6d20!kh5kl5", **EACH)
+    assert WORK.work == 0

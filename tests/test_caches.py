@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import diceengine as de
 from diceengine import api
 from diceengine.plan_cache import MAX_BYTES, PlanCache, footprint
@@ -65,3 +67,54 @@ def test_a_plan_too_large_is_used_but_not_kept():
     small = [1, 2, 3]
     cache.put(("s", "y"), ("m", 2), small, "y")
     assert cache.get(("s", "y")) is small and 0 < cache.bytes <= 10_000
+
+
+# Runtime errors of a plan shared by two spellings (a division by zero thrown by the dice, zero to a negative
+# power, a fractional exponent): the error shows the text typed, the caret under the fault in it. (A computed
+# die's faults, 1d(1d2)!, are found when the plan is built, for every count and sides it may take.)
+# (the spelling that built the plan, the spelling typed, options, the text under the caret in the one typed)
+SHARED_FAULTS = [
+    ("1d3 % ( 0 )", "1d3%(0)", {}, "%"),
+    ("1d3 % ( 0 )", "1D3%0", {}, "%"),  # parentheses the tree does not keep
+    ("1d6 / ( 1d2 - 1 )", "1D6/(1d2-1)", {}, "/"),
+    ("1d6 // ( 1d2 - 1 )", "1d6//(1D2-1)", {}, "//"),
+    ("2d4 + 1d6 % (1d2 - 1)", "2d4+1d6%(1d2-1)", {}, "%"),
+    ("( 1d2 - 1 ) ^ ( 1d2 - 2 )", "(1d2-1)^(1d2-2)", {}, "^"),
+    ("2 ^ ( 1d2 / 2 )", "2^(1d2/2)", {"division": "exact"}, "^"),
+]
+
+
+def _fault(call) -> de.DiceError:
+    for seed in range(200):  # a few seeds: the fault comes with some dice only
+        try:
+            call(seed)
+        except de.DiceError as err:
+            return err
+    raise AssertionError("no error in 200 rolls")
+
+
+def _calls(text: str, options: dict) -> dict:
+    return {"roll": lambda seed: de.roll(text, seed=seed, **options),
+            "sample": lambda seed: de.sample(text, 50, seed=seed, **options),
+            "distribution": lambda seed: de.distribution(text, **options)}
+
+
+@pytest.mark.parametrize("first, typed, options, under", SHARED_FAULTS)
+@pytest.mark.parametrize("call", ["roll", "sample", "distribution"])
+def test_a_shared_plan_raises_in_the_spelling_typed(first, typed, options, under, call):
+    for one, other in ((first, typed), (typed, first)):  # whichever spelling built the plan
+        api.PLANS.clear()
+        built = _fault(_calls(one, options)[call])
+        assert built.expression == one and built.column == one.index(under)
+        assert api.plan(other, **options).root is api.plan(one, **options).root  # the plan is shared
+        err = _fault(_calls(other, options)[call])
+        assert type(err) is type(built) and err.message == built.message
+        assert err.expression == other and err.column == other.index(under)
+        assert str(err).splitlines()[1:] == ["  " + other, "  " + " " * other.index(under) + "^"]
+
+
+def test_a_shared_plan_says_its_runtime_error_in_the_language_asked():
+    api.PLANS.clear()
+    _fault(lambda seed: de.roll("1d6 / ( 1d2 - 1 )", seed=seed))
+    err = _fault(lambda seed: de.roll("1d6/(1d2-1)", seed=seed, lang="fr"))
+    assert str(err) == "division par zéro\n  1d6/(1d2-1)\n     ^"

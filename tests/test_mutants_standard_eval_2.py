@@ -428,8 +428,6 @@ def test_group_and_computed_refusals(expr, kind, column, message):
         assert err.value.column == column
 
 
-@pytest.mark.xfail(strict=True, reason="bug (note of branch m16c): a plan shared by two spellings of one meaning "
-                   "raises its runtime errors in the first spelling, with that spelling's column")
 def test_a_runtime_error_points_into_the_spelling_typed():
     with pytest.raises(de.DiceValueError):
         de.roll("1d3 % ( 0 )")
