@@ -80,3 +80,17 @@ class Scripted(random.Random):
 
     def random(self) -> float:
         return self._draws.pop(0)
+
+
+def clear_engine_caches() -> None:
+    """Forget every parse, plan and memoised answer of the engine (lru caches and the plan cache), as a
+    fresh process would start."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("diceengine"):
+            for attr, value in list(vars(module).items()):
+                if hasattr(value, "cache_clear") and attr != "parser_for":  # lru caches, not the Lark parsers
+                    value.cache_clear()
+                elif type(value).__name__ == "PlanCache":  # the prepared plans of diceengine.api
+                    value.clear()

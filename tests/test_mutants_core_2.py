@@ -412,3 +412,19 @@ def test_wider_scores_count_more_work():
     pmf_module.WORK.work = 0.0
     keep_dp(wide, 3, 2, True)
     assert pmf_module.WORK.work > little
+
+
+def test_the_default_algebra_is_integer_arithmetic():
+    # what a system that overrides only `leaf` gets: + - * floor-division and negation of whole numbers
+    from diceengine.arith import Algebra, fold
+    from diceengine.parser import parse
+    from diceengine.registry import get_system
+
+    d6 = get_system("d6")
+    for text, value in (("2*3+8/3-(-1)", 2 * 3 + 8 // 3 + 1), ("7*5", 35), ("9/2*4", 16), ("-(2*7)", -14)):
+        assert fold(parse(text, d6), Algebra()) == value, text
+    with pytest.raises(de.DiceError, match="division by zero") as err:
+        fold(parse("1+4/0", d6), Algebra())
+    assert err.value.column == 3
+    with pytest.raises(de.DiceError, match="dice are not allowed here"):
+        fold(parse("2+3D", d6), Algebra())

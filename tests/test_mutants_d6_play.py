@@ -374,6 +374,12 @@ def test_step_of_play():
     assert step.options == {} and step.system == "d6"
     assert step.roll(seed=1).outcome.margin is not None
     assert step.sample(10, seed=1)["total"].shape == (10,)
+    # the seed reaches the dice: the same rolls as the engine's with that seed (30 of them: no chance match)
+    assert [step.roll(seed=s).outcome for s in range(30)] == [de.roll("3D vs 10", "d6", seed=s).outcome
+                                                               for s in range(30)]
+    assert list(step.sample(50, seed=3)["total"]) == list(de.sample("3D vs 10", 50, "d6", seed=3)["total"])
+    assert list(_play.Step(scene(), "1d20").sample(50, seed=4)["total"]) == \
+        list(de.sample("1d20", 50, seed=4)["total"])  # no system named: the standard notation
     assert step.distribution().chance("success") > 0
     assert _play.Step(scene(), "1d6").distribution().mean() == pytest.approx(3.5)
     assert message(_play.one_of, "x", ("a", "b"), "a letter") == "a letter is one of a, b, not 'x'"

@@ -114,3 +114,17 @@ def test_a_run_of_dice_is_its_dice_joined_by_its_separator(fmt: str, lang: str |
         one = [text(Dice(kind, sides, (v,), sep, label)) for v in values]
         assert text(Dice(kind, sides, values, sep, label)) == text(sep).join(one)
     assert text(Group(("4d6",), "expression")) != ""
+
+
+def test_functions_and_comparisons_in_every_format() -> None:
+    """The function's own parts (name, arguments, separators), written out: the walk and the compiled text share
+    them, so only a text written here can tell a wrong one."""
+    from tests.helpers import Scripted
+
+    r = de.roll("floor(1d6/2)+max(1d6, 2)", seed=Scripted([5, 3]))
+    assert r.outcome.total == 5
+    assert str(r) == "floor(1d6/2)+max(1d6, 2): floor([5] / 2) + max([3], 2) = 5"
+    assert r.render("markdown") == "`floor(1d6/2)+max(1d6, 2)`: floor([**5**] / 2) + max([**3**], 2) = **5**"
+    assert walked(r).render("markdown") == r.render("markdown")
+    html = r.render("html")
+    assert "floor([<span" in html and "] / 2) + max([<span" in html and "], 2) = <strong" in html
