@@ -329,6 +329,11 @@ class CriticalTerm(Term):
         """Whether it counts critical successes, critical failures."""
         return self.term.crit_success is not None, self.term.crit_failure is not None
 
+    def truncated(self) -> float:
+        if self.term.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
+            return self.tallied.truncated_mass()
+        return self.term.truncated_mass()
+
     def exact_cost(self) -> tuple[Cost, int, int]:
         cost, lo, hi = self.term.exact_cost()
         if COSTING_GIVEN.get():  # exact() hands out a distribution joint() computed
