@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 from lark import Token
@@ -378,6 +378,10 @@ class FFGSystem(System):
 DIFFICULTIES = {"simple": 0, "easy": 1, "average": 2, "hard": 3, "daunting": 4, "formidable": 5}
 
 
+#: the die an upgrade turns into a better one, and that better one, on each side of a pool
+_UPGRADES = {"ability": ("ability", "proficiency"), "difficulty": ("difficulty", "challenge")}
+
+
 @dataclass(frozen=True)
 class DicePool(Expressible):
     """Counts of each die in a check (``roll()``, ``distribution()``)."""
@@ -400,10 +404,10 @@ class DicePool(Expressible):
         text = (pos + force) or "0a"
         return f"{text} vs {neg}" if neg else text
 
-    def upgrade(self, times: int = 1, side: str = "ability") -> DicePool:
+    def upgrade(self, times: int = 1, side: Literal["ability", "difficulty"] = "ability") -> DicePool:
         """Upgrade ``times`` dice: green to yellow (purple to red for ``side="difficulty"``); an upgrade
         with no green (purple) die left adds one."""
-        low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
+        low, high = _UPGRADES[side]
         pool = self
         for _ in range(times):
             if getattr(pool, low):
@@ -412,9 +416,9 @@ class DicePool(Expressible):
                 pool = replace(pool, **{low: getattr(pool, low) + 1})
         return pool
 
-    def downgrade(self, times: int = 1, side: str = "ability") -> DicePool:
+    def downgrade(self, times: int = 1, side: Literal["ability", "difficulty"] = "ability") -> DicePool:
         """Downgrade ``times`` dice: yellow to green (red to purple); extra downgrades are ignored."""
-        low, high = ("ability", "proficiency") if side == "ability" else ("difficulty", "challenge")
+        low, high = _UPGRADES[side]
         n = min(times, getattr(self, high))
         return replace(self, **{low: getattr(self, low) + n, high: getattr(self, high) - n})
 

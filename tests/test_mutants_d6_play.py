@@ -358,6 +358,7 @@ def test_initiative_of_the_scene():
     assert (step.check, step.system) == ("4D", "d6")
     w = scene(v=vader(health=Wound.WOUNDED, stuns=[1]))
     assert play.group_initiative_check(w, ["Han", "Vader"]).check == "2D"
+    assert play.group_initiative_check(w, ["Han", "Vader"]).state == w  # the check alone: the scene unchanged
     w = scene(v=vader(health=Wound.WOUNDED, stuns=[1, 1, 1]))
     assert message(play.group_initiative_check, w, ["Vader"]) == \
         "Vader's Perception is reduced to 0: a code reduced to 0D cannot be rolled"

@@ -262,3 +262,18 @@ def test_the_pools_refuse_what_they_cannot_pay():
     assert gained.force_points == {"Vess": 3}
     assert pool.gain_force_points(gained, "Kael", 1).state.force_points == {"Vess": 3, "Kael": 1}
     assert refused(pool.gain_force_points, state, "Vess", 0) == "gain at least one point"
+
+
+def test_a_power_resolved_for_someone_without_force_points_is_refused():
+    # a state edited by hand (JSON): the character has no entry in force_points; they hold 0, not nothing
+    state = PoolState(force_points={}, pending=pool.PendingCheck(who="Vess", expression="2d20<=10", difficulty=1,
+                                                                 power="grip"))
+    assert refused(pool.resolve, state, successes=2).endswith("Vess holds 0")
+
+
+def test_upgrades_name_their_side():
+    pool = DicePool(ability=2, difficulty=1)
+    assert pool.upgrade(1, "difficulty") == DicePool(ability=2, challenge=1)
+    assert pool.downgrade(1, "difficulty") == pool  # no red die to turn back: ignored
+    with pytest.raises(KeyError):
+        pool.upgrade(1, "dificulty")  # a misspelt side is an error, not the difficulty side by default

@@ -128,3 +128,17 @@ def test_functions_and_comparisons_in_every_format() -> None:
     assert walked(r).render("markdown") == r.render("markdown")
     html = r.render("html")
     assert "floor([<span" in html and "] / 2) + max([<span" in html and "], 2) = <strong" in html
+
+
+def test_computed_dice_and_counted_groups_written_out() -> None:
+    """Computed sides (the count written as typed) and a group counting successes and failures (``*`` and ``_``
+    after each item's value), in plain text and Markdown, from dice thrown by hand."""
+    from tests.helpers import Scripted
+
+    r = de.roll("2d(1d4+2)", seed=Scripted([2, 1, 4], sides=4))  # 1d4 shows 2: two d4 show 1 and 4
+    assert str(r) == "2d(1d4+2): 2d([2] + 2)=[1, 4] = 5"
+    assert r.render("markdown") == "`2d(1d4+2)`: 2d([**2**] + 2)=[**1**, ***4***] = **5**"
+    r = de.roll("{1d20, 1d20+1, 1d20}>=15f<=2", seed=Scripted([20, 1, 1], sides=20))
+    assert str(r) == "{1d20, 1d20+1, 1d20}>=15f<=2: {[20] = 20*, [1] + 1 = 2_, [1] = 1_}>=15f<=2 = -1"
+    assert r.render("markdown") == ("`{1d20, 1d20+1, 1d20}>=15f<=2`: {[***20***] = 20\\*, [**1**] + 1 = 2\\_, "
+                                    "[**1**] = 1\\_}>=15f<=2 = **-1**")
