@@ -19,7 +19,8 @@ Semantics, where tables differ:
 - ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
 - ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``), and the
   outcome counts the kept dice marked (:meth:`DiceTerm.with_tally` folds the marks into the score for the
-  sample and the exact odds);
+  sample and the exact odds): every face of an exploding die is marked on its own, on the value recorded
+  (one less for a penetrating added die), compound or not;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -192,7 +193,7 @@ class DiceTerm:
     selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
     keeps: tuple = ()                   # the keep / drop modifiers as written
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
-    tally: tuple[int, int, int, int] | None = None  # critical counts folded into the score (see with_tally)
+    tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
     consecutive: bool = field(init=False)
     flat: bool = field(init=False)
     plain: bool = field(init=False)
@@ -240,24 +241,80 @@ class DiceTerm:
     def with_tally(self) -> DiceTerm:
         """This term scoring each kept die ``base + ws * [critical success] + wf * [critical failure]`` (``base``
         its value, or its success score): the sum of the kept dice's scores holds the term's score and its
-        counts of kept critical successes and failures, split again by :meth:`untally`. Only for a term whose
-        dice each show one face (no explosion)."""
-        assert self.explode is None
+        counts of kept critical successes and failures, split again by :meth:`untally`. An exploding die's
+        faces are each marked (the value recorded: one less for a penetrating added die); the widths come from
+        the chains the exact odds follow (:meth:`chain_depth`), so that every count they hold is told apart."""
+        units, b_lo, b_hi = self._kept_units()
+        per_unit = (1, 1) if self.per_die else self.marks_per_unit()
+        lo, hi = min(0, units * b_lo), max(0, units * b_hi)
+        width = hi - lo + 1
+        most_s = units * per_unit[0] if self.crit_success is not None else 0
+        most_f = units * per_unit[1] if self.crit_failure is not None else 0
+        ws = width if self.crit_success is not None else 0
+        wf = width * (most_s + 1) if self.crit_failure is not None else 0
+        return replace(self, tally=(lo, width, ws, wf, most_s, most_f))
+
+    def _kept_units(self) -> tuple[int, int, int]:
+        """``(units, lo, hi)``: at most how many units (dice, with explosions="dice") the term keeps and the range
+        of one's score, for the chains the exact odds follow (:meth:`chain_depth`)."""
+        links = self.chain_depth() + 1
+        pen = int(self.penetrate)
+        f_lo, f_hi = (self.faces[0], self.faces[-1]) if self.consecutive else (min(self.faces), max(self.faces))
+        if self.per_die:  # every die thrown is ranked on its own: up to `links` dice per die
+            units = self.count * links
+            if self.selection is None and any(k.kind in ("kh", "kl") for k in self.keeps):
+                units = min(units, *[k.n for k in self.keeps if k.kind in ("kh", "kl")])
+            elif self.selection is not None and self.selection.groups[0][0] == "k" and \
+                    all(kind in "hl" for kind, _ in self.selection.groups[0][1]):
+                units = min(units, sum(n for _, n in self.selection.groups[0][1]))
+            if self.success is not None:
+                return units, (-1 if self.failure is not None else 0), 1
+            return units, min(f_lo, f_lo - pen), f_hi
         if self.success is not None:
             b_lo, b_hi = (-1 if self.failure is not None else 0), 1
+            if self.explode is not None and not self.compound:  # every face of the unit counted
+                b_lo, b_hi = links * b_lo, links * b_hi
+            return self.count, b_lo, b_hi
+        return self.count, f_lo + (links - 1) * min(0, f_lo - pen), f_hi + (links - 1) * max(0, f_hi - pen)
+
+    def chain_depth(self) -> int:
+        """Dice one explosion chain adds at most in the exact odds: until the chains still going weigh at most
+        the truncation (0 without explosion; ``ra``: its limit)."""
+        if self.explode is None:
+            return 0
+        if self.explode_limit is not None:
+            return self.explode_limit
+        q = self.explode_chance()
+        if self.reroll is None:
+            q1 = q
+        elif self.consecutive:
+            values, probs = self._first_face_arrays()
+            q1 = float(probs[self.explode.test(values)].sum())
         else:
-            b_lo, b_hi = min(self.faces), max(self.faces)
-        lo, hi = min(0, self.count * b_lo), max(0, self.count * b_hi)
-        width = hi - lo + 1
-        ws = width if self.crit_success is not None else 0
-        wf = width * (self.count + 1 if ws else 1) if self.crit_failure is not None else 0
-        return replace(self, tally=(lo, width, ws, wf))
+            q1 = sum(p for f, p in self._first_face().items() if self.explode.test(f))
+        mass, depth, tolerance = q1, 0, self._tolerance()
+        while mass > tolerance and depth < MAX_EXPLOSIONS:
+            mass *= q
+            depth += 1
+        return depth
+
+    def marks_per_unit(self) -> tuple[int, int]:
+        """At most how many faces of one unit (a die and the dice its explosions add) meet the critical success
+        and the critical failure points: one, unless a face that explodes can be marked."""
+        if self.explode is None:
+            return 1, 1
+        links = self.chain_depth() + 1
+        on_faces = split_faces(self.faces, self.explode)[0]
+        on = on_faces.take(np.arange(len(on_faces)))
+        recorded = np.concatenate([on, on - int(self.penetrate)])
+        return tuple(links if point is not None and bool(point.test(recorded).any()) else 1  # type: ignore[return-value]
+                     for point in (self.crit_success, self.crit_failure))
 
     def untally(self, encoded: Any) -> tuple[Any, Any, Any]:
         """``(score, critical successes, critical failures)`` of sums of :meth:`with_tally` scores (ints or
         numpy arrays)."""
         assert self.tally is not None
-        lo, width, ws, wf = self.tally
+        lo, width, ws, wf = self.tally[:4]
         score = lo + (encoded - lo) % width
         rest = (encoded - score) // width
         if ws and wf:
@@ -275,18 +332,25 @@ class DiceTerm:
 
     def _score_array(self, values: np.ndarray) -> np.ndarray:
         """:meth:`_score_of` of an array of faces."""
+        score = self._base_array(values)
+        return score if self.tally is None else score + self._mark_array(values)
+
+    def _base_array(self, values: np.ndarray) -> np.ndarray:
+        """The value, or the success score, of an array of faces (critical marks aside)."""
         if self.success is None:
-            score = values.copy()
-        else:
-            hit = self.success.test(values)
-            score = hit.astype(np.int64)
-            if self.failure is not None:
-                score -= self.failure.test(values) & ~hit
-        if self.tally is not None:
-            crit_s = self.crit_success.test(values) if self.crit_success is not None else np.zeros(values.shape, bool)
-            crit_f = self.crit_failure.test(values) & ~crit_s if self.crit_failure is not None else crit_s & False
-            score = score + self.tally[2] * crit_s + self.tally[3] * crit_f
+            return values.copy()
+        hit = self.success.test(values)
+        score = hit.astype(np.int64)
+        if self.failure is not None:
+            score -= self.failure.test(values) & ~hit
         return score
+
+    def _mark_array(self, values: np.ndarray) -> np.ndarray:
+        """The critical marks of an array of faces as :meth:`with_tally` folds them (``ws`` or ``wf`` or 0)."""
+        assert self.tally is not None
+        crit_s = self.crit_success.test(values) if self.crit_success is not None else np.zeros(values.shape, bool)
+        crit_f = self.crit_failure.test(values) & ~crit_s if self.crit_failure is not None else crit_s & False
+        return self.tally[2] * crit_s + self.tally[3] * crit_f
 
     def explode_chance(self) -> float:
         """Chance that one throw explodes (0 without ``!``)."""
@@ -842,6 +906,11 @@ class DiceTerm:
             while mass > tol and depth < limit:
                 mass *= q
                 depth += 1
+            codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
+            if self.tally is not None:
+                depth = self.chain_depth()
+                ns, nf = self.marks_per_unit()
+                codes = (ns + 1 if self.crit_success is not None else 1) * (nf + 1 if self.crit_failure is not None else 1)
             on_lo, on_hi = on[0], on[-1]
             lo = min(first[0], first[0] + depth * (on_lo - 1))
             hi = max(first[-1], first[-1] + depth * on_hi)
@@ -850,20 +919,25 @@ class DiceTerm:
                 going = span_on
                 done = span_off
                 for _ in range(depth):
-                    cost = cost + convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+                    step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+                    if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
+                        step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
+                    cost = cost + step
                     done = going + span_off + done
                     going += span_on - 1
                 keys = hi - lo + 1
-                cost = cost + Cost(3 * keys * PYTHON_STEP, 2 * keys)
+                cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)
                 s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if counting else (lo, hi)
             else:  # per-face success counts, state by state
                 states, steps = 1, 0.0
                 for i in range(depth):
                     states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
+                    states *= codes
                     steps += states * s
                 cost = cost + Cost(2 * steps * PYTHON_STEP, states)
                 keys = hi - lo + 1 if ranked else 1
                 s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
+            s_lo, s_hi = self._tallied((s_lo, s_hi))
         if self.selection is not None and not self.selection.by_value:
             cost = cost + Cost(keys * 4 * PYTHON_STEP, keys) + self.selection.pmf_cost(keys, self.count, s_hi - s_lo + 1)
             return cost, min(0, self.count * s_lo), max(0, self.count * s_hi)
@@ -888,16 +962,22 @@ class DiceTerm:
         return all((w := window_of(self.keeps, n)) is not None and w[1] <= w[0] for n in range(self.count, last))
 
     def _tallied(self, scores: tuple[int, int]) -> tuple[int, int]:
-        """The range of a die's score, critical marks included when tallied (:meth:`with_tally`)."""
+        """The range of a unit's score, critical marks included when tallied (:meth:`with_tally`)."""
         if self.tally is None:
             return scores
-        return scores[0], scores[1] + self.tally[2] + self.tally[3]
+        if self.per_die:
+            return scores[0], scores[1] + self.tally[2] + self.tally[3]
+        ns, nf = self.marks_per_unit()
+        return scores[0], scores[1] + self.tally[2] * ns + self.tally[3] * nf
 
     def _each_die_cost(self) -> tuple[Cost, int, int]:
         """:meth:`exact_cost` of :meth:`_each_die_pmf`: its steps counted by :meth:`_each_die_shape` (the same walk
         over the states, without the masses), each at the work it takes."""
         assert self.explode is not None
-        lo, hi = self.bounds()
+        units, u_lo, u_hi = self._kept_units()
+        lo, hi = min(0, units * u_lo), max(0, units * u_hi)  # the chains followed
+        if self.tally is not None:
+            lo, hi = self.tally[0], self.tally[0] + self.tally[1] * (self.tally[4] + 1) * (self.tally[5] + 1)
         mode, _, _ = self._each_die_mode()
         steps, cells, most, width = self._each_die_shape()
         work = steps * EACH_DIE_STEP * (4 if mode == "d20" else 1) + cells * EACH_DIE_CELL
@@ -1064,8 +1144,11 @@ class DiceTerm:
             return out, 0.0
         per_count = counting and not self.compound
         tolerance = self._tolerance()
+        if not per_count and self.tally is not None:
+            return self._marked_chains(first)
         if not per_count:
             return self._chain_sums(first, face_score if counting else None, tolerance)
+        most = self.chain_depth() if self.tally is not None else MAX_EXPLOSIONS  # the widths of the tally
         pen = int(self.penetrate)
         ranked = (self.window is not None and self.keep != self.count) or self.selection is not None
         done: dict[tuple[int, int], float] = {}
@@ -1075,7 +1158,7 @@ class DiceTerm:
             target = going if self.explode.test(f) else done
             target[state] = target.get(state, 0.0) + p
         depth = 0
-        while going and sum(going.values()) > tolerance:
+        while going and sum(going.values()) > tolerance and depth < most:
             depth += 1
             last = self.explode_limit is not None and depth >= self.explode_limit
             nxt: dict[tuple[int, int], float] = {}
@@ -1110,6 +1193,64 @@ class DiceTerm:
             key = (total, score(total) if score is not None else total)
             out[key] = out.get(key, 0.0) + p
         return out, going.mass
+
+    def _marked_chains(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
+        """:meth:`_chain_sums` of a tallied term (:meth:`with_tally`): the chains' sums followed apart for each
+        count of marked faces (numpy convolutions), every face marked as recorded (one less for a penetrating
+        added die), the score (the sum, or compound: its success score) tallied with the counts at the end."""
+        explode = self.explode
+        assert explode is not None and self.tally is not None
+        pen = int(self.penetrate)
+        ws, wf = self.tally[2], self.tally[3]
+        Code = tuple[int, int]
+
+        def mark(v: Any) -> Any:  # 0: none, 1: success, 2: failure (arrays)
+            crit_s = self.crit_success.test(v) if self.crit_success is not None else np.zeros(np.shape(v), bool)
+            crit_f = self.crit_failure.test(v) & ~crit_s if self.crit_failure is not None else crit_s & False
+            return crit_s * 1 + crit_f * 2
+
+        def put(table: dict[Code, PMF], code: Code, part: PMF) -> None:
+            found = table.get(code)
+            table[code] = part if found is None else found.mix(part)
+
+        shifts = {0: (0, 0), 1: (1, 0), 2: (0, 1)}
+        going: dict[Code, PMF] = {}
+        done: dict[Code, PMF] = {}
+        firsts: dict[tuple[bool, int], dict[int, float]] = {}
+        for f, p in first.items():
+            cls = firsts.setdefault((bool(explode.test(f)), int(mark(f))), {})
+            cls[f] = cls.get(f, 0.0) + p
+        for (on, m), table in firsts.items():
+            put(going if on else done, shifts[m], PMF.from_mapping(table))
+        thrown = self.faces.take(np.arange(self.sides)) if not isinstance(self.faces, range) else \
+            np.arange(self.faces.start, self.faces.stop)
+        recorded = thrown - pen
+        ons, marks = explode.test(thrown), mark(recorded)
+        steps: list[tuple[bool, Code, PMF]] = []
+        for on in (True, False):
+            for m in (0, 1, 2):
+                pick = (ons == on) & (marks == m)
+                if pick.any():
+                    vals = recorded[pick]
+                    low = int(vals.min())
+                    steps.append((on, shifts[m], PMF(low, np.bincount(vals - low) / self.sides)))
+        depth, most = 0, self.chain_depth()
+        while going and depth < most:
+            depth += 1
+            last = self.explode_limit is not None and depth >= self.explode_limit
+            nxt: dict[Code, PMF] = {}
+            for (cs, cf), chains in going.items():
+                for on, (ds, df), step in steps:
+                    put(nxt if on and not last else done, (cs + ds, cf + df), chains + step)
+            going = nxt
+        out: dict[tuple[int, int], float] = {}
+        counting = self.success is not None
+        for (cs, cf), sums in done.items():
+            tally = ws * cs + wf * cf
+            for total, p in sums.items():
+                key = (total, (self._face_score(total) if counting else total) + tally)
+                out[key] = out.get(key, 0.0) + p
+        return out, sum(chains.mass for chains in going.values())
 
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
@@ -1205,10 +1346,11 @@ class DiceTerm:
         explode = self.explode
         assert explode is not None
         mode, low, high = self._each_die_mode()
-        score = (lambda v: v) if self.success is None else self._face_score
+        score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
         need_total = self._each_die_total(mode)
         pen = int(self.penetrate)
         tolerance = self._tolerance()
+        most = self.chain_depth() if self.tally is not None else None
         first = self._first_face()
         later = {f: c / self.sides for f, c in Counter(self.faces).items()}
         every = mode == "d20"
@@ -1254,7 +1396,7 @@ class DiceTerm:
                 going = {key: merge(parts) for key, parts in nxt.items()}
                 faces, shift, depth = later, pen, depth + 1
                 left = sum(mass(m) for m in going.values())
-                if left <= tolerance:
+                if left <= tolerance or (most is not None and depth > most):  # tallied: the widths' chains
                     lost += left
                     break
                 if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:
@@ -1296,7 +1438,7 @@ class DiceTerm:
     def _each_die_gain(self, mode: str) -> Callable[[int], int]:
         """What a die showing a face adds to the sum :meth:`_each_die_pmf` follows (when it follows one)."""
         keeps = self.selection.keeps_value if self.selection is not None else None
-        score = (lambda v: v) if self.success is None else self._face_score
+        score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
         chosen = self._union_values()
 
         def gain(v: int) -> int:
@@ -1474,15 +1616,16 @@ class DiceTerm:
                 mask.flat[idx] = self.reroll.test(new)
         if self.unique_on:
             self._sample_unique(values, gen)
-        counting = self.success is not None or self.tally is not None
-        per_count = counting and (self.explode is None or not self.compound)
+        counting = self.success is not None
+        per_count = counting and (self.explode is None or not self.compound)  # every face counted
         total = values.copy()
         pen = int(self.penetrate)
-        face_score = self._score_array
+        base = self._base_array
 
         if self.per_die:
             return self._sample_each_die(values, gen)
-        score = face_score(values) if per_count else None
+        score = base(values) if per_count else None
+        marks = self._mark_array(values) if self.tally is not None else None  # every face of a unit marked
         if self.explode is not None:
             active = self.explode.test(values)
             depth = 0
@@ -1497,13 +1640,17 @@ class DiceTerm:
                 new = self._draw(gen, len(idx))
                 total.flat[idx] += new - pen
                 if per_count:
-                    score.flat[idx] += face_score(new - pen)  # type: ignore[union-attr]
+                    score.flat[idx] += base(new - pen)  # type: ignore[union-attr]
+                if marks is not None:
+                    marks.flat[idx] += self._mark_array(new - pen)
                 active = np.zeros_like(active)
                 active.flat[idx] = self.explode.test(new)
         if not counting:
-            score = total
+            score = total.copy()
         elif not per_count:
-            score = face_score(total)
+            score = base(total)  # compound: the unit's sum counted as one die
+        if marks is not None:
+            score = score + marks
         assert score is not None
         if self.selection is not None:
             return np.where(self.selection.mask(total), score, 0).sum(axis=1)
@@ -1533,13 +1680,7 @@ def _sample_each_die_impl(term: DiceTerm, values: np.ndarray, gen: np.random.Gen
         active = active & explode.test(raw)
     keys = np.concatenate(blocks, axis=1)
     alive = np.concatenate(alive_blocks, axis=1)
-    if term.success is None:
-        score = keys
-    else:
-        hit = term.success.test(keys)
-        score = hit.astype(np.int64)
-        if term.failure is not None:
-            score -= term.failure.test(keys) & ~hit
+    score = term._score_array(keys)  # the value or success score, critical marks folded in when tallied
     if term.selection is not None:
         kept = term.selection.mask(keys, alive)
         return np.where(kept, score, 0).sum(axis=1)

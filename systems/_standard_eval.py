@@ -18,6 +18,8 @@ bulk samples of such expressions are float64 arrays).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -74,9 +76,8 @@ class Context:
         self.exact_division = options.get("division", "floor") == "exact"
         self.dialect = options.get("dialect", "roll20")
         self.explosions = options.get("explosions", "unit")
-        self.marked: list[CriticalTerm] = []  # dice terms with critical marks, their counts in the outcome
+        self.marked: list[Any] = []  # marked nodes (CriticalTerm, CriticalGroup): their counts in the outcome
         self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
-        self.kept_depth = 0     # inside groups that keep or drop
 
 
 class Evaluator:
@@ -270,12 +271,14 @@ class Term(Evaluator):
 CRITICALS_GIVEN: ContextVar[dict[int, tuple[int, int]] | None] = ContextVar("given_criticals", default=None)
 #: where sample() of marked dice terms leaves each row's critical counts, while a plan samples
 CRITICALS_SAMPLED: ContextVar[list[tuple[Any, Any]] | None] = ContextVar("sampled_criticals", default=None)
+#: set while a plan estimates exact() given the critical counts: a marked node's exact() then costs little
+COSTING_GIVEN: ContextVar[bool] = ContextVar("costing_given", default=False)
 
 
 class CriticalTerm(Term):
     """A dice term with critical marks (``cs`` / ``cf``) whose counts the outcome gives (``critical_successes``,
-    ``critical_failures``: the kept dice marked): its dice each show one face (no explosion) and it is outside
-    any group that keeps or drops (where a die's count would depend on the group's choice).
+    ``critical_failures``: the kept dice marked); inside a group that keeps or drops, the group counts those of
+    the items it keeps (:class:`CriticalGroup`).
 
     ``sample`` throws the term scoring each die with its marks folded in (:meth:`DiceTerm.with_tally`), gives
     the score to the expression and the counts to the plan (:data:`CRITICALS_SAMPLED`); ``joint`` is the exact joint
@@ -301,7 +304,8 @@ class CriticalTerm(Term):
             held = encoded.p > 0
             score, cs, cf = self.tallied.untally(encoded.values[held])
             probs = encoded.p[held]
-            code = cs * (self.term.count + 1) + cf  # one number per pair of counts
+            per = self.tallied.tally[5] + 1  # type: ignore[index]
+            code = cs * per + cf  # one number per pair of counts
             order = np.argsort(code, kind="stable")
             code, score, probs = code[order], score[order], probs[order]
             starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
@@ -310,7 +314,7 @@ class CriticalTerm(Term):
                 values, q = score[a:b], probs[a:b]
                 lo = int(values.min())
                 mass = float(q.sum())
-                pair = divmod(int(code[a]), self.term.count + 1)
+                pair = divmod(int(code[a]), per)
                 self._joint[pair] = (mass, PMF(lo, np.bincount(values - lo, weights=q) / mass))
         return self._joint
 
@@ -320,12 +324,27 @@ class CriticalTerm(Term):
             return self.term.pmf()
         return self.joint()[given[id(self)]][1]
 
+    @property
+    def marks(self) -> tuple[bool, bool]:
+        """Whether it counts critical successes, critical failures."""
+        return self.term.crit_success is not None, self.term.crit_failure is not None
+
+    def truncated(self) -> float:
+        if self.term.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
+            return self.tallied.truncated_mass()
+        return self.term.truncated_mass()
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = self.term.exact_cost()
+        if COSTING_GIVEN.get():  # exact() hands out a distribution joint() computed
+            return Cost(hi - lo + 1, hi - lo + 1), lo, hi
+        return cost, lo, hi
+
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""
         cost, lo, hi = self.tallied.exact_cost()
-        _, _, ws, wf = self.tallied.tally  # type: ignore[misc]
-        n = self.term.count + 1
-        pairs = (n if ws else 1) * (n if wf else 1)
+        most_s, most_f = self.tallied.tally[4:]  # type: ignore[index]
+        pairs = (most_s + 1) * (most_f + 1)
         span = hi - lo + 1  # the encoded support, split by pair of counts
         return cost + Cost(12 * span + pairs * (span // max(1, pairs) + NUMPY_CALL), 6 * span), pairs
 
@@ -884,7 +903,22 @@ class GroupEval(Evaluator):
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         cols = [_as_array(i.sample(n, gen), n) for i in self.items]
-        values = np.stack(cols, axis=1)
+        return self._sampled_total(np.stack(cols, axis=1))
+
+    def _kept_mask(self, values: np.ndarray) -> np.ndarray:
+        """Which items each row keeps (vectorised :meth:`_kept`: a stable sort, as a roll's)."""
+        if self.selection is not None:
+            return self.selection.mask(values)
+        kept = np.ones(values.shape, dtype=bool)
+        if self.window is not None:
+            a, b = self.window
+            order = np.argsort(values, axis=1, kind="stable")
+            kept[:] = False
+            np.put_along_axis(kept, order[:, a:b], True, axis=1)
+        return kept
+
+    def _sampled_total(self, values: np.ndarray) -> Any:
+        """The group's value of each row of its items' values."""
         if self.selection is not None:
             kept = self.selection.mask(values)
             if self.success is None:
@@ -1072,6 +1106,232 @@ class GroupEval(Evaluator):
                               self.expression, None)
 
 
+def conditioned(node: Evaluator, marked: list[Any]) -> Iterator[tuple[int, int, float, Any]]:
+    """For each combination of the critical counts of the marked nodes within ``node`` (independent of each
+    other): ``(critical successes, critical failures, probability, node's exact distribution given them)``."""
+    outer = CRITICALS_GIVEN.get() or {}
+    joints = [list(m.joint().items()) for m in marked]
+    for combo in itertools.product(*joints):
+        weight = 1.0
+        given = dict(outer)
+        cs = cf = 0
+        for m, ((s, f), (mass, _)) in zip(marked, combo):
+            weight *= mass
+            given[id(m)] = (s, f)
+            cs, cf = cs + s, cf + f
+        token = CRITICALS_GIVEN.set(given)
+        try:
+            exact = node.exact()
+        finally:
+            CRITICALS_GIVEN.reset(token)
+        yield cs, cf, weight, exact
+
+
+def conditioned_cost(node: Evaluator, marked: list[Any]) -> tuple[Cost, int, Any, Any]:
+    """What :func:`conditioned` costs: ``(cost, combinations of the counts, lo, hi)`` (the range of the node)."""
+    combos = 1
+    cost = Cost()
+    for m in marked:
+        joint, pairs = m.joint_cost()
+        cost = cost + joint
+        combos *= pairs
+    token = COSTING_GIVEN.set(True)
+    try:
+        given, lo, hi = node.exact_cost()
+    finally:
+        COSTING_GIVEN.reset(token)
+    return cost + Cost(given.work * combos + combos * NUMPY_CALL, given.cells), combos, lo, hi
+
+
+class CriticalGroup(GroupEval):
+    """A group or set that keeps or drops, with critical marks inside whose counts the outcome gives: the
+    marked dice of the items it keeps (a roll's :meth:`GroupEval._kept`, ties included: a stable sort).
+
+    ``joint`` follows the items' values in rank order with each item's counts (an item's joint odds from its own
+    marked nodes, :func:`conditioned`), an item placed after the equal values already there (it was thrown
+    later), only the values the keep / drop can still need kept; ``exact`` is the group's distribution given the
+    counts the plan is computing (:data:`CRITICALS_GIVEN`); ``sample`` counts the kept items' marks
+    (:data:`CRITICALS_SAMPLED`)."""
+
+    def __init__(self, items: list[Evaluator], node: Group, ctx: Context, item_marks: list[list[Any]]) -> None:
+        super().__init__(items, node, ctx)
+        self.item_marks = item_marks
+        self._joint: dict[tuple[int, int], tuple[float, Any]] | None = None
+
+    @property
+    def marks(self) -> tuple[bool, bool]:
+        inner = [m.marks for ms in self.item_marks for m in ms]
+        return any(s for s, _ in inner), any(f for _, f in inner)
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        cols, successes, failures = [], [], []
+        for item in self.items:
+            token = CRITICALS_SAMPLED.set([])
+            try:
+                cols.append(_as_array(item.sample(n, gen), n))
+                counts = CRITICALS_SAMPLED.get() or []
+            finally:
+                CRITICALS_SAMPLED.reset(token)
+            successes.append(sum((_as_array(c, n) for c, _ in counts), np.zeros(n, dtype=np.int64)))
+            failures.append(sum((_as_array(f, n) for _, f in counts), np.zeros(n, dtype=np.int64)))
+        values = np.stack(cols, axis=1)
+        kept = self._kept_mask(values)
+        sink = CRITICALS_SAMPLED.get()
+        if sink is not None:
+            sink.append(((np.stack(successes, axis=1) * kept).sum(axis=1),
+                         (np.stack(failures, axis=1) * kept).sum(axis=1)))
+        return self._sampled_total(values)
+
+    def joint(self) -> dict[tuple[int, int], tuple[float, Any]]:
+        """``{(critical successes, critical failures): (probability, the group's distribution given them)}``."""
+        if self._joint is not None:
+            return self._joint
+        m = len(self.items)
+        rows_of = []  # each item: [((value, cs, cf), probability)]
+        for item, marked in zip(self.items, self.item_marks):
+            table: dict[tuple[Any, int, int], float] = {}
+            for cs, cf, w, exact in conditioned(item, marked):
+                for v, q in _exact.pairs(exact):
+                    table[(v, cs, cf)] = table.get((v, cs, cf), 0.0) + w * q
+            rows_of.append([(row, q) for row, q in table.items() if q > 0])
+        if self._one_kept():
+            found: dict[tuple[int, int], list[tuple[Any, float]]] = {}
+            for (v, cs, cf), p in self._one_kept_rows(rows_of):
+                found.setdefault((cs, cf), []).append((v if self.success is None else self._score(v), p))
+            return self._joint_of(found)
+        by_value = self.selection is not None and self.selection.by_value
+        trim: Callable[[list], list] = lambda new: new
+        if self.selection is None and self.window is not None:
+            a, b = self.window
+            top = m - a <= b
+            width = m - a if top else b
+            trim = (lambda new: new[max(0, len(new) - width):]) if top else (lambda new: new[:width])
+        states: dict[tuple, float] = {(): 1.0}
+        for rows in rows_of:
+            if len(states) * len(rows) > _exact.MAX_PAIRS:
+                raise DiceLimitError("too many possible results for the exact odds of this group",
+                                     self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
+            nxt: dict[tuple, float] = {}
+            for state, p in states.items():
+                for row, q in rows:
+                    if by_value:  # each item kept by its own value: the sums followed
+                        total, cs, cf = state or (0, 0, 0)
+                        if self.selection.keeps_value(row[0]):  # type: ignore[union-attr]
+                            v = row[0] if self.success is None else self._score(row[0])
+                            total, cs, cf = total + v, cs + row[1], cf + row[2]
+                        key: tuple = (total, cs, cf)
+                    else:  # after the values equal or lower: the roll's stable sort ranks the later item higher
+                        at = bisect.bisect_right([r[0] for r in state], row[0])
+                        key = tuple(trim([*state[:at], row, *state[at:]]))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+        found = {}
+        for state, p in states.items():
+            if by_value:
+                total, cs, cf = state or (0, 0, 0)
+            else:
+                values = [r[0] for r in state]
+                if self.selection is not None:
+                    kept_rows = [r for r, k in zip(state, self.selection.kept(values)) if k]
+                elif self.window is None:
+                    kept_rows = list(state)
+                else:  # the window's ranks among those followed
+                    a, b = self.window  # type: ignore[misc]
+                    kept_rows = list(state[:b - a] if m - a <= b else state[a:])
+                scores = [r[0] if self.success is None else self._score(r[0]) for r in kept_rows]
+                total = sum(scores)
+                if self.rational:
+                    total = _exact.normal(total)
+                cs, cf = sum(r[1] for r in kept_rows), sum(r[2] for r in kept_rows)
+            found.setdefault((cs, cf), []).append((total, p))
+        return self._joint_of(found)
+
+    def _joint_of(self, found: dict[tuple[int, int], list[tuple[Any, float]]]) \
+            -> dict[tuple[int, int], tuple[float, Any]]:
+        self._joint = {}
+        for pair, items in found.items():
+            mass = sum(q for _, q in items)
+            self._joint[pair] = (mass, _exact.build([(v, q / mass) for v, q in items]))
+        return self._joint
+
+    def _one_kept(self) -> bool:
+        """Whether the group keeps its one highest or one lowest item (``kh1``, ``kl1``, ``dl1`` of two...)."""
+        m = len(self.items)
+        return self.selection is None and self.window in ((m - 1, m), (0, 1))
+
+    def _one_kept_rows(self, rows_of: list[list[tuple[tuple[Any, int, int], float]]]) \
+            -> list[tuple[tuple[Any, int, int], float]]:
+        """The kept item's ``((value, cs, cf), probability)`` when the group keeps one item: item ``i`` showing
+        ``v`` is kept when every other item is below (above, for the lowest) or equal and ranked under it by the
+        roll's stable sort (the later item ranks higher among equal values)."""
+        m = len(rows_of)
+        highest = self.window == (m - 1, m)
+        cdfs = []  # each item: its distinct values in order and P(value <= each)
+        for rows in rows_of:
+            marginal: dict[Any, float] = {}
+            for (v, _, _), q in rows:
+                marginal[v] = marginal.get(v, 0.0) + q
+            values = sorted(marginal)
+            cdfs.append((values, list(itertools.accumulate(marginal[v] for v in values))))
+
+        def at_most(j: int, v: Any, strict: bool) -> float:  # P(item j < v), or <= v
+            values, cum = cdfs[j]
+            k = (bisect.bisect_left if strict else bisect.bisect_right)(values, v)
+            return cum[k - 1] if k else 0.0
+
+        out = []
+        for i, rows in enumerate(rows_of):
+            for row, q in rows:
+                w = q
+                for j in range(m):
+                    if j == i:
+                        continue
+                    if highest:  # kept: earlier items at most v, later ones below v
+                        w *= at_most(j, row[0], strict=j > i)
+                    else:  # kept: earlier items above v, later ones at least v
+                        w *= cdfs[j][1][-1] - at_most(j, row[0], strict=j > i)
+                if w > 0:
+                    out.append((row, w))
+        return out
+
+    def exact(self) -> Any:
+        given = CRITICALS_GIVEN.get()
+        if given is None or id(self) not in given:
+            return super().exact()
+        return self.joint()[given[id(self)]][1]
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = super().exact_cost()
+        if COSTING_GIVEN.get():
+            return Cost(_span(lo, hi), _span(lo, hi)), lo, hi
+        return cost, lo, hi
+
+    def joint_cost(self) -> tuple[Cost, int]:
+        """What :meth:`joint` costs, and at most how many pairs of counts it has."""
+        m = len(self.items)
+        width = m
+        if self.selection is None and self.window is not None:
+            a, b = self.window
+            width = max(1, min(m - a, b))
+        cost, states, seen, pairs = Cost(), 1, 0, 1
+        one = self._one_kept()
+        for item, marked in zip(self.items, self.item_marks):
+            c, combos, lo, hi = conditioned_cost(item, marked)
+            rows = _span(lo, hi) * combos
+            seen += rows
+            cost = cost + c + Cost(combos * _span(lo, hi) * 2 * PYTHON_STEP, rows)
+            if one:  # each row against every other item's distribution
+                cost = cost + Cost(rows * (m + 2) * 2 * PYTHON_STEP, rows)
+                states = seen
+            else:
+                cost = cost + Cost(states * rows * (width + 2) * PYTHON_STEP, states * rows)
+                states = min(states * rows, (seen + 1) ** width)
+            pairs *= combos
+        _, lo, hi = super().exact_cost()
+        cost = cost + Cost(states * (width + 4) * PYTHON_STEP + pairs * _span(lo, hi) * PYTHON_STEP, states)
+        return cost, pairs
+
+
 def _modifier_text(m: Any) -> str:
     if isinstance(m, Keep):
         return m.text
@@ -1230,16 +1490,17 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
         return Const(node.value)
     if t is Dice:
         if node.computed:
-            if any(isinstance(m, Critical) for m in node.modifiers.items):
-                ctx.uncounted = True
-            count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
-            sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str)) else None
+            outer, ctx.marked = ctx.marked, []
+            try:
+                count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
+                sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str)) else None
+            finally:
+                inner, ctx.marked = ctx.marked, outer
+            if inner or any(isinstance(m, Critical) for m in node.modifiers.items):
+                ctx.uncounted = True  # the dice thrown depend on the counts: not followed
             return ComputedDice(node, count, sides, label, ctx)
         term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
         if term.crit_success is None and term.crit_failure is None:
-            return Term(term)
-        if term.explode is not None or ctx.kept_depth:
-            ctx.uncounted = True
             return Term(term)
         marked = CriticalTerm(term)
         ctx.marked.append(marked)
@@ -1259,11 +1520,19 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Call:
         return Function(node.name, [compile_node(a, ctx) for a in node.args], node, ctx)
     if isinstance(node, Group):
-        keeps = any(isinstance(m, Keep) for m in node.modifiers)
-        ctx.kept_depth += keeps
+        if not any(isinstance(m, Keep) for m in node.modifiers):  # every item kept: its marks count as they are
+            return GroupEval([compile_node(e, ctx) for e in node.exprs], node, ctx)
+        outer, item_marks, items = ctx.marked, [], []
         try:
-            items = [compile_node(e, ctx) for e in node.exprs]
+            for e in node.exprs:
+                ctx.marked = []
+                items.append(compile_node(e, ctx))
+                item_marks.append(ctx.marked)
         finally:
-            ctx.kept_depth -= keeps
-        return GroupEval(items, node, ctx)
+            ctx.marked = outer
+        if not any(item_marks):
+            return GroupEval(items, node, ctx)
+        group = CriticalGroup(items, node, ctx, item_marks)
+        ctx.marked.append(group)
+        return group
     raise DiceError(f"unexpected {t.__name__} in a standard expression")

@@ -12,7 +12,6 @@ How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
@@ -22,7 +21,7 @@ import numpy as np
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
-from diceengine.limits import MAX_DICE, NUMPY_CALL, PYTHON_STEP, Cost
+from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
@@ -30,7 +29,16 @@ from diceengine.rolls import Die
 
 from . import _dice_ast
 from ._dice_ast import Described
-from ._standard_eval import CRITICALS_GIVEN, CRITICALS_SAMPLED, Context, CriticalTerm, Evaluator, compile_node
+from ._standard_eval import (
+    CRITICALS_SAMPLED,
+    Context,
+    CriticalGroup,
+    CriticalTerm,
+    Evaluator,
+    compile_node,
+    conditioned,
+    conditioned_cost,
+)
 from ._symbols import D6_FACES, FUDGE_FACES
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
@@ -157,18 +165,19 @@ class CriticalPlan(StandardPlan):
     """A standard expression with critical marks whose counts the outcome gives (:class:`CriticalOutcome`).
 
     A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
-    joint distribution of the total and the counts: for each combination of the counts of the marked dice
-    terms (:class:`~._standard_eval.CriticalTerm`, independent of each other), the expression's distribution
-    given them, weighted by their probability."""
+    joint distribution of the total and the counts: for each combination of the counts of the marked nodes
+    (dice terms, :class:`~._standard_eval.CriticalTerm`, and groups that keep or drop around marked dice,
+    :class:`~._standard_eval.CriticalGroup`; independent of each other), the expression's distribution given
+    them, weighted by their probability (:func:`~._standard_eval.conditioned`)."""
 
     outcome_type = CriticalOutcome
 
     def __init__(self, root: Evaluator, expression: str, description: str | None,
-                 marked: Sequence[CriticalTerm]) -> None:
+                 marked: Sequence[CriticalTerm | CriticalGroup]) -> None:
         super().__init__(root, expression, description)
         self.marked = list(marked)
-        self.successes = any(m.term.crit_success is not None for m in self.marked)
-        self.failures = any(m.term.crit_failure is not None for m in self.marked)
+        self.successes = any(m.marks[0] for m in self.marked)
+        self.failures = any(m.marks[1] for m in self.marked)
 
     def _counts(self, cs: Any, cf: Any) -> tuple[Any, Any]:
         return (cs if self.successes else None), (cf if self.failures else None)
@@ -201,38 +210,19 @@ class CriticalPlan(StandardPlan):
         return out
 
     def exact_cost(self) -> Cost:
-        """The marked terms' joint odds, then the expression once per combination of their counts (each
+        """The marked nodes' joint odds, then the expression once per combination of their counts (each
         answer's rows gathered: as many as the expression's support)."""
-        combos = 1
-        cost = Cost()
-        for m in self.marked:
-            joint, pairs = m.joint_cost()
-            cost = cost + joint
-            combos *= pairs
-        root, lo, hi = self.root.exact_cost()
+        cost, combos, lo, hi = conditioned_cost(self.root, self.marked)
         rows = combos * (hi - lo + 1)
         per_row = PYTHON_STEP if self.root.rational else 8
-        return cost + Cost(root.work * combos + rows * per_row + combos * NUMPY_CALL, max(root.cells, 6 * rows))
+        return cost + Cost(rows * per_row, 6 * rows)
 
     def distribution(self) -> Distribution:
         totals: list[Any] = []
         successes: list[np.ndarray] = []
         failures: list[np.ndarray] = []
         probs: list[np.ndarray] = []
-        joints = [list(m.joint().items()) for m in self.marked]
-        for combo in itertools.product(*joints):
-            weight = 1.0
-            given: dict[int, tuple[int, int]] = {}
-            cs = cf = 0
-            for m, ((s, f), (mass, _)) in zip(self.marked, combo):
-                weight *= mass
-                given[id(m)] = (s, f)
-                cs, cf = cs + s, cf + f
-            token = CRITICALS_GIVEN.set(given)
-            try:
-                exact = self.root.exact()
-            finally:
-                CRITICALS_GIVEN.reset(token)
+        for cs, cf, weight, exact in conditioned(self.root, self.marked):
             if isinstance(exact, PMF):
                 held = exact.p > 0
                 values, chances = exact.values[held], exact.p[held]
@@ -251,7 +241,7 @@ class CriticalPlan(StandardPlan):
             columns["critical_successes"] = np.concatenate(successes)
         if self.failures:
             columns["critical_failures"] = np.concatenate(failures)
-        # several marked terms: two combinations may give the same counts (merged, for whole totals)
+        # several marked nodes: two combinations may give the same counts (merged, for whole totals)
         return Distribution(CriticalOutcome, columns, np.concatenate(probs), truncated=self.root.truncated(),
                             merge=len(self.marked) > 1 and total.dtype != object)
 

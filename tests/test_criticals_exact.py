@@ -155,10 +155,10 @@ def test_the_fields_are_there_only_with_marks():
     assert set(de.sample("1d20+5", 5, seed=1)) == {"total"} and de.distribution("1d20+5").fields == ["total"]
 
 
-@pytest.mark.parametrize("expr", ["1d6!cs6", "{1d20cs20+5, 1d20+5}kh1", "(1d4)d20cs20", "(2d20cs20)kh1"])
+@pytest.mark.parametrize("expr", ["(1d4)d20cs20", "(1d4cs4)d6", "2d(1d6cf1+2)"])
 def test_marks_whose_counts_are_not_given_keep_the_total_alone(expr):
-    # an explosion, or a group that keeps or drops around the marked dice: the marks are shown, the outcome is
-    # the total alone (README, standard notation)
+    # computed dice (marked, or marks in the count or the sides): the marks are shown, the outcome is the total
+    # alone (README, standard notation); explosions and groups that keep: tests/test_criticals_2.py
     assert de.roll(expr, seed=1).fields().keys() == {"total"}
     assert de.distribution(expr).fields == ["total"]
     assert set(de.sample(expr, 5, seed=1)) == {"total"}
