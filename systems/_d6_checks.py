@@ -140,8 +140,7 @@ class CodeDice:
         between = text(" + ")  # a run of dice is its dice joined by its separator (diceengine.parts.Dice)
         pips = code.pips
         tail = text(f" - {-pips}" if pips < 0 else f" + {pips}") if pips else ""
-        alone = text(str(pips)) if pips else ""
-        return lambda record: between.join([faces[v] for v in record]) + tail if record else alone
+        return lambda record: between.join([faces[v] for v in record]) + tail  # a code rolls 1D at least
 
 
 #: most a code's total can gain from exploding dice (a Wild Die and a character-point die, each a chain

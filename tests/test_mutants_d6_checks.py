@@ -355,3 +355,9 @@ def test_catalogue_of_both_systems():
         cat = list(get_system(name).catalogue())
         assert len(cat) == 36 * 6
         assert cat[0] == ("1D vs 5", "1D vs 5") and cat[-1] == ("12D+2 vs 30", "12D+2 vs 30")
+
+
+def test_the_dice_of_a_code_are_six_sided():
+    for system, expr in (("d6", "4D+2 vs 3D"), ("d6", "3D vs 10"), ("d6wild", "4D+2 vs 3D+1")):
+        dice = de.roll(expr, system, seed=1).dice
+        assert dice and {d.sides for d in dice} == {6} and {d.kind for d in dice} <= {"d6", "wild"}

@@ -434,3 +434,17 @@ def test_a_runtime_error_points_into_the_spelling_typed():
     with pytest.raises(de.DiceValueError) as err:
         de.roll("1d3%(0)")
     assert err.value.expression == "1d3%(0)" and err.value.column == 3
+
+
+@pytest.mark.parametrize(("expr", "total"), [("floor(7/2)+1d1", 4), ("round(5/2)", 3), ("round(-5/2)", -2),
+                                             ("abs(-2)+1d1", 3), ("ceil(7/2)", 4), ("min(3, 5)+max(2, 1)", 5),
+                                             ("max(1d1, 4)", 4), ("ceil(-7/2)", -3)])
+def test_functions_of_constants(expr, total):
+    # a function whose arguments hold no dice is worked out once, and still rolls, samples and has odds
+    # (with exact division; round rounds halves up, as JavaScript's Math.round: -2.5 -> -2)
+    assert de.roll(expr, seed=1, division="exact").outcome.total == total
+    assert set(de.sample(expr, 20, seed=1, division="exact")["total"].tolist()) == {total}
+    assert de.distribution(expr, division="exact").marginal() == {total: 1.0}
+    if "/" in expr:  # by default / floors first: 7/2 is 3, -5/2 is -3
+        floored = {"floor(7/2)+1d1": 4, "round(5/2)": 2, "round(-5/2)": -3, "ceil(7/2)": 3, "ceil(-7/2)": -4}
+        assert de.roll(expr, seed=1).outcome.total == floored[expr]
