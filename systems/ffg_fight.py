@@ -234,9 +234,9 @@ class FFGBattle(ArrayBattle):
         self.ranks = np.zeros((k, biggest + 1), dtype=np.int64)
         for i, f in enumerate(fighters):
             self.ranks[i] = [f.ranks(s) for s in range(biggest + 1)]
-        self.order = self._initiative(setup, n, gen)
+        self.order = self._initiative(n, gen)
 
-    def _initiative(self, setup: FFGSetup, n: int, gen: np.random.Generator) -> np.ndarray:
+    def _initiative(self, n: int, gen: np.random.Generator) -> np.ndarray:
         """Each fight's acting order: initiative checks rolled once, ranked by (net successes, advantage),
         ties to player characters, then to the order of the file."""
         from diceengine.api import sample
