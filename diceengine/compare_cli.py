@@ -197,14 +197,7 @@ def _rule_modules(system: Any) -> tuple[Any, Any, str]:
     import importlib
 
     module = importlib.import_module(type(system).__module__)
-    play_name = f"{module.__name__}_play"
-    try:
-        play = importlib.import_module(play_name)
-    except ModuleNotFoundError as err:
-        if err.name != play_name:
-            raise
-        play = None
-    return module, play, play_name
+    return module, system.companion("play"), f"{module.__name__}_play"
 
 
 def _summary(name: str, fn: Callable[..., Any], module: Any, lang: str | None) -> str:

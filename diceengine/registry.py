@@ -199,14 +199,19 @@ class System(ABC):
         ruleset has no damage rules and cannot fight. By default, the ``FIGHT_RULES`` class of the module
         ``<system's module>_fight`` (as ``dice rule`` finds the rules of play in ``<module>_play``): the
         combat depends on the ruleset, never the other way round."""
-        name = f"{type(self).__module__}_fight"
+        module = self.companion("fight")
+        return None if module is None else module.FIGHT_RULES()
+
+    def companion(self, part: str) -> types.ModuleType | None:
+        """The module ``<system's module>_<part>`` beside the system's (``_play``: its rules of play,
+        ``_fight``: its combat), or ``None`` when the ruleset has none."""
+        name = f"{type(self).__module__}_{part}"
         try:
-            module = importlib.import_module(name)
+            return importlib.import_module(name)
         except ModuleNotFoundError as e:
             if e.name != name:
                 raise
             return None
-        return module.FIGHT_RULES()
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

@@ -78,7 +78,7 @@ def refuse(message: str, **params: object) -> DiceValueError:
     """The engine's error for an action the texts forbid (raise it: the state stays as it was):
     ``message`` is a template of the catalogues (marked with ``N_``), its ``{fields}`` filled from
     ``params``, so that :func:`diceengine.i18n.translate_error` says it in the user's language."""
-    return DiceValueError(message, **params)
+    return DiceValueError(message, None, None, **params)  # None, None: typed apart from the params
 
 
 def one_of(value: Any, choices: Any, what: str) -> None:

@@ -278,12 +278,8 @@ def _rules(system_name: str) -> dict[str, Callable[..., Any]]:
     system = get_system(system_name)
     module = importlib.import_module(type(system).__module__)
     rules = dict(getattr(module, "RULES", {}))
-    play_name = f"{module.__name__}_play"
-    try:
-        play = importlib.import_module(play_name)
-    except ModuleNotFoundError as err:
-        if err.name != play_name:
-            raise
+    play = system.companion("play")
+    if play is None:
         return rules
     for name, fn in getattr(play, "RULES", {}).items():
         rules.setdefault(name, fn)
