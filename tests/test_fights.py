@@ -293,6 +293,7 @@ def chi_square_against_exact(fight, n, seed, bins=8):
     (ROARK, "d6wild", {"dodge": "always", "reaction": "add", "complication": "remove_highest"}),
     (ROARK, "d6wild", {"force_point": "when_wounded", "a.0.force_points": 2, "b.0.force_points": 1}),
     (ROARK, "d6wild", {"force_point": "first_round", "b.0.force_points": 1, "dodge": "always"}),
+    (ROARK, "d6wild", {"b.0.player": True, "b.0.perception": "3D"}),  # two player characters: ties roll again
     (ROARK, "ffg", {}),
     (SQUAD, "ffg", {}),                                    # text 004: a stormtrooper squad against a hero
 ])

@@ -440,3 +440,17 @@ def test_sampled_counts_are_whole_numbers(system, expr):
         assert column.dtype in (np.int64, np.bool_), (name, column.dtype)
     if system == "d6wild":
         assert s["explosions"].max() >= 1  # a six rolled on the Wild Die in 500 rolls: the count is there
+
+
+def test_work_counts_add_up_across_calls():
+    # the counter is a running total (the budget tests read a difference): two computations count twice one
+    from tests.helpers import clear_engine_caches
+
+    for expr, options in (("4d6kh1kl1", {"dialect": "d20"}), ("6d6kh2", {})):
+        clear_engine_caches()
+        pmf_module.WORK.work = 0.0
+        de.distribution(expr, **options)
+        once = pmf_module.WORK.work
+        clear_engine_caches()
+        de.distribution(expr, **options)
+        assert once > 0 and pmf_module.WORK.work == pytest.approx(2 * once), expr
