@@ -448,3 +448,27 @@ def test_functions_of_constants(expr, total):
     if "/" in expr:  # by default / floors first: 7/2 is 3, -5/2 is -3
         floored = {"floor(7/2)+1d1": 4, "round(5/2)": 2, "round(-5/2)": -3, "ceil(7/2)": 3, "ceil(-7/2)": -4}
         assert de.roll(expr, seed=1).outcome.total == floored[expr]
+
+
+def test_computed_dice_at_their_bound():
+    # a computed count may reach MAX_DICE (10,000) exactly; one more pair is refused, the caret under the d
+    assert de.roll("(5000*2)d1", seed=1).outcome.total == 10_000
+    assert de.distribution("(5000*2)d1").marginal() == {10_000: 1.0}
+    with pytest.raises(de.DiceLimitError) as err:
+        de.roll("(5001*2)d1")
+    assert err.value.column == 8 and "10002" in str(err.value)
+    with pytest.raises(de.DiceError) as err:
+        de.roll("(1d4-5)d6", seed=1)
+    assert err.value.column == 7
+
+
+def test_reroll_and_add_adds_one_die_when_every_die_is_ranked():
+    # d20's ra: one more die at most, also when keep / drop ranks every die thrown (explosions="dice"):
+    # the sample agrees with the exact odds, and no roll throws more than 8 dice
+    opts = {"dialect": "d20", "explosions": "dice"}
+    exact = de.distribution("4d6ra6kh3", **opts).marginal()
+    assert max(exact) == 18 and abs(sum(exact.values()) - 1) < 1e-12
+    totals = de.sample("4d6ra6kh3", 20_000, seed=3, **opts)["total"]
+    assert chi2_passes(totals, exact)
+    for seed in range(200):
+        assert len(de.roll("4d6ra6kh3", seed=seed, **opts).dice) <= 8
