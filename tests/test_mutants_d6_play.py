@@ -392,7 +392,11 @@ def test_step_of_play():
     # the check is read with its options: one d20 is a pool only with one_die
     with pytest.raises(de.DiceError, match="one_die"):
         _play.rolling(scene(), "1d20<=10", "d20pool")
-    assert _play.rolling(scene(), "1d20<=10", "d20pool", {"one_die": True}).options == {"one_die": True}
+    one = _play.rolling(scene(), "1d20<=10", "d20pool", {"one_die": True})
+    assert one.options == {"one_die": True}
+    assert one.roll(seed=2).outcome == de.roll("1d20<=10", "d20pool", seed=2, one_die=True).outcome  # options kept
+    assert list(one.sample(30, seed=2)["successes"]) == list(de.sample("1d20<=10", 30, "d20pool", seed=2,
+                                                                        one_die=True)["successes"])
 
 
 # ---------------------------------------------------------------- D6 with the Wild Die

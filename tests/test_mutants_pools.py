@@ -362,8 +362,8 @@ def test_pool_sample_success_and_impulsion(expr, n, threshold, discipline, k):
 
 def test_pool_size_refusals_word_for_word():
     # the catalogue's words (the French catalogue looks them up by these), the count filled in, the caret at 0
-    for expr, want in (("1d20<=10", "a pool rolls at least two d20 (text 001), not 1 (the option one_die=true "
-                                    "allows one)"),
+    for expr, want in (("1d20<=10", ("a pool rolls at least two d20 (text 001), not 1 (the option one_die=true "
+                                     "allows one)")),
                        ("6d20<=10", "a pool has 1 to 5 d20 (2, plus up to 3 bought), not 6")):
         with pytest.raises(de.DiceValueError) as err:
             de.roll(expr, "d20pool")
