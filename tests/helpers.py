@@ -72,11 +72,12 @@ def assert_close(actual: Mapping[Any, float], expected: Mapping[Any, Any], tol: 
 
 
 class Scripted(random.Random):
-    """A ``random.Random`` (accepted as a seed) that throws the given faces of a ``sides``-sided die, in order."""
+    """A ``random.Random`` (accepted as a seed) that throws the given faces in order: a face of a ``sides``-sided
+    die, or a ``(face, sides)`` pair for dice of several sizes."""
 
-    def __init__(self, faces: list[int], sides: int = 6) -> None:
+    def __init__(self, faces: list[int] | list[tuple[int, int]], sides: int = 6) -> None:
         super().__init__(0)
-        self._draws = [(f - 0.5) / sides for f in faces]
+        self._draws = [(f[0] - 0.5) / f[1] if isinstance(f, tuple) else (f - 0.5) / sides for f in faces]
 
     def random(self) -> float:
         return self._draws.pop(0)

@@ -70,7 +70,6 @@ def test_syntax_errors_say_what_was_expected_and_where(expr, system, column, mes
     # the look-alike is searched in the word at the fault only, not in the words before it
     ("4D vs très facİle", "d6wild", 14, "unexpected character 'İ': expected a name"),
     ("capacité vs !", "ffg", 12, "unexpected character '!': expected a die letter"),
-    ("profİciencies", "standard", 4, "unexpected character 'İ': letters are ASCII letters here"),
 ])
 def test_the_fault_near_accented_words(expr, system, column, message):
     with pytest.raises(de.DiceSyntaxError) as err:

@@ -16,18 +16,7 @@ import pytest
 
 import diceengine as de
 
-from .helpers import assert_close, chi2_passes
-
-
-class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given ``(face, sides)`` in order."""
-
-    def __init__(self, throws: list[tuple[int, int]]) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / s for f, s in throws]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
+from .helpers import Scripted, assert_close, chi2_passes
 
 
 def floor_div(a, b):

@@ -4,7 +4,6 @@ several, samples of constants and fractions, the distribution's values, the syst
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -14,16 +13,7 @@ import diceengine as de
 from diceengine import api
 from diceengine.registry import get_system
 
-
-class Scripted(random.Random):
-    """A generator (a ``random.Random``, accepted as a seed) that throws the given ``(face, sides)`` in order."""
-
-    def __init__(self, throws: list[tuple[int, int]]) -> None:
-        super().__init__(0)
-        self._draws = [(f - 0.5) / s for f, s in throws]
-
-    def random(self) -> float:
-        return self._draws.pop(0)
+from .helpers import Scripted
 
 
 def test_one_record_and_several():
