@@ -322,3 +322,16 @@ def test_each_die_as_a_kernel(die):
     for s, a, p in got:
         assert p == pytest.approx(float(want[(s, a)]), abs=1e-15)
     assert nd._kernel(iter(faces)) == got  # any iterable of faces
+
+
+def test_battle_no_one_acts_once_the_other_side_is_down():
+    """In a fight whose other side is all down, the survivors' attacks stop: no one fires at an ally (the
+    first combatant of the file) for want of an enemy, while the other fights of the batch go on."""
+    setup = ffg_fight.FFGSetup(a=[THUG, HERO], b=[dict(THUG, name="Other")])
+    battle = ffg_fight.FFGBattle(setup, 400, np.random.default_rng(3))
+    battle.health[:200, 2] = 99   # the first 200 fights: side b is already down
+    before = battle.health.copy()
+    battle.step(np.random.default_rng(4))
+    assert (battle.health[:200] == before[:200]).all()
+    assert (battle.health[200:, 2] > before[200:, 2]).any()   # elsewhere, side b is attacked
+    assert (battle.health[200:, :2] > before[200:, :2]).any()   # and fires back

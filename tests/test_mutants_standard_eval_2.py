@@ -461,3 +461,14 @@ def test_reroll_and_add_adds_one_die_when_every_die_is_ranked():
     assert chi2_passes(totals, exact)
     for seed in range(200):
         assert len(de.roll("4d6ra6kh3", seed=seed, **opts).dice) <= 8
+
+
+@pytest.mark.parametrize(("expr", "options", "column"), [("1 + (1d6/2)d6", {"division": "exact"}, 11),
+                                                         ("1 + 2d(7/2)", {"division": "exact"}, 4),
+                                                         ("1 + (1d200)d(1d100)", {}, 11)])
+def test_computed_dice_errors_point_at_the_term(expr, options, column):
+    """The caret of a computed term's refusal is under the term (its ``d`` after a computed count, else its
+    count), wherever the term stands."""
+    with pytest.raises(de.DiceError) as err:
+        de.roll(expr, seed=1, **options)
+    assert err.value.column == column

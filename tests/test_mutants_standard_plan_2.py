@@ -11,9 +11,10 @@ import pytest
 
 import diceengine as de
 from diceengine import api
+from diceengine import pmf as pmf_module
 from diceengine.registry import get_system
 
-from .helpers import Scripted
+from .helpers import Scripted, clear_engine_caches
 
 
 def test_one_record_and_several():
@@ -128,3 +129,15 @@ def test_the_system_declares_its_options():
     with pytest.raises(de.DiceError):
         de.roll("1d6", division="round")
     assert de.roll("7/2", division="floor").total == 3
+
+
+@pytest.mark.parametrize("expr", ["max(1d6, 6d6kh3)", "min(1d4, 1d6, 6d6kh3)", "max(6d6kh3, 1d6, 2)",
+                                  "min(1d6, 5d10dl2)"])
+def test_a_function_estimates_the_work_of_each_argument(expr):
+    """Each argument's exact odds are part of the function's: the estimate bounds the work counted, whichever
+    argument does it."""
+    clear_engine_caches()
+    cost = api.plan(expr).exact_cost()
+    pmf_module.WORK.work = 0.0
+    de.distribution(expr)
+    assert 0 < pmf_module.WORK.work <= cost.work
