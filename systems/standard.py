@@ -114,7 +114,7 @@ class StandardPlan(Plan):
         return parts
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
-        """:meth:`explain` compiled: each node's texts asked once (:meth:`._standard_eval.Evaluator.writer`)."""
+        """:meth:`explain` compiled: each node's texts asked once (:meth:`._eval_base.Evaluator.writer`)."""
         opening = text(Group((self.expression,), "expression")) + text(": ")
         root = self.root.writer(text)
         equals = text(" = ")
@@ -166,9 +166,9 @@ class CriticalPlan(StandardPlan):
 
     A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
     joint distribution of the total and the counts: for each combination of the counts of the marked nodes
-    (dice terms, :class:`~._standard_eval.CriticalTerm`, and groups that keep or drop around marked dice,
-    :class:`~._standard_eval.CriticalGroup`; independent of each other), the expression's distribution given
-    them, weighted by their probability (:func:`~._standard_eval.conditioned`)."""
+    (dice terms, :class:`~._eval_leaves.CriticalTerm`, and groups that keep or drop around marked dice,
+    :class:`~._eval_criticals.CriticalGroup`; independent of each other), the expression's distribution given
+    them, weighted by their probability (:func:`~._eval_criticals.conditioned`)."""
 
     outcome_type = CriticalOutcome
 

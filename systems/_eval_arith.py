@@ -1,0 +1,439 @@
+"""Arithmetic of a standard expression: binary operators and comparisons, unary signs, functions
+(``floor``, ``max``...)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from diceengine.arith import check_interval
+from diceengine.errors import DiceError, DiceLimitError, DiceValueError
+from diceengine.limits import Cost
+from diceengine.parts import Part
+from diceengine.pmf import PMF, _check_support, convolve_cost
+
+from . import _exact
+from ._dice_ast import Call
+from ._eval_base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
+
+#: largest magnitude a power may reach
+MAX_POWER = 10**18
+
+
+def _floor_div(x: Any, y: Any) -> Any:
+    return x // y
+
+
+def _true_div(x: Any, y: Any) -> Any:
+    return _exact.normal(Fraction(x) / Fraction(y))
+
+
+def _pow(x: Any, y: Any, exact_division: bool) -> Any:
+    if type(y) is not int:
+        raise DiceValueError("an exponent must be a whole number")
+    if y < 0:
+        if x == 0:
+            raise DiceValueError("zero to a negative power (division by zero)")
+        value = Fraction(1) / Fraction(x) ** -y
+        return _exact.normal(value) if exact_division else math.floor(value)
+    if abs(x) > 1 and y * math.log2(abs(x)) > 60:
+        raise DiceLimitError(f"number too large: {x}^{y}")
+    return _exact.normal(x ** y) if type(x) is Fraction else x ** y
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+_NP_COMPARE = {"==": np.equal, "=": np.equal, "!=": np.not_equal, "<>": np.not_equal, "<": np.less,
+               "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+
+class Binary(Evaluator):
+    """``+ - * / // % ^`` and comparisons between two expressions."""
+
+    PREC: ClassVar[dict[str, int]] = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "^": 4}
+
+    def __init__(self, op: str, left: Evaluator, right: Evaluator, node: Any, ctx: Context) -> None:
+        self.op, self.left, self.right, self.node = op, left, right, node
+        self.expression = ctx.expression
+        self.exact_division = ctx.exact_division
+        self.prec = 0 if op in _COMPARE else self.PREC[op]
+        self.dice_count = left.dice_count + right.dice_count
+        if op in _COMPARE:
+            self.rational = False
+        elif op == "/" and ctx.exact_division:
+            self.rational = True
+        elif op == "^":
+            self.rational = left.rational or ctx.exact_division
+        elif op == "//":
+            self.rational = False
+        else:
+            self.rational = left.rational or right.rational
+        self.fn = self._function()
+        self._format: str | None = None
+
+    def _error(self, message: str, kind: type = DiceValueError) -> DiceError:
+        return kind(message, self.expression, self.node.pos)
+
+    def _function(self) -> Callable[[Any, Any], Any]:
+        op = self.op
+        if self.rational and op in ("+", "-", "*"):  # 1/2 + 1/2 is the int 1, as every other exact value
+            arithmetic = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
+            return lambda a, b: _exact.normal(arithmetic(a, b))
+        if op == "+":
+            return lambda a, b: a + b
+        if op == "-":
+            return lambda a, b: a - b
+        if op == "*":
+            return lambda a, b: a * b
+        if op in _COMPARE:
+            test = _COMPARE[op]
+            return lambda a, b: 1 if test(a, b) else 0
+        if op == "^":
+            exact_division = self.exact_division
+
+            def power(a: Any, b: Any) -> Any:
+                try:
+                    return _pow(a, b, exact_division)
+                except DiceError as err:
+                    raise type(err)(err.message, self.expression, self.node.pos) from None
+            return power
+        divide = _true_div if (op == "/" and self.exact_division) else _floor_div
+        mod = op == "%"
+
+        def checked(a: Any, b: Any) -> Any:
+            if b == 0:
+                raise self._error("division by zero")
+            if mod:
+                return _exact.normal(Fraction(a) % Fraction(b)) if (type(a) is Fraction or type(b) is Fraction) \
+                    else a % b
+            if type(a) is Fraction or type(b) is Fraction:
+                return _exact.normal(Fraction(a) / Fraction(b)) if divide is _true_div else math.floor(
+                    Fraction(a) / Fraction(b))
+            return divide(a, b)
+        return checked
+
+    def roller(self) -> Any:
+        a, b, fn = self.left.roller(), self.right.roller(), self.fn
+        if not callable(a) and not callable(b):
+            return fn(a, b)
+        if self.op == "+" and not self.rational:
+            if not callable(b):  # the common "dice + modifier": one call less per roll
+                return lambda r, rec: a(r, rec) + b
+            if not callable(a):
+                return lambda r, rec: a + b(r, rec)
+            return lambda r, rec: a(r, rec) + b(r, rec)
+        if not callable(b):
+            return lambda r, rec: fn(a(r, rec), b)
+        if not callable(a):
+            return lambda r, rec: fn(a, b(r, rec))
+        return lambda r, rec: fn(a(r, rec), b(r, rec))
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        a = self.left.sample(n, gen)
+        b = self.right.sample(n, gen)
+        op = self.op
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op in _NP_COMPARE:
+            return _NP_COMPARE[op](a, b).astype(np.int64)
+        if op in ("/", "//", "%") and np.any(np.asarray(b) == 0):
+            raise self._error("division by zero")
+        if op == "/" and self.exact_division:
+            return np.true_divide(a, b)
+        if op in ("/", "//"):
+            if self.left.rational or self.right.rational:
+                return np.floor(np.true_divide(a, b)).astype(np.int64)
+            return np.floor_divide(a, b)
+        if op == "%":
+            return np.mod(a, b)
+        return _pairwise(a, b, self.fn, n, self.rational)
+
+    def exact(self) -> Any:
+        a, b, op = self.left.exact(), self.right.exact(), self.op
+        if op == "+" and isinstance(a, PMF) and isinstance(b, PMF):
+            return a + b
+        if op == "-" and isinstance(a, PMF) and isinstance(b, PMF):
+            return a - b
+        if op == "*" and isinstance(a, PMF) and isinstance(b, PMF) and _dense_enough(a, b, self.bounds()):
+            if len(a.p) == 1:
+                return b.map(lambda v: v * a.offset)
+            if len(b.p) == 1:
+                return a.map(lambda v: v * b.offset)
+            return a.combine(b, np.multiply)
+        if op in ("/", "//", "%") and any(v == 0 for v, _ in _exact.pairs(b)):
+            raise self._error("division by zero is possible")
+        vectorised: Any = None
+        if op in _NP_COMPARE:
+            compare = _NP_COMPARE[op]
+            vectorised = lambda x, y: compare(x, y).astype(np.int64)
+        elif op == "//" or (op == "/" and not self.exact_division):
+            vectorised = np.floor_divide
+        elif op == "%":
+            vectorised = np.mod
+        with np.errstate(divide="ignore"):
+            return _exact.combine(a, b, self.fn, vectorised)
+
+    def _text_format(self) -> str:
+        """``"{} + {}"``, with parentheses where the operands need them (they depend on the tree only)."""
+        if self._format is None:
+            mine, left, right = self.prec, self.left, self.right
+            lp = left.prec < mine or (self.op == "^" and left.prec == mine)
+            rp = right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%"))
+            self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
+        return self._format
+
+    def render(self, records: Iterator[Any]) -> str:
+        return (self._format or self._text_format()).format(self.left.render(records), self.right.render(records))
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        left, right = self.left.template(), self.right.template()
+        if left is None or right is None:
+            return None
+        return self._text_format().format(left[0], right[0]), left[1] + right[1]
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        mine, left, right = self.prec, self.left, self.right
+        left.wrapped(records, out, left.prec < mine or (self.op == "^" and left.prec == mine))
+        out.append(f" {self.op} ")
+        right.wrapped(records, out, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        mine, left, right = self.prec, self.left, self.right
+        a = left.wrapped_writer(text, left.prec < mine or (self.op == "^" and left.prec == mine))
+        op = text(f" {self.op} ")
+        b = right.wrapped_writer(text, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        return lambda records: a(records) + op + b(records)
+
+    def truncated(self) -> float:
+        return self.left.truncated() + self.right.truncated()
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        a, b = self.left.exact_cost(), self.right.exact_cost()
+        lo, hi = self.bounds()
+        if self.op in ("+", "-") and not self.rational:
+            lo, hi = (a[1] + b[1], a[2] + b[2]) if self.op == "+" else (a[1] - b[2], a[2] - b[1])
+            span = hi - lo + 1
+            _check_support(span)
+            return a[0] + b[0] + convolve_cost(_span(a[1], a[2]), _span(b[1], b[2])) + Cost(span, span), lo, hi
+        return _pairs_cost(a, b, lo, hi, self.rational)
+
+    def bounds(self) -> tuple[Any, Any]:
+        (a0, a1), (b0, b1) = self.left.bounds(), self.right.bounds()
+        op = self.op
+        if op in _COMPARE:
+            return 0, 1
+        if op == "+":
+            lo, hi = a0 + b0, a1 + b1
+        elif op == "-":
+            lo, hi = a0 - b1, a1 - b0
+        elif op == "*":
+            corners = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
+            lo, hi = min(corners), max(corners)
+        elif op == "%":
+            if b0 > 0:
+                lo, hi = 0, b1
+            elif b1 < 0:
+                lo, hi = b0, 0
+            else:
+                m = max(abs(b0), abs(b1))
+                lo, hi = -m, m
+        elif op == "^":
+            m = max(abs(a0), abs(a1), 1)
+            top = max(abs(b0), abs(b1))
+            if m > 1 and top * math.log2(m) > 60:
+                raise DiceLimitError(f"a power could reach {m}^{top}, beyond the exact integer range",
+                                     self.expression, self.node.pos)
+            lo, hi = -(m ** top), m ** top
+        elif b0 > 0 or b1 < 0:  # / and //: monotone in each operand away from a zero divisor
+            exact = op == "/" and self.exact_division
+            div = (lambda x, y: Fraction(x) / Fraction(y)) if exact or self.rational else (lambda x, y: x // y)
+            corners = (div(a0, b0), div(a0, b1), div(a1, b0), div(a1, b1))
+            lo, hi = min(corners), max(corners)
+        else:  # |x / y| <= |x| for a whole y != 0
+            m = max(abs(a0), abs(a1))
+            lo, hi = -m, m
+        return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
+
+
+def _pairwise(a: Any, b: Any, fn: Callable[[Any, Any], Any], n: int, rational: bool) -> np.ndarray:
+    """``fn`` over two value arrays, computed once per distinct pair (powers, exact quotients)."""
+    x, y = _as_array(a, n), _as_array(b, n)
+    pairs = np.stack([x.astype(np.float64) if rational else x, y], axis=1) if n else np.zeros((0, 2))
+    unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    values = [fn(_scalar(u[0]), _scalar(u[1])) for u in unique]
+    table = np.array([float(v) for v in values]) if rational else np.array(values, dtype=np.int64)
+    return table[inverse.ravel()] if n else np.zeros(0, dtype=table.dtype)
+
+
+def _scalar(v: Any) -> Any:
+    f = float(v)
+    return int(f) if f.is_integer() else Fraction(f)
+
+
+class Unary(Evaluator):
+    """``-x`` and ``+x``."""
+
+    prec = 3
+
+    def __init__(self, op: str, operand: Evaluator) -> None:
+        self.op, self.operand = op, operand
+        self.rational = operand.rational
+        self.dice_count = operand.dice_count
+
+    def roller(self) -> Any:
+        a = self.operand.roller()
+        if self.op == "+":
+            return a
+        return (lambda r, rec: -a(r, rec)) if callable(a) else -a
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        a = self.operand.sample(n, gen)
+        return a if self.op == "+" else -a
+
+    def exact(self) -> Any:
+        a = self.operand.exact()
+        if self.op == "+":
+            return a
+        return -a if isinstance(a, PMF) else _exact.apply(a, lambda v: -v)
+
+    def render(self, records: Iterator[Any]) -> str:
+        inner = self.operand.render(records)
+        if self.operand.prec < 3:
+            inner = f"({inner})"
+        return f"{self.op}{inner}"
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        inner = self.operand.template()
+        if inner is None:
+            return None
+        return (f"{self.op}({inner[0]})" if self.operand.prec < 3 else f"{self.op}{inner[0]}"), inner[1]
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.append(self.op)
+        self.operand.wrapped(records, out, self.operand.prec < 3)
+
+    def truncated(self) -> float:
+        return self.operand.truncated()
+
+    def bounds(self) -> tuple[Any, Any]:
+        lo, hi = self.operand.bounds()
+        return (lo, hi) if self.op == "+" else (-hi, -lo)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = self.operand.exact_cost()
+        return cost + Cost(hi - lo + 1, hi - lo + 1), (lo if self.op == "+" else -hi), (hi if self.op == "+" else -lo)
+
+
+def _round_half_up(v: Any) -> int:
+    return math.floor(v + Fraction(1, 2)) if type(v) is Fraction else v
+
+
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "floor": lambda v: math.floor(v), "ceil": lambda v: math.ceil(v), "round": _round_half_up,
+    "abs": lambda v: abs(v), "min": min, "max": max,
+}
+
+
+class Function(Evaluator):
+    """``floor ceil round abs`` of one expression, ``min max`` of one or more (rpg-dice-roller's functions);
+    ``round`` rounds halves up, as JavaScript's ``Math.round``."""
+
+    def __init__(self, name: str, args: list[Evaluator], node: Call, ctx: Context) -> None:
+        self.name, self.args, self.node = name, args, node
+        arity_one = name in ("floor", "ceil", "round", "abs")
+        if arity_one and len(args) != 1:
+            raise DiceValueError(f"{name}() takes one expression, not {len(args)}", ctx.expression, node.pos)
+        self.fn = _FUNCTIONS[name]
+        self.rational = name in ("abs", "min", "max") and any(a.rational for a in args)
+        self.dice_count = sum(a.dice_count for a in args)
+
+    def roller(self) -> Any:
+        parts = [a.roller() for a in self.args]
+        fn = self.fn
+        if self.name in ("min", "max"):
+            if not any(callable(p) for p in parts):
+                return fn(parts)
+            return lambda r, rec: fn([p(r, rec) if callable(p) else p for p in parts])
+        p = parts[0]
+        return (lambda r, rec: fn(p(r, rec))) if callable(p) else fn(p)
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        values = [a.sample(n, gen) for a in self.args]
+        name = self.name
+        if name == "min":
+            return _reduce(np.minimum, values)
+        if name == "max":
+            return _reduce(np.maximum, values)
+        v = values[0]
+        if name == "abs":
+            return np.abs(v)
+        if not self.args[0].rational:
+            return v
+        if name == "floor":
+            return np.floor(v).astype(np.int64)
+        if name == "ceil":
+            return np.ceil(v).astype(np.int64)
+        return np.floor(np.asarray(v) + 0.5).astype(np.int64)
+
+    def exact(self) -> Any:
+        dists = [a.exact() for a in self.args]
+        if self.name in ("min", "max"):
+            vec = np.minimum if self.name == "min" else np.maximum
+            pick = min if self.name == "min" else max
+            out = dists[0]
+            for d in dists[1:]:
+                out = _exact.combine(out, d, lambda x, y: pick(x, y), vec)
+            return out
+        return _exact.apply(dists[0], self.fn)
+
+    def render(self, records: Iterator[Any]) -> str:
+        return f"{self.name}(" + ", ".join(a.render(records) for a in self.args) + ")"
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.append(f"{self.name}(")
+        for i, a in enumerate(self.args):
+            if i:
+                out.append(", ")
+            a.parts(records, out)
+        out.append(")")
+
+    def truncated(self) -> float:
+        return sum(a.truncated() for a in self.args)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        costs = [a.exact_cost() for a in self.args]
+        lo, hi = self.bounds()
+        out = costs[0]
+        for c in costs[1:]:
+            out = _pairs_cost(out, c, lo, hi, self.rational)
+        if len(costs) == 1:
+            out = _pairs_cost(out, (Cost(), 0, 0), lo, hi, True)
+        return out[0], math.floor(lo), math.ceil(hi)
+
+    def bounds(self) -> tuple[Any, Any]:
+        ranges = [a.bounds() for a in self.args]
+        if self.name == "min":
+            return min(r[0] for r in ranges), min(r[1] for r in ranges)
+        if self.name == "max":
+            return max(r[0] for r in ranges), max(r[1] for r in ranges)
+        lo, hi = ranges[0]
+        if self.name == "abs":
+            return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+        return math.floor(lo), math.ceil(hi)
+
+
+def _reduce(fn: Any, values: list[Any]) -> Any:
+    out = values[0]
+    for v in values[1:]:
+        out = fn(out, v)
+    return out

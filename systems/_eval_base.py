@@ -1,0 +1,143 @@
+"""The base of the standard notation's evaluators (:mod:`._standard_eval`): the compiling context, the
+:class:`Evaluator` contract, and the cost helpers its nodes share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
+from diceengine.parts import Part
+from diceengine.pmf import PMF, _check_support
+from diceengine.rolljson import dice_json
+from diceengine.rolls import Die
+
+
+class Context:
+    """What compiling needs: the expression (for error carets) and the system's options."""
+
+    def __init__(self, expression: str, options: Mapping[str, Any]) -> None:
+        self.expression = expression
+        self.exact_division = options.get("division", "floor") == "exact"
+        self.dialect = options.get("dialect", "roll20")
+        self.explosions = options.get("explosions", "unit")
+        self.marked: list[Any] = []  # marked nodes (CriticalTerm, CriticalGroup): their counts in the outcome
+        self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
+
+
+class Evaluator:
+    """Base class: a node of the compiled expression (see the module docstring)."""
+
+    prec = 9
+    rational = False  # values may be fractions
+    dice_count = 0    # dice thrown by one roll (explosions aside), bounded by MAX_DICE
+
+    def roller(self) -> Any:
+        raise NotImplementedError
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        raise NotImplementedError
+
+    def exact(self) -> Any:
+        raise NotImplementedError
+
+    def render(self, records: Iterator[Any]) -> str:
+        raise NotImplementedError
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        """The node's text as a ``str.format`` template with one ``{}`` per dice record it reads, and the
+        function writing each record's text (``None``: the node is rendered by :meth:`render` only)."""
+        return None
+
+    _compiled: tuple[str, list[Callable[[Any], str]]] | tuple[()] | None = None
+
+    def render_list(self, records: list) -> str:
+        """:meth:`render` of a list of records, through the node's :meth:`template` (compiled once) when
+        it has one."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = self.template() or ()
+        if compiled and len(compiled[1]) == len(records):
+            text, writers = compiled
+            if len(writers) == 1:
+                return text.format(writers[0](records[0][1]))
+            return text.format(*[write(data) for write, (_, data) in zip(writers, records)])
+        return self.render(iter(records))
+
+    def truncated(self) -> float:
+        return 0.0
+
+    def dice(self, data: Any) -> list[Die]:
+        return []
+
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
+        """The JSON of :meth:`dice` (the items of an array); ``dropped``: every die marked not kept (its
+        group's item is dropped)."""
+        if dropped:
+            return dice_json([die._replace(kept=False) for die in self.dice(data)])
+        return dice_json(self.dice(data))
+
+    def bounds(self) -> tuple[Any, Any]:
+        raise NotImplementedError
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        """Append the parts of the node's text (:mod:`diceengine.parts`), reading the records as render does."""
+        out.append(self.render(records))
+
+    def wrapped(self, records: Iterator[Any], out: list[Part], paren: bool) -> None:
+        if paren:
+            out.append("(")
+        self.parts(records, out)
+        if paren:
+            out.append(")")
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        """:meth:`parts` compiled for one format and language (``text``: a part's text): ``records -> the
+        text of the parts``. By default, the parts' texts one by one."""
+        def write(records: Iterator[Any]) -> str:
+            out: list[Part] = []
+            self.parts(records, out)
+            return "".join([text(p) for p in out])
+        return write
+
+    def wrapped_writer(self, text: Callable[[Any], str], paren: bool) -> Callable[[Iterator[Any]], str]:
+        """:meth:`writer` in parentheses when ``paren``."""
+        inner = self.writer(text)
+        if not paren:
+            return inner
+        opening, closing = text("("), text(")")
+        return lambda records: opening + inner(records) + closing
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        raise NotImplementedError
+
+
+def _span(lo: Any, hi: Any) -> int:
+    return int(math.ceil(hi) - math.floor(lo)) + 1
+
+
+def _pairs_cost(a: tuple[Cost, Any, Any], b: tuple[Cost, Any, Any], lo: Any, hi: Any,
+                rational: bool = False) -> tuple[Cost, int, int]:
+    """Cost of combining two distributions pair by pair (numpy when whole, Python when fractions)."""
+    la, lb = _span(a[1], a[2]), _span(b[1], b[2])
+    pairs = max(la, lb) if la == 1 or lb == 1 else la * lb
+    _check_support(pairs)
+    span = min(_span(lo, hi), 4 * pairs + 1024)  # a sparse result is held as a table (see _exact.build)
+    step = PYTHON_STEP if rational else 6
+    cost = a[0] + b[0] + Cost(step * pairs + 2 * span + NUMPY_CALL, 5 * pairs + span)
+    return cost, math.floor(lo), math.ceil(hi)
+
+
+def _dense_enough(a: PMF, b: PMF, bounds: tuple[Any, Any]) -> bool:
+    """Whether a product of ``a`` and ``b`` is held as a dense array (else as a table), as
+    :func:`_pairs_cost` estimates it."""
+    la, lb = len(a.p), len(b.p)
+    pairs = max(la, lb) if la == 1 or lb == 1 else la * lb
+    return _span(bounds[0], bounds[1]) <= 4 * pairs + 1024
+
+
+def _as_array(x: Any, n: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(x), (n,))

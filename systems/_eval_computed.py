@@ -1,0 +1,158 @@
+"""Computed dice of a standard expression: ``(1d4)d6``, ``2d(1d6+2)``, the count or the sides thrown first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from diceengine.arith import check_interval
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.limits import MAX_DICE, Cost
+from diceengine.parts import Part
+from diceengine.pmf import PMF
+from diceengine.rolls import Die
+
+from . import _exact
+from ._dice_ast import Dice
+from ._dice_terms import DiceTerm, compile_term
+from ._eval_base import Context, Evaluator, _as_array, _span
+
+#: most (count, sides) pairs the exact odds of computed dice may mix
+MAX_COMPUTED_PAIRS = 10_000
+
+
+class ComputedDice(Evaluator):
+    """``(1d4)d6``, ``2d(1d6+2)``, ``(2*3)d6``: the count or the sides are expressions, thrown first."""
+
+    def __init__(self, node: Dice, count: Evaluator | None, sides: Evaluator | None, label: str | None,
+                 ctx: Context) -> None:
+        self.node, self.count, self.sides, self.label = node, count, sides, label
+        self.expression = ctx.expression
+        self.dialect = ctx.dialect
+        self.explosions = ctx.explosions
+        self._terms: dict[tuple[int, Any], DiceTerm] = {}
+        for part in (count, sides):
+            if part is not None and part.rational:
+                raise DiceValueError("a number of dice or of sides must be a whole number", ctx.expression,
+                                     node.pos or 0)
+        self.counts = _exact.pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
+        self.sides_values = _exact.pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
+        if len(self.counts) * len(self.sides_values) > MAX_COMPUTED_PAIRS:
+            raise DiceLimitError("too many possible dice for this computed term", ctx.expression, node.pos or 0)
+        most = max(c for c, _ in self.counts)
+        for c, _ in self.counts:
+            self.term(c, self.sides_values[0][0])  # validates the counts
+        for s, _ in self.sides_values:
+            self.term(self.counts[0][0], s)  # validates the sides
+        self.dice_count = most + (count.dice_count if count else 0) + (sides.dice_count if sides else 0)
+        if self.dice_count > MAX_DICE:
+            raise DiceLimitError(f"too many dice: up to {self.dice_count} in one roll (at most {MAX_DICE})",
+                                 ctx.expression, node.pos or 0)
+
+    def term(self, c: int, s: Any) -> DiceTerm:
+        found = self._terms.get((c, s))
+        if found is None:
+            found = self._terms[(c, s)] = compile_term(self.node, self.expression, c, s, self.label, self.dialect,
+                                                         self.explosions)
+        return found
+
+    def roller(self) -> Any:
+        cr = self.count.roller() if self.count is not None else (self.node.count or 1)
+        sr = self.sides.roller() if self.sides is not None else self.node.sides
+
+        def roll(r: Any, rec: list) -> Any:
+            sub: list = []
+            c = cr(r, sub) if callable(cr) else cr
+            s = sr(r, sub) if callable(sr) else sr
+            term = self.term(c, s)
+            inner: list = []
+            value = term.roller()(r, inner)
+            rec.append((self, (sub, inner)))
+            return value
+        return roll
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        counts = _as_array(self.count.sample(n, gen) if self.count is not None else (self.node.count or 1), n)
+        if self.sides is not None:
+            sides = _as_array(self.sides.sample(n, gen), n)
+        else:
+            sides = np.zeros(n, dtype=np.int64)
+        out = np.zeros(n, dtype=np.int64)
+        pairs = np.stack([counts, sides], axis=1)
+        unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        for i, (c, s) in enumerate(unique.tolist()):
+            rows = np.flatnonzero(inverse == i)
+            term = self.term(int(c), int(s) if self.sides is not None else self.node.sides)
+            out[rows] = term.sample(len(rows), gen)
+        return out
+
+    def exact(self) -> Any:
+        out: PMF | None = None
+        for c, p in self.counts:
+            for s, q in self.sides_values:
+                part = self.term(c, s).pmf().scale_mass(p * q)
+                out = part if out is None else out.mix(part)
+        assert out is not None
+        return out
+
+    def render(self, records: Iterator[Any]) -> str:
+        _, (sub, inner) = next(records)
+        it = iter(sub)
+        count = f"({self.count.render(it)})" if self.count is not None else str(self.node.count or "")
+        sides = f"({self.sides.render(it)})" if self.sides is not None else str(self.node.sides)
+        owner, data = inner[0]
+        return f"{count}d{sides}={owner.render(data)}"
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, (sub, inner) = next(records)
+        it = iter(sub)
+        if self.count is not None:
+            self.count.wrapped(it, out, True)
+        else:
+            out.append(str(self.node.count or ""))
+        out.append("d")
+        if self.sides is not None:
+            self.sides.wrapped(it, out, True)
+        else:
+            out.append(str(self.node.sides))
+        out.append("=")
+        owner, data = inner[0]
+        out.extend(owner.parts(data))
+
+    def dice(self, data: Any) -> list[Die]:
+        sub, inner = data
+        out = []
+        for owner, d in sub + inner:
+            out.extend(owner.dice(d))
+        return out
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost = Cost()
+        if self.count is not None:
+            cost = cost + self.count.exact_cost()[0]
+        if self.sides is not None:
+            cost = cost + self.sides.exact_cost()[0]
+        lo, hi = self.bounds()
+        for c, _ in self.counts:
+            for sv, _ in self.sides_values:
+                term_cost = self.term(c, sv).exact_cost()[0]
+                cost = cost + term_cost + Cost(_span(lo, hi), _span(lo, hi))
+        return cost, lo, hi
+
+    def bounds(self) -> tuple[Any, Any]:
+        lo = hi = 0
+        for c, _ in self.counts:
+            for sv, _ in self.sides_values:
+                t_lo, t_hi = self.term(c, sv).bounds()
+                lo, hi = min(lo, t_lo), max(hi, t_hi)
+        return check_interval(lo, hi, self.expression, self.node.pos)
+
+    def truncated(self) -> float:
+        worst = 0.0
+        for c, _ in self.counts:
+            for s, _ in self.sides_values:
+                worst = max(worst, self.term(c, s).truncated_mass())
+        return worst

@@ -1,0 +1,378 @@
+"""Groups of a standard expression: a label on an expression, and ``{...}`` groups that sum, keep / drop or
+count successes of their items."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from diceengine.arith import check_interval
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.limits import PYTHON_STEP, Cost
+from diceengine.parts import Group as Struck
+from diceengine.parts import Part
+from diceengine.pmf import PMF, convolve_cost
+from diceengine.rolls import Die
+
+from . import _exact
+from ._dice_ast import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
+from ._dice_terms import keep_rule
+from ._eval_base import Context, Evaluator, _as_array, _span
+
+
+def _braces(text: str) -> str:
+    """``text`` as literal text of a ``str.format`` template."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _records(sub: list) -> Iterator[Any]:
+    return iter(sub)
+
+
+class LabelledGroup(Evaluator):
+    """A label on an expression that is not a single dice term: its dice carry the label."""
+
+    def __init__(self, inner: Evaluator, label: str) -> None:
+        self.inner, self.label = inner, label
+        self.rational = inner.rational
+        self.dice_count = inner.dice_count
+        self.prec = 9
+        self.constant = not callable(inner.roller())
+
+    def roller(self) -> Any:
+        a = self.inner.roller()
+        if not callable(a):
+            return a
+
+        def roll(r: Any, rec: list) -> Any:
+            sub: list = []
+            v = a(r, sub)
+            rec.append((self, sub))
+            return v
+        return roll
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        return self.inner.sample(n, gen)
+
+    def exact(self) -> Any:
+        return self.inner.exact()
+
+    def render(self, records: Iterator[Any]) -> str:
+        if self.constant:
+            return f"{self.inner.render(records)} ({self.label})"
+        _, sub = next(records)
+        inner = self.inner.render_list(sub)
+        if self.inner.prec < 9:
+            inner = f"({inner})"
+        return f"{inner} ({self.label})"
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        inner = self.inner.template() if self.constant else None
+        if inner is None:
+            return None
+        return f"{inner[0]} ({_braces(self.label)})", inner[1]
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        if self.constant:
+            self.inner.parts(records, out)
+        else:
+            _, sub = next(records)
+            self.inner.wrapped(iter(sub), out, self.inner.prec < 9)
+        out.append(f" ({self.label})")
+
+    def dice(self, data: Any) -> list[Die]:
+        out = []
+        for owner, d in data:
+            for die in owner.dice(d):
+                out.append(die if die.label else die._replace(label=self.label))
+        return out
+
+    def truncated(self) -> float:
+        return self.inner.truncated()
+
+    def bounds(self) -> tuple[Any, Any]:
+        return self.inner.bounds()
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return self.inner.exact_cost()
+
+
+class GroupEval(Evaluator):
+    """A group ``{a, b}`` or set ``(a, b)``: keep / drop and success counts over the expressions' totals."""
+
+    def __init__(self, items: list[Evaluator], node: Group, ctx: Context) -> None:
+        self.items, self.node = items, node
+        self.expression = ctx.expression
+        keeps = [m for m in node.modifiers if isinstance(m, Keep)]
+        self.window, self.selection = keep_rule(keeps, len(items), ctx.dialect, ctx.expression)
+        succ = [m for m in node.modifiers if isinstance(m, CountSuccesses)]
+        fail = [m for m in node.modifiers if isinstance(m, CountFailures)]
+        if len(succ) > 1 or len(fail) > 1:
+            raise DiceValueError("more than one success or failure count on one group", ctx.expression,
+                                 (succ + fail)[1].pos or 0)
+        if fail and not succ:
+            raise DiceValueError("a failure count (f) needs a success count before it", ctx.expression,
+                                 fail[0].pos or 0)
+        self.success: Compare | None = succ[0].compare if succ else None
+        self.failure: Compare | None = fail[0].compare if fail else None
+        sorts = [m for m in node.modifiers if isinstance(m, Sort)]
+        self.sort = sorts[-1].kind if sorts else None
+        self.rational = self.success is None and any(i.rational for i in items)
+        self.dice_count = sum(i.dice_count for i in items)
+        self.open, self.close = ("{", "}") if node.brace else ("(", ")")
+        self.shows_value = [callable(i.roller()) for i in items]
+        self.suffix = "".join(_modifier_text(m) for m in node.modifiers)
+
+    def _score(self, v: Any) -> int:
+        if self.success.test(v):  # type: ignore[union-attr]
+            return 1  # a value meeting both points is a success, as for dice
+        return -1 if self.failure is not None and self.failure.test(v) else 0
+
+    def _kept(self, values: list[Any]) -> list[bool]:
+        if self.selection is not None:
+            return self.selection.kept(values)
+        if self.window is None:
+            return [True] * len(values)
+        a, b = self.window
+        order = sorted(range(len(values)), key=values.__getitem__)
+        keep = set(order[a:b])
+        return [i in keep for i in range(len(values))]
+
+    def roller(self) -> Any:
+        parts = [i.roller() for i in self.items]
+
+        def roll(r: Any, rec: list) -> Any:
+            subs, values = [], []
+            for p in parts:
+                sub: list = []
+                values.append(p(r, sub) if callable(p) else p)
+                subs.append(sub)
+            kept = self._kept(values)
+            rec.append((self, (subs, values, kept)))
+            if self.success is None:
+                total = sum(v for v, k in zip(values, kept) if k)
+                return _exact.normal(total) if self.rational else total
+            return sum(self._score(v) for v, k in zip(values, kept) if k)
+        return roll
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        cols = [_as_array(i.sample(n, gen), n) for i in self.items]
+        return self._sampled_total(np.stack(cols, axis=1))
+
+    def _kept_mask(self, values: np.ndarray) -> np.ndarray:
+        """Which items each row keeps (vectorised :meth:`_kept`: a stable sort, as a roll's)."""
+        if self.selection is not None:
+            return self.selection.mask(values)
+        kept = np.ones(values.shape, dtype=bool)
+        if self.window is not None:
+            a, b = self.window
+            order = np.argsort(values, axis=1, kind="stable")
+            kept[:] = False
+            np.put_along_axis(kept, order[:, a:b], True, axis=1)
+        return kept
+
+    def _sampled_total(self, values: np.ndarray) -> Any:
+        """The group's value of each row of its items' values."""
+        if self.selection is not None:
+            kept = self.selection.mask(values)
+            if self.success is None:
+                return np.where(kept, values, 0).sum(axis=1)
+            hit = self.success.test(values)
+            score = hit.astype(np.int64)
+            if self.failure is not None:
+                score -= self.failure.test(values) & ~hit
+            return np.where(kept, score, 0).sum(axis=1)
+        if self.window is not None:
+            a, b = self.window
+            values = np.sort(values, axis=1)[:, a:b]
+        if self.success is None:
+            return values.sum(axis=1)
+        hit = self.success.test(values)
+        score = hit.astype(np.int64)
+        if self.failure is not None:
+            score -= self.failure.test(values) & ~hit
+        return score.sum(axis=1)
+
+    def exact(self) -> Any:
+        dists = [i.exact() for i in self.items]
+        m = len(dists)
+        if self.selection is not None and not self.selection.by_value:
+            return self._selected_exact(dists)
+        if self.selection is not None:
+            keeps = self.selection.keeps_value
+            if self.success is None:
+                dists = [_exact.build((v if keeps(v) else 0, p) for v, p in _exact.pairs(d)) for d in dists]
+            else:  # score each value here; the sum below counts the scores
+                dists = [_exact.build((self._score(v) if keeps(v) else 0, p) for v, p in _exact.pairs(d))
+                         for d in dists]
+                total = dists[0]
+                for d in dists[1:]:
+                    total = _exact.combine(total, d, lambda x, y: x + y, np.add)
+                return total
+        if self.window is None or self.window == (0, m):
+            if self.success is None:
+                total = dists[0]
+                for d in dists[1:]:
+                    if isinstance(total, PMF) and isinstance(d, PMF):
+                        total = total + d
+                    else:
+                        total = _exact.combine(total, d, lambda x, y: x + y)
+                return total
+            score = PMF.point(0)
+            for d in dists:
+                part = _exact.build((self._score(v), p) for v, p in _exact.pairs(d))
+                assert isinstance(part, PMF)
+                score = score + part
+            return score
+        a, b = self.window
+        top = m - a <= b  # follow the highest m - a values, or the lowest b
+        width = m - a if top else b
+        states = self._sorted_values(dists, lambda new: new[-width:] if top else new[:width])
+        out: list[tuple[Any, float]] = []
+        for state, p in states.items():
+            kept = state[:b - a] if top else state[a:]
+            if self.success is None:
+                out.append((sum(kept), p))
+            else:
+                out.append((sum(self._score(v) for v in kept), p))
+        return _exact.build(out)
+
+    def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
+        """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
+        only the values the keep / drop can still need."""
+        states: dict[tuple, float] = {(): 1.0}
+        for d in dists:
+            items = _exact.pairs(d)
+            if len(states) * len(items) > _exact.MAX_PAIRS:
+                raise DiceLimitError("too many possible results for the exact odds of this group",
+                                     self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
+            nxt: dict[tuple, float] = {}
+            for state, p in states.items():
+                for v, q in items:
+                    key = tuple(trim(sorted(state + (v,))))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+        return states
+
+    def _selected_exact(self, dists: list[Any]) -> Any:
+        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
+        item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
+        assert self.selection is not None
+        states = self._sorted_values(dists, lambda new: new)
+        out: list[tuple[Any, float]] = []
+        for state, p in states.items():
+            counts = sorted(Counter(state).items())
+            kept = [v for (v, _), k in zip(counts, self.selection.kept_counts(counts)) for _ in range(k)]
+            out.append((sum(kept) if self.success is None else sum(self._score(v) for v in kept), p))
+        return _exact.build(out)
+
+    def render(self, records: Iterator[Any]) -> str:
+        _, (subs, values, kept) = next(records)
+        parts = []
+        for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
+            text = item.render_list(sub)
+            if shows:
+                text += f" = {value}"
+            if self.success is not None and k:
+                score = self._score(value)
+                text += "*" * max(score, 0) + "_" * max(-score, 0)
+            parts.append(text if k else f"~{text}~")
+        if self.sort is not None:
+            order = sorted(range(len(parts)), key=values.__getitem__, reverse=self.sort == "sd")
+            parts = [parts[i] for i in order]
+        return self.open + ", ".join(parts) + self.close + self.suffix
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, (subs, values, kept) = next(records)
+        pieces: list[list[Part]] = []
+        for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
+            piece: list[Part] = []
+            item.parts(iter(sub), piece)
+            if shows:
+                piece.append(f" = {value}")
+            if self.success is not None and k:
+                score = self._score(value)
+                piece.append("*" * max(score, 0) + "_" * max(-score, 0))
+            pieces.append(piece if k else [Struck(tuple(piece))])
+        if self.sort is not None:
+            order = sorted(range(len(pieces)), key=values.__getitem__, reverse=self.sort == "sd")
+            pieces = [pieces[i] for i in order]
+        out.append(self.open)
+        for i, piece in enumerate(pieces):
+            if i:
+                out.append(", ")
+            out.extend(piece)
+        out.append(self.close + self.suffix)
+
+    def dice(self, data: Any) -> list[Die]:
+        subs, _, kept = data
+        out = []
+        for sub, k in zip(subs, kept):
+            for owner, d in sub:
+                for die in owner.dice(d):
+                    out.append(die if k else die._replace(kept=False))
+        return out
+
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
+        subs, _, kept = data
+        texts = []
+        for sub, k in zip(subs, kept):
+            for owner, d in sub:
+                text = owner.dice_json(d, dropped or not k)
+                if text:
+                    texts.append(text)
+        return ",".join(texts)
+
+    def truncated(self) -> float:
+        return sum(i.truncated() for i in self.items)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        costs = [i.exact_cost() for i in self.items]
+        lo, hi = self.bounds()
+        cost = Cost()
+        states = 1
+        width = len(costs) if self.window is None else max(1, self.window[1] - self.window[0])
+        for c, c_lo, c_hi in costs:
+            span = _span(c_lo, c_hi)
+            cost = cost + c
+            if self.selection is not None and not self.selection.by_value:  # every value, sorted
+                cost = cost + Cost(states * span * len(costs) * PYTHON_STEP, states * span)
+                states = min(states * span, comb(span + len(costs), len(costs)))
+                cost = cost + Cost(states * len(costs) * 4 * PYTHON_STEP, states)  # the kept values of each
+            elif self.window is None or self.selection is not None:
+                cost = cost + convolve_cost(states, span) + Cost(span * PYTHON_STEP, span)
+                states = _span(lo, hi)
+            else:  # sorted tuples of the values followed (at most the group's width of them)
+                cost = cost + Cost(states * span * width * PYTHON_STEP, states * span)
+                states = min(states * span, comb(span + width, width))
+        return cost, math.floor(lo), math.ceil(hi)
+
+    def bounds(self) -> tuple[Any, Any]:
+        ranges = [i.bounds() for i in self.items]
+        kept = len(ranges) if self.window is None else self.window[1] - self.window[0]
+        if self.success is not None:
+            return (-kept if self.failure is not None else 0), kept
+        lows = sorted(r[0] for r in ranges)
+        highs = sorted(r[1] for r in ranges)
+        lo = min(0, sum(lows[:kept])) if kept else 0
+        hi = max(0, sum(highs[len(highs) - kept:])) if kept else 0
+        return check_interval(min(lo, sum(v for v in lows if v < 0)), max(hi, sum(v for v in highs if v > 0)),
+                              self.expression, None)
+
+
+
+def _modifier_text(m: Any) -> str:
+    if isinstance(m, Keep):
+        return m.text
+    if isinstance(m, CountSuccesses):
+        return str(m.compare)
+    if isinstance(m, CountFailures):
+        return "f" + str(m.compare)
+    if isinstance(m, Sort):
+        return m.kind
+    return ""

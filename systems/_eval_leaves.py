@@ -1,0 +1,173 @@
+"""The leaves of a standard expression: an integer literal, a dice term, a dice term with critical marks
+(and the context variables through which a plan reads and conditions on those marks)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from diceengine.arith import check_interval
+from diceengine.limits import NUMPY_CALL, Cost
+from diceengine.parts import Part
+from diceengine.pmf import PMF
+
+from . import _exact
+from ._dice_terms import DiceTerm
+from ._eval_base import Evaluator, _as_array
+
+
+class Const(Evaluator):
+    """An integer literal."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def roller(self) -> Any:
+        return self.value
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        return self.value
+
+    def exact(self) -> Any:
+        return _exact.build([(self.value, 1.0)])
+
+    def render(self, records: Iterator[Any]) -> str:
+        return str(self.value)
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        value = text(str(self.value))
+        return lambda records: value
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return str(self.value), []
+
+    def bounds(self) -> tuple[Any, Any]:
+        return self.value, self.value
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return Cost(), math.floor(self.value), math.ceil(self.value)
+
+
+class Term(Evaluator):
+    """A dice term ``NdM`` with its modifiers (:class:`~._dice_terms.DiceTerm`)."""
+
+    def __init__(self, term: DiceTerm) -> None:
+        self.term = term
+        self.dice_count = term.count
+
+    def roller(self) -> Any:
+        return self.term.roller()
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        return self.term.sample(n, gen)
+
+    def exact(self) -> Any:
+        return self.term.pmf()
+
+    def render(self, records: Iterator[Any]) -> str:
+        return self.term.render(next(records)[1])
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return "{}", [self.term.render]
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        out.extend(self.term.parts(next(records)[1]))
+
+    def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
+        write = self.term.writer(text)
+        return lambda records: write(next(records)[1])
+
+    def truncated(self) -> float:
+        return self.term.truncated_mass()
+
+    def bounds(self) -> tuple[Any, Any]:
+        return check_interval(*self.term.bounds(), column=self.term.node.pos)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return self.term.exact_cost()
+
+
+#: the marked dice terms' critical counts that exact() conditions on, while a plan's joint odds are computed
+CRITICALS_GIVEN: ContextVar[dict[int, tuple[int, int]] | None] = ContextVar("given_criticals", default=None)
+#: where sample() of marked dice terms leaves each row's critical counts, while a plan samples
+CRITICALS_SAMPLED: ContextVar[list[tuple[Any, Any]] | None] = ContextVar("sampled_criticals", default=None)
+#: set while a plan estimates exact() given the critical counts: a marked node's exact() then costs little
+COSTING_GIVEN: ContextVar[bool] = ContextVar("costing_given", default=False)
+
+
+class CriticalTerm(Term):
+    """A dice term with critical marks (``cs`` / ``cf``) whose counts the outcome gives (``critical_successes``,
+    ``critical_failures``: the kept dice marked); inside a group that keeps or drops, the group counts those of
+    the items it keeps (:class:`CriticalGroup`).
+
+    ``sample`` throws the term scoring each die with its marks folded in (:meth:`DiceTerm.with_tally`), gives
+    the score to the expression and the counts to the plan (:data:`CRITICALS_SAMPLED`); ``joint`` is the exact joint
+    distribution of (counts, score), and ``exact`` the score's distribution given the counts the plan is
+    computing (:data:`CRITICALS_GIVEN`)."""
+
+    def __init__(self, term: DiceTerm) -> None:
+        super().__init__(term)
+        self.tallied = term.with_tally()
+        self._joint: dict[tuple[int, int], tuple[float, PMF]] | None = None
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        score, cs, cf = self.tallied.untally(_as_array(self.tallied.sample(n, gen), n))
+        sink = CRITICALS_SAMPLED.get()
+        if sink is not None:
+            sink.append((cs, cf))
+        return score
+
+    def joint(self) -> dict[tuple[int, int], tuple[float, PMF]]:
+        """``{(critical successes, critical failures): (probability, distribution of the score given them)}``."""
+        if self._joint is None:
+            encoded = self.tallied.pmf()
+            held = encoded.p > 0
+            score, cs, cf = self.tallied.untally(encoded.values[held])
+            probs = encoded.p[held]
+            per = self.tallied.tally[5] + 1  # type: ignore[index]
+            code = cs * per + cf  # one number per pair of counts
+            order = np.argsort(code, kind="stable")
+            code, score, probs = code[order], score[order], probs[order]
+            starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+            self._joint = {}
+            for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(code)]):
+                values, q = score[a:b], probs[a:b]
+                lo = int(values.min())
+                mass = float(q.sum())
+                pair = divmod(int(code[a]), per)
+                self._joint[pair] = (mass, PMF(lo, np.bincount(values - lo, weights=q) / mass))
+        return self._joint
+
+    def exact(self) -> Any:
+        given = CRITICALS_GIVEN.get()
+        if given is None or id(self) not in given:
+            return self.term.pmf()
+        return self.joint()[given[id(self)]][1]
+
+    @property
+    def marks(self) -> tuple[bool, bool]:
+        """Whether it counts critical successes, critical failures."""
+        return self.term.crit_success is not None, self.term.crit_failure is not None
+
+    def truncated(self) -> float:
+        if self.term.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
+            return self.tallied.truncated_mass()
+        return self.term.truncated_mass()
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = self.term.exact_cost()
+        if COSTING_GIVEN.get():  # exact() hands out a distribution joint() computed
+            return Cost(hi - lo + 1, hi - lo + 1), lo, hi
+        return cost, lo, hi
+
+    def joint_cost(self) -> tuple[Cost, int]:
+        """What :meth:`joint` costs, and at most how many pairs of counts it has."""
+        cost, lo, hi = self.tallied.exact_cost()
+        most_s, most_f = self.tallied.tally[4:]  # type: ignore[index]
+        pairs = (most_s + 1) * (most_f + 1)
+        span = hi - lo + 1  # the encoded support, split by pair of counts
+        return cost + Cost(12 * span + pairs * (span // max(1, pairs) + NUMPY_CALL), 6 * span), pairs
