@@ -20,9 +20,6 @@ from . import _exact
 from ._dice_ast import Call
 from ._eval_base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
 
-#: largest magnitude a power may reach
-MAX_POWER = 10**18
-
 
 def _floor_div(x: Any, y: Any) -> Any:
     return x // y

@@ -30,10 +30,6 @@ def _braces(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _records(sub: list) -> Iterator[Any]:
-    return iter(sub)
-
-
 class LabelledGroup(Evaluator):
     """A label on an expression that is not a single dice term: its dice carry the label."""
 

@@ -13,7 +13,7 @@ import numpy as np
 from diceengine.arith import check_interval
 from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
-from diceengine.pmf import PMF
+from diceengine.pmf import PMF, WORK
 
 from . import _exact
 from ._dice_terms import DiceTerm
@@ -134,12 +134,15 @@ class CriticalTerm(Term):
             code, score, probs = code[order], score[order], probs[order]
             starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
             self._joint = {}
+            work = 12 * len(encoded.p)
             for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(code)]):
                 values, q = score[a:b], probs[a:b]
                 lo = int(values.min())
                 mass = float(q.sum())
                 pair = divmod(int(code[a]), per)
                 self._joint[pair] = (mass, PMF(lo, np.bincount(values - lo, weights=q) / mass))
+                work += int(values.max()) - lo + 1 + NUMPY_CALL
+            WORK.work += work
         return self._joint
 
     def exact(self) -> Any:

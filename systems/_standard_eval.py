@@ -42,7 +42,7 @@ from ._dice_ast import (
     Pow,
 )
 from ._dice_terms import compile_term
-from ._eval_arith import MAX_POWER, Binary, Function, Unary  # noqa: F401
+from ._eval_arith import Binary, Function, Unary
 from ._eval_base import Context, Evaluator
 from ._eval_computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
 from ._eval_criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401

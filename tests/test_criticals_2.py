@@ -395,3 +395,25 @@ def test_too_much_work_is_refused_before_working(expr):
         de.distribution(expr)
     assert WORK.work == 0
     assert de.roll(expr, seed=1).total > 0
+
+
+@pytest.mark.parametrize(("expr", "options"), [("10d6cs6", {}), ("10d6cs6cf1", {}), ("4d6!cs6", {}),
+                                               ("6d6cs>=5cf<=2kh3", {}), ("1d20cs20", {}),
+                                               ("8d10!cs>=9kh4", {"explosions": "dice"}), ("2d6cs6+3d8cs8", {})])
+def test_splitting_a_term_by_its_counts_costs_what_it_estimates(expr, options):
+    """The joint odds of a marked term split its tallied distribution by pair of counts: that split's counted
+    work is within its estimate (one pass over the support, one array per pair), and not far below it."""
+    from diceengine.systems._eval_leaves import CriticalTerm
+
+    clear_engine_caches()
+    for term in api.plan(expr, **options).marked:
+        assert isinstance(term, CriticalTerm)
+        estimate = term.joint_cost()[0].work - term.tallied.exact_cost()[0].work
+        term.tallied.pmf()  # a cache it fills (every die ranked) is filled before counting
+        WORK.work = 0.0
+        term.tallied.pmf()  # what joint() spends on the tallied distribution: again, or nothing if cached
+        alone = WORK.work
+        WORK.work = 0.0
+        term.joint()
+        split = WORK.work - alone
+        assert 0.3 * estimate <= split <= estimate
