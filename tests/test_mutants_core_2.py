@@ -454,3 +454,19 @@ def test_work_counts_add_up_across_calls():
         clear_engine_caches()
         de.distribution(expr, **options)
         assert once > 0 and pmf_module.WORK.work == pytest.approx(2 * once), expr
+
+
+@pytest.mark.parametrize(("expr", "sides"), [("2d6", (6, 6)), ("1d4+1d6", (4, 6)), ("1d20+1d4+1d8", (20, 4, 8))])
+def test_variance_and_standard_deviation_against_enumeration(expr, sides):
+    totals = [sum(faces) for faces in itertools.product(*[range(1, s + 1) for s in sides])]
+    mean = sum(totals) / len(totals)
+    var = sum((t - mean) ** 2 for t in totals) / len(totals)
+    dist = de.distribution(expr)
+    assert dist.variance() == pytest.approx(var, rel=1e-12)
+    assert dist.stdev() == pytest.approx(var ** 0.5, rel=1e-12)
+
+
+def test_standard_deviation_of_another_field():
+    # a success count of 3d6>=5: binomial(3, 1/3), variance 3 * 1/3 * 2/3
+    dist = de.distribution("3d6>=5")
+    assert dist.stdev("total") == pytest.approx((3 * 1 / 3 * 2 / 3) ** 0.5, rel=1e-12)

@@ -171,3 +171,14 @@ def test_character_point_against_a_number():
     assert (after.total, after.outcome.success) == (7, False)
     with pytest.raises(de.DiceError):
         d6wild.spend_character_point(after, seed=1)
+
+
+@pytest.mark.parametrize("explodes", [False, True])
+def test_a_roll_after_a_character_point_carries_the_plan_that_throws_it(explodes):
+    """The roll a character point returns is explained by a plan throwing that die: its odds are the code's
+    plus one die (3.5 on average, 4.2 exploding: 3.5 / (1 - 1/6)), the roll before it keeps its own."""
+    r = de.roll("3D vs 10", "d6wild", seed=4)
+    after = d6wild.spend_character_point(r, seed=9, explodes=explodes)
+    before_mean = r._plan.distribution().mean()
+    assert after._plan.distribution().mean() == pytest.approx(before_mean + (4.2 if explodes else 3.5), abs=1e-6)
+    assert r._plan.distribution().mean() == before_mean

@@ -9,13 +9,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from diceengine.systems._d6_checks import code_range, d6_catalogue, joined
+from diceengine.systems._d6_checks import CodeDice, code_range, d6_catalogue, joined
 from diceengine.systems._d6_codes import Code, code_named, parse_code, plain_word
 from diceengine.systems.d6wild import LADDER
 
 import diceengine as de
 from diceengine.api import plan as plan_of
 from diceengine.limits import MAX_DICE, MAX_VALUE
+from diceengine.parts import Words
 from diceengine.registry import get_system
 
 from .helpers import Scripted, assert_close, enumerate_dice
@@ -361,3 +362,18 @@ def test_the_dice_of_a_code_are_six_sided():
     for system, expr in (("d6", "4D+2 vs 3D"), ("d6", "3D vs 10"), ("d6wild", "4D+2 vs 3D+1")):
         dice = de.roll(expr, system, seed=1).dice
         assert dice and {d.sides for d in dice} == {6} and {d.kind for d in dice} <= {"d6", "wild"}
+
+
+def test_dice_that_explain_themselves_otherwise_are_written_part_by_part():
+    """A :class:`CodeDice` whose ``parts`` differ (a new kind of die) gets a writer that writes those parts,
+    without rewriting ``writer``."""
+    class Marked(CodeDice):
+        def parts(self, record, code):
+            return [Words("marked"), *super().parts(record, code)]
+
+    def text(part) -> str:
+        return f"<{part!r}>"
+
+    code = Code(2, 1)
+    want = "".join(text(p) for p in Marked().parts([3, 5], code))
+    assert "marked" in want and Marked().writer(text, code)([3, 5]) == want

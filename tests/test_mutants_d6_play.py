@@ -536,3 +536,24 @@ def test_wild_rounds_points_and_initiative():
     assert wplay.roll_initiative(wscene(), {"Luke": 10, "Trooper": 10}).state.order == ["Luke", "Trooper"]
     assert wplay.roll_initiative(wscene(), {"Luke": 10, "Trooper": 10}, players=["Trooper"]).state.order == \
         ["Trooper", "Luke"]
+
+
+def test_preparing_leaves_no_use_whatever_the_state_held():
+    """Preparing is the round's only action: even a state that still counts uses declared (edited by hand,
+    or loaded) leaves none to act with."""
+    stale = scene(han(declared=2, has_declared=False))
+    prepared = play.prepare(stale, "Han").state
+    assert prepared.characters["Han"].declared == 0
+    assert message(play.act, prepared, "Han", "blaster") == "Han has no declared use left this round"
+
+
+def test_group_initiative_down_to_one_die_is_rolled():
+    """A group whose best Perception is 1D (or 2D wounded) rolls it; 0D is refused."""
+    def luke(perception: str, **kw) -> D6Character:
+        return D6Character(name="Han", codes={"perception": perception, "blaster": "4D"}, **kw)
+
+    assert play.group_initiative_check(scene(luke("1D+1")), ["Han"]).check == "1D+1"
+    assert play.group_initiative_check(scene(luke("2D", health=Wound.WOUNDED)), ["Han"]).check == "1D"
+    zero = luke("1D+2", health=Wound.WOUNDED)
+    assert message(play.group_initiative_check, scene(zero), ["Han"]) == \
+        "Han's Perception is reduced to 2: a code reduced to 0D cannot be rolled"

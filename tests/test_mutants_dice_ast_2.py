@@ -76,6 +76,7 @@ def test_points_and_defaults(expr, faces, total, text):
     ("1d20 /* block */", "block"), ("1d20 /*block", "block"), ("1d20 // note ", "note"), ("1d20 # hash", "hash"),
     ("1d20 to hit", "to hit"), ("1d20 #", None), ("1d20 //", None), ("1d20 /**/", None),
     ("1d20 # a # b", "a # b"), ("1d20 // a // b", "a // b"), ("1d20 /* a */ b */", "a */ b"),
+    ("1d20 //note", "note"), ("1d20 /*note*/", "note"), ("1d20 #note", "note"),   # no space after the marker
 ])
 def test_descriptions(expr, description):
     r = de.roll(expr, seed=1)

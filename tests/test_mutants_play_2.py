@@ -250,6 +250,7 @@ def test_resolving_plain_checks():
 def test_the_pools_refuse_what_they_cannot_pay():
     state = PoolState(impulsion=2, menace=2)
     assert pool.spend_impulsion(state, 2).state.impulsion == 0
+    assert pool.spend_impulsion(state, 1).state.impulsion == 1   # one point: the least that can be spent
     assert refused(pool.spend_impulsion, state, 3) == "the party holds 2 Impulsion, not 3"
     assert refused(pool.spend_impulsion, state, 0) == "spend at least one point"
     assert pool.spend_menace(state, 1).state.menace == 1
