@@ -34,9 +34,10 @@ def assert_same(got: Counter, want: Counter) -> None:
         assert got[k] == pytest.approx(want[k], abs=1e-12)
 
 
-# a die whose highest face cannot come up: after the second key, the rest of the mass is all in it, the
-# binomial share of that key is exactly 1 and every split but "all of them" weighs exactly 0
-FACES = {1: 0.25, 2: 0.25, 3: 0.5, 4: 0.0}
+# a die whose two highest faces cannot come up: at the third key the rest of the mass is all in it (the
+# binomial share of that key is exactly 1 and every split but "all of them" weighs exactly 0); at the fourth,
+# no mass is left at all (no share to divide)
+FACES = {1: 0.25, 2: 0.25, 3: 0.5, 4: 0.0, 5: 0.0}
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -56,7 +57,7 @@ def test_keep_window_and_keep_sum_past_a_key_of_probability_zero(lo, hi, highest
     assert_same(as_counter(keep_window(units, 3, lo, hi, highest_first=highest)), want)
     if lo == 0:
         assert_same(as_counter(keep_sum(list(FACES.items()), 3, hi, highest)), want)
-        reordered = {4: 0.0, 3: 0.5, 2: 0.25, 1: 0.25}   # the zero key visited first instead
+        reordered = {5: 0.0, 4: 0.0, 3: 0.5, 2: 0.25, 1: 0.25}   # the zero key visited first instead
         assert_same(as_counter(keep_sum(list(reordered.items()), 3, hi, not highest)),
                     enumerate_kept(FACES, 3, lo, hi, not highest))
 
