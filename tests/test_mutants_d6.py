@@ -182,3 +182,13 @@ def test_a_roll_after_a_character_point_carries_the_plan_that_throws_it(explodes
     before_mean = r._plan.distribution().mean()
     assert after._plan.distribution().mean() == pytest.approx(before_mean + (4.2 if explodes else 3.5), abs=1e-6)
     assert r._plan.distribution().mean() == before_mean
+
+
+@pytest.mark.parametrize("explodes", [False, True])
+def test_the_character_point_die_is_a_six_sided_die_added_to_the_roll(explodes):
+    for seed in range(12):
+        r = de.roll("3D", "d6wild", seed=seed, character_point=True, character_point_explodes=explodes)
+        bonus = [d for d in r.dice if d.label == "character point"]
+        assert bonus and all(d.kind == "d6" and d.sides == 6 and d.added and not d.wild for d in bonus)
+        assert [d.exploded for d in bonus] == [explodes and d.value == 6 for d in bonus]
+        assert r.total == sum(d.value for d in r.dice if d.kept)

@@ -335,3 +335,15 @@ def test_battle_no_one_acts_once_the_other_side_is_down():
     assert (battle.health[:200] == before[:200]).all()
     assert (battle.health[200:, 2] > before[200:, 2]).any()   # elsewhere, side b is attacked
     assert (battle.health[200:, :2] > before[200:, :2]).any()   # and fires back
+
+
+def test_battle_a_deadly_hit_takes_out_a_whole_group():
+    """A hit whose wounds exceed the threshold of every member takes the whole group out, the group at its
+    full size included (the largest group of the fight: the last column of the table of members out)."""
+    hero = dict(HERO, damage=40)
+    squad = dict(SQUAD, size=3, soak=0, wound_threshold=1)
+    setup = ffg_fight.FFGSetup(a=[hero], b=[squad])
+    battle = ffg_fight.FFGBattle(setup, 2000, np.random.default_rng(5))
+    battle.step(np.random.default_rng(6))
+    left = Counter(battle.health[:, 1].tolist())
+    assert set(left) == {0, 3}, left   # hit: none left; missed: all three stand
