@@ -192,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=None, metavar="K",
                         help="run K mutants of each module, drawn at random (the score with its interval)")
     parser.add_argument("--seed", type=int, default=0, help="the draw of --sample (default 0)")
+    parser.add_argument("--mutants", type=Path, default=None, metavar="FILE",
+                        help="run only the mutants named in FILE (one per line, e.g. an earlier run's survivors, "
+                             "with --fresh: judged again against tests written since)")
     args = parser.parse_args(argv)
     if args.fresh:
         shutil.rmtree(STAGE / "mutants", ignore_errors=True)
@@ -203,6 +206,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.retest:
             live = survivors(args.modules)
             cmd = [*cmd, *live] if live else []  # nothing to run again (an empty list would run them all)
+        elif args.mutants is not None:
+            generate(env)
+            known = {k for keys in all_mutants(args.modules).values() for k in keys}
+            named = [n.split()[0] for n in args.mutants.read_text(encoding="utf-8").splitlines() if n.strip()]
+            missing = [n for n in named if n not in known]
+            if missing:  # renamed or gone with the code they mutated
+                print(f"{len(missing)} mutants named are not among the modules' mutants: {', '.join(missing[:5])}...")
+            chosen = [n for n in named if n in known]
+            cmd = [*cmd, *chosen] if chosen else []
         elif args.sample is not None:
             generate(env)  # the mutants of the code as it is now, before drawing among them
             drawn = sample(args.modules, args.sample, args.seed)
@@ -210,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         if cmd:
             subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     drawn = set(sample(args.modules, args.sample, args.seed)) if args.sample else None
+    if args.mutants is not None:
+        drawn = {n.split()[0] for n in args.mutants.read_text(encoding="utf-8").splitlines() if n.strip()}
     return 1 if report(args.modules, args.survivors, drawn) else 0
 
 
