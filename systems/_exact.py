@@ -16,7 +16,7 @@ import numpy as np
 from diceengine.errors import DiceLimitError
 from diceengine.pmf import PMF
 
-__all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "combine", "normal", "pairs"]
+__all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal", "pairs"]
 
 #: most pairs of outcomes one exact operation may enumerate
 MAX_PAIRS = 4_000_000
@@ -55,6 +55,16 @@ def normal(value: Any) -> Any:
     if type(value) is Fraction and value.denominator == 1:
         return int(value.numerator)
     return value
+
+
+def column(values: list[Any]) -> np.ndarray:
+    """Values of a distribution as a column: integers (``int64``) when they are all whole numbers, however the
+    distribution held them; else Python numbers (fractions)."""
+    if all(type(v) is int for v in values):
+        return np.array(values, dtype=np.int64)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def pairs(x: Exact) -> list[tuple[Any, float]]:

@@ -27,7 +27,7 @@ from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from . import _dice_ast
+from . import _dice_ast, _exact
 from ._dice_ast import Described
 from ._standard_eval import (
     CRITICALS_SAMPLED,
@@ -152,8 +152,7 @@ class StandardPlan(Plan):
         if isinstance(exact, PMF):
             return Distribution(StandardOutcome, {"total": exact.values}, exact.p, truncated=truncated)
         items = exact.items()
-        values = np.empty(len(items), dtype=object)
-        values[:] = [v for v, _ in items]
+        values = _exact.column([v for v, _ in items])
         return Distribution(StandardOutcome, {"total": values}, np.array([p for _, p in items]),
                             truncated=truncated)
 
@@ -226,10 +225,9 @@ class CriticalPlan(StandardPlan):
             if isinstance(exact, PMF):
                 held = exact.p > 0
                 values, chances = exact.values[held], exact.p[held]
-            else:  # fractions
+            else:  # fractions, or whole numbers held sparse
                 items = exact.items()
-                values = np.empty(len(items), dtype=object)
-                values[:] = [v for v, _ in items]
+                values = _exact.column([v for v, _ in items])
                 chances = np.array([q for _, q in items])
             totals.append(values)
             probs.append(weight * chances)

@@ -470,3 +470,14 @@ def test_standard_deviation_of_another_field():
     # a success count of 3d6>=5: binomial(3, 1/3), variance 3 * 1/3 * 2/3
     dist = de.distribution("3d6>=5")
     assert dist.stdev("total") == pytest.approx((3 * 1 / 3 * 2 / 3) ** 0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize(("expr", "options"), [("3d20^4", {}), ("max(1d6+1000, 1d4+1000)", {}), ("abs(5*1d250)", {}),
+                                               ("round((1d6+2000)/3)", {"division": "exact"}),
+                                               ("1d20cs20^3", {}), ("2d6", {})])
+def test_exact_whole_totals_are_integer_columns(expr, options):
+    # however the engine holds a distribution (dense, or sparse when its values are far apart), whole-number
+    # totals come out as int64 columns, as in samples; fractions stay exact (Python numbers)
+    dist = de.distribution(expr, **options)
+    assert dist.columns["total"].dtype == np.int64
+    assert de.distribution("1d6/4", division="exact").columns["total"].dtype == object

@@ -227,3 +227,38 @@ def test_wild_battle_penalty_rows_stay_with_their_fighter():
     who = np.array([0, 0, 0, 1, 1, 1])
     force = np.array([0, 0, 1, 0, 1, 1])
     assert battle._rows(pen, who, force).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 1]
+
+
+@pytest.mark.parametrize("players", [(False, False), (True, True)])
+def test_d6_battle_rerolls_tied_attacks_with_each_fighters_own_code(players):
+    """Classic D6: the attack rolls order the round, two of a kind roll their ties again, each with their own
+    code. With a deadly damage code (pips included: the damage table reaches 6 x dice + pips), the first to
+    act wins almost every fight in one round, so the simulated round must match the exact chain's."""
+    a = _d6("a", attack="2D", damage="5D+2", strength="1D", player=players[0])
+    b = _d6("b", attack="2D+2", damage="5D+2", strength="1D", player=players[1])
+    setup = F.D6Setup(a=[a], b=[b], range="point_blank")
+    duel = F.D6Duel(setup)
+    assert duel.tie == "reroll"
+    exact: Counter = Counter()
+    for (sa, sb, _), p in duel.advance(next(iter(duel.start()))).items():
+        exact[(sa[0] >= Wound.INCAPACITATED, sb[0] >= Wound.INCAPACITATED)] += p
+    n = 60_000
+    battle = F.D6Battle(setup, n)
+    battle.step(np.random.default_rng(17))
+    out = battle.out()
+    outcomes = Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
+    keys = [k for k in exact if exact[k] * n >= 5]
+    observed = np.array([outcomes[k] for k in keys])
+    expected = np.array([exact[k] * n for k in keys])
+    chi2 = float(((observed - expected) ** 2 / expected).sum())
+    assert chi2 < 20, (outcomes, exact)
+
+
+def test_d6_battle_penalty_rows_stay_with_their_fighter():
+    setup = F.D6Setup(a=[_d6("a", attack="2D")], b=[_d6("b", attack="4D")])
+    battle = F.D6Battle(setup, 1)
+    d = battle.depth
+    pen = np.array([0, d - 1, d, d + 7, 3, d - 2])
+    who = np.array([0, 0, 0, 1, 1, 1])
+    force = np.array([0, 0, 1, 0, 1, 1])
+    assert battle._rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 2]
