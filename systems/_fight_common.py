@@ -98,7 +98,6 @@ class TotalSampler:
         upper = np.stack([np.searchsorted(cdf[r], edges[1:], side="left") for r in range(count)])
         self.steps = int((upper - guide).max()) if count else 0
         self.buckets = buckets
-        self.width = width
         self.guide = (guide + (np.arange(count) * width)[:, None]).astype(np.int64).ravel()
         self.cdf = cdf.ravel()
         self.values = values.ravel()

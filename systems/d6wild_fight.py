@@ -196,8 +196,8 @@ class _Fighter:
         return diffs[order], np.cumsum(dodge[1][order])
 
 
-def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool = False,
-               target_force: bool = False) -> float:
+def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool,
+               target_force: bool) -> float:
     """Exact chance that the attack hits: the total is at least the difficulty (after any dodge)."""
     pmf = attacker.attack(pen, force)
     if pmf is None:

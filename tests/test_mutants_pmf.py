@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from diceengine.pmf import PMF, keep_dp_cost, keep_sum, keep_window, rank_dp
+from diceengine.pmf import PMF, WORK, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, keep_window, rank_dp
 
 
 def enumerate_kept(faces: dict[int, float], n: int, lo: int, hi: int, highest: bool) -> Counter:
@@ -76,3 +76,38 @@ def test_keeping_nothing_costs_the_same_whatever_the_scores():
     assert cost(0, 20) == cost(0, 1) == cost(-2, 20)
     assert cost(9, 20) == cost(4, 20)   # keeping more dice than thrown
     assert cost(2, 20) > cost(1, 20) > cost(0, 20)
+
+
+def test_keep_sum_cost_counts_the_steps_of_its_loops():
+    """keep_sum visits, for each face, each count of dice already placed (0..n) and each count showing that
+    face (0..the dice left): the estimate's steps are those triples, each costing work in proportion to the
+    array it shifts."""
+    for faces, n in ((1, 1), (3, 2), (6, 4), (10, 7)):
+        triples = sum(1 for _ in range(faces) for j in range(n + 1) for _c in range(n - j + 1))
+        cheap = keep_sum_cost(faces, n, 1, 0, 1)  # a one-cell array: the steps' fixed cost only
+        wide = keep_sum_cost(faces, n, 1, 0, 20_001)
+        per_step_fixed = cheap.work / triples
+        assert per_step_fixed == pytest.approx(keep_sum_cost(1, 1, 1, 0, 1).work / 3)
+        # doubling the array (20,002 -> 40,002 cells) nearly doubles the work of every step
+        wider = keep_sum_cost(faces, n, 1, 0, 40_001)
+        assert (wider.work - cheap.work) == pytest.approx(2 * (wide.work - cheap.work), rel=1e-3)
+        assert wide.work > 10 * cheap.work
+
+
+def test_keep_dp_counts_its_work_over_the_scores_of_every_key():
+    """Six keys scoring 1 to 6 (each a single value): the dice kept score over the whole range, so the work
+    counted and the cells estimated are those of a score span of 6, and the estimate holds the table it
+    builds (one row per count of dice placed, the sums of the dice kept)."""
+    units = [(v, 1 / 6, PMF.point(v)) for v in range(1, 7)]
+    for n, keep in ((3, 2), (6, 3), (8, 8)):
+        WORK.work = 0.0
+        keep_window(units, n, 0, keep, highest_first=True)
+        window = WORK.work   # the placing of the dice, counted by keep_window itself
+        WORK.work = 0.0
+        result = keep_dp(units, n, keep, True)
+        cost = keep_dp_cost(6, n, keep, 6)
+        assert WORK.work - window == pytest.approx(cost.work)
+        assert cost.cells >= len(result.p) * (n + 1)
+        if n <= 6:
+            want = enumerate_kept(dict.fromkeys(range(1, 7), 1 / 6), n, 0, keep, True)
+            assert dict(result.items()) == pytest.approx(dict(want), abs=1e-12)
