@@ -14,6 +14,7 @@ import pytest
 import diceengine as de
 from diceengine import api
 from diceengine import pmf as pmf_module
+from diceengine.limits import PYTHON_STEP
 from diceengine.parts import Group
 
 from .helpers import clear_engine_caches
@@ -203,3 +204,56 @@ def test_computed_dice_follow_the_dialect():
         for v, p in brute([6] * c, lambda *f: sum(x for x in f if x > 4)).items():
             expected[v] = expected.get(v, 0) + float(p) / 2
     assert exact_of("(1d2+1)d6k>4", dialect="d20") == pytest.approx(expected)
+
+
+# --- more: work estimates of fractions, error locations ----------------------------------------------------
+
+def _span(expr: str, **options) -> int:
+    lo, hi = api.plan(expr, **options).bounds
+    return hi - lo + 1
+
+
+@pytest.mark.parametrize("inner", ["1d100/3", "1d60/7"])
+def test_a_function_of_fractions_is_estimated_at_python_speed(inner):
+    """floor / round of fractions: each value goes through Python (PYTHON_STEP of work each, the budget's unit
+    for a Python step), so the estimate grows by at least that per value the argument's range may hold."""
+    for name in ("floor", "round"):
+        whole = api.plan(inner, division="exact").exact_cost().work
+        outer = api.plan(f"{name}({inner})", division="exact").exact_cost().work
+        assert outer - whole >= PYTHON_STEP * _span(inner, division="exact")
+
+
+def test_max_of_fractions_is_estimated_at_python_speed_per_pair():
+    """max of two fractional expressions: every pair of their values goes through Python."""
+    a, b = "1d60/3", "1d60/7"
+    parts = api.plan(a, division="exact").exact_cost().work + api.plan(b, division="exact").exact_cost().work
+    total = api.plan(f"max({a}, {b})", division="exact").exact_cost().work
+    assert total - parts >= PYTHON_STEP * _span(a, division="exact") * _span(b, division="exact")
+
+
+def test_a_label_with_braces_is_written_as_typed():
+    """A label is literal text: braces in it are not a template's fields."""
+    assert str(de.roll("(2+3)[a{b}]")) == "(2+3)[a{b}]: 2 + 3 (a{b}) = 5"
+    assert str(de.roll("(2*3)[{0}]")) == "(2*3)[{0}]: 2 * 3 ({0}) = 6"
+
+
+def test_too_many_sorted_group_states_point_at_the_start():
+    """The exact odds of a group following too many sorted values (2100 x 2100 > 4,000,000), asked of the plan
+    itself (below the budget check of de.distribution): a limit error with a caret (a group has no position of
+    its own: column 0)."""
+    with pytest.raises(de.DiceLimitError) as err:
+        api.plan("1+{1d2100, 1d2100}kh1").distribution()
+    assert err.value.column == 0
+
+
+def test_the_system_compiler_locates_its_own_errors():
+    """The standard system's ``prepare`` (the plug-in contract, called by the core below the API) names the
+    expression of a computed-dice error itself."""
+    from diceengine.parser import parse
+
+    system = de.systems()["standard"]
+    expr = "d(1d6/2)"
+    with pytest.raises(de.DiceValueError) as err:
+        system.prepare(parse(expr, system), expr, system.resolve_options({"division": "exact"}))
+    assert err.value.expression == expr
+    assert err.value.column == 0
