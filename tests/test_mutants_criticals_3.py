@@ -9,11 +9,16 @@ marks of the kept items counted.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 import diceengine as de
+from diceengine import api
+from diceengine.limits import MAX_WORK
 
 Row = tuple[Any, int, int]
 #: one item of a group: its dice's sides, and (value, cs, cf) of the faces it throws
@@ -117,3 +122,53 @@ def test_sparse_whole_totals_with_a_marked_die():
     assert all(type(o.total) is int for o, _ in dist.items())
     for key, p in got.items():
         assert abs(p - expected[key]) < 1e-15
+
+
+# ------------------------------------------------------------------------------------------ the work budget
+def test_the_estimate_holds_the_table_of_total_and_counts():
+    """The plan's estimate of cells bounds the table it builds: one row per (total, successes, failures), four
+    numbers each (the three columns and the probability)."""
+    expr = "1d20cs20cf1 + 1d100"
+    cost = api.plan(expr).exact_cost()
+    dist = de.distribution(expr)
+    outcomes = {(a + b, int(a == 20), int(a == 1)) for a in range(1, 21) for b in range(1, 101)}
+    assert len(dist) == len(outcomes)  # 317: totals 3..119 without a mark, 21..120 with 20, 2..101 with 1
+    assert len(dist) * (len(dist.columns) + 1) <= cost.cells
+
+
+def test_a_wide_group_keeping_two_is_estimated_by_the_two_values_it_follows():
+    """Eighteen items, ``kh2``: the joint follows only the two highest (value, marks) of the items seen, a few
+    states, and is accepted; estimating it as if every item were followed (2 x 2**17 states) refuses it.
+
+    Expected by hand: the marked first item shows ``a``, ``k`` of the 17 others show 2 (binomial); the two
+    highest values sum to 4, 3 or 2 as two, one or no item shows 2; the marked 2 is kept only when at most one
+    later item shows 2 (of equal values the later ranks higher)."""
+    n = 17
+    expected: dict[Row, Fraction] = {}
+    for a in (1, 2):
+        for k in range(n + 1):
+            p = Fraction(math.comb(n, k), 2 ** n) / 2
+            twos = k + (a == 2)
+            key = (4 if twos >= 2 else 3 if twos == 1 else 2, int(a == 2 and k <= 1), 0)
+            expected[key] = expected.get(key, Fraction(0)) + p
+    expr = "{1d2cs2, " + ", ".join(["1d2"] * n) + "}kh2"
+    assert_joint(joint(expr), expected)
+
+
+def test_a_group_whose_joint_takes_seconds_is_refused_up_front():
+    """``{1d80cs80, 1d80, 1d80, 1d80}kh2``: the joint follows the two highest (value, mark) of the items seen, some
+    3,300 states, each against the 80 faces of each later item, about half a million Python steps that build and
+    sort tuples: seconds (over the budget of about 1 s), refused before any work."""
+    expr = "{1d80cs80, 1d80, 1d80, 1d80}kh2"
+    assert api.plan(expr).exact_cost().work > MAX_WORK
+    with pytest.raises(de.DiceLimitError, match="sample"):
+        de.distribution(expr)
+
+
+def test_a_group_keeping_one_of_many_wide_items_is_refused_up_front():
+    """``kh1`` of eight d20000: each of the 160,000 (value, mark) rows is weighed against the seven other items
+    (a bisection each): over a million Python steps, over the budget, refused before any work."""
+    expr = "{1d20000cs20000, " + ", ".join(["1d20000"] * 7) + "}kh1"
+    assert api.plan(expr).exact_cost().work > MAX_WORK
+    with pytest.raises(de.DiceLimitError, match="sample"):
+        de.distribution(expr)
