@@ -134,3 +134,23 @@ def test_mix_adds_weighted_chances():
     assert into == {"x": 0.75, "y": 0.125}
     fc.mix({(1, 2): 1.0, (1, 3): 1.0}, into, key=lambda s: s[0])
     assert into[1] == 2.0
+
+
+def test_a_codes_totals_for_fights_are_renormalised_and_follow_the_options():
+    """Fights draw a code's total from the engine's exact odds: the chains the odds leave out (the Wild Die's
+    longest explosions, about 6e-14 here) are spread back, so the probabilities add up to 1 to the last bits;
+    and the system's options (the Wild Die's complication) apply."""
+    import diceengine as de
+
+    code_pmf = fc.code_pmf
+    values, probs = code_pmf(Code(3, 1), "d6wild")
+    assert de.distribution("3D+1", "d6wild").truncated > 1e-14
+    assert abs(probs.sum() - 1.0) < 1e-15
+    for option in ("none", "remove_highest"):
+        values, probs = code_pmf(Code(3, 1), "d6wild", complication=option)
+        marginal = de.distribution("3D+1", "d6wild", complication=option).marginal("total")
+        total = sum(marginal.values())
+        assert dict(zip(values.tolist(), probs.tolist())) == pytest.approx({v: p / total for v, p in marginal.items()})
+    low = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="remove_highest")]))
+    plain = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="none")]))
+    assert sum(v * p for v, p in low.items()) < sum(v * p for v, p in plain.items()) - 0.3
