@@ -120,10 +120,10 @@ def _span(lo: Any, hi: Any) -> int:
 
 
 def _pairs_cost(a: tuple[Cost, Any, Any], b: tuple[Cost, Any, Any], lo: Any, hi: Any,
-                rational: bool = False) -> tuple[Cost, int, int]:
+                rational: bool) -> tuple[Cost, int, int]:
     """Cost of combining two distributions pair by pair (numpy when whole, Python when fractions)."""
     la, lb = _span(a[1], a[2]), _span(b[1], b[2])
-    pairs = max(la, lb) if la == 1 or lb == 1 else la * lb
+    pairs = la * lb
     _check_support(pairs)
     span = min(_span(lo, hi), 4 * pairs + 1024)  # a sparse result is held as a table (see _exact.build)
     step = PYTHON_STEP if rational else 6
