@@ -333,19 +333,23 @@ class GroupEval(Evaluator):
         cost = Cost()
         states = 1
         width = len(costs) if self.window is None else max(1, self.window[1] - self.window[0])
+        seen_lo = seen_hi = None  # the range of every item's values so far: a sorted state holds those values
         for c, c_lo, c_hi in costs:
             span = _span(c_lo, c_hi)
+            seen_lo = c_lo if seen_lo is None else min(seen_lo, c_lo)
+            seen_hi = c_hi if seen_hi is None else max(seen_hi, c_hi)
+            values = _span(seen_lo, seen_hi)
             cost = cost + c
             if self.selection is not None and not self.selection.by_value:  # every value, sorted
                 cost = cost + Cost(states * span * len(costs) * PYTHON_STEP, states * span)
-                states = min(states * span, comb(span + len(costs), len(costs)))
+                states = min(states * span, comb(values + len(costs), len(costs)))
                 cost = cost + Cost(states * len(costs) * 4 * PYTHON_STEP, states)  # the kept values of each
             elif self.window is None or self.selection is not None:
                 cost = cost + convolve_cost(states, span) + Cost(span * PYTHON_STEP, span)
                 states = _span(lo, hi)
             else:  # sorted tuples of the values followed (at most the group's width of them)
                 cost = cost + Cost(states * span * width * PYTHON_STEP, states * span)
-                states = min(states * span, comb(span + width, width))
+                states = min(states * span, comb(values + width, width))
         return cost, math.floor(lo), math.ceil(hi)
 
     def bounds(self) -> tuple[Any, Any]:
