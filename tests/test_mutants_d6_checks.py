@@ -5,6 +5,7 @@ dice and from enumeration written here.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -377,3 +378,13 @@ def test_dice_that_explain_themselves_otherwise_are_written_part_by_part():
     code = Code(2, 1)
     want = "".join(text(p) for p in Marked().parts([3, 5], code))
     assert "marked" in want and Marked().writer(text, code)([3, 5]) == want
+
+
+@pytest.mark.parametrize("dice", [1, 2, 5, 12])
+def test_a_codes_estimate_counts_the_totals_of_its_six_sided_dice(dice):
+    # n six-sided dice total n to 6n: 5n + 1 rows and the same span, as the odds hold them
+    totals = {sum(f) for f in itertools.product(range(1, 7), repeat=min(dice, 5))} if dice <= 5 else None
+    _, rows, span = CodeDice().joint_cost(Code(dice, 0))
+    assert rows == span == 5 * dice + 1
+    if totals is not None:
+        assert len(totals) == rows
