@@ -243,9 +243,9 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     key)``. Dice with equal keys are exchangeable, so which of them is kept does not matter.
     """
     keep = max(0, min(keep, n))
-    # the scores of all keys together: a kept die's score ranges over every key's
-    span = (max(u[2].offset + len(u[2].p) for u in units) - min(u[2].offset for u in units)) if units else 1
-    WORK.work += keep_dp_cost(len(units), n, keep, span).work
+    # the steps' own work; the sums they place count themselves (convolve)
+    spans = [len(u[2].p) for u in units] or [1]
+    WORK.work += keep_dp_cost(len(units), n, keep, max(spans)).work
     return keep_window(units, n, 0, keep, highest_first=highest)
 
 
