@@ -16,6 +16,8 @@ from diceengine.systems._d6_codes import Code
 from diceengine.systems.d6 import RANGE_DIFFICULTIES, Wound
 from diceengine.systems.d6wild import WildWound
 
+from .helpers import chi2_passes
+
 
 def totals(dice: int, pips: int = 0) -> Counter:
     out: Counter = Counter()
@@ -209,12 +211,7 @@ def test_wild_battle_rerolls_tied_initiative(players):
     n = 60_000
     battle = W.WildBattle(setup, n)
     battle.step(np.random.default_rng(16))
-    outcomes = Counter(zip(battle.gone[:, 0].tolist(), battle.gone[:, 1].tolist()))
-    keys = [k for k in exact if exact[k] * n >= 5]
-    observed = np.array([outcomes[k] for k in keys])
-    expected = np.array([exact[k] * n for k in keys])
-    chi2 = float(((observed - expected) ** 2 / expected).sum())
-    assert chi2 < 20, (outcomes, exact)
+    assert chi2_passes(list(zip(battle.gone[:, 0].tolist(), battle.gone[:, 1].tolist())), exact)
 
 
 def test_wild_battle_penalty_rows_stay_with_their_fighter():
@@ -246,12 +243,7 @@ def test_d6_battle_rerolls_tied_attacks_with_each_fighters_own_code(players):
     battle = F.D6Battle(setup, n)
     battle.step(np.random.default_rng(17))
     out = battle.out()
-    outcomes = Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
-    keys = [k for k in exact if exact[k] * n >= 5]
-    observed = np.array([outcomes[k] for k in keys])
-    expected = np.array([exact[k] * n for k in keys])
-    chi2 = float(((observed - expected) ** 2 / expected).sum())
-    assert chi2 < 20, (outcomes, exact)
+    assert chi2_passes(list(zip(out[:, 0].tolist(), out[:, 1].tolist())), exact)
 
 
 def test_d6_battle_penalty_rows_stay_with_their_fighter():
