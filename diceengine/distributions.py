@@ -73,7 +73,8 @@ class Distribution:
 
     def probability(self, predicate: Callable[[Any], bool]) -> float:
         """Probability that ``predicate(outcome)`` holds."""
-        return _clamp(sum(p for outcome, p in self.items() if predicate(outcome)))
+        return self._mass(np.fromiter((bool(predicate(outcome)) for outcome, _ in self.items()), dtype=bool,
+                                      count=len(self)))
 
     def column(self, field: str) -> np.ndarray:
         """The values of ``field``, one per outcome."""
@@ -98,11 +99,28 @@ class Distribution:
 
     def at_least(self, threshold: int, field: str = "total") -> float:
         """Probability that ``field`` (the total by default) is at least ``threshold``."""
-        return _clamp(self.probabilities[self.column(field) >= threshold].sum())
+        return self._mass(self.column(field) >= threshold)
 
     def chance(self, field: str) -> float:
         """Probability that the boolean ``field`` is true (``success``, ``complication``, ...)."""
-        return _clamp(self.probabilities[self.column(field).astype(bool)].sum())
+        return self._mass(self.column(field).astype(bool))
+
+    def _mass(self, mask: np.ndarray) -> float:
+        """Probability of the outcomes where ``mask`` holds: a sure event is exactly ``1 - truncated`` and an
+        impossible one exactly 0 (float sums of the masses may miss them by an ulp); the larger side is
+        computed as the whole less the smaller, so a chance near 1 keeps its digits."""
+        inside = int(np.count_nonzero(mask))
+        if inside == 0:
+            return 0.0
+        whole = float(self.probabilities.sum())
+        if abs(whole - (1.0 - self.truncated)) < 1e-9:  # the masses are the whole less the truncation
+            whole = 1.0 - self.truncated
+        if inside == len(mask):
+            return _clamp(whole)
+        small = float(self.probabilities[mask].sum())
+        if small <= 0.5:
+            return _clamp(small)
+        return _clamp(whole - float(self.probabilities[~mask].sum()))
 
     def marginal(self, field: str = "total") -> dict[Any, float]:
         """The distribution of one field: value -> probability, values in increasing order."""
