@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import PlainSerializer, PlainValidator
 
 from diceengine.errors import DiceError
+from diceengine.limits import MAX_REROLLS
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 
 from ._d6_codes import Code, parse_code
@@ -26,6 +27,7 @@ __all__ = [
     "first_enemy",
     "memo",
     "pairs_status",
+    "reroll_ties",
     "status_of",
 ]
 
@@ -53,6 +55,26 @@ def _code(value: Any) -> Code:
         return parse_code(text)
     except DiceError as err:
         raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
+
+
+def reroll_ties(first: np.ndarray, second: np.ndarray, draw: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                limit: int = MAX_REROLLS) -> None:
+    """Throw again, in place, the rows where ``first`` and ``second`` tie, until none does (tied initiative
+    rolled again). ``draw(rows)`` gives the two new rolls of those rows.
+
+    Two rolls that cannot be made (:data:`NO_ROLL`, codes reduced to 0D) always tie and are never thrown
+    again: the caller's order breaks that tie (a coin, as the exact chain gives 1/2). Every loop that waits
+    on dice has a bound: a row still tied after ``limit`` throws (a tie all but sure) is left to the caller
+    the same way."""
+    tied = (first == second) & (first > NO_ROLL)
+    for _ in range(limit):
+        if not tied.any():
+            return
+        rows = tied.nonzero()[0]
+        a, b = draw(rows)
+        first[rows] = a
+        second[rows] = b
+        tied[rows] = (a == b) & (a > NO_ROLL)
 
 
 #: a D6 dice code in an encounter file (``"4D+2"``)

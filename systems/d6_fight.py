@@ -51,6 +51,7 @@ from ._fight_common import (
     first_enemy,
     memo,
     pairs_status,
+    reroll_ties,
     status_of,
 )
 from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
@@ -384,12 +385,8 @@ class D6Battle(ArrayBattle):
         xa = self.attack(self._rows(0, fa, pen[:, 0]), gen)
         xb = self.attack(self._rows(1, fb, pen[:, 1]), gen)
         if self.tie == "reroll":
-            tied = (xa == xb) & (xa > NO_ROLL)
-            while tied.any():
-                rows = tied.nonzero()[0]
-                xa[rows] = self.attack(self._rows(0, _at(fa, rows), pen[rows, 0]), gen)
-                xb[rows] = self.attack(self._rows(1, _at(fb, rows), pen[rows, 1]), gen)
-                tied[rows] = (xa[rows] == xb[rows]) & (xa[rows] > NO_ROLL)
+            reroll_ties(xa, xb, lambda rows: (self.attack(self._rows(0, _at(fa, rows), pen[rows, 0]), gen),
+                                              self.attack(self._rows(1, _at(fb, rows), pen[rows, 1]), gen)))
         a_first = (xa > xb) | ((xa == xb) & (self.tie == "actor"))
         need_a: Any = self.difficulty
         need_b: Any = self.difficulty
@@ -432,13 +429,12 @@ class D6Battle(ArrayBattle):
         attack = self.attack(self._rows(who, force, pen).ravel(), gen).reshape(n, k)
         attack[out] = NO_ROLL
         if self.tie == "reroll":
-            tied = (attack[:, 0] == attack[:, 1]) & (attack[:, 0] > NO_ROLL)
-            while tied.any():
-                rows = tied.nonzero()[0]
-                again = self.attack(self._rows(who, force[rows], pen[rows]).ravel(), gen).reshape(len(rows), k)
-                again[out[rows]] = NO_ROLL
-                attack[rows] = again
-                tied[rows] = (again[:, 0] == again[:, 1]) & (again[:, 0] > NO_ROLL)
+            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                rolls = self.attack(self._rows(who, force[rows], pen[rows]).ravel(), gen).reshape(len(rows), k)
+                rolls[out[rows]] = NO_ROLL
+                return rolls[:, 0], rolls[:, 1]
+
+            reroll_ties(attack[:, 0], attack[:, 1], again)
         dodge = self.dodge(self._rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
         key = attack + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
         order = np.argsort(-key, axis=1)

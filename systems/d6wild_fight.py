@@ -50,6 +50,7 @@ from ._fight_common import (
     code_pmf,
     first_enemy,
     memo,
+    reroll_ties,
     status_of,
 )
 from .d6 import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
@@ -382,13 +383,13 @@ class WildBattle(ArrayBattle):
         per = self.perception(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
         per[gone] = NO_ROLL
         if self.tie == "reroll":
-            tied = (per[:, 0] == per[:, 1]) & ~gone.any(axis=1)
-            while tied.any():
-                rows = tied.nonzero()[0]
-                again = self.perception(self._rows(pen[rows], who[rows], force[rows]).ravel(), gen)
-                again = again.reshape(len(rows), k)
-                per[rows] = again
-                tied[rows] = again[:, 0] == again[:, 1]
+            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                rolls = self.perception(self._rows(pen[rows], who[rows], force[rows]).ravel(), gen)
+                rolls = rolls.reshape(len(rows), k)
+                return rolls[:, 0], rolls[:, 1]
+
+            # a fallen fighter rolls nothing (NO_ROLL): never a tie to throw again
+            reroll_ties(per[:, 0], per[:, 1], again)
         key = per + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
         order = np.argsort(-key, axis=1)
         if self.dodges.any():

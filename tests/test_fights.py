@@ -548,3 +548,50 @@ def test_d6_fight_health_agrees_with_the_state_of_play():
                 level, stunned = after_hit(int(start), int(damage_result(dmg, strength)))
                 assert level == int(after.health), (start, dmg, strength)
                 assert stunned == len(after.stuns), (start, dmg, strength)
+
+
+# ---------------------------------------------------------------- fights whose initiative can no longer be rolled
+
+_FALLEN_CODES = """
+import sys
+from diceengine import fights
+player = sys.argv[1] == "players"
+def f(name):
+    return {"name": name, "attack": "3D", "strength": "2D", "damage": "4D", "perception": "1D", "player": player}
+enc = fights.load_encounter({"name": "t", "d6wild": {"range": "point_blank", "a": [f("A")], "b": [f("B")]}})
+fight = enc["d6wild"]
+exact = fights.duel_odds(fight)
+sim = fights.simulate(fight, 4000, seed=3)
+rows = fights.sweep(fight, {"a.0.attack": ["3D", "4D"]}, fights=500, seed=1, workers=1)
+both = fights.compare(enc, method="simulated", fights=500, seed=2)
+print(exact.a_wins, exact.b_wins, sim.a_wins, sim.b_wins, len(rows), len(both))
+"""
+
+
+@pytest.mark.parametrize("kind", ["non-players", "players"])
+def test_two_of_a_kind_whose_perception_falls_to_0d_still_end(kind):
+    # 1D of Perception less a wound's 1D is 0D: two rolls that cannot be made always tie; a re-roll of the tie
+    # must not wait for ever (a child process, killed after the limit: a hang fails the test, never the suite)
+    done = subprocess.run([sys.executable, "-c", _FALLEN_CODES, kind], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    a_exact, b_exact, a_sim, b_sim, sweep_rows, compared = done.stdout.split()
+    # the two are the same fighter: each wins half the finished fights, exactly and in the simulation
+    assert float(a_exact) == pytest.approx(float(b_exact), abs=1e-9)
+    assert float(a_exact) + float(b_exact) == pytest.approx(1.0, abs=1e-6)
+    assert abs(float(a_sim) - 0.5) < 4 * (0.25 / 4000) ** 0.5
+    assert sweep_rows == "2" and compared == "1"
+
+
+def test_a_tie_that_cannot_be_broken_is_left_to_the_order():
+    from diceengine.systems._fight_common import NO_ROLL, reroll_ties
+
+    calls = []
+
+    def draw(rows):
+        calls.append(len(rows))
+        return np.full(len(rows), 4), np.full(len(rows), 4)  # always tied: a tie that never breaks
+
+    first, second = np.array([3, 4, NO_ROLL, 2]), np.array([3, 5, NO_ROLL, 1])
+    reroll_ties(first, second, draw, limit=7)
+    assert calls == [1] * 7  # only the rollable tie is thrown again, and at most ``limit`` times
+    assert first.tolist() == [4, 4, NO_ROLL, 2] and second.tolist() == [4, 5, NO_ROLL, 1]
