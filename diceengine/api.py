@@ -25,10 +25,31 @@ PLANS = PlanCache()
 _plans = PLANS.spellings  # the hot path's dictionary: spelling -> plan
 
 
+def plain_text(value: Any, what: str = "an expression") -> str:
+    """``value`` as exactly ``str``: a subclass of ``str`` (``numpy.str_``, a chat library's message type) is
+    copied to a plain string, so that nothing the engine keeps (a cached plan, its text) holds the caller's
+    type; anything else, ``bytes`` included, is the engine's error."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    hint = " (decode it first: .decode('utf-8'))" if isinstance(value, (bytes, bytearray)) else ""
+    raise DiceError(f"{what} must be a string, not {type(value).__name__}{hint}")
+
+
+def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Option values with every ``str`` subclass made a plain string (see :func:`plain_text`)."""
+    if not any(isinstance(v, str) and type(v) is not str for v in options.values()):
+        return options
+    return {k: str.__str__(v) if isinstance(v, str) else v for k, v in options.items()}
+
+
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
+    if not isinstance(system, System):
+        system = plain_text(system, "a system name")
     sys_ = get_system(system)
-    if not isinstance(expression, str):
-        raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
+    expression = plain_text(expression)
+    options = _plain_options(options)
     from .parser import parse
 
     resolved = sys_.resolve_options(options)
@@ -75,12 +96,17 @@ def plan(expression: str, system: str | System = "standard", **options: Any) -> 
     try:
         found = _plans.get(key)
     except TypeError:
+        plain_text(expression)  # an unhashable expression (a list, a bytearray) is not text: say so first
+        if not isinstance(system, System):
+            plain_text(system, "a system name")
         raise DiceError("option values must be hashable (strings, numbers, booleans)") from None
     return found if found is not None else _prepare(key, expression, system, options)
 
 
 def _name(system: str | System) -> str:
-    return system if isinstance(system, str) else system.name
+    if type(system) is str:
+        return system
+    return system.name if isinstance(system, System) else plain_text(system, "a system name")
 
 
 def roll(expression: str, system: str | System = "standard", seed: Seed = None, lang: str | None = None,
@@ -105,6 +131,8 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
     except DiceError as err:  # an error of the dice thrown (a division by zero...): in the spelling typed
         located = _in_spelling(err, expression, system)
         raise (translate_error(located, lang) if lang is not None else located) from None
+    if type(expression) is not str:
+        expression = plain_text(expression)
     return Roll(found, outcome, record, expression, _name(system), lang)
 
 
@@ -122,14 +150,14 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))
     try:
         if n <= rows:
-            return Sample(prepared.sample(n, gen), n, _name(system), expression)
+            return Sample(prepared.sample(n, gen), n, _name(system), plain_text(expression))
         parts = [prepared.sample(min(rows, n - start), gen) for start in range(0, n, rows)]
     except DiceError as err:
         raise _in_spelling(err, expression, system) from None
     import numpy as np
 
     arrays = {field: np.concatenate([part[field] for part in parts]) for field in parts[0]}
-    return Sample(arrays, n, _name(system), expression)
+    return Sample(arrays, n, _name(system), plain_text(expression))
 
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> Distribution:
@@ -145,7 +173,7 @@ def distribution(expression: str, system: str | System = "standard", **options: 
         dist = prepared.distribution()
     except DiceError as err:
         raise _in_spelling(err, expression, system) from None
-    dist.system, dist.expression = _name(system), expression
+    dist.system, dist.expression = _name(system), plain_text(expression)
     return dist
 
 

@@ -45,7 +45,7 @@ def _code(value: Any) -> Code:
         return value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")  # noqa: TRY004 (pydantic's)
-    text = str(value).strip()
+    text = (str.__str__(value) if isinstance(value, str) else str(value)).strip()  # a str subclass is its text
     plain = _PLAIN.fullmatch(text)
     if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
         dice = int(plain["dice"]) if plain["dice"] is not None else 0
