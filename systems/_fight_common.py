@@ -12,8 +12,8 @@ import numpy as np
 from pydantic import PlainSerializer, PlainValidator
 
 from diceengine.errors import DiceError
-from diceengine.limits import MAX_REROLLS
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
+from diceengine.limits import MAX_REROLLS
 
 from ._d6_codes import Code, parse_code
 
