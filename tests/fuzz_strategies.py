@@ -1,10 +1,13 @@
 """The engine's own fuzz harness: hypothesis strategies for hostile input, and a runner that calls the
 engine in a worker process under a time and a memory limit.
 
-Inputs (:func:`fuzz_cases`): sentences of every system's Lark grammar (``hypothesis.extra.lark``),
-mutations of valid expressions (the systems' examples and catalogues), random Unicode text and random
-bytes, with random keyword options (valid, invalid, unhashable), through ``roll``, ``sample``,
-``distribution`` and the ``dice`` command line.
+Inputs (:func:`fuzz_cases`): sentences of every registered system's Lark grammar, mutations of valid
+expressions (the systems' examples and catalogues), random Unicode text and random bytes, with random
+keyword options (valid, invalid, unhashable), through ``roll``, ``sample``, ``distribution`` and the
+``dice`` command line; expressions and option values are sometimes ``str`` subclasses (``numpy.str_``, a
+message type of a chat library). Fights (:func:`random_encounter`): encounters of every ruleset with damage
+rules, small codes that fall to 0D, two of a kind on both sides, odd settings, through ``simulate``,
+``sweep`` and ``duel_odds``.
 
 The promise checked (:func:`check_call`): every call answers with a result or the engine's own error
 (:class:`~diceengine.DiceError`), within the limits; results are sane (probabilities sum to 1, a
@@ -31,8 +34,17 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-SYSTEMS = ("standard", "d6", "d6wild", "d20pool", "ffg")
-CALLS = ("roll", "sample", "distribution", "cli")
+def _registered() -> tuple[str, ...]:
+    from diceengine.registry import system_names
+
+    return tuple(system_names())
+
+
+#: the systems fuzzed: every registered one (built-in or installed plug-in)
+SYSTEMS = _registered()
+CALLS = ("roll", "sample", "distribution", "cli", "fight")
+#: the ways a fight is asked for
+FIGHT_METHODS = ("simulate", "sweep", "duel_odds")
 #: seconds a call may take before the harness calls it a hang (generous: a loaded 2-core machine)
 TIME_LIMIT = 10.0
 #: address space a worker may add to what it holds after start-up
@@ -220,6 +232,87 @@ def random_options(system: str, rng: Any) -> dict[str, Any]:
     return out
 
 
+class Message(str):
+    """A chat library's message type: a ``str`` subclass whose ``__str__`` is not its text."""
+
+    def __str__(self) -> str:
+        return "<message>"
+
+
+_TEXT_TYPES = (str, str, str, str, Message, "numpy")
+
+
+def odd_text(value: Any, rng: Any) -> Any:
+    """``value`` (when a ``str``) sometimes as a ``str`` subclass: ``numpy.str_`` or :class:`Message`."""
+    if not isinstance(value, str):
+        return value
+    kind = rng.choice(_TEXT_TYPES)
+    if kind == "numpy":
+        import numpy as np
+
+        return np.str_(value)
+    return kind(value)
+
+
+_CODES = ["0D", "0D+2", "1D", "1D", "1D+1", "2D", "2D", "2D+2", "3D", "4D+1", "6D", "12D", "1D-1", "-1D", "banana", ""]
+
+
+def _fighter(system: str, i: int, player: bool, rng: Any) -> dict[str, Any]:
+    if system == "ffg":
+        out: dict[str, Any] = {"name": f"F{i}", "characteristic": rng.choice([1, 1, 2, 3, 6, 0, 7]),
+                               "skill": rng.choice([0, 0, 1, 3, 5, 6]), "soak": rng.choice([0, 2, 5, 30, 31]),
+                               "wound_threshold": rng.choice([1, 5, 12, 60, 0]), "damage": rng.choice([0, 1, 6, 40]),
+                               "kind": rng.choice(["character", "minion", "rival", "nemesis", "droid"]),
+                               "player": player}
+        if rng.random() < 0.3:
+            out["size"] = rng.choice([1, 3, 20, 21])
+        return out
+    small = ["1D", "1D", "0D", "1D+1", "2D"]  # codes that fall to 0D after a wound or two
+    out = {"name": f"F{i}", "attack": rng.choice(_CODES if rng.random() < 0.2 else small + ["3D", "4D"]),
+           "strength": rng.choice(small + ["2D", "3D"]), "damage": rng.choice(small + ["4D", "5D"]),
+           "player": player}
+    if system == "d6wild":
+        out["perception"] = rng.choice(small)
+    if rng.random() < 0.4:
+        out["dodge"] = rng.choice(small)
+    if rng.random() < 0.3:
+        out["force_points"] = rng.choice([0, 1, 2, 5])
+    if rng.random() < 0.2:
+        out["armour"] = rng.choice(["0D+2", "1D", "2D"])
+    return out
+
+
+def fight_systems() -> tuple[str, ...]:
+    """The registered systems that have damage rules."""
+    from diceengine.registry import get_system
+
+    return tuple(name for name in SYSTEMS if getattr(get_system(name), "fight_rules", lambda: None)() is not None)
+
+
+def random_encounter(system: str, rng: Any) -> dict[str, Any]:
+    """An encounter of ``system``: one or two fighters a side, small codes that fall to 0D, often two of a kind
+    (both players or both non-players, the same fighter on both sides), odd settings now and then."""
+    kind = rng.random() < 0.5
+    sides: dict[str, Any] = {}
+    for side in ("a", "b"):
+        size = 1 if rng.random() < 0.7 else 2
+        sides[side] = [_fighter(system, i, kind if rng.random() < 0.8 else not kind, rng) for i in range(size)]
+    if rng.random() < 0.4:  # the same fighter on both sides: every tie is two of a kind
+        sides["b"] = [dict(f, name=f"{f['name']}'") for f in sides["a"]]
+    settings: dict[str, Any] = {}
+    if system == "ffg":
+        settings["range"] = rng.choice(["engaged", "short", "long", "extreme", "orbit"])
+    else:
+        settings["range"] = rng.choice(["point_blank", "short", "medium", "long", 5, 30, "orbit"])
+        if rng.random() < 0.5:
+            settings["dodge"] = rng.choice(["never", "always"])
+        if rng.random() < 0.4:
+            settings["force_point"] = rng.choice(["never", "first_round", "when_wounded"])
+    if system == "d6wild" and rng.random() < 0.4:
+        settings["complication"] = rng.choice(["flag", "remove_highest", "none"])
+    return {"name": "fuzz", system: {**sides, **settings}}
+
+
 @dataclass(frozen=True)
 class Case:
     """One call of the engine."""
@@ -236,6 +329,13 @@ class Case:
 
 def random_case(rng: Any) -> Case:
     """One hostile call: a system, an input of one of the kinds, options, an entry point."""
+    call = rng.choice(CALLS)
+    if call == "fight":
+        import json
+
+        system = rng.choice(fight_systems())
+        method = rng.choice(FIGHT_METHODS)
+        return Case("fight", system, json.dumps(random_encounter(system, rng)), (("method", method),))
     system = rng.choice(SYSTEMS)
     kind = rng.choice(["grammar", "grammar", "mutated", "mutated", "random"])
     if kind == "grammar":
@@ -245,7 +345,10 @@ def random_case(rng: Any) -> Case:
     else:
         text = random_text(rng)
     options = random_options(system, rng) if rng.random() < 0.25 else {}
-    return Case(rng.choice(CALLS), system, text, tuple(sorted(options.items(), key=lambda kv: kv[0])))
+    if call != "cli":  # the command line's arguments are always plain strings
+        text = odd_text(text, rng)
+        options = {k: odd_text(v, rng) for k, v in options.items()}
+    return Case(call, system, text, tuple(sorted(options.items(), key=lambda kv: kv[0])))
 
 
 def fuzz_cases() -> st.SearchStrategy[Case]:
@@ -288,6 +391,8 @@ def check_call(case: Case) -> str | None:
             for name, col in d.columns.items():
                 if col.dtype.kind == "i" and len(col) and np.abs(col).max() > 2**53:
                     return "distribution: value beyond the exact integer range"
+        elif case.call == "fight":
+            return _check_fight(case)
         else:
             return _check_cli(case)
     except de.DiceError:
@@ -299,6 +404,27 @@ def check_call(case: Case) -> str | None:
     except Exception as err:  # noqa: BLE001 - every failure is what the harness is for
         where = traceback.extract_tb(err.__traceback__)[-1]
         return f"{type(err).__name__} in {os.path.basename(where.filename)}:{where.name}"
+    return None
+
+
+def _check_fight(case: Case) -> str | None:
+    import json
+
+    from diceengine import fights
+
+    fight = fights.load_encounter(json.loads(case.expression))[case.system]
+    method = dict(case.options)["method"]
+    if method == "duel_odds":
+        odds = fights.duel_odds(fight)
+    elif method == "simulate":
+        odds = fights.simulate(fight, 400, seed=1, max_rounds=300)
+    else:
+        rows = fights.sweep(fight, {"range": ["short", "medium"]} if case.system != "ffg" else {"range": ["short"]},
+                            fights=200, seed=1, workers=1, max_rounds=300)
+        return None if len(rows) in (1, 2) else "fight: sweep lost a cell"
+    total = odds.a_wins + odds.b_wins + odds.both_down + odds.unfinished
+    if not abs(total - 1.0) < 1e-6:
+        return f"fight: {method} odds sum to {total!r}"
     return None
 
 
@@ -398,11 +524,15 @@ class Report:
     calls: int = 0
     failures: dict[str, list[Case]] = field(default_factory=dict)
     slowest: tuple[float, Case | None] = (0.0, None)
+    #: the slowest call that kept the promise, by kind of call
+    slowest_accepted: dict[str, tuple[float, Case]] = field(default_factory=dict)
 
     def add(self, case: Case, verdict: str | None, seconds: float) -> None:
         self.calls += 1
         if seconds > self.slowest[0]:
             self.slowest = (seconds, case)
+        if verdict is None and seconds > self.slowest_accepted.get(case.call, (-1.0, case))[0]:
+            self.slowest_accepted[case.call] = (seconds, case)
         if verdict is not None:
             self.failures.setdefault(verdict, []).append(case)
 
@@ -417,6 +547,10 @@ class Report:
             lines.append(f"  {len(cases):6d}  {kind}\n          smallest: {smallest.shown()}")
         if self.slowest[1] is not None:
             lines.append(f"slowest call: {self.slowest[0]:.3f} s  {self.slowest[1].shown()}")
+        for call in CALLS:
+            if call in self.slowest_accepted:
+                seconds, case = self.slowest_accepted[call]
+                lines.append(f"slowest accepted {call}: {seconds:.3f} s  {case.shown()[:300]}")
         return "\n".join(lines)
 
 

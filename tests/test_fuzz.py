@@ -9,7 +9,23 @@ from hypothesis import given, settings
 from lark import Lark
 
 from tests.conftest import examples
-from tests.fuzz_strategies import SYSTEMS, Case, Runner, _grammar, grammar_sentences, random_case, run
+import json
+
+import numpy as np
+
+from diceengine.registry import system_names
+from tests.fuzz_strategies import (
+    CALLS,
+    FIGHT_METHODS,
+    SYSTEMS,
+    Case,
+    Runner,
+    _grammar,
+    fight_systems,
+    grammar_sentences,
+    random_case,
+    run,
+)
 
 
 def test_a_few_thousand_hostile_calls_keep_the_promise():
@@ -43,6 +59,29 @@ def test_grammar_sentences_are_sentences_of_the_grammar(text):
 def test_every_kind_of_input_is_generated():
     rng = random.Random(0)
     cases = [random_case(rng) for _ in range(400)]
+    assert set(SYSTEMS) == set(system_names())  # the registry's systems, not a list of the harness's own
     assert {c.system for c in cases} == set(SYSTEMS)
-    assert {c.call for c in cases} == {"roll", "sample", "distribution", "cli"}
+    assert {c.call for c in cases} == set(CALLS)
     assert any(c.options for c in cases) and any(not c.expression.isascii() for c in cases)
+    # expressions and option values come as str subclasses too (numpy.str_, a chat message type)
+    assert any(type(c.expression) is np.str_ for c in cases)
+    assert any(type(c.expression) not in (str, np.str_) and isinstance(c.expression, str) for c in cases)
+    assert any(isinstance(v, np.str_) for c in cases for _, v in c.options)
+
+
+def test_fights_are_generated_with_codes_that_fall_to_0d():
+    rng = random.Random(1)
+    cases = [c for c in (random_case(rng) for _ in range(3000)) if c.call == "fight"]
+    assert {c.system for c in cases} == set(fight_systems()) and len(fight_systems()) >= 3
+    assert {dict(c.options)["method"] for c in cases} == set(FIGHT_METHODS)
+    encounters = [json.loads(c.expression)[c.system] for c in cases if c.system in ("d6", "d6wild")]
+
+    def two_of_a_kind(enc):
+        return len({f["player"] for f in enc["a"] + enc["b"]}) == 1
+
+    def falls(enc):  # every fighter's Perception (Wild Die) or attack is 1D: a wound takes it to 0D
+        code = "perception" if "perception" in enc["a"][0] else "attack"
+        return all(f.get(code) in ("1D", "0D", "1D+1") for f in enc["a"] + enc["b"])
+
+    assert any(two_of_a_kind(e) and falls(e) for e in encounters)
+    assert any(two_of_a_kind(e) and all(f["player"] for f in e["a"] + e["b"]) and falls(e) for e in encounters)
