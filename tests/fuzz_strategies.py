@@ -34,6 +34,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+
 def _registered() -> tuple[str, ...]:
     from diceengine.registry import system_names
 

@@ -3,17 +3,15 @@ result or the engine's own error, within the time and memory limits of a worker 
 
 from __future__ import annotations
 
+import json
 import random
 
+import numpy as np
 from hypothesis import given, settings
 from lark import Lark
 
-from tests.conftest import examples
-import json
-
-import numpy as np
-
 from diceengine.registry import system_names
+from tests.conftest import examples
 from tests.fuzz_strategies import (
     CALLS,
     FIGHT_METHODS,
