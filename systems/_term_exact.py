@@ -225,7 +225,9 @@ class TermExact(TermBase):
         if self.explode_limit is not None:
             done = done.mix(going + step_on.mix(step_off))
             going = PMF.point(0, 0.0)
-        while going.mass > tolerance:
+        depth = 0
+        while going.mass > tolerance and depth <= MAX_EXPLOSIONS:  # the bound refused up front is never reached
+            depth += 1
             done = done.mix(going + step_off)
             going = going + step_on
         out: dict[tuple[int, int], float] = {}
