@@ -193,11 +193,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def _rule_modules(system: Any) -> tuple[Any, Any, str]:
-    """A system's module and its state-of-play module ``<module>_play`` (``None`` when it has none)."""
+    """A system's module, its state-of-play module (``None`` when it has none) and that module's name."""
     import importlib
 
     module = importlib.import_module(type(system).__module__)
-    return module, system.companion("play"), f"{module.__name__}_play"
+    play = system.rules_of_play()
+    return module, play, play.__name__ if play is not None else f"{module.__name__} (no state of play)"
 
 
 def _summary(name: str, fn: Callable[..., Any], module: Any, lang: str | None) -> str:
@@ -217,7 +218,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     system = get_system(args.system_name)
     module, play, play_name = _rule_modules(system)
     rules: dict[str, Callable[..., Any]] = dict(getattr(module, "RULES", {}))
-    # a system's state of play lives beside it in ``<module>_play``: rules taking a state (as JSON)
+    # a system's state of play (its hook rules_of_play): rules taking a state (as JSON)
     play_rules: dict[str, Callable[..., Any]] = {k: v for k, v in getattr(play, "RULES", {}).items() if k not in rules}
     if not args.rule:
         if not rules and not play_rules:

@@ -45,13 +45,12 @@ _TERMINAL_NAMES = {
 }
 
 
-def grammar_text(fragment: str | None) -> str:
-    """The full grammar of a system: ``core.lark`` followed by the named fragment file."""
-    package = resources.files("diceengine.grammars")
-    text = package.joinpath("core.lark").read_text(encoding="utf-8")
-    if fragment:
-        text += "\n" + package.joinpath(fragment).read_text(encoding="utf-8")
-    return text
+def grammar_text(system: System) -> str:
+    """The full grammar of a system: the engine's ``core.lark`` followed by the system's fragment
+    (:meth:`~diceengine.registry.System.grammar_source`)."""
+    text = resources.files("diceengine.grammars").joinpath("core.lark").read_text(encoding="utf-8")
+    fragment = system.grammar_source()
+    return text + "\n" + fragment if fragment else text
 
 
 def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
@@ -66,7 +65,7 @@ def parser_for(system: System) -> Lark:
     """The Lark parser of ``system`` (built once per system)."""
     modules = [ast, *system.ast_modules()]
     return Lark(
-        grammar_text(system.grammar),
+        grammar_text(system),
         parser="lalr",
         lexer="contextual",
         transformer=_transformer(modules),

@@ -12,7 +12,6 @@ or at run time with :func:`register`. The core names no system.
 
 from __future__ import annotations
 
-import importlib
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -153,9 +152,11 @@ class System(ABC):
 
     - ``name`` (class attribute) is the key the system is registered under; ``summary`` one line
       saying what it rolls; ``examples`` a few expressions in its notation.
-    - ``grammar`` names a Lark fragment in the ``diceengine.grammars`` package data that is appended
-      to ``core.lark`` (``None``: the core arithmetic alone). The fragment adds atoms with
-      ``%extend atom: ...`` and may ``%override ?start``. Every rule the fragment adds is built by
+    - ``grammar`` names a Lark fragment, a file of the package ``grammar_package`` (by default the package
+      of the module that defines the system, so that a plug-in ships its grammar beside its code; the
+      built-in rulesets keep theirs in ``diceengine.grammars``), appended to the engine's ``core.lark``
+      (``None``: the core arithmetic alone). The fragment adds atoms with ``%extend atom: ...`` and may
+      ``%override ?start``. Every rule the fragment adds is built by
       the frozen dataclass of the same name (snake case) found among :meth:`ast_modules` (by
       default, the module that defines the system).
     - ``outcome`` is the outcome type: a ``NamedTuple`` (or frozen, slotted dataclass) whose fields
@@ -165,9 +166,10 @@ class System(ABC):
     - :meth:`prepare` turns a parsed tree into a :class:`Plan` (validate here: a bad expression must
       raise :class:`~diceengine.errors.DiceError` with the position of the fault, never another
       exception). Plans are cached by the engine, so prepare once, roll many times.
-    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems,
-      and :meth:`fight_rules` gives the ruleset's combat to the fights layer (found in ``<module>_fight``)
-      (:class:`diceengine.fights.rules.FightRules`).
+    - Optionally, :meth:`catalogue` and :meth:`ladder` describe typical checks, for comparing systems;
+      :meth:`rules_of_play` gives the module of the ruleset's state of play (its ``RULES``, as ``dice rule``
+      runs them), and :meth:`fight_rules` its combat (:class:`diceengine.fights.rules.FightRules`), to the
+      fights layer. Both are explicit hooks: nothing is found by the name of a module.
     - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
       ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
       (die kinds, symbols, outcomes, difficulty names, summary, option help) are messages of the
@@ -180,6 +182,7 @@ class System(ABC):
     summary: ClassVar[str] = ""
     examples: ClassVar[Sequence[str]] = ()
     grammar: ClassVar[str | None] = None
+    grammar_package: ClassVar[str | None] = None
     outcome: ClassVar[type]
     options: ClassVar[Mapping[str, Option]] = {}
     symbols: ClassVar[Mapping[str, str]] = {}
@@ -195,23 +198,37 @@ class System(ABC):
         return (), ()
 
     def fight_rules(self) -> Any:
-        """The ruleset's combat (a :class:`diceengine.fights.rules.FightRules`), or ``None``: the
-        ruleset has no damage rules and cannot fight. By default, the ``FIGHT_RULES`` class of the module
-        ``<system's module>_fight`` (as ``dice rule`` finds the rules of play in ``<module>_play``): the
-        combat depends on the ruleset, never the other way round."""
-        module = self.companion("fight")
-        return None if module is None else module.FIGHT_RULES()
+        """The ruleset's combat (a :class:`diceengine.fights.rules.FightRules`), or ``None`` (the default): the
+        ruleset has no damage rules and cannot fight. The combat depends on the ruleset, never the other way
+        round: a system imports its combat here, when asked."""
+        return None
 
-    def companion(self, part: str) -> types.ModuleType | None:
-        """The module ``<system's module>_<part>`` beside the system's (``_play``: its rules of play,
-        ``_fight``: its combat), or ``None`` when the ruleset has none."""
-        name = f"{type(self).__module__}_{part}"
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
+    def rules_of_play(self) -> types.ModuleType | None:
+        """The module of the ruleset's state of play (its ``RULES``: functions that take a state of play and
+        return a :class:`~diceengine.systems.play.Step`), or ``None`` (the default)."""
+        return None
+
+    def grammar_source(self) -> str | None:
+        """The text of the system's grammar fragment (``None``: the core arithmetic alone), read from
+        ``grammar_package`` (default: the package of the module that defines the system)."""
+        if self.grammar is None:
             return None
+        from importlib import resources
+
+        package = self.grammar_package
+        if package is None:
+            import sys
+
+            module = sys.modules[type(self).__module__]
+            package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
+        if not package:
+            raise DiceError(f"system {self.name!r}: its grammar {self.grammar!r} needs a package to live in "
+                            "(define the system in a package, or set grammar_package)")
+        try:
+            return resources.files(package).joinpath(self.grammar).read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError) as err:
+            raise DiceError(f"system {self.name!r}: its grammar {self.grammar!r} is not in package {package!r} "
+                            f"({err})") from None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

@@ -2,13 +2,19 @@
 
 ``diceengine.systems`` is both this package and the public function of the design card:
 ``diceengine.systems()`` returns the registered systems by name.
+
+Modules that moved keep their old import path: :data:`MOVED` maps an old name under this package to the
+module that now holds it, and importing the old name gives that very module (not a copy).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.abc
+import importlib.machinery
 import sys
 import types
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from diceengine.registry import System
@@ -24,3 +30,25 @@ class _SystemsPackage(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _SystemsPackage
+
+#: old module name under this package -> the module that holds it now (documented import paths keep working)
+MOVED: dict[str, str] = {}
+
+
+class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds a moved module under its old name and gives the module that holds it now."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        prefix, _, name = fullname.rpartition(".")
+        if prefix != __name__ or name not in MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return importlib.import_module(MOVED[spec.name.rpartition(".")[2]])
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the module is the one already imported under its new name."""
+
+
+sys.meta_path.append(_Moved())

@@ -18,6 +18,7 @@ Menace given to the game master) for the first, second and third, as in the 2d20
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
@@ -274,8 +275,16 @@ class D20PoolSystem(System):
     summary = N_("d20 success pool (2d20 family): Nd20<=T [spec D] [vs K]; successes, complications, Impulsion")
     examples = ("2d20<=12", "3d20<=12 spec 3 vs 2", "d20<=9+3 vs 1", "5d20<=15 spec 5 vs 4")
     grammar = "d20pool.lark"
+    grammar_package = "diceengine.grammars"
     outcome = PoolOutcome
     options: ClassVar[Mapping[str, Option]] = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
+
+
+    def rules_of_play(self) -> types.ModuleType:
+        """The state of play of this ruleset (:mod:`diceengine.systems.d20pool_play`)."""
+        from . import d20pool_play
+
+        return d20pool_play
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count

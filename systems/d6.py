@@ -21,6 +21,7 @@ Readings chosen where the texts are silent:
 from __future__ import annotations
 
 import enum
+import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
@@ -113,10 +114,24 @@ class D6System(System):
                  "difficulties by name: point blank 5, short 10, medium 15, long 20")
     examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
+    grammar_package = "diceengine.grammars"
     outcome = D6Outcome
     options: ClassVar[Mapping[str, Option]] = {"tie": TIE_OPTION}
     symbols = D6_FACES
     difficulties = RANGE_DIFFICULTIES
+
+
+    def rules_of_play(self) -> types.ModuleType:
+        """The state of play of this ruleset (:mod:`diceengine.systems.d6_play`)."""
+        from . import d6_play
+
+        return d6_play
+
+    def fight_rules(self) -> Any:
+        """The combat of this ruleset (:mod:`diceengine.systems.d6_fight`)."""
+        from .d6_fight import FIGHT_RULES
+
+        return FIGHT_RULES()
 
     def ast_modules(self) -> Sequence[Any]:
         return (_d6_codes,)

@@ -21,6 +21,7 @@ complication and explosions are reported.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
@@ -338,6 +339,7 @@ class D6WildSystem(System):
                "very easy 5, easy 10, moderate 15, difficult 20, very difficult 25, heroic 30")
     examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
     grammar = "d6.lark"
+    grammar_package = "diceengine.grammars"
     outcome = WildOutcome
     symbols: ClassVar[dict[str, Any]] = {**D6_FACES, **WILD_FACES}
     options: ClassVar[Mapping[str, Option]] = {
@@ -349,6 +351,19 @@ class D6WildSystem(System):
         "force_point": Option(False, N_("a Force point doubles the code (not the character-point die)")),
         "tie": TIE_OPTION,
     }
+
+
+    def rules_of_play(self) -> types.ModuleType:
+        """The state of play of this ruleset (:mod:`diceengine.systems.d6wild_play`)."""
+        from . import d6wild_play
+
+        return d6wild_play
+
+    def fight_rules(self) -> Any:
+        """The combat of this ruleset (:mod:`diceengine.systems.d6wild_fight`)."""
+        from .d6wild_fight import FIGHT_RULES
+
+        return FIGHT_RULES()
 
     def ast_modules(self) -> Sequence[Any]:
         return (_d6_codes,)

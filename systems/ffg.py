@@ -26,6 +26,7 @@ downgrades, the destiny pool, minion groups, critical injuries, initiative and a
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, NamedTuple
@@ -325,6 +326,7 @@ class FFGSystem(System):
                "f force; e.g. 2a1p1b vs 2d1s")
     examples = ("2a1p1b vs 2d1s", "3a2p vs 3d", "2 ability + 1 boost vs 1 challenge", "1f")
     grammar = "ffg.lark"
+    grammar_package = "diceengine.grammars"
     outcome = NarrativeOutcome
     symbols = SYMBOLS
     options: ClassVar[Mapping[str, Option]] = {
@@ -332,6 +334,19 @@ class FFGSystem(System):
                                          "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
                           choices=("initials", "colour")),
     }
+
+
+    def rules_of_play(self) -> types.ModuleType:
+        """The state of play of this ruleset (:mod:`diceengine.systems.ffg_play`)."""
+        from . import ffg_play
+
+        return ffg_play
+
+    def fight_rules(self) -> Any:
+        """The combat of this ruleset (:mod:`diceengine.systems.ffg_fight`)."""
+        from .ffg_fight import FIGHT_RULES
+
+        return FIGHT_RULES()
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         counts: dict[str, int] = {}

@@ -252,6 +252,7 @@ class StandardSystem(System):
     symbols: ClassVar[dict[str, Any]] = {**D6_FACES, **FUDGE_FACES}
     examples = ("3d6+2", "4d6kh3", "1d6!", "8d10>=7f1", "2d20kl1+5", "3d6[fire] + 1d4", "4dF")
     grammar = "standard.lark"
+    grammar_package = "diceengine.grammars"
     outcome = StandardOutcome
     options: ClassVar[Mapping[str, Option]] = {
         "division": Option("floor", N_("what / does: 'floor' rounds the quotient down (an integer total); 'exact' "

@@ -61,7 +61,7 @@ def _grammar(system: str) -> Any:
     from diceengine.parser import grammar_text
     from diceengine.registry import get_system
 
-    return Lark(grammar_text(get_system(system).grammar), parser="lalr", lexer="contextual",
+    return Lark(grammar_text(get_system(system)), parser="lalr", lexer="contextual",
                 maybe_placeholders=True, g_regex_flags=re.ASCII)
 
 

@@ -278,7 +278,7 @@ def _rules(system_name: str) -> dict[str, Callable[..., Any]]:
     system = get_system(system_name)
     module = importlib.import_module(type(system).__module__)
     rules = dict(getattr(module, "RULES", {}))
-    play = system.companion("play")
+    play = system.rules_of_play()
     if play is None:
         return rules
     for name, fn in getattr(play, "RULES", {}).items():
