@@ -55,6 +55,7 @@ def stage(modules: list[str]) -> None:
     text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\nonly_mutate = {only}\n", 1)
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
     shutil.copy2(ROOT / "README.md", STAGE / "README.md")
+    shutil.copytree(ROOT / "docs", STAGE / "docs", dirs_exist_ok=True)  # pages whose examples the tests run
     if (ROOT / "examples").exists():  # files the tests read
         shutil.copytree(ROOT / "examples", STAGE / "examples", dirs_exist_ok=True)
     # mutmut regenerates only the mutated modules in mutants/: refresh every other file there

@@ -197,13 +197,12 @@ def test_environment_is_not_read_by_the_library(monkeypatch):
     assert os.environ["LANG"] == "fr_FR.UTF-8"
 
 
-def test_readme_languages_section_is_what_the_cli_prints(capsys):
-    """Every ``$ dice ...`` example of the README's section on languages prints what the README shows
-    (lines ending in ``...`` stand for the rest)."""
+def test_docs_languages_page_is_what_the_cli_prints(capsys):
+    """Every ``$ dice ...`` example of the documentation's page on languages (``docs/languages.md``) prints
+    what the page shows (lines ending in ``...`` stand for the rest)."""
     import shlex
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Languages and renderers"):text.index("## Comparing the systems")]
+    section = (ROOT / "docs" / "languages.md").read_text(encoding="utf-8")
     examples: list[tuple[str, list[str]]] = []
     for block in section.split("```text")[1:]:
         for line in block.split("```")[0].strip("\n").splitlines():

@@ -1,7 +1,7 @@
 """Engine bounds, error positions, the command line and the comparisons (issue 16).
 
 Each bound is tried exactly at its limit (accepted) and one past it (refused); the comparisons are
-checked against chances enumerated here and against the numbers the README prints.
+checked against chances enumerated here and against the numbers the documentation prints (docs/compare.md).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from diceengine.cli import main
 
 from .test_mutants_pools import d20_pool, published_pool
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+COMPARE_PAGE = Path(__file__).resolve().parent.parent / "docs" / "compare.md"
 
 
-# ---------------------------------------------------------------- bounds (README, "Bounds")
+# ---------------------------------------------------------------- bounds (docs/bounds.md)
 
 
 def test_nesting_depth_exactly_at_the_bound():
@@ -144,7 +144,7 @@ def d6wild_chance(dice: int, pips: int, difficulty: int) -> Fraction:
     return p + rest
 
 
-def test_the_readme_compare_numbers():
+def test_the_docs_compare_numbers():
     ffg_chance = sum(p for o, p in published_pool(["ability", "ability", "proficiency", "difficulty",
                                                    "difficulty"]).items() if o[0] > 0)
     d6_chance = sum(Fraction(1, 6**4) for f in itertools.product(range(1, 7), repeat=4) if sum(f) + 1 >= 15)
@@ -152,12 +152,12 @@ def test_the_readme_compare_numbers():
     pool_chance = sum(p for (s, _), p in d20_pool(3, 12, 3).items() if s >= 2)
     expected = {"ffg: 2a1p vs 2d": ffg_chance, "d6: 4D+1 vs 15": d6_chance, "d6wild: 4D+1 vs 15": wild_chance,
                 "d20pool: 3d20<=12 spec 3 vs 2": pool_chance}
-    readme = README.read_text(encoding="utf-8")
+    page = COMPARE_PAGE.read_text(encoding="utf-8")
     for check, chance in expected.items():
         shown = f"{100 * float(chance):.2f}%"
         system, expr = check.split(": ")
         assert compare.success_chance(system, expr) == pytest.approx(float(chance), abs=1e-12)
-        assert re.search(re.escape(check) + r"\s+" + re.escape(shown), readme), (check, shown)
+        assert re.search(re.escape(check) + r"\s+" + re.escape(shown), page), (check, shown)
     assert f"{100 * float(ffg_chance):.2f}%" == "65.08%" and f"{100 * float(wild_chance):.2f}%" == "57.88%"
 
 
@@ -197,7 +197,7 @@ def test_convert_ladder_honours_the_target_options():
 
 
 def test_catalogue_upper_end():
-    # D6: codes 1D to 12D+2 against the ladder (README)
+    # D6: codes 1D to 12D+2 against the ladder (docs/compare.md)
     for name in ("d6", "d6wild"):
         codes = {expr.split(" vs ")[0] for _, expr in de.systems()[name].catalogue()}
         expected = {f"{n}D" + (f"+{p}" if p else "") for n in range(1, 13) for p in range(3)}

@@ -1,4 +1,5 @@
-"""The README's scenes of the rulesets in play run as written: each ``expression  # -> value`` line holds."""
+"""The documentation's scenes of the rulesets in play run as written (one per ruleset's page, section "In play"):
+each ``expression  # -> value`` line holds; the command lines of the states of play print what the page shows."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ import pytest
 
 from diceengine.cli import main
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+RULESETS = ("d6", "d6wild", "d20pool", "ffg")
 
 
 def blocks() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    found = []
+    for name in RULESETS:
+        text = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+        section = text.split("\n## In play\n", 1)[1].split("\n## ", 1)[0]
+        found += re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    return found
 
 
 def test_there_is_one_scene_per_ruleset():
@@ -28,7 +33,7 @@ def test_there_is_one_scene_per_ruleset():
 
 
 @pytest.mark.parametrize("block", blocks(), ids=["d6", "d6wild", "d20pool", "ffg"])
-def test_readme_scene(block):
+def test_docs_scene(block):
     namespace: dict = {}
     lines = block.splitlines()
     checked = 0
@@ -36,17 +41,17 @@ def test_readme_scene(block):
         source = ast.get_source_segment(block, stmt)
         _, sep, expected = lines[stmt.end_lineno - 1].partition("# ->")
         if sep and isinstance(stmt, ast.Expr):
-            value = eval(compile(source, "README", "eval"), namespace)
+            value = eval(compile(source, "docs", "eval"), namespace)
             want = ast.literal_eval(expected.split("  (")[0].strip())
             assert value == want, source
             checked += 1
         else:
-            exec(compile(source, "README", "exec"), namespace)  # noqa: S102
+            exec(compile(source, "docs", "exec"), namespace)  # noqa: S102
     assert checked >= 2
 
 
-def test_readme_command_lines(capsys):
-    text = README.read_text(encoding="utf-8").split("### The rulesets in play", 1)[1].split("\n## ", 1)[0]
+def test_docs_command_lines(capsys):
+    text = (DOCS / "rulesets.md").read_text(encoding="utf-8").split("## The rulesets in play", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```text\n(.*?)```", text, flags=re.DOTALL).group(1).splitlines()
     runs = [(i, line[2:]) for i, line in enumerate(block) if line.startswith("$ ")]
     assert len(runs) == 2
