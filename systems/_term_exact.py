@@ -10,7 +10,17 @@ import numpy as np
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, TRUNCATION, Cost
-from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, keep_window, power_cost
+from diceengine.pmf import (
+    PMF,
+    WORK,
+    convolve_cost,
+    keep_dp,
+    keep_dp_cost,
+    keep_sum,
+    keep_sum_cost,
+    keep_window,
+    power_cost,
+)
 
 from ._term_base import TermBase, split_faces, window_of
 
@@ -40,17 +50,21 @@ class TermExact(TermBase):
             depth = 1 if self.explode is None else 8
             return Cost(self.count * depth * states * s * PYTHON_STEP, states), lo, hi
         ranked = (self.keep is not None and self.keep < self.count) or self.selection is not None
-        if self.explode is None and not ranked:  # vectorised: a few numpy passes over the faces
+        if self.explode is None and self.window is None and self.selection is None and self.consecutive:
+            # vectorised: a few numpy passes over the faces
             s_lo, s_hi = self._tallied(((-1 if self.failure is not None else 0), 1) if self.success is not None else
                                        (self.faces[0], self.faces[-1]))
             power, _ = power_cost(s_hi - s_lo + 1, self.count)
             return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, self.count * s_lo, self.count * s_hi
-        cost = Cost(4 * s * PYTHON_STEP, s)  # the first face, listed once per face
+        # the units (_units): the first face, listed once per face (more to re-roll), then ...
+        cost = Cost(self._first_face_steps() * PYTHON_STEP, s)
         first = self.allowed if self.reroll is not None and not self.reroll_once else self.faces
         counting = self.success is not None
         per_count = counting and not self.compound
-        if self.explode is None:
+        if self.explode is None:  # ... each first face placed
             keys, lo, hi = len(first), first[0], first[-1]
+            entries = s
+            cost = cost + Cost(s * PYTHON_STEP, s)
             s_lo, s_hi = self._tallied(((-1 if self.failure is not None else 0), 1) if counting else (lo, hi))
         else:
             on, off = split_faces(self.faces, self.explode)
@@ -70,10 +84,11 @@ class TermExact(TermBase):
             on_lo, on_hi = on[0], on[-1]
             lo = min(first[0], first[0] + depth * (on_lo - 1))
             hi = max(first[-1], first[-1] + depth * on_hi)
-            if not per_count:  # chain sums by convolutions
+            if not per_count:  # ... chain sums by convolutions
                 span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
                 going = span_on
                 done = span_off
+                cost = cost + Cost(3 * s * PYTHON_STEP, s)  # the first faces split and tabled
                 for _ in range(depth):
                     step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
                     if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
@@ -82,9 +97,10 @@ class TermExact(TermBase):
                     done = going + span_off + done
                     going += span_on - 1
                 keys = hi - lo + 1
-                cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)
+                entries = codes * keys  # a unit's score follows from its sum (and its marks)
+                cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
                 s_lo, s_hi = ((-1 if self.failure is not None else 0), 1) if counting else (lo, hi)
-            else:  # per-face success counts, state by state
+            else:  # ... per-face success counts, state by state
                 states, steps = 1, 0.0
                 for i in range(depth):
                     states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
@@ -93,17 +109,26 @@ class TermExact(TermBase):
                 cost = cost + Cost(2 * steps * PYTHON_STEP, states)
                 keys = hi - lo + 1 if ranked else 1
                 s_lo, s_hi = (-(depth + 1) if self.failure is not None else 0), depth + 1
+                entries = keys * (s_hi - s_lo + 1)
             s_lo, s_hi = self._tallied((s_lo, s_hi))
+            if self.explode_limit is None and not self._keeps_nothing():
+                cost = cost + cost  # truncated_mass() follows the units once more
         if self.selection is not None and not self.selection.by_value:
-            cost = cost + Cost(keys * 4 * PYTHON_STEP, keys) + self.selection.pmf_cost(keys, self.count, s_hi - s_lo + 1)
+            cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, keys) + \
+                self.selection.pmf_cost(keys, self.count, s_hi - s_lo + 1)
             return cost, min(0, self.count * s_lo), max(0, self.count * s_hi)
-        if not ranked or self.selection is not None:
+        if self.selection is not None:  # each unit's score kept or not
+            cost = cost + Cost(entries * PYTHON_STEP, entries)
+        if not ranked or self.selection is not None:  # the scores tabled
             power, _ = power_cost(s_hi - s_lo + 1, self.count)
+            cost = cost + Cost((entries + min(entries, s_hi - s_lo + 1)) * PYTHON_STEP, entries)
             return cost + power, min(0, self.count * s_lo), max(0, self.count * s_hi)
         k = self.keep or 0
         if not counting and self.tally is None and self.window is not None and \
                 (self.window[0] == 0 or self.window[1] == self.count):
+            cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
             return cost + keep_sum_cost(keys, self.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
+        cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
         return cost + keep_dp_cost(keys, self.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
 
     def _keeps_nothing(self) -> bool:
@@ -136,6 +161,12 @@ class TermExact(TermBase):
         if self.reroll_once:
             return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
         return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
+
+    def _first_face_steps(self) -> int:
+        """Steps of the Python loops of :meth:`_first_face`: one pass over the faces, more to re-roll."""
+        if self.reroll is None:
+            return self.sides if isinstance(self.faces, range) else 2 * self.sides
+        return 5 * self.sides
 
     def _first_face(self) -> dict[int, float]:
         """Distribution of the first kept face of one die (after re-rolls)."""
@@ -174,9 +205,11 @@ class TermExact(TermBase):
         counting = self.success is not None
         face_score = self._face_score if counting else (lambda f: f)
         first = self._first_face()
+        _steps(self._first_face_steps())
         if self.tally is not None:
             face_score = self._score_of
         if self.explode is None:
+            _steps(len(first))
             out: dict[tuple[int, int], float] = {}
             for f, p in first.items():
                 key = (f, face_score(f))
@@ -208,6 +241,7 @@ class TermExact(TermBase):
                     state = (total + g if ranked else 0, sc + face_score(g))
                     target = nxt if self.explode.test(f) and not last else done
                     target[state] = target.get(state, 0.0) + p / self.sides
+            _steps(len(going) * self.sides)
             going = nxt
         return done, sum(going.values())
 
@@ -222,6 +256,7 @@ class TermExact(TermBase):
         on, off = split_faces(self.faces, explode)
         step_on = PMF.from_counts(on, 1 / self.sides).shift(-pen)
         step_off = PMF.from_counts(off, 1 / self.sides).shift(-pen)
+        _steps(3 * len(first))  # split in two (each face tested), then tabled
         if self.explode_limit is not None:
             done = done.mix(going + step_on.mix(step_off))
             going = PMF.point(0, 0.0)
@@ -231,7 +266,9 @@ class TermExact(TermBase):
             done = done.mix(going + step_off)
             going = going + step_on
         out: dict[tuple[int, int], float] = {}
-        for total, p in done.items():
+        listed = done.items()
+        _steps(len(done.p) + len(listed))  # every cell of the sums read, every result placed
+        for total, p in listed:
             key = (total, score(total) if score is not None else total)
             out[key] = out.get(key, 0.0) + p
         return out, going.mass
@@ -316,6 +353,7 @@ class TermExact(TermBase):
         if self.selection is not None:
             keeps = self.selection.keeps_value
             picked: dict[tuple[int, int], float] = {}
+            _steps(len(units))
             for (key, sc), p in units.items():
                 state = (key, sc if keeps(key) else 0)
                 picked[state] = picked.get(state, 0.0) + p
@@ -324,10 +362,12 @@ class TermExact(TermBase):
             score: dict[int, float] = {}
             for (_, sc), p in units.items():
                 score[sc] = score.get(sc, 0.0) + p
+            _steps(len(units) + len(score))
             return PMF.from_mapping(score).power(self.count)
         a, b = self.window
         n = self.count
         if self.success is None and self.tally is None and (a == 0 or b == n):  # a die's score is its value
+            _steps(len(units))
             return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
         table = _by_key(units)
         if a == 0 or b == n:
@@ -370,12 +410,18 @@ class TermExact(TermBase):
         return PMF.from_mapping(out)
 
 
+def _steps(n: float) -> None:
+    """Count ``n`` steps of a Python loop of the exact odds in the work counter (what their estimate bounds)."""
+    WORK.work += n * PYTHON_STEP
+
+
 def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]:
     """``(key, probability, score PMF given the key)`` of a unit's joint ``{(key, score): probability}``."""
     by_key: dict[int, dict[int, float]] = {}
     for (key, sc), p in units.items():
         scores = by_key.setdefault(key, {})
         scores[sc] = scores.get(sc, 0.0) + p
+    _steps(2 * len(units) + len(by_key))  # every pair placed, then read again; each key tabled
     table = []
     for key, scores in by_key.items():
         q = sum(scores.values())

@@ -12,7 +12,7 @@ import pytest
 import diceengine as de
 from benchmarks.bounds import CASES, KINDS, expression_of, largest_accepted
 from diceengine import api
-from diceengine.limits import MAX_CELLS, MAX_THROWS, MAX_WORK
+from diceengine.limits import MAX_CELLS, MAX_THROWS, MAX_WORK, PYTHON_STEP
 from diceengine.pmf import WORK
 from tests.helpers import clear_engine_caches
 
@@ -178,3 +178,50 @@ def test_every_die_ranked_too_long_is_still_refused_before_working():
     with pytest.raises(de.DiceLimitError, match="sample"):
         de.distribution("6d20!kh5kl5", **EACH)
     assert WORK.work == 0
+
+
+# ---------------------------------------------------------------- huge dice: the Python loops of the units (issue 22)
+@pytest.mark.parametrize("expression, sides", [("D100000![]", 100_000), ("d100000!>99990", 100_000),
+                                                ("d60000ro<=30000!", 60_000), ("2d30000!", 30_000)])
+def test_a_huge_exploding_die_is_estimated_from_the_loops_it_runs(expression, sides):
+    # the odds of one unit (a die and its explosions) walk every face in Python: listed (and re-rolled), split
+    # into exploding or not, tabled; then every cell of the chains' sums is read and placed, and the scores
+    # tabled once more; and all of the unit's odds are followed twice, truncated() asking for them again. The
+    # estimate counted them once, under the real work (D100000! was estimated at a third of the budget and
+    # takes about 0.7 s, as much as 0.65 of the budget's work: 2.6 million steps of a Python loop).
+    clear_engine_caches()
+    cost = api.plan(expression).exact_cost()
+    WORK.work = 0
+    dist = api.plan(expression).distribution()
+    support = dist.probabilities.size  # the distinct sums a unit's chains reach, at least
+    units = 4 * sides + 2 * support    # the faces walked four times, the sums read and placed
+    assert cost.work >= 2 * units * PYTHON_STEP  # twice: distribution() and truncated()
+    assert WORK.work <= cost.work  # and the loops the odds count stay within the estimate
+    assert 0 < dist.truncated < 1e-9 and abs(dist.probabilities.sum() + dist.truncated - 1) < 1e-9
+
+
+def test_a_huge_die_with_listed_faces_is_estimated_from_its_loops():
+    # a per-die minimum lists the faces (1000000 of them for d1000000mi2): the odds then walk them in Python, not
+    # in numpy; the estimate took the numpy pass (0.03 of the budget for about 1.25 of it, a couple of seconds)
+    clear_engine_caches()
+    cost = api.plan("d100000mi2").exact_cost()
+    WORK.work = 0
+    dist = de.distribution("d100000mi2")
+    assert dist.marginal()[2] == pytest.approx(2 / 100_000) and dist.marginal()[3] == pytest.approx(1 / 100_000)
+    assert cost.work >= 4 * 100_000 * PYTHON_STEP  # the faces counted, tabled, placed, the scores tabled
+    assert WORK.work <= cost.work
+    WORK.work = 0
+    with pytest.raises(de.DiceLimitError, match="work budget"):
+        de.distribution("d1000000mi2")
+    assert WORK.work == 0
+    de.roll("d1000000mi2", seed=1)  # it still rolls and samples
+    assert (de.sample("d1000000mi2", 10, seed=1)["total"] >= 2).all()
+
+
+def test_huge_dice_over_the_budget_are_refused_before_working():
+    # the neighbours of D100000! twice over: about 1.3 times the budget's work, counted (benchmarks: 1.5-3 s)
+    for expression in ("d200000!", "d150000!", "d100000!>99990", "2d100000!", "d100000!cs"):
+        WORK.work = 0
+        with pytest.raises(de.DiceLimitError, match="sample"):
+            de.distribution(expression)
+        assert WORK.work == 0
