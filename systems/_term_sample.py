@@ -131,6 +131,13 @@ class TermSample(TermBase):
             return np.where(self.selection.mask(total), score, 0).sum(axis=1)
         if self.window is not None and self.keep != c:
             a, b = self.window
+            if b <= a:
+                return np.zeros(len(total), dtype=np.int64)
+            if marks is None and (not counting or not per_count or self.explode is None):
+                # the score is a function of the unit's total (the total, or its success count): equal totals
+                # score alike, so the window's sum needs the kept totals, not a full (stable) sort
+                kept = np.partition(total, sorted({a, b - 1}), axis=1)[:, a:b]
+                return (base(kept) if counting else kept).sum(axis=1)
             order = np.argsort(total, axis=1, kind="stable")
             return np.take_along_axis(score, order[:, a:b], axis=1).sum(axis=1)
         return score.sum(axis=1)
