@@ -303,13 +303,20 @@ def report(modules: list[str], show: bool, drawn: set[str] | None = None) -> int
     open_survivors = 0
     matched: set[Key] = set()
     killed_but_accepted: list[tuple[str, Key]] = []
+    keyed: list[str] = []  # the modules whose mutants' keys were read
     for module in modules:
         meta = STAGE / "mutants" / (staged_path(module) + ".meta")
         if not meta.exists():
             print(f"{module}: no results")
             continue
         every = json.loads(meta.read_text())["exit_code_by_key"]
-        keys = module_keys(module, [k for k, c in every.items() if c in SURVIVED], record_functions)
+        try:
+            keys = module_keys(module, [k for k, c in every.items() if c in SURVIVED], record_functions)
+        except FileNotFoundError:  # a run of other modules since put the plain module back in mutants/
+            print(f"{module}: its mutants are no longer on disk (other modules ran since): run it again "
+                  "(the results of unchanged functions are kept)")
+            continue
+        keyed.append(module)
         matched |= set(keys.values()) & ok
         killed_but_accepted += [(k, key) for k, key in keys.items() if key in ok and every[k] in KILLED]
         codes = every if drawn is None else {k: c for k, c in every.items() if k in drawn}
@@ -338,7 +345,7 @@ def report(modules: list[str], show: bool, drawn: set[str] | None = None) -> int
         open_survivors += len(live)
     for k, key in killed_but_accepted:
         print(f"accepted but killed now (the record can go): {k}\n    {format_record(key)}")
-    stale, unchecked = stale_records(records, matched, modules, engine_functions())
+    stale, unchecked = stale_records(records, matched, keyed, engine_functions())
     for key in stale:
         print(f"stale record, it matches no mutant (re-check it against the code): {format_record(key)}")
     if stale or unchecked:
