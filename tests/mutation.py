@@ -7,7 +7,11 @@ each mutant against the tests that called the mutated function. Results are kept
 ``.mutation/mutants`` between runs (unchanged functions are not tested again).
 
 Prints, per module, the mutants killed, survived and the score; ``--survivors`` prints the diff of
-each survivor; the accepted (equivalent) survivors are listed in ``tests/mutation_survivors.txt``.
+each survivor; the accepted (equivalent) survivors are listed in ``tests/mutation_survivors.txt``, keyed
+on what a move between modules or a renumbering by mutmut keeps: the mutated function (``Class.method``
+or ``function``, no module) and the mutated line before and after (``function | line | mutated | why``,
+the key computed from mutmut's diff of the mutant). Records that match no mutant any more are reported
+(stale) and fail the run, as open survivors do.
 ``--sample K`` runs K mutants of each module drawn at random (seeded): the score of a large module in
 minutes, given with its 95% interval (a random sample of mutants estimates the score without bias).
 """
@@ -15,6 +19,8 @@ minutes, given with its 95% interval (a random sample of mutants estimates the s
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import json
 import math
 import os
@@ -23,6 +29,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
@@ -32,6 +39,84 @@ LAYOUT = {"diceengine": "diceengine", "systems": "diceengine/systems", "grammars
 ACCEPTED = Path(__file__).resolve().parent / "mutation_survivors.txt"
 KILLED = {1, 3, 36, 37, -24, 24, 152, 255, -11, -9}  # test failure, pytest error, timeout, crash
 SURVIVED = {0, 33}  # the tests pass; or no test reaches the mutated function (mutmut's "no tests")
+
+
+#: an accepted survivor's record: ``function | original line | mutated line | why equivalent``
+SEP = " | "
+#: between the lines of a mutation that changes more than one line
+NEWLINE = " ⏎ "
+
+
+class Key(NamedTuple):
+    """What identifies a mutant across moves and renumberings: the mutated function (``Class.method`` or
+    ``function``, no module) and the changed line(s) before and after, whitespace normalised."""
+
+    function: str
+    before: str
+    after: str
+
+
+def function_of(name: str) -> str:
+    """``diceengine.systems.d20pool.xǁPoolPlanǁ__init____mutmut_3`` -> ``PoolPlan.__init__``."""
+    mangled = name.rpartition("__mutmut_")[0].rpartition(".")[2]
+    if mangled.startswith("xǁ"):
+        _, cls, func = mangled.split("ǁ", 2)
+        return f"{cls}.{func}"
+    if mangled.startswith("x_"):
+        return mangled[2:]
+    raise ValueError(f"not a mutmut mutant name: {name}")
+
+
+def number_of(name: str) -> int:
+    """mutmut's number of the mutant within its function."""
+    return int(name.rpartition("__mutmut_")[2])
+
+
+def _normalise(line: str) -> str:
+    return " ".join(line.split())
+
+
+def mutant_key(name: str, diff: str) -> Key:
+    """The key of mutant ``name`` from its diff (``mutmut show``): the lines it removes and adds."""
+    before, after, hunk = [], [], False
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            hunk = True
+        elif hunk and line.startswith("-"):
+            before.append(_normalise(line[1:]))
+        elif hunk and line.startswith("+"):
+            after.append(_normalise(line[1:]))
+    return Key(function_of(name), NEWLINE.join(before), NEWLINE.join(after))
+
+
+def mutant_keys(diffs: dict[str, str]) -> dict[str, Key]:
+    """Mutant name -> key, for mutants given with their diffs. The same mutation of two identical lines of
+    a function gets the same key: the second, in the order of the source, is told apart as ``function [2]``."""
+    keys: dict[str, Key] = {}
+    seen: dict[Key, int] = {}
+    for name in sorted(diffs, key=lambda n: (n.rpartition("__mutmut_")[0], number_of(n))):
+        key = mutant_key(name, diffs[name])
+        seen[key] = seen.get(key, 0) + 1
+        keys[name] = key if seen[key] == 1 else key._replace(function=f"{key.function} [{seen[key]}]")
+    return keys
+
+
+def _escape(code: str) -> str:
+    return code.replace("|", "\\|")  # every "|" of a line then follows a backslash: " | " only separates
+
+
+def format_record(key: Key, why: str = "") -> str:
+    """The line of ``tests/mutation_survivors.txt`` accepting the mutant of ``key``."""
+    return SEP.join([key.function, _escape(key.before), _escape(key.after), why])
+
+
+def parse_record(line: str) -> tuple[Key, str]:
+    """``format_record``'s line -> (key, why)."""
+    parts = line.split(SEP, 3)
+    if len(parts) < 3:
+        raise ValueError(f"not a record `function | original line | mutated line | why`: {line}")
+    function, before, after = (p.strip().replace("\\|", "|") for p in parts[:3])
+    return Key(function, _normalise(before), _normalise(after)), parts[3].strip() if len(parts) > 3 else ""
 
 
 def staged_path(path: str) -> str:
@@ -74,16 +159,15 @@ def stage(modules: list[str]) -> None:
                     shutil.copy2(path, mutants / rel)
 
 
-def accepted() -> set[str]:
-    """Names of the mutants accepted as equivalent (first word of each line, ``#`` comments)."""
+def accepted() -> list[tuple[Key, str]]:
+    """The records of the mutants accepted as equivalent, in the file's order (``#`` starts a comment line)."""
     if not ACCEPTED.exists():
-        return set()
-    names = set()
+        return []
+    records = []
     for line in ACCEPTED.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            names.add(line.split()[0])
-    return names
+        if line.strip() and not line.lstrip().startswith("#"):
+            records.append(parse_record(line))
+    return records
 
 
 def survivors(modules: list[str]) -> list[str]:
@@ -104,6 +188,23 @@ def all_mutants(modules: list[str]) -> dict[str, list[str]]:
         meta = STAGE / "mutants" / (staged_path(module) + ".meta")
         found[module] = sorted(json.loads(meta.read_text())["exit_code_by_key"]) if meta.exists() else []
     return found
+
+
+def mutant_diffs(module: str, names: list[str]) -> dict[str, str]:
+    """Mutant name -> its diff (mutmut's ``show``), read from the mutants mutmut generated for ``module``."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant  # the "mutation" extra
+
+    path = staged_path(module)
+    with contextlib.chdir(STAGE):
+        return {name: get_diff_for_mutant(name, path=path) for name in names}
+
+
+def module_keys(module: str, names: list[str], functions: set[str]) -> dict[str, Key]:
+    """The keys of ``module``'s mutants ``names`` and of every mutant of ``functions`` (all mutants of a
+    function are needed to number the identical mutations of identical lines)."""
+    wanted = {function_of(n) for n in names} | functions
+    return mutant_keys(mutant_diffs(module, [n for n in all_mutants([module])[module]
+                                             if function_of(n) in wanted]))
 
 
 #: mutmut's own first step of ``mutmut run`` (mutmut 3.8): write the mutants, without the tests' stats
@@ -143,25 +244,88 @@ def interval(killed: int, judged: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def defined_functions(path: Path) -> set[str]:
+    """The functions mutmut mutates in a source file, named as in a key: top-level ``function`` and
+    ``Class.method`` of a top-level class."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return set()
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            found |= {f"{node.name}.{f.name}" for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return found
+
+
+def engine_functions() -> dict[str, set[str]]:
+    """Function (as in a key) -> the engine's modules (repository paths) that define one of that name."""
+    where: dict[str, set[str]] = {}
+    for folder in ("diceengine", "systems", "grammars"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            module = path.relative_to(ROOT).as_posix()
+            for function in defined_functions(path):
+                where.setdefault(function, set()).add(module)
+    return where
+
+
+def _base(function: str) -> str:
+    """``f [2]`` -> ``f``."""
+    return function.split(" [", 1)[0]
+
+
+def stale_records(records: list[tuple[Key, str]], matched: set[Key], modules: list[str],
+                  where: dict[str, set[str]]) -> tuple[list[Key], int]:
+    """The records that match no mutant any more: their function is gone from the engine, or every module
+    defining it was run and none of its mutants has the record's lines; and the number of records not
+    checked (their function is defined in a module not run)."""
+    ran = {Path(m).as_posix() for m in modules}
+    stale, unchecked = [], 0
+    for key, _ in records:
+        if key in matched:
+            continue
+        defined = where.get(_base(key.function), set())
+        if defined and not defined <= ran:
+            unchecked += 1
+        else:
+            stale.append(key)
+    return stale, unchecked
+
+
 def report(modules: list[str], show: bool, drawn: set[str] | None = None) -> int:
-    """Print the score of each module (over the mutants ``drawn`` at random, when given); the number of
-    survivors not accepted."""
-    ok = accepted()
+    """Print the score of each module (over the mutants ``drawn`` at random, when given) and the accepted
+    records that match no mutant any more; the number of survivors not accepted plus stale records."""
+    records = accepted()
+    ok = {key for key, _ in records}
+    record_functions = {_base(key.function) for key in ok}
     mutmut = Path(sys.executable).parent / "mutmut"
     open_survivors = 0
+    matched: set[Key] = set()
+    killed_but_accepted: list[tuple[str, Key]] = []
+    keyed: list[str] = []  # the modules whose mutants' keys were read
     for module in modules:
         meta = STAGE / "mutants" / (staged_path(module) + ".meta")
         if not meta.exists():
             print(f"{module}: no results")
             continue
-        codes = json.loads(meta.read_text())["exit_code_by_key"]
-        if drawn is not None:
-            codes = {k: c for k, c in codes.items() if k in drawn}
+        every = json.loads(meta.read_text())["exit_code_by_key"]
+        try:
+            keys = module_keys(module, [k for k, c in every.items() if c in SURVIVED], record_functions)
+        except FileNotFoundError:  # a run of other modules since put the plain module back in mutants/
+            print(f"{module}: its mutants are no longer on disk (other modules ran since): run it again "
+                  "(the results of unchanged functions are kept)")
+            continue
+        keyed.append(module)
+        matched |= set(keys.values()) & ok
+        killed_but_accepted += [(k, key) for k, key in keys.items() if key in ok and every[k] in KILLED]
+        codes = every if drawn is None else {k: c for k, c in every.items() if k in drawn}
         killed = [k for k, c in codes.items() if c in KILLED]
         survived = sorted(k for k, c in codes.items() if c in SURVIVED)
         other = {k: c for k, c in codes.items() if c not in KILLED and c not in SURVIVED}
-        equivalent = [k for k in survived if k in ok]
-        live = [k for k in survived if k not in ok]
+        equivalent = [k for k in survived if keys[k] in ok]
+        live = [k for k in survived if keys[k] not in ok]
         judged = len(killed) + len(live)
         score = f"{100.0 * len(killed) / judged:.1f}%" if judged else "n/a"
         if judged and (other or drawn is not None):  # a part judged: the interval of the whole module's score
@@ -174,12 +338,20 @@ def report(modules: list[str], show: bool, drawn: set[str] | None = None) -> int
               f"score {score} (equivalent mutants aside)")
         for k in live:
             print(f"  survived{' (no test reaches it)' if codes[k] == 33 else ''}: {k}")
+            print(f"    its record, if equivalent: {format_record(keys[k], '<why>')}")
             if show:
                 subprocess.run([str(mutmut), "show", k], cwd=STAGE, check=False)
         for k, c in sorted(other.items()):
             print(f"  not judged ({c}): {k}")
         open_survivors += len(live)
-    return open_survivors
+    for k, key in killed_but_accepted:
+        print(f"accepted but killed now (the record can go): {k}\n    {format_record(key)}")
+    stale, unchecked = stale_records(records, matched, keyed, engine_functions())
+    for key in stale:
+        print(f"stale record, it matches no mutant (re-check it against the code): {format_record(key)}")
+    if stale or unchecked:
+        print(f"{len(stale)} stale records; {unchecked} not checked (their function is in a module not run)")
+    return open_survivors + len(stale)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,14 +390,14 @@ def main(argv: list[str] | None = None) -> int:
             cmd = [*cmd, *chosen] if chosen else []
         elif args.sample is not None:
             generate(env)  # the mutants of the code as it is now, before drawing among them
-            drawn = sample(args.modules, args.sample, args.seed)
-            cmd = [*cmd, *drawn] if drawn else []  # --sample 0: generate the mutants only
+            picked = sample(args.modules, args.sample, args.seed)
+            cmd = [*cmd, *picked] if picked else []  # --sample 0: generate the mutants only
         if cmd:
             subprocess.run(cmd, cwd=STAGE, env=env, check=False)
     drawn = set(sample(args.modules, args.sample, args.seed)) if args.sample else None
     if args.mutants is not None:
         drawn = {n.split()[0] for n in args.mutants.read_text(encoding="utf-8").splitlines() if n.strip()}
-    return 1 if report(args.modules, args.survivors, drawn) else 0
+    return 1 if report(args.modules, args.survivors, drawn) else 0  # open survivors or stale records
 
 
 if __name__ == "__main__":
