@@ -392,8 +392,10 @@ def main(argv: list[str] | None = None) -> int:
             generate(env)  # the mutants of the code as it is now, before drawing among them
             picked = sample(args.modules, args.sample, args.seed)
             cmd = [*cmd, *picked] if picked else []  # --sample 0: generate the mutants only
-        if cmd:
-            subprocess.run(cmd, cwd=STAGE, env=env, check=False)
+        if cmd and subprocess.run(cmd, cwd=STAGE, env=env, check=False).returncode != 0:
+            # mutmut's own run failed (its first pass of the whole suite, say): nothing it left is a verdict
+            print("mutmut's run failed (see above): no mutant was judged by it")
+            return 1
     drawn = set(sample(args.modules, args.sample, args.seed)) if args.sample else None
     if args.mutants is not None:
         drawn = {n.split()[0] for n in args.mutants.read_text(encoding="utf-8").splitlines() if n.strip()}
