@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from diceengine.systems._narrative_dice import face_text
-from diceengine.systems._term_base import DROPPED, EXPLODED, REROLLED
+from diceengine.systems.standard.term.faces import DROPPED, EXPLODED, REROLLED
 
 import diceengine as de
 

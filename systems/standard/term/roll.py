@@ -10,7 +10,7 @@ from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 from diceengine.rolljson import FaceJson
 from diceengine.rolls import Die
 
-from ._term_base import ADDED, DROPPED, EXPLODED, REROLLED, TermBase, window_of
+from .faces import ADDED, DROPPED, EXPLODED, REROLLED, TermBase, window_of
 
 _new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
 

@@ -13,9 +13,9 @@ from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK
 
-from ._dice_ast import Keep
-from ._term_base import TermBase, window_of
-from ._term_exact import MAX_UNIQUE_STATES
+from ..nodes import Keep
+from .exact import MAX_UNIQUE_STATES
+from .faces import TermBase, window_of
 
 #: most (state, face) steps the exact odds of explosions="dice" may take (a safety net: the work budget refuses
 #: long before, see benchmarks/cost_fit.py)

@@ -9,7 +9,7 @@ from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part, TextMemo, dice_writer
 from diceengine.rolls import Die
 
-from ._term_base import ADDED, DROPPED, EXPLODED, REROLLED, TermBase
+from .faces import ADDED, DROPPED, EXPLODED, REROLLED, TermBase
 
 #: most face parts a term remembers (one per face, state and score)
 _FACE_PARTS = 4096

@@ -28,7 +28,7 @@ from typing import Any
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError
 
-from ._dice_ast import (
+from ..nodes import (
     Call,
     Comparison,
     Critical,
@@ -41,13 +41,13 @@ from ._dice_ast import (
     Pos,
     Pow,
 )
-from ._dice_terms import compile_term
-from ._eval_arith import Binary, Function, Unary
-from ._eval_base import Context, Evaluator
-from ._eval_computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
-from ._eval_criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
-from ._eval_groups import GroupEval, LabelledGroup
-from ._eval_leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
+from ..term.spec import compile_term
+from .arith import Binary, Function, Unary
+from .base import Context, Evaluator
+from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
+from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
+from .groups import GroupEval, LabelledGroup
+from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 

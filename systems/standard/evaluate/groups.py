@@ -19,10 +19,10 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from . import _exact
-from ._dice_ast import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
-from ._dice_terms import keep_rule
-from ._eval_base import Context, Evaluator, _as_array, _span
+from .. import exact as _exact
+from ..nodes import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
+from ..term.spec import keep_rule
+from .base import Context, Evaluator, _as_array, _span
 
 
 def _braces(text: str) -> str:

@@ -27,9 +27,10 @@ from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from . import _dice_ast, _exact
-from ._dice_ast import Described
-from ._standard_eval import (
+from .._symbols import D6_FACES, FUDGE_FACES
+from . import exact as _exact
+from . import nodes as _dice_ast
+from .evaluate.compile import (
     CRITICALS_SAMPLED,
     Context,
     CriticalGroup,
@@ -39,7 +40,7 @@ from ._standard_eval import (
     conditioned,
     conditioned_cost,
 )
-from ._symbols import D6_FACES, FUDGE_FACES
+from .nodes import Described
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 

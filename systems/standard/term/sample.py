@@ -9,7 +9,7 @@ import numpy as np
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
-from ._term_base import TermBase
+from .faces import TermBase
 
 
 class TermSample(TermBase):

@@ -12,7 +12,7 @@ from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, TRUNCATION, Cost
 from diceengine.pmf import PMF, convolve_cost, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, keep_window, power_cost
 
-from ._term_base import TermBase, split_faces, window_of
+from .faces import TermBase, split_faces, window_of
 
 #: most states the exact odds of unique dice may follow
 MAX_UNIQUE_STATES = 200_000

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._dice_ast import Compare, Dice, Keep
-from ._selection import Selection
+from ..nodes import Compare, Dice, Keep
+from ..selection import Selection
 
 if TYPE_CHECKING:
     from diceengine.limits import Cost

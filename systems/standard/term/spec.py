@@ -55,7 +55,7 @@ from diceengine.limits import (
 from diceengine.parts import TextMemo
 from diceengine.rolljson import FaceJson
 
-from ._dice_ast import (
+from ..nodes import (
     Clamp,
     Compare,
     CountFailures,
@@ -68,8 +68,15 @@ from ._dice_ast import (
     Sort,
     Unique,
 )
-from ._selection import Selection, selection_of
-from ._term_base import (  # noqa: F401  (the flags of a throw re-exported)
+from ..selection import Selection, selection_of
+from .each_die import (  # noqa: F401  (the limits of the exact odds re-exported)
+    EACH_DIE_CELL,
+    EACH_DIE_STEP,
+    MAX_EACH_DIE_STEPS,
+    TermEachDie,
+)
+from .exact import MAX_UNIQUE_STATES, TermExact  # noqa: F401  (re-exported)
+from .faces import (  # noqa: F401  (the flags of a throw re-exported)
     ADDED,
     DROPPED,
     EXPLODED,
@@ -80,16 +87,9 @@ from ._term_base import (  # noqa: F401  (the flags of a throw re-exported)
     split_faces,
     window_of,
 )
-from ._term_each_die import (  # noqa: F401  (the limits of the exact odds re-exported)
-    EACH_DIE_CELL,
-    EACH_DIE_STEP,
-    MAX_EACH_DIE_STEPS,
-    TermEachDie,
-)
-from ._term_exact import MAX_UNIQUE_STATES, TermExact  # noqa: F401  (re-exported)
-from ._term_roll import TermRoll
-from ._term_sample import TermSample
-from ._term_text import TermText
+from .roll import TermRoll
+from .sample import TermSample
+from .text import TermText
 
 __all__ = ["DiceTerm", "Faces", "compile_term", "split_faces", "window_of"]
 

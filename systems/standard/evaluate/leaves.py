@@ -15,9 +15,9 @@ from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, WORK
 
-from . import _exact
-from ._dice_terms import DiceTerm
-from ._eval_base import Evaluator, _as_array
+from .. import exact as _exact
+from ..term.spec import DiceTerm
+from .base import Evaluator, _as_array
 
 
 class Const(Evaluator):

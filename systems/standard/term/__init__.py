@@ -1,0 +1,1 @@
+"""The dice term of the standard notation."""
