@@ -41,7 +41,7 @@ from ..nodes import (
     Pos,
     Pow,
 )
-from ..term.spec import compile_term
+from ..term import compile_term
 from .arith import Binary, Function, Unary
 from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
@@ -72,7 +72,7 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
                 ctx.uncounted = True  # the dice thrown depend on the counts: not followed
             return ComputedDice(node, count, sides, label, ctx)
         term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
-        if term.crit_success is None and term.crit_failure is None:
+        if term.spec.crit_success is None and term.spec.crit_failure is None:
             return Term(term)
         marked = CriticalTerm(term)
         ctx.marked.append(marked)

@@ -16,7 +16,7 @@ from diceengine.rolls import Die
 
 from .. import exact as _exact
 from ..nodes import Dice
-from ..term.spec import DiceTerm, compile_term
+from ..term import DiceTerm, compile_term
 from .base import Context, Evaluator, _as_array, _span
 
 #: most (count, sides) pairs the exact odds of computed dice may mix

@@ -21,7 +21,7 @@ from diceengine.rolls import Die
 
 from .. import exact as _exact
 from ..nodes import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
-from ..term.spec import keep_rule
+from ..term import keep_rule
 from .base import Context, Evaluator, _as_array, _span
 
 

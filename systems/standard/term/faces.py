@@ -1,23 +1,14 @@
-"""What the parts of a dice term (:class:`~._dice_terms.DiceTerm`) share: a die's faces (:class:`Faces`,
-:class:`Listed`, :func:`split_faces`), the ranks keep / drop choose (:func:`window_of`), the flags of one throw
-in a general record, and :class:`TermBase`, the attributes and methods of a term its parts read of one another
-(declared only: :class:`~._dice_terms.DiceTerm` holds them)."""
+"""The vocabulary of a dice term: a die's faces (:class:`Faces`, :class:`Listed`, :func:`split_faces`), the ranks
+keep / drop choose (:func:`window_of`), and the flags of one throw in a general record."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..nodes import Compare, Dice, Keep
-from ..selection import Selection
-
-if TYPE_CHECKING:
-    from diceengine.limits import Cost
-    from diceengine.parts import TextMemo
-    from diceengine.pmf import PMF
-    from diceengine.rolljson import FaceJson
+from ..nodes import Compare, Keep
 
 # flags of one throw in a general record
 REROLLED, EXPLODED, ADDED, DROPPED = 1, 2, 4, 8
@@ -78,7 +69,6 @@ def split_faces(faces: Any, point: Compare) -> tuple[Any, Any]:
     return (Faces(high), Faces(low)) if op in (">=", ">") else (Faces(low), Faces(high))
 
 
-
 def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
     """The ranks kept (lowest first), or None without any keep / drop. Each keep / drop chooses among all
     the dice and a die counts only if none drops it (rpg-dice-roller): ``4d10dh1dl2`` keeps one die."""
@@ -96,88 +86,3 @@ def window_of(keeps: Sequence[Keep], count: int) -> tuple[int, int] | None:
         else:  # dl
             lo = max(lo, n)
     return (lo, max(lo, hi))
-
-
-class TermBase:
-    """The fields, properties and methods of a :class:`~._dice_terms.DiceTerm` its parts (:mod:`._term_roll`,
-    :mod:`._term_text`, :mod:`._term_exact`, :mod:`._term_each_die`, :mod:`._term_sample`) read of one another:
-    declared here (annotations, no values: they are no dataclass fields), defined by the term."""
-
-    node: Dice
-    text: str
-    count: int
-    faces: Any
-    kind: str
-    window: tuple[int, int] | None
-    explode: Compare | None
-    compound: bool
-    reroll: Compare | None
-    reroll_once: bool
-    success: Compare | None
-    failure: Compare | None
-    label: str | None
-    penetrate: bool
-    explode_limit: int | None
-    unique: Compare | None
-    unique_once: bool
-    unique_on: bool
-    sort: str | None
-    crit_success: Compare | None
-    crit_failure: Compare | None
-    reroll_cap: int
-    selection: Selection | None
-    keeps: tuple
-    each_die: bool
-    tally: tuple[int, ...] | None
-    consecutive: bool
-    flat: bool
-    plain: bool
-    explode_only: bool
-    _label_suffix: str
-    per_die: bool
-    _json: tuple[FaceJson, FaceJson, FaceJson] | None
-    _flat_texts: tuple[TextMemo, TextMemo] | None
-
-    if TYPE_CHECKING:  # defined by DiceTerm or one of its parts
-        @property
-        def sides(self) -> int: ...
-
-        @property
-        def keep(self) -> int | None: ...
-
-        @property
-        def allowed(self) -> Any: ...
-
-        def _kept_units(self) -> tuple[int, int, int]: ...
-
-        def chain_depth(self) -> int: ...
-
-        def marks_per_unit(self) -> tuple[int, int]: ...
-
-        def _score_of(self, v: int) -> int: ...
-
-        def _score_array(self, values: np.ndarray) -> np.ndarray: ...
-
-        def _base_array(self, values: np.ndarray) -> np.ndarray: ...
-
-        def _mark_array(self, values: np.ndarray) -> np.ndarray: ...
-
-        def bounds(self) -> tuple[int, int]: ...
-
-        def _unique_test(self, v: int) -> bool: ...
-
-        def _dropped(self, data: list) -> set[int]: ...
-
-        def _unit_score(self, unit: list[list[int]]) -> int: ...
-
-        def _critical(self, v: int) -> str | None: ...
-
-        def _tolerance(self) -> float: ...
-
-        def _first_face(self) -> dict[int, float]: ...
-
-        def _face_score(self, f: int) -> int: ...
-
-        def _each_die_cost(self) -> tuple[Cost, int, int]: ...
-
-        def _each_die_pmf(self) -> tuple[PMF, float]: ...

@@ -1,4 +1,4 @@
-"""One roll of a dice term: the throws recorded, the score, and the dice of the record (views and JSON)."""
+"""One roll of a dice term: its dice thrown and recorded, and the score (:class:`TermRoll`)."""
 
 from __future__ import annotations
 
@@ -7,53 +7,61 @@ from typing import Any
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
-from diceengine.rolljson import FaceJson
-from diceengine.rolls import Die
 
-from .faces import ADDED, DROPPED, EXPLODED, REROLLED, TermBase, window_of
-
-_new_tuple = tuple.__new__  # builds a Die without the NamedTuple constructor's argument parsing
+from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
+from .scores import face_score, unique_test, unit_score
+from .spec import TermSpec
 
 
-class TermRoll(TermBase):
-    """A dice term thrown once (a part of :class:`~._dice_terms.DiceTerm`)."""
+class TermRoll:
+    """A dice term thrown once: each roll appends ``(owner, data)`` to the record, ``owner`` the term that reads
+    its data back (text, dice); ``data`` is the list of faces of a flat term, else its units (a die and the dice
+    its explosions and re-rolls added: ``[face, flags]`` each, :mod:`.faces`)."""
+
+    __slots__ = ("owner", "spec")
+
+    def __init__(self, spec: TermSpec, owner: Any) -> None:
+        self.spec = spec
+        self.owner = owner
 
     def roller(self) -> Callable[[Any, list], int]:
         """A function ``(random, record) -> score`` throwing this term once."""
-        n, faces, s = self.count, self.faces, self.sides
+        spec, owner = self.spec, self.owner
+        n, faces, s = spec.count, spec.faces, spec.sides
         lo = faces[0]
-        if self.plain:
-            if self.window is None:
+        if spec.plain:
+            if spec.window is None:
                 if n == 1:
                     def roll_one(r: Any, rec: list) -> int:
                         v = int(r() * s) + lo
-                        rec.append((self, [v]))
+                        rec.append((owner, [v]))
                         return v
                     return roll_one
 
                 def roll_plain(r: Any, rec: list) -> int:
                     vals = [int(r() * s) + lo for _ in range(n)]
-                    rec.append((self, vals))
+                    rec.append((owner, vals))
                     return sum(vals)
                 return roll_plain
-            a, b = self.window
+            a, b = spec.window
 
             def roll_keep(r: Any, rec: list) -> int:
                 vals = [int(r() * s) + lo for _ in range(n)]
-                rec.append((self, vals))
+                rec.append((owner, vals))
                 return sum(sorted(vals)[a:b])
             return roll_keep
-        if self.flat:
+        if spec.flat:
             return self._flat_roller()
-        if self.explode_only:
+        if spec.explode_only:
             return self._explode_roller()
-        return self._roll_general
+        return self.general
 
     def _explode_roller(self) -> Callable[[Any, list], int]:
         """``NdM!`` and ``NdM!!`` with nothing else: the general roller's record and total, without its
         questions (the most common modified term)."""
-        n, s, lo = self.count, self.sides, self.faces[0]
-        explodes = self.explode.predicate()  # type: ignore[union-attr]
+        spec, owner = self.spec, self.owner
+        n, s, lo = spec.count, spec.sides, spec.faces[0]
+        explodes = spec.explode.predicate()  # type: ignore[union-attr]
 
         def roll_explode(r: Any, rec: list) -> int:
             units = []
@@ -74,23 +82,24 @@ class TermRoll(TermBase):
                         break
                     throws.append([v, ADDED | EXPLODED])
                 else:
-                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
+                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
                 units.append(throws)
-            rec.append((self, units))
+            rec.append((owner, units))
             return total
         return roll_explode
 
     def _flat_roller(self) -> Callable[[Any, list], int]:
-        n, s, lo = self.count, self.sides, self.faces[0]
-        a, b = self.window if self.window is not None else (0, n)
-        whole = self.window is None
-        hit = self.success.predicate() if self.success is not None else None
-        miss = self.failure.predicate() if self.failure is not None else None
-        selection = self.selection
+        spec, owner = self.spec, self.owner
+        n, s, lo = spec.count, spec.sides, spec.faces[0]
+        a, b = spec.window if spec.window is not None else (0, n)
+        whole = spec.window is None
+        hit = spec.success.predicate() if spec.success is not None else None
+        miss = spec.failure.predicate() if spec.failure is not None else None
+        selection = spec.selection
 
         def roll_flat(r: Any, rec: list) -> int:
             vals = [int(r() * s) + lo for _ in range(n)]
-            rec.append((self, vals))
+            rec.append((owner, vals))
             if selection is not None:
                 kept = [v for v, k in zip(vals, selection.kept(vals)) if k]
             else:
@@ -102,23 +111,15 @@ class TermRoll(TermBase):
             return sum(1 if hit(v) else -1 if miss(v) else 0 for v in kept)
         return roll_flat
 
-    def _dropped(self, data: list) -> set[int]:
-        if self.selection is not None:
-            return {i for i, k in enumerate(self.selection.kept(data)) if not k}
-        if self.window is None or self.keep == len(data):
-            return set()
-        a, b = self.window
-        order = sorted(range(len(data)), key=data.__getitem__)
-        return set(order[:a] + order[b:])
-
-    def _roll_general(self, r: Any, rec: list) -> int:
-        faces, s = self.faces, self.sides
-        reroll, explode, pen = self.reroll, self.explode, int(self.penetrate)
-        allowed, cap = self.allowed, self.reroll_cap
+    def general(self, r: Any, rec: list) -> int:
+        spec, owner = self.spec, self.owner
+        faces, s = spec.faces, spec.sides
+        reroll, explode, pen = spec.reroll, spec.explode, int(spec.penetrate)
+        allowed, cap = spec.allowed, spec.reroll_cap
         units: list[list[list[int]]] = []
         seen: set[int] = set()
-        limit = MAX_EXPLOSIONS if self.explode_limit is None else self.explode_limit
-        for _ in range(self.count):
+        limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+        for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
             if reroll is not None:
@@ -126,23 +127,23 @@ class TermRoll(TermBase):
                 while reroll.test(v):
                     throws.append([v, REROLLED])
                     tries += 1
-                    if self.reroll_once:
+                    if spec.reroll_once:
                         v = faces[int(r() * s)]
                         break
                     if tries >= cap:
                         v = allowed[int(r() * len(allowed))]
                         break
                     v = faces[int(r() * s)]
-            if self.unique_on:
+            if spec.unique_on:
                 tries = 0
-                while v in seen and self._unique_test(v):
+                while v in seen and unique_test(spec, v):
                     throws.append([v, REROLLED])
                     tries += 1
-                    if self.unique_once:
+                    if spec.unique_once:
                         v = faces[int(r() * s)]
                         break
                     if tries >= MAX_REROLLS:
-                        free = [f for f in faces if f not in seen or not self._unique_test(f)]
+                        free = [f for f in faces if f not in seen or not unique_test(spec, f)]
                         v = free[int(r() * len(free))]
                         break
                     v = faces[int(r() * s)]
@@ -153,118 +154,51 @@ class TermRoll(TermBase):
                 while explode.test(v):
                     depth += 1
                     if depth > limit:
-                        if self.explode_limit is not None:
+                        if spec.explode_limit is not None:
                             break
-                        raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {self.text}")
+                        raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
                     throws[-1][1] |= EXPLODED
                     v = faces[int(r() * s)]
                     throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
-        if self.per_die:
-            rec.append((self, units))
+        if spec.per_die:
+            rec.append((owner, units))
             return self._rank_each_die(units)
-        scores = [self._unit_score(u) for u in units]
-        if self.selection is not None:
+        scores = [unit_score(spec, u) for u in units]
+        if spec.selection is not None:
             keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            for i, k in enumerate(self.selection.kept(keys)):
+            for i, k in enumerate(spec.selection.kept(keys)):
                 if not k:
                     for t in units[i]:
                         t[1] |= DROPPED
                     scores[i] = 0
-        if self.window is not None and self.keep != len(units):
-            a, b = self.window
+        if spec.window is not None and spec.keep != len(units):
+            a, b = spec.window
             keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
             order = sorted(range(len(units)), key=keys.__getitem__)
             for i in order[:a] + order[b:]:
                 for t in units[i]:
                     t[1] |= DROPPED
                 scores[i] = 0
-        rec.append((self, units))
+        rec.append((owner, units))
         return sum(scores)
 
     def _rank_each_die(self, units: list) -> int:
         """explosions="dice": keep / drop rank every die thrown (d20, rpg-dice-roller); marks the dropped."""
+        spec = self.spec
         throws = [t for u in units for t in u if not t[1] & REROLLED]
         keys = [t[0] for t in throws]
-        if self.selection is not None:
-            kept = self.selection.kept(keys)
+        if spec.selection is not None:
+            kept = spec.selection.kept(keys)
         else:
-            a, b = window_of(self.keeps, len(throws)) or (0, len(throws))
+            a, b = window_of(spec.keeps, len(throws)) or (0, len(throws))
             order = sorted(range(len(throws)), key=keys.__getitem__)
             keep_set = set(order[a:b])
             kept = [i in keep_set for i in range(len(throws))]
         score = 0
         for t, k in zip(throws, kept):
             if k:
-                score += t[0] if self.success is None else self._face_score(t[0])
+                score += t[0] if spec.success is None else face_score(spec, t[0])
             else:
                 t[1] |= DROPPED
         return score
-
-    def _unit_score(self, unit: list[list[int]]) -> int:
-        faces = [t[0] for t in unit if not t[1] & REROLLED]
-        if self.success is None:
-            return sum(faces)
-        if self.compound:
-            faces = [sum(faces)]
-        return sum(self._face_score(f) for f in faces)
-
-    def _critical(self, v: int) -> str | None:
-        if self.crit_success is not None and self.crit_success.test(v):
-            return "success"
-        if self.crit_failure is not None and self.crit_failure.test(v):
-            return "failure"
-        return None
-
-    def dice(self, data: list) -> list[Die]:
-        """Die views of this term's record."""
-        kind, sides, label = self.kind, self.sides, self.label
-        if self.plain:
-            dropped: set[int] = set()
-            if self.window is not None and self.keep != len(data):
-                a, b = self.window
-                order = sorted(range(len(data)), key=data.__getitem__)
-                dropped = set(order[:a] + order[b:])
-            if not dropped:
-                return [_new_tuple(Die, (kind, sides, v, True, False, False, False, False, None, label, None))
-                        for v in data]
-            return [_new_tuple(Die, (kind, sides, v, i not in dropped, False, False, False, False, None, label, None))
-                    for i, v in enumerate(data)]
-        marks = self.crit_success is not None or self.crit_failure is not None
-        if self.flat:
-            gone = self._dropped(data)
-            return [Die(kind, sides, v, i not in gone, False, False, False, False, None, label,
-                        self._critical(v) if marks else None) for i, v in enumerate(data)]
-        out = []
-        for unit in data:
-            for v, f in unit:
-                out.append(Die(kind, sides, v, not f & (REROLLED | DROPPED), bool(f & EXPLODED), bool(f & REROLLED),
-                               bool(f & ADDED), False, None, label, self._critical(v) if marks else None))
-        return out
-
-    def dice_json(self, data: list, dropped: bool = False) -> str:
-        """The JSON of :meth:`dice`, each kind of die written once (:class:`~diceengine.rolljson.FaceJson`);
-        ``dropped``: every die marked not kept (its group's item is dropped)."""
-        kept, dropped_faces, thrown = self._json or self._json_tables()
-        if dropped:
-            if self.flat:
-                return ",".join(map(dropped_faces.__getitem__, data))
-            return ",".join([thrown[(v << 4) | f | DROPPED] for unit in data for v, f in unit])
-        if self.flat:
-            gone = self._dropped(data)
-            if not gone:
-                return ",".join(map(kept.__getitem__, data))
-            return ",".join([dropped_faces[v] if i in gone else kept[v] for i, v in enumerate(data)])
-        return ",".join([thrown[(v << 4) | f] for unit in data for v, f in unit])  # flags < 16
-
-    def _json_tables(self) -> tuple[FaceJson, FaceJson, FaceJson]:
-        """Face -> JSON of the die kept, dropped; ``face << 4 | flags`` -> JSON of a die of a unit."""
-        kind, sides, label = self.kind, self.sides, self.label
-        marks = self.crit_success is not None or self.crit_failure is not None
-        crit = self._critical if marks else lambda v: None
-        tables = (FaceJson(lambda v: Die(kind, sides, v, True, label=label, critical=crit(v))),
-                  FaceJson(lambda v: Die(kind, sides, v, False, label=label, critical=crit(v))),
-                  FaceJson(lambda k: Die(kind, sides, k >> 4, not k & (REROLLED | DROPPED), bool(k & EXPLODED),
-                                         bool(k & REROLLED), bool(k & ADDED), label=label, critical=crit(k >> 4))))
-        object.__setattr__(self, "_json", tables)
-        return tables
