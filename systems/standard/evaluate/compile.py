@@ -1,25 +1,4 @@
-"""The standard notation's syntax tree compiled into evaluators: each node with its three evaluations.
-
-Every evaluator has
-
-- ``roller()``: a constant (the node holds no dice) or a function ``(random, record) -> value`` that
-  throws its dice once and appends ``(owner, data)`` pairs to ``record`` (owners explain their dice);
-- ``sample(n, gen)``: a scalar or a numpy array of ``n`` values (vectorised);
-- ``exact()``: the exact distribution (:mod:`._exact`: integer ``PMF`` or rational ``RationalPMF``);
-- ``render(records)``: the node's text, reading the owners' data in the order they were recorded;
-- ``bounds()``: the range ``(lo, hi)`` of its values, proved within the engine's integer rule
-  (:func:`diceengine.arith.check_interval`, caret under the node) before anything is thrown;
-- ``exact_cost()``: ``(cost, lo, hi)``, what ``exact()`` will cost (:class:`~diceengine.limits.Cost`) and
-  the range of its support, estimated without computing it (the engine's work budget of exact odds).
-
-Values are ``int``; with ``division="exact"`` a ``/`` keeps fractions (``fractions.Fraction``, never floats;
-bulk samples of such expressions are float64 arrays).
-
-The evaluators live in small modules (this one compiles the tree and re-exports them): :mod:`._eval_base`
-(:class:`Context`, :class:`Evaluator`), :mod:`._eval_leaves` (numbers, dice terms), :mod:`._eval_arith`
-(operators, functions), :mod:`._eval_groups` (labels, ``{...}`` groups), :mod:`._eval_criticals` (critical
-marks in groups), :mod:`._eval_computed` (computed dice).
-"""
+"""The syntax tree compiled into evaluators (:func:`compile_node`): one evaluator per node, chosen by its kind."""
 
 from __future__ import annotations
 

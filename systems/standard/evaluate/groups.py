@@ -256,7 +256,7 @@ class GroupEval(Evaluator):
         return states
 
     def _selected_exact(self, dists: list[Any]) -> Any:
-        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
+        """Exact odds of d20's keep / drop mixing ranks (:mod:`..selection`): the sorted values followed item by
         item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
         assert self.selection is not None
         states = self._sorted_values(dists, lambda new: new)

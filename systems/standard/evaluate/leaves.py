@@ -53,7 +53,7 @@ class Const(Evaluator):
 
 
 class Term(Evaluator):
-    """A dice term ``NdM`` with its modifiers (:class:`~._dice_terms.DiceTerm`)."""
+    """A dice term ``NdM`` with its modifiers (:class:`~..term.DiceTerm`)."""
 
     def __init__(self, term: DiceTerm) -> None:
         self.term = term

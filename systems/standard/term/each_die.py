@@ -48,7 +48,7 @@ class EachDie:
         self._pmf: tuple[PMF, float] | None = None
 
     def cost(self) -> tuple[Cost, int, int]:
-        """:meth:`exact_cost` of :meth:`_each_die_pmf`: its steps counted by :meth:`_each_die_shape` (the same walk
+        """:meth:`.exact.TermOdds.exact_cost` of :meth:`pmf`: its steps counted by :meth:`shape` (the same walk
         over the states, without the masses), each at the work it takes."""
         spec = self.spec
         assert spec.explode is not None
@@ -64,7 +64,7 @@ class EachDie:
         return Cost(work, max(most, 1) * width), lo, hi
 
     def shape(self) -> tuple[float, float, int, int]:
-        """What :meth:`_each_die_pmf` will do, found by walking its states without their masses: ``(steps, cells
+        """What :meth:`pmf` will do, found by walking its states without their masses: ``(steps, cells
         merged, most states at once, widest sum array)``. The explosions' depth is known from the faces (a
         throw's mass is that of its chain); a level of a chain that repeats the one before (the same states,
         their sums shifted alike), and a die that repeats the one before (the same states, no sums followed),
@@ -166,7 +166,7 @@ class EachDie:
         return result
 
     def mode(self) -> tuple[str, int, int]:
-        """How :meth:`_each_die_pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
+        """How :meth:`pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
         (``kh kl dh dl``: the ``high`` or ``low`` extreme faces it needs), ``value`` (d20's selection by value:
         a sum), ``window`` (several keep / drop of Roll20: the count, the sum and the ``low`` lowest and
         ``high`` highest faces), ``union`` (one d20 operator joining selectors: the same, with the sum of the
@@ -212,7 +212,7 @@ class EachDie:
 
     def pmf(self) -> tuple[PMF, float]:
         """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping what the
-        keep / drop needs (:meth:`_each_die_mode`): the few extreme faces one keep / drop needs, the count too
+        keep / drop needs (:meth:`mode`): the few extreme faces one keep / drop needs, the count too
         for several, every face for d20's operators mixing ranks; when the sum of the scores is needed too
         (drops, d20's selection by value), each state holds its distribution as an array."""
         spec = self.spec
@@ -293,7 +293,7 @@ class EachDie:
         return result
 
     def add(self, mode: str, low: int, high: int) -> Callable[[_EachKey, int], _EachKey]:
-        """The state of :meth:`_each_die_pmf` after one more die showing a face."""
+        """The state of :meth:`pmf` after one more die showing a face."""
         # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
         # lowest ones, or none): the count is followed up to it
         cap = sum(k.n for k in self.keeps()) + 1 if mode == "window" else low + high + 1
@@ -312,7 +312,7 @@ class EachDie:
         return add
 
     def gain(self, mode: str) -> Callable[[int], int]:
-        """What a die showing a face adds to the sum :meth:`_each_die_pmf` follows (when it follows one)."""
+        """What a die showing a face adds to the sum :meth:`pmf` follows (when it follows one)."""
         spec = self.spec
         keeps = spec.selection.keeps_value if spec.selection is not None else None
         score = (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
@@ -328,7 +328,7 @@ class EachDie:
         return gain
 
     def total(self, mode: str) -> bool:
-        """Whether :meth:`_each_die_pmf` follows a sum of scores (drops only, d20's selection by value, one d20
+        """Whether :meth:`pmf` follows a sum of scores (drops only, d20's selection by value, one d20
         operator dropping or with value selectors)."""
         spec = self.spec
         if mode == "union":
@@ -345,7 +345,7 @@ class EachDie:
 
     def kept(self, mode: str, state: tuple[int, tuple[int, ...], tuple[int, ...]],
                        score: Callable[[int], int]) -> tuple[bool, int]:
-        """The kept score of one state of :meth:`_each_die_pmf`: ``(False, score)``, or ``(True, dropped)`` when it
+        """The kept score of one state of :meth:`pmf`: ``(False, score)``, or ``(True, dropped)`` when it
         is the sum of all the scores minus ``dropped``."""
         spec = self.spec
         n, lows, highs = state

@@ -234,7 +234,7 @@ class TermOdds:
         return out, going.mass
 
     def _marked_chains(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
-        """:meth:`_chain_sums` of a tallied term (:meth:`with_tally`): the chains' sums followed apart for each
+        """:meth:`_chain_sums` of a tallied term (:func:`.scores.with_tally`): the chains' sums followed apart for each
         count of marked faces (numpy convolutions), every face marked as recorded (one less for a penetrating
         added die), the score (the sum, or compound: its success score) tallied with the counts at the end."""
         spec = self.spec

@@ -50,7 +50,7 @@ def score_of(spec: TermSpec, v: int) -> int:
 
 
 def score_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
-    """:meth:`_score_of` of an array of faces."""
+    """:func:`score_of` of an array of faces."""
     score = base_array(spec, values)
     return score if spec.tally is None else score + mark_array(spec, values)
 
@@ -67,7 +67,7 @@ def base_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
 
 
 def mark_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
-    """The critical marks of an array of faces as :meth:`with_tally` folds them (``ws`` or ``wf`` or 0)."""
+    """The critical marks of an array of faces as :func:`with_tally` folds them (``ws`` or ``wf`` or 0)."""
     assert spec.tally is not None
     crit_s = spec.crit_success.test(values) if spec.crit_success is not None else np.zeros(values.shape, bool)
     crit_f = spec.crit_failure.test(values) & ~crit_s if spec.crit_failure is not None else crit_s & False
@@ -116,7 +116,7 @@ def marks_per_unit(spec: TermSpec) -> tuple[int, int]:
 
 
 def tallied_range(spec: TermSpec, scores: tuple[int, int]) -> tuple[int, int]:
-    """The range of a unit's score, critical marks included when tallied (:meth:`with_tally`)."""
+    """The range of a unit's score, critical marks included when tallied (:func:`with_tally`)."""
     if spec.tally is None:
         return scores
     if spec.per_die:
@@ -128,9 +128,9 @@ def tallied_range(spec: TermSpec, scores: tuple[int, int]) -> tuple[int, int]:
 def with_tally(spec: TermSpec) -> TermSpec:
     """This term scoring each kept die ``base + ws * [critical success] + wf * [critical failure]`` (``base``
     its value, or its success score): the sum of the kept dice's scores holds the term's score and its
-    counts of kept critical successes and failures, split again by :meth:`untally`. An exploding die's
+    counts of kept critical successes and failures, split again by :func:`untally`. An exploding die's
     faces are each marked (the value recorded: one less for a penetrating added die); the widths come from
-    the chains the exact odds follow (:meth:`chain_depth`), so that every count they hold is told apart."""
+    the chains the exact odds follow (:func:`~.chains.chain_depth`), so that every count they hold is told apart."""
     units, b_lo, b_hi = kept_units(spec)
     per_unit = (1, 1) if spec.per_die else marks_per_unit(spec)
     lo, hi = min(0, units * b_lo), max(0, units * b_hi)
@@ -143,7 +143,7 @@ def with_tally(spec: TermSpec) -> TermSpec:
 
 
 def untally(spec: TermSpec, encoded: Any) -> tuple[Any, Any, Any]:
-    """``(score, critical successes, critical failures)`` of sums of :meth:`with_tally` scores (ints or
+    """``(score, critical successes, critical failures)`` of sums of :func:`with_tally` scores (ints or
     numpy arrays)."""
     assert spec.tally is not None
     lo, width, ws, wf = spec.tally[:4]
