@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from diceengine.systems._narrative_dice import face_text
-from diceengine.systems._term_base import DROPPED, EXPLODED, REROLLED
+from diceengine.systems.standard.term.faces import DROPPED, EXPLODED, REROLLED
+from diceengine.systems.standard.term.scores import unit_score
 
 import diceengine as de
 
@@ -27,7 +28,8 @@ TARGET = 1.2
 
 def _term(term: Any, data: list) -> str:
     parts = []
-    if term.plain:
+    spec = term.spec
+    if spec.plain:
         for d in term.dice(data):
             parts.append(str(d.value) if d.kept else f"~{d.value}~")
     else:
@@ -37,11 +39,11 @@ def _term(term: Any, data: list) -> str:
             for v, f in unit:
                 shown.append(f"~{v}~r " if f & REROLLED else f"{v}{'!' if f & EXPLODED else ''}")
             text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-            if term.success is not None and not dropped:
-                score = term._unit_score(unit)
+            if spec.success is not None and not dropped:
+                score = unit_score(spec, unit)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
             parts.append(f"~{text}~" if dropped else text)
-    return "[" + ", ".join(parts) + "]" + (f" ({term.label})" if term.label else "")
+    return "[" + ", ".join(parts) + "]" + (f" ({spec.label})" if spec.label else "")
 
 
 def _standard(plan: Any, outcome: Any, record: list) -> str:

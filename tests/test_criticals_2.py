@@ -403,7 +403,7 @@ def test_too_much_work_is_refused_before_working(expr):
 def test_splitting_a_term_by_its_counts_costs_what_it_estimates(expr, options):
     """The joint odds of a marked term split its tallied distribution by pair of counts: that split's counted
     work is within its estimate (one pass over the support, one array per pair), and not far below it."""
-    from diceengine.systems._eval_leaves import CriticalTerm
+    from diceengine.systems.standard.evaluate.leaves import CriticalTerm
 
     clear_engine_caches()
     for term in api.plan(expr, **options).marked:

@@ -72,7 +72,7 @@ def test_faces_beyond_the_written_table_are_still_written() -> None:
 
     for seed in range(40):  # d1000: most faces are past the table's limit
         _same(de.roll("6d1000kh2", seed=seed))
-    assert len(de.roll("6d1000kh2")._plan.root.term._json[0]) <= FaceJson.LIMIT
+    assert len(de.roll("6d1000kh2")._plan.root.term.views._json[0]) <= FaceJson.LIMIT
 
 
 @pytest.mark.parametrize("expr", ["4d6!", "3d6!!", "2d10!>=9", "5d4!3", "6d6!<2", "1d2!"])
@@ -88,7 +88,7 @@ def test_exploding_terms_fast_roller_is_the_general_one(expr: str) -> None:
         a, b = random.Random(seed), random.Random(seed)
         rec_fast: list = []
         rec_general: list = []
-        assert fast(a.random, rec_fast) == term._roll_general(b.random, rec_general)
+        assert fast(a.random, rec_fast) == term.rolls.general(b.random, rec_general)
         assert rec_fast[0][1] == rec_general[0][1]
         assert a.random() == b.random()  # as many numbers drawn
 

@@ -11,7 +11,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from diceengine.systems import _exact
+from diceengine.systems.standard import exact as _exact
 
 import diceengine as de
 from diceengine import arith

@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 import pytest
-from diceengine.systems._dice_ast import Compare
+from diceengine.systems.standard.nodes import Compare
 
 import diceengine as de
 

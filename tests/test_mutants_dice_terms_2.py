@@ -492,7 +492,7 @@ def test_re_rolls_past_their_cap_draw_among_the_faces_left():
     # 10,000 dice: one re-roll recorded per die (MAX_THROWS), then a die still showing 3 is drawn among
     # 1, 2, 4, 5, 6 directly (two ranges of faces): the same distribution as re-rolling until it misses
     plan = api.plan("10000d6r3")
-    assert plan.root.term.reroll_cap == 1
+    assert plan.root.term.spec.reroll_cap == 1
     totals = de.sample("10000d6r3", 400, seed=5)["total"]
     mean, sd = 10_000 * 18 / 5, (10_000 * (sum(f * f for f in (1, 2, 4, 5, 6)) / 5 - 3.6 ** 2)) ** 0.5
     assert abs(totals.mean() - mean) < 4 * sd / 400 ** 0.5

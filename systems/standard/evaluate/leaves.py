@@ -15,9 +15,9 @@ from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, WORK
 
-from . import _exact
-from ._dice_terms import DiceTerm
-from ._eval_base import Evaluator, _as_array
+from .. import exact as _exact
+from ..term import DiceTerm
+from .base import Evaluator, _as_array
 
 
 class Const(Evaluator):
@@ -53,11 +53,11 @@ class Const(Evaluator):
 
 
 class Term(Evaluator):
-    """A dice term ``NdM`` with its modifiers (:class:`~._dice_terms.DiceTerm`)."""
+    """A dice term ``NdM`` with its modifiers (:class:`~..term.DiceTerm`)."""
 
     def __init__(self, term: DiceTerm) -> None:
         self.term = term
-        self.dice_count = term.count
+        self.dice_count = term.spec.count
 
     def roller(self) -> Any:
         return self.term.roller()
@@ -85,7 +85,7 @@ class Term(Evaluator):
         return self.term.truncated_mass()
 
     def bounds(self) -> tuple[Any, Any]:
-        return check_interval(*self.term.bounds(), column=self.term.node.pos)
+        return check_interval(*self.term.bounds(), column=self.term.spec.node.pos)
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         return self.term.exact_cost()
@@ -128,7 +128,7 @@ class CriticalTerm(Term):
             held = encoded.p > 0
             score, cs, cf = self.tallied.untally(encoded.values[held])
             probs = encoded.p[held]
-            per = self.tallied.tally[5] + 1  # type: ignore[index]
+            per = self.tallied.spec.tally[5] + 1  # type: ignore[index]
             code = cs * per + cf  # one number per pair of counts
             order = np.argsort(code, kind="stable")
             code, score, probs = code[order], score[order], probs[order]
@@ -154,10 +154,10 @@ class CriticalTerm(Term):
     @property
     def marks(self) -> tuple[bool, bool]:
         """Whether it counts critical successes, critical failures."""
-        return self.term.crit_success is not None, self.term.crit_failure is not None
+        return self.term.spec.crit_success is not None, self.term.spec.crit_failure is not None
 
     def truncated(self) -> float:
-        if self.term.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
+        if self.term.spec.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
             return self.tallied.truncated_mass()
         return self.term.truncated_mass()
 
@@ -170,7 +170,7 @@ class CriticalTerm(Term):
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""
         cost, lo, hi = self.tallied.exact_cost()
-        most_s, most_f = self.tallied.tally[4:]  # type: ignore[index]
+        most_s, most_f = self.tallied.spec.tally[4:]  # type: ignore[index]
         pairs = (most_s + 1) * (most_f + 1)
         span = hi - lo + 1  # the encoded support, split by pair of counts
         return cost + Cost(12 * span + pairs * (span // max(1, pairs) + NUMPY_CALL), 6 * span), pairs

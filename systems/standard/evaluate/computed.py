@@ -14,10 +14,10 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF
 from diceengine.rolls import Die
 
-from . import _exact
-from ._dice_ast import Dice
-from ._dice_terms import DiceTerm, compile_term
-from ._eval_base import Context, Evaluator, _as_array, _span
+from .. import exact as _exact
+from ..nodes import Dice
+from ..term import DiceTerm, compile_term
+from .base import Context, Evaluator, _as_array, _span
 
 #: most (count, sides) pairs the exact odds of computed dice may mix
 MAX_COMPUTED_PAIRS = 10_000

@@ -13,11 +13,11 @@ import numpy as np
 from diceengine.errors import DiceLimitError
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-from . import _exact
-from ._dice_ast import Group
-from ._eval_base import Context, Evaluator, _as_array, _span
-from ._eval_groups import GroupEval
-from ._eval_leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED
+from .. import exact as _exact
+from ..nodes import Group
+from .base import Context, Evaluator, _as_array, _span
+from .groups import GroupEval
+from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED
 
 
 def conditioned(node: Evaluator, marked: list[Any]) -> Iterator[tuple[int, int, float, Any]]:

@@ -16,9 +16,9 @@ from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
-from . import _exact
-from ._dice_ast import Call
-from ._eval_base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
+from .. import exact as _exact
+from ..nodes import Call
+from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
 
 
 def _floor_div(x: Any, y: Any) -> Any:

@@ -1,25 +1,4 @@
-"""The standard notation's syntax tree compiled into evaluators: each node with its three evaluations.
-
-Every evaluator has
-
-- ``roller()``: a constant (the node holds no dice) or a function ``(random, record) -> value`` that
-  throws its dice once and appends ``(owner, data)`` pairs to ``record`` (owners explain their dice);
-- ``sample(n, gen)``: a scalar or a numpy array of ``n`` values (vectorised);
-- ``exact()``: the exact distribution (:mod:`._exact`: integer ``PMF`` or rational ``RationalPMF``);
-- ``render(records)``: the node's text, reading the owners' data in the order they were recorded;
-- ``bounds()``: the range ``(lo, hi)`` of its values, proved within the engine's integer rule
-  (:func:`diceengine.arith.check_interval`, caret under the node) before anything is thrown;
-- ``exact_cost()``: ``(cost, lo, hi)``, what ``exact()`` will cost (:class:`~diceengine.limits.Cost`) and
-  the range of its support, estimated without computing it (the engine's work budget of exact odds).
-
-Values are ``int``; with ``division="exact"`` a ``/`` keeps fractions (``fractions.Fraction``, never floats;
-bulk samples of such expressions are float64 arrays).
-
-The evaluators live in small modules (this one compiles the tree and re-exports them): :mod:`._eval_base`
-(:class:`Context`, :class:`Evaluator`), :mod:`._eval_leaves` (numbers, dice terms), :mod:`._eval_arith`
-(operators, functions), :mod:`._eval_groups` (labels, ``{...}`` groups), :mod:`._eval_criticals` (critical
-marks in groups), :mod:`._eval_computed` (computed dice).
-"""
+"""The syntax tree compiled into evaluators (:func:`compile_node`): one evaluator per node, chosen by its kind."""
 
 from __future__ import annotations
 
@@ -28,7 +7,7 @@ from typing import Any
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError
 
-from ._dice_ast import (
+from ..nodes import (
     Call,
     Comparison,
     Critical,
@@ -41,13 +20,13 @@ from ._dice_ast import (
     Pos,
     Pow,
 )
-from ._dice_terms import compile_term
-from ._eval_arith import Binary, Function, Unary
-from ._eval_base import Context, Evaluator
-from ._eval_computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
-from ._eval_criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
-from ._eval_groups import GroupEval, LabelledGroup
-from ._eval_leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
+from ..term import compile_term
+from .arith import Binary, Function, Unary
+from .base import Context, Evaluator
+from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
+from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
+from .groups import GroupEval, LabelledGroup
+from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 
@@ -72,7 +51,7 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
                 ctx.uncounted = True  # the dice thrown depend on the counts: not followed
             return ComputedDice(node, count, sides, label, ctx)
         term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
-        if term.crit_success is None and term.crit_failure is None:
+        if term.spec.crit_success is None and term.spec.crit_failure is None:
             return Term(term)
         marked = CriticalTerm(term)
         ctx.marked.append(marked)

@@ -1,36 +1,47 @@
-"""The text of one roll of a dice term: its dice as parts (:mod:`diceengine.parts`), compiled writers and plain text."""
+"""The text of one roll of a dice term: its dice as parts (:mod:`diceengine.parts`), compiled writers and plain
+text (:class:`TermText`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from diceengine.parts import Dice as DiceRun
 from diceengine.parts import Face, Group, Part, TextMemo, dice_writer
 from diceengine.rolls import Die
 
-from ._term_base import ADDED, DROPPED, EXPLODED, REROLLED, TermBase
+from .faces import ADDED, DROPPED, EXPLODED, REROLLED
+from .scores import critical, dropped_dice, face_score, unit_score
+from .spec import TermSpec
 
 #: most face parts a term remembers (one per face, state and score)
 _FACE_PARTS = 4096
 _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
-class TermText(TermBase):
-    """A dice term's roll as text (a part of :class:`~._dice_terms.DiceTerm`)."""
+class TermText:
+    """A dice term's record (:class:`~.roll.TermRoll`) as text: parts, a writer compiled per format and
+    language, and plain text; each face's part and text made once."""
+
+    __slots__ = ("_faces", "_flat_texts", "spec")
+
+    def __init__(self, spec: TermSpec) -> None:
+        self.spec = spec
+        self._faces: dict[tuple[int, bool, int, int], Face] = {}
+        self._flat_texts: tuple[TextMemo, TextMemo] | None = None
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         """The part of one face (made once per face, state and score: parts are immutable)."""
-        faces = self.__dict__.get("_faces")
-        if faces is None:
-            faces = self.__dict__["_faces"] = {}
+        spec = self.spec
+        faces = self._faces
         key = (v, kept, score, flags)
         found = faces.get(key)
         if found is None:
-            crit = self._critical(v) if (self.crit_success is not None or self.crit_failure is not None) else None
-            die = Die(self.kind, self.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
-                      bool(flags & ADDED), False, None, self.label, crit)
-            marked = None if crit is None and self.crit_success is None else crit == "success"
+            crit = critical(spec, v) if (spec.crit_success is not None or spec.crit_failure is not None) else None
+            die = Die(spec.kind, spec.sides, v, kept, bool(flags & EXPLODED), bool(flags & REROLLED),
+                      bool(flags & ADDED), False, None, spec.label, crit)
+            marked = None if crit is None and spec.crit_success is None else crit == "success"
             found = Face(die, score=score, critical=marked)
             if len(faces) < _FACE_PARTS:
                 faces[key] = found
@@ -39,24 +50,25 @@ class TermText(TermBase):
     def parts(self, data: list) -> list[Part]:
         """The term's dice as parts of a text (:mod:`diceengine.parts`): ``[6, 5, 3, ~1~]``; ``6!+4`` an
         explosion; ``*`` a success; ``20(cs)`` a critical success."""
+        spec = self.spec
         parts: list[Part] = ["["]
-        window = self.window
-        if self.plain and (window is None or window[1] - window[0] >= len(data)):
-            parts.append(DiceRun(self.kind, self.sides, tuple(data), ", ", self.label))
-        elif self.flat:
-            gone = self._dropped(data)
+        window = spec.window
+        if spec.plain and (window is None or window[1] - window[0] >= len(data)):
+            parts.append(DiceRun(spec.kind, spec.sides, tuple(data), ", ", spec.label))
+        elif spec.flat:
+            gone = dropped_dice(spec, data)
             order: Any = range(len(data))
-            if self.sort is not None:
-                order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
-            counts = self.success is not None
-            marks = self.crit_success is not None or self.crit_failure is not None
+            if spec.sort is not None:
+                order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
+            counts = spec.success is not None
+            marks = spec.crit_success is not None or spec.crit_failure is not None
             make = self._face
             for j, i in enumerate(order):
                 if j:
                     parts.append(", ")
                 v = data[i]
                 kept = i not in gone
-                face = make(v, kept, self._face_score(v) if counts and kept else 0)
+                face = make(v, kept, face_score(spec, v) if counts and kept else 0)
                 if not marks:
                     parts.append(face)
                     continue
@@ -72,41 +84,43 @@ class TermText(TermBase):
                     parts.append(face)
         else:
             units = data
-            if self.sort is not None:
+            if spec.sort is not None:
                 units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
-                               reverse=self.sort == "sd")
+                               reverse=spec.sort == "sd")
             for j, unit in enumerate(units):
                 if j:
                     parts.append(", ")
                 parts.extend(self._unit_parts(unit))
         parts.append("]")
-        if self.label:
-            parts.append(f" ({self.label})")
+        if spec.label:
+            parts.append(f" ({spec.label})")
         return parts
 
     def _unit_parts(self, unit: list) -> list[Part]:
         """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``."""
-        unit_dropped = not self.per_die and any(f & DROPPED for _, f in unit)
+        spec = self.spec
+        unit_dropped = not spec.per_die and any(f & DROPPED for _, f in unit)
         shown: list[Part] = []
         after_reroll = False
         for k, (v, f) in enumerate(unit):
             if k:
                 shown.append(" " if after_reroll else "+")
             after_reroll = bool(f & REROLLED)
-            score = self._face_score(v) if self.per_die and self.success is not None and \
+            score = face_score(spec, v) if spec.per_die and spec.success is not None and \
                 not f & (DROPPED | REROLLED) else 0
             shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
         last = shown[-1]
-        if self.success is not None and not unit_dropped and not self.per_die and isinstance(last, Face):
-            shown[-1] = last._replace(score=self._unit_score(unit))
+        if spec.success is not None and not unit_dropped and not spec.per_die and isinstance(last, Face):
+            shown[-1] = last._replace(score=unit_score(spec, unit))
         return [Group(tuple(shown))] if unit_dropped else shown
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
         """:meth:`parts` compiled for one format and language (``text``: a part's text): ``data -> the
         text of the parts``, each face's text asked once."""
+        spec = self.spec
         opening, sep = text("["), text(", ")
-        closing = text("]") + (text(f" ({self.label})") if self.label else "")
-        run = dice_writer(text, self.kind, self.sides, ", ", self.label) if self.plain else None
+        closing = text("]") + (text(f" ({spec.label})") if spec.label else "")
+        run = dice_writer(text, spec.kind, spec.sides, ", ", spec.label) if spec.plain else None
         literals = {s: text(s) for s in ("+", " ")}
         known: dict[int, tuple[Any, str]] = {}  # other dice: id(part) -> (part, text); parts made once per face
 
@@ -123,14 +137,14 @@ class TermText(TermBase):
             known[id(part)] = (part, found)
             return found
 
-        if not self.flat:
+        if not spec.flat:
             units_seen: dict[Any, str] = {}  # a unit's dice ((face, flags) of each) -> its text
 
             def write_units(data: list) -> str:
                 units = data
-                if self.sort is not None:
+                if spec.sort is not None:
                     units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
-                                   reverse=self.sort == "sd")
+                                   reverse=spec.sort == "sd")
                 shown = []
                 for unit in units:
                     key = (unit[0][0], unit[0][1]) if len(unit) == 1 else tuple(map(tuple, unit))
@@ -142,11 +156,11 @@ class TermText(TermBase):
                     shown.append(found)
                 return opening + sep.join(shown) + closing
             return write_units
-        if self.crit_success is not None or self.crit_failure is not None:
+        if spec.crit_success is not None or spec.crit_failure is not None:
             return lambda data: "".join([part_text(p) for p in self.parts(data)])
-        counts = self.success is not None
-        make, score = self._face, self._face_score
-        window = self.window
+        counts = spec.success is not None
+        make, score = self._face, partial(face_score, spec)
+        window = spec.window
 
         kept_texts = TextMemo(lambda v: text(make(v, True, score(v) if counts else 0)))
         dropped_texts = TextMemo(lambda v: text(make(v, False, 0)))
@@ -154,12 +168,12 @@ class TermText(TermBase):
         def write_flat(data: list) -> str:
             if run is not None and (window is None or window[1] - window[0] >= len(data)):
                 return opening + run(data) + closing
-            gone = self._dropped(data)
-            if not gone and self.sort is None:
+            gone = dropped_dice(spec, data)
+            if not gone and spec.sort is None:
                 return opening + sep.join(map(kept_texts.__getitem__, data)) + closing
             order: Any = range(len(data))
-            if self.sort is not None:
-                order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
+            if spec.sort is not None:
+                order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
             return opening + sep.join([dropped_texts[data[i]] if i in gone else kept_texts[data[i]]
                                        for i in order]) + closing
 
@@ -168,37 +182,38 @@ class TermText(TermBase):
     def render(self, data: list) -> str:
         """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
         a critical success."""
-        if self.plain:
-            if self.window is None:
-                return "[" + ", ".join(map(str, data)) + self._label_suffix
-            if self.keep == len(data):
+        spec = self.spec
+        if spec.plain:
+            if spec.window is None:
+                return "[" + ", ".join(map(str, data)) + spec.label_suffix
+            if spec.keep == len(data):
                 text = ", ".join(map(str, data))
             else:
-                a, b = self.window
+                a, b = spec.window
                 order = sorted(range(len(data)), key=data.__getitem__)
                 gone = set(order[:a] + order[b:])
                 text = ", ".join(f"~{v}~" if i in gone else str(v) for i, v in enumerate(data))
-            return f"[{text}] ({self.label})" if self.label else f"[{text}]"
-        if self.flat:
+            return f"[{text}] ({spec.label})" if spec.label else f"[{text}]"
+        if spec.flat:
             return self._render_flat(data)
-        if self.explode_only:
+        if spec.explode_only:
             texts = [str(unit[0][0]) if len(unit) == 1 else "+".join([f"{v}!" if f & EXPLODED else str(v)
                                                                       for v, f in unit]) for unit in data]
-            return "[" + ", ".join(texts) + self._label_suffix
+            return "[" + ", ".join(texts) + spec.label_suffix
         parts = []
         units = data
-        if self.sort is not None:
+        if spec.sort is not None:
             units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
-                           reverse=self.sort == "sd")
-        marks = self.crit_success is not None or self.crit_failure is not None
-        per_die = self.per_die
+                           reverse=spec.sort == "sd")
+        marks = spec.crit_success is not None or spec.crit_failure is not None
+        per_die = spec.per_die
         for unit in units:
             shown = []
             dropped = not per_die and any(f & DROPPED for _, f in unit)
             for v, f in unit:
                 mark = ""
                 if marks:
-                    crit = self._critical(v)
+                    crit = critical(spec, v)
                     mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
                 if f & REROLLED:
                     shown.append(f"~{v}~r ")
@@ -207,31 +222,33 @@ class TermText(TermBase):
                 else:
                     shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
             text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-            if self.success is not None and not dropped and not per_die:
-                score = self._unit_score(unit)
+            if spec.success is not None and not dropped and not per_die:
+                score = unit_score(spec, unit)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
             parts.append(f"~{text}~" if dropped else text)
-        label = f" ({self.label})" if self.label else ""
+        label = f" ({spec.label})" if spec.label else ""
         return "[" + ", ".join(parts) + "]" + label
 
     def _render_flat(self, data: list) -> str:
+        spec = self.spec
         kept, dropped = self._flat_texts or self._flat_text_tables()
-        gone = self._dropped(data)
-        if self.sort is None and not gone:
-            return "[" + ", ".join(map(kept.__getitem__, data)) + self._label_suffix
+        gone = dropped_dice(spec, data)
+        if spec.sort is None and not gone:
+            return "[" + ", ".join(map(kept.__getitem__, data)) + spec.label_suffix
         order: Any = range(len(data))
-        if self.sort is not None:
-            order = sorted(order, key=data.__getitem__, reverse=self.sort == "sd")
-        return "[" + ", ".join([dropped[data[i]] if i in gone else kept[data[i]] for i in order]) + self._label_suffix
+        if spec.sort is not None:
+            order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
+        return "[" + ", ".join([dropped[data[i]] if i in gone else kept[data[i]] for i in order]) + spec.label_suffix
 
     def _flat_text_tables(self) -> tuple[TextMemo, TextMemo]:
         """Face -> its text kept (``10*``, ``20(cs)*``, ``1_``) and dropped (``~3~``), each written once."""
-        hit = self.success.predicate() if self.success is not None else None
-        miss = self.failure.predicate() if self.failure is not None else None
-        marks = self.crit_success is not None or self.crit_failure is not None
+        spec = self.spec
+        hit = spec.success.predicate() if spec.success is not None else None
+        miss = spec.failure.predicate() if spec.failure is not None else None
+        marks = spec.crit_success is not None or spec.crit_failure is not None
 
         def shown(v: int) -> str:
-            crit = self._critical(v) if marks else None
+            crit = critical(spec, v) if marks else None
             return str(v) + ("" if crit is None else _CRIT_MARKS[crit])
 
         def kept(v: int) -> str:
@@ -240,5 +257,5 @@ class TermText(TermBase):
             return shown(v) + ("*" if hit(v) else "_" if miss is not None and miss(v) else "")
 
         tables = (TextMemo(kept), TextMemo(lambda v: f"~{shown(v)}~"))
-        object.__setattr__(self, "_flat_texts", tables)
+        self._flat_texts = tables
         return tables

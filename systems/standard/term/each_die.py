@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,14 @@ from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK
 
-from ._dice_ast import Keep
-from ._term_base import TermBase, window_of
-from ._term_exact import MAX_UNIQUE_STATES
+from ..nodes import Keep
+from .chains import chain_depth, chain_tolerance, first_face, kept_units
+from .faces import window_of
+from .scores import score_of
+from .spec import TermSpec
+
+#: most states the exact odds of unique dice, or of dice ranked one by one, may follow
+MAX_UNIQUE_STATES = 200_000
 
 #: most (state, face) steps the exact odds of explosions="dice" may take (a safety net: the work budget refuses
 #: long before, see benchmarks/cost_fit.py)
@@ -29,53 +35,64 @@ EACH_DIE_CELL = 8
 _EachKey = tuple[int, tuple[int, ...], tuple[int, ...]]  # (dice thrown up to a cap, lowest, highest faces)
 
 
-class TermEachDie(TermBase):
-    """A dice term's exact odds with explosions="dice" (a part of :class:`~._dice_terms.DiceTerm`)."""
+class EachDie:
+    """A dice term's exact odds when keep / drop rank every die thrown (:meth:`pmf`) and their cost
+    (:meth:`cost`); the walk that estimates the cost hands its moves over to the odds."""
 
-    def _each_die_cost(self) -> tuple[Cost, int, int]:
-        """:meth:`exact_cost` of :meth:`_each_die_pmf`: its steps counted by :meth:`_each_die_shape` (the same walk
+    __slots__ = ("_moves", "_pmf", "_shape", "spec")
+
+    def __init__(self, spec: TermSpec) -> None:
+        self.spec = spec
+        self._shape: tuple[float, float, int, int] | None = None
+        self._moves: dict[tuple[_EachKey, int], _EachKey] | None = None
+        self._pmf: tuple[PMF, float] | None = None
+
+    def cost(self) -> tuple[Cost, int, int]:
+        """:meth:`.exact.TermOdds.exact_cost` of :meth:`pmf`: its steps counted by :meth:`shape` (the same walk
         over the states, without the masses), each at the work it takes."""
-        assert self.explode is not None
-        units, u_lo, u_hi = self._kept_units()
+        spec = self.spec
+        assert spec.explode is not None
+        units, u_lo, u_hi = kept_units(spec)
         lo, hi = min(0, units * u_lo), max(0, units * u_hi)  # the chains followed
-        if self.tally is not None:
-            lo, hi = self.tally[0], self.tally[0] + self.tally[1] * (self.tally[4] + 1) * (self.tally[5] + 1)
-        mode, _, _ = self._each_die_mode()
-        steps, cells, most, width = self._each_die_shape()
+        if spec.tally is not None:
+            lo, hi = spec.tally[0], spec.tally[0] + spec.tally[1] * (spec.tally[4] + 1) * (spec.tally[5] + 1)
+        mode, _, _ = self.mode()
+        steps, cells, most, width = self.shape()
         work = steps * EACH_DIE_STEP * (4 if mode == "d20" else 1) + cells * EACH_DIE_CELL
         if most > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:  # what _each_die_pmf refuses
             work = max(work, 2 * MAX_WORK)
         return Cost(work, max(most, 1) * width), lo, hi
 
-    def _each_die_shape(self) -> tuple[float, float, int, int]:
-        """What :meth:`_each_die_pmf` will do, found by walking its states without their masses: ``(steps, cells
+    def shape(self) -> tuple[float, float, int, int]:
+        """What :meth:`pmf` will do, found by walking its states without their masses: ``(steps, cells
         merged, most states at once, widest sum array)``. The explosions' depth is known from the faces (a
         throw's mass is that of its chain); a level of a chain that repeats the one before (the same states,
         their sums shifted alike), and a die that repeats the one before (the same states, no sums followed),
         make every later one cost the same: counted without walking them. Stops once past the work budget (the
         answer is then only known to exceed it)."""
-        found = getattr(self, "_each_die_shape_cache", None)
+        spec = self.spec
+        found = self._shape
         if found is not None:
             return found
-        explode = self.explode
+        explode = spec.explode
         assert explode is not None
-        mode, low, high = self._each_die_mode()
-        add = self._each_die_add(mode, low, high)
-        need_total = self._each_die_total(mode)
-        gain = self._each_die_gain(mode)
-        pen = int(self.penetrate)
-        first_faces = self._first_face()
+        mode, low, high = self.mode()
+        add = self.add(mode, low, high)
+        need_total = self.total(mode)
+        gain = self.gain(mode)
+        pen = int(spec.penetrate)
+        first_faces = first_face(spec)
         q1 = sum(p for f, p in first_faces.items() if explode.test(f))
-        q = sum(1 for f in self.faces if explode.test(f)) / self.sides
+        q = sum(1 for f in spec.faces if explode.test(f)) / spec.sides
         levels, mass = 1, q1  # levels walked per die: the chain's mass left after a level stops the walk
-        while mass > self._tolerance() * (1 - 1e-9) and levels <= MAX_EACH_DIE_STEPS:
+        while mass > chain_tolerance(spec) * (1 - 1e-9) and levels <= MAX_EACH_DIE_STEPS:
             mass *= q
             levels += 1
-        limit = self.explode_limit
+        limit = spec.explode_limit
         step_work = EACH_DIE_STEP * (4 if mode == "d20" else 1)
         # each face: (the value added, what it adds to the sum followed, whether the chain goes on)
         first = [(f, gain(f) if need_total else 0, explode.test(f)) for f in first_faces]
-        later = [(f - pen, gain(f - pen) if need_total else 0, explode.test(f)) for f in sorted(set(self.faces))]
+        later = [(f - pen, gain(f - pen) if need_total else 0, explode.test(f)) for f in sorted(set(spec.faces))]
         moves: dict[tuple[_EachKey, int], _EachKey] = {}  # add() remembered: the same moves come back die after die
         Ranges = dict[_EachKey, tuple[int, int]]  # a state's sum array: [lo, hi) (one cell when no sum is followed)
 
@@ -86,7 +103,7 @@ class TermEachDie(TermBase):
         states: Ranges = {(0, (), ()): (0, 1)}
         steps = cells = 0.0
         most = width = 1
-        for die in range(self.count):
+        for die in range(spec.count):
             die_steps, die_cells = steps, cells
             done: Ranges = {}
             going, level = states, 0
@@ -118,7 +135,7 @@ class TermEachDie(TermBase):
                     width = max([width] + [hi - lo for lo, hi in nxt.values()] + [hi - lo for lo, hi in done.values()])
                 if steps * step_work + cells * EACH_DIE_CELL > MAX_WORK:  # over the budget: refused anyway
                     result = (steps, cells, most, width)
-                    object.__setattr__(self, "_each_die_shape_cache", result)
+                    self._shape = result
                     return result
                 delta = _shifted(going, nxt) if level >= 1 and limit is None else None
                 level += 1
@@ -131,7 +148,7 @@ class TermEachDie(TermBase):
                         put(done, key, lo + left * delta, hi + left * delta)
                     break
                 going = nxt
-            left = self.count - die - 1
+            left = spec.count - die - 1
             if not need_total and done.keys() == states.keys():  # every die left repeats this one
                 steps += left * (steps - die_steps)
                 cells += left * (cells - die_cells)
@@ -143,19 +160,20 @@ class TermEachDie(TermBase):
                 steps += left * (steps - die_steps)
                 cells += left * (cells - die_cells)
                 break
-        object.__setattr__(self, "_each_die_moves", moves)  # for _each_die_pmf: the same moves, not built again
+        self._moves = moves  # for _each_die_pmf: the same moves, not built again
         result = (steps, cells, most, width)
-        object.__setattr__(self, "_each_die_shape_cache", result)
+        self._shape = result
         return result
 
-    def _each_die_mode(self) -> tuple[str, int, int]:
-        """How :meth:`_each_die_pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
+    def mode(self) -> tuple[str, int, int]:
+        """How :meth:`pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
         (``kh kl dh dl``: the ``high`` or ``low`` extreme faces it needs), ``value`` (d20's selection by value:
         a sum), ``window`` (several keep / drop of Roll20: the count, the sum and the ``low`` lowest and
         ``high`` highest faces), ``union`` (one d20 operator joining selectors: the same, with the sum of the
         scores of the dice its value selectors choose, or do not choose for ``p``) or ``d20`` (d20's operators
         in a row mixing ranks: every face, sorted)."""
-        sel = self.selection
+        spec = self.spec
+        sel = spec.selection
         if sel is not None:
             if sel.by_value:
                 return "value", 0, 0
@@ -168,7 +186,7 @@ class TermEachDie(TermBase):
                 return ("union", max([n for k, n in sels if k == "l"], default=0),
                         max([n for k, n in sels if k == "h"], default=0))
             return "d20", 0, 0
-        keeps = self._each_die_keeps()
+        keeps = self.keeps()
         if len(keeps) == 1:
             kind, n = keeps[0].kind, keeps[0].n
             return kind, (n if kind in ("kl", "dl") else 0), (n if kind in ("kh", "dh") else 0)
@@ -176,43 +194,45 @@ class TermEachDie(TermBase):
         high = max([k.n for k in keeps if k.kind in ("kh", "dh")], default=0)
         return "window", low, high
 
-    def _each_die_keeps(self) -> tuple[Keep, ...]:
+    def keeps(self) -> tuple[Keep, ...]:
         """Roll20's keep / drop without those that change nothing when at least ``count`` dice are thrown
         (``6d6!kh3dl1`` is ``6d6!kh3``): fewer faces to follow."""
+        spec = self.spec
         def kept(keeps: Sequence[Keep], n: int) -> tuple[int, int]:
             lo, hi = window_of(keeps, n) or (0, n)
             return (lo, hi) if hi > lo else (0, 0)
 
-        keeps = list(self.keeps)
-        last = self.count + sum(k.n for k in keeps) + 2  # past it every window is the same (see _each_die_pmf)
+        keeps = list(spec.keeps)
+        last = spec.count + sum(k.n for k in keeps) + 2  # past it every window is the same (see _each_die_pmf)
         for k in list(keeps):
             rest = [x for x in keeps if x is not k]
-            if rest and all(kept(rest, n) == kept(keeps, n) for n in range(self.count, last)):
+            if rest and all(kept(rest, n) == kept(keeps, n) for n in range(spec.count, last)):
                 keeps = rest
         return tuple(keeps)
 
-    def _each_die_pmf(self) -> tuple[PMF, float]:
+    def pmf(self) -> tuple[PMF, float]:
         """Exact odds when keep / drop rank every die thrown: the dice followed throw by throw, keeping what the
-        keep / drop needs (:meth:`_each_die_mode`): the few extreme faces one keep / drop needs, the count too
+        keep / drop needs (:meth:`mode`): the few extreme faces one keep / drop needs, the count too
         for several, every face for d20's operators mixing ranks; when the sum of the scores is needed too
         (drops, d20's selection by value), each state holds its distribution as an array."""
-        found = getattr(self, "_each_die_cache", None)
+        spec = self.spec
+        found = self._pmf
         if found is not None:
             return found
-        explode = self.explode
+        explode = spec.explode
         assert explode is not None
-        mode, low, high = self._each_die_mode()
-        score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
-        need_total = self._each_die_total(mode)
-        pen = int(self.penetrate)
-        tolerance = self._tolerance()
-        most = self.chain_depth() if self.tally is not None else None
-        first = self._first_face()
-        later = {f: c / self.sides for f, c in Counter(self.faces).items()}
+        mode, low, high = self.mode()
+        score = (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
+        need_total = self.total(mode)
+        pen = int(spec.penetrate)
+        tolerance = chain_tolerance(spec)
+        most = chain_depth(spec) if spec.tally is not None else None
+        first = first_face(spec)
+        later = {f: c / spec.sides for f, c in Counter(spec.faces).items()}
         every = mode == "d20"
-        add = self._each_die_add(mode, low, high)
-        gain = self._each_die_gain(mode)
-        moves: dict[tuple[_EachKey, int], _EachKey] = getattr(self, "_each_die_moves", None) or {}  # add() remembered
+        add = self.add(mode, low, high)
+        gain = self.gain(mode)
+        moves: dict[tuple[_EachKey, int], _EachKey] = self._moves or {}  # add() remembered
 
         # a state's mass: a probability, or (offset, array) the distribution of the sum of the scores
         states: dict[_EachKey, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
@@ -233,13 +253,13 @@ class TermEachDie(TermBase):
         def mass(m: Any) -> float:
             return float(m[1].sum()) if need_total else float(m)
 
-        for _ in range(self.count):
+        for _ in range(spec.count):
             done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
             going = states
             faces, shift, depth = first, 0, 0
             while going:
                 nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
-                last = self.explode_limit is not None and depth >= self.explode_limit
+                last = spec.explode_limit is not None and depth >= spec.explode_limit
                 for state, m in going.items():
                     for f, q in faces.items():
                         v = f - shift
@@ -256,27 +276,27 @@ class TermEachDie(TermBase):
                     lost += left
                     break
                 if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:
-                    raise DiceLimitError(f"too many dice for exact odds of {self.text} with explosions='dice'",
-                                         column=self.node.pos)
+                    raise DiceLimitError(f"too many dice for exact odds of {spec.text} with explosions='dice'",
+                                         column=spec.node.pos)
             states = {key: merge(parts) for key, parts in done.items()}
         WORK.work += steps * EACH_DIE_STEP * (4 if every else 1)  # every face: longer tuples sorted at each step
         out = PMF.point(0, 0.0)
         for state, m in states.items():
-            minus, value = self._each_die_kept(mode, state, score)
+            minus, value = self.kept(mode, state, score)
             if minus:  # the sum of the scores, minus those dropped
                 out = out.mix(PMF(m[0] - value, m[1]))
             else:
                 out = out.mix(PMF.point(value, mass(m)))
         result = (out, lost)
-        object.__setattr__(self, "_each_die_cache", result)
-        object.__setattr__(self, "_each_die_moves", None)  # the odds are kept: their moves are not needed again
+        self._pmf = result
+        self._moves = None  # the odds are kept: their moves are not needed again
         return result
 
-    def _each_die_add(self, mode: str, low: int, high: int) -> Callable[[_EachKey, int], _EachKey]:
-        """The state of :meth:`_each_die_pmf` after one more die showing a face."""
+    def add(self, mode: str, low: int, high: int) -> Callable[[_EachKey, int], _EachKey]:
+        """The state of :meth:`pmf` after one more die showing a face."""
         # past this many dice the window keeps the same ranks of the faces followed (of the highest ones, of the
         # lowest ones, or none): the count is followed up to it
-        cap = sum(k.n for k in self._each_die_keeps()) + 1 if mode == "window" else low + high + 1
+        cap = sum(k.n for k in self.keeps()) + 1 if mode == "window" else low + high + 1
         every = mode == "d20"
 
         def add(state: _EachKey, v: int) -> _EachKey:
@@ -291,39 +311,43 @@ class TermEachDie(TermBase):
 
         return add
 
-    def _each_die_gain(self, mode: str) -> Callable[[int], int]:
-        """What a die showing a face adds to the sum :meth:`_each_die_pmf` follows (when it follows one)."""
-        keeps = self.selection.keeps_value if self.selection is not None else None
-        score = (lambda v: v) if self.success is None and self.tally is None else self._score_of
-        chosen = self._union_values()
+    def gain(self, mode: str) -> Callable[[int], int]:
+        """What a die showing a face adds to the sum :meth:`pmf` follows (when it follows one)."""
+        spec = self.spec
+        keeps = spec.selection.keeps_value if spec.selection is not None else None
+        score = (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
+        chosen = self.union_values()
 
         def gain(v: int) -> int:
             if mode == "value":
                 return score(v) if keeps(v) else 0  # type: ignore[misc]
             if mode == "union":  # k: the dice its value selectors choose; p: the others
-                return score(v) if chosen(v) == (self.selection.groups[0][0] == "k") else 0  # type: ignore[union-attr]
+                return score(v) if chosen(v) == (spec.selection.groups[0][0] == "k") else 0  # type: ignore[union-attr]
             return score(v)
 
         return gain
 
-    def _each_die_total(self, mode: str) -> bool:
-        """Whether :meth:`_each_die_pmf` follows a sum of scores (drops only, d20's selection by value, one d20
+    def total(self, mode: str) -> bool:
+        """Whether :meth:`pmf` follows a sum of scores (drops only, d20's selection by value, one d20
         operator dropping or with value selectors)."""
+        spec = self.spec
         if mode == "union":
-            assert self.selection is not None
-            return self.selection.groups[0][0] == "p" or any(k not in "hl" for k, _ in self.selection.groups[0][1])
+            assert spec.selection is not None
+            return spec.selection.groups[0][0] == "p" or any(k not in "hl" for k, _ in spec.selection.groups[0][1])
         return mode in ("dh", "dl", "value") or (mode == "window" and not any(
-            k.kind in ("kh", "kl") for k in self._each_die_keeps()))
+            k.kind in ("kh", "kl") for k in self.keeps()))
 
-    def _union_values(self) -> Callable[[int], bool]:
+    def union_values(self) -> Callable[[int], bool]:
         """Whether a face is chosen by a value selector of the first d20 operator (none without a selection)."""
-        sels = [(k, n) for k, n in self.selection.groups[0][1] if k not in "hl"] if self.selection else []
+        spec = self.spec
+        sels = [(k, n) for k, n in spec.selection.groups[0][1] if k not in "hl"] if spec.selection else []
         return lambda v: any((v == n) if k == "=" else (v < n) if k == "<" else (v > n) for k, n in sels)
 
-    def _each_die_kept(self, mode: str, state: tuple[int, tuple[int, ...], tuple[int, ...]],
+    def kept(self, mode: str, state: tuple[int, tuple[int, ...], tuple[int, ...]],
                        score: Callable[[int], int]) -> tuple[bool, int]:
-        """The kept score of one state of :meth:`_each_die_pmf`: ``(False, score)``, or ``(True, dropped)`` when it
+        """The kept score of one state of :meth:`pmf`: ``(False, score)``, or ``(True, dropped)`` when it
         is the sum of all the scores minus ``dropped``."""
+        spec = self.spec
         n, lows, highs = state
         if mode in ("kh", "kl"):
             return False, sum(score(v) for v in lows + highs)
@@ -332,24 +356,24 @@ class TermEachDie(TermBase):
         if mode == "value":
             return True, 0
         if mode == "d20":
-            assert self.selection is not None
+            assert spec.selection is not None
             counts = sorted(Counter(lows).items())
-            return False, sum(score(v) * k for (v, _), k in zip(counts, self.selection.kept_counts(counts)))
+            return False, sum(score(v) * k for (v, _), k in zip(counts, spec.selection.kept_counts(counts)))
         if mode == "union":
-            assert self.selection is not None
-            _, low, high = self._each_die_mode()
+            assert spec.selection is not None
+            _, low, high = self.mode()
             if n <= low + high:  # every face is among those followed
                 counts = sorted(Counter(lows + highs[len(highs) - (n - len(lows)):]).items())
-                return False, sum(score(v) * k for (v, _), k in zip(counts, self.selection.kept_counts(counts)))
+                return False, sum(score(v) * k for (v, _), k in zip(counts, spec.selection.kept_counts(counts)))
             # the lowest and the highest faces followed are distinct dice: of each face not chosen by value, the
             # operator chooses as many as the more of its rank selectors does (the first thrown among equals)
-            chosen = self._union_values()
+            chosen = self.union_values()
             low_n, high_n = Counter(lows), Counter(highs)
             part = sum(score(v) * max(low_n[v], high_n[v]) for v in set(lows) | set(highs) if not chosen(v))
-            if self.selection.groups[0][0] == "k":
-                return (True, -part) if self._each_die_total(mode) else (False, part)
+            if spec.selection.groups[0][0] == "k":
+                return (True, -part) if self.total(mode) else (False, part)
             return True, part
-        lo, hi = window_of(self._each_die_keeps(), n) or (0, n)  # n: the count of dice, or the cap (_each_die_pmf)
+        lo, hi = window_of(self.keeps(), n) or (0, n)  # n: the count of dice, or the cap (_each_die_pmf)
         if hi <= lo:
             return False, 0
         if hi <= len(lows):  # within the lowest faces followed

@@ -1,4 +1,4 @@
-"""The base of the standard notation's evaluators (:mod:`._standard_eval`): the compiling context, the
+"""The base of the standard notation's evaluators (:mod:`.compile`): the compiling context, the
 :class:`Evaluator` contract, and the cost helpers its nodes share."""
 
 from __future__ import annotations

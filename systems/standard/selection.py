@@ -28,7 +28,7 @@ import numpy as np
 from diceengine.limits import Cost
 from diceengine.pmf import PMF, rank_dp, rank_dp_cost
 
-from ._dice_ast import Keep
+from .nodes import Keep
 
 __all__ = ["Selection", "selection_of"]
 

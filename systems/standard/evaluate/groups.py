@@ -19,10 +19,10 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from . import _exact
-from ._dice_ast import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
-from ._dice_terms import keep_rule
-from ._eval_base import Context, Evaluator, _as_array, _span
+from .. import exact as _exact
+from ..nodes import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
+from ..term import keep_rule
+from .base import Context, Evaluator, _as_array, _span
 
 
 def _braces(text: str) -> str:
@@ -256,7 +256,7 @@ class GroupEval(Evaluator):
         return states
 
     def _selected_exact(self, dists: list[Any]) -> Any:
-        """Exact odds of d20's keep / drop mixing ranks (:mod:`._selection`): the sorted values followed item by
+        """Exact odds of d20's keep / drop mixing ranks (:mod:`..selection`): the sorted values followed item by
         item, the kept ones chosen at the end (how many of each value: equal values are exchangeable)."""
         assert self.selection is not None
         states = self._sorted_values(dists, lambda new: new)

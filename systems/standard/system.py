@@ -7,7 +7,7 @@ with failures subtracted by ``f<=N``; labels ``3d6[fire]``; integer arithmetic `
 rounds down) and parentheses around them. The outcome is the ``total``; with critical marks (``cs`` /
 ``cf``) also the counts of kept dice marked (:class:`CriticalOutcome`, see :class:`CriticalPlan`).
 
-How modifiers combine is documented in :mod:`diceengine.systems._dice_terms`.
+How modifiers combine is documented in :mod:`diceengine.systems.standard.term.spec`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from . import _dice_ast, _exact
-from ._dice_ast import Described
-from ._standard_eval import (
+from .._symbols import D6_FACES, FUDGE_FACES
+from . import exact as _exact
+from . import nodes
+from .evaluate.compile import (
     CRITICALS_SAMPLED,
     Context,
     CriticalGroup,
@@ -39,7 +40,7 @@ from ._standard_eval import (
     conditioned,
     conditioned_cost,
 )
-from ._symbols import D6_FACES, FUDGE_FACES
+from .nodes import Described
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
@@ -66,7 +67,7 @@ _new_tuple = tuple.__new__  # builds an outcome without the NamedTuple construct
 
 
 class StandardPlan(Plan):
-    """A compiled standard expression (:mod:`._standard_eval`): its three evaluations and its description."""
+    """A compiled standard expression (:mod:`.evaluate`): its three evaluations and its description."""
 
     outcome_type: type = StandardOutcome
     language_free = True  # numbers, operators and marks: the same text in every language
@@ -114,7 +115,7 @@ class StandardPlan(Plan):
         return parts
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
-        """:meth:`explain` compiled: each node's texts asked once (:meth:`._eval_base.Evaluator.writer`)."""
+        """:meth:`explain` compiled: each node's texts asked once (:meth:`.evaluate.base.Evaluator.writer`)."""
         opening = text(Group((self.expression,), "expression")) + text(": ")
         root = self.root.writer(text)
         equals = text(" = ")
@@ -165,9 +166,9 @@ class CriticalPlan(StandardPlan):
 
     A roll counts the marked dice it keeps; a sample counts them on the dice it throws; the exact odds are the
     joint distribution of the total and the counts: for each combination of the counts of the marked nodes
-    (dice terms, :class:`~._eval_leaves.CriticalTerm`, and groups that keep or drop around marked dice,
-    :class:`~._eval_criticals.CriticalGroup`; independent of each other), the expression's distribution given
-    them, weighted by their probability (:func:`~._eval_criticals.conditioned`)."""
+    (dice terms, :class:`~.evaluate.leaves.CriticalTerm`, and groups that keep or drop around marked dice,
+    :class:`~.evaluate.criticals.CriticalGroup`; independent of each other), the expression's distribution given
+    them, weighted by their probability (:func:`~.evaluate.criticals.conditioned`)."""
 
     outcome_type = CriticalOutcome
 
@@ -267,7 +268,7 @@ class StandardSystem(System):
     }
 
     def ast_modules(self) -> Sequence[Any]:
-        return (_dice_ast,)
+        return (nodes,)
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         description = None

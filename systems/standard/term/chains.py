@@ -1,0 +1,134 @@
+"""How far a dice term's throws reach: the first face of a die after its re-rolls, the explosion chains the
+exact odds follow, the range of the term's score (the engine's integer rule) and the throws one roll makes."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
+
+from .faces import split_faces
+from .spec import TermSpec
+
+__all__ = ["bounds", "chain_depth", "chain_tolerance", "expected_throws", "explode_chance", "first_face",
+           "first_face_arrays", "kept_units"]
+
+
+def chain_tolerance(spec: TermSpec) -> float:
+    """The mass an explosion chain may leave out of the exact odds (the truncation, shared by the dice)."""
+    return TRUNCATION / max(1, spec.count) / 10
+
+
+def first_face(spec: TermSpec) -> dict[int, float]:
+    """Distribution of the first kept face of one die (after re-rolls)."""
+    s = spec.sides
+    if spec.reroll is None and isinstance(spec.faces, range):
+        return {f: 1 / s for f in spec.faces}
+    shown = Counter(spec.faces)
+    if spec.reroll is None:
+        return {f: c / s for f, c in shown.items()}
+    hit = sum(c for f, c in shown.items() if spec.reroll.test(f))
+    miss = {f: c for f, c in shown.items() if not spec.reroll.test(f)}
+    if spec.reroll_once:
+        out = {f: c / s for f, c in miss.items()}
+        for f, c in shown.items():
+            out[f] = out.get(f, 0.0) + hit / s * c / s
+        return out
+    total = sum(miss.values())
+    return {f: c / total for f, c in miss.items()}
+
+
+def first_face_arrays(spec: TermSpec) -> tuple[np.ndarray, np.ndarray]:
+    """``(faces, probabilities)`` of the first kept face of one die (vectorised :func:`first_face`)."""
+    values = np.arange(spec.faces.start, spec.faces.stop)
+    s = spec.sides
+    if spec.reroll is None:
+        return values, np.full(s, 1 / s)
+    hit = spec.reroll.test(values)
+    if spec.reroll_once:
+        return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
+    return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
+
+
+def explode_chance(spec: TermSpec) -> float:
+    """Chance that one throw explodes (0 without ``!``)."""
+    if spec.explode is None:
+        return 0.0
+    return len(split_faces(spec.faces, spec.explode)[0]) / spec.sides
+
+
+def chain_depth(spec: TermSpec) -> int:
+    """Dice one explosion chain adds at most in the exact odds: until the chains still going weigh at most
+    the truncation (0 without explosion; ``ra``: its limit)."""
+    if spec.explode is None:
+        return 0
+    if spec.explode_limit is not None:
+        return spec.explode_limit
+    q = explode_chance(spec)
+    if spec.reroll is None:
+        q1 = q
+    elif spec.consecutive:
+        values, probs = first_face_arrays(spec)
+        q1 = float(probs[spec.explode.test(values)].sum())
+    else:
+        q1 = sum(p for f, p in first_face(spec).items() if spec.explode.test(f))
+    mass, depth, tol = q1, 0, chain_tolerance(spec)
+    while mass > tol and depth < MAX_EXPLOSIONS:
+        mass *= q
+        depth += 1
+    return depth
+
+
+def kept_units(spec: TermSpec) -> tuple[int, int, int]:
+    """``(units, lo, hi)``: at most how many units (dice, with explosions="dice") the term keeps and the range
+    of one's score, for the chains the exact odds follow (:func:`chain_depth`)."""
+    links = chain_depth(spec) + 1
+    pen = int(spec.penetrate)
+    f_lo, f_hi = (spec.faces[0], spec.faces[-1]) if spec.consecutive else (min(spec.faces), max(spec.faces))
+    if spec.per_die:  # every die thrown is ranked on its own: up to `links` dice per die
+        units = spec.count * links
+        if spec.selection is None and any(k.kind in ("kh", "kl") for k in spec.keeps):
+            units = min(units, *[k.n for k in spec.keeps if k.kind in ("kh", "kl")])
+        elif spec.selection is not None and spec.selection.groups[0][0] == "k" and \
+                all(kind in "hl" for kind, _ in spec.selection.groups[0][1]):
+            units = min(units, sum(n for _, n in spec.selection.groups[0][1]))
+        if spec.success is not None:
+            return units, (-1 if spec.failure is not None else 0), 1
+        return units, min(f_lo, f_lo - pen), f_hi
+    if spec.success is not None:
+        b_lo, b_hi = (-1 if spec.failure is not None else 0), 1
+        if spec.explode is not None and not spec.compound:  # every face of the unit counted
+            b_lo, b_hi = links * b_lo, links * b_hi
+        return spec.count, b_lo, b_hi
+    return spec.count, f_lo + (links - 1) * min(0, f_lo - pen), f_hi + (links - 1) * max(0, f_hi - pen)
+
+
+def bounds(spec: TermSpec) -> tuple[int, int]:
+    """``(lo, hi)``: every score the term can produce lies between (explosion chains counted to their
+    limit of ``MAX_EXPLOSIONS + 1`` faces): the term's part of the engine's integer rule."""
+    links = MAX_EXPLOSIONS + 1 if spec.explode is not None else 1
+    if spec.explode_limit is not None:
+        links = spec.explode_limit + 1
+    if spec.success is None:
+        f_lo, f_hi = min(spec.faces[0], spec.faces[0] - 1), spec.faces[-1]
+        lo, hi = min(f_lo, links * f_lo), max(f_hi, links * f_hi)
+    else:
+        lo, hi = (-1 if spec.failure is not None else 0), 1
+        if not spec.compound:
+            lo, hi = links * lo, links * hi
+    units = spec.count if spec.keep is None else spec.keep
+    return min(0, units * lo), max(0, units * hi)
+
+
+def expected_throws(spec: TermSpec) -> float:
+    """Dice one roll of the term throws on average, re-rolls and explosions included."""
+    extra = 0.0
+    if spec.reroll is not None:
+        hit = 1.0 - len(spec.allowed) / spec.sides
+        extra = hit if spec.reroll_once else hit * (1 - hit ** spec.reroll_cap) / (1 - hit) if hit < 1 else 0.0
+    if spec.unique_on:
+        extra += spec.count / max(1, spec.sides - spec.count + 1)
+    q = explode_chance(spec) if spec.explode_limit is None else 0.0
+    return spec.count * (1.0 + extra) / (1.0 - q)

@@ -1,0 +1,191 @@
+"""A dice node of the syntax tree validated and compiled into a :class:`~.dice_term.DiceTerm`: its modifiers
+read (:func:`compile_term`), what no roll could honour refused up front, and the keep / drop of a dialect
+(:func:`keep_rule`, shared with the groups)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from diceengine.i18n import N_
+from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
+
+from ..nodes import (
+    Clamp,
+    Compare,
+    CountFailures,
+    CountSuccesses,
+    Critical,
+    Dice,
+    Explode,
+    Keep,
+    Reroll,
+    Sort,
+    Unique,
+)
+from ..selection import Selection, selection_of
+from .chains import expected_throws
+from .dice_term import DiceTerm
+from .faces import Listed, split_faces, window_of
+from .spec import TermSpec
+
+__all__ = ["compile_term", "keep_rule"]
+
+
+def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
+        -> tuple[tuple[int, int] | None, Selection | None]:
+    """``(window, selection)`` of the keep / drop modifiers in the dialect: Roll20's (a window of ranks) or
+    d20's (:mod:`..selection`; a window too when it is one)."""
+    if dialect == "d20" and keeps:
+        selection = selection_of(keeps)
+        window = selection.window(count)
+        return (window, None) if window is not None else (None, selection)
+    for k in keeps:
+        if k.point is not None or k.spelled.rstrip("\x00") == "p":
+            raise DiceValueError(f"{k.text} is d20's notation (keep / drop dice by value): "
+                                 f"use the option dialect='d20'", expression, k.pos or 0)
+    return window_of(keeps, count), None
+
+
+def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
+    found: list[Any] = [m for m in mods if isinstance(m, kind)]
+    if len(found) > 1:
+        raise DiceSyntaxError(f"more than one {name} on one dice term", expression, found[1].pos
+                              if getattr(found[1], "pos", None) is not None else 0)
+    return found[0] if found else None
+
+
+def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
+                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit") -> DiceTerm:
+    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
+    pos = node.pos or 0
+    if count is None:
+        count = 1 if node.count is None else node.count
+    if count < 0:
+        raise DiceValueError(f"a negative number of dice ({count})", expression, pos)
+    if count > MAX_DICE:
+        raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
+                             limit=MAX_DICE)
+    sides_spec = node.sides if sides_value is None else sides_value
+    faces: Any
+    if sides_spec == "F":
+        faces = range(-1, 2)
+        kind = "dF"
+    elif sides_spec == "F.1":
+        faces = Listed((-1, 0, 0, 0, 0, 1))
+        kind = "dF.1"
+    else:
+        sides = 100 if sides_spec == "%" else sides_spec
+        if sides < 1:
+            raise DiceValueError("a die needs at least one side", expression, pos)
+        if sides > MAX_SIDES:
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
+                                 limit=MAX_SIDES)
+        faces = range(1, sides + 1)
+        kind = f"d{sides}"
+    mods = node.modifiers.items
+    keeps = [m for m in mods if isinstance(m, Keep)]
+    window, selection = keep_rule(keeps, count, dialect, expression)
+    explode_mod: Explode | None = _unique(mods, Explode, "explosion", expression)
+    rerolls = [m for m in mods if isinstance(m, Reroll)]
+    reroll_mod = next((m for m in rerolls if not m.added), None)
+    add_mod = next((m for m in rerolls if m.added), None)
+    if len([m for m in rerolls if not m.added]) > 1 or len([m for m in rerolls if m.added]) > 1:
+        raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
+    success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
+    failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
+    unique_mod: Unique | None = _unique(mods, Unique, "unique", expression)
+    sort_mod: Sort | None = _unique(mods, Sort, "sort", expression)
+    for clamp in (m for m in mods if isinstance(m, Clamp)):
+        bound = clamp.value
+        faces = Listed(sorted(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces))
+    crit_s = crit_f = None
+    for crit in (m for m in mods if isinstance(m, Critical)):
+        point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
+        if crit.kind == "cs":
+            crit_s = point
+        else:
+            crit_f = point
+    if explode_mod is not None and add_mod is not None:
+        raise DiceSyntaxError("an explosion and a re-roll-and-add (ra) on one dice term", expression,
+                              add_mod.pos or pos)
+    explode: Compare | None = None
+    limit: int | None = None
+    if explode_mod is not None:
+        explode = explode_mod.compare or Compare.of("=", faces[-1])
+        on = len(split_faces(faces, explode)[0])
+        if on == 0:  # no face can explode (1d6!7): a plain die
+            explode = None
+        if on == len(faces):
+            raise DiceLimitError(N_("this die would explode on every face and never stop"), expression,
+                                 explode_mod.pos or pos)
+        # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
+        if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, count) / 10:
+            raise DiceLimitError(f"{_term_text(node, count, sides_spec)} explodes too often: chains longer than "
+                                 f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
+    elif add_mod is not None:
+        explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
+    if explosions == "dice" and dialect == "d20" and keeps and explode is not None and window is not None:
+        # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
+        window, selection = None, selection_of(keeps)
+    reroll: Compare | None = None
+    if reroll_mod is not None:
+        reroll = reroll_mod.compare or Compare.of("=", faces[0])
+        if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
+            raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
+                                 reroll_mod.pos or pos)
+    if failure_mod is not None and success_mod is None:
+        raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
+                              expression, failure_mod.pos if failure_mod.pos is not None else pos)
+    if unique_mod is not None:
+        if explode is not None or reroll is not None:
+            raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
+                                 unique_mod.pos or pos)
+        only = unique_mod.compare
+        must = {f for f in faces if only is None or only.test(f)}
+        free = any(f not in must for f in faces)
+        if not unique_mod.once and not free and count > len(must):
+            raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,
+                                 unique_mod.pos or pos)
+    spec = TermSpec(
+        node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
+        window=window, selection=selection, keeps=tuple(keeps), each_die=explosions == "dice", explode=explode,
+        compound=bool(explode is not None and explode_mod and explode_mod.compound), reroll=reroll,
+        reroll_once=bool(reroll_mod and reroll_mod.once),
+        success=success_mod.compare if success_mod else None,
+        failure=failure_mod.compare if failure_mod else None, label=label,
+        penetrate=bool(explode_mod and explode_mod.penetrate), explode_limit=limit,
+        unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
+        unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
+        crit_success=crit_s, crit_failure=crit_f,
+        # many dice: fewer re-rolls recorded per die, so that one roll stays within MAX_THROWS throws
+        reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)),
+    )
+    throws = expected_throws(spec)
+    if throws > MAX_THROWS:
+        raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
+                             f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
+    return DiceTerm(spec)
+
+
+def _term_text(node: Dice, count: int, sides: Any) -> str:
+    text = f"{'' if node.count is None and count == 1 else count}d{sides}"
+    for m in node.modifiers.items:
+        if isinstance(m, Keep):
+            text += m.text
+        elif isinstance(m, Explode):
+            text += m.bang + (str(m.compare) if m.compare else "")
+        elif isinstance(m, Reroll):
+            text += m.kind + (str(m.compare) if m.compare else "")
+        elif isinstance(m, CountSuccesses):
+            text += str(m.compare)
+        elif isinstance(m, CountFailures):
+            text += "f" + str(m.compare)
+        elif isinstance(m, Clamp):
+            text += f"{m.kind}{m.value}"
+        elif isinstance(m, (Unique, Critical)):
+            text += m.kind + (str(m.compare) if m.compare else "")
+        elif isinstance(m, Sort):
+            text += m.kind
+    return text

@@ -1,0 +1,389 @@
+"""The exact odds of a dice term and their cost: the first face, explosion chains, keep / drop, unique dice
+(:class:`TermOdds`; every die ranked on its own: :mod:`.each_die`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import partial
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from diceengine.errors import DiceLimitError
+from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, Cost
+from diceengine.pmf import (
+    PMF,
+    WORK,
+    convolve_cost,
+    keep_dp,
+    keep_dp_cost,
+    keep_sum,
+    keep_sum_cost,
+    keep_window,
+    power_cost,
+)
+
+from .chains import bounds, chain_depth, chain_tolerance, first_face, first_face_arrays
+from .each_die import MAX_UNIQUE_STATES, EachDie
+from .faces import split_faces
+from .scores import face_score, keeps_nothing, marks_per_unit, score_array, score_of, tallied_range, unique_test
+from .spec import TermSpec
+
+
+class TermOdds:
+    """A dice term's exact distribution (:meth:`pmf`), what it costs (:meth:`exact_cost`) and the mass it leaves
+    out (:meth:`truncated_mass`)."""
+
+    __slots__ = ("each_die", "spec")
+
+    def __init__(self, spec: TermSpec) -> None:
+        self.spec = spec
+        self.each_die = EachDie(spec)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        """``(cost, lo, hi)``: what :meth:`pmf` will cost and the range of its support, estimated from the
+        term alone (nothing is allocated); the simulation follows :meth:`_units` and :meth:`pmf` step by step."""
+        spec = self.spec
+        if spec.count == 0:
+            return Cost(), 0, 0
+        s = spec.sides
+        if keeps_nothing(spec):
+            return Cost(), 0, 0
+        if spec.per_die:
+            return self.each_die.cost()
+        if spec.unique_on:  # state by state: at most MAX_UNIQUE_STATES states per die
+            lo, hi = bounds(spec)
+            states = min(MAX_UNIQUE_STATES, comb(s + spec.count, spec.count))
+            depth = 1 if spec.explode is None else 8
+            return Cost(spec.count * depth * states * s * PYTHON_STEP, states), lo, hi
+        ranked = (spec.keep is not None and spec.keep < spec.count) or spec.selection is not None
+        if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
+            # vectorised: a few numpy passes over the faces
+            s_lo, s_hi = tallied_range(spec, ((-1 if spec.failure is not None else 0), 1) if spec.success is not None else
+                                       (spec.faces[0], spec.faces[-1]))
+            power, _ = power_cost(s_hi - s_lo + 1, spec.count)
+            return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, spec.count * s_lo, spec.count * s_hi
+        # the units (_units): the first face, listed once per face (more to re-roll), then ...
+        cost = Cost(first_face_steps(spec) * PYTHON_STEP, s)
+        first = spec.allowed if spec.reroll is not None and not spec.reroll_once else spec.faces
+        counting = spec.success is not None
+        per_count = counting and not spec.compound
+        if spec.explode is None:  # ... each first face placed
+            keys, lo, hi = len(first), first[0], first[-1]
+            entries = s
+            cost = cost + Cost(s * PYTHON_STEP, s)
+            s_lo, s_hi = tallied_range(spec, ((-1 if spec.failure is not None else 0), 1) if counting else (lo, hi))
+        else:
+            on, off = split_faces(spec.faces, spec.explode)
+            q = len(on) / s
+            tol = chain_tolerance(spec)
+            depth = 0
+            mass = q  # about the chance that a first face explodes
+            limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+            while mass > tol and depth < limit:
+                mass *= q
+                depth += 1
+            codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
+            if spec.tally is not None:
+                depth = chain_depth(spec)
+                ns, nf = marks_per_unit(spec)
+                codes = (ns + 1 if spec.crit_success is not None else 1) * (nf + 1 if spec.crit_failure is not None else 1)
+            on_lo, on_hi = on[0], on[-1]
+            lo = min(first[0], first[0] + depth * (on_lo - 1))
+            hi = max(first[-1], first[-1] + depth * on_hi)
+            if not per_count:  # ... chain sums by convolutions
+                span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
+                going = span_on
+                done = span_off
+                cost = cost + Cost(3 * s * PYTHON_STEP, s)  # the first faces split and tabled
+                for _ in range(depth):
+                    step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+                    if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
+                        step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
+                    cost = cost + step
+                    done = going + span_off + done
+                    going += span_on - 1
+                keys = hi - lo + 1
+                entries = codes * keys  # a unit's score follows from its sum (and its marks)
+                cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
+                s_lo, s_hi = ((-1 if spec.failure is not None else 0), 1) if counting else (lo, hi)
+            else:  # ... per-face success counts, state by state
+                states, steps = 1, 0.0
+                for i in range(depth):
+                    states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
+                    states *= codes
+                    steps += states * s
+                cost = cost + Cost(2 * steps * PYTHON_STEP, states)
+                keys = hi - lo + 1 if ranked else 1
+                s_lo, s_hi = (-(depth + 1) if spec.failure is not None else 0), depth + 1
+                entries = keys * (s_hi - s_lo + 1)
+            s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
+            if spec.explode_limit is None and not keeps_nothing(spec):
+                cost = cost + cost  # truncated_mass() follows the units once more
+        if spec.selection is not None and not spec.selection.by_value:
+            cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, keys) + \
+                spec.selection.pmf_cost(keys, spec.count, s_hi - s_lo + 1)
+            return cost, min(0, spec.count * s_lo), max(0, spec.count * s_hi)
+        if spec.selection is not None:  # each unit's score kept or not
+            cost = cost + Cost(entries * PYTHON_STEP, entries)
+        if not ranked or spec.selection is not None:  # the scores tabled
+            power, _ = power_cost(s_hi - s_lo + 1, spec.count)
+            cost = cost + Cost((entries + min(entries, s_hi - s_lo + 1)) * PYTHON_STEP, entries)
+            return cost + power, min(0, spec.count * s_lo), max(0, spec.count * s_hi)
+        k = spec.keep or 0
+        if not counting and spec.tally is None and spec.window is not None and \
+                (spec.window[0] == 0 or spec.window[1] == spec.count):
+            cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
+            return cost + keep_sum_cost(keys, spec.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
+        cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
+        return cost + keep_dp_cost(keys, spec.count, k, s_hi - s_lo + 1), min(0, k * s_lo), max(0, k * s_hi)
+
+    def pmf(self) -> PMF:
+        """Exact distribution of the term's score."""
+        spec = self.spec
+        if spec.count == 0:
+            return PMF.point(0)
+        if keeps_nothing(spec):
+            return PMF.point(0)
+        if spec.unique_on:
+            return self._unique_pmf()
+        if spec.per_die:
+            return self.each_die.pmf()[0]
+        if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
+            values, probs = first_face_arrays(spec)
+            if spec.success is not None or spec.tally is not None:
+                values = score_array(spec, values)
+            lo = int(values.min())
+            return PMF(lo, np.bincount(values - lo, weights=probs)).power(spec.count)
+        units, _ = self._units()
+        if spec.selection is not None and not spec.selection.by_value:  # ranks mixed: key by key
+            return spec.selection.pmf(_by_key(units), spec.count)
+        if spec.selection is not None:
+            keeps = spec.selection.keeps_value
+            picked: dict[tuple[int, int], float] = {}
+            _steps(len(units))
+            for (key, sc), p in units.items():
+                state = (key, sc if keeps(key) else 0)
+                picked[state] = picked.get(state, 0.0) + p
+            units = picked
+        if spec.window is None or spec.keep == spec.count:
+            score: dict[int, float] = {}
+            for (_, sc), p in units.items():
+                score[sc] = score.get(sc, 0.0) + p
+            _steps(len(units) + len(score))
+            return PMF.from_mapping(score).power(spec.count)
+        a, b = spec.window
+        n = spec.count
+        if spec.success is None and spec.tally is None and (a == 0 or b == n):  # a die's score is its value
+            _steps(len(units))
+            return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
+        table = _by_key(units)
+        if a == 0 or b == n:
+            return keep_dp(table, n, b - a, a > 0)
+        return keep_window(table, n, a, b)
+
+    def truncated_mass(self) -> float:
+        """Probability mass the exact distribution leaves out (explosion chains cut short)."""
+        spec = self.spec
+        if spec.explode is None or spec.count == 0 or spec.explode_limit is not None or keeps_nothing(spec):
+            return 0.0
+        if spec.per_die:
+            return self.each_die.pmf()[1]
+        return 1.0 - (1.0 - self._units()[1]) ** spec.count
+
+    def _units(self) -> tuple[dict[tuple[int, int], float], float]:
+        """Joint distribution of (sort key, score) of one unit, and the mass truncated."""
+        spec = self.spec
+        counting = spec.success is not None
+        score_face = partial(face_score, spec) if counting else (lambda f: f)
+        first = first_face(spec)
+        _steps(first_face_steps(spec))
+        if spec.tally is not None:
+            score_face = partial(score_of, spec)
+        if spec.explode is None:
+            _steps(len(first))
+            out: dict[tuple[int, int], float] = {}
+            for f, p in first.items():
+                key = (f, score_face(f))
+                out[key] = out.get(key, 0.0) + p
+            return out, 0.0
+        per_count = counting and not spec.compound
+        tolerance = chain_tolerance(spec)
+        if not per_count and spec.tally is not None:
+            return self._marked_chains(first)
+        if not per_count:
+            return self._chain_sums(first, score_face if counting else None, tolerance)
+        most = chain_depth(spec) if spec.tally is not None else MAX_EXPLOSIONS  # the widths of the tally
+        pen = int(spec.penetrate)
+        ranked = (spec.window is not None and spec.keep != spec.count) or spec.selection is not None
+        done: dict[tuple[int, int], float] = {}
+        going: dict[tuple[int, int], float] = {}
+        for f, p in first.items():
+            state = (f if ranked else 0, score_face(f))
+            target = going if spec.explode.test(f) else done
+            target[state] = target.get(state, 0.0) + p
+        depth = 0
+        while going and sum(going.values()) > tolerance and depth < most:
+            depth += 1
+            last = spec.explode_limit is not None and depth >= spec.explode_limit
+            nxt: dict[tuple[int, int], float] = {}
+            for (total, sc), p in going.items():
+                for f in spec.faces:
+                    g = f - pen
+                    state = (total + g if ranked else 0, sc + score_face(g))
+                    target = nxt if spec.explode.test(f) and not last else done
+                    target[state] = target.get(state, 0.0) + p / spec.sides
+            _steps(len(going) * spec.sides)
+            going = nxt
+        return done, sum(going.values())
+
+    def _chain_sums(self, first: dict[int, float], score: Any, tolerance: float) \
+            -> tuple[dict[tuple[int, int], float], float]:
+        """Units of an exploding die whose key is the sum of its chain (numpy convolutions)."""
+        spec = self.spec
+        explode = spec.explode
+        assert explode is not None
+        pen = int(spec.penetrate)
+        going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
+        done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
+        on, off = split_faces(spec.faces, explode)
+        step_on = PMF.from_counts(on, 1 / spec.sides).shift(-pen)
+        step_off = PMF.from_counts(off, 1 / spec.sides).shift(-pen)
+        _steps(3 * len(first))  # split in two (each face tested), then tabled
+        if spec.explode_limit is not None:
+            done = done.mix(going + step_on.mix(step_off))
+            going = PMF.point(0, 0.0)
+        depth = 0
+        while going.mass > tolerance and depth <= MAX_EXPLOSIONS:  # the bound refused up front is never reached
+            depth += 1
+            done = done.mix(going + step_off)
+            going = going + step_on
+        out: dict[tuple[int, int], float] = {}
+        listed = done.items()
+        _steps(len(done.p) + len(listed))  # every cell of the sums read, every result placed
+        for total, p in listed:
+            key = (total, score(total) if score is not None else total)
+            out[key] = out.get(key, 0.0) + p
+        return out, going.mass
+
+    def _marked_chains(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
+        """:meth:`_chain_sums` of a tallied term (:func:`.scores.with_tally`): the chains' sums followed apart for each
+        count of marked faces (numpy convolutions), every face marked as recorded (one less for a penetrating
+        added die), the score (the sum, or compound: its success score) tallied with the counts at the end."""
+        spec = self.spec
+        explode = spec.explode
+        assert explode is not None and spec.tally is not None
+        pen = int(spec.penetrate)
+        ws, wf = spec.tally[2], spec.tally[3]
+        Code = tuple[int, int]
+
+        def mark(v: Any) -> Any:  # 0: none, 1: success, 2: failure (arrays)
+            crit_s = spec.crit_success.test(v) if spec.crit_success is not None else np.zeros(np.shape(v), bool)
+            crit_f = spec.crit_failure.test(v) & ~crit_s if spec.crit_failure is not None else crit_s & False
+            return crit_s * 1 + crit_f * 2
+
+        def put(table: dict[Code, PMF], code: Code, part: PMF) -> None:
+            found = table.get(code)
+            table[code] = part if found is None else found.mix(part)
+
+        shifts = {0: (0, 0), 1: (1, 0), 2: (0, 1)}
+        going: dict[Code, PMF] = {}
+        done: dict[Code, PMF] = {}
+        firsts: dict[tuple[bool, int], dict[int, float]] = {}
+        for f, p in first.items():
+            cls = firsts.setdefault((bool(explode.test(f)), int(mark(f))), {})
+            cls[f] = cls.get(f, 0.0) + p
+        for (on, m), table in firsts.items():
+            put(going if on else done, shifts[m], PMF.from_mapping(table))
+        thrown = spec.faces.take(np.arange(spec.sides)) if not isinstance(spec.faces, range) else \
+            np.arange(spec.faces.start, spec.faces.stop)
+        recorded = thrown - pen
+        ons, marks = explode.test(thrown), mark(recorded)
+        steps: list[tuple[bool, Code, PMF]] = []
+        for on in (True, False):
+            for m in (0, 1, 2):
+                pick = (ons == on) & (marks == m)
+                if pick.any():
+                    vals = recorded[pick]
+                    low = int(vals.min())
+                    steps.append((on, shifts[m], PMF(low, np.bincount(vals - low) / spec.sides)))
+        depth, most = 0, chain_depth(spec)
+        while going and depth < most:
+            depth += 1
+            last = spec.explode_limit is not None and depth >= spec.explode_limit
+            nxt: dict[Code, PMF] = {}
+            for (cs, cf), chains in going.items():
+                for on, (ds, df), step in steps:
+                    put(nxt if on and not last else done, (cs + ds, cf + df), chains + step)
+            going = nxt
+        out: dict[tuple[int, int], float] = {}
+        counting = spec.success is not None
+        for (cs, cf), sums in done.items():
+            tally = ws * cs + wf * cf
+            for total, p in sums.items():
+                key = (total, (face_score(spec, total) if counting else total) + tally)
+                out[key] = out.get(key, 0.0) + p
+        return out, sum(chains.mass for chains in going.values())
+
+    def _unique_pmf(self) -> PMF:
+        """Exact odds of unique dice: the multiset of faces followed die by die."""
+        spec = self.spec
+        s = spec.sides
+        shown = Counter(spec.faces)
+        states: dict[tuple[int, ...], float] = {(): 1.0}
+        for _ in range(spec.count):
+            nxt: dict[tuple[int, ...], float] = {}
+            for seen, p in states.items():
+                seen_set = set(seen)
+                forbidden = {f for f in shown if f in seen_set and unique_test(spec, f)}
+                bad = sum(shown[f] for f in forbidden)
+                if spec.unique_once:
+                    dist = {f: c / s for f, c in shown.items() if f not in forbidden}
+                    for f, c in shown.items():
+                        dist[f] = dist.get(f, 0.0) + bad / s * c / s
+                else:
+                    dist = {f: c / (s - bad) for f, c in shown.items() if f not in forbidden}
+                for f, q in dist.items():
+                    key = tuple(sorted(seen + (f,)))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+            if len(states) > MAX_UNIQUE_STATES:
+                raise DiceLimitError(f"too many dice for exact odds of unique dice in {spec.text}",
+                                     column=spec.node.pos)
+        a, b = spec.window if spec.window is not None else (0, spec.count)
+        out: dict[int, float] = {}
+        for faces, p in states.items():
+            kept = faces[a:b]
+            if spec.success is None and spec.tally is None:
+                value = sum(kept)
+            else:
+                value = sum(score_of(spec, f) for f in kept)
+            out[value] = out.get(value, 0.0) + p
+        return PMF.from_mapping(out)
+
+
+def first_face_steps(spec: TermSpec) -> int:
+    """Steps of the Python loops of :func:`.chains.first_face`: one pass over the faces, more to re-roll."""
+    if spec.reroll is None:
+        return spec.sides if isinstance(spec.faces, range) else 2 * spec.sides
+    return 5 * spec.sides
+
+
+def _steps(n: float) -> None:
+    """Count ``n`` steps of a Python loop of the exact odds in the work counter (what their estimate bounds)."""
+    WORK.work += n * PYTHON_STEP
+
+
+def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]:
+    """``(key, probability, score PMF given the key)`` of a unit's joint ``{(key, score): probability}``."""
+    by_key: dict[int, dict[int, float]] = {}
+    for (key, sc), p in units.items():
+        scores = by_key.setdefault(key, {})
+        scores[sc] = scores.get(sc, 0.0) + p
+    _steps(2 * len(units) + len(by_key))  # every pair placed, then read again; each key tabled
+    table = []
+    for key, scores in by_key.items():
+        q = sum(scores.values())
+        table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
+    return table

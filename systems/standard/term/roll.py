@@ -1,0 +1,204 @@
+"""One roll of a dice term: its dice thrown and recorded, and the score (:class:`TermRoll`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from diceengine.errors import DiceLimitError
+from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
+
+from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
+from .scores import face_score, unique_test, unit_score
+from .spec import TermSpec
+
+
+class TermRoll:
+    """A dice term thrown once: each roll appends ``(owner, data)`` to the record, ``owner`` the term that reads
+    its data back (text, dice); ``data`` is the list of faces of a flat term, else its units (a die and the dice
+    its explosions and re-rolls added: ``[face, flags]`` each, :mod:`.faces`)."""
+
+    __slots__ = ("owner", "spec")
+
+    def __init__(self, spec: TermSpec, owner: Any) -> None:
+        self.spec = spec
+        self.owner = owner
+
+    def roller(self) -> Callable[[Any, list], int]:
+        """A function ``(random, record) -> score`` throwing this term once."""
+        spec, owner = self.spec, self.owner
+        n, faces, s = spec.count, spec.faces, spec.sides
+        lo = faces[0]
+        if spec.plain:
+            if spec.window is None:
+                if n == 1:
+                    def roll_one(r: Any, rec: list) -> int:
+                        v = int(r() * s) + lo
+                        rec.append((owner, [v]))
+                        return v
+                    return roll_one
+
+                def roll_plain(r: Any, rec: list) -> int:
+                    vals = [int(r() * s) + lo for _ in range(n)]
+                    rec.append((owner, vals))
+                    return sum(vals)
+                return roll_plain
+            a, b = spec.window
+
+            def roll_keep(r: Any, rec: list) -> int:
+                vals = [int(r() * s) + lo for _ in range(n)]
+                rec.append((owner, vals))
+                return sum(sorted(vals)[a:b])
+            return roll_keep
+        if spec.flat:
+            return self._flat_roller()
+        if spec.explode_only:
+            return self._explode_roller()
+        return self.general
+
+    def _explode_roller(self) -> Callable[[Any, list], int]:
+        """``NdM!`` and ``NdM!!`` with nothing else: the general roller's record and total, without its
+        questions (the most common modified term)."""
+        spec, owner = self.spec, self.owner
+        n, s, lo = spec.count, spec.sides, spec.faces[0]
+        explodes = spec.explode.predicate()  # type: ignore[union-attr]
+
+        def roll_explode(r: Any, rec: list) -> int:
+            units = []
+            total = 0
+            for _ in range(n):
+                v = int(r() * s) + lo
+                if not explodes(v):
+                    units.append([[v, 0]])
+                    total += v
+                    continue
+                throws = [[v, EXPLODED]]
+                total += v
+                for _depth in range(MAX_EXPLOSIONS):
+                    v = int(r() * s) + lo
+                    total += v
+                    if not explodes(v):
+                        throws.append([v, ADDED])
+                        break
+                    throws.append([v, ADDED | EXPLODED])
+                else:
+                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
+                units.append(throws)
+            rec.append((owner, units))
+            return total
+        return roll_explode
+
+    def _flat_roller(self) -> Callable[[Any, list], int]:
+        spec, owner = self.spec, self.owner
+        n, s, lo = spec.count, spec.sides, spec.faces[0]
+        a, b = spec.window if spec.window is not None else (0, n)
+        whole = spec.window is None
+        hit = spec.success.predicate() if spec.success is not None else None
+        miss = spec.failure.predicate() if spec.failure is not None else None
+        selection = spec.selection
+
+        def roll_flat(r: Any, rec: list) -> int:
+            vals = [int(r() * s) + lo for _ in range(n)]
+            rec.append((owner, vals))
+            if selection is not None:
+                kept = [v for v, k in zip(vals, selection.kept(vals)) if k]
+            else:
+                kept = vals if whole else sorted(vals)[a:b]
+            if hit is None:
+                return sum(kept)
+            if miss is None:
+                return sum(map(hit, kept))
+            return sum(1 if hit(v) else -1 if miss(v) else 0 for v in kept)
+        return roll_flat
+
+    def general(self, r: Any, rec: list) -> int:
+        spec, owner = self.spec, self.owner
+        faces, s = spec.faces, spec.sides
+        reroll, explode, pen = spec.reroll, spec.explode, int(spec.penetrate)
+        allowed, cap = spec.allowed, spec.reroll_cap
+        units: list[list[list[int]]] = []
+        seen: set[int] = set()
+        limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+        for _ in range(spec.count):
+            throws: list[list[int]] = []
+            v = faces[int(r() * s)]
+            if reroll is not None:
+                tries = 0
+                while reroll.test(v):
+                    throws.append([v, REROLLED])
+                    tries += 1
+                    if spec.reroll_once:
+                        v = faces[int(r() * s)]
+                        break
+                    if tries >= cap:
+                        v = allowed[int(r() * len(allowed))]
+                        break
+                    v = faces[int(r() * s)]
+            if spec.unique_on:
+                tries = 0
+                while v in seen and unique_test(spec, v):
+                    throws.append([v, REROLLED])
+                    tries += 1
+                    if spec.unique_once:
+                        v = faces[int(r() * s)]
+                        break
+                    if tries >= MAX_REROLLS:
+                        free = [f for f in faces if f not in seen or not unique_test(spec, f)]
+                        v = free[int(r() * len(free))]
+                        break
+                    v = faces[int(r() * s)]
+                seen.add(v)
+            throws.append([v, 0])
+            if explode is not None:
+                depth = 0
+                while explode.test(v):
+                    depth += 1
+                    if depth > limit:
+                        if spec.explode_limit is not None:
+                            break
+                        raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
+                    throws[-1][1] |= EXPLODED
+                    v = faces[int(r() * s)]
+                    throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
+            units.append(throws)
+        if spec.per_die:
+            rec.append((owner, units))
+            return self._rank_each_die(units)
+        scores = [unit_score(spec, u) for u in units]
+        if spec.selection is not None:
+            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
+            for i, k in enumerate(spec.selection.kept(keys)):
+                if not k:
+                    for t in units[i]:
+                        t[1] |= DROPPED
+                    scores[i] = 0
+        if spec.window is not None and spec.keep != len(units):
+            a, b = spec.window
+            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
+            order = sorted(range(len(units)), key=keys.__getitem__)
+            for i in order[:a] + order[b:]:
+                for t in units[i]:
+                    t[1] |= DROPPED
+                scores[i] = 0
+        rec.append((owner, units))
+        return sum(scores)
+
+    def _rank_each_die(self, units: list) -> int:
+        """explosions="dice": keep / drop rank every die thrown (d20, rpg-dice-roller); marks the dropped."""
+        spec = self.spec
+        throws = [t for u in units for t in u if not t[1] & REROLLED]
+        keys = [t[0] for t in throws]
+        if spec.selection is not None:
+            kept = spec.selection.kept(keys)
+        else:
+            a, b = window_of(spec.keeps, len(throws)) or (0, len(throws))
+            order = sorted(range(len(throws)), key=keys.__getitem__)
+            keep_set = set(order[a:b])
+            kept = [i in keep_set for i in range(len(throws))]
+        score = 0
+        for t, k in zip(throws, kept):
+            if k:
+                score += t[0] if spec.success is None else face_score(spec, t[0])
+            else:
+                t[1] |= DROPPED
+        return score

@@ -1,0 +1,186 @@
+"""Bulk sampling of a dice term: the scores of many throws at once (vectorised)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from diceengine.errors import DiceLimitError
+from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
+
+from .scores import base_array, mark_array, score_array
+from .spec import TermSpec
+
+__all__ = ["draw", "sample"]
+
+
+def sample(spec: TermSpec, n: int, gen: np.random.Generator) -> np.ndarray:
+    """Scores of ``n`` throws of this term (vectorised)."""
+    c = spec.count
+    if c == 0:
+        return np.zeros(n, dtype=np.int64)
+    if spec.plain and spec.window is None:
+        if c == 1:
+            return draw(spec, gen, n)
+        return draw(spec, gen, (n, c)).sum(axis=1)
+    values = draw(spec, gen, (n, c))
+    if spec.plain:
+        a, b = spec.window  # type: ignore[misc]
+        if b - a == 0:
+            return np.zeros(n, dtype=np.int64)
+        if b - a >= c:
+            return values.sum(axis=1)
+        if b - a == c - 1:
+            drop = values.min(axis=1) if a else values.max(axis=1)
+            return values.sum(axis=1) - drop
+        values.sort(axis=1)
+        return values[:, a:b].sum(axis=1)
+    return sample_general(spec, values, gen)
+
+
+def draw(spec: TermSpec, gen: np.random.Generator, size: Any) -> np.ndarray:
+    if spec.consecutive:
+        lo = spec.faces[0]
+        return gen.integers(lo, lo + spec.sides, size=size)
+    return spec.faces.take(gen.integers(0, spec.sides, size=size))
+
+
+def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> None:
+    rows, c = values.shape
+    test = (lambda v: np.ones(v.shape, dtype=bool)) if spec.unique is None else spec.unique.test
+    allowed_faces = np.asarray(spec.faces, dtype=np.int64)
+    for j in range(1, c):
+        prev = values[:, :j]
+        col = values[:, j].copy()
+        clash = (prev == col[:, None]).any(axis=1) & test(col)
+        tries = 0
+        while clash.any():
+            idx = np.flatnonzero(clash)
+            tries += 1
+            if tries > MAX_REROLLS:  # draw among the free faces directly (same distribution)
+                for i in idx:
+                    free = [f for f in allowed_faces if not (f in prev[i] and test(np.array(f)))]
+                    col[i] = free[gen.integers(0, len(free))]
+                break
+            col[idx] = draw(spec, gen, len(idx))
+            if spec.unique_once:
+                break
+            clash = np.zeros(rows, dtype=bool)
+            clash[idx] = (prev[idx] == col[idx][:, None]).any(axis=1) & test(col[idx])
+        values[:, j] = col
+
+
+def sample_general(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    c = values.shape[1]
+    if spec.reroll is not None:
+        mask = spec.reroll.test(values)
+        allowed = spec.allowed
+        tries = 0
+        while mask.any():
+            idx = np.flatnonzero(mask)
+            tries += 1
+            if tries > spec.reroll_cap:
+                values.flat[idx] = allowed.take(gen.integers(0, len(allowed), size=len(idx)))
+                break
+            new = draw(spec, gen, len(idx))
+            values.flat[idx] = new
+            if spec.reroll_once:
+                break
+            mask = np.zeros_like(mask)
+            mask.flat[idx] = spec.reroll.test(new)
+    if spec.unique_on:
+        sample_unique(spec, values, gen)
+    counting = spec.success is not None
+    per_count = counting and (spec.explode is None or not spec.compound)  # every face counted
+    total = values.copy()
+    pen = int(spec.penetrate)
+    base = partial(base_array, spec)
+
+    if spec.per_die:
+        return sample_each_die(spec, values, gen)
+    score = base(values) if per_count else None
+    marks = mark_array(spec, values) if spec.tally is not None else None  # every face of a unit marked
+    if spec.explode is not None:
+        active = spec.explode.test(values)
+        depth = 0
+        limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+        while active.any():
+            depth += 1
+            if depth > limit:
+                if spec.explode_limit is not None:
+                    break
+                raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
+            idx = np.flatnonzero(active)
+            new = draw(spec, gen, len(idx))
+            total.flat[idx] += new - pen
+            if per_count:
+                score.flat[idx] += base(new - pen)  # type: ignore[union-attr]
+            if marks is not None:
+                marks.flat[idx] += mark_array(spec, new - pen)
+            active = np.zeros_like(active)
+            active.flat[idx] = spec.explode.test(new)
+    if not counting:
+        score = total.copy()
+    elif not per_count:
+        score = base(total)  # compound: the unit's sum counted as one die
+    if marks is not None:
+        score = score + marks
+    assert score is not None
+    if spec.selection is not None:
+        return np.where(spec.selection.mask(total), score, 0).sum(axis=1)
+    if spec.window is not None and spec.keep != c:
+        a, b = spec.window
+        if b <= a:
+            return np.zeros(len(total), dtype=np.int64)
+        if marks is None and (not counting or not per_count or spec.explode is None):
+            # the score is a function of the unit's total (the total, or its success count): equal totals
+            # score alike, so the window's sum needs the kept totals, not a full (stable) sort
+            kept = np.partition(total, sorted({a, b - 1}), axis=1)[:, a:b]
+            return (base(kept) if counting else kept).sum(axis=1)
+        order = np.argsort(total, axis=1, kind="stable")
+        return np.take_along_axis(score, order[:, a:b], axis=1).sum(axis=1)
+    return score.sum(axis=1)
+
+
+def sample_each_die(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """explosions="dice" in bulk: every die thrown is a column (padded), keep / drop rank them per row."""
+    explode = spec.explode
+    assert explode is not None
+    pen = int(spec.penetrate)
+    blocks, alive_blocks = [values], [np.ones(values.shape, dtype=bool)]
+    active = explode.test(values)
+    depth = 0
+    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+    while active.any() and depth < limit:
+        depth += 1
+        raw = np.zeros(values.shape, dtype=np.int64)
+        idx = np.flatnonzero(active)
+        raw.flat[idx] = draw(spec, gen, len(idx))
+        blocks.append(raw - pen)
+        alive_blocks.append(active.copy())
+        active = active & explode.test(raw)
+    keys = np.concatenate(blocks, axis=1)
+    alive = np.concatenate(alive_blocks, axis=1)
+    score = score_array(spec, keys)  # the value or success score, critical marks folded in when tallied
+    if spec.selection is not None:
+        kept = spec.selection.mask(keys, alive)
+        return np.where(kept, score, 0).sum(axis=1)
+    big = np.iinfo(np.int64).max
+    order = np.argsort(np.where(alive, keys, big), axis=1, kind="stable")
+    ranked = np.take_along_axis(np.where(alive, score, 0), order, axis=1)
+    count = alive.sum(axis=1)
+    lo, hi = np.zeros_like(count), count.copy()
+    for k in spec.keeps:
+        n = np.minimum(k.n, count)
+        if k.kind == "kh":
+            lo = np.maximum(lo, count - n)
+        elif k.kind == "kl":
+            hi = np.minimum(hi, n)
+        elif k.kind == "dh":
+            hi = np.minimum(hi, count - n)
+        else:
+            lo = np.maximum(lo, n)
+    pos = np.arange(keys.shape[1])[None, :]
+    return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)

@@ -1,0 +1,121 @@
+"""One dice term of the standard notation (``NdM`` with its modifiers) as data: :class:`TermSpec`, the frozen
+record of its modifiers that every interpretation of the term reads (:mod:`.roll`, :mod:`.sample`, :mod:`.exact`,
+:mod:`.each_die`, :mod:`.text`, :mod:`.dice`, :mod:`.scores`, :mod:`.chains`).
+
+Semantics, where tables differ:
+
+- a per-die minimum / maximum (``mi``/``min``, ``ma``/``max``) changes the faces themselves: every later
+  test (explosion, re-roll, success) reads the clamped face;
+- re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
+  (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
+  among the allowed faces, which has the same distribution), ``ro`` re-rolls once; bare ``r`` / ``ro``
+  re-roll the lowest face;
+- ``u`` throws again a die whose face (meeting the compare point, if one is given) an earlier die of the
+  term already shows, until it differs; ``uo`` once;
+- an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
+  sum; with ``!`` success counting counts every face of the unit, with ``!!`` (compound) it tests
+  the unit's sum, as one die; ``!p`` (penetrating) counts each added die one less (the explosion
+  tests the face thrown); d20's ``ra`` is an explosion that adds at most one die;
+- several keep / drop each choose among all the dice, and a die counts if none drops it (rpg-dice-roller):
+  ``4d6dl1dh1`` keeps the middle two, ``3d10k1dh1`` none;
+- ``!N`` explodes on a face equal to N (Roll20), ``!`` alone on the maximum face;
+- ``s`` / ``sd`` sort the text; ``cs`` / ``cf`` mark dice in the text and the dice (``critical``), and the
+  outcome counts the kept dice marked (:func:`.scores.with_tally` folds the marks into the score for the
+  sample and the exact odds): every face of an exploding die is marked on its own, on the value recorded
+  (one less for a penetrating added die), compound or not;
+- a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
+  only, as python-dice and rpg-dice-roller count it.
+
+Bounds (README, "Bounds"): a term's faces are ranges, never listed, so a d1000000 costs no more memory
+than a d6 (a per-die minimum / maximum or ``dF.1`` lists them: at most ``MAX_SIDES``).
+:func:`.chains.bounds` gives the range of the term's score for the engine's integer rule.
+A die whose explosions would run past :data:`~diceengine.limits.MAX_EXPLOSIONS` with a probability
+above the truncation of exact odds is refused up front (by roll, sample and distribution alike), and
+one roll throws about :data:`~diceengine.limits.MAX_THROWS` dice at most on average: re-rolls are
+recorded up to ``reroll_cap`` per die (fewer when the term has many dice), after which the final face
+is drawn directly among the allowed faces (the same distribution).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from diceengine.limits import MAX_REROLLS
+
+from ..nodes import Compare, Dice
+from ..selection import Selection
+from .faces import Faces, split_faces
+
+__all__ = ["TermSpec"]
+
+
+@dataclass(frozen=True, eq=False)
+class TermSpec:
+    """A validated dice term (:func:`~.compile.compile_term`): its modifiers, and the facts derived from them
+    that the interpretations branch on (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``)."""
+
+    node: Dice
+    text: str
+    count: int
+    faces: Any                      # a range, or Listed faces (clamped dice, dF.1)
+    kind: str
+    window: tuple[int, int] | None  # ranks kept, lowest first: [lo, hi) (None: all)
+    explode: Compare | None
+    compound: bool
+    reroll: Compare | None
+    reroll_once: bool
+    success: Compare | None
+    failure: Compare | None
+    label: str | None
+    penetrate: bool = False
+    explode_limit: int | None = None   # ra: at most one added die
+    unique: Compare | None = None      # faces that must be unique (all faces: a point nothing misses)
+    unique_once: bool = False
+    unique_on: bool = False
+    sort: str | None = None
+    crit_success: Compare | None = None
+    crit_failure: Compare | None = None
+    reroll_cap: int = MAX_REROLLS  # re-rolls recorded per die before drawing among the allowed faces
+    selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
+    keeps: tuple = ()                   # the keep / drop modifiers as written
+    each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
+    tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
+    consecutive: bool = field(init=False)  # the faces are a range
+    flat: bool = field(init=False)  # each die thrown once: the record is the list of faces
+    plain: bool = field(init=False)  # no modifier but keep / drop
+    explode_only: bool = field(init=False)  # no modifier but an explosion (the record: units of [face, flags])
+    label_suffix: str = field(init=False, repr=False)  # what closes the term's text: "]" or "] (label)"
+    per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
+
+    def __post_init__(self) -> None:
+        consecutive = isinstance(self.faces, range)
+        object.__setattr__(self, "consecutive", consecutive)
+        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
+        object.__setattr__(self, "flat", flat)
+        object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
+        object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
+                           and (self.window is not None or self.selection is not None))
+        object.__setattr__(self, "explode_only", self.explode is not None and self.reroll is None
+                           and not self.unique_on and self.success is None and self.window is None
+                           and self.selection is None and consecutive and not self.penetrate
+                           and self.explode_limit is None and self.sort is None and self.crit_success is None
+                           and self.crit_failure is None)
+        object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
+                           and self.crit_success is None and self.crit_failure is None and self.selection is None)
+
+    @property
+    def sides(self) -> int:
+        return len(self.faces)
+
+    @property
+    def keep(self) -> int | None:
+        """Number of units kept (None: all)."""
+        return None if self.window is None else self.window[1] - self.window[0]
+
+    @property
+    def allowed(self) -> Any:
+        """The faces a re-roll keeps (all of them without a re-roll)."""
+        if self.reroll is None:
+            return Faces(self.faces) if isinstance(self.faces, range) else self.faces
+        return split_faces(self.faces, self.reroll)[1]
