@@ -11,8 +11,8 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
-from diceengine.systems._narrative_dice import face_text
 from diceengine.systems._term_base import DROPPED, EXPLODED, REROLLED
+from diceengine.systems.ffg.dice import face_text
 
 import diceengine as de
 

@@ -39,7 +39,7 @@ from ._standard_eval import (
     conditioned,
     conditioned_cost,
 )
-from ._symbols import D6_FACES, FUDGE_FACES
+from .symbols import D6_FACES, FUDGE_FACES
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 

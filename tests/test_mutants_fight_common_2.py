@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from diceengine.systems import _fight_common as fc
-from diceengine.systems._d6_codes import Code
+from diceengine.systems import combat as fc
+from diceengine.systems.d6.codes import Code
 
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 

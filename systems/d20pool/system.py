@@ -282,7 +282,7 @@ class D20PoolSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d20pool_play`)."""
-        from . import d20pool_play
+        from . import play as d20pool_play
 
         return d20pool_play
 

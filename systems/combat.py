@@ -15,7 +15,7 @@ from diceengine.errors import DiceError
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 from diceengine.limits import MAX_REROLLS
 
-from ._d6_codes import Code, parse_code
+from .d6.codes import Code, parse_code
 
 __all__ = [
     "MAX_SIDE",

@@ -50,9 +50,9 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ._d6_codes import Code, code_named, parse_code
-from ._play import PlayState, Step, one_of, refuse, rolling
-from .d6 import (
+from ..play import PlayState, Step, one_of, refuse, rolling
+from .codes import Code, code_named, parse_code
+from .system import (
     RANGE_DIFFICULTIES,
     Health,
     Wound,

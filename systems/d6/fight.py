@@ -40,8 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
 
-from ._d6_codes import Code
-from ._fight_common import (
+from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
@@ -54,7 +53,8 @@ from ._fight_common import (
     reroll_ties,
     status_of,
 )
-from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
+from .codes import Code
+from .system import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
 
 __all__ = ["RESULTS", "D6Fight", "D6Fighter", "D6Setup", "round_outcomes"]
 

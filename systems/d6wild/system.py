@@ -36,8 +36,8 @@ from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_co
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from . import _d6_codes
-from ._d6_checks import (
+from ..d6 import codes as _d6_codes
+from ..d6.checks import (
     D6_FACE_PARTS,
     TIE_OPTION,
     CodeDice,
@@ -47,9 +47,9 @@ from ._d6_checks import (
     joined,
     prepare_check,
 )
-from ._d6_codes import Code, parse_code
-from ._symbols import D6_FACES, WILD_FACES
-from .d6 import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
+from ..d6.codes import Code, parse_code
+from ..d6.system import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
+from ..symbols import D6_FACES, WILD_FACES
 
 __all__ = [
     "LADDER",
@@ -355,13 +355,13 @@ class D6WildSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d6wild_play`)."""
-        from . import d6wild_play
+        from . import play as d6wild_play
 
         return d6wild_play
 
     def fight_rules(self) -> Any:
         """The combat of this ruleset (:mod:`diceengine.systems.d6wild_fight`)."""
-        from .d6wild_fight import FIGHT_RULES
+        from .fight import FIGHT_RULES
 
         return FIGHT_RULES()
 

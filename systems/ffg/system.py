@@ -44,7 +44,7 @@ from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from ._narrative_dice import (
+from .dice import (
     DICE,
     FIELDS,
     LETTERS,
@@ -105,7 +105,7 @@ OPPOSED = {"ability": "difficulty", "proficiency": "challenge"}
 
 def die_name(word: str, letters: str = "initials") -> str:
     """``"a"``, ``"ability"``, ``"capacité"``, ``"green"`` -> ``"ability"`` (letters read by ``letters``)."""
-    from ._d6_codes import plain_word
+    from ..d6.codes import plain_word
 
     w = plain_word(word)
     return _NAMES.get(w) or LETTER_SETS[letters][w]
@@ -114,7 +114,7 @@ def die_name(word: str, letters: str = "initials") -> str:
 def resolve_dice(group: NarrativeDice, letters: str, expression: str) -> list[tuple[str, int, int]]:
     """``(die, count, position)`` of a group: a name, a letter of the ``letters`` option, or a run of its
     letters (``sb`` is setback then boost with the initials); a letter of the other set is refused."""
-    from ._d6_codes import plain_word
+    from ..d6.codes import plain_word
 
     word = plain_word(group.die)
     table = LETTER_SETS[letters]
@@ -338,13 +338,13 @@ class FFGSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.ffg_play`)."""
-        from . import ffg_play
+        from . import play as ffg_play
 
         return ffg_play
 
     def fight_rules(self) -> Any:
         """The combat of this ruleset (:mod:`diceengine.systems.ffg_fight`)."""
-        from .ffg_fight import FIGHT_RULES
+        from .fight import FIGHT_RULES
 
         return FIGHT_RULES()
 

@@ -30,10 +30,10 @@ from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.registry import Option, Plan, System
 
-from . import _d6_codes
-from ._d6_checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
-from ._d6_codes import Code, parse_code
-from ._symbols import D6_FACES
+from ..symbols import D6_FACES
+from . import codes as _d6_codes
+from .checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
+from .codes import Code, parse_code
 
 __all__ = [
     "BASE_DIFFICULTIES",
@@ -123,13 +123,13 @@ class D6System(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d6_play`)."""
-        from . import d6_play
+        from . import play as d6_play
 
         return d6_play
 
     def fight_rules(self) -> Any:
         """The combat of this ruleset (:mod:`diceengine.systems.d6_fight`)."""
-        from .d6_fight import FIGHT_RULES
+        from .fight import FIGHT_RULES
 
         return FIGHT_RULES()
 
