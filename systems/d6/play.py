@@ -52,16 +52,8 @@ from diceengine.i18n import N_
 
 from ..play import PlayState, Step, one_of, refuse, rolling
 from .codes import Code, code_named, parse_code
-from .system import (
-    RANGE_DIFFICULTIES,
-    Health,
-    Wound,
-    cover_result,
-    damage_result,
-    force_point_outcome,
-    order_by_rolls,
-    parry_bonuses,
-)
+from .rules import Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from .shared import RANGE_DIFFICULTIES, order_by_rolls
 
 __all__ = [
     "RULES",

@@ -44,17 +44,15 @@ from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
-    CodeField,
     TotalSampler,
-    code_pmf,
     first_enemy,
     memo,
     reroll_ties,
     status_of,
 )
 from ..d6.codes import Code
-from ..d6.fight import D6Fighter, range_difficulty, relies_on_force, resist, rolled
-from ..d6.system import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from ..d6.fighters import CodeField, D6Fighter, code_pmf, range_difficulty, relies_on_force, resist, rolled
+from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
 from .system import LADDER, WildHealth, WildWound, damage_result
 
 __all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]

@@ -48,7 +48,7 @@ from ..d6.checks import (
     prepare_check,
 )
 from ..d6.codes import Code, parse_code
-from ..d6.system import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
+from ..d6.shared import HealthState, Initiative, advance, advance_cost, modified_code, order_by_rolls
 from ..symbols import D6_FACES, WILD_FACES
 
 __all__ = [

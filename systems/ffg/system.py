@@ -44,6 +44,7 @@ from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
+from ..words import plain_word
 from .dice import (
     DICE,
     FIELDS,
@@ -105,8 +106,6 @@ OPPOSED = {"ability": "difficulty", "proficiency": "challenge"}
 
 def die_name(word: str, letters: str = "initials") -> str:
     """``"a"``, ``"ability"``, ``"capacité"``, ``"green"`` -> ``"ability"`` (letters read by ``letters``)."""
-    from ..d6.codes import plain_word
-
     w = plain_word(word)
     return _NAMES.get(w) or LETTER_SETS[letters][w]
 
@@ -114,8 +113,6 @@ def die_name(word: str, letters: str = "initials") -> str:
 def resolve_dice(group: NarrativeDice, letters: str, expression: str) -> list[tuple[str, int, int]]:
     """``(die, count, position)`` of a group: a name, a letter of the ``letters`` option, or a run of its
     letters (``sb`` is setback then boost with the initials); a letter of the other set is refused."""
-    from ..d6.codes import plain_word
-
     word = plain_word(group.die)
     table = LETTER_SETS[letters]
     if word in _NAMES or word in table:
