@@ -53,7 +53,7 @@ from ..combat import (
 from ..d6.codes import Code
 from ..d6.fighters import CodeField, D6Fighter, code_pmf, range_difficulty, relies_on_force, resist, rolled
 from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
-from .system import LADDER, WildHealth, WildWound, damage_result
+from .rules import LADDER, WildHealth, WildWound, damage_result
 
 __all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]
 

@@ -36,7 +36,7 @@ from diceengine.i18n import N_
 
 from ..d6.codes import Code, code_named, parse_code
 from ..play import PlayState, Step, refuse, rolling
-from .system import WildWound, after_reaction, damage_result, initiative, multiple_actions
+from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = [
     "RULES",
