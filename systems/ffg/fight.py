@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from diceengine.fights.rules import Duel, FightRules
 
 from ..combat import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
-from .system import build_pool, minions_defeated
+from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
 
