@@ -23,7 +23,7 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..play import PlayState, Step, one_of, refuse
-from .system import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
+from .rules import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 
 __all__ = [
     "RULES",
