@@ -101,7 +101,9 @@ def bench_simulation(n: int = 1_000_000) -> tuple[float, float]:
 
 def bench_exact() -> list[tuple[str, float, int]]:
     """``(ruleset, milliseconds, states)`` of the exact duel of the example encounter, fresh caches (best of 5)."""
-    from diceengine.systems import d6_fight, d6wild_fight, ffg_fight
+    from diceengine.systems.d6 import fight as d6_fight
+    from diceengine.systems.d6wild import fight as d6wild_fight
+    from diceengine.systems.ffg import fight as ffg_fight
 
     enc = fights.load_encounter(ROARK)
     for system in enc.systems:  # the engine has parsed its grammars once, as an application has

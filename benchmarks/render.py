@@ -11,7 +11,7 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
-from diceengine.systems._narrative_dice import face_text
+from diceengine.systems.ffg.dice import face_text
 from diceengine.systems.standard.term.faces import DROPPED, EXPLODED, REROLLED
 from diceengine.systems.standard.term.scores import unit_score
 

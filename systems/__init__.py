@@ -32,7 +32,15 @@ class _SystemsPackage(types.ModuleType):
 sys.modules[__name__].__class__ = _SystemsPackage
 
 #: old module name under this package -> the module that holds it now (documented import paths keep working)
-MOVED: dict[str, str] = {}
+MOVED: dict[str, str] = {
+    "d6_play": "diceengine.systems.d6.play",
+    "d6_fight": "diceengine.systems.d6.fight",
+    "d6wild_play": "diceengine.systems.d6wild.play",
+    "d6wild_fight": "diceengine.systems.d6wild.fight",
+    "d20pool_play": "diceengine.systems.d20pool.play",
+    "ffg_play": "diceengine.systems.ffg.play",
+    "ffg_fight": "diceengine.systems.ffg.fight",
+}
 
 
 class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):

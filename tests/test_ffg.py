@@ -7,7 +7,7 @@ import random
 
 import pytest
 from diceengine.systems import ffg
-from diceengine.systems._narrative_dice import FACES
+from diceengine.systems.ffg.dice import FACES
 
 import diceengine as de
 from tests.helpers import chi2_passes

@@ -306,7 +306,7 @@ def test_simulation_agrees_with_the_exact_chain(path, system, changes):
 
 def test_general_round_agrees_with_the_exact_chain_too(monkeypatch):
     """Skirmishes take the general round (any number a side); on a duel it must agree as well."""
-    from diceengine.systems.d6_fight import D6Battle
+    from diceengine.systems.d6.fight import D6Battle
 
     monkeypatch.setattr(D6Battle, "fast_duel", False)
     for changes in ({}, {"dodge": "always", "range": "short"},
@@ -329,8 +329,8 @@ def test_chi_square_catches_a_wrong_chain():
 
 
 def test_wild_die_damage_bands_against_enumeration():
-    from diceengine.systems._d6_codes import Code
-    from diceengine.systems.d6wild_fight import BANDS, band_chances
+    from diceengine.systems.d6.codes import Code
+    from diceengine.systems.d6wild.fight import BANDS, band_chances
 
     def wild_totals(dice, depth=9):
         """Sum of dice - 1 plain dice and a Wild Die re-rolled on each 6, enumerated to ``depth`` sixes."""
@@ -364,8 +364,8 @@ def test_wild_die_damage_bands_against_enumeration():
 @pytest.mark.parametrize("code", ["1D", "2D+1", "4D", "5D-1"])
 def test_wild_code_totals_match_the_systems_distribution(code):
     """The fight module builds Wild Die totals from plain dice and one Wild Die: the same as the system's."""
-    from diceengine.systems._d6_codes import parse_code
-    from diceengine.systems.d6wild_fight import _pmf
+    from diceengine.systems.d6.codes import parse_code
+    from diceengine.systems.d6wild.fight import _pmf
 
     values, probs = _pmf(parse_code(code), "flag")
     whole = de.distribution(code, "d6wild").marginal("total")
@@ -383,7 +383,7 @@ FACES = {  # the README of the rules: S success, F failure, A advantage, T threa
 
 
 def test_ffg_attack_outcomes_against_enumeration():
-    from diceengine.systems.ffg_fight import attack_outcomes
+    from diceengine.systems.ffg.fight import attack_outcomes
 
     dice = ["ability", "proficiency", "difficulty", "setback"]  # characteristic 2, skill 1, difficulty 1, defense 1
     expected = Counter()
@@ -404,7 +404,7 @@ def test_ffg_attack_outcomes_against_enumeration():
 
 def test_minion_group_follows_the_stormtrooper_example():
     """Text 004: soak 5 and threshold 5: a hit of 10 takes nobody out, 11 to 15 one, 16 to 20 two."""
-    from diceengine.systems.ffg_fight import FFGFighter
+    from diceengine.systems.ffg.fight import FFGFighter
 
     squad = FFGFighter(name="squad", kind="minion", size=4, characteristic=2, soak=5, wound_threshold=5, damage=9)
     assert [4 - squad.hit(4, dmg, False) for dmg in (10, 11, 15, 16, 20, 21)] == [0, 1, 1, 2, 2, 3]
@@ -536,9 +536,9 @@ def test_fights_core_names_no_system():
 def test_d6_fight_health_agrees_with_the_state_of_play():
     """The fight's health transitions and the state of play of text 000 (another module, the same text)
     give the same wounds and stuns for every damage and Strength roll."""
-    play = pytest.importorskip("diceengine.systems.d6_play")
+    play = pytest.importorskip("diceengine.systems.d6.play")
     from diceengine.systems.d6 import Wound, damage_result
-    from diceengine.systems.d6_fight import after_hit
+    from diceengine.systems.d6.fight import after_hit
 
     for start in (Wound.HEALTHY, Wound.WOUNDED, Wound.INCAPACITATED):
         scene = play.D6Scene(characters={"x": play.D6Character(name="x", codes={"strength": "2D"}, health=start)})
@@ -585,7 +585,7 @@ def test_two_of_a_kind_whose_perception_falls_to_0d_still_end(kind):
 
 
 def test_a_tie_that_cannot_be_broken_is_left_to_the_order():
-    from diceengine.systems._fight_common import NO_ROLL, reroll_ties
+    from diceengine.systems.combat import NO_ROLL, reroll_ties
 
     calls = []
 

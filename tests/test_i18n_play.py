@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from diceengine.systems import d6_play, d6wild_play, d20pool_play, ffg_play
-from diceengine.systems._play import one_of
 from diceengine.systems.d6 import Wound
-from diceengine.systems.d6_play import D6Character, D6Scene
-from diceengine.systems.d6wild_play import WildCharacter, WildScene
-from diceengine.systems.d20pool_play import PoolState
-from diceengine.systems.ffg_play import CharacterSheet, Encounter, MinionGroup
+from diceengine.systems.d6 import play as d6_play
+from diceengine.systems.d6.play import D6Character, D6Scene
+from diceengine.systems.d6wild import play as d6wild_play
+from diceengine.systems.d6wild.play import WildCharacter, WildScene
+from diceengine.systems.d20pool import play as d20pool_play
+from diceengine.systems.d20pool.play import PoolState
+from diceengine.systems.ffg import play as ffg_play
+from diceengine.systems.ffg.play import CharacterSheet, Encounter, MinionGroup
+from diceengine.systems.play import one_of
 
 import diceengine as de
 from diceengine.cli import main

@@ -10,9 +10,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from diceengine.systems._d6_checks import CodeDice, code_range, d6_catalogue, joined
-from diceengine.systems._d6_codes import Code, code_named, parse_code, plain_word
+from diceengine.systems.d6.checks import CodeDice, code_range, d6_catalogue, joined
+from diceengine.systems.d6.codes import Code, code_named, parse_code
 from diceengine.systems.d6wild import LADDER
+from diceengine.systems.words import plain_word
 
 import diceengine as de
 from diceengine.api import plan as plan_of

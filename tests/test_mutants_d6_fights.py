@@ -10,11 +10,11 @@ from collections import Counter
 import numpy as np
 import pydantic
 import pytest
-from diceengine.systems import d6_fight as F
-from diceengine.systems import d6wild_fight as W
-from diceengine.systems._d6_codes import Code
 from diceengine.systems.d6 import RANGE_DIFFICULTIES, Wound
+from diceengine.systems.d6 import fight as F
+from diceengine.systems.d6.codes import Code
 from diceengine.systems.d6wild import WildWound
+from diceengine.systems.d6wild import fight as W
 
 from .helpers import chi2_passes
 

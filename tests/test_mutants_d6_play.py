@@ -6,12 +6,11 @@ checks the rules call for, and the states they leave. Expected values from texts
 from __future__ import annotations
 
 import pytest
-from diceengine.systems import _play
-from diceengine.systems import d6_play as play
-from diceengine.systems import d6wild_play as wplay
-from diceengine.systems.d6 import Wound
-from diceengine.systems.d6_play import D6Character, D6Scene, Reaction
-from diceengine.systems.d6wild_play import Stun, WildCharacter, WildScene
+from diceengine.systems import play as _play
+from diceengine.systems.d6 import Wound, play
+from diceengine.systems.d6.play import D6Character, D6Scene, Reaction
+from diceengine.systems.d6wild import play as wplay
+from diceengine.systems.d6wild.play import Stun, WildCharacter, WildScene
 
 import diceengine as de
 

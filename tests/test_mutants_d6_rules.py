@@ -6,8 +6,9 @@ description. Expected values from the texts and the readings documented in the m
 from __future__ import annotations
 
 import pytest
-from diceengine.systems import _d6_codes, d6
+from diceengine.systems import d6
 from diceengine.systems.d6 import Code, Health, Wound
+from diceengine.systems.d6 import codes as _d6_codes
 
 import diceengine as de
 from diceengine.registry import get_system

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from diceengine.systems import _narrative_dice as nd
-from diceengine.systems import ffg_fight
+from diceengine.systems.ffg import dice as nd
+from diceengine.systems.ffg import fight as ffg_fight
 
 import diceengine as de
 from diceengine import fights

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from diceengine.systems import _fight_common as fc
-from diceengine.systems._d6_codes import Code
+from diceengine.systems import combat as fc
+from diceengine.systems.d6 import fighters
+from diceengine.systems.d6.codes import Code
 
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
 
@@ -18,7 +19,7 @@ from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
     ("1000D", Code(1000, 0)),
 ])
 def test_codes_in_encounter_files(value, code):
-    got = fc._code(value)
+    got = fighters._code(value)
     assert (got.dice, got.pips) == (code.dice, code.pips)
 
 
@@ -31,14 +32,14 @@ def test_codes_in_encounter_files(value, code):
 ])
 def test_bad_codes_say_why(value, message):
     with pytest.raises(ValueError) as info:
-        fc._code(value)
+        fighters._code(value)
     assert str(info.value) == message
 
 
 def test_code_totals():
-    assert fc.code_pmf(Code(0, 3), "d6") is None
-    assert fc.code_pmf(Code(-1, 3), "d6") is None
-    values, probs = fc.code_pmf(Code(2, 1), "d6")
+    assert fighters.code_pmf(Code(0, 3), "d6") is None
+    assert fighters.code_pmf(Code(-1, 3), "d6") is None
+    values, probs = fighters.code_pmf(Code(2, 1), "d6")
     counts: dict[int, int] = {}
     for a in range(1, 7):
         for b in range(1, 7):
@@ -142,7 +143,7 @@ def test_a_codes_totals_for_fights_are_renormalised_and_follow_the_options():
     and the system's options (the Wild Die's complication) apply."""
     import diceengine as de
 
-    code_pmf = fc.code_pmf
+    code_pmf = fighters.code_pmf
     values, probs = code_pmf(Code(3, 1), "d6wild")
     assert de.distribution("3D+1", "d6wild").truncated > 1e-14
     assert abs(probs.sum() - 1.0) < 1e-15

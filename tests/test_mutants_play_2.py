@@ -5,11 +5,10 @@ boundaries of each rule (equal skills, a pool spent to zero, a success exactly a
 from __future__ import annotations
 
 import pytest
-from diceengine.systems import d20pool_play as pool
-from diceengine.systems import ffg_play as play
-from diceengine.systems.d20pool_play import PoolState
-from diceengine.systems.ffg import DicePool
-from diceengine.systems.ffg_play import CharacterSheet, DestinyState, Encounter, MinionGroup
+from diceengine.systems.d20pool import play as pool
+from diceengine.systems.d20pool.play import PoolState
+from diceengine.systems.ffg import DicePool, play
+from diceengine.systems.ffg.play import CharacterSheet, DestinyState, Encounter, MinionGroup
 
 import diceengine as de
 

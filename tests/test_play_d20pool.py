@@ -8,8 +8,8 @@ from itertools import product
 
 import pydantic
 import pytest
-from diceengine.systems import d20pool_play as play
-from diceengine.systems.d20pool_play import PoolState
+from diceengine.systems.d20pool import play
+from diceengine.systems.d20pool.play import PoolState
 
 import diceengine as de
 from diceengine.cli import main

@@ -7,9 +7,8 @@ import json
 from fractions import Fraction
 
 import pytest
-from diceengine.systems import d6_play as play
-from diceengine.systems.d6 import Wound
-from diceengine.systems.d6_play import D6Character, D6Scene
+from diceengine.systems.d6 import Wound, play
+from diceengine.systems.d6.play import D6Character, D6Scene
 
 import diceengine as de
 from diceengine.cli import main

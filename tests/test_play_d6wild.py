@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from diceengine.systems import d6wild
-from diceengine.systems import d6wild_play as play
-from diceengine.systems.d6wild_play import WildCharacter, WildScene
+from diceengine.systems.d6wild import play
+from diceengine.systems.d6wild.play import WildCharacter, WildScene
 
 import diceengine as de
 from tests.test_ruleset_fixes import chance_at_least, wild_code

@@ -4,9 +4,8 @@ initiative."""
 from __future__ import annotations
 
 import pytest
-from diceengine.systems import ffg_play as play
-from diceengine.systems.ffg import NarrativeOutcome
-from diceengine.systems.ffg_play import CharacterSheet, Encounter, MinionGroup
+from diceengine.systems.ffg import NarrativeOutcome, play
+from diceengine.systems.ffg.play import CharacterSheet, Encounter, MinionGroup
 
 import diceengine as de
 

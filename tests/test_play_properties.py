@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from diceengine.systems import d6_play, d6wild_play, d20pool_play, ffg_play
+from diceengine.systems.d6 import play as d6_play
+from diceengine.systems.d6wild import play as d6wild_play
+from diceengine.systems.d20pool import play as d20pool_play
+from diceengine.systems.ffg import play as ffg_play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

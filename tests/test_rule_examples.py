@@ -6,7 +6,7 @@ import random
 
 import pytest
 from diceengine.systems import d6, d20pool, ffg
-from diceengine.systems._narrative_dice import FACES
+from diceengine.systems.ffg.dice import FACES
 
 import diceengine as de
 

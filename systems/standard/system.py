@@ -27,7 +27,7 @@ from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from .._symbols import D6_FACES, FUDGE_FACES
+from ..symbols import D6_FACES, FUDGE_FACES
 from . import exact as _exact
 from . import nodes
 from .evaluate.compile import (

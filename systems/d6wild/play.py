@@ -34,9 +34,9 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ._d6_codes import Code, code_named, parse_code
-from ._play import PlayState, Step, refuse, rolling
-from .d6wild import WildWound, after_reaction, damage_result, initiative, multiple_actions
+from ..d6.codes import Code, code_named, parse_code
+from ..play import PlayState, Step, refuse, rolling
+from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = [
     "RULES",

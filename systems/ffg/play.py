@@ -30,8 +30,8 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ._play import PlayState, Step, refuse
-from .ffg import (
+from ..play import PlayState, Step, refuse
+from .rules import (
     MAX_SKILL,
     DicePool,
     build_pool,
@@ -115,7 +115,7 @@ def destiny_from_roll(light: int, dark: int, party: Side = "light") -> Encounter
 
 def roll_destiny(players: int, party: Side = "light", seed: Any = None) -> Encounter:
     """A new encounter whose destiny pool each player rolled one Force die for (text ``004``)."""
-    from .ffg import destiny_pool
+    from .rules import destiny_pool
 
     rolled = destiny_pool(players, seed)
     return destiny_from_roll(rolled.light, rolled.dark, party)

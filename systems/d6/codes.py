@@ -19,6 +19,8 @@ from diceengine.ast import Node, position, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..words import plain_word
+
 __all__ = [
     "Check",
     "Code",
@@ -28,7 +30,6 @@ __all__ = [
     "code_named",
     "code_of",
     "parse_code",
-    "plain_word",
 ]
 
 
@@ -134,14 +135,6 @@ class NamedDifficulty(Node):
     def __init__(self, *words: Any) -> None:
         object.__setattr__(self, "pos", getattr(words[0], "start_pos", None) if words else None)
         object.__setattr__(self, "words", "_".join(plain_word(str(w)) for w in words))
-
-
-def plain_word(word: str) -> str:
-    """A word of a name as the ladders key it: lower case, accents dropped (``"Très"`` -> ``"tres"``)."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class CodeAlgebra(Algebra[Code]):

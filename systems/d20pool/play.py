@@ -22,8 +22,8 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ._play import PlayState, Step, one_of, refuse
-from .d20pool import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
+from ..play import PlayState, Step, one_of, refuse
+from .rules import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 
 __all__ = [
     "RULES",

@@ -20,6 +20,7 @@ __all__ = [
     "FACES",
     "FIELDS",
     "LETTERS",
+    "MAX_POOL",
     "ORDER",
     "SIDES",
     "SYMBOLS",
@@ -30,6 +31,9 @@ __all__ = [
     "pool_arrays",
     "pool_cost",
 ]
+
+#: most dice in one pool (a roll, a destiny pool)
+MAX_POOL = 60
 
 FIELDS = ("success", "advantage", "triumph", "despair", "light", "dark")
 

@@ -40,22 +40,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from diceengine.fights.rules import Duel, FightRules
 from diceengine.pmf import PMF
 
-from ._d6_codes import Code
-from ._fight_common import (
+from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
-    CodeField,
     TotalSampler,
-    code_pmf,
     first_enemy,
     memo,
     reroll_ties,
     status_of,
 )
-from .d6 import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
-from .d6_fight import D6Fighter, range_difficulty, relies_on_force, resist, rolled
-from .d6wild import LADDER, WildHealth, WildWound, damage_result
+from ..d6.codes import Code
+from ..d6.fighters import CodeField, D6Fighter, code_pmf, range_difficulty, relies_on_force, resist, rolled
+from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from .rules import LADDER, WildHealth, WildWound, damage_result
 
 __all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]
 

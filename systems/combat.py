@@ -1,29 +1,24 @@
-"""Pieces shared by the rulesets' fight modules: sampling totals from exact distributions, picking
-targets, holding the per-fight arrays of a battle, and the field types of encounter files."""
+"""What every ruleset's combat shares: sampling totals from exact distributions, rerolling tied
+initiative, picking targets, holding the per-fight arrays of a battle, the status of a fight, and
+memoised exact chains. The D6 combatant (dice codes in encounter files) is in
+:mod:`diceengine.systems.d6.fighters`."""
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
-from pydantic import PlainSerializer, PlainValidator
 
-from diceengine.errors import DiceError
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 from diceengine.limits import MAX_REROLLS
-
-from ._d6_codes import Code, parse_code
 
 __all__ = [
     "MAX_SIDE",
     "NO_ROLL",
     "ArrayBattle",
-    "CodeField",
     "TotalSampler",
-    "code_pmf",
     "first_enemy",
     "memo",
     "pairs_status",
@@ -35,26 +30,6 @@ __all__ = [
 NO_ROLL = -(10**6)
 #: most combatants a side
 MAX_SIDE = 20
-
-
-_PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
-
-
-def _code(value: Any) -> Code:
-    if isinstance(value, Code):
-        return value
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")  # noqa: TRY004 (pydantic's)
-    text = (str.__str__(value) if isinstance(value, str) else str(value)).strip()  # a str subclass is its text
-    plain = _PLAIN.fullmatch(text)
-    if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
-        dice = int(plain["dice"]) if plain["dice"] is not None else 0
-        pips = int(plain["pips"].replace(" ", "")) if plain["pips"] else 0
-        return Code(dice, pips)
-    try:
-        return parse_code(text)
-    except DiceError as err:
-        raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
 
 
 def reroll_ties(first: np.ndarray, second: np.ndarray, draw: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
@@ -75,23 +50,6 @@ def reroll_ties(first: np.ndarray, second: np.ndarray, draw: Callable[[np.ndarra
         first[rows] = a
         second[rows] = b
         tied[rows] = (a == b) & (a > NO_ROLL)
-
-
-#: a D6 dice code in an encounter file (``"4D+2"``)
-CodeField = Annotated[Code, PlainValidator(_code), PlainSerializer(str, return_type=str)]
-
-
-def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(totals, probabilities)`` of rolling ``code`` in ``system`` (``None``: reduced to 0D), from the
-    engine's exact distribution."""
-    if code.dice <= 0:
-        return None
-    from diceengine.api import distribution
-
-    marginal = distribution(str(code), system, **options).marginal("total")
-    values = np.fromiter(marginal.keys(), dtype=np.int64)
-    probs = np.fromiter(marginal.values(), dtype=np.float64)
-    return values, probs / probs.sum()
 
 
 class TotalSampler:

@@ -39,6 +39,10 @@ is rolled by each group's best Perception, wounds counting, no Force or characte
 Readings chosen where the texts are silent: a prone target's extra difficulty is the scene's
 ``prone_dice`` (0 by default: text ``000`` refers to a table it does not print); under ``"replace"``
 cover dice are still added to the reaction's roll; standing up counts as one use for the penalty.
+
+The scene and its characters (:class:`D6Scene`, :class:`D6Character`) are defined in
+:mod:`diceengine.systems.d6.scene` and importable from here; ``RULES`` here are what ``dice rule d6``
+runs on a JSON state.
 """
 
 from __future__ import annotations
@@ -46,22 +50,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from pydantic import Field
-
 from diceengine.i18n import N_
 
-from ._d6_codes import Code, code_named, parse_code
-from ._play import PlayState, Step, one_of, refuse, rolling
-from .d6 import (
-    RANGE_DIFFICULTIES,
-    Health,
-    Wound,
-    cover_result,
-    damage_result,
-    force_point_outcome,
-    order_by_rolls,
-    parry_bonuses,
+from ..play import Step, one_of, refuse, rolling
+from .codes import Code, parse_code
+from .rules import Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from .scene import (
+    ATTACK_KINDS,
+    COVER_DICE,
+    MOVE_METRES,
+    STOPS,
+    AttackKind,
+    CoverLevel,
+    D6Character,
+    D6Scene,
+    Movement,
+    Reaction,
+    ReactionKind,
+    _able,
+    _check,
+    _code,
+    _difficulty,
+    _put,
+    _who,
 )
+from .shared import order_by_rolls
 
 __all__ = [
     "RULES",
@@ -91,149 +104,6 @@ __all__ = [
     "take_cover",
     "take_damage",
 ]
-
-Movement = Literal["stand", "walk", "run", "crawl"]
-AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
-ReactionKind = Literal["dodge", "brawling_parry", "melee_parry", "lightsaber_parry", "deflect"]
-CoverLevel = Literal["none", "quarter", "half", "three_quarters", "peeking", "total"]
-
-#: movement allowed in a round, in metres
-MOVE_METRES = {"stand": 0, "walk": 5, "run": 10, "crawl": 2}
-#: cover dice added to the difficulty (text 002)
-COVER_DICE = {"none": 0, "quarter": 1, "half": 2, "three_quarters": 4, "peeking": 4}
-#: what each reaction stops
-STOPS: dict[str, tuple[str, ...]] = {
-    "dodge": ("ranged", "grenade"), "brawling_parry": ("brawling",),  # grenade: the blast (grenade_blast)
-    "melee_parry": ("brawling", "melee", "lightsaber"), "lightsaber_parry": ("brawling", "melee", "lightsaber"),
-    "deflect": ("ranged",),
-}
-LOW_GRAVITY_SKILLS = ("lifting", "climbing_jumping")
-ATTACK_KINDS = ("ranged", "grenade", "brawling", "melee", "lightsaber")
-
-
-class Reaction(PlayState):
-    """A reaction roll: what it stops, and when it was made."""
-
-    kind: ReactionKind
-    total: int
-    segment: int
-
-
-class D6Character(PlayState):
-    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
-    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
-    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
-
-    name: str
-    player: bool = True
-    codes: dict[str, str]
-    weapon: str | None = None
-    health: Wound = Wound.HEALTHY
-    stuns: list[int] = Field(default_factory=list)
-    wounded_round: int | None = None
-    mortal_round: int | None = None
-    dead: bool = False
-    declared: int = Field(default=0, ge=0)
-    uses: int = Field(default=0, ge=0)
-    taken: int = Field(default=0, ge=0)
-    has_declared: bool = False
-    movement: Movement = "stand"
-    prone: bool = False
-    preparing_round: int | None = None
-    reacted_round: int | None = None
-    pending_reaction: ReactionKind | None = None
-    reactions: list[Reaction] = Field(default_factory=list)
-    cover: CoverLevel = "none"
-    force_points: int = Field(default=0, ge=0)
-    dark_side_points: int = Field(default=0, ge=0)
-    force_points_returning: int = Field(default=0, ge=0)
-    force_point_round: int | None = None
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
-
-    @property
-    def armed(self) -> bool:
-        return self.weapon is not None
-
-    def stun_dice(self, round_: int) -> int:
-        """Stuns still running this round (each -1D)."""
-        return sum(1 for until in self.stuns if until >= round_)
-
-
-class D6Scene(PlayState):
-    """A fight: round and segment, characters by name, the reaction reading, the table's options."""
-
-    round: int = Field(default=1, ge=1)
-    segment: int = Field(default=1, ge=1)
-    characters: dict[str, D6Character]
-    reactions: Literal["add", "replace"] = "add"
-    low_gravity: bool = False
-    prone_dice: int = Field(default=0, ge=0)
-    order: list[str] = Field(default_factory=list)
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _who(state: D6Scene, name: str) -> D6Character:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
-
-
-def _put(state: D6Scene, c: D6Character, **update: object) -> D6Scene:
-    return state.model_copy(update={"characters": {**state.characters, c.name: c.model_copy(update=update)}})
-
-
-def _able(state: D6Scene, c: D6Character) -> None:
-    if c.dead:
-        raise refuse(N_("{name} is dead"), name=c.name)
-    if c.health >= Wound.INCAPACITATED:
-        raise refuse(N_("{name} is {health} and can do nothing until healed"), name=c.name, health=[str(c.health)])
-    if c.wounded_round == state.round:
-        raise refuse(N_("{name} was wounded this round: down, and can do nothing for the rest of it"), name=c.name)
-
-
-def _difficulty(value: int | str) -> int:
-    text = str(value).strip().lower().replace(" ", "_")
-    if text in RANGE_DIFFICULTIES:
-        return RANGE_DIFFICULTIES[text]
-    try:
-        return int(text)
-    except ValueError:
-        raise refuse(N_("a difficulty is a number or a range ({ranges}), not {value}"),
-                     ranges=", ".join(RANGE_DIFFICULTIES), value=repr(value)) from None
-
-
-def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False) -> Code:
-    """The code rolled for ``skill`` with ``uses`` skill uses counted this round."""
-    code = c.code(skill)
-    if c.force_point_round == state.round:
-        code = code * 2
-    dice = -(max(uses, 1) - 1)
-    dice -= int(c.movement in ("run", "crawl"))
-    dice -= int(c.health == Wound.WOUNDED) + c.stun_dice(state.round)
-    prepared = c.preparing_round == state.round - 1 and c.reacted_round not in (state.round - 1, state.round)
-    if single and prepared and uses == 1:
-        dice += 1
-    if state.low_gravity and skill.lower().replace(" ", "_") in LOW_GRAVITY_SKILLS:
-        dice += 1
-    code = code + Code(dice, 0)
-    if code.dice < 1:
-        raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
-                     skill=skill, code=str(code))
-    return code
-
-
-def _check(code: Code, difficulty: int | str | None, dice: int = 0, bonus: int = 0) -> str:
-    actor = f"{code}{bonus:+d}" if bonus else str(code)
-    if difficulty is None:
-        return actor
-    return f"{actor} vs {difficulty}" + (f"+{dice}D" if dice else "")
-
 
 # ---------------------------------------------------------------- the round
 

@@ -27,7 +27,7 @@ from diceengine.pmf import PMF, power_cost
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from ._d6_codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
+from .codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
 __all__ = ["TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
 

@@ -37,8 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
 
-from ._fight_common import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
-from .ffg import build_pool, minions_defeated
+from ..combat import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
+from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
 

@@ -40,21 +40,30 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
 
-from ._d6_codes import Code
-from ._fight_common import (
+from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
-    CodeField,
     TotalSampler,
-    code_pmf,
     first_enemy,
     memo,
     pairs_status,
     reroll_ties,
     status_of,
 )
-from .d6 import RANGE_DIFFICULTIES, Health, Wound, damage_result, tie_winner
+from .codes import Code
+from .fighters import (  # the fighter model this combat shares with the Wild Die's (re-exported)
+    FORCE_POLICIES,  # noqa: F401
+    MAX_FORCE_POINTS,  # noqa: F401
+    D6Fighter,
+    code_pmf,
+    range_difficulty,
+    relies_on_force,
+    resist,
+    rolled,
+)
+from .rules import Health, Wound, damage_result
+from .shared import RANGE_DIFFICULTIES, tie_winner
 
 __all__ = ["RESULTS", "D6Fight", "D6Fighter", "D6Setup", "round_outcomes"]
 
@@ -62,51 +71,6 @@ SYSTEM = "d6"
 #: damage results a hit can give, in order
 RESULTS = (Wound.STUNNED, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
 NONE = 0  # no hit this round
-#: most Force points a combatant brings to a fight
-MAX_FORCE_POINTS = 5
-#: when a character relies on the Force (spends a Force point: every code doubled for the round)
-FORCE_POLICIES = ("never", "first_round", "when_wounded")
-
-
-class D6Fighter(BaseModel):
-    """A combatant in classic D6."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    attack: CodeField
-    dodge: CodeField | None = None
-    strength: CodeField
-    damage: CodeField
-    armour: CodeField = Code(0, 0)
-    player: bool = False
-    force_points: int = Field(0, ge=0, le=MAX_FORCE_POINTS)
-
-    @field_validator("attack", "strength", "damage")
-    @classmethod
-    def _rollable(cls, code: Code) -> Code:
-        if code.dice < 1:
-            raise ValueError(f"{code} has no dice: a code needs at least 1D")
-        return code
-
-    @field_validator("armour")
-    @classmethod
-    def _not_negative(cls, code: Code) -> Code:
-        if code.dice < 0 or code.in_pips < 0:
-            raise ValueError("armour is not negative")
-        return code
-
-
-def range_difficulty(value: str | int, names: dict[str, int]) -> int:
-    """A difficulty by name or number."""
-    if isinstance(value, int):
-        if not 0 <= value <= 100:
-            raise ValueError("a difficulty is 0 to 100")
-        return value
-    key = value.lower().replace(" ", "_").replace("-", "_")
-    if key not in names:
-        raise ValueError(f"unknown range {value!r} (known: {', '.join(names)}, or a number)")
-    return names[key]
 
 
 class D6Setup(BaseModel):
@@ -171,25 +135,6 @@ def after_hit(level: int, result: int) -> tuple[int, int]:
 def penalty(level: int, stunned: int) -> int:
     """Dice lost on skill rolls at the start of a round: stuns of the last round, and a wound."""
     return Health(Wound(level), stunned).penalty
-
-
-def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
-    """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
-    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
-    if points <= 0 or policy == "never":
-        return False
-    return opening if policy == "first_round" else wounded
-
-
-def rolled(code: Code, penalty: int, force: bool) -> Code:
-    """The code rolled: doubled by a Force point spent this round (text ``000``: 5D+1 -> 10D+2), then
-    less the penalty dice."""
-    return (code * 2 if force else code) - Code(penalty, 0)
-
-
-def resist(f: D6Fighter, force: bool) -> Code:
-    """The roll against damage: Strength (never modified, but doubled by a Force point) plus armour."""
-    return (f.strength * 2 if force else f.strength) + f.armour
 
 
 class _Side:

@@ -1,0 +1,122 @@
+"""The rules of the d20 success pool (rule text ``001``) as plain functions: a character's check with
+the extra dice bought (:func:`build_check`), the cost of a Force power, experience costs. ``RULES`` is what
+``dice rule d20pool`` runs (read from :mod:`diceengine.systems.d20pool.system`, which re-exports it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from diceengine.api import Expressible
+from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
+
+__all__ = [
+    "EXTRA_DIE_COSTS",
+    "MAX_ATTRIBUTE",
+    "MAX_DISCIPLINE",
+    "RULES",
+    "RULE_SUMMARIES",
+    "ForcePowerCost",
+    "PoolCheck",
+    "build_check",
+    "force_power_cost",
+    "xp_cost",
+]
+
+MIN_DICE, MAX_DICE = 1, 5
+MAX_ATTRIBUTE, MAX_DISCIPLINE = 13, 5
+#: cost of the first, second and third extra die (Impulsion spent or Menace added)
+EXTRA_DIE_COSTS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class PoolCheck(Expressible):
+    """A check built from a character: its pool, and what the extra dice cost (``roll()``,
+    ``distribution()``)."""
+
+    system_name = "d20pool"
+
+    attribute: int
+    discipline: int
+    difficulty: int
+    specialisation: bool
+    dice: int
+    impulsion_spent: int
+    menace_added: int
+
+    @property
+    def threshold(self) -> int:
+        return self.attribute + self.discipline
+
+    @property
+    def expression(self) -> str:
+        spec = f" spec {self.discipline}" if self.specialisation else ""
+        return f"{self.dice}d20<={self.threshold}{spec} vs {self.difficulty}"
+
+
+def build_check(attribute: int, discipline: int, difficulty: int, specialisation: bool = False,
+                impulsion_dice: int = 0, menace_dice: int = 0) -> PoolCheck:
+    """The check of a character: threshold = attribute + discipline, 2 dice plus up to 3 bought with
+    Impulsion (``impulsion_dice``) or by adding Menace (``menace_dice``); the nth extra die costs
+    ``EXTRA_DIE_COSTS[n-1]``, paid in the order Impulsion first."""
+    if not 0 <= attribute <= MAX_ATTRIBUTE:
+        raise DiceValueError(f"an attribute is 0 to {MAX_ATTRIBUTE}, not {attribute}")
+    if not 0 <= discipline <= MAX_DISCIPLINE:
+        raise DiceValueError(f"a discipline is 0 to {MAX_DISCIPLINE}, not {discipline}")
+    if difficulty < 0:
+        raise DiceValueError(f"a difficulty is 0 or more successes, not {difficulty}")
+    if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
+        raise DiceValueError(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
+    costs = EXTRA_DIE_COSTS[: impulsion_dice + menace_dice]
+    return PoolCheck(attribute, discipline, difficulty, specialisation, 2 + impulsion_dice + menace_dice,
+                     sum(costs[:impulsion_dice]), sum(costs[impulsion_dice:]))
+
+
+class ForcePowerCost(NamedTuple):
+    force_points: int
+    impulsion: int
+
+
+def force_power_cost(successes: int, alignment: str = "neutral", base: int = 5) -> ForcePowerCost:
+    """Force points a power costs: base 5 (or the power's own), -1 when the character's alignment
+    matches the power, +1 when opposed, 0 when neutral, -1 per success beyond the first, never below
+    1; successes that cannot lower the cost become Impulsion. One success is needed to use a power."""
+    if successes < 1:
+        raise DiceValueError("a Force power needs at least one success")
+    shift = {"matching": -1, "opposed": 1, "neutral": 0}
+    if alignment not in shift:
+        raise DiceValueError(f"alignment is 'matching', 'opposed' or 'neutral', not {alignment!r}")
+    before = base + shift[alignment]
+    usable = max(0, before - 1)
+    extra = successes - 1
+    used = min(extra, usable)
+    return ForcePowerCost(max(1, before - used), extra - used)
+
+
+_XP = {"attribute": 50, "discipline": 30, "new_specialisation": 30, "change_specialisation": 10, "impulsion": 5}
+
+
+def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
+    """Experience to improve a character: attribute 50 (at most 13), discipline 30 (at most 5),
+    a new specialisation 30, changing one 10, Impulsion 5 a point."""
+    if improvement not in _XP:
+        raise DiceValueError(f"unknown improvement {improvement!r} (known: {', '.join(_XP)})")
+    if points < 1:
+        raise DiceValueError("improve by at least one point")
+    if improvement == "attribute" and current + points > MAX_ATTRIBUTE:
+        raise DiceValueError(f"an attribute cannot go above {MAX_ATTRIBUTE}")
+    if improvement == "discipline" and current + points > MAX_DISCIPLINE:
+        raise DiceValueError(f"a discipline cannot go above {MAX_DISCIPLINE}")
+    return _XP[improvement] * points
+
+
+RULES = {"build_check": build_check, "force_power_cost": force_power_cost, "xp_cost": xp_cost}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "build_check": N_("The check of a character: threshold, dice and extra dice bought."),
+    "force_power_cost": N_("Force points a power costs, and the successes left as Impulsion."),
+    "xp_cost": N_("Experience to improve a character."),
+}

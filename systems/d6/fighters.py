@@ -1,0 +1,130 @@
+"""The D6 combatant, shared by the combats of classic D6 and of D6 with the Wild Die: a fighter's dice
+codes in an encounter file (:data:`CodeField`), the exact totals of a code, difficulties by name, when a
+character relies on the Force and the codes it rolls then (rule texts ``000`` and ``003``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, field_validator
+
+from diceengine.errors import DiceError
+
+from .codes import Code, parse_code
+
+__all__ = [
+    "FORCE_POLICIES",
+    "MAX_FORCE_POINTS",
+    "CodeField",
+    "D6Fighter",
+    "code_pmf",
+    "range_difficulty",
+    "relies_on_force",
+    "resist",
+    "rolled",
+]
+
+_PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
+
+
+def _code(value: Any) -> Code:
+    if isinstance(value, Code):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(f"a dice code is written like \"4D+2\", not {value!r}")  # noqa: TRY004 (pydantic's)
+    text = (str.__str__(value) if isinstance(value, str) else str(value)).strip()  # a str subclass is its text
+    plain = _PLAIN.fullmatch(text)
+    if plain and text:  # "4D+2", "0D+2", "2": codes a check could not roll (armour pips) are still codes
+        dice = int(plain["dice"]) if plain["dice"] is not None else 0
+        pips = int(plain["pips"].replace(" ", "")) if plain["pips"] else 0
+        return Code(dice, pips)
+    try:
+        return parse_code(text)
+    except DiceError as err:
+        raise ValueError(f"not a dice code: {value!r} ({err.message})") from None
+
+
+#: a D6 dice code in an encounter file (``"4D+2"``)
+CodeField = Annotated[Code, PlainValidator(_code), PlainSerializer(str, return_type=str)]
+
+
+def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(totals, probabilities)`` of rolling ``code`` in ``system`` (``None``: reduced to 0D), from the
+    engine's exact distribution."""
+    if code.dice <= 0:
+        return None
+    from diceengine.api import distribution
+
+    marginal = distribution(str(code), system, **options).marginal("total")
+    values = np.fromiter(marginal.keys(), dtype=np.int64)
+    probs = np.fromiter(marginal.values(), dtype=np.float64)
+    return values, probs / probs.sum()
+
+
+#: most Force points a combatant brings to a fight
+MAX_FORCE_POINTS = 5
+#: when a character relies on the Force (spends a Force point: every code doubled for the round)
+FORCE_POLICIES = ("never", "first_round", "when_wounded")
+
+
+class D6Fighter(BaseModel):
+    """A combatant in classic D6."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    attack: CodeField
+    dodge: CodeField | None = None
+    strength: CodeField
+    damage: CodeField
+    armour: CodeField = Code(0, 0)
+    player: bool = False
+    force_points: int = Field(0, ge=0, le=MAX_FORCE_POINTS)
+
+    @field_validator("attack", "strength", "damage")
+    @classmethod
+    def _rollable(cls, code: Code) -> Code:
+        if code.dice < 1:
+            raise ValueError(f"{code} has no dice: a code needs at least 1D")
+        return code
+
+    @field_validator("armour")
+    @classmethod
+    def _not_negative(cls, code: Code) -> Code:
+        if code.dice < 0 or code.in_pips < 0:
+            raise ValueError("armour is not negative")
+        return code
+
+
+def range_difficulty(value: str | int, names: dict[str, int]) -> int:
+    """A difficulty by name or number."""
+    if isinstance(value, int):
+        if not 0 <= value <= 100:
+            raise ValueError("a difficulty is 0 to 100")
+        return value
+    key = value.lower().replace(" ", "_").replace("-", "_")
+    if key not in names:
+        raise ValueError(f"unknown range {value!r} (known: {', '.join(names)}, or a number)")
+    return names[key]
+
+
+def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
+    """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
+    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
+    if points <= 0 or policy == "never":
+        return False
+    return opening if policy == "first_round" else wounded
+
+
+def rolled(code: Code, penalty: int, force: bool) -> Code:
+    """The code rolled: doubled by a Force point spent this round (text ``000``: 5D+1 -> 10D+2), then
+    less the penalty dice."""
+    return (code * 2 if force else code) - Code(penalty, 0)
+
+
+def resist(f: D6Fighter, force: bool) -> Code:
+    """The roll against damage: Strength (never modified, but doubled by a Force point) plus armour."""
+    return (f.strength * 2 if force else f.strength) + f.armour

@@ -1,0 +1,146 @@
+"""The ``d6`` system: classic Star Wars D6 (West End Games 1st edition, rule texts ``000`` and ``002``).
+
+Notation: dice codes ``4D+2`` (``4d+2`` too) with code arithmetic (``5D+1 - 2D`` = ``3D+1``;
+``2*(5D+1)`` = ``10D+2``, a Force point); checks ``CODE vs N`` (success when the roll is >= N),
+``CODE vs N+2D`` (circumstance dice rolled and added to the difficulty, text ``002``),
+``CODE vs CODE`` (an opposed roll, ties by the ``tie`` option, see
+:mod:`diceengine.systems.d6.checks`), and the range difficulties by name: ``vs point blank`` 5,
+``short`` 10, ``medium`` 15, ``long`` 20. A code reduced to 0D cannot be rolled.
+
+The rules of the texts are plain functions (:mod:`~diceengine.systems.d6.rules`, and
+:mod:`~diceengine.systems.d6.shared` for what the Wild Die shares); ``dice rule d6 NAME ...`` runs
+them from the command line.
+
+Readings chosen where the texts are silent:
+
+- modifiers apply to the code after a Force point doubled it or hurrying halved it: the texts double
+  and halve "the code" (the character's), the penalties belong to the roll;
+- hurrying halves the code counted in pips, rounded down (5D+1 = 16 pips -> 8 pips = 2D+2);
+- a mortally wounded character hurt again stays mortally wounded (the text gives no worse state).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from diceengine.i18n import N_
+from diceengine.registry import Option, Plan, System
+
+from ..symbols import D6_FACES
+from . import codes
+from .checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
+from .rules import (
+    actions_in_round,
+    circumstance_dice,
+    cover_result,
+    damage_result,
+    death_chance,
+    death_roll,
+    force_point_outcome,
+    initiative,
+    multiple_action_codes,
+    parry_bonuses,
+    resolve_opposed,
+    round_penalties,
+)
+from .shared import (
+    RANGE_DIFFICULTIES,
+    advance,
+    advance_cost,
+    modified_code,
+    order_by_rolls,
+    reaction_difficulty,
+    tie_winner,
+)
+
+__all__ = ["RULES", "RULE_SUMMARIES", "RULE_WORDS", "D6Outcome", "D6System"]
+
+
+class D6Outcome(NamedTuple):
+    """The outcome of a classic D6 roll."""
+
+    total: int
+    success: bool | None = None
+    margin: int | None = None
+
+
+class D6System(System):
+    """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
+
+    name = "d6"
+    summary = N_("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
+                 "difficulties by name: point blank 5, short 10, medium 15, long 20")
+    examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
+    grammar = "d6.lark"
+    grammar_package = "diceengine.grammars"
+    outcome = D6Outcome
+    options: ClassVar[Mapping[str, Option]] = {"tie": TIE_OPTION}
+    symbols = D6_FACES
+    difficulties = RANGE_DIFFICULTIES
+
+
+    def rules_of_play(self) -> types.ModuleType:
+        """The state of play of this ruleset (:mod:`diceengine.systems.d6.play`)."""
+        from . import play
+
+        return play
+
+    def fight_rules(self) -> Any:
+        """The combat of this ruleset (:mod:`diceengine.systems.d6.fight`)."""
+        from .fight import FIGHT_RULES
+
+        return FIGHT_RULES()
+
+    def ast_modules(self) -> Sequence[Any]:
+        return (codes,)
+
+    def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
+        return prepare_check(tree, expression, CodeDice(), D6Outcome, self.difficulties, options["tie"])
+
+    def catalogue(self) -> Sequence[tuple[str, str]]:
+        return d6_catalogue(self.difficulties)
+
+    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
+        names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
+        return [(c, c) for c in code_range(1, 8, pips=False)], names
+
+
+#: the rules runnable from the command line: ``dice rule d6 NAME key=value ...``
+RULES = {
+    "modified_code": modified_code, "multiple_action_codes": multiple_action_codes,
+    "round_penalties": round_penalties, "circumstance_dice": circumstance_dice, "cover_result": cover_result,
+    "damage_result": damage_result, "death_chance": death_chance, "death_roll": death_roll,
+    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "initiative": initiative, "order_by_rolls": order_by_rolls,
+    "parry_bonuses": parry_bonuses, "actions_in_round": actions_in_round, "advance": advance,
+    "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
+}
+
+#: each rule's one-line summary (``dice rule`` lists them in the user's language)
+RULE_SUMMARIES = {
+    "modified_code": N_("The code rolled, built from a base code and the circumstances of the roll."),
+    "multiple_action_codes": N_("The code of each roll of a round of several actions."),
+    "round_penalties": N_("Dice lost on each roll of a round, in order (text 000)."),
+    "circumstance_dice": N_("The dice added to the difficulty by circumstances (text 002)."),
+    "cover_result": N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."),
+    "damage_result": N_("What a damage roll does against a Strength roll: stunned, wounded, incapacitated or mortally"
+                        " wounded."),
+    "death_chance": N_("Exact chance that the end-of-round 2D roll kills a mortally wounded character."),
+    "death_roll": N_("Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed."),
+    "reaction_difficulty": N_("The attacker's difficulty after a dodge or parry: the roll added to it, or replacing "
+                              "it."),
+    "tie_winner": N_("Who wins a tied opposed roll or initiative: actor, opponent or reroll."),
+    "resolve_opposed": N_("Who wins an opposed roll with these totals: actor, opponent or reroll."),
+    "initiative": N_("Who acts first when two actions affect each other (text 000): actor, opponent or reroll."),
+    "order_by_rolls": N_("Who acts first among several whose actions affect each other: the highest roll first."),
+    "parry_bonuses": N_("The bonuses to the parry roll and to the attack roll of a parry (text 002)."),
+    "actions_in_round": N_("Actions a round counts for the multiple-action penalty (text 002)."),
+    "advance": N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."),
+    "advance_cost": N_("Skill points to raise a skill by a number of pips."),
+    "force_point_outcome": N_("The four outcomes of spending a Force point (text 000)."),
+}
+
+#: the words a rule's result may be (``dice rule`` prints them in the user's language)
+RULE_WORDS = (N_("healthy"), N_("stunned"), N_("wounded"), N_("incapacitated"), N_("mortally wounded"), N_("hit"),
+              N_("cover"), N_("miss"), N_("actor"), N_("opponent"), N_("reroll"))
