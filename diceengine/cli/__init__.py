@@ -1,4 +1,11 @@
-"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench."""
+"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve.
+
+The package holds :func:`main` (the console script ``dice = "diceengine.cli:main"`` and ``python -m diceengine``)
+with the parser and the ``roll``, ``odds``, ``systems`` and ``bench`` commands; :mod:`~diceengine.cli.args` the
+parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``, sparklines);
+:mod:`~diceengine.cli.compare` ``compare``, ``convert``, ``ladder`` and ``rule``; :mod:`~diceengine.cli.fight`
+``fight``; :mod:`~diceengine.cli.serve` ``serve``.
+"""
 
 from __future__ import annotations
 
