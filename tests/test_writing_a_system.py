@@ -20,7 +20,7 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "writing-a-system.md"
 
 @pytest.fixture(scope="module")
 def coins(tmp_path_factory: pytest.TempPathFactory):
-    blocks = re.findall(r"```(\w+)\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```(\w+)\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.DOTALL)
     grammar = [code for lang, code in blocks if lang == "lark"]
     # the page's Python blocks of dice_coins/system.py: the node, the outcome and plan, the system
     module = [code for lang, code in blocks if lang == "python" and "import diceengine as de\n\nde.roll" not in code]
