@@ -8,6 +8,7 @@ from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
 from .plan_cache import PlanCache
+from . import registry
 from .registry import Plan, System, get_system, registered_systems
 from .rng import Seed, numpy_rng, python_rng
 from .rolls import Roll
@@ -23,6 +24,14 @@ CHUNK_DICE = 1 << 21
 #: prepared plans, bounded in bytes and keyed on meaning (:mod:`diceengine.plan_cache`)
 PLANS = PlanCache()
 _plans = PLANS.spellings  # the hot path's dictionary: spelling -> plan
+
+
+def _forget(name: str) -> None:
+    """A system replaced: its cached plans were prepared by the one it replaces."""
+    PLANS.clear()
+
+
+registry.on_replace.append(_forget)
 
 
 def plain_text(value: Any, what: str = "an expression") -> str:
