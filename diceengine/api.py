@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import registry
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
 from .plan_cache import PlanCache
-from . import registry
 from .registry import Plan, System, get_system, registered_systems
 from .rng import Seed, numpy_rng, python_rng
 from .rolls import Roll

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import registry
 from .api import distribution
 from .errors import DiceError
-from . import registry
 from .registry import get_system
 
 __all__ = ["Match", "Profile", "convert", "convert_ladder", "ladder", "profile", "success_chance"]
