@@ -16,12 +16,19 @@ returns its check; :func:`record_reaction` keeps its roll:
   during the segment it was made in (:func:`next_segment` ends it);
 - ``reactions="replace"`` (text ``002``): it replaces the base difficulty for the rest of the round,
   even when lower; a reaction uses an action left or adds one; parry bonuses (+5 to a weapon parry
-  against bare hands, +10 to an armed attack against a bare-handed parry).
+  against bare hands, +10 to an armed attack against a bare-handed parry), kept by a lightsaber parry
+  (« (bonus et malus ci-dessus restent d'application) »: +5 against bare hands). A character aiming
+  this round reacts not at all (« le personnage ne peut rien faire d'autre durant ce round : ni se
+  déplacer, ni esquiver »); under ``"add"`` (text ``000``) he may, and loses the +1D (« vous perdez
+  également ce bénéfice quand vous employez une compétence de réaction dans l'un ou l'autre round »).
 
 Which reaction stops what: a dodge, shots and grenades; a bare-handed parry, bare-handed attacks only
 (under ``"replace"``, text ``002``, armed ones too, at +10 to the attack);
 a weapon parry, armed and bare-handed melee; a lightsaber parry (Sense or weapon parry, the better),
-melee, and with Sense a blaster bolt (sending it back, :func:`react` ``"deflect"``, is two uses of Sense).
+melee; a lightsaber parry of blaster fire (:func:`react` ``"blaster_parry"``, text ``000``: « vous
+pouvez également employer un sabre laser pour parer des tirs de blasters... Vous faites alors un jet de
+Sens et vous ajoutez le résultat obtenu au facteur de difficulté du tireur »), a shot, one use of
+Sense; sending the bolt back (``"deflect"``) is two uses of Sense.
 
 Damage (:func:`damage`): the weapon's code; bare hands: the attacker's Strength; a melee weapon: its
 code plus Strength; a lightsaber: the Control code. Against the target's Strength, never modified
@@ -47,13 +54,13 @@ runs on a JSON state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse, rolling
 from .codes import Code, parse_code
+from .order import action_order, group_initiative_check, group_order
 from .rules import Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
 from .scene import (
     ATTACK_KINDS,
@@ -74,7 +81,6 @@ from .scene import (
     _put,
     _who,
 )
-from .shared import order_by_rolls
 
 __all__ = [
     "RULES",
@@ -203,8 +209,10 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
             base += reaction.total
         else:
             base = reaction.total
-            if kind in ("brawling", "melee", "lightsaber") and reaction.kind in ("melee_parry", "brawling_parry"):
-                parry_bonus, attack_bonus = parry_bonuses("melee" if reaction.kind == "melee_parry" else "brawling",
+            parry = {"melee_parry": "melee", "lightsaber_parry": "melee", "brawling_parry": "brawling"}
+            if kind in ("brawling", "melee", "lightsaber") and reaction.kind in parry:
+                # text 002, the lightsaber: « (bonus et malus ci-dessus restent d'application) »
+                parry_bonus, attack_bonus = parry_bonuses(parry[reaction.kind],
                                                           "unarmed" if kind == "brawling" else "armed")
                 base += parry_bonus
                 bonus += attack_bonus
@@ -232,8 +240,10 @@ def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6
 
 def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Scene]:
     """A reaction, when attacked: a dodge, a bare-handed parry (empty hands), a weapon parry (a weapon in
-    hand), a lightsaber parry (Sense or weapon parry, the better) or ``"deflect"`` (Sense: a blaster
-    bolt parried, and sent back: two uses). It counts as one more use from now on (``"replace"``: it
+    hand), a lightsaber parry (Sense or weapon parry, the better), ``"blaster_parry"`` (a lightsaber
+    and Sense: a shot parried, the roll added to the shooter's difficulty) or ``"deflect"`` (Sense: a
+    blaster bolt parried, and sent back: two uses). Under ``"replace"`` (text ``002``) a character aiming
+    this round cannot react. It counts as one more use from now on (``"replace"``: it
     takes an action left first). Returns its check; :func:`record_reaction` keeps the roll."""
     one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
@@ -247,8 +257,14 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
         if not c.armed:
             raise refuse(N_("{name} has no melee weapon in hand"), name=name)
         raise refuse(N_("a lightsaber parries with lightsaber_parry"))
-    if kind in ("lightsaber_parry", "deflect") and c.weapon != "lightsaber":
+    if kind in ("lightsaber_parry", "blaster_parry", "deflect") and c.weapon != "lightsaber":
         raise refuse(N_("{name} has no lightsaber in hand"), name=name)
+    if kind in ("blaster_parry", "deflect") and "sense" not in c.codes:
+        raise refuse(N_("{name} has no Sense: only Sense parries blaster fire with a lightsaber"), name=name)
+    if state.reactions == "replace" and c.preparing_round == state.round:
+        # text 002: « le personnage ne peut rien faire d'autre durant ce round : ni se déplacer, ni esquiver »
+        raise refuse(N_("{name} is aiming this round: nothing else, neither moving nor dodging (text 002)"),
+                     name=name)
     extra = 2 if kind == "deflect" else 1
     skill: str
     if state.reactions == "replace" and c.taken < c.declared:
@@ -262,7 +278,7 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
         if not options:
             raise refuse(N_("{name} has neither Sense nor a weapon parry"), name=name)
         skill = max(options, key=lambda s: c.code(s).in_pips)
-    elif kind == "deflect":
+    elif kind in ("blaster_parry", "deflect"):
         skill = "sense"
     else:
         skill = kind
@@ -402,48 +418,6 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(outcome.dark_side_point),
                      force_points_returning=c.force_points_returning + int(outcome.returned_at_end)))
-
-
-# ---------------------------------------------------------------- initiative (002)
-
-
-def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
-    """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
-    player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
-    for name in rolls:
-        _who(state, name)
-    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
-
-
-def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
-    """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
-    penalties applying, no Force point or character point."""
-    if not members:
-        raise refuse(N_("a group has at least one member"))
-    chars = [_who(state, m) for m in members]
-    best = max(chars, key=lambda c: c.code("perception").in_pips)
-    penalty = int(best.health == Wound.WOUNDED) + best.stun_dice(state.round)
-    code = best.code("perception") - Code(penalty, 0)
-    if code.dice < 1:
-        raise refuse(N_("{name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled"),
-                     name=best.name, code=str(code))
-    return Step(state, str(code), "d6")
-
-
-def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str) -> Step[D6Scene]:
-    """The order of the round: the group the winner of the initiative chose acts first, then the others;
-    within a group, the highest Perception first."""
-    if first not in groups:
-        raise refuse(N_("no group named {name}"), name=repr(first))
-    order: list[str] = []
-    for group in [first, *[g for g in groups if g != first]]:
-        members = [_who(state, m) for m in groups[group]]
-        order += [c.name for c in sorted(members, key=lambda c: -c.code("perception").in_pips)]
-    return Step(state.model_copy(update={"order": order}))
 
 
 #: the rules of play, for ``dice rule d6 NAME state=JSON ...``
