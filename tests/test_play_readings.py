@@ -129,3 +129,44 @@ def test_003_a_force_point_doubles_the_strength_roll_against_damage():
     assert wildplay.damage(state, "trooper", "4D").check == "4D vs 2D"  # only the spender's
     later = roundtrip(wildplay.end_round(state).state)
     assert wildplay.damage(later, "Kel", "4D").check == "4D vs 3D"  # the round is over
+
+
+# ---------------------------------------------------------------- text 002: hurrying, situational dice
+
+
+def test_002_hurrying_halves_the_code_of_a_long_task():
+    """002: « L'empressement divise par {deux} la compétence du personnage qui tente de se dépêcher », « pour
+    peu que l'action dure deux rounds ou plus »."""
+    bazouss = D6Character(name="Bazouss", codes={"security": "5D", "repair": "4D+2", "strength": "2D"})
+    state = roundtrip(d6play.declare(D6Scene(characters={"Bazouss": bazouss}), "Bazouss", 1).state)
+    refused(d6play.act, state, "Bazouss", "security", 10, hurrying=True, match="two rounds")  # one round
+    step = d6play.act(state, "Bazouss", "security", 10, hurrying=True, rounds=4)
+    assert step.check == "2D+1 vs 10"  # 5D = 15 pips, halved: 7 pips, 2D+1
+    roundtrip(step.state)
+    two = roundtrip(d6play.declare(D6Scene(characters={"Bazouss": bazouss}), "Bazouss", 2).state)
+    assert d6play.act(two, "Bazouss", "repair", 10, hurrying=True, rounds=2).check == "1D+1 vs 10"  # 7 pips, -1D
+
+
+def test_002_situational_dice_join_the_difficulty_of_an_attack():
+    """002: « Faible luminosité : +1D à la difficulté », « Fumée épaisse || +2D », « +4D à la difficulté si la
+    cible fait entre 1 et 10 centimètres de long », « toute tentative de toucher un membre spécifique du corps
+    (tête, bras, torse, jambe) augmente la difficulté de +1D »."""
+    state = jedi_scene()
+    for name in state.characters:
+        state = d6play.declare(state, name, 1).state
+    state = roundtrip(state)
+    assert d6play.attack(state, "trooper", "Ben", "blaster", 10, circumstances=["low_light"]).check == "4D vs 10+1D"
+    step = d6play.attack(state, "trooper", "Ben", "blaster", 10, circumstances=["thick_smoke", "body_part"])
+    assert step.check == "4D vs 10+3D"
+    assert d6play.attack(state, "trooper", "Ben", "blaster", 10,
+                         circumstances=["target_1_to_10cm"]).check == "4D vs 10+4D"
+    assert d6play.attack(state, "trooper", "Ben", "blaster", 10,
+                         circumstances=["target_under_1cm", "total_darkness"]).check == "4D vs 10+12D"
+    refused(d6play.attack, state, "trooper", "Ben", "blaster", 10, circumstances=["fog of war"], match="circumstance")
+    refused(d6play.attack, state, "trooper", "Ben", "blaster", 10, circumstances=["half_cover"], match="circumstance")
+    # with cover, its dice rolled by the game master, the circumstance dice still to roll
+    covered = roundtrip(d6play.take_cover(state, "Ben", "half").state)
+    assert d6play.attack(covered, "trooper", "Ben", "blaster", 10, circumstances=["low_light"]).check == "4D vs 10+3D"
+    assert d6play.attack(covered, "trooper", "Ben", "blaster", 10, cover_roll=7,
+                         circumstances=["low_light"]).check == "4D vs 17+1D"
+    roundtrip(step.state)

@@ -43,6 +43,11 @@ their rolls (text ``000``, :func:`~diceengine.systems.d6.initiative`); text ``00
 is rolled by each group's best Perception, wounds counting, no Force or character point
 (:func:`group_initiative_check`, :func:`group_order`).
 
+Text ``002``'s hurrying (:func:`act` ``hurrying=True``, a task of two rounds or more: the code halved)
+and its situational dice on an attack (:func:`attack` ``circumstances``: low light +1D ... total
+darkness +4D, smoke +1D / +2D / +4D, a target of 10-50 cm +1D, 1-10 cm +4D, under 1 cm +8D, a body
+part +1D), rolled and added to the difficulty like the cover dice.
+
 Readings chosen where the texts are silent: a prone target's extra difficulty is the scene's
 ``prone_dice`` (0 by default: text ``000`` refers to a table it does not print); under ``"replace"``
 cover dice are still added to the reaction's roll; standing up counts as one use for the penalty.
@@ -54,6 +59,7 @@ runs on a JSON state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from diceengine.i18n import N_
@@ -61,7 +67,16 @@ from diceengine.i18n import N_
 from ..play import Step, one_of, refuse, rolling
 from .codes import Code, parse_code
 from .order import action_order, group_initiative_check, group_order
-from .rules import Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from .rules import (
+    CIRCUMSTANCES,
+    Health,
+    Wound,
+    circumstance_dice,
+    cover_result,
+    damage_result,
+    force_point_outcome,
+    parry_bonuses,
+)
 from .scene import (
     ATTACK_KINDS,
     COVER_DICE,
@@ -158,21 +173,26 @@ def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
 
 
-def _next_use(state: D6Scene, name: str, skill: str) -> tuple[D6Scene, Code]:
+def _next_use(state: D6Scene, name: str, skill: str, hurrying: bool = False) -> tuple[D6Scene, Code]:
     c = _who(state, name)
     _able(state, c)
     if not c.has_declared:
         raise refuse(N_("{name} has not declared this round"), name=name)
     if c.taken >= c.declared:
         raise refuse(N_("{name} has no declared use left this round"), name=name)
-    code = _code(state, c, skill, c.uses, single=True)
+    code = _code(state, c, skill, c.uses, single=True, hurrying=hurrying)
     return _put(state, c, taken=c.taken + 1), code
 
 
-def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None) -> Step[D6Scene]:
+def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None, hurrying: bool = False,
+        rounds: int = 1) -> Step[D6Scene]:
     """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
-    code, or none)."""
-    new, code = _next_use(state, name, skill)
+    code, or none). ``hurrying`` (text ``002``: « L'empressement divise par {deux} la compétence »)
+    halves the code to do in half the time a task of ``rounds`` rounds, two or more (« pour peu que
+    l'action dure deux rounds ou plus »)."""
+    if hurrying and rounds < 2:
+        raise refuse(N_("only a task of two rounds or more can be hurried, not {rounds}"), rounds=rounds)
+    new, code = _next_use(state, name, skill, hurrying)
     return rolling(new, _check(code, difficulty), "d6")
 
 
@@ -187,11 +207,15 @@ def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> 
 
 
 def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: int | str,
-           kind: AttackKind = "ranged", cover_roll: int | None = None) -> Step[D6Scene]:
+           kind: AttackKind = "ranged", cover_roll: int | None = None,
+           circumstances: Sequence[str] = ()) -> Step[D6Scene]:
     """An attack as the attacker's next declared use. The target's reaction, when it stops this kind of
     attack, is added to the difficulty (``"add"``, its segment) or replaces it (``"replace"``, the round,
     with the parry bonuses); the target's cover adds its dice (or ``cover_roll``, the cover dice already
-    rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee."""
+    rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee.
+    ``circumstances`` (text ``002``: light, smoke, a specific shot, a body part:
+    :data:`~diceengine.systems.d6.CIRCUMSTANCES`) add their dice to the difficulty, rolled with it like
+    the cover dice (the cover itself is the target's, :func:`take_cover`)."""
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
@@ -221,6 +245,11 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
         if not dice:
             raise refuse(N_("{name} has no cover to roll"), name=target)
         base, dice = base + cover_roll, 0
+    for name in circumstances:
+        if name.lower().replace(" ", "_").replace("-", "_") not in CIRCUMSTANCES or "cover" in name.lower():
+            raise refuse(N_("a circumstance is one of {choices}, not {value}"),
+                         choices=", ".join(k for k in CIRCUMSTANCES if "cover" not in k), value=repr(name))
+    dice += circumstance_dice(*circumstances).dice
     new, code = _next_use(state, attacker, skill)
     return Step(new, _check(code, base, dice, bonus), "d6")
 

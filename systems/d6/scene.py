@@ -135,9 +135,11 @@ def _difficulty(value: int | str) -> int:
                      ranges=", ".join(RANGE_DIFFICULTIES), value=repr(value)) from None
 
 
-def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False) -> Code:
-    """The code rolled for ``skill`` with ``uses`` skill uses counted this round."""
-    code = c.code(skill)
+def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False,
+          hurrying: bool = False) -> Code:
+    """The code rolled for ``skill`` with ``uses`` skill uses counted this round (``hurrying``: the code
+    halved first, text ``002``)."""
+    code = c.code(skill).halved() if hurrying else c.code(skill)
     if c.force_point_round == state.round:
         code = code * 2
     dice = -(max(uses, 1) - 1)
