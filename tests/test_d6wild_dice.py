@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from diceengine.systems import d6wild
 
 import diceengine as de
-from diceengine.systems import d6wild
 
 
 @pytest.mark.parametrize(("expression", "system"), [("3D", "d6"), ("3D+1 vs 15", "d6"), ("3d6", "standard")])
