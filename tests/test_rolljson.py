@@ -23,3 +23,24 @@ def test_a_non_finite_number_is_left_to_pydantic_and_the_json_stays_json(value):
         roll_json(odd)
     data = json.loads(odd.model_dump_json(), parse_constant=_refuse)
     assert data["outcome"]["total"] is None and data["expression"] == "2d6"
+
+
+def test_every_field_of_an_outcome_is_written_whatever_its_length():
+    # the one-field shortcut must not swallow the fields of a two- or three-field outcome (a plug-in's), and the
+    # direct JSON is pydantic's text field for field
+    from typing import NamedTuple
+
+    r = de.roll("2d6", seed=1)
+
+    class Two(NamedTuple):
+        total: int
+        extra: int
+
+    class Three(NamedTuple):
+        total: int
+        extra: int
+        flag: bool
+
+    for outcome in (Two(7, 3), Three(7, 3, True)):
+        odd = Roll(r._plan, outcome, r._record, r.expression, r.system)
+        assert json.loads(roll_json(odd))["outcome"] == outcome._asdict()
