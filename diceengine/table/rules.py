@@ -18,7 +18,7 @@ import json
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, get_type_hints
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -45,6 +45,7 @@ __all__ = [
     "new_table",
     "next_round",
     "next_turn",
+    "readable",
     "reroll",
     "roll",
     "rule",
@@ -69,7 +70,7 @@ def hash_key(key: str) -> str:
 
 
 def _now(time: datetime | None) -> datetime:
-    return time if time is not None else datetime.now(timezone.utc)
+    return time if time is not None else datetime.now(UTC)
 
 
 def _member(table: Table, name: str) -> Member:
@@ -161,14 +162,23 @@ def authenticate(table: Table, key: str) -> str:
     return found
 
 
+_HIDDEN: dict[str, Any] = {"expression": None, "system": None, "options": {}, "outcome": None, "dice": None, "text": None,
+           "odds": None}
+
+
+def readable(table: Table, reader: str, entry: Entry) -> Entry:
+    """``entry`` as the member ``reader`` may read it (see :func:`view`)."""
+    if entry.secret and _member(table, reader).role != "gm":
+        return entry.model_copy(update=_HIDDEN)
+    return entry
+
+
 def view(table: Table, reader: str) -> Table:
     """The table as the member ``reader`` may read it: for anyone but a game master, a secret roll shows who
     rolled and when, nothing of its dice, and the members' key hashes are left out."""
     if _member(table, reader).role == "gm":
         return table
-    hidden = {"expression": None, "system": None, "options": {}, "outcome": None, "dice": None, "text": None,
-              "odds": None}
-    log = tuple(e.model_copy(update=hidden) if e.secret else e for e in table.log)
+    log = tuple(e.model_copy(update=_HIDDEN) if e.secret else e for e in table.log)
     members = {n: m.model_copy(update={"key_hash": ""}) for n, m in table.members.items()}
     return table.model_copy(update={"log": log, "members": members})
 
