@@ -18,6 +18,8 @@ leaves out what that member may not see.
 from __future__ import annotations
 
 import os
+import random
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -29,8 +31,9 @@ from sqlalchemy import event, exc
 
 from diceengine.i18n import N_
 
-from . import luck as _luck
 from . import rules
+from .luck import fairness as _fairness
+from .luck import luck as _luck_of
 from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .model import FORMAT, Entry, Table, marked
 from .schema import VERSION_TABLE, steps, tables
@@ -43,6 +46,8 @@ _STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"),
 _MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
     .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
 _INSERT = sa.insert(steps)
+
+_jitter = random.Random()
 
 #: how long a writer waits for another's transaction on SQLite before giving up (milliseconds)
 BUSY_TIMEOUT_MS = 30_000
@@ -74,8 +79,9 @@ class TableStore(ABC):
 
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
         """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
-        newer table up to ``retries`` times (for steps that still make sense then, such as a roll), else raise
-        it."""
+        newer table up to ``retries`` times (for steps that still make sense then, such as a roll), after a
+        short random pause that grows with each try (writers that collided do not collide again in step), else
+        raise it."""
         for attempt in range(retries + 1):
             table = self.load(table_id)
             try:
@@ -83,6 +89,7 @@ class TableStore(ABC):
             except TableConflict:
                 if attempt == retries:
                     raise
+            time.sleep(_jitter.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise AssertionError("unreachable")
 
     def seat(self, table_id: str, key: str, retries: int = 0) -> Seat:
@@ -139,6 +146,9 @@ class SqlTableStore(TableStore):
             event.listen(self.engine, "connect", _sqlite_pragmas(sync))
         try:
             self._schema(sqlite)
+            if sqlite:  # a write-ahead log (kept by the file), set once the file is known to be a table store's
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA journal_mode = WAL")
         except exc.DBAPIError as err:
             self.engine.dispose()
             raise TableFormatError(N_("{where} is not a table database ({reason})"), where=self.shown,
@@ -274,7 +284,6 @@ def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
     def pragmas(dbapi_connection: Any, record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
         # full: a commit returned is on the disk (fsync); normal: in the operating system's hands, which
         # outlives a killed process but not a power cut
         cursor.execute(f"PRAGMA synchronous = {sync.upper()}")
@@ -366,11 +375,11 @@ class Seat:
 
     def fairness(self, member: str | None = None, expression: str | None = None, method: str = "chi2") -> Any:
         """The fairness test of the rolls this member may read."""
-        return _luck.fairness(self.table(), member, expression, method)  # type: ignore[arg-type]
+        return _fairness(self.table(), member, expression, method)  # type: ignore[arg-type]
 
     def luck(self) -> dict[str, Any]:
         """Each member's luck over the rolls this member may read."""
-        return _luck.luck(self.table())
+        return _luck_of(self.table())
 
     def export_log(self) -> str:
         """The table and its log as this member may read them, as JSON."""
