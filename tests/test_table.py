@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import math
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from fractions import Fraction
 
 import pytest
-from diceengine.systems.d6.play import D6Character, D6Scene
 from diceengine.systems.d20pool.play import PoolState
 from diceengine.systems.ffg import play as ffg_play
 from diceengine.systems.ffg.play import CharacterSheet, Encounter
@@ -24,7 +23,7 @@ from tests.test_play_d6 import roark_scene
 from tests.test_play_d6wild import scene as wild_scene
 from tests.test_play_ffg import troopers
 
-WHEN = datetime(2026, 1, 1, tzinfo=timezone.utc)
+WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def seated(system: str, scene=None, seed: int | None = 1, players=("Kira", "Jax")):
@@ -221,7 +220,7 @@ def test_the_tables_seed_sequence_makes_the_game_reproducible():
 
 
 def test_a_secret_roll_is_read_by_the_game_master_only():
-    table, keys = seated("standard")
+    table, _keys = seated("standard")
     table = T.roll(table, "Kira", "1d20", secret=True)
     table = T.roll(table, "Jax", "1d20")
     for reader in ("Kira", "Jax"):  # a blind roll: not even its roller reads it

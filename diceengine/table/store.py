@@ -32,9 +32,9 @@ from sqlalchemy import event, exc
 from diceengine.i18n import N_
 
 from . import rules
+from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .luck import fairness as _fairness
 from .luck import luck as _luck_of
-from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .model import FORMAT, Entry, Table, marked
 from .schema import VERSION_TABLE, steps, tables
 
