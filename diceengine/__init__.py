@@ -7,9 +7,14 @@ standard dice notation.
 13
 """
 
-# the package of built-in systems, callable: systems() -> registered systems. It is installed from the
-# repository's systems/ folder (pyproject: package-dir), which mypy reading the source tree cannot map
-from . import systems  # type: ignore[attr-defined]
+# renderers: the formats a roll is written in; they depend on the results and, imported, install their
+# writers into them (Roll.render, Plan.describe), so the results never import a renderer.
+# systems: the package of built-in systems, callable: systems() -> registered systems. It is installed from
+# the repository's systems/ folder (pyproject: package-dir), which mypy reading the source tree cannot map
+from . import (  # type: ignore[attr-defined]
+    renderers,  # noqa: F401
+    systems,
+)
 from .api import distribution, roll, sample
 from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
 from .registry import Option, Plan, System, register

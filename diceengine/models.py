@@ -1,16 +1,50 @@
-"""Pydantic views of results, built on demand (never on the hot path)."""
+"""Pydantic views of results, built on demand (never on the hot path).
+
+The results build their views (:meth:`diceengine.rolls.Roll.model`,
+:meth:`diceengine.distributions.Distribution.model`); this module imports none of them (only the shared
+:class:`~diceengine.parts.Die`): it reads what :class:`Rolled` and :class:`Distributed` name.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-if TYPE_CHECKING:
-    from .distributions import Distribution
-    from .rolls import Roll
+from .parts import Die
 
-__all__ = ["DieModel", "DistributionModel", "RollModel"]
+__all__ = ["DieModel", "Distributed", "DistributionModel", "RollModel", "Rolled"]
+
+
+class Rolled(Protocol):
+    """What a :class:`RollModel` is built from (a :class:`diceengine.rolls.Roll`)."""
+
+    system: str
+    expression: str
+
+    @property
+    def dice(self) -> Sequence[Die]: ...
+
+    @property
+    def description(self) -> str | None: ...
+
+    def fields(self) -> dict[str, Any]: ...
+
+
+class Distributed(Protocol):
+    """What a :class:`DistributionModel` is built from (a :class:`diceengine.distributions.Distribution`)."""
+
+    system: str
+    expression: str
+    truncated: float
+
+    @property
+    def fields(self) -> list[str]: ...
+
+    def rows(self) -> Iterable[tuple[tuple[Any, ...], float]]: ...
+
+    def mean(self, field: str = ...) -> float: ...
 
 
 class DieModel(BaseModel):
@@ -44,7 +78,7 @@ class RollModel(BaseModel):
     description: str | None = None
 
     @classmethod
-    def from_roll(cls, roll: Roll) -> RollModel:
+    def from_roll(cls, roll: Rolled) -> RollModel:
         return cls(
             system=roll.system,
             expression=roll.expression,
@@ -66,7 +100,7 @@ class DistributionModel(BaseModel):
     truncated: float
 
     @classmethod
-    def from_distribution(cls, dist: Distribution) -> DistributionModel:
+    def from_distribution(cls, dist: Distributed) -> DistributionModel:
         outcomes = []
         for values, p in dist.rows():
             row = dict(zip(dist.fields, values))

@@ -1,6 +1,9 @@
-"""What a roll's text is made of, before any format: the plan says which dice and words, in which
-order; the renderers (:mod:`diceengine.renderers`) decide how they look in plain text, Markdown,
-HTML or symbols, in the user's language.
+"""The types every result module shares, a leaf that imports nothing of the engine: :class:`Die`, one die
+thrown, and the parts of a roll's text.
+
+The parts are what a roll's text is made of, before any format: the plan says which dice and words, in
+which order; the renderers (:mod:`diceengine.renderers`, which depend on the results, never the reverse)
+decide how they look in plain text, Markdown, HTML or symbols, in the user's language.
 
 A part is one of:
 
@@ -16,12 +19,39 @@ A part is one of:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-if TYPE_CHECKING:
-    from .rolls import Die
+__all__ = ["Dice", "Die", "Face", "Group", "Part", "TextMemo", "Words", "dice_writer"]
 
-__all__ = ["Dice", "Face", "Group", "Part", "TextMemo", "Words", "dice_writer"]
+
+class Die(NamedTuple):
+    """One die thrown in a roll."""
+
+    kind: str
+    """what was thrown: ``"d6"``, ``"dF"``, ``"wild"``, ``"ability"``, ..."""
+    sides: int
+    value: int
+    """the face (its number; for narrative dice, the index of the face)"""
+    kept: bool = True
+    """counts toward the result (false: dropped, or a face replaced by a re-roll)"""
+    exploded: bool = False
+    """its face triggered another die (or, compounded, was added to)"""
+    rerolled: bool = False
+    """its face was discarded and the die thrown again"""
+    added: bool = False
+    """it was thrown because of an explosion or a bonus (character point)"""
+    wild: bool = False
+    """it is the Wild Die"""
+    face: str | None = None
+    """the symbols shown, for narrative dice"""
+    label: str | None = None
+    critical: str | None = None
+    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
+
+    @property
+    def dropped(self) -> bool:
+        """Does not count toward the result."""
+        return not self.kept
 
 
 class Words(NamedTuple):

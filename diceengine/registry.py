@@ -8,6 +8,10 @@ Systems register through the ``diceengine.systems`` entry-point group, the built
     mysystem = "mypackage.mysystem:MySystem"
 
 or at run time with :func:`register`. The core names no system.
+
+The contract imports the shared types (:mod:`diceengine.parts`) and the results below it, never a renderer:
+the plain text a plan's :meth:`Plan.describe` writes by default is installed by the renderers
+(:func:`set_plain_text`) when ``diceengine`` is imported.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ if TYPE_CHECKING:
 
     from .distributions import Distribution
     from .limits import Cost
-    from .rolls import Die
+    from .parts import Die
 
-__all__ = ["Option", "Plan", "System", "get_system", "register", "registered_systems", "system_names"]
+__all__ = ["Option", "Plan", "System", "get_system", "register", "registered_systems", "set_plain_text",
+           "system_names"]
 
 
 @dataclass(frozen=True)
@@ -58,12 +63,20 @@ class Option:
         return value
 
 
-def _plain(plan: Plan, outcome: Any, record: Any) -> str:
-    global _plain
-    from .renderers.plain import describe
+def _unset(plan: Plan, outcome: Any, record: Any) -> str:
+    raise RuntimeError("no plain text writer installed: importing diceengine installs diceengine.renderers")
 
-    _plain = describe  # imported on first use (the renderers import the registry), then called directly
-    return describe(plan, outcome, record)
+
+_plain: Callable[[Plan, Any, Any], str] = _unset
+
+
+def set_plain_text(describe: Callable[[Plan, Any, Any], str]) -> None:
+    """Install ``describe(plan, outcome, record) -> str``, the plain English line of a roll of a plan (from
+    its :meth:`~Plan.explain` parts), which :meth:`Plan.describe` writes when a plan does not override it.
+    :mod:`diceengine.renderers` installs its own when ``diceengine`` is imported: the renderers depend on
+    the contract, never the reverse."""
+    global _plain
+    _plain = describe
 
 
 class Plan(ABC):
@@ -72,7 +85,7 @@ class Plan(ABC):
     - :meth:`roll` throws the dice once with a :class:`random.Random` and returns ``(outcome, dice)``:
       the outcome (an instance of the system's outcome type) and the raw record of every die, in a
       form of the plan's choosing; it must do only the work a roll needs.
-    - :meth:`dice` turns that raw record into :class:`~diceengine.rolls.Die` views, and
+    - :meth:`dice` turns that raw record into :class:`~diceengine.parts.Die` views, and
       :meth:`explain` into the parts of its text (:mod:`diceengine.parts`: dice, words of the
       catalogues, the result), which the renderers format (plain, Markdown, HTML, symbols) in the
       user's language; :meth:`describe` is the plain English line. A plan overrides ``explain`` (or,
@@ -108,7 +121,7 @@ class Plan(ABC):
         """Every die of a roll, in the order thrown."""
 
     def dice_json(self, record: Any) -> str:
-        """The dice of a roll as the items of a JSON array: the JSON of each :class:`~diceengine.rolls.Die`
+        """The dice of a roll as the items of a JSON array: the JSON of each :class:`~diceengine.parts.Die`
         of :meth:`dice`, comma-separated (a plan may write them faster, never differently)."""
         from .rolljson import dice_json
 

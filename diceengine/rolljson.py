@@ -1,5 +1,7 @@
 """A roll's JSON written directly: the same text as ``RollModel.from_roll(roll).model_dump_json()``, without
-building (and validating) the pydantic model, and without importing pydantic."""
+building (and validating) the pydantic model, and without importing pydantic. It writes dice
+(:class:`~diceengine.parts.Die`) and the pieces of a roll, never importing the roll itself
+(:func:`diceengine.rolls.roll_json` writes a :class:`~diceengine.rolls.Roll` through :func:`write_roll`)."""
 
 from __future__ import annotations
 
@@ -7,15 +9,12 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from json import dumps as _dumps
 from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .errors import Unwritten
 from .parts import TextMemo
 
-if TYPE_CHECKING:
-    from .rolls import Roll
-
-__all__ = ["FaceJson", "dice_json", "die_json", "roll_json"]
+__all__ = ["FaceJson", "WrittenPlan", "dice_json", "die_json", "write_roll"]
 
 _TF = {True: "true", False: "false"}
 
@@ -75,12 +74,12 @@ def _die_json(d: Any) -> str:
 
 
 def die_json(d: Any) -> str:
-    """One :class:`~diceengine.rolls.Die` as JSON (dice repeat: each distinct die is written once and cached)."""
+    """One :class:`~diceengine.parts.Die` as JSON (dice repeat: each distinct die is written once and cached)."""
     return _DIE_JSON.get(d) or _die_json(d)
 
 
 def dice_json(dice: Iterable[Any]) -> str:
-    """The items of the JSON array of ``dice`` (:class:`~diceengine.rolls.Die`), without the brackets."""
+    """The items of the JSON array of ``dice`` (:class:`~diceengine.parts.Die`), without the brackets."""
     get = _DIE_JSON.get
     return ",".join([get(d) or _die_json(d) for d in dice])
 
@@ -95,13 +94,20 @@ class FaceJson(TextMemo):
         super().__init__(lambda v: die_json(die(v)))
 
 
-def roll_json(roll: Roll) -> str:
-    """The roll as JSON; raises :class:`~diceengine.errors.Unwritten` for a value only pydantic knows how to
-    write."""
-    plan, outcome, record = roll._plan, roll.outcome, roll._record
+class WrittenPlan(Protocol):
+    """What :func:`write_roll` asks of a plan (:class:`diceengine.registry.Plan` has both)."""
+
+    def dice_json(self, record: Any) -> str: ...
+
+    def describe(self, outcome: Any, record: Any) -> str: ...
+
+
+def write_roll(plan: WrittenPlan, outcome: Any, record: Any, system: str, expression: str) -> str:
+    """The JSON of a roll of ``plan`` (its outcome and raw record, the system's name and the expression as
+    spelt); raises :class:`~diceengine.errors.Unwritten` for a value only pydantic knows how to write."""
     ends = getattr(plan, "_json_ends", None)
-    found = ends.get(roll.expression) if ends else None
-    head, tail = found or _ends(plan, roll.system, roll.expression)
+    found = ends.get(expression) if ends else None
+    head, tail = found or _ends(plan, system, expression)
     if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
         fields = f'"{outcome._fields[0]}":{outcome[0]}'
     else:

@@ -1,57 +1,57 @@
-"""One roll: its outcome and every die, with the human line and the JSON built only when asked for."""
+"""One roll: its outcome and every die, with the human line and the JSON built only when asked for.
+
+A result module: it imports the shared types (:mod:`diceengine.parts`) and the JSON writers below it, never a
+renderer. The formats a roll renders in are installed by :mod:`diceengine.renderers` (which depends on the
+results) when ``diceengine`` is imported: see :func:`set_renderers`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .errors import Unwritten
 from .i18n import language as _language
+from .parts import Die
 
 if TYPE_CHECKING:
     from .models import RollModel
     from .registry import Plan
 
-__all__ = ["Die", "Roll"]
+__all__ = ["Die", "Roll", "roll_json", "set_renderers"]
 
-_RENDERERS: dict[str, Any] = {}  # format -> render function, loaded on first use
-
-
-def _roll_json(roll: Roll) -> str:
-    global _roll_json
-    from .rolljson import roll_json
-
-    _roll_json = roll_json  # imported on first use, then called directly
-    return roll_json(roll)
+_RENDERERS: dict[str, Callable[..., str]] = {}  # format -> render function, looked up on first use
 
 
-class Die(NamedTuple):
-    """One die thrown in a roll."""
+def _unset(fmt: str) -> Callable[..., str]:
+    raise RuntimeError("no renderers installed: importing diceengine installs diceengine.renderers")
 
-    kind: str
-    """what was thrown: ``"d6"``, ``"dF"``, ``"wild"``, ``"ability"``, ..."""
-    sides: int
-    value: int
-    """the face (its number; for narrative dice, the index of the face)"""
-    kept: bool = True
-    """counts toward the result (false: dropped, or a face replaced by a re-roll)"""
-    exploded: bool = False
-    """its face triggered another die (or, compounded, was added to)"""
-    rerolled: bool = False
-    """its face was discarded and the die thrown again"""
-    added: bool = False
-    """it was thrown because of an explosion or a bonus (character point)"""
-    wild: bool = False
-    """it is the Wild Die"""
-    face: str | None = None
-    """the symbols shown, for narrative dice"""
-    label: str | None = None
-    critical: str | None = None
-    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
 
-    @property
-    def dropped(self) -> bool:
-        """Does not count toward the result."""
-        return not self.kept
+_renderer: Callable[[str], Callable[..., str]] = _unset
+
+
+def set_renderers(renderer: Callable[[str], Callable[..., str]]) -> None:
+    """Install ``renderer(fmt) -> render(roll, lang, **settings)``, through which :meth:`Roll.render` finds a
+    format (an unknown one raises the engine's error). :mod:`diceengine.renderers` installs its own when
+    ``diceengine`` is imported: the renderers depend on the results, never the reverse."""
+    global _renderer
+    _renderer = renderer
+    _RENDERERS.clear()
+
+
+def roll_json(roll: Roll) -> str:
+    """The roll as JSON, written directly (:mod:`diceengine.rolljson`): the same text as
+    ``roll.model().model_dump_json()``; raises :class:`~diceengine.errors.Unwritten` for a value only pydantic
+    knows how to write."""
+    return _write_roll(roll._plan, roll.outcome, roll._record, roll.system, roll.expression)
+
+
+def _write_roll(plan: Plan, outcome: Any, record: Any, system: str, expression: str) -> str:
+    global _write_roll
+    from .rolljson import write_roll
+
+    _write_roll = write_roll  # imported on first use (it is not needed to roll), then called directly
+    return write_roll(plan, outcome, record, system, expression)
 
 
 class Roll:
@@ -105,9 +105,7 @@ class Roll:
                 return self._plan.describe(self.outcome, self._record)  # the plan's own plain English line
         found = _RENDERERS.get(fmt)
         if found is None:
-            from .renderers import renderer
-
-            found = _RENDERERS[fmt] = renderer(fmt)
+            found = _RENDERERS[fmt] = _renderer(fmt)
         return found(self, self.lang if lang is None else lang, **settings)
 
     def __str__(self) -> str:
@@ -132,7 +130,7 @@ class Roll:
         """The roll as JSON (pydantic ``model_dump_json``; without arguments, the same JSON written directly)."""
         if not kwargs:
             try:
-                return _roll_json(self)
+                return _write_roll(self._plan, self.outcome, self._record, self.system, self.expression)
             except Unwritten:  # a value only pydantic knows how to write (any other error is a bug: it shows)
                 pass
         return self.model().model_dump_json(**kwargs)

@@ -14,7 +14,7 @@ import json
 import pytest
 
 import diceengine as de
-from diceengine.rolljson import roll_json
+from diceengine.rolls import roll_json
 from tests.peer_corpus import CORPUS
 
 SYSTEMS = [

@@ -526,7 +526,7 @@ def test_cli_fight_compare_and_sweep(capsys, tmp_path):
 def test_fights_core_names_no_system():
     """The fights package is core: it names no system (system combat lives in systems/)."""
     core = pathlib.Path(fights.__file__).parent
-    for path in list(core.glob("*.py")) + [pathlib.Path(de.__file__).parent / "fight_cli.py"]:
+    for path in list(core.glob("*.py")) + [pathlib.Path(de.__file__).parent / "cli" / "fight.py"]:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant):

@@ -196,7 +196,7 @@ def test_rule_listing_of_a_system_without_rules(capsys):
 
 
 def test_a_summary_falls_back_to_the_docstring_for_a_module_without_summaries():
-    from diceengine.compare_cli import _summary
+    from diceengine.cli.compare import _summary
 
     def rule() -> int:
         """First line.

@@ -91,3 +91,18 @@ def test_core_names_no_system():
 def test_public_surface():
     assert set(de.__all__) >= {"roll", "sample", "distribution", "systems", "DiceError", "DiceSyntaxError",
                                "DiceLimitError", "System", "register"}
+
+
+def test_the_example_plugin_is_found_through_its_entry_point():
+    """examples/plugin-percentile, once installed (CI installs it like a user's package): its system comes from
+    the entry point, its grammar from its own package, not from diceengine.grammars."""
+    from importlib import resources
+    from importlib.metadata import entry_points
+
+    plugin = pytest.importorskip("dice_percentile", reason="pip install ./examples/plugin-percentile")
+    (ep,) = [ep for ep in entry_points(group="diceengine.systems") if ep.name == "percentile"]
+    assert ep.load() is plugin.PercentileSystem
+    system = de.systems()["percentile"]
+    assert type(system) is plugin.PercentileSystem
+    assert system.grammar_source() == resources.files(plugin).joinpath("percentile.lark").read_text(encoding="utf-8")
+    assert de.roll("d100<=60 bonus", system="percentile", seed=1).roll in range(1, 101)

@@ -5,6 +5,12 @@ and d6 faces as Unicode symbols or emoji names).
 Each module has ``render(roll, lang=None, **settings) -> str``; it reads the roll's parts
 (:meth:`diceengine.rolls.Roll.parts`: its dice, words and outcome) and the system's declared
 ``symbols``; systems never format. Words come from the catalogues of :mod:`diceengine.i18n`.
+
+The renderers depend on the results (:mod:`diceengine.parts`, :mod:`diceengine.registry`,
+:mod:`diceengine.rolls`), never the reverse: importing this package installs its writers into them
+(:func:`diceengine.rolls.set_renderers` for :meth:`~diceengine.rolls.Roll.render`,
+:func:`diceengine.registry.set_plain_text` for the default of :meth:`~diceengine.registry.Plan.describe`),
+and ``import diceengine`` imports it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import DiceError
 from ..i18n import N_, translations
 from ..parts import Dice
+from ..registry import set_plain_text
+from ..rolls import set_renderers
 
 if TYPE_CHECKING:
     from ..parts import Face, Words
@@ -178,3 +186,15 @@ def walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool, text:
                     known.clear()
                 known[id(part)] = (part, found)
             append(found)
+
+
+def _describe(plan: Plan, outcome: Any, record: Any) -> str:
+    """The default of :meth:`~diceengine.registry.Plan.describe` until the plain renderer is loaded: it loads
+    it (on first use, as every format) and installs its ``describe``, which later calls reach directly."""
+    describe = import_module(f"{__name__}.plain").describe
+    set_plain_text(describe)
+    return describe(plan, outcome, record)
+
+
+set_renderers(renderer)
+set_plain_text(_describe)

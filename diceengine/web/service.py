@@ -311,7 +311,7 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
     """Run one rule with JSON arguments, checked against the rule's signature."""
     from pydantic import ConfigDict, ValidationError, validate_call
 
-    from ..compare_cli import _jsonable, _text
+    from ..cli.compare import _jsonable, _text
 
     rules = _rules(system_name)
     fn = rules.get(rule)

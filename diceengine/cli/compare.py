@@ -12,8 +12,8 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
-from .errors import DiceError
-from .i18n import N_, gettext
+from ..errors import DiceError
+from ..i18n import N_, gettext
 
 __all__ = ["add_commands"]
 
@@ -38,8 +38,8 @@ def _pct(p: float | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .cli_args import parse_options, sparkline, split_system, trim
-    from .compare import profile
+    from ..compare import profile
+    from .args import parse_options, sparkline, split_system, trim
 
     options = parse_options(args.option)
     profiles = []
@@ -63,15 +63,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
             print(f"{'':<{width}}  {sparkline(shown)}  "
                   + gettext(SPREAD, lang, field=field, low=min(shown), high=max(shown)))
     if args.plot:
-        from .plots import plot_compare
+        from ..plots import plot_compare
 
         plot_compare(profiles, args.plot)
     return 0
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from .cli_args import parse_options, split_system
-    from .compare import convert, convert_ladder
+    from ..compare import convert, convert_ladder
+    from .args import parse_options, split_system
 
     lang = args.lang
     src_opts, dst_opts = parse_options(args.from_option), parse_options(args.to_option)
@@ -105,8 +105,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from .cli_args import parse_options
-    from .compare import ladder
+    from ..compare import ladder
+    from .args import parse_options
 
     system = args.system
     if not system:
@@ -124,7 +124,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         for r, chances in rows:
             print(f"{r:<{width}}" + "".join(f"{_pct(c):>{col}}" for c in chances))
     if args.plot:
-        from .plots import plot_ladder
+        from ..plots import plot_ladder
 
         plot_ladder(system, names, rows, args.plot)
     return 0
@@ -212,7 +212,7 @@ def _summary(name: str, fn: Callable[..., Any], module: Any, lang: str | None) -
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    from .registry import get_system
+    from ..registry import get_system
 
     lang = args.lang
     system = get_system(args.system_name)

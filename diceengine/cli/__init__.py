@@ -1,4 +1,11 @@
-"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench."""
+"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve.
+
+The package holds :func:`main` (the console script ``dice = "diceengine.cli:main"`` and ``python -m diceengine``)
+with the parser and the ``roll``, ``odds``, ``systems`` and ``bench`` commands; :mod:`~diceengine.cli.args` the
+parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``, sparklines);
+:mod:`~diceengine.cli.compare` ``compare``, ``convert``, ``ladder`` and ``rule``; :mod:`~diceengine.cli.fight`
+``fight``; :mod:`~diceengine.cli.serve` ``serve``.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .cli_args import parse_options, sparkline, split_system, trim
-from .errors import DiceError
-from .i18n import N_, NP_
+from ..errors import DiceError
+from ..i18n import N_, NP_
+from .args import parse_options, sparkline, split_system, trim
 
 __all__ = ["main", "parse_options", "sparkline", "split_system", "trim"]
 
@@ -31,7 +38,7 @@ def add_lang(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> No
     ``dice --lang fr roll ...`` and ``dice roll ... --lang fr`` both work and a sub-command never
     overwrites the language given before it.
     """
-    from .i18n import LANGUAGES, language_from_environment
+    from ..i18n import LANGUAGES, language_from_environment
 
     p.add_argument("--lang", default=default, type=_language, metavar="LANG",
                    help=f"language of the output: {', '.join(LANGUAGES)} (default: from the environment, "
@@ -39,7 +46,7 @@ def add_lang(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> No
 
 
 def _language(text: str) -> str:
-    from .i18n import language
+    from ..i18n import language
 
     try:
         return language(text)
@@ -94,7 +101,7 @@ def _summary(dist: Any, plan: Any = None) -> dict[str, Any]:
 
 def _label(key: str, lang: str | None) -> str:
     """``"P(succeeded)"`` / ``"mean total"`` in ``lang``."""
-    from .i18n import gettext
+    from ..i18n import gettext
 
     if key.startswith("P(") and key.endswith(")"):
         return gettext(P_OF, lang, what=gettext(key[2:-1], lang))
@@ -104,11 +111,11 @@ def _label(key: str, lang: str | None) -> str:
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
-    from .api import roll
+    from ..api import roll
 
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
-    from .rng import python_rng
+    from ..rng import python_rng
 
     rng = python_rng(args.seed) if args.seed is not None else None
     rolls = [roll(expr, system, seed=rng, lang=args.lang, **options) for _ in range(args.n)]
@@ -121,7 +128,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from .api import distribution, plan
+    from ..api import distribution, plan
 
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
@@ -134,7 +141,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
         print(json.dumps(data, indent=2))
     else:
-        from .i18n import gettext, ngettext
+        from ..i18n import gettext, ngettext
 
         lang = args.lang
         print(f"{system}: {expr}")
@@ -154,14 +161,14 @@ def cmd_odds(args: argparse.Namespace) -> int:
                 rest = sum(p for k, p in marginal.items() if k not in shown)
                 print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
     if args.plot:
-        from .plots import plot_odds
+        from ..plots import plot_odds
 
         plot_odds(dist, fields, args.plot, title=f"{system}: {expr}")
     return 0
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
-    from .api import systems
+    from ..api import systems
 
     found = systems()
     if args.json:
@@ -171,7 +178,7 @@ def cmd_systems(args: argparse.Namespace) -> int:
                                              for k, o in s.options.items()}}
                           for name, s in found.items()}, indent=2, default=str))
         return 0
-    from .i18n import gettext
+    from ..i18n import gettext
 
     lang = args.lang
     for name, s in found.items():
@@ -231,15 +238,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     try:
-        from .compare_cli import add_commands
+        from .compare import add_commands
     except ImportError:  # pragma: no cover - comparison commands not installed
         pass
     else:
         add_commands(sub, common)
-    from .fight_cli import add_commands as add_fight_commands
+    from .fight import add_commands as add_fight_commands
 
     add_fight_commands(sub)
-    from .serve_cli import add_commands as add_serve
+    from .serve import add_commands as add_serve
 
     add_serve(sub)
     for command in sub.choices.values():  # every sub-command takes --lang after its name too
@@ -252,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
     if args.lang is None:
-        from .i18n import language_from_environment
+        from ..i18n import language_from_environment
 
         args.lang = language_from_environment()
     try:
@@ -260,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise DiceError(N_("-n must be at least 1"))
         return int(args.func(args))
     except DiceError as err:
-        from .i18n import gettext, translate_error
+        from ..i18n import gettext, translate_error
 
         lang = getattr(args, "lang", None)
         print(f"dice: {gettext(ERROR, lang)}: {translate_error(err, lang)}", file=sys.stderr)

@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .errors import DiceError
-from .i18n import N_, gettext
+from ..errors import DiceError
+from ..i18n import N_, gettext
 
 __all__ = ["add_commands"]
 
@@ -38,7 +38,7 @@ def _pct(p: float) -> str:
 
 
 def _load(path: str) -> Any:
-    from .fights import load_encounter
+    from ..fights import load_encounter
 
     return load_encounter(path)
 
@@ -67,7 +67,7 @@ def _fight_table(r: Any, lang: str | None = None) -> list[str]:
 
 
 def cmd_fight(args: argparse.Namespace) -> int:
-    from .fights.compare import compare, odds, table
+    from ..fights.compare import compare, odds, table
 
     words = list(args.words)
     action = words.pop(0) if words and words[0] in ACTIONS and len(words) > 1 else None
@@ -91,14 +91,14 @@ def cmd_fight(args: argparse.Namespace) -> int:
         else:
             print("\n".join(_fight_table(results[0], args.lang)))
     if args.plot:
-        from .fights.plots import plot_fights
+        from ..fights.plots import plot_fights
 
         plot_fights(results, args.plot)
     return 0
 
 
 def _sweep(args: argparse.Namespace, encounter: Any) -> int:
-    from .fights.sweep import parse_grid, sweep
+    from ..fights.sweep import parse_grid, sweep
 
     if not args.grid:
         raise DiceError(N_("a sweep needs at least one --grid PATH=VALUE,VALUE (e.g. --grid a.0.attack=3D,4D,5D)"))

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import DiceError
-from .i18n import N_
+from ..errors import DiceError
+from ..i18n import N_
 
 __all__ = ["parse_options", "sparkline", "split_system", "trim"]
 
 
 def split_system(text: str, default: str | None) -> tuple[str, str]:
     """``"d6: 4D+1 vs 15"`` -> ``("d6", "4D+1 vs 15")``; no prefix -> the default system."""
-    from .registry import system_names
+    from ..registry import system_names
 
     head, sep, rest = text.partition(":")
     name = head.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .errors import DiceError
+from ..errors import DiceError
 
 __all__ = ["add_commands", "cmd_serve"]
 
