@@ -22,6 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from diceengine.errors import DiceError
+from diceengine.i18n import N_
 
 from .model import Entry, Odds, Table
 
@@ -237,7 +238,7 @@ def fairness(table: Table, member: str | None = None, expression: str | None = N
     pass a table as its reader sees it, :func:`~diceengine.table.rules.view`, to leave out what they may not
     read)."""
     if method not in ("chi2", "g"):
-        raise DiceError("the fairness test is 'chi2' or 'g', not {method!r}", method=method)
+        raise DiceError(N_("the fairness test is 'chi2' or 'g', not {method}"), method=repr(method))
     groups: dict[tuple[str, str, tuple[tuple[str, Any], ...]], list[Entry]] = {}
     for e in _rolls(table, member, expression):
         groups.setdefault((e.system or "standard", e.expression or "", _options_key(e.options)), []).append(e)

@@ -81,10 +81,10 @@ def _member(table: Table, name: str) -> Member:
     return found
 
 
-def _gm(table: Table, name: str, what: str) -> Member:
+def _gm(table: Table, name: str, refused: str) -> Member:
     member = _member(table, name)
     if member.role != "gm":
-        raise TableAccessError(N_("only the game master may {what}"), what=what)
+        raise TableAccessError(refused)
     return member
 
 
@@ -166,17 +166,22 @@ _HIDDEN: dict[str, Any] = {"expression": None, "system": None, "options": {}, "o
            "odds": None}
 
 
-def readable(table: Table, reader: str, entry: Entry) -> Entry:
+def _reads_secrets(table: Table, reader: str | None) -> bool:
+    return reader is not None and _member(table, reader).role == "gm"
+
+
+def readable(table: Table, reader: str | None, entry: Entry) -> Entry:
     """``entry`` as the member ``reader`` may read it (see :func:`view`)."""
-    if entry.secret and _member(table, reader).role != "gm":
+    if entry.secret and not _reads_secrets(table, reader):
         return entry.model_copy(update=_HIDDEN)
     return entry
 
 
-def view(table: Table, reader: str) -> Table:
-    """The table as the member ``reader`` may read it: for anyone but a game master, a secret roll shows who
-    rolled and when, nothing of its dice, and the members' key hashes are left out."""
-    if _member(table, reader).role == "gm":
+def view(table: Table, reader: str | None) -> Table:
+    """The table as the member ``reader`` may read it (``None``: as anyone, a member or not, may): for anyone
+    but a game master, a secret roll shows who rolled and when, nothing of its dice, and the members' key
+    hashes are left out."""
+    if _reads_secrets(table, reader):
         return table
     log = tuple(e.model_copy(update=_HIDDEN) if e.secret else e for e in table.log)
     members = {n: m.model_copy(update={"key_hash": ""}) for n, m in table.members.items()}
@@ -477,7 +482,7 @@ def adjust(table: Table, actor: str, pool: str, delta: int, time: datetime | Non
 
 def set_order(table: Table, actor: str, order: Sequence[str], time: datetime | None = None) -> Table:
     """The game master sets the initiative order (names of characters or members); the first acts first."""
-    _gm(table, actor, "set the initiative order")
+    _gm(table, actor, N_("only the game master may set the initiative order"))
     order = list(order)
     if not order or len(set(order)) != len(order) or not all(isinstance(n, str) and n for n in order):
         raise TableError(N_("an initiative order names each one once"))
@@ -509,7 +514,7 @@ def next_round(table: Table, actor: str, time: datetime | None = None) -> Table:
 def undo(table: Table, actor: str, time: datetime | None = None) -> Table:
     """The game master undoes the last step that stands (a roll, a rule, a flip, a turn...; never a member's
     joining, never an undo): its state of play comes back and it is marked ``undone_by``; the log keeps it."""
-    _gm(table, actor, "undo a step")
+    _gm(table, actor, N_("only the game master may undo a step"))
     for e in reversed(table.log):
         if e.kind not in ("undo", "join") and e.undone_by is None:
             break
