@@ -251,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve(sub)
     from .table import add_commands as add_table
 
-    add_table(sub)
+    add_table(sub, add_lang)
     for command in sub.choices.values():  # every sub-command takes --lang after its name too
         add_lang(command)
     return parser

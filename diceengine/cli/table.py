@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import DiceError
@@ -213,10 +214,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
-    """Add ``table`` and its sub-commands to the ``dice`` parser."""
-    from . import add_lang
-
+def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add ``table`` and its sub-commands to the ``dice`` parser (``add_lang``: the ``--lang`` option each of them
+    takes, as every command does)."""
     p = sub.add_parser("table", help="a game table: members, rolls and their odds, luck (needs the table extra)")
     inner = p.add_subparsers(dest="table_command", required=True)
 
