@@ -14,8 +14,8 @@ import pytest
 import diceengine as de
 from diceengine import compare
 from diceengine.cli import main
-
-from .test_mutants_pools import d20_pool, published_pool
+from tests.test_d20pool import d20_pool
+from tests.test_ffg import published_pool
 
 
 def test_known_value():

@@ -394,7 +394,7 @@ def test_rules_runner(client: TestClient) -> None:
 
 def test_rules_of_play_take_and_return_a_state(client: TestClient) -> None:
     play = pytest.importorskip("diceengine.systems.d6.play")
-    from .test_play_d6 import roark_scene
+    from .test_d6_play import roark_scene
 
     state = play.declare(roark_scene(), "Roark", 3, movement="run", metres=10).state
     r = client.post("/api/systems/d6/rules/attack", json={"arguments": {

@@ -1,6 +1,5 @@
-"""The fight modules' shared pieces (``systems._fight_common``) against values computed here (issue 16, second
-pass): dice codes in encounter files, exact totals, the sampler's draws (the same as a binary search of the
-CDF, draw for draw), targets and statuses."""
+"""The fight modules' shared pieces (``diceengine.systems.combat``) against values computed here: codes in
+encounter files, the sampler, targets and statuses, array battles, the memo, mixtures."""
 
 from __future__ import annotations
 
