@@ -28,7 +28,7 @@ def test_profiles_read_each_system():
     assert p.mean_field == "margin"
     f = compare.profile("ffg", "2a1p vs 2d")
     assert f.mean_field == "success" and f.flags["triumph"] == pytest.approx(1 / 12)
-    # 2a1p vs 2d, enumerated over the published faces (tests/test_mutants_pools.py)
+    # 2a1p vs 2d, enumerated over the published faces (tests/test_ffg.py)
     assert f.success == pytest.approx(float(sum(p for o, p in published_pool(
         ["ability", "ability", "proficiency", "difficulty", "difficulty"]).items() if o[0] > 0)), abs=1e-12)
     d = compare.profile("d20pool", "3d20<=12 spec 3 vs 2")

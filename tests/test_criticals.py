@@ -154,7 +154,7 @@ def test_the_fields_are_there_only_with_marks():
 @pytest.mark.parametrize("expr", ["(1d4)d20cs20", "(1d4cs4)d6", "2d(1d6cf1+2)"])
 def test_marks_whose_counts_are_not_given_keep_the_total_alone(expr):
     # computed dice (marked, or marks in the count or the sides): the marks are shown, the outcome is the total
-    # alone (README, standard notation); explosions and groups that keep: tests/test_criticals_2.py
+    # alone (README, standard notation); explosions and groups that keep: tests/test_criticals_exploding.py
     assert de.roll(expr, seed=1).fields().keys() == {"total"}
     assert de.distribution(expr).fields == ["total"]
     assert set(de.sample(expr, 5, seed=1)) == {"total"}

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from diceengine.systems import combat as fc
-from diceengine.systems.d6 import fighters
-from diceengine.systems.d6.codes import Code
+from diceengine.systems.d6 import Code, fighters
 
-from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
+from diceengine.fights import A_WINS, B_WINS, BOTH_DOWN, GOING
 
 
 @pytest.mark.parametrize("value, code", [

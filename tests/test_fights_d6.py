@@ -9,9 +9,8 @@ from collections import Counter
 import numpy as np
 import pydantic
 import pytest
-from diceengine.systems.d6 import RANGE_DIFFICULTIES, Wound
+from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound
 from diceengine.systems.d6 import fight as F
-from diceengine.systems.d6.codes import Code
 from diceengine.systems.d6wild import WildWound
 from diceengine.systems.d6wild import fight as W
 
