@@ -285,7 +285,7 @@ def test_movement_preparation_actions_without_a_roll_and_low_gravity():
     nxt = play.end_round(prepared).state
     assert play.act(play.declare(nxt, "Hiro", 1).state, "Hiro", "blaster", 15).check == "5D vs 15"
     assert play.act(play.declare(nxt, "Hiro", 2).state, "Hiro", "blaster", 15).check == "3D vs 15"
-    reacted = play.react(prepared, "Hiro", "dodge").state  # a dodge during the round of preparation
+    reacted = play.react(prepared.model_copy(update={"reactions": "add"}), "Hiro", "dodge").state  # text 000 lets him
     reacted = play.declare(play.end_round(reacted).state, "Hiro", 1).state
     assert play.act(reacted, "Hiro", "blaster", 15).check == "4D vs 15"
 
@@ -560,7 +560,7 @@ def test_reactions_against_attacks():
 def test_react_refusals_and_checks():
     s = scene()
     assert message(play.react, s, "Han", "duck") == \
-        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, deflect, not 'duck'"
+        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, blaster_parry, deflect, not 'duck'"
     assert message(play.react, scene(han(pending_reaction="dodge")), "Han") == \
         "Han's dodge is not recorded yet (record_reaction)"
     assert message(play.react, scene(han(weapon="vibroblade")), "Han", "brawling_parry") == \
@@ -598,7 +598,7 @@ def test_record_reaction():
         "Han has made no melee_parry to record (but a dodge)"
     assert message(play.record_reaction, scene(), "Han", "dodge", 9) == "Han has made no dodge to record"
     assert message(play.record_reaction, scene(), "Han", "roll", 9) == \
-        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, deflect, not 'roll'"
+        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, blaster_parry, deflect, not 'roll'"
     c = play.record_reaction(s, "Han", "dodge", 9).state.characters["Han"]
     assert c.reactions == [Reaction(kind="dodge", total=9, segment=2)] and c.pending_reaction is None
     assert play.next_segment(s).state.segment == 3

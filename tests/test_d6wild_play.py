@@ -97,7 +97,8 @@ def test_damage_bands_across_two_rounds_with_a_stun_running_out():
     trooper = state.characters["trooper"]
     assert trooper.fallen and trooper.penalty(3) == 2
     state = play.declare(state, "trooper", 1).state
-    assert play.act(state, "trooper", "blaster", 10).check == "2D vs 10"
+    refused(play.act, state, "trooper", "blaster", 10)  # a shot is physical effort (text 003)
+    assert play.act(state, "trooper", "blaster", 10, physical=False).check == "2D vs 10"
     state = roundtrip(play.take_damage(state, "trooper", 10).state)  # incapacitated: nothing more
     refused(play.act, state, "trooper", "blaster", 10)
 
@@ -229,7 +230,7 @@ def test_wild_checks():
     cp = wplay.act(wscene(luke(declared=1, character_points=2)), "Luke", "blaster", character_point=True)
     assert (cp.check, cp.options, cp.state.characters["Luke"].character_points) == ("4D+1", {"character_point": True},
                                                                                      1)
-    fp = wplay.act(wscene(luke(declared=2, force_point_round=1, wounds=3)), "Luke", "blaster", 10)
+    fp = wplay.act(wscene(luke(declared=2, force_point_round=1, wounds=3)), "Luke", "blaster", 10, physical=False)
     assert fp.check == "5D+2 vs 10"   # 8D+2 - 1 - 2
     # a reaction uses an action left, or adds one
     r = wplay.react(wscene(luke(declared=2, taken=1)), "Luke")
