@@ -1,16 +1,14 @@
-"""The fight modules' shared pieces (``systems._fight_common``) against values computed here (issue 16, second
-pass): dice codes in encounter files, exact totals, the sampler's draws (the same as a binary search of the
-CDF, draw for draw), targets and statuses."""
+"""The fight modules' shared pieces (``diceengine.systems.combat``) against values computed here: codes in
+encounter files, the sampler, targets and statuses, array battles, the memo, mixtures."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from diceengine.systems import combat as fc
-from diceengine.systems.d6 import fighters
-from diceengine.systems.d6.codes import Code
+from diceengine.systems.d6 import Code, fighters
 
-from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
+from diceengine.fights import A_WINS, B_WINS, BOTH_DOWN, GOING
 
 
 @pytest.mark.parametrize("value, code", [

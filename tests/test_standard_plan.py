@@ -1,5 +1,5 @@
-"""The standard system's plan under mutation (issue 16): its dice, JSON, text and parts for one record and for
-several, samples of constants and fractions, the distribution's values, the system's declared options."""
+"""The standard system's plan: its dice, JSON, text and parts for one record and for several, samples and
+distributions of integers and fractions, a plan's facts, the options the system declares."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ import diceengine as de
 from diceengine import api
 from diceengine import pmf as pmf_module
 from diceengine.registry import get_system
-
-from .helpers import Scripted, clear_engine_caches
+from tests.helpers import Scripted, clear_engine_caches
 
 
 def test_one_record_and_several():

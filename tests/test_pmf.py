@@ -1,12 +1,11 @@
-"""The core's evaluation code under mutation (issue 16): samples, the parser's errors, the exact-odds primitives.
-
-Expected values come from the rule written in each test (enumeration, arithmetic by hand), the catalogue's
-messages (user-visible text) or the README; never from the engine's own tables.
-"""
+"""Exact distributions (``diceengine.pmf``): the PMF's algebra, convolution, the dynamic programmes that keep
+or drop dice (``keep_sum``, ``keep_dp``, ``keep_window``, ``rank_dp``) and their cost estimates, each against
+enumeration written here."""
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -14,108 +13,104 @@ import pytest
 
 import diceengine as de
 from diceengine import pmf as pmf_module
-from diceengine.pmf import PMF, convolve, keep_dp, keep_sum, keep_window
+from diceengine.pmf import PMF, convolve, keep_dp, keep_dp_cost, keep_sum, keep_sum_cost, keep_window, rank_dp
 
 from .helpers import assert_close, enumerate_dice
 
-# ---------------------------------------------------------------- samples
+
+def enumerate_kept(faces: dict[int, float], n: int, lo: int, hi: int, highest: bool) -> Counter:
+    """Sum of the dice ranked ``lo`` .. ``hi - 1`` (highest first or lowest first) over every throw."""
+    out: Counter = Counter()
+    for throw in itertools.product(faces, repeat=n):
+        p = 1.0
+        for v in throw:
+            p *= faces[v]
+        if p:
+            out[sum(sorted(throw, reverse=highest)[lo:hi])] += p
+    return out
 
 
-def test_a_sample_is_a_mapping_of_its_fields():
-    s = de.sample("3d6", 5, seed=1)
-    assert list(s) == ["total"] and len(s) == 1 and s.n == 5
-    assert s.system == "standard" and s.expression == "3d6"
-    assert s.mean() == pytest.approx(float(np.mean(s["total"])))
-    assert repr(s) == "<Sample standard '3d6': n=5, fields=['total']>"
-    wild = de.sample("3D", 4, system="d6wild", seed=1)
-    assert list(wild) == ["total", "complication", "explosions"] and len(wild) == 3
-    assert wild.mean("explosions") == pytest.approx(float(np.mean(wild["explosions"])))
-    assert wild.mean("total") != wild.mean("explosions") or (wild["total"] == wild["explosions"]).all()
-    assert repr(wild) == "<Sample d6wild '3D': n=4, fields=['total', 'complication', 'explosions']>"
+def as_counter(pmf: PMF) -> Counter:
+    return Counter(dict(pmf.items()))
 
 
-def test_a_missing_sample_field_names_the_fields():
-    s = de.sample("3D", 3, system="d6wild", seed=1)
-    with pytest.raises(de.DiceError) as err:
-        s["nope"]
-    assert str(err.value) == "this sample has no field 'nope' (fields: total, complication, explosions)"
-    assert not isinstance(err.value, KeyError)
+def assert_same(got: Counter, want: Counter) -> None:
+    assert set(got) == set(want)
+    for k in want:
+        assert got[k] == pytest.approx(want[k], abs=1e-12)
 
 
-# ---------------------------------------------------------------- parser: messages and carets
+# a die whose two highest faces cannot come up: at the third key the rest of the mass is all in it (the
+# binomial share of that key is exactly 1 and every split but "all of them" weighs exactly 0); at the fourth,
+# no mass is left at all (no share to divide)
+FACES = {1: 0.25, 2: 0.25, 3: 0.5, 4: 0.0, 5: 0.0}
 
 
-@pytest.mark.parametrize("expr, system, column, message", [
-    ("3d6 +", "standard", 5, "the expression ends too early: expected '(', '+', '-', 'd', '{', a number or function"),
-    ("(3d6", "standard", 4, "the expression ends too early: expected ')' or ','"),
-    ("3d6>", "standard", 4, "the expression ends too early: expected '-' or a number"),
-    ("3d6 )", "standard", 4, "unexpected ')': expected description or the end of the expression"),
-    ("1d6 + ſ", "standard", 6, "unexpected character 'ſ': expected '(', '+', '-', 'd', '{', a number or function"),
-    ("profİciencies", "standard", 4, "unexpected character 'İ': letters are ASCII letters here"),
-    ("2a1p vs", "ffg", 7, "the expression ends too early: expected a die letter (a p b d c s f) or name or a number"),
-    ("2a1p vs q", "ffg", 8, "unexpected character 'q': expected a die letter (a p b d c s f) or name or a number"),
-    ("   ", "standard", 0, "empty expression"),
-])
-def test_syntax_errors_say_what_was_expected_and_where(expr, system, column, message):
-    with pytest.raises(de.DiceSyntaxError) as err:
-        de.roll(expr, system=system)
-    assert err.value.column == column
-    assert str(err.value).splitlines()[0] == message
+@pytest.mark.parametrize("n", [2, 3])
+def test_rank_dp_past_a_key_of_probability_zero(n):
+    units = [(v, q, PMF.point(v)) for v, q in FACES.items()]
+    keep_all = rank_dp(units, n, lambda state, key, below, count: (None, count))
+    assert_same(as_counter(keep_all), enumerate_kept(FACES, n, 0, n, True))
+    # the two lowest: the rule counts the dice below
+    lowest = rank_dp(units, n, lambda state, key, below, count: (None, max(0, min(count, 2 - below))))
+    assert_same(as_counter(lowest), enumerate_kept(FACES, n, 0, 2, False))
 
 
-@pytest.mark.parametrize("expr, system, column, message", [
-    # bug found here: a fault right after a word that holds an accent the grammar spells blamed the accent
-    ("compétence!", "ffg", 10, "unexpected character '!': expected "),
-    ("4D vs très!", "d6wild", 10, "unexpected character '!': expected "),
-    # the look-alike is searched in the word at the fault only, not in the words before it
-    ("4D vs très facİle", "d6wild", 14, "unexpected character 'İ': expected a name"),
-    ("capacité vs !", "ffg", 12, "unexpected character '!': expected a die letter"),
-])
-def test_the_fault_near_accented_words(expr, system, column, message):
-    with pytest.raises(de.DiceSyntaxError) as err:
-        de.roll(expr, system=system)
-    assert err.value.column == column and err.value.expression == expr
-    lines = str(err.value).splitlines()
-    assert lines[0].startswith(message)
-    assert lines[1:] == ["  " + expr, "  " + " " * column + "^"]
+@pytest.mark.parametrize(("lo", "hi", "highest"), [(0, 1, True), (0, 2, False), (1, 3, True), (0, 3, False)])
+def test_keep_window_and_keep_sum_past_a_key_of_probability_zero(lo, hi, highest):
+    units = [(v, q, PMF.point(v)) for v, q in FACES.items()]
+    want = enumerate_kept(FACES, 3, lo, hi, highest)
+    assert_same(as_counter(keep_window(units, 3, lo, hi, highest_first=highest)), want)
+    if lo == 0:
+        assert_same(as_counter(keep_sum(list(FACES.items()), 3, hi, highest)), want)
+        reordered = {5: 0.0, 4: 0.0, 3: 0.5, 2: 0.25, 1: 0.25}   # the zero key visited first instead
+        assert_same(as_counter(keep_sum(list(reordered.items()), 3, hi, not highest)),
+                    enumerate_kept(FACES, 3, lo, hi, not highest))
 
 
-def test_terminal_names_in_messages():
-    # the catalogue's names of terminals: a comparison, a label, the end of the expression
-    with pytest.raises(de.DiceSyntaxError) as err:
-        de.roll("3d6 3")
-    first = str(err.value).splitlines()[0]
-    assert first.startswith("unexpected '3': expected '%', '*', '+', '-', '/', '//', 'e', 'f', ")
-    assert "a comparison (>=, >, <=, <, =)" in first and "a label in brackets" in first
-    assert "the end of the expression" in first
-    assert "bang, clamp, critical" in first  # regex terminals: their lower-case names
+def test_dice_without_any_key_have_no_mass():
+    assert keep_window([], 2, 0, 1).mass == 0.0
+    assert rank_dp([], 2, lambda state, key, below, count: (None, count)).mass == 0.0
 
 
-def test_an_expression_that_is_not_a_string():
-    with pytest.raises(de.DiceError) as err:
-        de.roll(5)  # type: ignore[arg-type]
-    assert str(err.value) == "an expression must be a string, not int"
+def test_keeping_nothing_costs_the_same_whatever_the_scores():
+    """Keeping no die (or fewer than none) fills one cell per state, however wide a die's scores."""
+    def cost(keep: int, span: int) -> tuple[float, float]:
+        c = keep_dp_cost(6, 4, keep, span)
+        return c.work, c.cells
+
+    assert cost(0, 20) == cost(0, 1) == cost(-2, 20)
+    assert cost(9, 20) == cost(4, 20)   # keeping more dice than thrown
+    assert cost(2, 20) > cost(1, 20) > cost(0, 20)
 
 
-def test_length_and_depth_messages():
-    with pytest.raises(de.DiceLimitError) as err:
-        de.roll("1" * 1001)
-    assert str(err.value).splitlines()[0] == "expression too long: 1001 characters (at most 1000)"
-    assert de.roll("1d6 " + "a" * 996).description == "a" * 996  # exactly 1000 characters
-    with pytest.raises(de.DiceLimitError) as err:
-        de.roll("-" * 64 + "1")
-    assert str(err.value).splitlines()[0] == "expression nested too deeply (more than 64 levels)"
-    assert err.value.column == 64  # the caret under the node past the bound: the number
-    with pytest.raises(de.DiceLimitError) as err:
-        de.roll("+".join(["1"] * 65))
-    assert err.value.column in (0, 2)
+def test_keep_sum_cost_counts_the_steps_of_its_loops():
+    """keep_sum visits, for each face, each count of dice already placed (0..n) and each count showing that
+    face (0..the dice left): the estimate's steps are those triples, each costing work in proportion to the
+    array it shifts."""
+    for faces, n in ((1, 1), (3, 2), (6, 4), (10, 7)):
+        triples = sum(1 for _ in range(faces) for j in range(n + 1) for _c in range(n - j + 1))
+        cheap = keep_sum_cost(faces, n, 1, 0, 1)  # a one-cell array: the steps' fixed cost only
+        wide = keep_sum_cost(faces, n, 1, 0, 20_001)
+        per_step_fixed = cheap.work / triples
+        assert per_step_fixed == pytest.approx(keep_sum_cost(1, 1, 1, 0, 1).work / 3)
+        # doubling the array (20,002 -> 40,002 cells) nearly doubles the work of every step
+        wider = keep_sum_cost(faces, n, 1, 0, 40_001)
+        assert (wider.work - cheap.work) == pytest.approx(2 * (wide.work - cheap.work), rel=1e-3)
+        assert wide.work > 10 * cheap.work
 
 
-def test_a_value_error_inside_the_tree_points_at_its_node():
-    # a node that refuses its children while the tree is built (a keep/drop point other than < or >)
-    with pytest.raises(de.DiceSyntaxError) as err:
-        de.roll("4d6k=3", dialect="d20")
-    assert err.value.column is not None and err.value.column > 0
+def test_keep_dp_estimate_holds_its_table():
+    """Six keys scoring 1 to 6 (each a single value): the estimate for a score span of 6 holds the table
+    built (one row per count of dice placed, the sums of the dice kept), and the odds are enumerated."""
+    units = [(v, 1 / 6, PMF.point(v)) for v in range(1, 7)]
+    for n, keep in ((3, 2), (6, 3), (8, 8)):
+        result = keep_dp(units, n, keep, True)
+        cost = keep_dp_cost(6, n, keep, 6)
+        assert cost.cells >= len(result.p) * (n + 1)
+        if n <= 6:
+            want = enumerate_kept(dict.fromkeys(range(1, 7), 1 / 6), n, 0, keep, True)
+            assert dict(result.items()) == pytest.approx(dict(want), abs=1e-12)
 
 
 # ---------------------------------------------------------------- PMF: the mass functions themselves
@@ -352,49 +347,6 @@ def test_exact_keep_odds_of_dice_terms_match_enumeration_fraction():
     assert_close(got, {k: float(Fraction(q)) for k, q in expected.items()}, 1e-12)
 
 
-# ---------------------------------------------------------------- the work counter
-
-
-def test_the_work_counter_adds_up_the_work_done():
-    work = pmf_module.WORK
-    a, b = np.ones(10), np.ones(20)
-    work.work = 0.0
-    convolve(a, b)
-    once = work.work
-    assert once >= 10 * 20  # at least one operation per product
-    convolve(a, b)
-    assert work.work == pytest.approx(2 * once)  # counted again, added
-    big = np.ones(2100)
-    work.work = 0.0
-    convolve(big, big)  # by FFT: at least a pass over the transform's length per operand
-    assert work.work >= 3 * 4096
-    faces = [(v, 1 / 6) for v in range(1, 7)]
-    work.work = 0.0
-    keep_sum(faces, 4, 3, True)
-    first = work.work
-    assert first >= 6 * 4  # at least one step per face and die
-    keep_sum(faces, 4, 3, True)
-    assert work.work == pytest.approx(2 * first)
-    units = [(v, 1 / 6, PMF.point(v)) for v in range(1, 7)]
-    work.work = 0.0
-    keep_dp(units, 4, 3, True)
-    first = work.work
-    assert first >= 6 * 4
-    keep_dp(units, 4, 3, True)
-    assert work.work == pytest.approx(2 * first)
-
-
-def test_exact_odds_count_their_work_within_their_estimate():
-    from diceengine import api
-
-    for expr in ("4d6kh3", "3d6!", "5d10dl2", "4d6!kh2>=4", "10d6ro1kh3", "3d6>=4f1", "1d6*1d8", "{1d6, 1d8}kh1"):
-        api.PLANS.clear()
-        cost = api.plan(expr).exact_cost()
-        pmf_module.WORK.work = 0.0
-        de.distribution(expr)
-        assert 0 < pmf_module.WORK.work <= cost.work, expr
-
-
 def test_a_map_onto_exactly_the_largest_support_is_accepted():
     limit = pmf_module.MAX_SUPPORT
     half = PMF.from_mapping({0: 0.5, limit // 2 - 1: 0.5})
@@ -411,73 +363,3 @@ def test_wider_scores_count_more_work():
     pmf_module.WORK.work = 0.0
     keep_dp(wide, 3, 2, True)
     assert pmf_module.WORK.work > little
-
-
-def test_the_default_algebra_is_integer_arithmetic():
-    # what a system that overrides only `leaf` gets: + - * floor-division and negation of whole numbers
-    from diceengine.arith import Algebra, fold
-    from diceengine.parser import parse
-    from diceengine.registry import get_system
-
-    d6 = get_system("d6")
-    for text, value in (("2*3+8/3-(-1)", 2 * 3 + 8 // 3 + 1), ("7*5", 35), ("9/2*4", 16), ("-(2*7)", -14)):
-        assert fold(parse(text, d6), Algebra()) == value, text
-    with pytest.raises(de.DiceError, match="division by zero") as err:
-        fold(parse("1+4/0", d6), Algebra())
-    assert err.value.column == 3
-    with pytest.raises(de.DiceError, match="dice are not allowed here"):
-        fold(parse("2+3D", d6), Algebra())
-
-
-@pytest.mark.parametrize(("system", "expr", "options"),
-                         [("d6", "3D vs 10", {}), ("d6wild", "4D+2 vs 15", {}), ("d6wild", "1D", {}),
-                          ("d6wild", "3D+1", {"wild": False}), ("d20pool", "3d20<=12 spec 3 vs 2", {}),
-                          ("ffg", "2a1p vs 2d", {}), ("standard", "4d6kh3cs6cf1", {}), ("standard", "3d6!", {})])
-def test_sampled_counts_are_whole_numbers(system, expr, options):
-    # every field of a sample is a count, a total or a verdict: int64 or bool arrays, never floats
-    s = de.sample(expr, 500, system, seed=2, **options)
-    for name, column in s.items():
-        assert column.dtype in (np.int64, np.bool_), (name, column.dtype)
-    if system == "d6wild" and not options:
-        assert s["explosions"].max() >= 1  # a six rolled on the Wild Die in 500 rolls: the count is there
-
-
-def test_work_counts_add_up_across_calls():
-    # the counter is a running total (the budget tests read a difference): two computations count twice one
-    from tests.helpers import clear_engine_caches
-
-    for expr, options in (("4d6kh1kl1", {"dialect": "d20"}), ("6d6kh2", {})):
-        clear_engine_caches()
-        pmf_module.WORK.work = 0.0
-        de.distribution(expr, **options)
-        once = pmf_module.WORK.work
-        clear_engine_caches()
-        de.distribution(expr, **options)
-        assert once > 0 and pmf_module.WORK.work == pytest.approx(2 * once), expr
-
-
-@pytest.mark.parametrize(("expr", "sides"), [("2d6", (6, 6)), ("1d4+1d6", (4, 6)), ("1d20+1d4+1d8", (20, 4, 8))])
-def test_variance_and_standard_deviation_against_enumeration(expr, sides):
-    totals = [sum(faces) for faces in itertools.product(*[range(1, s + 1) for s in sides])]
-    mean = sum(totals) / len(totals)
-    var = sum((t - mean) ** 2 for t in totals) / len(totals)
-    dist = de.distribution(expr)
-    assert dist.variance() == pytest.approx(var, rel=1e-12)
-    assert dist.stdev() == pytest.approx(var ** 0.5, rel=1e-12)
-
-
-def test_standard_deviation_of_another_field():
-    # a success count of 3d6>=5: binomial(3, 1/3), variance 3 * 1/3 * 2/3
-    dist = de.distribution("3d6>=5")
-    assert dist.stdev("total") == pytest.approx((3 * 1 / 3 * 2 / 3) ** 0.5, rel=1e-12)
-
-
-@pytest.mark.parametrize(("expr", "options"), [("3d20^4", {}), ("max(1d6+1000, 1d4+1000)", {}), ("abs(5*1d250)", {}),
-                                               ("round((1d6+2000)/3)", {"division": "exact"}),
-                                               ("1d20cs20^3", {}), ("2d6", {})])
-def test_exact_whole_totals_are_integer_columns(expr, options):
-    # however the engine holds a distribution (dense, or sparse when its values are far apart), whole-number
-    # totals come out as int64 columns, as in samples; fractions stay exact (Python numbers)
-    dist = de.distribution(expr, **options)
-    assert dist.columns["total"].dtype == np.int64
-    assert de.distribution("1d6/4", division="exact").columns["total"].dtype == object

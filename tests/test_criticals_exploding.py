@@ -1,14 +1,6 @@
-"""Critical counts in the two shapes added last (issue 11, item 7): exploding marked dice (``1d6!cs6``, compound,
-penetrating, keep / drop, success counts, ``explosions="dice"``) and marked dice inside a group or set that keeps
-or drops (``{1d20cs20+5, 1d20+5}kh1``): roll, sample and exact joint odds agree.
-
-Expected odds come from enumeration written here, independent of the engine's tables: explosion chains of one
-die listed face by face to a fixed depth (exact fractions; the mass of the longer chains is left out and bounds
-the comparison), the dice combined as multisets (exchangeable dice, multinomial weights), the kept dice and the
-marks they show counted on the faces recorded (a penetrating added die records one less); a group's items'
-faces listed, the item kept by the roll's rule (a stable sort: of equal values the item thrown later ranks
-higher, so ``kh1`` keeps the later, ``kl1`` the earlier; d20's selectors choose the first thrown).
-"""
+"""Critical counts in the two shapes added last (issue 11, item 7): exploding marked dice (``1d6!cs6``,
+compound, penetrating) and the marks of the items a group keeps; joint odds against enumerated chains, samples
+by chi-square, rolls, and the work estimate."""
 
 from __future__ import annotations
 
@@ -24,10 +16,11 @@ import pytest
 import diceengine as de
 from diceengine import api
 from diceengine.pmf import WORK
-
-from .helpers import chi2_passes, clear_engine_caches, enumerate_dice
+from tests.helpers import chi2_passes, clear_engine_caches, enumerate_dice
 
 Row = tuple[Any, int, int]
+
+
 Chain = tuple[int, ...]  # the values recorded for one die and the dice its explosions added
 
 
@@ -349,9 +342,13 @@ ROLL_RULES: dict[str, Callable[[list[int]], tuple[int, int]]] = {
     "{2d20cs20, 1d20cs20+3}kl1": two_then_one,
     "{1d4cs4, 1d4cs4, 1d4}kh2": kept_marks([True, True, False], (1, 3), 4),
 }
+
+
 KEPT_RULES: dict[str, Callable[[list[int]], tuple[int, int]]] = {  # on the faces of the kept dice
     "4d6!cs6kh3": lambda f: marks(f, six, None),
 }
+
+
 ROLLED = [(e, {}) for e in ROLL_RULES] + [("4d6!cs6kh3", {}), ("4d6!cs6kh3", {"explosions": "dice"}),
                                           ("(1d20cs20, 1d20)kh1", {"dialect": "d20"})]
 

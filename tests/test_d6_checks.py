@@ -1,7 +1,6 @@
-"""D6 codes and checks (``systems/_d6_codes.py``, ``systems/_d6_checks.py``): what mutmut's survivors showed
-undefended (issue 16). Expected values come from the rule texts (``000``, ``002``, ``003``), from scripted
-dice and from enumeration written here.
-"""
+"""D6 codes and checks (``diceengine.systems.d6``, shared with D6 with the Wild Die): code arithmetic and text,
+named difficulties, checks against a number and opposed rolls (ties rolled again), their exact odds and samples,
+the catalogue, each against the rule texts (``000``, ``002``, ``003``), scripted dice and enumeration."""
 
 from __future__ import annotations
 
@@ -10,8 +9,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from diceengine.systems import d6
+from diceengine.systems.d6 import Code, parse_code
 from diceengine.systems.d6.checks import CodeDice, code_range, d6_catalogue, joined
-from diceengine.systems.d6.codes import Code, code_named, parse_code
+from diceengine.systems.d6.codes import code_named
 from diceengine.systems.d6wild import LADDER
 from diceengine.systems.words import plain_word
 
@@ -20,8 +21,7 @@ from diceengine.api import plan as plan_of
 from diceengine.limits import MAX_DICE, MAX_VALUE
 from diceengine.parts import Words
 from diceengine.registry import get_system
-
-from .helpers import Scripted, assert_close, enumerate_dice
+from tests.helpers import Scripted, assert_close, enumerate_dice
 
 D6 = range(1, 7)
 
@@ -389,3 +389,66 @@ def test_a_codes_estimate_counts_the_totals_of_its_six_sided_dice(dice):
     assert rows == span == 5 * dice + 1
     if totals is not None:
         assert len(totals) == rows
+
+
+def code_totals(dice: int, pips: int) -> dict[int, Fraction]:
+    return enumerate_dice([D6] * dice, lambda v: sum(v) + pips)
+
+
+# ---------------------------------------------------------------- code arithmetic (000, 002)
+
+
+@pytest.mark.parametrize("code, halved", [
+    ("5D+1", Code(2, 2)),   # 16 pips -> 8 pips (the module's worked example)
+    ("5D", Code(2, 1)),     # 15 pips -> 7.5, rounded down to 7
+    ("3D+2", Code(1, 2)),   # 11 pips -> 5.5 -> 5
+    ("4D+1", Code(2, 0)),   # 13 pips -> 6.5 -> 6
+    ("2D", Code(1, 0)),
+])
+def test_hurrying_halves_in_pips_rounding_down(code, halved):
+    assert d6.modified_code(code, hurrying=True) == halved
+
+
+@pytest.mark.parametrize("expr, dice, pips", [
+    ("(5D)/2", 2, 1), ("(3D+2)/2", 1, 2), ("(6D)/3", 2, 0), ("(5D+1)/3", 1, 2), ("(4D+2)/3", 1, 1),
+    ("(7D)/4", 1, 2),
+])
+def test_dividing_a_code(expr, dice, pips):
+    # a code divided by k is counted in pips (3 pips = 1D), divided, rounded down
+    assert_close(de.distribution(expr, "d6").marginal("total"), code_totals(dice, pips))
+
+
+def test_a_code_plus_three_pips_is_one_more_die():
+    # text 000: 2D+2 plus one pip is 3D; 3 pips are 1D, so 2D+3 is 3D and its pips cost 3 each
+    assert d6.advance("2D+2") == Code(3, 0)
+    assert d6.advance("2D+3") == Code(3, 1)
+    assert d6.advance_cost("2D+3") == 3
+    assert d6.advance_cost("2D+3", 3) == 9
+    assert d6.advance_cost("2D", 3) == 6       # text 000: 2D to 3D costs 6 points
+    assert d6.advance_cost("4D", 3) == 12      # 4D to 5D: 12
+    assert d6.advance_cost("5D", 3) == 15      # 5D to 6D: 15
+    assert d6.advance_cost("3D+2") == 3        # text 000: raising 3D+2 costs 3 points
+    assert d6.advance_cost("5D+1") == 5
+    assert d6.advance_cost("2D+2", 2) == 2 + 3  # the second pip is bought on 3D
+
+
+# ---------------------------------------------------------------- the ladder's names (003)
+
+
+@pytest.mark.parametrize("name, number", [
+    ("tres facile", 5), ("facile", 10), ("moyen", 15), ("difficile", 20), ("tres difficile", 25),
+    ("heroique", 30), ("very easy", 5), ("easy", 10), ("moderate", 15), ("difficult", 20),
+    ("very difficult", 25), ("heroic", 30),
+])
+def test_ladder_names(name, number):
+    for seed in range(3):
+        o = de.roll(f"4D vs {name}", "d6wild", seed=seed).outcome
+        assert o.total - o.margin == number
+        assert o.success == (o.total >= number)
+
+
+@pytest.mark.parametrize("name, number", [("point blank", 5), ("short", 10), ("medium", 15), ("long", 20),
+                                          ("bout portant", 5), ("courte", 10), ("moyenne", 15), ("longue", 20)])
+def test_range_names(name, number):
+    o = de.roll(f"4D vs {name}", "d6", seed=1).outcome
+    assert o.total - o.margin == number

@@ -1,6 +1,5 @@
-"""D6 fights (``systems/d6_fight.py``, ``systems/d6wild_fight.py``): the pieces of the exact chain and of
-the simulation, each against the rule texts read directly here (issue 16).
-"""
+"""D6 fights (``diceengine.systems.d6.fight``, ``diceengine.systems.d6wild.fight``): the pieces of the exact
+chain and of the simulation, each against the rule texts read directly here."""
 
 from __future__ import annotations
 
@@ -10,13 +9,12 @@ from collections import Counter
 import numpy as np
 import pydantic
 import pytest
-from diceengine.systems.d6 import RANGE_DIFFICULTIES, Wound
+from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound
 from diceengine.systems.d6 import fight as F
-from diceengine.systems.d6.codes import Code
 from diceengine.systems.d6wild import WildWound
 from diceengine.systems.d6wild import fight as W
 
-from .helpers import chi2_passes
+from tests.helpers import chi2_passes
 
 
 def totals(dice: int, pips: int = 0) -> Counter:

@@ -1,8 +1,5 @@
-"""Groups and sets under mutation (issue 16, third pass): the location of a group's errors, the order of a sorted
-group's items, the exact odds' estimate of groups (keep windows and d20's keep / drop mixing ranks, items of unequal
-ranges) and the bounds of a group keeping nothing. Expected values come from the notation's rules worked here by hand
-or from brute force written here, never from the engine's tables.
-"""
+"""Groups and sets of the standard notation (``{...}``, keep / drop and success counts on a group, sorted
+groups): the location of their errors, the order of their items, the dice they keep, and their work estimate."""
 
 from __future__ import annotations
 
@@ -14,11 +11,14 @@ import diceengine as de
 from diceengine import api
 from diceengine.limits import MAX_WORK
 from diceengine.pmf import WORK
-
-from .helpers import clear_engine_caches
+from tests.helpers import clear_engine_caches
 
 D20 = {"dialect": "d20"}
+
+
 M = 2**53 - 1  # the integer rule: every value of an expression within +-M
+
+
 BIG_M = "(9007199*1000000000+254740991)"  # M written with literals the notation accepts (each at most 10^9)
 
 

@@ -1,19 +1,21 @@
-"""One dice term of the standard notation under mutation (issue 16): the text, the dice and the total of scripted
-rolls for every modifier, written by hand from the README's notation section; exact odds against enumeration.
-"""
+"""One dice term of the standard notation: its scripted text, Markdown and JSON, rerolls (``r``, ``ro``,
+``ra``), unique dice, listed faces, success counts, and the caps on rerolls, each against enumeration or
+scripted dice."""
 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import diceengine as de
 from diceengine import api
-
-from .helpers import Scripted, assert_close, chi2_passes, enumerate_dice
+from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
+from tests.helpers import Scripted, assert_close, chi2_passes, enumerate_dice
 
 
 def scripted(expr: str, faces: list[int], sides: int = 6, **options) -> de.Roll:
@@ -149,29 +151,11 @@ def test_a_critical_on_a_dropped_or_failed_die_is_still_marked():
 
 # ---------------------------------------------------------------- exact odds against enumeration
 
-D6 = range(1, 7)
+D6_FACES = range(1, 7)
 
 
 def exact(expr: str, **options) -> dict:
     return de.distribution(expr, **options).marginal("total")
-
-
-def one_die_explode(on: set[int], sides: int = 6, depth: int = 28, pen: int = 0) -> dict[int, Fraction]:
-    """The sum of one exploding die (each added die counting ``pen`` less), to ``depth`` links."""
-    out: dict[int, Fraction] = {}
-    frontier = {0: Fraction(1)}
-    for d in range(depth):
-        nxt: dict[int, Fraction] = {}
-        for total, p in frontier.items():
-            for f in range(1, sides + 1):
-                v = total + f - (pen if d else 0)
-                q = p / sides
-                if f in on:
-                    nxt[v] = nxt.get(v, 0) + q
-                else:
-                    out[v] = out.get(v, 0) + q
-        frontier = nxt
-    return out
 
 
 def convolve(a: dict, b: dict) -> dict:
@@ -181,49 +165,26 @@ def convolve(a: dict, b: dict) -> dict:
     return out
 
 
-@pytest.mark.parametrize("expr, on, pen", [("1d6!", {6}, 0), ("1d6!>=5", {5, 6}, 0), ("1d6!5", {5}, 0),
-                                           ("1d6!>4", {5, 6}, 0), ("1d6!<2", {1}, 0), ("1d6!<=2", {1, 2}, 0),
-                                           ("1d6!p", {6}, 1), ("1d6!!", {6}, 0), ("1d6!!p", {6}, 1),
-                                           ("1d4!=4", {4}, 0), ("1d6!!>=5", {5, 6}, 0)])
-def test_one_exploding_die(expr, on, pen):
-    sides = int(expr[2])
-    expected = one_die_explode(on, sides, pen=pen)
-    assert_close(exact(expr), expected, 1e-11)
-    two = convolve(expected, expected)
-    assert_close(exact("2" + expr[1:]), two, 1e-11)
-    assert chi2_passes(de.sample(expr, 20_000, seed=21)["total"], expected)
-    rng = random.Random(5)
-    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
-
-
-def test_explosion_truncation_is_reported():
-    d = de.distribution("1d6!")
-    assert 0 < d.truncated < 1e-12
-    assert de.distribution("1d6").truncated == 0
-    assert de.distribution("1d6ra6").truncated == 0
-    assert de.distribution("2d6!kh1").truncated < 1e-12
-
-
 def test_reroll_and_add_once():
     # ra6: a 6 throws one more die, added, which never explodes further
     expected = {v: Fraction(1, 6) for v in range(1, 6)}
-    for f in D6:
+    for f in D6_FACES:
         expected[6 + f] = expected.get(6 + f, 0) + Fraction(1, 36)
     assert_close(exact("1d6ra6"), expected)
     assert_close(exact("2d6ra6"), convolve(expected, expected))
     assert chi2_passes(de.sample("1d6ra6", 20_000, seed=3)["total"], expected)
     low = {v: Fraction(1, 6) for v in range(2, 7)}
-    for f in D6:
+    for f in D6_FACES:
         low[1 + f] = low.get(1 + f, 0) + Fraction(1, 36)
     assert_close(exact("1d6ra1"), low)
     assert_close(exact("1d6ra<3"), {v: Fraction(1, 6) * (3 <= v <= 6)
-                                    + sum(Fraction(1, 36) for a in (1, 2) for b in D6 if a + b == v)
+                                    + sum(Fraction(1, 36) for a in (1, 2) for b in D6_FACES if a + b == v)
                                     for v in range(2, 9)})
 
 
 def test_ra_with_keep_and_success():
     one = {(v,): Fraction(1, 6) for v in range(1, 6)}
-    for f in D6:
+    for f in D6_FACES:
         one[(6, f)] = Fraction(1, 36)
     # 2d6ra6kh1: the unit with the higher sum
     expected: dict[int, Fraction] = {}
@@ -238,45 +199,6 @@ def test_ra_with_keep_and_success():
         succ[v] = succ.get(v, 0) + p * q
     assert_close(exact("2d6ra6>=5"), succ)
     assert chi2_passes(de.sample("2d6ra6>=5", 20_000, seed=4)["total"], succ)
-
-
-def test_explode_then_count_with_failures_and_keep():
-    # 1d6!>=5>=5f1: successes of every face; a 1 (only ever the last face) subtracts
-    expected: dict[int, Fraction] = {}
-    for k in range(30):
-        for last in range(1, 5):
-            v = k - (last == 1)
-            expected[v] = expected.get(v, 0) + Fraction(1, 3) ** k * Fraction(1, 6)
-    assert_close(exact("1d6!>=5>=5f1"), expected, 1e-11)
-    assert chi2_passes(de.sample("1d6!>=5>=5f1", 20_000, seed=6)["total"], expected)
-
-
-def test_exploding_units_ranked_then_counted():
-    # 2d6!kh1>=4: the unit with the higher sum is kept; each of its faces >= 4 counts
-    units: dict[tuple, Fraction] = {}
-    frontier = {(): Fraction(1)}
-    for _ in range(12):
-        nxt = {}
-        for chain, p in frontier.items():
-            for f in D6:
-                if f == 6:
-                    nxt[chain + (f,)] = p / 6
-                else:
-                    units[chain + (f,)] = units.get(chain + (f,), 0) + p / 6
-        frontier = nxt
-    expected: dict[int, Fraction] = {}
-    for (a, p), (b, q) in itertools.product(units.items(), units.items()):
-        kept = a if sum(a) >= sum(b) else b
-        v = sum(f >= 4 for f in kept)
-        expected[v] = expected.get(v, 0) + p * q
-    assert_close(exact("2d6!kh1>=4"), expected, 1e-8)
-    low: dict[int, Fraction] = {}
-    for (a, p), (b, q) in itertools.product(units.items(), units.items()):
-        kept = a if sum(a) <= sum(b) else b
-        v = sum(f >= 4 for f in kept)
-        low[v] = low.get(v, 0) + p * q
-    assert_close(exact("2d6!kl1>=4"), low, 1e-8)
-    assert chi2_passes(de.sample("2d6!kl1>=4", 20_000, seed=7)["total"], low)
 
 
 @pytest.mark.parametrize("expr, faces", [
@@ -314,7 +236,7 @@ def test_listed_faces_with_other_modifiers(expr, faces, value):
     assert chi2_passes(de.sample(expr, 20_000, seed=9)["total"], expected)
 
 
-@pytest.mark.parametrize("expr, must", [("3d6u", set(D6)), ("3d6u=6", {6}), ("3d6u>4", {5, 6}), ("2d3u", {1, 2, 3})])
+@pytest.mark.parametrize("expr, must", [("3d6u", set(D6_FACES)), ("3d6u=6", {6}), ("3d6u>4", {5, 6}), ("2d3u", {1, 2, 3})])
 def test_unique_dice(expr, must):
     n, sides = int(expr[0]), int(expr[2])
     # each die is thrown until its face (among those that must be unique) differs from the earlier ones
@@ -354,9 +276,9 @@ def test_unique_once():
     for _ in range(3):
         nxt: dict[tuple, Fraction] = {}
         for seen, p in states.items():
-            for f in D6:
+            for f in D6_FACES:
                 if f in seen:
-                    for g in D6:
+                    for g in D6_FACES:
                         nxt[seen + (g,)] = nxt.get(seen + (g,), 0) + p / 36
                 else:
                     nxt[seen + (f,)] = nxt.get(seen + (f,), 0) + p / 6
@@ -378,9 +300,9 @@ def test_unique_once():
                                              ("1d6ro", {1}, True)])
 def test_rerolls(expr, hit, once):
     if once:
-        one = {f: Fraction(1, 6) * (f not in hit) + Fraction(len(hit), 36) for f in D6}
+        one = {f: Fraction(1, 6) * (f not in hit) + Fraction(len(hit), 36) for f in D6_FACES}
     else:
-        one = {f: Fraction(1, 6 - len(hit)) for f in D6 if f not in hit}
+        one = {f: Fraction(1, 6 - len(hit)) for f in D6_FACES if f not in hit}
     assert_close(exact(expr), one)
     three = convolve(convolve(one, one), one)
     assert_close(exact("3" + expr[1:]), three)
@@ -406,86 +328,11 @@ def test_rerolls(expr, hit, once):
     ("3d6<3f>=5", lambda v: sum((f < 3) - (f >= 5) for f in v)),
 ])
 def test_success_counts(expr, value):
-    expected = enumerate_dice([D6] * 3, value)
+    expected = enumerate_dice([D6_FACES] * 3, value)
     assert_close(exact(expr), expected)
     assert chi2_passes(de.sample(expr, 20_000, seed=13)["total"], expected)
     rng = random.Random(7)
     assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
-
-
-@pytest.mark.parametrize("expr, value", [
-    ("4d6dl1dh1", lambda v: sum(sorted(v)[1:3])), ("4d6kh3dh1", lambda v: sum(sorted(v)[1:3])),
-    ("4d6kl3dl1", lambda v: sum(sorted(v)[1:3])), ("4d6kh2kl3", lambda v: sum(sorted(v)[2:3])),
-    ("4d6dl2dh2", lambda v: 0), ("5d6dl1dh1>=4", lambda v: sum(f >= 4 for f in sorted(v)[1:4])),
-    ("4d6kh3>=4f1", lambda v: sum((f >= 4) - (f == 1) for f in sorted(v)[1:])),
-    ("4d6dl1dh1r1", None),
-])
-def test_windows_of_ranks(expr, value):
-    if value is None:
-        expected = enumerate_dice([range(2, 7)] * 4, lambda v: sum(sorted(v)[1:3]))
-    else:
-        expected = enumerate_dice([D6] * int(expr[0]), value)
-    assert_close(exact(expr), expected)
-    assert chi2_passes(de.sample(expr, 20_000, seed=14)["total"], expected)
-    rng = random.Random(8)
-    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(3000)], expected)
-
-
-# ---------------------------------------------------------------- explosions="dice": every die thrown ranked
-
-
-def chains(sides: int, on: set[int], depth: int = 18, pen: int = 0) -> dict[tuple, Fraction]:
-    """Every chain of one exploding die (the faces counted, each added die ``pen`` less) and its chance."""
-    out: dict[tuple, Fraction] = {}
-    frontier = {(): Fraction(1)}
-    for d in range(depth):
-        nxt: dict[tuple, Fraction] = {}
-        for chain, p in frontier.items():
-            for f in range(1, sides + 1):
-                c = chain + (f - (pen if d else 0),)
-                if f in on:
-                    nxt[c] = p / sides
-                else:
-                    out[c] = p / sides
-        frontier = nxt
-    return out
-
-
-@pytest.mark.parametrize("expr, sides, on, pen, value", [
-    ("2d4!kh1", 4, {4}, 0, lambda t: max(t)),
-    ("2d4!kl1", 4, {4}, 0, lambda t: min(t)),
-    ("2d4!kh2", 4, {4}, 0, lambda t: sum(sorted(t)[-2:])),
-    ("2d4!dh1", 4, {4}, 0, lambda t: sum(sorted(t)[:-1])),
-    ("2d4!dl1", 4, {4}, 0, lambda t: sum(sorted(t)[1:])),
-    ("2d4!pkh1", 4, {4}, 1, lambda t: max(t)),
-    ("2d4!kh2>=3", 4, {4}, 0, lambda t: sum(f >= 3 for f in sorted(t)[-2:])),
-])
-def test_explosions_ranked_die_by_die(expr, sides, on, pen, value):
-    one = chains(sides, on, pen=pen)
-    expected: dict[int, Fraction] = {}
-    for (a, p), (b, q) in itertools.product(one.items(), one.items()):
-        v = value(a + b)
-        expected[v] = expected.get(v, 0) + p * q
-    assert_close(exact(expr, explosions="dice"), expected, 1e-9)
-    assert chi2_passes(de.sample(expr, 20_000, seed=41, explosions="dice")["total"], expected)
-    rng = random.Random(12)
-    assert chi2_passes([de.roll(expr, seed=rng, explosions="dice").total for _ in range(3000)], expected)
-
-
-def test_the_readme_explosions_dice_example():
-    # README: 4d6e6kh3 averages 12.8336 with every die ranked (d20's 12.83), 15.0432 with units
-    assert de.distribution("4d6e6kh3", explosions="dice").mean() == pytest.approx(12.8336, abs=5e-5)
-    assert de.distribution("4d6!kh3").mean() == pytest.approx(15.0432, abs=5e-5)
-
-
-def test_a_scripted_roll_ranked_die_by_die():
-    r = scripted("2d6!kh2", [6, 5, 3], explosions="dice")
-    assert r.total == 11  # 6, 5 and 3 are three dice: the two highest are 6 and 5
-    assert [(d.value, d.kept) for d in r.dice] == [(6, True), (5, True), (3, False)]
-    r = scripted("2d6!kl1", [6, 5, 3], explosions="dice")
-    assert r.total == 3
-    r = scripted("2d6!kh1>=5", [6, 5, 3], explosions="dice")
-    assert r.total == 1
 
 
 def test_re_rolls_past_their_cap_draw_among_the_faces_left():
@@ -497,3 +344,148 @@ def test_re_rolls_past_their_cap_draw_among_the_faces_left():
     mean, sd = 10_000 * 18 / 5, (10_000 * (sum(f * f for f in (1, 2, 4, 5, 6)) / 5 - 3.6 ** 2)) ** 0.5
     assert abs(totals.mean() - mean) < 4 * sd / 400 ** 0.5
     assert totals.std() == pytest.approx(sd, rel=0.2)
+
+
+class Rigged(np.random.Generator):
+    """A numpy generator whose ``integers`` always answers the lowest (or highest) value asked for and records
+    each call: a die that keeps clashing, or keeps exploding. Runaway loops stop with an error, not a hang."""
+
+    def __init__(self, high: bool = False) -> None:
+        super().__init__(np.random.PCG64(0))
+        self.high = high
+        self.calls: list[tuple] = []
+
+    def integers(self, low, high=None, size=None, **kwargs):  # type: ignore[override]
+        self.calls.append((low, high, size))
+        if len(self.calls) > 5 * MAX_EXPLOSIONS:
+            raise RuntimeError("runaway loop: the generator was asked too many times")
+        value = high - 1 if self.high else low
+        return value if size is None else np.full(size, value, dtype=np.int64)
+
+
+def test_unique_die_clashing_every_time_is_drawn_among_free_faces_after_max_rerolls() -> None:
+    """``2d6u`` with a generator always showing 1: the second die is thrown again MAX_REROLLS times (all 1s),
+    then drawn among the faces the first die does not show (2..6; the rigged draw picks the first: 2)."""
+    gen = Rigged()
+    total = de.sample("2d6u", 1, seed=gen)["total"]
+    assert total.tolist() == [1 + 2]
+    # one draw of both dice, MAX_REROLLS throws of the clashing die, one draw among the free faces
+    assert len(gen.calls) == 1 + MAX_REROLLS + 1
+    assert gen.calls[-1][:2] == (0, 5)  # 5 free faces
+
+
+def test_unique_point_die_falls_back_to_faces_not_forbidden() -> None:
+    """``3d6u=1``: only 1s must be unique. All throws show 1: the second and the third die each fall back
+    (after MAX_REROLLS throws) to the faces other than a 1 already shown, 2..6: the first, 2. Total 1 + 2 + 2."""
+    gen = Rigged()
+    assert de.sample("3d6u=1", 1, seed=gen)["total"].tolist() == [5]
+    assert len(gen.calls) == 1 + 2 * (MAX_REROLLS + 1)
+
+
+def test_explosions_ranked_per_die_stop_at_max_explosions() -> None:
+    """``explosions="dice"``: a die showing 6 every throw explodes MAX_EXPLOSIONS times (README: at most 200
+    explosions from one die), so 1 + MAX_EXPLOSIONS sixes, one dropped by ``dl1``."""
+    gen = Rigged(high=True)
+    total = de.sample("1d6!dl1", 1, seed=gen, explosions="dice")["total"]
+    assert total.tolist() == [6 * MAX_EXPLOSIONS]
+    assert len(gen.calls) == 1 + MAX_EXPLOSIONS
+
+
+def _die(value: int, kept: bool = True, exploded: bool = False, added: bool = False,
+         critical: str | None = None) -> dict:
+    return {"kind": "d6", "sides": 6, "value": value, "kept": kept, "exploded": exploded, "rerolled": False,
+            "added": added, "wild": False, "face": None, "label": None, "critical": critical}
+
+
+def test_json_of_kept_and_dropped_dice() -> None:
+    """``3d6kh2`` throwing 6, 2, 3: the 2 is dropped; every die a d6, no critical mark (null)."""
+    roll = de.roll("3d6kh2", seed=Scripted([6, 2, 3]))
+    assert json.loads(roll.model_dump_json())["dice"] == [_die(6), _die(2, kept=False), _die(3)]
+
+
+def test_json_of_an_exploding_unit() -> None:
+    """``2d6!`` throwing 6, 2, 3: the 6 explodes and adds the 2; the 3 stands alone."""
+    roll = de.roll("2d6!", seed=Scripted([6, 2, 3]))
+    assert json.loads(roll.model_dump_json())["dice"] == [_die(6, exploded=True), _die(2, added=True), _die(3)]
+
+
+def test_dice_dropped_when_ranked_one_by_one_keep_their_explosion() -> None:
+    """``3d6!dh1`` with ``explosions="dice"`` throwing 6 (explodes: +2), 3, 4: every die ranked on its own, the
+    6 is dropped and still shown exploded: ``[~6!~+2, 3, 4] = 9``."""
+    roll = de.roll("3d6!dh1", seed=Scripted([6, 2, 3, 4]), explosions="dice")
+    first = roll.dice[0]
+    assert (first.value, first.kept, first.exploded) == (6, False, True)
+    assert (roll.dice[1].value, roll.dice[1].kept, roll.dice[1].added) == (2, True, True)
+    assert str(roll) == "3d6!dh1: [~6!~+2, 3, 4] = 9"
+    assert json.loads(roll.model_dump_json())["dice"][0] == _die(6, kept=False, exploded=True)
+
+
+def test_markdown_marks_a_critical_success_bold_italic() -> None:
+    """``1d20cs>=19`` throwing 19: a critical success (not the natural maximum) is written ``***19***``."""
+    roll = de.roll("1d20cs>=19", seed=Scripted([19], 20))
+    assert "***19***" in roll.render("markdown")
+    assert 'class="die die-d20 kept critical"' in roll.render("html")
+
+
+def test_html_marks_successes_of_dice_ranked_one_by_one() -> None:
+    """``3d6!kh2>=4`` with ``explosions="dice"`` throwing 6 (explodes: +2), 3, 5: the two highest dice, 6 and 5,
+    are kept and each a success (total 2); the 2 and the 3 are dropped."""
+    roll = de.roll("3d6!kh2>=4", seed=Scripted([6, 2, 3, 5]), explosions="dice")
+    assert roll.outcome.total == 2
+    html = roll.render("html")
+    assert html.count(" success\">") == 2
+    assert ">6!*</span>" in html and ">5*</span>" in html
+    assert "\\*" in roll.render("markdown")
+
+
+def test_exact_odds_of_unique_dice_follow_up_to_max_states() -> None:
+    """The exact odds of unique dice follow at most MAX_UNIQUE_STATES (200,000) states: one die of 200,000
+    faces is exactly at the bound (one state per face) and still computed, uniform; one more face is refused.
+    Through the plan (``api.plan(...).distribution()``): ``de.distribution`` refuses both earlier, on its
+    work budget, so the bound of the term itself only shows there."""
+    dist = api.plan("1d200000u").distribution()
+    probs = np.asarray(dist.probabilities)
+    assert len(probs) == 200_000
+    assert np.allclose(probs, 1 / 200_000)
+    with pytest.raises(de.DiceLimitError) as err:
+        api.plan("1d200001u").distribution()
+    assert "too many dice for exact odds of unique dice" in str(err.value)
+
+
+def exact_std(expr: str) -> dict[int, float]:
+    return de.distribution(expr).marginal("total")
+
+
+def check_three_ways(expr: str, expected: dict, n: int = 20_000, seed: int = 16, tol: float = 1e-12) -> None:
+    """Exact odds equal ``expected``; a seeded sample and seeded rolls follow it (chi-square)."""
+    assert_close(exact_std(expr), expected, tol)
+    assert chi2_passes(de.sample(expr, n, seed=seed)["total"], expected)
+    rng = random.Random(seed)
+    assert chi2_passes([de.roll(expr, seed=rng).total for _ in range(4000)], expected)
+
+
+# ---------------------------------------------------------------- re-roll once on several faces
+
+
+def test_reroll_once_on_several_faces():
+    # ro<3: a first 1 or 2 is thrown again once, and the second face stays whatever it is
+    expected = {v: Fraction(1, 6) * (v >= 3) + Fraction(2, 6) * Fraction(1, 6) for v in D6_FACES}
+    assert sum(expected.values()) == 1
+    check_three_ways("1d6ro<3", expected)
+    assert exact_std("1d6ro<3")[1] == pytest.approx(1 / 18, abs=1e-15)
+
+
+def test_reroll_until_on_several_faces():
+    expected = {v: Fraction(1, 4) for v in range(3, 7)}
+    check_three_ways("1d6r<3", expected)
+
+
+def test_plain_rolls_follow_the_faces():
+    r = de.roll("4d6kh3", seed=Scripted([1, 6, 5, 2]))
+    assert r.total == 13 and [d.kept for d in r.dice] == [False, True, True, True]
+    r = de.roll("4d6kl1", seed=Scripted([3, 6, 2, 2]))
+    assert r.total == 2 and sum(d.kept for d in r.dice) == 1 and [d.value for d in r.dice if d.kept] == [2]
+    r = de.roll("4d6dh1", seed=Scripted([3, 6, 2, 2]))
+    assert r.total == 7 and [d.kept for d in r.dice] == [True, False, True, True]
+    r = de.roll("8d10>=7f1", seed=Scripted([10, 10, 1, 1, 9, 8, 7, 4], 10))
+    assert r.total == 5 - 2

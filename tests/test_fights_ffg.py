@@ -1,9 +1,5 @@
-"""FFG fights (text 004) and the narrative dice's tables against sources written here (issue 16, second pass).
-
-The exact duel odds are recomputed here from the published faces (``test_mutants_pools.PUBLISHED``): each
-attack's outcome by enumerating the faces of its pool, the fight by iterating the rounds as the module's
-docstring describes them (initiative once, the first to act attacks, then the other if still standing).
-"""
+"""FFG fights (text 004) and the narrative dice's tables against sources written here: attack outcomes,
+initiative, duel odds recomputed from the published faces, minion groups."""
 
 from __future__ import annotations
 
@@ -18,8 +14,7 @@ from diceengine.systems.ffg import fight as ffg_fight
 
 import diceengine as de
 from diceengine import fights
-
-from .test_mutants_pools import LETTER, PUBLISHED, outcome_of, published_pool
+from tests.test_ffg import LETTER, PUBLISHED, outcome_of, published_pool
 
 # ---------------------------------------------------------------- the face tables, face by face
 
@@ -209,8 +204,12 @@ def duel(fa: dict, fb: dict, difficulty: int, rounds: int = 2000) -> tuple[float
 
 HERO = {"name": "Hero", "characteristic": 3, "skill": 1, "soak": 3, "wound_threshold": 8, "damage": 5, "critical": 3,
         "initiative": [3, 1], "player": True}
+
+
 THUG = {"name": "Thug", "kind": "rival", "characteristic": 2, "skill": 2, "soak": 2, "wound_threshold": 6,
         "damage": 4, "critical": 2, "defense": 1, "initiative": [2, 2]}
+
+
 SQUAD = {"name": "Squad", "kind": "minion", "size": 3, "characteristic": 2, "soak": 4, "wound_threshold": 3,
          "damage": 4, "critical": 3, "initiative": [2, 0]}
 

@@ -1,12 +1,10 @@
-"""Classic D6 rules (``systems/d6.py``, texts ``000`` and ``002``): what mutmut's survivors showed
-undefended (issue 16): the rules' refusals (user-visible messages), the edges of each rule, the system's
-description. Expected values from the texts and the readings documented in the module.
-"""
+"""Classic D6 rules (texts ``000`` and ``002``): circumstances and round penalties, cover and reactions, damage
+bands and health, opposed rolls and initiative, parries, advancement and Force points, at their edges."""
 
 from __future__ import annotations
 
 import pytest
-from diceengine.systems import d6
+from diceengine.systems import d6, d6wild
 from diceengine.systems.d6 import Code, Health, Wound
 from diceengine.systems.d6 import codes as _d6_codes
 
@@ -166,3 +164,33 @@ def test_the_system():
     assert r.outcome.success == (r.outcome.margin >= 0)
     o = de.roll("1D vs 1D", "d6", seed=1, tie="opponent").outcome
     assert o.success == (o.margin > 0)
+
+
+# ---------------------------------------------------------------- health (000, 003)
+
+
+def test_d6_wounded_loses_one_die():
+    assert Health().hit(Wound.WOUNDED).penalty == 1
+    assert Health().hit(Wound.STUNNED).penalty == 1
+    assert Health().hit(Wound.STUNNED).hit(Wound.WOUNDED).penalty == 2
+    assert Health().hit(Wound.STUNNED).hit(Wound.STUNNED).penalty == 2
+    assert Health().penalty == 0
+
+
+def test_d6_wounds_stack():
+    # text 000: wounded twice is incapacitated; incapacitated then wounded again is mortally wounded
+    once = Health().hit(Wound.WOUNDED)
+    assert once.state == Wound.WOUNDED and once.can_act
+    twice = once.hit(Wound.WOUNDED)
+    assert twice.state == Wound.INCAPACITATED and not twice.can_act
+    assert twice.hit(Wound.WOUNDED).state == Wound.MORTALLY_WOUNDED
+    assert Health().hit(Wound.INCAPACITATED).hit(Wound.INCAPACITATED).state == Wound.MORTALLY_WOUNDED
+
+
+def test_classic_d6_never_raises_attributes():
+    with pytest.raises(de.DiceError, match="attributes"):
+        d6.advance_cost("3D", 1, attribute=True)
+    assert d6.advance_cost("2D", 3) == 6  # the text: 2D -> 3D costs 6
+    assert d6.advance_cost("4D", 3) == 12 and d6.advance_cost("5D+1", 1) == 5
+    with pytest.raises(de.DiceError, match="attributes"):
+        d6wild.skill_advance_cost("3D", attribute=True)

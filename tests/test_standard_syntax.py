@@ -1,7 +1,6 @@
-"""The standard notation's syntax nodes and a dice term's checks under mutation (issue 16): every spelling in
-any letter case means what its lower-case spelling means, compare points test what they say, the term's text in
-messages, each refusal with its message and caret (README, "Standard notation, precisely" and "Bounds").
-"""
+"""The standard notation's syntax nodes and a dice term's checks: every spelling in any case, compare points,
+defaults, descriptions and labels, group modifiers as written, a term's refusals and the bounds of its dice
+and scores."""
 
 from __future__ import annotations
 
@@ -12,8 +11,7 @@ import pytest
 from diceengine.systems.standard.nodes import Compare
 
 import diceengine as de
-
-from .helpers import Scripted
+from tests.helpers import Scripted
 
 
 @pytest.mark.parametrize("op, value, holds", [
