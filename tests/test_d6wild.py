@@ -595,3 +595,11 @@ def test_character_point_sample_and_roll_agree_with_the_odds():
     spent = d6wild.spend_character_point(de.roll("3D vs 3D", system="d6wild", seed=5), seed=2)
     assert len([d for d in spent.dice if d.label == "character point"]) == 1
     assert spent.success == (spent.margin >= 0)
+
+
+@pytest.mark.parametrize(("expression", "system"), [("3D", "d6"), ("3D+1 vs 15", "d6"), ("3d6", "standard")])
+def test_a_character_point_is_refused_to_a_roll_of_another_system(expression, system):
+    # the rules give character points to D6 with the Wild Die only: any other roll gets the engine's error
+    roll = de.roll(expression, system=system, seed=1)
+    with pytest.raises(de.DiceValueError, match="^only a d6wild roll takes a character point$"):
+        d6wild.spend_character_point(roll)

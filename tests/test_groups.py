@@ -154,3 +154,16 @@ def test_a_group_keeping_nothing_is_zero_even_times_the_largest_integer():
     expr = "{0, 0 * 1d6}kh0 * " + BIG_M + " * 2"
     assert de.roll(expr, seed=4).outcome.total == 0
     assert [(o.total, p) for o, p in de.distribution(expr).items()] == [(0, pytest.approx(1.0))]
+
+
+@pytest.mark.parametrize(("expression", "shown"), [
+    # an atom (function call, group, set) is not put in parentheses before its label...
+    ("max(1d6,1d8)[fire]", r"max\(\[\*\*\d\*\*\], \[\*\*\d\*\*\]\) \(fire\)"),
+    ("{1d6,1d8}[fire]", r"\{\[\*\*\d\*\*\] = \d, \[\*\*\d\*\*\] = \d\} \(fire\)"),
+    # ...a sum is
+    ("(1d6+1d4)[fire]", r"\(\[\*+\d\*+\] \+ \[\*+\d\*+\]\) \(fire\)"),
+])
+def test_a_labelled_expression_in_markdown_is_parenthesised_only_when_it_is_not_an_atom(expression, shown):
+    text = de.roll(expression, seed=1).render("markdown")
+    body = text.split(": ", 1)[1].rsplit(" = ", 1)[0]
+    assert re.fullmatch(shown, body), text
