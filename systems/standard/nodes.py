@@ -109,7 +109,7 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
     text = str(token).lower()
     if not text.endswith("!="):
         return text, compare
-    column = token.start_pos + len(text)
+    column = (token.start_pos or 0) + len(text)
     if compare is None or compare.op != "=":
         raise DiceSyntaxError(f"'{token}' needs a number after '!=' (a compare point of '{text[:-2]}')",
                               column=column)
@@ -396,8 +396,8 @@ class Described(Node):
                 raise DiceSyntaxError(
                     f"'{operator.group(0).strip()}' reads as another roller's operator, not as a description"
                     f"{hint}: write the modifier right after the dice, or quote the description "
-                    f"(\"{raw}\") or begin it with #", column=self.text.start_pos + len(str(self.text))
-                    - len(str(self.text).lstrip()))
+                    f"(\"{raw}\") or begin it with #",
+                    column=(self.text.start_pos or 0) + len(str(self.text)) - len(str(self.text).lstrip()))
             if raw.startswith("/*"):
                 raw = raw[2:]
                 raw = raw.removesuffix("*/")
