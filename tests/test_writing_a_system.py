@@ -32,16 +32,21 @@ def coins(tmp_path_factory: pytest.TempPathFactory):
     (package / "coins.lark").write_text(grammar[0], encoding="utf-8")
     (package / "system.py").write_text("from __future__ import annotations\n\n" + "\n\n".join(module),
                                        encoding="utf-8")
+    from diceengine import registry
+
+    before = registry._registry.get("coins")  # another test's "coins" system, if it ran first: put back after
     sys.path.insert(0, str(root))
     try:
         system = importlib.import_module("dice_coins.system")
-        registered = de.register(system.CoinSystem)
-        yield registered
+        yield de.register(system.CoinSystem, replace=True)
     finally:
         sys.path.remove(str(root))
-        from diceengine import registry
-
-        registry._registry.pop("coins", None)
+        sys.modules.pop("dice_coins.system", None)
+        sys.modules.pop("dice_coins", None)
+        if before is None:
+            registry._registry.pop("coins", None)
+        else:
+            registry._registry["coins"] = before
 
 
 def test_the_guide_plugin_reads_its_grammar_from_its_own_package(coins):
