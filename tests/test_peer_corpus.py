@@ -27,13 +27,34 @@ def reads(expr: str, options: dict) -> bool:
     return True
 
 
-def test_at_least_nine_in_ten_of_the_peers_expressions_are_read():
+def test_every_expression_but_the_documented_conflicts_is_read():
     counted = [(e, o) for e, _, o, conflict in CORPUS if conflict is None]
     failed = [e for e, o in counted if not reads(e, o)]
-    share = 1 - len(failed) / len(counted)
-    print(f"\npeer corpus: {len(counted) - len(failed)} of {len(counted)} read ({share:.1%}); "
-          f"{len(CORPUS) - len(counted)} documented conflicts; not read: {failed}")
-    assert share >= 0.9, failed
+    read_all = sum(reads(e, o) for e, _, o, _ in CORPUS)
+    print(f"\npeer corpus: {len(counted) - len(failed)} of {len(counted)} read; {len(CORPUS) - len(counted)} "
+          f"documented conflicts; of all {len(CORPUS)}: {read_all} read ({read_all / len(CORPUS):.1%}); "
+          f"not read: {failed}")
+    assert not failed
+
+
+def test_documented_conflicts_are_refused_not_misread():
+    """A documented conflict is one this engine refuses (with its own error), never one it reads otherwise."""
+    read = [e for e, _, o, conflict in CORPUS if conflict is not None and reads(e, o)]
+    assert not read, read
+
+
+#: the peers' documented values (their tests and guides): expression, options, the value every roll gives
+DOCUMENTED = [
+    ("(1, 2, 3, 4, 5)kh1kl1", {"dialect": "d20"}, 6), ("(1, 2, 3, 4, 5)k<3", {"dialect": "d20"}, 3),
+    ("(1)k1", {"dialect": "d20"}, 1), ("(1)k2", {"dialect": "d20"}, 0), ("(1, 2, 3, 4, 5)p3", {"dialect": "d20"}, 12),
+    ("(1, 2, 3)k1k2", {"dialect": "d20"}, 3), ("1d6r!=5", {}, 5), ("1d1ro1", {"dialect": "d20"}, 1),
+    ("15 // 2", {"dialect": "d20"}, 7), ("13 % 2", {"dialect": "d20"}, 1), ("2d1!=2", {}, 2),
+]
+
+
+@pytest.mark.parametrize("expr, options, value", DOCUMENTED)
+def test_the_peers_documented_values(expr, options, value):
+    assert de.distribution(expr, **options).marginal() == {value: 1.0}
 
 
 def test_every_conflict_gives_its_reason():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,23 @@ class Compare(Node, ast_utils.AsList):
         return f"{self.op}{self.value}"
 
 
+#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator
+_LONE_LETTER = re.compile(r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])")
+
+
+def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compare | None]:
+    """A modifier letter read with a ``!=`` right after it (``r!=5``, ``cs!=20``): the letter, and its compare
+    point ``!=N`` (rpg-dice-roller: a compare point of that modifier, never an explosion)."""
+    text = str(token).lower()
+    if not text.endswith("!="):
+        return text, compare
+    column = (token.start_pos or 0) + len(text)
+    if compare is None or compare.op != "=":
+        raise DiceSyntaxError(f"'{token}' needs a number after '!=' (a compare point of '{text[:-2]}')",
+                              column=column)
+    return text[:-2], Compare.of("!=", compare.value)
+
+
 #: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
 #: d20's ``phN`` / ``plN`` (drop) are ``dhN`` / ``dlN``
 _KEEP_SPELLINGS = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}
@@ -115,6 +133,7 @@ class Keep(Node):
     point: Any = None
     pos: int | None = field(default=None, compare=False)
     spelled: str = field(default="")  # part of the meaning: d20 reads k3 and kh3 apart
+    fresh: bool = False  # d20: an operator of its own, never joined to the one before (a set's on its dice)
 
     def __post_init__(self) -> None:
         if isinstance(self.n, Token) and self.n.type == "COMPARATOR":  # keep_point: KEEP COMPARATOR INT
@@ -204,7 +223,8 @@ class Reroll(Node):
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
-            kind = str(self.kind).lower()
+            kind, compare = _letter_not_equal(self.kind, self.compare)
+            object.__setattr__(self, "compare", compare)
             object.__setattr__(self, "kind", "r" if kind == "rr" else kind)
 
     @property
@@ -242,6 +262,7 @@ class CountFailures(Node):
     def __post_init__(self) -> None:
         if isinstance(self.letter, Token):
             object.__setattr__(self, "pos", self.letter.start_pos)
+            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
             object.__setattr__(self, "letter", "f")
 
 
@@ -277,7 +298,9 @@ class Unique(Node):
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", str(self.kind).lower())
+            kind, compare = _letter_not_equal(self.kind, self.compare)
+            object.__setattr__(self, "compare", compare)
+            object.__setattr__(self, "kind", kind)
 
     @property
     def once(self) -> bool:
@@ -309,7 +332,9 @@ class Critical(Node):
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", str(self.kind).lower())
+            kind, compare = _letter_not_equal(self.kind, self.compare)
+            object.__setattr__(self, "compare", compare)
+            object.__setattr__(self, "kind", kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +389,15 @@ class Described(Node):
         if isinstance(self.text, Token):
             object.__setattr__(self, "pos", self.text.start_pos)
             raw = str(self.text).strip()
+            operator = _LONE_LETTER.match(raw)
+            if operator:  # "6d6 o 3", "(1, 2, 5) v 3", "6 e 5": another roller's operator, not words
+                letter = operator.group(1)
+                hint = " (multiply with *)" if letter.lower() == "x" else ""
+                raise DiceSyntaxError(
+                    f"'{operator.group(0).strip()}' reads as another roller's operator, not as a description"
+                    f"{hint}: write the modifier right after the dice, or quote the description "
+                    f"(\"{raw}\") or begin it with #",
+                    column=(self.text.start_pos or 0) + len(str(self.text)) - len(str(self.text).lstrip()))
             if raw.startswith("/*"):
                 raw = raw[2:]
                 raw = raw.removesuffix("*/")

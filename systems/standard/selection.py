@@ -221,7 +221,7 @@ def selection_of(keeps: Sequence[Keep]) -> Selection:
             sel = ("=", k.n)
         else:
             sel = (spelled[1], k.n)
-        if groups and groups[-1][0] == mode:
+        if groups and groups[-1][0] == mode and not k.fresh:
             groups[-1][1].append(sel)
         else:
             groups.append((mode, [sel]))

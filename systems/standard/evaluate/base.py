@@ -26,6 +26,7 @@ class Context:
         self.explosions = options.get("explosions", "unit")
         self.marked: list[Any] = []  # marked nodes (CriticalTerm, CriticalGroup): their counts in the outcome
         self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
+        self.pushed: dict[int, list[tuple]] = {}  # keep / drop of groups holding one roll, by dice node (id)
 
 
 class Evaluator:

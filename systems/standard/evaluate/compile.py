@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
-from diceengine.errors import DiceError
+from diceengine.errors import DiceError, DiceValueError
 
 from ..nodes import (
     Call,
@@ -17,6 +18,7 @@ from ..nodes import (
     Keep,
     Labelled,
     Mod,
+    Modifiers,
     Pos,
     Pow,
 )
@@ -33,6 +35,82 @@ __all__ = ["Context", "Evaluator", "compile_node"]
 
 _BINARY = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", Pow: "^"}
 
+#: a stand-in for what a group's keep / drop cannot reach die by die (computed dice, a group of several items)
+_OPAQUE = object()
+
+
+def _rolls_of(node: Any, out: list) -> None:
+    """The dice terms of ``node`` (:data:`_OPAQUE` for computed dice and groups of several items)."""
+    if isinstance(node, Dice):
+        out.append(_OPAQUE if node.computed else node)
+    elif isinstance(node, Group):
+        if len(node.exprs) == 1 and any(isinstance(m, Keep) for m in node.modifiers):
+            _rolls_of(node.exprs[0], out)  # its keep / drop reach the same dice
+        else:
+            for e in node.exprs:
+                found: list = []
+                _rolls_of(e, found)
+                if found:
+                    out.append(_OPAQUE)
+    elif isinstance(node, Call):
+        for a in node.args:
+            _rolls_of(a, out)
+    elif isinstance(node, (Labelled,)):
+        _rolls_of(node.term, out)
+    elif hasattr(node, "operand"):
+        _rolls_of(node.operand, out)
+    elif hasattr(node, "left"):
+        _rolls_of(node.left, out)
+        _rolls_of(node.right, out)
+
+
+def _paren_roll(node: Any, out: list) -> None:
+    """The dice term a parenthesis holds, in d20's reading: itself, or that of the parenthesis it holds."""
+    while isinstance(node, Labelled):
+        node = node.term
+    if isinstance(node, Dice) and not node.computed:
+        out.append(node)
+    elif isinstance(node, Group) and not node.brace and len(node.exprs) == 1 \
+            and any(isinstance(m, Keep) for m in node.modifiers):
+        _paren_roll(node.exprs[0], out)
+
+
+def _one_roll(node: Group, ctx: Context) -> Evaluator | None:
+    """A group or parenthesis holding one roll, with keep / drop: its keep / drop apply to that roll's dice
+    (rpg-dice-roller: ``{4d6}kh2`` keeps the two highest dice; d20: ``(10d6kh5)kl2`` the two lowest of the
+    dice still kept), the other modifiers to its total. None: the group keeps or drops its items."""
+    if len(node.exprs) != 1 or not any(isinstance(m, Keep) for m in node.modifiers):
+        return None
+    found: list = []
+    if node.brace:
+        _rolls_of(node.exprs[0], found)
+    else:  # d20: a parenthesis of dice is its dice; of any other expression, one item ("(1d6+1d4)kh1")
+        _paren_roll(node.exprs[0], found)
+    if not found:
+        return None  # no dice: the item is kept or dropped whole ("(1)k2" is 0 in d20)
+    keeps = [m for m in node.modifiers if isinstance(m, Keep)]
+    if len(found) > 1 or found[0] is _OPAQUE:
+        raise DiceValueError("keep / drop on a group holding one expression reach the dice of its single dice "
+                             "term: this one holds several (write the keep / drop on the dice term, or "
+                             "list the items: {4d6, 2d8}kh1)", ctx.expression, keeps[0].pos or 0)
+    pushed = ctx.pushed.setdefault(id(found[0]), [])
+    pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
+    item = compile_node(node.exprs[0], ctx)
+    rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
+    if not rest:
+        return item
+    plain = dataclasses.replace(node, items=[node.exprs[0], *rest])
+    return GroupEval([item], plain, ctx)
+
+
+def _with_pushed(node: Dice, ctx: Context) -> Dice:
+    """``node`` with the keep / drop of the groups holding it as their one roll, innermost first."""
+    pushed = ctx.pushed.pop(id(node), None)
+    if not pushed:
+        return node
+    keeps = [k for level in reversed(pushed) for k in level]
+    return dataclasses.replace(node, modifiers=Modifiers(list(node.modifiers.items) + keeps))
+
 
 def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator:
     """The evaluator of ``node`` (``label``: the label written right after it, for a dice term)."""
@@ -40,6 +118,8 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Number:
         return Const(node.value)
     if t is Dice:
+        if ctx.pushed:
+            node = _with_pushed(node, ctx)
         if node.computed:
             outer, ctx.marked = ctx.marked, []
             try:
@@ -71,6 +151,9 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Call:
         return Function(node.name, [compile_node(a, ctx) for a in node.args], node, ctx)
     if isinstance(node, Group):
+        one = _one_roll(node, ctx)
+        if one is not None:
+            return one
         if not any(isinstance(m, Keep) for m in node.modifiers):  # every item kept: its marks count as they are
             return GroupEval([compile_node(e, ctx) for e in node.exprs], node, ctx)
         outer, item_marks, items = ctx.marked, [], []
