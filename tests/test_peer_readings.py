@@ -1,4 +1,4 @@
-"""The peers' readings that the standard notation used to misread silently (issue 24): a compare point after a
+"""The peers' documented readings of the standard notation: a compare point after a
 modifier letter, keep / drop on a group holding one roll, d20's joined set selectors, another roller's operator
 taken as a description. Each rolls the peer's documented example and checks the exact odds against an
 enumeration written here."""
