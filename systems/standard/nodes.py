@@ -21,6 +21,7 @@ __all__ = [
     "Critical",
     "Described",
     "Dice",
+    "Double",
     "Explode",
     "FloorDiv",
     "Group",
@@ -264,6 +265,22 @@ class CountFailures(Node):
             object.__setattr__(self, "pos", self.letter.start_pos)
             object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
             object.__setattr__(self, "letter", "f")
+
+
+@dataclass(frozen=True, slots=True)
+class Double(Node):
+    """``dblN`` / ``dbl>=N``: a success meeting the point counts twice (World of Darkness' 10s); bare ``dbl``
+    doubles the highest face. It needs a success count before it."""
+
+    letter: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.letter, Token):
+            object.__setattr__(self, "pos", self.letter.start_pos)
+            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
+            object.__setattr__(self, "letter", "dbl")
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,10 +95,10 @@ def kept_units(spec: TermSpec) -> tuple[int, int, int]:
                 all(kind in "hl" for kind, _ in spec.selection.groups[0][1]):
             units = min(units, sum(n for _, n in spec.selection.groups[0][1]))
         if spec.success is not None:
-            return units, (-1 if spec.failure is not None else 0), 1
+            return (units, *spec.success_range)
         return units, min(f_lo, f_lo - pen), f_hi
     if spec.success is not None:
-        b_lo, b_hi = (-1 if spec.failure is not None else 0), 1
+        b_lo, b_hi = spec.success_range
         if spec.explode is not None and not spec.compound:  # every face of the unit counted
             b_lo, b_hi = links * b_lo, links * b_hi
         return spec.count, b_lo, b_hi
@@ -115,7 +115,7 @@ def bounds(spec: TermSpec) -> tuple[int, int]:
         f_lo, f_hi = min(spec.faces[0], spec.faces[0] - 1), spec.faces[-1]
         lo, hi = min(f_lo, links * f_lo), max(f_hi, links * f_hi)
     else:
-        lo, hi = (-1 if spec.failure is not None else 0), 1
+        lo, hi = spec.success_range
         if not spec.compound:
             lo, hi = links * lo, links * hi
     units = spec.count if spec.keep is None else spec.keep

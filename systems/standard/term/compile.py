@@ -18,6 +18,7 @@ from ..nodes import (
     CountSuccesses,
     Critical,
     Dice,
+    Double,
     Explode,
     Keep,
     Reroll,
@@ -95,6 +96,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
     success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
     failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
+    double_mod: Double | None = _unique(mods, Double, "doubled success (dbl)", expression)
     unique_mod: Unique | None = _unique(mods, Unique, "unique", expression)
     sort_mod: Sort | None = _unique(mods, Sort, "sort", expression)
     for clamp in (m for m in mods if isinstance(m, Clamp)):
@@ -138,6 +140,14 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if failure_mod is not None and success_mod is None:
         raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                               expression, failure_mod.pos if failure_mod.pos is not None else pos)
+    if double_mod is not None and success_mod is None:
+        hint = f" ('{explode_mod.bang}{explode_mod.compare}' is the explosion's point)" \
+            if explode_mod is not None and explode_mod.compare is not None else ""
+        raise DiceSyntaxError(f"doubled successes (dbl) need a success count before them (e.g. 10d10>=8dbl10){hint}",
+                              expression, double_mod.pos if double_mod.pos is not None else pos)
+    double = None
+    if double_mod is not None:
+        double = double_mod.compare or Compare.of("=", faces[-1])
     if unique_mod is not None:
         if explode is not None or reroll is not None:
             raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
@@ -154,7 +164,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         compound=bool(explode is not None and explode_mod and explode_mod.compound), reroll=reroll,
         reroll_once=bool(reroll_mod and reroll_mod.once),
         success=success_mod.compare if success_mod else None,
-        failure=failure_mod.compare if failure_mod else None, label=label,
+        failure=failure_mod.compare if failure_mod else None, double=double, label=label,
         penetrate=bool(explode_mod and explode_mod.penetrate), explode_limit=limit,
         unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
         unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
@@ -182,6 +192,8 @@ def _term_text(node: Dice, count: int, sides: Any) -> str:
             text += str(m.compare)
         elif isinstance(m, CountFailures):
             text += "f" + str(m.compare)
+        elif isinstance(m, Double):
+            text += "dbl" + (str(m.compare) if m.compare else "")
         elif isinstance(m, Clamp):
             text += f"{m.kind}{m.value}"
         elif isinstance(m, (Unique, Critical)):

@@ -60,7 +60,7 @@ class TermOdds:
         ranked = (spec.keep is not None and spec.keep < spec.count) or spec.selection is not None
         if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
             # vectorised: a few numpy passes over the faces
-            s_lo, s_hi = tallied_range(spec, ((-1 if spec.failure is not None else 0), 1) if spec.success is not None else
+            s_lo, s_hi = tallied_range(spec, spec.success_range if spec.success is not None else
                                        (spec.faces[0], spec.faces[-1]))
             power, _ = power_cost(s_hi - s_lo + 1, spec.count)
             return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, spec.count * s_lo, spec.count * s_hi
@@ -73,7 +73,7 @@ class TermOdds:
             keys, lo, hi = len(first), first[0], first[-1]
             entries = s
             cost = cost + Cost(s * PYTHON_STEP, s)
-            s_lo, s_hi = tallied_range(spec, ((-1 if spec.failure is not None else 0), 1) if counting else (lo, hi))
+            s_lo, s_hi = tallied_range(spec, spec.success_range if counting else (lo, hi))
         else:
             on, off = split_faces(spec.faces, spec.explode)
             q = len(on) / s
@@ -107,7 +107,7 @@ class TermOdds:
                 keys = hi - lo + 1
                 entries = codes * keys  # a unit's score follows from its sum (and its marks)
                 cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
-                s_lo, s_hi = ((-1 if spec.failure is not None else 0), 1) if counting else (lo, hi)
+                s_lo, s_hi = spec.success_range if counting else (lo, hi)
             else:  # ... per-face success counts, state by state
                 states, steps = 1, 0.0
                 for i in range(depth):
@@ -116,7 +116,7 @@ class TermOdds:
                     steps += states * s
                 cost = cost + Cost(2 * steps * PYTHON_STEP, states)
                 keys = hi - lo + 1 if ranked else 1
-                s_lo, s_hi = (-(depth + 1) if spec.failure is not None else 0), depth + 1
+                s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
                 entries = keys * (s_hi - s_lo + 1)
             s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
             if spec.explode_limit is None and not keeps_nothing(spec):

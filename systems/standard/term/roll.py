@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from diceengine.errors import DiceLimitError
@@ -95,6 +96,8 @@ class TermRoll:
         whole = spec.window is None
         hit = spec.success.predicate() if spec.success is not None else None
         miss = spec.failure.predicate() if spec.failure is not None else None
+        if spec.double is not None:  # doubled successes: each face's score (2, 1, 0 or -1)
+            hit, miss = partial(face_score, spec), None
         selection = spec.selection
 
         def roll_flat(r: Any, rec: list) -> int:

@@ -17,9 +17,9 @@ __all__ = ["base_array", "critical", "dropped_dice", "face_score", "keeps_nothin
 
 
 def face_score(spec: TermSpec, f: int) -> int:
-    """+1 a success, -1 a failure; a face meeting both points is a success (as the peers count)."""
+    """+1 a success (+2 doubled), -1 a failure; a face meeting both points is a success (as the peers count)."""
     if spec.success.test(f):  # type: ignore[union-attr]
-        return 1
+        return 1 if spec.double is None or not spec.double.test(f) else 2
     return -1 if spec.failure is not None and spec.failure.test(f) else 0
 
 
@@ -61,6 +61,8 @@ def base_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
         return values.copy()
     hit = spec.success.test(values)
     score = hit.astype(np.int64)
+    if spec.double is not None:
+        score += hit & spec.double.test(values)
     if spec.failure is not None:
         score -= spec.failure.test(values) & ~hit
     return score

@@ -23,6 +23,9 @@ Semantics, where tables differ:
   outcome counts the kept dice marked (:func:`.scores.with_tally` folds the marks into the score for the
   sample and the exact odds): every face of an exploding die is marked on its own, on the value recorded
   (one less for a penetrating added die), compound or not;
+- ``dbl`` (doubled successes, ``10d10>=8dbl10``): a success that meets its point counts two successes (a
+  compound unit: its sum tested; with ``!`` every face counted, each on its own); a face that meets the
+  doubling point but not the success point scores as before; bare ``dbl`` doubles the highest face;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -80,6 +83,7 @@ class TermSpec:
     selection: Selection | None = None  # d20's keep / drop when it is no window of ranks
     keeps: tuple = ()                   # the keep / drop modifiers as written
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
+    double: Compare | None = None       # dbl: the successes meeting it count twice
     tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
     consecutive: bool = field(init=False)  # the faces are a range
     flat: bool = field(init=False)  # each die thrown once: the record is the list of faces
@@ -107,6 +111,11 @@ class TermSpec:
     @property
     def sides(self) -> int:
         return len(self.faces)
+
+    @property
+    def success_range(self) -> tuple[int, int]:
+        """``(lo, hi)`` of one face's success score: -1 with a failure count, 2 with doubled successes."""
+        return (-1 if self.failure is not None else 0), (1 if self.double is None else 2)
 
     @property
     def keep(self) -> int | None:

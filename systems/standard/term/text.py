@@ -254,6 +254,9 @@ class TermText:
         def kept(v: int) -> str:
             if hit is None:
                 return shown(v)
+            if spec.double is not None:
+                score = face_score(spec, v)
+                return shown(v) + "*" * max(score, 0) + "_" * max(-score, 0)
             return shown(v) + ("*" if hit(v) else "_" if miss is not None and miss(v) else "")
 
         tables = (TextMemo(kept), TextMemo(lambda v: f"~{shown(v)}~"))
