@@ -3,7 +3,7 @@
 ``NdM`` (``N`` optional), ``d%`` (1-100), ``dF`` (-1/0/+1); keep / drop ``khN klN dhN dlN`` (``kN`` is
 ``khN``); explode ``!`` (on the maximum), ``!>=N``, ``!N`` (on a face equal to N); compound ``!!``;
 re-roll until ``r1``, ``r<2``, once ``ro1``, ``ro<2``; success counting ``8d10>=7`` (``>N <=N <N =N``)
-with failures subtracted by ``f<=N``; labels ``3d6[fire]``; integer arithmetic ``+ - * /`` (division
+with failures subtracted by ``f<=N`` and doubled successes ``dbl10``; labels ``3d6[fire]``; integer arithmetic ``+ - * /`` (division
 rounds down) and parentheses around them. The outcome is the ``total``; with critical marks (``cs`` /
 ``cf``) also the counts of kept dice marked (:class:`CriticalOutcome`, see :class:`CriticalPlan`).
 
