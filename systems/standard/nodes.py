@@ -34,6 +34,7 @@ __all__ = [
     "Pos",
     "Pow",
     "Reroll",
+    "RerollRank",
     "Set",
     "Sort",
     "Unique",
@@ -265,6 +266,30 @@ class CountFailures(Node):
             object.__setattr__(self, "pos", self.letter.start_pos)
             object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
             object.__setattr__(self, "letter", "f")
+
+
+@dataclass(frozen=True, slots=True)
+class RerollRank(Node):
+    """d20's ``rolN`` / ``rohN``: the lowest (highest) N dice re-rolled once; ``ralN`` / ``rahN``: one of them
+    (the lowest, the highest) throws one more die, added. ``rrlN`` / ``rlN`` would never stop (refused)."""
+
+    letter: Any
+    n: Any
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.letter, Token):
+            object.__setattr__(self, "pos", self.letter.start_pos)
+            object.__setattr__(self, "n", int(self.n))
+            object.__setattr__(self, "letter", str(self.letter).lower())
+
+    @property
+    def kind(self) -> str:
+        return self.letter[:-1]
+
+    @property
+    def side(self) -> str:
+        return self.letter[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,8 +101,8 @@ def kept_units(spec: TermSpec) -> tuple[int, int, int]:
         b_lo, b_hi = spec.success_range
         if spec.explode is not None and not spec.compound:  # every face of the unit counted
             b_lo, b_hi = links * b_lo, links * b_hi
-        return spec.count, b_lo, b_hi
-    return spec.count, f_lo + (links - 1) * min(0, f_lo - pen), f_hi + (links - 1) * max(0, f_hi - pen)
+        return spec.count + _added(spec), b_lo, b_hi
+    return spec.count + _added(spec), f_lo + (links - 1) * min(0, f_lo - pen), f_hi + (links - 1) * max(0, f_hi - pen)
 
 
 def bounds(spec: TermSpec) -> tuple[int, int]:
@@ -118,8 +118,14 @@ def bounds(spec: TermSpec) -> tuple[int, int]:
         lo, hi = spec.success_range
         if not spec.compound:
             lo, hi = links * lo, links * hi
-    units = spec.count if spec.keep is None else spec.keep
+    units = (spec.count if spec.keep is None else spec.keep) + _added(spec)
     return min(0, units * lo), max(0, units * hi)
+
+
+def _added(spec: TermSpec) -> int:
+    """Dice d20's ``ralN`` / ``rahN`` add to the term (one, or none)."""
+    rank = spec.reroll_rank
+    return rank[2] if rank is not None and rank[0] == "ra" else 0
 
 
 def expected_throws(spec: TermSpec) -> float:
@@ -131,4 +137,5 @@ def expected_throws(spec: TermSpec) -> float:
     if spec.unique_on:
         extra += spec.count / max(1, spec.sides - spec.count + 1)
     q = explode_chance(spec) if spec.explode_limit is None else 0.0
-    return spec.count * (1.0 + extra) / (1.0 - q)
+    ranked = spec.reroll_rank[2] if spec.reroll_rank is not None else 0
+    return spec.count * (1.0 + extra) / (1.0 - q) + ranked

@@ -22,6 +22,7 @@ from ..nodes import (
     Explode,
     Keep,
     Reroll,
+    RerollRank,
     Sort,
     Unique,
 )
@@ -145,6 +146,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
             if explode_mod is not None and explode_mod.compare is not None else ""
         raise DiceSyntaxError(f"doubled successes (dbl) need a success count before them (e.g. 10d10>=8dbl10){hint}",
                               expression, double_mod.pos if double_mod.pos is not None else pos)
+    rank = _reroll_rank(mods, count, expression, pos)
     double = None
     if double_mod is not None:
         double = double_mod.compare or Compare.of("=", faces[-1])
@@ -168,7 +170,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         penetrate=bool(explode_mod and explode_mod.penetrate), explode_limit=limit,
         unique=unique_mod.compare if unique_mod else None, unique_once=bool(unique_mod and unique_mod.once),
         unique_on=unique_mod is not None, sort=sort_mod.kind if sort_mod else None,
-        crit_success=crit_s, crit_failure=crit_f,
+        crit_success=crit_s, crit_failure=crit_f, reroll_rank=rank,
         # many dice: fewer re-rolls recorded per die, so that one roll stays within MAX_THROWS throws
         reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)),
     )
@@ -177,6 +179,29 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
     return DiceTerm(spec)
+
+
+def _reroll_rank(mods: tuple, count: int, expression: str, pos: int) -> tuple[str, str, int] | None:
+    """d20's ``rolN`` / ``rahN`` read: ``(kind, side, dice chosen)``, None when it chooses no die; refused
+    where d20's order of operators would matter (keep / drop, explosions, other re-rolls, unique dice)."""
+    ranks: list[RerollRank] = [m for m in mods if isinstance(m, RerollRank)]
+    if not ranks:
+        return None
+    if len(ranks) > 1:
+        raise DiceSyntaxError("more than one re-roll of ranks (rolN, rahN) on one dice term", expression,
+                              ranks[1].pos or pos)
+    rank = ranks[0]
+    if rank.kind in ("r", "rr"):
+        raise DiceLimitError(f"{rank.letter}{rank.n} would re-roll the {'lowest' if rank.side == 'l' else 'highest'} "
+                             f"dice forever (d20 stops it as too many rolls): use ro{rank.side}{rank.n} (once)",
+                             expression, rank.pos or pos)
+    other = next((m for m in mods if isinstance(m, (Keep, Explode, Reroll, Unique))), None)
+    if other is not None:
+        raise DiceValueError(f"{rank.letter}{rank.n} with keep / drop, an explosion, another re-roll or unique dice "
+                             f"is not supported (d20 applies them in the order written)", expression,
+                             other.pos if other.pos is not None else pos)
+    chosen = min(rank.n, count, 1 if rank.kind == "ra" else count)
+    return (rank.kind, rank.side, chosen) if chosen > 0 else None
 
 
 def _term_text(node: Dice, count: int, sides: Any) -> str:
@@ -192,6 +217,8 @@ def _term_text(node: Dice, count: int, sides: Any) -> str:
             text += str(m.compare)
         elif isinstance(m, CountFailures):
             text += "f" + str(m.compare)
+        elif isinstance(m, RerollRank):
+            text += f"{m.letter}{m.n}"
         elif isinstance(m, Double):
             text += "dbl" + (str(m.compare) if m.compare else "")
         elif isinstance(m, Clamp):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import partial
 from math import comb
 from typing import Any
@@ -47,6 +48,10 @@ class TermOdds:
         spec = self.spec
         if spec.count == 0:
             return Cost(), 0, 0
+        if spec.reroll_rank is not None:
+            (a, a_lo, a_hi), (b, b_lo, b_hi) = (TermOdds(part).exact_cost() for part in _rank_parts(spec))
+            convolve = convolve_cost(a_hi - a_lo + 1, b_hi - b_lo + 1)
+            return a + b + convolve, a_lo + b_lo, a_hi + b_hi
         s = spec.sides
         if keeps_nothing(spec):
             return Cost(), 0, 0
@@ -146,6 +151,9 @@ class TermOdds:
             return PMF.point(0)
         if keeps_nothing(spec):
             return PMF.point(0)
+        if spec.reroll_rank is not None:  # the dice left as thrown, and the new faces
+            kept, fresh = _rank_parts(spec)
+            return TermOdds(kept).pmf() + TermOdds(fresh).pmf()
         if spec.unique_on:
             return self._unique_pmf()
         if spec.per_die:
@@ -387,3 +395,13 @@ def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]
         q = sum(scores.values())
         table.append((key, q, PMF.from_mapping({v: w / q for v, w in scores.items()})))
     return table
+
+
+def _rank_parts(spec: TermSpec) -> tuple[TermSpec, TermSpec]:
+    """d20's ``rolN`` / ``rahN`` as two terms whose scores add: the dice left as thrown (all of them for
+    ``ra``; for ``ro`` the ranks not re-rolled) and the new faces (N dice, one for ``ra``)."""
+    kind, side, k = spec.reroll_rank  # type: ignore[misc]
+    c = spec.count
+    window = None if kind == "ra" else (k, c) if side == "l" else (0, c - k)
+    return (replace(spec, reroll_rank=None, window=window, keeps=()),
+            replace(spec, reroll_rank=None, count=k, window=None, keeps=()))

@@ -164,6 +164,8 @@ class TermRoll:
                     v = faces[int(r() * s)]
                     throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
+        if spec.reroll_rank is not None:
+            self._reroll_ranks(r, units)
         if spec.per_die:
             rec.append((owner, units))
             return self._rank_each_die(units)
@@ -185,6 +187,20 @@ class TermRoll:
                 scores[i] = 0
         rec.append((owner, units))
         return sum(scores)
+
+    def _reroll_ranks(self, r: Any, units: list) -> None:
+        """d20's ``rolN`` / ``rahN`` on dice thrown once each: the chosen dice re-rolled once (``ro``) or given
+        one die more, added (``ra``)."""
+        kind, side, n = self.spec.reroll_rank  # type: ignore[misc]
+        faces, s = self.spec.faces, self.spec.sides
+        order = sorted(range(len(units)), key=lambda i: units[i][0][0], reverse=side == "h")
+        for i in order[:n]:
+            first = units[i][0]
+            if kind == "ro":
+                first[1] |= REROLLED
+            else:
+                first[1] |= EXPLODED
+            units[i].append([faces[int(r() * s)], 0 if kind == "ro" else ADDED])
 
     def _rank_each_die(self, units: list) -> int:
         """explosions="dice": keep / drop rank every die thrown (d20, rpg-dice-roller); marks the dropped."""

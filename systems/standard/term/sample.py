@@ -74,6 +74,17 @@ def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) 
 
 def sample_general(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     c = values.shape[1]
+    if spec.reroll_rank is not None:  # d20's rolN / rahN: nothing else changes the faces (compile_term)
+        kind, side, k = spec.reroll_rank
+        values.sort(axis=1)
+        fresh = draw(spec, gen, (values.shape[0], k))
+        if kind == "ra":
+            values = np.concatenate([values, fresh], axis=1)
+        elif side == "l":
+            values[:, :k] = fresh
+        else:
+            values[:, c - k:] = fresh
+        return score_array(spec, values).sum(axis=1)
     if spec.reroll is not None:
         mask = spec.reroll.test(values)
         allowed = spec.allowed

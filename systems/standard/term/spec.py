@@ -26,6 +26,10 @@ Semantics, where tables differ:
 - ``dbl`` (doubled successes, ``10d10>=8dbl10``): a success that meets its point counts two successes (a
   compound unit: its sum tested; with ``!`` every face counted, each on its own); a face that meets the
   doubling point but not the success point scores as before; bare ``dbl`` doubles the highest face;
+- d20's ``rolN`` / ``rohN`` re-roll the lowest / highest N dice once (the new faces replace them),
+  ``ralN`` / ``rahN`` throw one die more (for the lowest / highest die, whatever N: d20 adds at most one);
+  alone with a success count, critical marks and a per-die minimum / maximum (the order of d20's operators
+  matters with keep / drop, explosions and the other re-rolls: refused with them);
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -84,6 +88,7 @@ class TermSpec:
     keeps: tuple = ()                   # the keep / drop modifiers as written
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
     double: Compare | None = None       # dbl: the successes meeting it count twice
+    reroll_rank: tuple[str, str, int] | None = None  # d20's rolN / rahN: ("ro" | "ra", "l" | "h", dice chosen)
     tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
     consecutive: bool = field(init=False)  # the faces are a range
     flat: bool = field(init=False)  # each die thrown once: the record is the list of faces
@@ -95,7 +100,8 @@ class TermSpec:
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
-        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive
+        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive \
+            and self.reroll_rank is None
         object.__setattr__(self, "flat", flat)
         object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
