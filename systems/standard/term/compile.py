@@ -150,16 +150,9 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     double = None
     if double_mod is not None:
         double = double_mod.compare or Compare.of("=", faces[-1])
-    if unique_mod is not None:
-        if explode is not None or reroll is not None:
-            raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
-                                 unique_mod.pos or pos)
-        only = unique_mod.compare
-        must = {f for f in faces if only is None or only.test(f)}
-        free = any(f not in must for f in faces)
-        if not unique_mod.once and not free and count > len(must):
-            raise DiceValueError(f"{count} dice cannot all show different faces among {len(must)}", expression,
-                                 unique_mod.pos or pos)
+    if unique_mod is not None and (explode is not None or reroll is not None):
+        raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", expression,
+                             unique_mod.pos or pos)
     spec = TermSpec(
         node=node, text=_term_text(node, count, sides_spec), count=count, faces=faces, kind=kind,
         window=window, selection=selection, keeps=tuple(keeps), each_die=explosions == "dice", explode=explode,

@@ -350,6 +350,8 @@ class TermOdds:
                     dist = {f: c / s for f, c in shown.items() if f not in forbidden}
                     for f, c in shown.items():
                         dist[f] = dist.get(f, 0.0) + bad / s * c / s
+                elif bad == s:  # every face taken: the die keeps its face (rpg-dice-roller gives up re-rolling)
+                    dist = {f: c / s for f, c in shown.items()}
                 else:
                     dist = {f: c / (s - bad) for f, c in shown.items() if f not in forbidden}
                 for f, q in dist.items():

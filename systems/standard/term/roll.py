@@ -139,7 +139,10 @@ class TermRoll:
                     v = faces[int(r() * s)]
             if spec.unique_on:
                 tries = 0
-                while v in seen and unique_test(spec, v):
+                # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
+                stuck = not spec.unique_once and v in seen and unique_test(spec, v) and \
+                    not any(f not in seen or not unique_test(spec, f) for f in faces)
+                while not stuck and v in seen and unique_test(spec, v):
                     throws.append([v, REROLLED])
                     tries += 1
                     if spec.unique_once:

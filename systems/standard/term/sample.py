@@ -51,10 +51,17 @@ def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) 
     rows, c = values.shape
     test = (lambda v: np.ones(v.shape, dtype=bool)) if spec.unique is None else spec.unique.test
     allowed_faces = np.asarray(spec.faces, dtype=np.int64)
+    distinct = np.unique(allowed_faces)
+    all_must = bool(test(distinct).all())  # no face is free of the rule: the dice can run out of faces
     for j in range(1, c):
         prev = values[:, :j]
         col = values[:, j].copy()
         clash = (prev == col[:, None]).any(axis=1) & test(col)
+        if all_must and j >= len(distinct) and not spec.unique_once:
+            # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
+            ordered = np.sort(prev, axis=1)
+            shown = 1 + (np.diff(ordered, axis=1) != 0).sum(axis=1)
+            clash &= shown < len(distinct)
         tries = 0
         while clash.any():
             idx = np.flatnonzero(clash)
