@@ -90,6 +90,8 @@ def test_000_force_points_come_back_at_the_end_of_the_adventure_by_how_they_were
     # the next adventure starts afresh: nothing more comes back
     assert play.end_adventure(after, "Roark").state.characters["Roark"].force_points == 3
     refused(play.end_adventure, state, "Roark", skill_points=-1, match="not negative")
+    heroic = play.spend_force_point(scene(), "Roark", "heroic").state  # no reward beyond the point itself
+    assert play.end_adventure(heroic, "Roark").state.characters["Roark"].force_points == 3
     evil = play.spend_force_point(scene(), "Roark", "evil").state
     assert play.end_adventure(evil, "Roark").state.characters["Roark"].force_points == 2  # lost for good
 
