@@ -32,6 +32,10 @@ personnage dans le round (sauf points de personnage) »): every check, and the S
 damage (:func:`damage`), not the character-point die; one per round; spent in anger, vengeance or for
 a personal goal it becomes a dark side point.
 
+Between sessions: :func:`advance_skill` (x character points a pip, x days of training with a teacher
+and 2x without when the skill was not used), :func:`train`, and :func:`treat` for wounds
+(:mod:`~diceengine.systems.d6wild.advancement`).
+
 Readings chosen where the text is silent (documented options): the reaction roll replaces the
 attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"add"`` adds it, as text
 ``000`` does); a third wound incapacitates; light stuns count with stuns toward unconsciousness (as
@@ -46,6 +50,7 @@ from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
 from ..play import Step, refuse, rolling
+from .advancement import advance_skill, train, treat
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 from .scene import (
     PHYSICAL_SKILLS,
@@ -70,6 +75,7 @@ __all__ = [
     "WildCharacter",
     "WildScene",
     "act",
+    "advance_skill",
     "attack",
     "award_character_points",
     "damage",
@@ -85,6 +91,8 @@ __all__ = [
     "spend_character_point",
     "spend_force_point",
     "take_damage",
+    "train",
+    "treat",
 ]
 
 
@@ -309,6 +317,7 @@ RULES = {
     "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
     "award_character_points": award_character_points, "move": move,
     "record_unconscious": record_unconscious, "pass_minutes": pass_minutes,
+    "advance_skill": advance_skill, "train": train, "treat": treat,
     "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
 }
 
@@ -330,4 +339,7 @@ RULE_SUMMARIES = {
     "move": N_("A move as the next declared action, within the movement the table of multiple actions leaves."),
     "record_unconscious": N_("The 2D6 minutes a character knocked out by stuns stays unconscious."),
     "pass_minutes": N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake."),
+    "advance_skill": N_("Character points spent to raise a skill one pip: at once if it was used, else after training."),
+    "train": N_("Days of training on a skill: when they are done, the pip paid for is added."),
+    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end."),
 }
