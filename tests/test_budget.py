@@ -7,13 +7,15 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import diceengine as de
 from benchmarks.bounds import CASES, KINDS, expression_of, largest_accepted
 from diceengine import api
+from diceengine import pmf as pmf_module
 from diceengine.limits import MAX_CELLS, MAX_THROWS, MAX_WORK, PYTHON_STEP
-from diceengine.pmf import WORK
+from diceengine.pmf import PMF, WORK, convolve, keep_dp, keep_sum
 from tests.helpers import clear_engine_caches
 
 ISSUE_TABLE = [(e, s, o) for _, call, e, s, o in CASES if call == "distribution"]
@@ -225,3 +227,60 @@ def test_huge_dice_over_the_budget_are_refused_before_working():
         with pytest.raises(de.DiceLimitError, match="sample"):
             de.distribution(expression)
         assert WORK.work == 0
+
+
+# ---------------------------------------------------------------- the work counter
+
+
+def test_the_work_counter_adds_up_the_work_done():
+    work = pmf_module.WORK
+    a, b = np.ones(10), np.ones(20)
+    work.work = 0.0
+    convolve(a, b)
+    once = work.work
+    assert once >= 10 * 20  # at least one operation per product
+    convolve(a, b)
+    assert work.work == pytest.approx(2 * once)  # counted again, added
+    big = np.ones(2100)
+    work.work = 0.0
+    convolve(big, big)  # by FFT: at least a pass over the transform's length per operand
+    assert work.work >= 3 * 4096
+    faces = [(v, 1 / 6) for v in range(1, 7)]
+    work.work = 0.0
+    keep_sum(faces, 4, 3, True)
+    first = work.work
+    assert first >= 6 * 4  # at least one step per face and die
+    keep_sum(faces, 4, 3, True)
+    assert work.work == pytest.approx(2 * first)
+    units = [(v, 1 / 6, PMF.point(v)) for v in range(1, 7)]
+    work.work = 0.0
+    keep_dp(units, 4, 3, True)
+    first = work.work
+    assert first >= 6 * 4
+    keep_dp(units, 4, 3, True)
+    assert work.work == pytest.approx(2 * first)
+
+
+def test_exact_odds_count_their_work_within_their_estimate():
+    from diceengine import api
+
+    for expr in ("4d6kh3", "3d6!", "5d10dl2", "4d6!kh2>=4", "10d6ro1kh3", "3d6>=4f1", "1d6*1d8", "{1d6, 1d8}kh1"):
+        api.PLANS.clear()
+        cost = api.plan(expr).exact_cost()
+        pmf_module.WORK.work = 0.0
+        de.distribution(expr)
+        assert 0 < pmf_module.WORK.work <= cost.work, expr
+
+
+def test_work_counts_add_up_across_calls():
+    # the counter is a running total (the budget tests read a difference): two computations count twice one
+    from tests.helpers import clear_engine_caches
+
+    for expr, options in (("4d6kh1kl1", {"dialect": "d20"}), ("6d6kh2", {})):
+        clear_engine_caches()
+        pmf_module.WORK.work = 0.0
+        de.distribution(expr, **options)
+        once = pmf_module.WORK.work
+        clear_engine_caches()
+        de.distribution(expr, **options)
+        assert once > 0 and pmf_module.WORK.work == pytest.approx(2 * once), expr

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from fractions import Fraction
+
+import pytest
 
 from diceengine.cli import main
 
@@ -47,3 +51,46 @@ def test_errors_exit_2_without_traceback():
     assert proc.returncode == 2 and "unknown system" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "diceengine", "roll", "1d6", "-o", "bad"], capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_roll_count_zero_is_an_error(capsys):
+    assert main(["roll", "3d6", "-n", "0"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "-n" in out.err
+    assert main(["roll", "3d6", "-n", "-1"]) == 2
+    assert main(["roll", "3d6", "-n", "2", "--seed", "1"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_rule_with_a_missing_argument_is_an_error(capsys):
+    assert main(["rule", "d6", "damage_result", "damage=12"]) == 2
+    err = capsys.readouterr().err
+    assert "damage_result" in err and "strength" in err
+    assert main(["rule", "d6", "damage_result", "damage=12", "strength=5"]) == 0
+    assert capsys.readouterr().out.strip() == "incapacitated"  # 12 is at least twice 5, below three times
+    assert main(["rule", "d6", "damage_result", "power=3"]) == 2
+    assert main(["rule", "d6", "no_such_rule"]) == 2
+    proc = subprocess.run([sys.executable, "-m", "diceengine", "rule", "d6", "damage_result", "damage=12"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.startswith("dice: error")
+    proc = subprocess.run([sys.executable, "-m", "diceengine", "rule"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_odds_table_columns(capsys):
+    assert main(["odds", "2d6"]) == 0
+    out = capsys.readouterr().out
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"^\s*(\d+)\s+([\d.]+)%\s+([\d.]+)%", line)
+        if m:
+            rows[int(m.group(1))] = (float(m.group(2)), float(m.group(3)))
+    assert sorted(rows) == list(range(2, 13))
+    for total, (p_eq, p_ge) in rows.items():
+        eq = Fraction(6 - abs(total - 7), 36)
+        ge = sum(Fraction(6 - abs(t - 7), 36) for t in range(total, 13))
+        assert p_eq == pytest.approx(float(100 * eq), abs=0.006)
+        assert p_ge == pytest.approx(float(100 * ge), abs=0.006)

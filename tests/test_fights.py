@@ -18,7 +18,7 @@ import pytest
 import diceengine as de
 from diceengine import fights
 from diceengine.cli import main
-from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING
+from diceengine.fights import A_WINS, B_WINS, BOTH_DOWN, GOING
 from diceengine.fights.simulate import simulate_counts
 from tests.helpers import chi2_critical, chi2_statistic
 
@@ -329,7 +329,7 @@ def test_chi_square_catches_a_wrong_chain():
 
 
 def test_wild_die_damage_bands_against_enumeration():
-    from diceengine.systems.d6.codes import Code
+    from diceengine.systems.d6 import Code
     from diceengine.systems.d6wild.fight import BANDS, band_chances
 
     def wild_totals(dice, depth=9):
@@ -364,7 +364,7 @@ def test_wild_die_damage_bands_against_enumeration():
 @pytest.mark.parametrize("code", ["1D", "2D+1", "4D", "5D-1"])
 def test_wild_code_totals_match_the_systems_distribution(code):
     """The fight module builds Wild Die totals from plain dice and one Wild Die: the same as the system's."""
-    from diceengine.systems.d6.codes import parse_code
+    from diceengine.systems.d6 import parse_code
     from diceengine.systems.d6wild.fight import _pmf
 
     values, probs = _pmf(parse_code(code), "flag")

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import diceengine as de
 from diceengine.api import plan
 from tests.conftest import examples
-from tests.test_play_d6 import brawl_scene, roark_scene
-from tests.test_play_d6wild import scene as wild_scene
+from tests.test_d6_play import brawl_scene, roark_scene
+from tests.test_d6wild_play import scene as wild_scene
 
 NAMES = st.sampled_from(["Roark", "Jana", "trooper 1", "Kara", "thug", "Ben", "nobody"])
 SKILLS = st.sampled_from(["blaster", "dodge", "strength", "brawling", "melee", "sense", "lifting", "juggling"])

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import diceengine as de
+from diceengine import Plan
 from diceengine.parts import Dice, Group
-from diceengine.registry import Plan
 from diceengine.renderers.plain import render_parts
 
 CASES = [

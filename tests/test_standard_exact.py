@@ -67,66 +67,6 @@ def test_reroll_until_is_uniform_over_allowed_faces():
     assert_close(dist("2d4r1"), enumerate_dice([[2, 3, 4]] * 2, sum))
 
 
-def exploding_chain(faces, explode_on, depth):
-    """Distribution of one exploding die, chains followed level by level up to ``depth`` explosions."""
-    out: dict[int, Fraction] = {}
-    s = len(faces)
-    going = {0: Fraction(1)}
-    for level in range(depth + 1):
-        nxt: dict[int, Fraction] = {}
-        for total, prob in going.items():
-            for f in faces:
-                p = prob * Fraction(1, s)
-                if f in explode_on:
-                    nxt[total + f] = nxt.get(total + f, Fraction(0)) + p
-                else:
-                    out[total + f] = out.get(total + f, Fraction(0)) + p
-        going = nxt
-    return out
-
-
-def test_explosion_matches_bounded_enumeration():
-    by_hand = exploding_chain(D(6), {6}, 12)
-    engine = dist("1d6!")
-    for value, p in by_hand.items():
-        assert abs(engine[value] - float(p)) < 1e-15
-    # the chains deeper than 12 explosions carry (1/6)^13 of the mass
-    assert abs(sum(engine.values()) - float(sum(by_hand.values()))) < 2 * (1 / 6) ** 13
-    d4 = exploding_chain(D(4), {3, 4}, 30)
-    engine = dist("1d4!>=3")
-    for value, p in d4.items():
-        if value <= 3 * 30:  # every chain reaching this total has at most 30 explosions
-            assert abs(engine.get(value, 0.0) - float(p)) < 1e-15
-
-
-def test_compound_and_explode_have_the_same_total():
-    a, b = dist("2d6!"), dist("2d6!!")
-    assert_close(a, b, 1e-12)
-
-
-def test_explode_on_exact_face():
-    engine = dist("1d6!3")
-    assert abs(engine[4] - (1 / 6 + 1 / 36)) < 1e-15  # a 4, or a 3 then a 1
-    assert 3 not in engine
-
-
-def test_success_counting_with_explosions_counts_every_face():
-    # 1d10!>=8: each face 8+ is a success and explodes on 10
-    d = dist("1d10!10>=8")
-    p_success_face, p_ten = 0.3, 0.1
-    # zero successes: first face < 8
-    assert abs(d[0] - 0.7) < 1e-12
-    # exactly one success: 8 or 9 (0.2), or 10 then a non-success (0.1*0.7)
-    assert abs(d[1] - (0.2 + p_ten * 0.7)) < 1e-12
-    assert abs(sum(k * p for k, p in d.items()) - p_success_face / (1 - p_ten)) < 1e-9
-
-
-def test_compound_success_tests_the_sum():
-    d = dist("1d6!!6>=8")
-    # a compounded d6 reaches 8+ only through a 6 followed by 2..5, or 6,6,...
-    assert abs(d[1] - (1 / 6) * (4 / 6 + 1 / 6)) < 1e-12
-
-
 def test_closed_forms():
     d = de.distribution("4d6kh3")
     assert abs(d.mean() - 15869 / 1296) < 1e-12

@@ -394,7 +394,7 @@ def test_rules_runner(client: TestClient) -> None:
 
 def test_rules_of_play_take_and_return_a_state(client: TestClient) -> None:
     play = pytest.importorskip("diceengine.systems.d6.play")
-    from .test_play_d6 import roark_scene
+    from .test_d6_play import roark_scene
 
     state = play.declare(roark_scene(), "Roark", 3, movement="run", metres=10).state
     r = client.post("/api/systems/d6/rules/attack", json={"arguments": {
@@ -402,7 +402,7 @@ def test_rules_of_play_take_and_return_a_state(client: TestClient) -> None:
         "difficulty": "short"}})
     assert r.status_code == 200, r.text
     result = r.json()["result"]
-    assert result["check"] == "2D+1 vs 10"  # the check tests/test_play_d6.py derives from text 000
+    assert result["check"] == "2D+1 vs 10"  # the check tests/test_d6_play.py derives from text 000
     assert play.D6Scene.model_validate(result["state"]) == play.attack(state, "Roark", "Jana", "blaster",
                                                                        "short").state
     assert_error(client.post("/api/systems/d6/rules/act", json={"arguments": {"state": {}, "name": "Jana",

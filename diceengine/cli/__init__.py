@@ -1,10 +1,10 @@
-"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve.
+"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve, table.
 
 The package holds :func:`main` (the console script ``dice = "diceengine.cli:main"`` and ``python -m diceengine``)
 with the parser and the ``roll``, ``odds``, ``systems`` and ``bench`` commands; :mod:`~diceengine.cli.args` the
 parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``, sparklines);
 :mod:`~diceengine.cli.compare` ``compare``, ``convert``, ``ladder`` and ``rule``; :mod:`~diceengine.cli.fight`
-``fight``; :mod:`~diceengine.cli.serve` ``serve``.
+``fight``; :mod:`~diceengine.cli.serve` ``serve``; :mod:`~diceengine.cli.table` ``table``.
 """
 
 from __future__ import annotations
@@ -249,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve import add_commands as add_serve
 
     add_serve(sub)
+    from .table import add_commands as add_table
+
+    add_table(sub, add_lang)
     for command in sub.choices.values():  # every sub-command takes --lang after its name too
         add_lang(command)
     return parser

@@ -1,0 +1,159 @@
+"""The state of a game table as plain data: pydantic models that serialise to JSON and back.
+
+A :class:`Table` holds its members (a game master and players, each known by the hash of a secret key),
+the state of play (:class:`Play`: the ruleset's scene, the characters, the shared pools, the initiative
+order, the turn and the round) and the append-only log of every step (:class:`Entry`). Its rules
+(:mod:`diceengine.table.rules`) take a table and return a new one; nothing here changes in place.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["FORMAT", "Character", "Entry", "Member", "Odds", "Play", "Table", "marked"]
+
+#: the version of the table's JSON (a log exported by another version is refused by name)
+FORMAT = 1
+
+Role = Literal["gm", "player"]
+Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo"]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Member(_Data):
+    """A person at the table: a name, a role, and the SHA-256 of the secret key they identify with."""
+
+    name: str = Field(min_length=1, max_length=100)
+    role: Role = "player"
+    key_hash: str = ""
+
+
+class Character(_Data):
+    """A character and its state of play (the JSON of a state class of the ruleset's rules of play,
+    named by ``kind``), played by ``owner`` (a member's name; ``None``: the game master's)."""
+
+    name: str = Field(min_length=1, max_length=100)
+    owner: str | None = None
+    kind: str
+    state: dict[str, Any]
+
+
+class Play(_Data):
+    """What the rules change: the ruleset's scene (its state of play, as JSON, of the class ``scene_kind``),
+    the characters by name, the table's own shared pools (counters by name), the initiative order, whose
+    turn it is (an index into ``order``) and the round."""
+
+    scene: dict[str, Any] | None = None
+    scene_kind: str | None = None
+    characters: dict[str, Character] = Field(default_factory=dict)
+    pools: dict[str, int] = Field(default_factory=dict)
+    order: list[str] = Field(default_factory=list)
+    turn: int = Field(default=0, ge=0)
+    round: int = Field(default=1, ge=1)
+
+
+class Odds(_Data):
+    """The exact odds of a roll before it was thrown: ``chance`` of success (``None``: the expression has
+    none), and where the outcome's ``field`` (its total, or its successes) fell: ``below`` is P(less),
+    ``at`` P(exactly that), ``percentile`` their mid-point P(less) + P(equal) / 2 (0.5 on average for fair
+    dice)."""
+
+    field: str
+    value: float
+    below: float
+    at: float
+    percentile: float
+    chance: float | None = None
+
+
+class Entry(_Data):
+    """One step of the log, numbered by ``seq`` (the table's version after it), by ``member``, at ``time``.
+
+    - a roll (``kind="roll"``): ``expression``, ``system``, ``options``, the ``outcome`` fields, every die,
+      the ``text``, its ``odds``; ``secret``: readable by the game master only; ``reroll_of``: the roll it
+      re-rolls, which stays in the log, marked (``rerolled_by``);
+    - a rule of play (``"rule"``): the ``rule``, its ``target`` (``None``: the scene; else a character), its
+      ``args``, the ``check`` it calls for (``check_system``, ``check_options``) or its ``result``;
+    - every step that changes the state of play keeps it ``before`` and ``after``;
+    - an undo (``"undo"``) names the step it ``undoes``; that step is marked ``undone_by``.
+
+    ``rerolled_by`` and ``undone_by`` are derived from the later entries (:func:`marked`), never stored.
+    """
+
+    seq: int = Field(ge=1)
+    kind: Kind
+    member: str
+    time: datetime
+    secret: bool = False
+    expression: str | None = None
+    system: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    outcome: dict[str, Any] | None = None
+    dice: list[dict[str, Any]] | None = None
+    text: str | None = None
+    odds: Odds | None = None
+    reroll_of: int | None = None
+    rule: str | None = None
+    target: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    check: str | None = None
+    check_system: str | None = None
+    check_options: dict[str, Any] = Field(default_factory=dict)
+    result: Any = None
+    before: Play | None = None
+    after: Play | None = None
+    undoes: int | None = None
+    rerolled_by: int | None = None
+    undone_by: int | None = None
+
+    @property
+    def redacted(self) -> bool:
+        """A secret roll as a player reads it: who rolled and when, nothing of the dice."""
+        return self.secret and self.expression is None
+
+
+class Table(_Data):
+    """A game table: its ``id``, ``system`` (a registered system's name), ``version`` (the number of steps in
+    its log), the seed its rolls are drawn from (``None``: fresh entropy each roll), the language its rolls
+    are written in, its members by name, the state of play and the log."""
+
+    format: int = FORMAT
+    id: str = Field(min_length=1, max_length=200)
+    system: str
+    version: int = Field(default=0, ge=0)
+    seed: int | None = Field(default=None, ge=0)
+    lang: str | None = None
+    created: datetime
+    members: dict[str, Member] = Field(default_factory=dict)
+    play: Play = Play()
+    log: tuple[Entry, ...] = ()
+
+    def entry(self, seq: int) -> Entry:
+        """The step numbered ``seq``."""
+        return self.log[seq - 1]
+
+    def gm(self) -> list[str]:
+        """The names of the game masters."""
+        return [m.name for m in self.members.values() if m.role == "gm"]
+
+
+def marked(log: tuple[Entry, ...] | list[Entry]) -> tuple[Entry, ...]:
+    """The log with ``rerolled_by`` and ``undone_by`` derived from the re-rolls and undos in it (an undone
+    re-roll no longer marks the roll it re-rolled)."""
+    entries = [e.model_copy(update={"rerolled_by": None, "undone_by": None})
+               if e.rerolled_by is not None or e.undone_by is not None else e for e in log]
+    for e in entries:
+        if e.kind == "undo" and e.undoes is not None:
+            done = entries[e.undoes - 1]
+            entries[e.undoes - 1] = done.model_copy(update={"undone_by": e.seq})
+            if done.reroll_of is not None:
+                entries[done.reroll_of - 1] = entries[done.reroll_of - 1].model_copy(update={"rerolled_by": None})
+        elif e.reroll_of is not None:
+            entries[e.reroll_of - 1] = entries[e.reroll_of - 1].model_copy(update={"rerolled_by": e.seq})
+    return tuple(entries)

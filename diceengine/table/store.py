@@ -1,0 +1,386 @@
+"""Where tables are kept: one small interface, :class:`TableStore`, and its SQL implementation.
+
+:class:`SqlTableStore` keeps tables in a database through SQLAlchemy 2 (the ``table`` extra): a SQLite file by
+default (embedded, nothing to start), PostgreSQL by URL (``postgresql://user@host/db``) for several server
+processes sharing tables. Its schema is built and upgraded by the Alembic migrations shipped in
+``diceengine/table/migrations``.
+
+Every step is one transaction: the table's row moves from the version the step was taken on to the next one
+(``UPDATE ... WHERE version = expected``) and the step's entry is inserted under its number. Two writers of the
+same version: one commits, the other gets :class:`~diceengine.table.errors.TableConflict` and stores nothing;
+the log's key (table, step number) refuses a doubled step. A step returned by :meth:`TableStore.commit` is
+committed (SQLite: write-ahead log, ``synchronous=FULL``).
+
+:class:`Seat` is a member's handle on a stored table, by key: every step it takes is that member's, every read
+leaves out what that member may not see.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any, Self
+
+import sqlalchemy as sa
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import event, exc
+
+from diceengine.i18n import N_
+
+from . import rules
+from .errors import TableConflict, TableError, TableFormatError, TableNotFound
+from .luck import fairness as _fairness
+from .luck import luck as _luck_of
+from .model import FORMAT, Entry, Table, marked
+from .schema import VERSION_TABLE, steps, tables
+
+__all__ = ["Seat", "SqlTableStore", "TableStore", "open_store"]
+
+_LOAD = sa.select(tables.c.version, tables.c.format, tables.c.state).where(tables.c.id == sa.bindparam("tid"))
+_STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"), steps.c.seq > sa.bindparam("start"),
+                                        steps.c.seq <= sa.bindparam("stop")).order_by(steps.c.seq)
+_MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
+    .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
+_INSERT = sa.insert(steps)
+
+_jitter = random.Random()
+
+#: how long a writer waits for another's transaction on SQLite before giving up (milliseconds)
+BUSY_TIMEOUT_MS = 30_000
+
+
+class TableStore(ABC):
+    """Tables kept somewhere, by id. A step is :meth:`load`, a rule of :mod:`diceengine.table.rules`, then
+    :meth:`commit` of the new table against the version it was loaded at (:meth:`update` does all three)."""
+
+    @abstractmethod
+    def create(self, table: Table) -> Table:
+        """Store a new table (its log as it is); an id already taken is the engine's error."""
+
+    @abstractmethod
+    def load(self, table_id: str) -> Table:
+        """The table as last committed (:class:`~diceengine.table.errors.TableNotFound` when there is none)."""
+
+    @abstractmethod
+    def commit(self, table: Table, expected: int) -> Table:
+        """Store ``table``, taken on the stored version ``expected``: its steps after ``expected`` join the log.
+        Another writer's step stored since: :class:`~diceengine.table.errors.TableConflict`, nothing stored."""
+
+    @abstractmethod
+    def ids(self) -> list[str]:
+        """The ids of the stored tables."""
+
+    def close(self) -> None:
+        """Release the store's connections."""
+
+    def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
+        """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
+        newer table up to ``retries`` times (for steps that still make sense then, such as a roll), after a
+        short random pause that grows with each try (writers that collided do not collide again in step), else
+        raise it."""
+        for attempt in range(retries + 1):
+            table = self.load(table_id)
+            try:
+                return self.commit(step(table), table.version)
+            except TableConflict:
+                if attempt == retries:
+                    raise
+            time.sleep(_jitter.uniform(0, 0.002 * min(attempt + 1, 10)))
+        raise AssertionError("unreachable")
+
+    def seat(self, table_id: str, key: str, retries: int = 0) -> Seat:
+        """The handle of the member whose key is ``key`` on the table ``table_id``."""
+        return Seat(self, table_id, key, retries)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _url(where: str) -> str:
+    """A database URL: a path is a SQLite file; ``postgresql://`` is read with psycopg 3."""
+    if "://" not in where:
+        return "sqlite:///" + os.path.abspath(where)
+    if where.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + where.split("://", 1)[1]
+    return where
+
+
+def _shown(url: str) -> str:
+    """A URL as an error shows it: without its password."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except exc.ArgumentError:
+        return url
+
+
+class SqlTableStore(TableStore):
+    """Tables in a SQL database: ``where`` is a SQLite file's path or a database URL. ``create``: build the
+    schema in a new (empty) database; otherwise a missing file is the engine's error. A file or database
+    that is not a table store (another application's, a corrupt file, a newer schema) is refused, by name."""
+
+    def __init__(self, where: str, create: bool = True, sync: str = "full", echo: bool = False) -> None:
+        if sync not in ("full", "normal"):
+            raise TableError(N_("sync is 'full' or 'normal', not {sync}"), sync=repr(sync))
+        self.sync = sync
+        self.url = _url(where)
+        self.shown = _shown(self.url)
+        self._cache: dict[str, Table] = {}
+        sqlite = self.url.startswith("sqlite")
+        if sqlite:
+            path = sa.engine.make_url(self.url).database
+            if path and path != ":memory:" and not create and not os.path.exists(path):
+                raise TableNotFound(N_("no table database at {where}"), where=path)
+        try:
+            self.engine = sa.create_engine(self.url, echo=echo)
+        except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as err:
+            raise TableError(N_("cannot open the table database {where}: {reason}"), where=self.shown,
+                             reason=str(err)) from None
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas(sync))
+        try:
+            self._schema(sqlite)
+            if sqlite:  # a write-ahead log (kept by the file), set once the file is known to be a table store's
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+        except exc.DBAPIError as err:
+            self.engine.dispose()
+            raise TableFormatError(N_("{where} is not a table database ({reason})"), where=self.shown,
+                                   reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    # ---- the schema
+
+    def _alembic(self) -> Any:
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("diceengine.table") / "migrations"))
+        return config
+
+    def _schema(self, sqlite: bool) -> None:
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        config = self._alembic()
+        script = ScriptDirectory.from_config(config)
+        head = script.get_current_head()
+        known = {rev.revision for rev in script.walk_revisions()}
+        with self.engine.begin() as conn:
+            current = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+            names = set(sa.inspect(conn).get_table_names())
+            if current is None:
+                ours = {"dice_tables", "dice_steps"} & names
+                if ours or (sqlite and names):
+                    raise TableFormatError(N_("{where} is not a table database ({reason})"), where=self.shown,
+                                           reason="tables " + ", ".join(sorted(names)) + " without a schema version")
+            elif current not in known:
+                raise TableFormatError(N_("{where} holds tables of schema {found}, which this version does not "
+                                          "know (it knows up to {head})"), where=self.shown, found=current, head=head)
+            if current != head:
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+
+    def schema_version(self) -> str | None:
+        """The Alembic revision of the database's schema."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+
+    # ---- the interface
+
+    def create(self, table: Table) -> Table:
+        rules.check_log(table.log, table.version)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(sa.insert(tables).values(id=table.id, system=table.system, version=table.version,
+                                                      format=FORMAT, state=_state_json(table)))
+                if table.log:
+                    conn.execute(sa.insert(steps), _rows(table, table.log))
+        except exc.IntegrityError:
+            raise TableError(N_("there is already a table named {name} in {where}"), name=repr(table.id),
+                             where=self.shown) from None
+        self._cache[table.id] = table
+        return table
+
+    def load(self, table_id: str) -> Table:
+        with self.engine.connect() as conn:
+            row = conn.execute(_LOAD, {"tid": table_id}).first()
+            if row is None:
+                raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table_id), where=self.shown)
+            cached = self._cache.get(table_id)
+            if cached is not None and cached.version == row.version:
+                return cached
+            start = cached.version if cached is not None and cached.version < row.version else 0
+            found = conn.execute(_STEPS, {"tid": table_id, "start": start, "stop": row.version})
+            texts = [r.entry for r in found]
+        if row.format != FORMAT:
+            raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
+                                   found=repr(row.format), format=FORMAT)
+        try:
+            head = Table.model_validate_json(row.state)
+            new = [Entry.model_validate_json(text) for text in texts]
+        except ValidationError as err:
+            raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
+                                   where=self.shown, reason=str(err.errors()[0]["msg"])) from None
+        log = (*(cached.log if cached is not None and start else ()), *new)
+        rules.check_log(log, row.version)
+        if head.version != row.version:
+            raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
+                                   where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
+        table = head.model_copy(update={"log": marked(log)})
+        self._cache[table_id] = table
+        return table
+
+    def commit(self, table: Table, expected: int) -> Table:
+        new = table.log[expected:]
+        if table.version != expected + len(new) or any(e.seq != expected + i for i, e in enumerate(new, 1)):
+            raise TableError(N_("a table of version {version} does not follow version {expected}"),
+                             version=table.version, expected=expected)
+        if not new:
+            return table
+        state = _state_json(table)
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(_MOVE, {"tid": table.id, "expected": expected, "new": table.version,
+                                            "new_state": state})
+                if done.rowcount != 1:
+                    stored = conn.execute(sa.select(tables.c.version).where(tables.c.id == table.id)).scalar()
+                    if stored is None:
+                        raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table.id),
+                                            where=self.shown)
+                    raise TableConflict(N_("the table {name} moved on to version {stored} while this step was "
+                                           "taken on version {expected}: nothing was stored"),
+                                        name=repr(table.id), stored=stored, expected=expected)
+                conn.execute(_INSERT, _rows(table, new))
+        except exc.IntegrityError:
+            raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
+                                   "nothing was stored"), name=repr(table.id), expected=expected) from None
+        except exc.OperationalError as err:  # SQLite still locked after the busy timeout, a lost connection
+            raise TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table.id),
+                                reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
+        self._cache[table.id] = table
+        return table
+
+    def ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(sa.select(tables.c.id).order_by(tables.c.id))]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
+    def pragmas(dbapi_connection: Any, record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # full: a commit returned is on the disk (fsync); normal: in the operating system's hands, which
+        # outlives a killed process but not a power cut
+        cursor.execute(f"PRAGMA synchronous = {sync.upper()}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    return pragmas
+
+
+def _state_json(table: Table) -> str:
+    return table.model_dump_json(exclude={"log"})
+
+
+def _rows(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    return [{"table_id": table.id, "seq": e.seq, "kind": e.kind, "member": e.member, "secret": e.secret,
+             "entry": e.model_dump_json(exclude={"rerolled_by", "undone_by"})} for e in entries]
+
+
+def open_store(where: str, create: bool = True) -> SqlTableStore:
+    """The store at ``where``: a SQLite file's path or a database URL (PostgreSQL: ``postgresql://...``)."""
+    return SqlTableStore(where, create=create)
+
+
+class Seat:
+    """A member's handle on a stored table, found by their key: each step is taken as that member and
+    committed (retried ``retries`` times on a conflict, the step taken again on the newer table); each read
+    is the table as that member may see it (:func:`~diceengine.table.rules.view`)."""
+
+    def __init__(self, store: TableStore, table_id: str, key: str, retries: int = 0) -> None:
+        self.store, self.table_id, self._key, self.retries = store, table_id, key, retries
+        self.name = rules.authenticate(store.load(table_id), key)
+
+    def _step(self, op: Callable[..., Table], *args: Any, **kwargs: Any) -> Entry:
+        def step(table: Table) -> Table:
+            return op(table, rules.authenticate(table, self._key), *args, **kwargs)
+
+        table = self.store.update(self.table_id, step, self.retries)
+        return rules.readable(table, self.name, table.log[-1])
+
+    def table(self) -> Table:
+        """The table as this member may read it."""
+        table = self.store.load(self.table_id)
+        return rules.view(table, rules.authenticate(table, self._key))
+
+    def log(self) -> tuple[Entry, ...]:
+        """The log as this member may read it."""
+        return self.table().log
+
+    def roll(self, expression: str, system: str | None = None, secret: bool = False, seed: Any = None,
+             **options: Any) -> Entry:
+        """Roll (:func:`~diceengine.table.rules.roll`); returns the step as this member reads it."""
+        return self._step(rules.roll, expression, system, secret, seed, **options)
+
+    def reroll(self, seed: Any = None) -> Entry:
+        """Re-roll this member's last roll."""
+        return self._step(rules.reroll, seed)
+
+    def rule(self, name: str, target: str | None = None, **args: Any) -> Entry:
+        """Apply a rule of play (:func:`~diceengine.table.rules.rule`)."""
+        return self._step(rules.rule, name, target, args)
+
+    def add_character(self, state: BaseModel, name: str | None = None, owner: str | None = None) -> Entry:
+        """A character joins the table."""
+        return self._step(rules.add_character, state, name, owner)
+
+    def flip(self, source: str, to: str, tokens: int = 1) -> Entry:
+        """Flip tokens from one pool to another."""
+        return self._step(rules.flip, source, to, tokens)
+
+    def adjust(self, pool: str, delta: int) -> Entry:
+        """Add to (or take from) a pool."""
+        return self._step(rules.adjust, pool, delta)
+
+    def set_order(self, order: Sequence[str]) -> Entry:
+        """Set the initiative order (the game master)."""
+        return self._step(rules.set_order, order)
+
+    def next_turn(self) -> Entry:
+        """The next in the initiative order acts."""
+        return self._step(rules.next_turn)
+
+    def next_round(self) -> Entry:
+        """A new round begins."""
+        return self._step(rules.next_round)
+
+    def undo(self) -> Entry:
+        """Undo the last step that stands (the game master)."""
+        return self._step(rules.undo)
+
+    def fairness(self, member: str | None = None, expression: str | None = None, method: str = "chi2") -> Any:
+        """The fairness test of the rolls this member may read."""
+        return _fairness(self.table(), member, expression, method)  # type: ignore[arg-type]
+
+    def luck(self) -> dict[str, Any]:
+        """Each member's luck over the rolls this member may read."""
+        return _luck_of(self.table())
+
+    def export_log(self) -> str:
+        """The table and its log as this member may read them, as JSON."""
+        return rules.export_log(self.table())

@@ -1,0 +1,155 @@
+"""The fight modules' shared pieces (``diceengine.systems.combat``) against values computed here: codes in
+encounter files, the sampler, targets and statuses, array battles, the memo, mixtures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from diceengine.systems import combat as fc
+from diceengine.systems.d6 import Code, fighters
+
+from diceengine.fights import A_WINS, B_WINS, BOTH_DOWN, GOING
+
+
+@pytest.mark.parametrize("value, code", [
+    ("4D+2", Code(4, 2)), (" 4 D + 2 ", Code(4, 2)), ("2", Code(0, 2)), ("-1", Code(0, -1)), ("3d", Code(3, 0)),
+    ("0D+2", Code(0, 2)), ("12D-2", Code(12, -2)), (7, Code(0, 7)), ("4D+1D", Code(5, 0)), (Code(2, 1), Code(2, 1)),
+    ("1000D", Code(1000, 0)),
+])
+def test_codes_in_encounter_files(value, code):
+    got = fighters._code(value)
+    assert (got.dice, got.pips) == (code.dice, code.pips)
+
+
+@pytest.mark.parametrize("value, message", [
+    (True, 'a dice code is written like "4D+2", not True'),
+    (4.5, 'a dice code is written like "4D+2", not 4.5'),
+    (None, 'a dice code is written like "4D+2", not None'),
+    ("banana", "not a dice code: 'banana' (unexpected 'banana': expected '(', '-' or a number)"),
+    ("", "not a dice code: '' (empty expression)"),
+])
+def test_bad_codes_say_why(value, message):
+    with pytest.raises(ValueError) as info:
+        fighters._code(value)
+    assert str(info.value) == message
+
+
+def test_code_totals():
+    assert fighters.code_pmf(Code(0, 3), "d6") is None
+    assert fighters.code_pmf(Code(-1, 3), "d6") is None
+    values, probs = fighters.code_pmf(Code(2, 1), "d6")
+    counts: dict[int, int] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            counts[a + b + 1] = counts.get(a + b + 1, 0) + 1
+    assert dict(zip(values.tolist(), probs.tolist())) == pytest.approx({v: c / 36 for v, c in counts.items()})
+    assert values.dtype == np.int64 and probs.sum() == pytest.approx(1.0, abs=1e-15)
+
+
+def test_the_sampler_draws_what_a_binary_search_of_the_cdf_draws():
+    pmfs = [(np.array([1, 2, 3]), np.array([0.2, 0.3, 0.5])), None, (np.array([5]), np.array([1.0])),
+            (np.array([-4, 0, 9, 10, 11, 40]), np.array([0.01, 0.3, 0.09, 0.2, 0.3, 0.1]) * 2),  # unnormalised
+            (np.arange(200), np.full(200, 1 / 200))]
+    sampler = fc.TotalSampler(pmfs)
+    n = 20_000
+    rows = np.random.default_rng(1).integers(0, len(pmfs), n)
+    got = sampler(rows, np.random.default_rng(7))
+    u = np.random.default_rng(7).random(n)
+    want = np.empty(n, dtype=np.int64)
+    for i, (r, x) in enumerate(zip(rows.tolist(), u.tolist())):
+        if pmfs[r] is None:
+            want[i] = fc.NO_ROLL
+            continue
+        v, p = pmfs[r]
+        cdf = np.cumsum(p) / p.sum()
+        want[i] = v[min(int(np.searchsorted(cdf, x, side="right")), len(v) - 1)]
+    assert got.dtype == np.int64
+    assert (got == want).all()
+
+
+def test_a_sampler_of_nothing_but_no_rolls():
+    sampler = fc.TotalSampler([None, None])
+    assert sampler(np.array([0, 1, 1]), np.random.default_rng(1)).tolist() == [fc.NO_ROLL] * 3
+    assert fc.NO_ROLL == -(10**6)
+
+
+def test_targets_and_statuses():
+    able = np.array([[True, True, True, True], [False, True, False, True], [True, False, True, False]])
+    side = np.array([0, 0, 1, 1])
+    actor_side = np.array([0, 1, 1])
+    has, target = fc.first_enemy(able, side, actor_side)
+    assert has.tolist() == [True, True, True] and target.tolist() == [2, 1, 0]
+    has, _ = fc.first_enemy(np.array([[True, True, False, False]]), side, np.array([0]))
+    assert has.tolist() == [False]
+    status = fc.pairs_status(np.array([True, True, False, False]), np.array([True, False, True, False]))
+    assert status.tolist() == [GOING, A_WINS, B_WINS, BOTH_DOWN] and status.dtype == np.int8
+    assert [fc.status_of(a, b) for a, b in ((False, False), (False, True), (True, False), (True, True))] == [
+        GOING, A_WINS, B_WINS, BOTH_DOWN]
+
+
+class _Pair(fc.ArrayBattle):
+    arrays = ("health", "extra")
+
+    def __init__(self) -> None:
+        super().__init__(np.array([0, 1, 1]), 4)
+        self.health = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 1], [0, 0, 0]])
+        self.extra = np.arange(4)
+
+    def out(self) -> np.ndarray:
+        return self.health <= 0
+
+    def step(self, gen: np.random.Generator) -> None:  # not played here
+        raise NotImplementedError
+
+
+def test_array_battles_keep_their_fights():
+    battle = _Pair()
+    assert battle.size == 4
+    assert battle.status().tolist() == [A_WINS, B_WINS, GOING, BOTH_DOWN]
+    battle.keep(np.array([False, True, True, False]))
+    assert battle.size == 2 and battle.n == 2
+    assert battle.extra.tolist() == [1, 2] and battle.health.tolist() == [[0, 1, 0], [1, 1, 1]]
+    assert battle.status().tolist() == [B_WINS, GOING]
+
+
+def test_memo_caches_by_instance_and_arguments():
+    calls: list[tuple] = []
+
+    class Thing:
+        @fc.memo
+        def twice(self, x: int, y: int = 0) -> int:
+            calls.append((x, y))
+            return 2 * x + y
+
+    a, b = Thing(), Thing()
+    assert a.twice(3) == 6 and a.twice(3) == 6 and a.twice(3, 1) == 7 and b.twice(3) == 6
+    assert calls == [(3, 0), (3, 1), (3, 0)]
+    assert Thing.twice.__name__ == "twice" and "_memo_twice" in a.__dict__
+
+
+def test_mix_adds_weighted_chances():
+    into: dict = {"x": 0.5}
+    fc.mix({"x": 0.5, "y": 0.25, "z": 0.0}, into, 0.5)
+    assert into == {"x": 0.75, "y": 0.125}
+    fc.mix({(1, 2): 1.0, (1, 3): 1.0}, into, key=lambda s: s[0])
+    assert into[1] == 2.0
+
+
+def test_a_codes_totals_for_fights_are_renormalised_and_follow_the_options():
+    """Fights draw a code's total from the engine's exact odds: the chains the odds leave out (the Wild Die's
+    longest explosions, about 6e-14 here) are spread back, so the probabilities add up to 1 to the last bits;
+    and the system's options (the Wild Die's complication) apply."""
+    import diceengine as de
+
+    code_pmf = fighters.code_pmf
+    values, probs = code_pmf(Code(3, 1), "d6wild")
+    assert de.distribution("3D+1", "d6wild").truncated > 1e-14
+    assert abs(probs.sum() - 1.0) < 1e-15
+    for option in ("none", "remove_highest"):
+        values, probs = code_pmf(Code(3, 1), "d6wild", complication=option)
+        marginal = de.distribution("3D+1", "d6wild", complication=option).marginal("total")
+        total = sum(marginal.values())
+        assert dict(zip(values.tolist(), probs.tolist())) == pytest.approx({v: p / total for v, p in marginal.items()})
+    low = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="remove_highest")]))
+    plain = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="none")]))
+    assert sum(v * p for v, p in low.items()) < sum(v * p for v, p in plain.items()) - 0.3
