@@ -44,49 +44,88 @@ MAX_ANSWER_ITEM_BYTES = 4 * 2**20
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
+#: how footprint() looks into an object of each type: (kind, slot names); kinds below
+_LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT = range(8)
+_MISSING = object()
+
+
+def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
+    """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
+    import numpy as np
+
+    from .registry import System
+
+    if issubclass(cls, (*_OPAQUE, System)):
+        kind = _SKIP
+    elif issubclass(cls, np.ndarray):
+        kind = _ARRAY
+    elif issubclass(cls, (str, bytes, int, float, bool, range, type(None))):
+        kind = _LEAF
+    elif issubclass(cls, dict):
+        kind = _DICT
+    elif issubclass(cls, (list, tuple, set, frozenset)):
+        kind = _SEQUENCE
+    elif issubclass(cls, types.FunctionType):
+        kind = _FUNCTION
+    elif issubclass(cls, types.MethodType):
+        kind = _METHOD
+    else:
+        kind = _OBJECT
+    slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    found = _LAYOUTS[cls] = (kind, slots)
+    return found
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = cls.__dict__.get("__slots__", ())
+    return (names,) if isinstance(names, str) else tuple(names)
+
+
 def footprint(obj: Any, limit: int = 1 << 30) -> int:
     """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
 
     Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
     past ``limit`` (the result is then only known to exceed it)."""
-    import numpy as np  # loaded by any plan by now; not at import (import diceengine stays light)
-
-    from .registry import System
-
     seen: set[int] = set()
     stack = [obj]
     total = 0
+    getsize = sys.getsizeof
+    layouts = _LAYOUTS
     while stack and total <= limit:
         o = stack.pop()
-        if id(o) in seen or isinstance(o, (*_OPAQUE, System)):
+        if id(o) in seen:
+            continue
+        cls = type(o)
+        layout = layouts.get(cls) or _layout(cls)
+        kind = layout[0]
+        if kind == _SKIP:
             continue
         seen.add(id(o))
-        if isinstance(o, np.ndarray):
-            total += sys.getsizeof(o)  # its buffer included when it owns one
+        total += getsize(o)  # an array: its buffer included when it owns one
+        if kind == _LEAF:
+            continue
+        if kind == _ARRAY:
             if o.base is not None:
                 stack.append(o.base)
-            continue
-        total += sys.getsizeof(o)
-        if isinstance(o, (str, bytes, int, float, bool, range, type(None))):
-            continue
-        if isinstance(o, dict):
+        elif kind == _DICT:
             stack.extend(o.keys())
             stack.extend(o.values())
-        elif isinstance(o, (list, tuple, set, frozenset)):
+        elif kind == _SEQUENCE:
             stack.extend(o)
-        elif isinstance(o, types.FunctionType):
+        elif kind == _FUNCTION:
             stack.extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
             stack.extend(o.__defaults__ or ())
-        elif isinstance(o, types.MethodType):
+        elif kind == _METHOD:
             stack.append(o.__self__)
         else:
             d = getattr(o, "__dict__", None)
             if d is not None:
                 stack.append(d)
-            for cls in type(o).__mro__:
-                for name in getattr(cls, "__slots__", ()):
-                    if hasattr(o, name) and name not in ("__dict__", "__weakref__"):
-                        stack.append(getattr(o, name))
+            for name in layout[1]:
+                value = getattr(o, name, _MISSING)
+                if value is not _MISSING:
+                    stack.append(value)
     return total
 
 
