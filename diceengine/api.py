@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import registry
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
@@ -23,6 +24,14 @@ CHUNK_DICE = 1 << 21
 #: prepared plans, bounded in bytes and keyed on meaning (:mod:`diceengine.plan_cache`)
 PLANS = PlanCache()
 _plans = PLANS.spellings  # the hot path's dictionary: spelling -> plan
+
+
+def _forget(name: str) -> None:
+    """A system replaced: its cached plans were prepared by the one it replaces."""
+    PLANS.clear()
+
+
+registry.on_replace.append(_forget)
 
 
 def plain_text(value: Any, what: str = "an expression") -> str:

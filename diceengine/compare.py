@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import registry
 from .api import distribution
 from .errors import DiceError
 from .registry import get_system
@@ -67,6 +68,9 @@ def _chance(system: str, expression: str, options: tuple[tuple[str, Any], ...]) 
     if chance is None:
         raise DiceError(f"{system}: {expression!r} has no success to compare (write a check with vs)")
     return chance
+
+
+registry.on_replace.append(lambda name: _chance.cache_clear())  # a system replaced: its chances asked again
 
 
 def success_chance(system: str, expression: str, **options: Any) -> float:

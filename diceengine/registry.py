@@ -273,8 +273,13 @@ class System(ABC):
 _registry: dict[str, System] = {}
 
 
+#: called with a system's name when :func:`register` replaces it (the engine's caches forget its plans)
+on_replace: list[Callable[[str], None]] = []
+
+
 def register(system: System | type[System], *, replace: bool = False) -> System:
-    """Register a system (class or instance) under its ``name``; returns the instance."""
+    """Register a system (class or instance) under its ``name``; returns the instance. ``replace=True`` puts
+    it in place of a system of that name, and nothing prepared by the one replaced is used again."""
     instance = system() if isinstance(system, type) else system
     if not isinstance(instance, System):
         raise TypeError(f"{system!r} is not a diceengine System")
@@ -283,6 +288,9 @@ def register(system: System | type[System], *, replace: bool = False) -> System:
         raise DiceError(f"a system named {instance.name!r} is already registered")
     if existing is None or replace:
         _registry[instance.name] = instance
+        if existing is not None and existing is not instance:
+            for hook in on_replace:
+                hook(instance.name)
     return _registry[instance.name]
 
 

@@ -205,7 +205,7 @@ def test_reactions_against_attacks():
 def test_react_refusals_and_checks():
     s = scene()
     assert message(play.react, s, "Han", "duck") == \
-        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, deflect, not 'duck'"
+        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, blaster_parry, deflect, not 'duck'"
     assert message(play.react, scene(han(pending_reaction="dodge")), "Han") == \
         "Han's dodge is not recorded yet (record_reaction)"
     assert message(play.react, scene(han(weapon="vibroblade")), "Han", "brawling_parry") == \
@@ -243,7 +243,7 @@ def test_record_reaction():
         "Han has made no melee_parry to record (but a dodge)"
     assert message(play.record_reaction, scene(), "Han", "dodge", 9) == "Han has made no dodge to record"
     assert message(play.record_reaction, scene(), "Han", "roll", 9) == \
-        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, deflect, not 'roll'"
+        "a reaction is one of dodge, brawling_parry, melee_parry, lightsaber_parry, blaster_parry, deflect, not 'roll'"
     c = play.record_reaction(s, "Han", "dodge", 9).state.characters["Han"]
     assert c.reactions == [Reaction(kind="dodge", total=9, segment=2)] and c.pending_reaction is None
     assert play.next_segment(s).state.segment == 3
@@ -468,7 +468,7 @@ def test_wild_checks():
     cp = wplay.act(wscene(luke(declared=1, character_points=2)), "Luke", "blaster", character_point=True)
     assert (cp.check, cp.options, cp.state.characters["Luke"].character_points) == ("4D+1", {"character_point": True},
                                                                                      1)
-    fp = wplay.act(wscene(luke(declared=2, force_point_round=1, wounds=3)), "Luke", "blaster", 10)
+    fp = wplay.act(wscene(luke(declared=2, force_point_round=1, wounds=3)), "Luke", "blaster", 10, physical=False)
     assert fp.check == "5D+2 vs 10"   # 8D+2 - 1 - 2
     # a reaction uses an action left, or adds one
     r = wplay.react(wscene(luke(declared=2, taken=1)), "Luke")

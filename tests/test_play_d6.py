@@ -282,7 +282,7 @@ def test_movement_preparation_actions_without_a_roll_and_low_gravity():
     nxt = play.end_round(prepared).state
     assert play.act(play.declare(nxt, "Hiro", 1).state, "Hiro", "blaster", 15).check == "5D vs 15"
     assert play.act(play.declare(nxt, "Hiro", 2).state, "Hiro", "blaster", 15).check == "3D vs 15"
-    reacted = play.react(prepared, "Hiro", "dodge").state  # a dodge during the round of preparation
+    reacted = play.react(prepared.model_copy(update={"reactions": "add"}), "Hiro", "dodge").state  # text 000 lets him
     reacted = play.declare(play.end_round(reacted).state, "Hiro", 1).state
     assert play.act(reacted, "Hiro", "blaster", 15).check == "4D vs 15"
 

@@ -106,3 +106,50 @@ def test_the_example_plugin_is_found_through_its_entry_point():
     assert type(system) is plugin.PercentileSystem
     assert system.grammar_source() == resources.files(plugin).joinpath("percentile.lark").read_text(encoding="utf-8")
     assert de.roll("d100<=60 bonus", system="percentile", seed=1).roll in range(1, 101)
+
+
+def test_a_replaced_system_is_asked_afresh():
+    # register(replace=True) puts a new system in place: no plan or chance prepared by the old one is used again
+    from diceengine import compare
+
+    class Fixed(de.System):
+        name = "fixed-replaced"
+        outcome = tuple
+        value = 1
+
+        def prepare(self, tree, expression, options):
+            value = self.value
+
+            class FixedPlan(de.Plan):
+                outcome_type = tuple
+
+                def roll(self, rng):
+                    return (value,), None
+
+                def sample(self, n, rng):
+                    raise NotImplementedError
+
+                def distribution(self):
+                    raise NotImplementedError
+
+                def describe(self, outcome, record):
+                    return str(value)
+
+                def dice(self, record):
+                    return []
+
+            return FixedPlan()
+
+    class Other(Fixed):
+        value = 2
+
+    de.register(Fixed, replace=True)
+    try:
+        assert de.roll("1", system="fixed-replaced").outcome == (1,)
+        de.register(Other, replace=True)
+        assert de.roll("1", system="fixed-replaced").outcome == (2,)
+        assert compare._chance.cache_info().currsize == 0
+    finally:
+        from diceengine import registry
+
+        registry._registry.pop("fixed-replaced", None)

@@ -19,7 +19,8 @@ Where each rule lives:
 - :mod:`~diceengine.systems.d6.rules`: the rules of classic D6 only: a round's penalties,
   circumstances, cover, damage and wounds, death rolls, opposed rolls, parries, Force points;
 - :mod:`~diceengine.systems.d6.scene` and :mod:`~diceengine.systems.d6.play`: the state of play (a scene,
-  its characters, the round step by step; ``dice rule d6`` runs its rules on a JSON state);
+  its characters, the round step by step; ``dice rule d6`` runs its rules on a JSON state), with
+  :mod:`~diceengine.systems.d6.order` (who acts when);
 - :mod:`~diceengine.systems.d6.fighters` and :mod:`~diceengine.systems.d6.fight`: the D6 combatant of
   an encounter file (shared with ``d6wild``), and classic D6's combat for the fights layer.
 """

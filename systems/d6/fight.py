@@ -12,8 +12,16 @@ A round, as text ``000`` plays it:
 - everyone shoots once; the attack rolls also decide who acts first (higher first; a tie goes to the
   player character against an NPC, two of a kind roll again);
 - the attack hits when it is at least the range difficulty, plus the target's dodge roll when the
-  target dodges (policy ``dodge = "always"``: the character declares a shot and a dodge every round,
-  so both rolls lose 1D; ``"never"``: no dodge);
+  target dodges. Policy ``dodge``: ``"never"``, no dodge; ``"always"``, the character declares a shot
+  and a dodge every round, so both rolls lose 1D (the reading of text ``003``, whose multiple-action
+  penalty falls on « TOUTES les actions du round », a reaction being one more action);
+  ``"reaction"``, text ``000``'s reaction skill: the dodge is not declared, it counts as one more use
+  from the moment it is made (« toutes celles que vous avez employées avant d'esquiver ne sont pas
+  affectées, mais tous les jets de dés effectués après le seront »). A round's one shot is fired
+  before the dodge (the character shoots, then dodges in the same segment: « vous pouvez esquiver et
+  accomplir une autre action au cours d'un même segment »), so the shot keeps its full code and only
+  the dodge loses 1D. Text ``002`` reads the same way (« l'augmentation du malus d'actions multiples
+  pour le restant du round »); text ``000`` supports ``"reaction"``, text ``003`` ``"always"``;
 - a hit rolls damage against the target's Strength (plus armour; never modified), read by
   :func:`~diceengine.systems.d6.damage_result` and stacked by :class:`~diceengine.systems.d6.Health`;
 - a wounded, incapacitated or mortally wounded character does nothing more this round (a stunned
@@ -81,7 +89,7 @@ class D6Setup(BaseModel):
     a: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     range: str | int = "short"
-    dodge: Literal["never", "always"] = "never"
+    dodge: Literal["never", "always", "reaction"] = "never"
     force_point: Literal["never", "first_round", "when_wounded"] = "never"
 
     @field_validator("range")
@@ -102,7 +110,12 @@ class D6Setup(BaseModel):
         return list(self.a) + list(self.b)
 
     def dodges(self, f: D6Fighter) -> bool:
-        return self.dodge == "always" and f.dodge is not None
+        return self.dodge != "never" and f.dodge is not None
+
+    def shot_penalty(self, f: D6Fighter) -> int:
+        """Dice the shot loses to the dodge: 1 when declared with it (``"always"``), none when the dodge
+        is a reaction made after the shot (``"reaction"``, text ``000``)."""
+        return int(self.dodge == "always" and f.dodge is not None)
 
 
 @lru_cache(maxsize=4096)
@@ -140,10 +153,10 @@ def penalty(level: int, stunned: int) -> int:
 class _Side:
     """One combatant's rolls by penalty, for the exact chain."""
 
-    def __init__(self, f: D6Fighter, dodges: bool) -> None:
+    def __init__(self, f: D6Fighter, dodges: bool, extra: int) -> None:
         self.f = f
         self.dodges = dodges
-        self.extra = 1 if dodges else 0
+        self.extra = extra  # dice the shot loses to a declared dodge
 
     @memo
     def attack(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +217,8 @@ class D6Duel(Duel):
         fa, fb = setup.a[0], setup.b[0]
         self.setup = setup
         self.fighters = (fa, fb)
-        self.sides = (_Side(fa, setup.dodges(fa)), _Side(fb, setup.dodges(fb)))
+        self.sides = (_Side(fa, setup.dodges(fa), setup.shot_penalty(fa)),
+                      _Side(fb, setup.dodges(fb), setup.shot_penalty(fb)))
         self.difficulty = setup.difficulty
         self.tie = tie_winner(fa.player, fb.player)
 
@@ -282,7 +296,7 @@ class D6Battle(ArrayBattle):
         self.stunned = np.zeros((n, k), dtype=np.int8)
         self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
         self.round = 0
-        extra = self.dodges.astype(int)
+        extra = [setup.shot_penalty(f) for f in fighters]
         # rows of the samplers: (fighter, Force point spent, penalty 0 .. depth - 1)
         self.depth = d = 2 * max(f.attack.dice for f in fighters) + 2
         self.attack = TotalSampler([_pmf(rolled(f.attack, p + int(x), bool(force)))

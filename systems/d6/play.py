@@ -16,12 +16,19 @@ returns its check; :func:`record_reaction` keeps its roll:
   during the segment it was made in (:func:`next_segment` ends it);
 - ``reactions="replace"`` (text ``002``): it replaces the base difficulty for the rest of the round,
   even when lower; a reaction uses an action left or adds one; parry bonuses (+5 to a weapon parry
-  against bare hands, +10 to an armed attack against a bare-handed parry).
+  against bare hands, +10 to an armed attack against a bare-handed parry), kept by a lightsaber parry
+  (« (bonus et malus ci-dessus restent d'application) »: +5 against bare hands). A character aiming
+  this round reacts not at all (« le personnage ne peut rien faire d'autre durant ce round : ni se
+  déplacer, ni esquiver »); under ``"add"`` (text ``000``) he may, and loses the +1D (« vous perdez
+  également ce bénéfice quand vous employez une compétence de réaction dans l'un ou l'autre round »).
 
 Which reaction stops what: a dodge, shots and grenades; a bare-handed parry, bare-handed attacks only
 (under ``"replace"``, text ``002``, armed ones too, at +10 to the attack);
 a weapon parry, armed and bare-handed melee; a lightsaber parry (Sense or weapon parry, the better),
-melee, and with Sense a blaster bolt (sending it back, :func:`react` ``"deflect"``, is two uses of Sense).
+melee; a lightsaber parry of blaster fire (:func:`react` ``"blaster_parry"``, text ``000``: « vous
+pouvez également employer un sabre laser pour parer des tirs de blasters... Vous faites alors un jet de
+Sens et vous ajoutez le résultat obtenu au facteur de difficulté du tireur »), a shot, one use of
+Sense; sending the bolt back (``"deflect"``) is two uses of Sense.
 
 Damage (:func:`damage`): the weapon's code; bare hands: the attacker's Strength; a melee weapon: its
 code plus Strength; a lightsaber: the Control code. Against the target's Strength, never modified
@@ -36,6 +43,11 @@ their rolls (text ``000``, :func:`~diceengine.systems.d6.initiative`); text ``00
 is rolled by each group's best Perception, wounds counting, no Force or character point
 (:func:`group_initiative_check`, :func:`group_order`).
 
+Text ``002``'s hurrying (:func:`act` ``hurrying=True``, a task of two rounds or more: the code halved)
+and its situational dice on an attack (:func:`attack` ``circumstances``: low light +1D ... total
+darkness +4D, smoke +1D / +2D / +4D, a target of 10-50 cm +1D, 1-10 cm +4D, under 1 cm +8D, a body
+part +1D), rolled and added to the difficulty like the cover dice.
+
 Readings chosen where the texts are silent: a prone target's extra difficulty is the scene's
 ``prone_dice`` (0 by default: text ``000`` refers to a table it does not print); under ``"replace"``
 cover dice are still added to the reaction's roll; standing up counts as one use for the penalty.
@@ -47,14 +59,24 @@ runs on a JSON state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse, rolling
 from .codes import Code, parse_code
-from .rules import Health, Wound, cover_result, damage_result, force_point_outcome, parry_bonuses
+from .order import action_order, group_initiative_check, group_order
+from .rules import (
+    CIRCUMSTANCES,
+    Health,
+    Wound,
+    circumstance_dice,
+    cover_result,
+    damage_result,
+    force_point_outcome,
+    parry_bonuses,
+)
 from .scene import (
     ATTACK_KINDS,
     COVER_DICE,
@@ -74,7 +96,6 @@ from .scene import (
     _put,
     _who,
 )
-from .shared import order_by_rolls
 
 __all__ = [
     "RULES",
@@ -152,21 +173,26 @@ def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
 
 
-def _next_use(state: D6Scene, name: str, skill: str) -> tuple[D6Scene, Code]:
+def _next_use(state: D6Scene, name: str, skill: str, hurrying: bool = False) -> tuple[D6Scene, Code]:
     c = _who(state, name)
     _able(state, c)
     if not c.has_declared:
         raise refuse(N_("{name} has not declared this round"), name=name)
     if c.taken >= c.declared:
         raise refuse(N_("{name} has no declared use left this round"), name=name)
-    code = _code(state, c, skill, c.uses, single=True)
+    code = _code(state, c, skill, c.uses, single=True, hurrying=hurrying)
     return _put(state, c, taken=c.taken + 1), code
 
 
-def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None) -> Step[D6Scene]:
+def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None, hurrying: bool = False,
+        rounds: int = 1) -> Step[D6Scene]:
     """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
-    code, or none)."""
-    new, code = _next_use(state, name, skill)
+    code, or none). ``hurrying`` (text ``002``: « L'empressement divise par {deux} la compétence »)
+    halves the code to do in half the time a task of ``rounds`` rounds, two or more (« pour peu que
+    l'action dure deux rounds ou plus »)."""
+    if hurrying and rounds < 2:
+        raise refuse(N_("only a task of two rounds or more can be hurried, not {rounds}"), rounds=rounds)
+    new, code = _next_use(state, name, skill, hurrying)
     return rolling(new, _check(code, difficulty), "d6")
 
 
@@ -181,11 +207,15 @@ def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> 
 
 
 def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: int | str,
-           kind: AttackKind = "ranged", cover_roll: int | None = None) -> Step[D6Scene]:
+           kind: AttackKind = "ranged", cover_roll: int | None = None,
+           circumstances: Sequence[str] = ()) -> Step[D6Scene]:
     """An attack as the attacker's next declared use. The target's reaction, when it stops this kind of
     attack, is added to the difficulty (``"add"``, its segment) or replaces it (``"replace"``, the round,
     with the parry bonuses); the target's cover adds its dice (or ``cover_roll``, the cover dice already
-    rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee."""
+    rolled); total cover cannot be shot through (:func:`hit_cover`). No dodge against melee.
+    ``circumstances`` (text ``002``: light, smoke, a specific shot, a body part:
+    :data:`~diceengine.systems.d6.CIRCUMSTANCES`) add their dice to the difficulty, rolled with it like
+    the cover dice (the cover itself is the target's, :func:`take_cover`)."""
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
@@ -203,8 +233,10 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
             base += reaction.total
         else:
             base = reaction.total
-            if kind in ("brawling", "melee", "lightsaber") and reaction.kind in ("melee_parry", "brawling_parry"):
-                parry_bonus, attack_bonus = parry_bonuses("melee" if reaction.kind == "melee_parry" else "brawling",
+            parry = {"melee_parry": "melee", "lightsaber_parry": "melee", "brawling_parry": "brawling"}
+            if kind in ("brawling", "melee", "lightsaber") and reaction.kind in parry:
+                # text 002, the lightsaber: « (bonus et malus ci-dessus restent d'application) »
+                parry_bonus, attack_bonus = parry_bonuses(parry[reaction.kind],
                                                           "unarmed" if kind == "brawling" else "armed")
                 base += parry_bonus
                 bonus += attack_bonus
@@ -213,6 +245,11 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
         if not dice:
             raise refuse(N_("{name} has no cover to roll"), name=target)
         base, dice = base + cover_roll, 0
+    for name in circumstances:
+        if name.lower().replace(" ", "_").replace("-", "_") not in CIRCUMSTANCES or "cover" in name.lower():
+            raise refuse(N_("a circumstance is one of {choices}, not {value}"),
+                         choices=", ".join(k for k in CIRCUMSTANCES if "cover" not in k), value=repr(name))
+    dice += circumstance_dice(*circumstances).dice
     new, code = _next_use(state, attacker, skill)
     return Step(new, _check(code, base, dice, bonus), "d6")
 
@@ -232,8 +269,10 @@ def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6
 
 def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Scene]:
     """A reaction, when attacked: a dodge, a bare-handed parry (empty hands), a weapon parry (a weapon in
-    hand), a lightsaber parry (Sense or weapon parry, the better) or ``"deflect"`` (Sense: a blaster
-    bolt parried, and sent back: two uses). It counts as one more use from now on (``"replace"``: it
+    hand), a lightsaber parry (Sense or weapon parry, the better), ``"blaster_parry"`` (a lightsaber
+    and Sense: a shot parried, the roll added to the shooter's difficulty) or ``"deflect"`` (Sense: a
+    blaster bolt parried, and sent back: two uses). Under ``"replace"`` (text ``002``) a character aiming
+    this round cannot react. It counts as one more use from now on (``"replace"``: it
     takes an action left first). Returns its check; :func:`record_reaction` keeps the roll."""
     one_of(kind, tuple(STOPS), "a reaction")
     c = _who(state, name)
@@ -247,8 +286,14 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
         if not c.armed:
             raise refuse(N_("{name} has no melee weapon in hand"), name=name)
         raise refuse(N_("a lightsaber parries with lightsaber_parry"))
-    if kind in ("lightsaber_parry", "deflect") and c.weapon != "lightsaber":
+    if kind in ("lightsaber_parry", "blaster_parry", "deflect") and c.weapon != "lightsaber":
         raise refuse(N_("{name} has no lightsaber in hand"), name=name)
+    if kind in ("blaster_parry", "deflect") and "sense" not in c.codes:
+        raise refuse(N_("{name} has no Sense: only Sense parries blaster fire with a lightsaber"), name=name)
+    if state.reactions == "replace" and c.preparing_round == state.round:
+        # text 002: « le personnage ne peut rien faire d'autre durant ce round : ni se déplacer, ni esquiver »
+        raise refuse(N_("{name} is aiming this round: nothing else, neither moving nor dodging (text 002)"),
+                     name=name)
     extra = 2 if kind == "deflect" else 1
     skill: str
     if state.reactions == "replace" and c.taken < c.declared:
@@ -262,7 +307,7 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
         if not options:
             raise refuse(N_("{name} has neither Sense nor a weapon parry"), name=name)
         skill = max(options, key=lambda s: c.code(s).in_pips)
-    elif kind == "deflect":
+    elif kind in ("blaster_parry", "deflect"):
         skill = "sense"
     else:
         skill = kind
@@ -402,48 +447,6 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(outcome.dark_side_point),
                      force_points_returning=c.force_points_returning + int(outcome.returned_at_end)))
-
-
-# ---------------------------------------------------------------- initiative (002)
-
-
-def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
-    """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
-    player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
-    for name in rolls:
-        _who(state, name)
-    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
-
-
-def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
-    """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
-    penalties applying, no Force point or character point."""
-    if not members:
-        raise refuse(N_("a group has at least one member"))
-    chars = [_who(state, m) for m in members]
-    best = max(chars, key=lambda c: c.code("perception").in_pips)
-    penalty = int(best.health == Wound.WOUNDED) + best.stun_dice(state.round)
-    code = best.code("perception") - Code(penalty, 0)
-    if code.dice < 1:
-        raise refuse(N_("{name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled"),
-                     name=best.name, code=str(code))
-    return Step(state, str(code), "d6")
-
-
-def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str) -> Step[D6Scene]:
-    """The order of the round: the group the winner of the initiative chose acts first, then the others;
-    within a group, the highest Perception first."""
-    if first not in groups:
-        raise refuse(N_("no group named {name}"), name=repr(first))
-    order: list[str] = []
-    for group in [first, *[g for g in groups if g != first]]:
-        members = [_who(state, m) for m in groups[group]]
-        order += [c.name for c in sorted(members, key=lambda c: -c.code("perception").in_pips)]
-    return Step(state.model_copy(update={"order": order}))
 
 
 #: the rules of play, for ``dice rule d6 NAME state=JSON ...``

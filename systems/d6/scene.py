@@ -21,7 +21,7 @@ __all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "D6Character", 
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
-ReactionKind = Literal["dodge", "brawling_parry", "melee_parry", "lightsaber_parry", "deflect"]
+ReactionKind = Literal["dodge", "brawling_parry", "melee_parry", "lightsaber_parry", "blaster_parry", "deflect"]
 CoverLevel = Literal["none", "quarter", "half", "three_quarters", "peeking", "total"]
 
 #: movement allowed in a round, in metres
@@ -32,7 +32,7 @@ COVER_DICE = {"none": 0, "quarter": 1, "half": 2, "three_quarters": 4, "peeking"
 STOPS: dict[str, tuple[str, ...]] = {
     "dodge": ("ranged", "grenade"), "brawling_parry": ("brawling",),  # grenade: the blast (grenade_blast)
     "melee_parry": ("brawling", "melee", "lightsaber"), "lightsaber_parry": ("brawling", "melee", "lightsaber"),
-    "deflect": ("ranged",),
+    "blaster_parry": ("ranged",), "deflect": ("ranged",),
 }
 LOW_GRAVITY_SKILLS = ("lifting", "climbing_jumping")
 ATTACK_KINDS = ("ranged", "grenade", "brawling", "melee", "lightsaber")
@@ -135,9 +135,11 @@ def _difficulty(value: int | str) -> int:
                      ranges=", ".join(RANGE_DIFFICULTIES), value=repr(value)) from None
 
 
-def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False) -> Code:
-    """The code rolled for ``skill`` with ``uses`` skill uses counted this round."""
-    code = c.code(skill)
+def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = False,
+          hurrying: bool = False) -> Code:
+    """The code rolled for ``skill`` with ``uses`` skill uses counted this round (``hurrying``: the code
+    halved first, text ``002``)."""
+    code = c.code(skill).halved() if hurrying else c.code(skill)
     if c.force_point_round == state.round:
         code = code * 2
     dice = -(max(uses, 1) - 1)

@@ -267,11 +267,11 @@ def spend_character_point(roll: Any, seed: Any = None, explodes: bool = False) -
 
     plan = roll._plan
     record = roll._record
+    if not isinstance(getattr(plan, "dice_model", None), WildDice):  # before its record is read: a d6wild one
+        raise DiceValueError("only a d6wild roll takes a character point")
     normal, chain, bonus, removed, flagged, pips = record[0]
     if bonus:
         raise DiceValueError("a character point adds one die to a roll, not more (not cumulative)")
-    if not isinstance(plan.dice_model, WildDice):
-        raise DiceValueError("only a d6wild roll takes a character point")
     dice = replace(plan.dice_model, character_point=True, character_point_explodes=explodes)
     r = python_rng(seed).random
     extra = dice._chain(r) if explodes else [int(r() * 6) + 1]

@@ -25,7 +25,15 @@ plays it:
   the character acts);
 - policy ``force_point`` (``"never"``, ``"first_round"``, ``"when_wounded"``) for combatants with
   ``force_points``: every roll of the character that round is doubled (Perception, attack, dodge, the
-  Strength roll against damage), not the weapon's damage.
+  Strength roll against damage), not the weapon's damage;
+- policy ``character_point`` (``"never"``, ``"every_round"``, ``"when_wounded"``: a round begun wounded)
+  for combatants with ``character_points``: one point spent on the round's attack, +1D (a plain die,
+  not the Wild Die) « à une utilisation de compétence »; never two on one roll (« non cumulable »), and
+  not doubled by a Force point (« sauf points de personnage »).
+
+Text ``003``'s reaction is an action of the round (« Cela lui coute une action s'il lui en reste une...
+Sinon c'est une action supplémentaire »), whose penalty falls on « TOUTES les actions du round »: the
+``dodge = "always"`` reading (classic D6 offers text ``000``'s ``"reaction"`` too).
 """
 
 from __future__ import annotations
@@ -64,10 +72,15 @@ NAMES = {**RANGE_DIFFICULTIES, **LADDER}
 STUNS = (WildWound.LIGHT_STUN, WildWound.STUN)
 
 
+#: most character points a combatant brings to a fight
+MAX_CHARACTER_POINTS = 10
+
+
 class WildFighter(D6Fighter):
     """A combatant in D6 with the Wild Die."""
 
     perception: CodeField = Code(2, 0)
+    character_points: int = Field(0, ge=0, le=MAX_CHARACTER_POINTS)
 
 
 class WildSetup(BaseModel):
@@ -82,6 +95,7 @@ class WildSetup(BaseModel):
     reaction: Literal["replace", "add"] = "replace"
     complication: Literal["flag", "remove_highest", "none"] = "flag"
     force_point: Literal["never", "first_round", "when_wounded"] = "never"
+    character_point: Literal["never", "every_round", "when_wounded"] = "never"
 
     @field_validator("range")
     @classmethod
@@ -102,6 +116,21 @@ class WildSetup(BaseModel):
     def spends(self, wounds: int, points: int, opening: bool) -> bool:
         """Whether a character with ``points`` Force points left spends one at the start of a round."""
         return relies_on_force(self.force_point, wounds > 0, points, opening)
+
+    def spends_character_point(self, wounds: int, points: int) -> bool:
+        """Whether a character with ``points`` character points left spends one on this round's attack."""
+        if points <= 0 or self.character_point == "never":
+            return False
+        return self.character_point == "every_round" or wounds > 0
+
+
+def with_character_point(pmf: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The totals of a roll with a character point's die added (+1D, a plain d6)."""
+    if pmf is None:
+        return None
+    out = np.convolve(_dense(pmf), np.full(6, 1 / 6))
+    keep = out > 0
+    return (np.arange(len(out)) + pmf[0][0] + 1)[keep], out[keep] / out[keep].sum()
 
 
 @lru_cache(maxsize=4096)
@@ -175,8 +204,9 @@ class _Fighter:
         self.mode = setup.reaction
 
     @memo
-    def attack(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray] | None:
-        return _pmf(rolled(self.f.attack, pen + int(self.dodges), force), self.complication)
+    def attack(self, pen: int, force: bool, point: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+        pmf = _pmf(rolled(self.f.attack, pen + int(self.dodges), force), self.complication)
+        return with_character_point(pmf) if point else pmf
 
     @memo
     def perception(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -196,9 +226,9 @@ class _Fighter:
 
 
 def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool,
-               target_force: bool) -> float:
+               target_force: bool, point: bool = False) -> float:
     """Exact chance that the attack hits: the total is at least the difficulty (after any dodge)."""
-    pmf = attacker.attack(pen, force)
+    pmf = attacker.attack(pen, force, point)
     if pmf is None:
         return 0.0
     values, cdf = target.difficulty_cdf(target_pen, target_force)
@@ -207,8 +237,8 @@ def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, 
 
 
 class WildDuel(Duel):
-    """The exact chain: a state is ``((stuns, wounds, stunned last round, out, Force points left) of a,
-    the same of b, first round)``."""
+    """The exact chain: a state is ``((stuns, wounds, stunned last round, out, Force points left,
+    character points left) of a, the same of b, first round)``."""
 
     def __init__(self, setup: WildSetup) -> None:
         fa, fb = setup.a[0], setup.b[0]
@@ -220,7 +250,8 @@ class WildDuel(Duel):
 
     def start(self) -> dict[Hashable, float]:
         fa, fb = self.raw
-        return {((0, 0, 0, False, fa.force_points), (0, 0, 0, False, fb.force_points), True): 1.0}
+        return {((0, 0, 0, False, fa.force_points, fa.character_points),
+                 (0, 0, 0, False, fb.force_points, fb.character_points), True): 1.0}
 
     def status(self, state: Any) -> int:
         return status_of(state[0][3], state[1][3])
@@ -232,10 +263,11 @@ class WildDuel(Duel):
                             self.setup.complication)
 
     @memo
-    def hit(self, attacker: int, pen: int, target_pen: int, force: bool, target_force: bool) -> float:
+    def hit(self, attacker: int, pen: int, target_pen: int, force: bool, target_force: bool,
+            point: bool = False) -> float:
         """Chance that ``attacker`` (0 or 1) hits the other, with these penalties (memoised)."""
         return hit_chance(self.fighters[attacker], pen, self.fighters[1 - attacker], target_pen, force,
-                          target_force)
+                          target_force, point)
 
     @memo
     def first_chance(self, pen_a: int, pen_b: int, force_a: bool, force_b: bool) -> float:
@@ -252,23 +284,26 @@ class WildDuel(Duel):
             return ahead
         return ahead / (ahead + behind) if ahead + behind > 0 else 0.5
 
-    def _turns(self, first: int, state: tuple, force: tuple[bool, bool]) -> dict[tuple, float]:
+    def _turns(self, first: int, state: tuple, force: tuple[bool, bool],
+               point: tuple[bool, bool]) -> dict[tuple, float]:
         """The round when ``first`` (0 or 1) acts first: the states after it, with their chances."""
         second = 1 - first
         f_state, s_state = state[first], state[second]
         f_force, s_force = force[first], force[second]
-        f_left, s_left = f_state[4] - int(f_force), s_state[4] - int(s_force)
+        f_point, s_point = point[first], point[second]
+        f_left = (f_state[4] - int(f_force), f_state[5] - int(f_point))
+        s_left = (s_state[4] - int(s_force), s_state[5] - int(s_point))
         f_pen = wound_penalty(f_state[1]) + f_state[2]
         s_pen = wound_penalty(s_state[1]) + s_state[2]
         out: dict[tuple, float] = {}
 
         def put(new_f: tuple, new_s: tuple, p: float) -> None:
-            new_f, new_s = (*new_f, f_left), (*new_s, s_left)
+            new_f, new_s = (*new_f, *f_left), (*new_s, *s_left)
             key = (new_f, new_s, False) if first == 0 else (new_s, new_f, False)
             if p > 0:
                 out[key] = out.get(key, 0.0) + p
 
-        p_first = self.hit(first, f_pen, s_pen, f_force, s_force)
+        p_first = self.hit(first, f_pen, s_pen, f_force, s_force, f_point)
         rest_f = (f_state[0], f_state[1], 0, False)
         on_f = self.bands(second, f_force)
         on_s = self.bands(first, s_force)
@@ -283,7 +318,7 @@ class WildDuel(Duel):
 
         def second_turn(s_now: tuple, s_extra: int, s_carry: int, weight: float) -> None:
             pen = wound_penalty(s_now[1]) + s_state[2] + s_extra
-            p = self.hit(second, pen, f_pen, s_force, f_force)
+            p = self.hit(second, pen, f_pen, s_force, f_force, s_point)
             new_s = (s_now[0], s_now[1], s_carry, False)
             put(rest_f, new_s, weight * (1 - p))
             hit = weight * p
@@ -306,6 +341,7 @@ class WildDuel(Duel):
     def advance(self, state: Any) -> dict[Hashable, float]:
         a, b, opening = state
         force = (self.setup.spends(a[1], a[4], opening), self.setup.spends(b[1], b[4], opening))
+        point = (self.setup.spends_character_point(a[1], a[5]), self.setup.spends_character_point(b[1], b[5]))
         pen_a = wound_penalty(a[1]) + a[2]
         pen_b = wound_penalty(b[1]) + b[2]
         p = self.first_chance(pen_a, pen_b, *force)
@@ -313,7 +349,7 @@ class WildDuel(Duel):
         for first, weight in ((0, p), (1, 1 - p)):
             if weight <= 0:
                 continue
-            for key, q in self._turns(first, state, force).items():
+            for key, q in self._turns(first, state, force, point).items():
                 out[key] = out.get(key, 0.0) + weight * q
         return out
 
@@ -321,7 +357,7 @@ class WildDuel(Duel):
 class WildBattle(ArrayBattle):
     """``n`` fights of any size: stuns, wounds, carried stuns and who is out, as ``(n, K)`` arrays."""
 
-    arrays = ("stuns", "wounds", "carry", "gone", "points")
+    arrays = ("stuns", "wounds", "carry", "gone", "points", "cps")
 
     def __init__(self, setup: WildSetup, n: int) -> None:
         fighters = setup.fighters()
@@ -330,6 +366,7 @@ class WildBattle(ArrayBattle):
         self.setup = setup
         self.round = 0
         self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
+        self.cps = np.tile(np.array([f.character_points for f in fighters], dtype=np.int8), (n, 1))
         c = setup.complication
         self.base, self.mode = setup.difficulty, setup.reaction
         self.player = np.array([f.player for f in fighters])
@@ -342,8 +379,13 @@ class WildBattle(ArrayBattle):
         # rows of the samplers: (fighter, Force point spent, penalty 0 .. depth - 1)
         self.depth = d = 2 * max(max(f.attack.dice, f.perception.dice) for f in fighters) + 8
         forces = (False, True)
-        self.attack = TotalSampler([_pmf(rolled(f.attack, p + int(x), fp), c)
-                                    for f, x in zip(fighters, self.dodges) for fp in forces for p in range(d)])
+        # attack rows: (fighter, Force point spent, character point spent, penalty)
+        attacks = []
+        for f, x in zip(fighters, self.dodges):
+            for fp in forces:
+                plain = [_pmf(rolled(f.attack, p + int(x), fp), c) for p in range(d)]
+                attacks += plain + [with_character_point(pmf) for pmf in plain]
+        self.attack = TotalSampler(attacks)
         self.perception = TotalSampler([_pmf(rolled(f.perception, p, fp), c)
                                         for f in fighters for fp in forces for p in range(d)])
         self.dodge = TotalSampler([_pmf(rolled(f.dodge, p + 1, fp), c) if f.dodge is not None else None
@@ -376,6 +418,11 @@ class WildBattle(ArrayBattle):
             when = self.wounds > 0 if self.setup.force_point == "when_wounded" else np.full((n, k), self.round == 1)
             force = ((self.points > 0) & when & ~gone).astype(np.int64)
             self.points -= force.astype(np.int8)
+        point = np.zeros((n, k), dtype=np.int64)
+        if self.setup.character_point != "never":
+            when = self.wounds > 0 if self.setup.character_point == "when_wounded" else np.ones((n, k), dtype=bool)
+            point = ((self.cps > 0) & when & ~gone).astype(np.int64)
+            self.cps -= point.astype(np.int8)
         pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
         who = np.broadcast_to(np.arange(k), (n, k))
         per = self.perception(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
@@ -404,7 +451,9 @@ class WildBattle(ArrayBattle):
             acts = ~self.gone[rows, actor] & has
             sel, a, t = rows[acts], actor[acts], target[acts]
             a_pen = np.minimum(self.wounds[sel, a], 2) + self.carry[sel, a] + now[sel, a]
-            total = self.attack(self._rows(a_pen.astype(np.int64), a, force[sel, a]), gen)
+            cp = point[sel, a]
+            row = ((a * 2 + force[sel, a]) * 2 + cp) * self.depth + np.minimum(a_pen.astype(np.int64), self.depth - 1)
+            total = self.attack(row, gen)
             hit = total >= difficulty[sel, t]
             sel, a, t = sel[hit], a[hit], t[hit]
             diff = self.damage(a, gen) - self.resist(t * 2 + force[sel, t], gen)

@@ -14,10 +14,16 @@ end of this round and the next), 4-8 wounded (-1D until healed; wounded twice: f
 incapacitated, 13-15 mortally wounded, 16+ killed. Stunned as many times as the Strength code has dice:
 unconscious (2D6 minutes).
 
+Wounded twice, a character « tombe et ne peut plus entreprendre d'actions réclamant des efforts
+physiques, et subit une pénalité de 2D aux autres actions »: :func:`act`, :func:`attack` and
+:func:`react` refuse the skills of :data:`PHYSICAL_SKILLS` (or any the game master names physical).
+
 Character points: +1D to one roll (the ``character_point`` option of the check), never two on one roll;
 the counter is kept here (one per hour of play: :func:`award_character_points`). A Force point doubles
-every roll left to the character this round (not the character-point die), one per round; spent in
-anger, vengeance or for a personal goal it becomes a dark side point.
+every roll left to the character this round (« doubler tous les tirages restants à effectuer par le
+personnage dans le round (sauf points de personnage) »): every check, and the Strength roll against
+damage (:func:`damage`), not the character-point die; one per round; spent in anger, vengeance or for
+a personal goal it becomes a dark side point.
 
 Readings chosen where the text is silent (documented options): the reaction roll replaces the
 attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"add"`` adds it, as text
@@ -39,6 +45,7 @@ from ..play import PlayState, Step, refuse, rolling
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 
 __all__ = [
+    "PHYSICAL_SKILLS",
     "RULES",
     "RULE_SUMMARIES",
     "Stun",
@@ -158,6 +165,26 @@ def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: 
     return code
 
 
+#: the skills and attributes of physical effort (the text's lists under Dextérité and Vigueur), refused to a
+#: character wounded twice; any other skill may be named physical by the game master (``physical=True``)
+PHYSICAL_SKILLS = frozenset({
+    "dexterity", "strength", "melee_weapons", "melee_combat", "melee", "blaster", "blasters", "dodge", "throwing",
+    "grenade", "melee_parry", "lightsaber", "pick_pocket", "running", "athletics", "brawling", "brawling_parry",
+    "endurance", "stamina", "lifting", "swimming", "climbing_jumping",
+    "dexterite", "vigueur", "armes_de_melee", "esquive", "lancer", "parade_de_melee", "sabre_laser", "course",
+    "athletisme", "combat_a_mains_nues", "levage", "natation",
+})
+
+
+def _physical(c: WildCharacter, skill: str, physical: bool | None) -> None:
+    """Refuse an action of physical effort to a character wounded twice (text ``003``: « tombe et ne peut
+    plus entreprendre d'actions réclamant des efforts physiques »)."""
+    key = skill.lower().replace(" ", "_").replace("-", "_")
+    if c.fallen and (physical if physical is not None else key in PHYSICAL_SKILLS):
+        raise refuse(N_("{name} was wounded twice: down, and refused any action of physical effort ({skill})"),
+                     name=c.name, skill=skill)
+
+
 def _check(code: Code, difficulty: int | str | None) -> str:
     return str(code) if difficulty is None else f"{code} vs {difficulty}"
 
@@ -189,12 +216,15 @@ def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
 
 
 def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = None,
-        character_point: bool = False) -> Step[WildScene]:
+        character_point: bool = False, physical: bool | None = None) -> Step[WildScene]:
     """The next declared action: the check of ``skill`` (with the round's penalties, running stuns and
     wounds, doubled after a Force point this round) against ``difficulty`` (a number, a name of the
-    ladder or an opposing code). ``character_point`` spends one: +1D on this roll."""
+    ladder or an opposing code). ``character_point`` spends one: +1D on this roll. Wounded twice, an
+    action of physical effort is refused (:data:`PHYSICAL_SKILLS`, or ``physical`` as the game master
+    says)."""
     c = _who(state, name)
     _able(c)
+    _physical(c, skill, physical)
     if not c.declared:
         raise refuse(N_("{name} has not declared any action this round"), name=name)
     if c.taken >= c.declared:
@@ -204,11 +234,14 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
 
 
-def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False) -> Step[WildScene]:
+def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False,
+          physical: bool | None = None) -> Step[WildScene]:
     """A reaction (dodge, parry): it uses an action left, or adds one (every roll of the rest of the round
-    loses one more die). Its roll stands for every attack of the round: one per round."""
+    loses one more die). Its roll stands for every attack of the round: one per round. A character
+    wounded twice cannot dodge or parry (physical effort)."""
     c = _who(state, name)
     _able(c)
+    _physical(c, skill, physical)
     if c.reacted:
         raise refuse(N_("{name}'s reaction roll already stands for every attack this round"), name=name)
     declared, penalty = after_reaction(c.declared, c.taken)
@@ -228,7 +261,7 @@ def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
 
 
 def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty: int | str,
-           character_point: bool = False) -> Step[WildScene]:
+           character_point: bool = False, physical: bool | None = None) -> Step[WildScene]:
     """An attack as the attacker's next action: the target's reaction roll this round replaces the
     difficulty (or is added to it: ``reaction_mode``)."""
     t = _who(state, target)
@@ -239,15 +272,18 @@ def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty:
             if not str(difficulty).lstrip("-").isdigit():
                 raise refuse(N_("with reaction_mode 'add' the difficulty is a number"))
             difficulty = int(difficulty) + t.reaction
-    return act(state, attacker, skill, difficulty, character_point)
+    return act(state, attacker, skill, difficulty, character_point, physical)
 
 
 def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) -> Step[WildScene]:
     """The damage roll against the target's Strength (plus armour): the check's margin is damage minus
-    Strength, the number :func:`take_damage` takes. The Strength roll is never modified."""
+    Strength, the number :func:`take_damage` takes. The Strength roll is never modified by penalties, but
+    a Force point the target spent this round doubles it (« doubler tous les tirages restants à effectuer
+    par le personnage dans le round »); the armour is not doubled."""
     t = _who(state, target)
     text = str(armour).strip()
-    resist = t.code("strength") + (Code(0, int(text)) if text.lstrip("+-").isdigit() else parse_code(text))
+    strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
+    resist = strength + (Code(0, int(text)) if text.lstrip("+-").isdigit() else parse_code(text))
     dmg = parse_code(weapon)
     if dmg.dice < 1:
         raise refuse(N_("a damage code has at least 1D"))

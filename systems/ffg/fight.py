@@ -23,7 +23,15 @@ How a fight goes, as text ``004`` plays it:
   exceeded (:func:`~diceengine.systems.ffg.minions_defeated`, the stormtrooper example);
 - a critical hit (advantage at least the weapon's critical rating, or a triumph) takes one more
   minion out of a group; on anyone else its effect is a roll on the critical injury table, which
-  text ``004`` does not give: it does not change the fight here.
+  text ``004`` does not give: it does not change the fight here;
+- the destiny pool (``light`` and ``dark`` tokens, the table's): player characters spend the light
+  side's, everyone else the dark side's (« Les Jetons Blancs ... sont pour les Gentils et les Jetons Noirs
+  ... pour les Méchants »); « Chaque fois qu'un jeton Destiny est utilisé ... il est retourné pour changer
+  de couleur ». Policy ``destiny``: ``"never"``; ``"bonus"``, an attacker with a token of its colour
+  spends it on its own check (« ajout d'un Dé Vert ou conversion d'un Dé Vert en Dé Jaune »: one
+  upgrade); ``"penalty"``, a combatant attacked spends one on the attacker's check (« ajout d'un Dé
+  Violet ou conversion d'un Dé Violet en Dé Rouge »). One token a check; the flipped token is the
+  other side's at once.
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
 #: difficulty (purple dice) of a combat check by range band
 RANGES = {"engaged": 2, "short": 1, "medium": 2, "long": 3, "extreme": 4}
 MAX_RANKS = 5
+#: most destiny tokens of each colour in an encounter
+MAX_TOKENS = 10
 
 
 class FFGFighter(BaseModel):
@@ -104,6 +114,9 @@ class FFGSetup(BaseModel):
     a: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
     range: Literal["engaged", "short", "medium", "long", "extreme"] = "short"
+    destiny: Literal["never", "bonus", "penalty"] = "never"
+    light: int = Field(0, ge=0, le=MAX_TOKENS)
+    dark: int = Field(0, ge=0, le=MAX_TOKENS)
 
     @property
     def difficulty(self) -> int:
@@ -115,10 +128,12 @@ class FFGSetup(BaseModel):
 
 @lru_cache(maxsize=4096)
 def attack_outcomes(characteristic: int, ranks: int, difficulty: int, setback: int,
-                    critical: int) -> tuple[tuple[int, bool, float], ...]:
+                    critical: int, upgrades: int = 0, difficulty_upgrades: int = 0) -> tuple[tuple[int, bool, float], ...]:
     """``(net successes, critical, chance)`` of a combat check that hits (net successes >= 1), from the
-    exact distribution of the pool; the rest of the mass misses."""
-    dist = build_pool(characteristic, ranks, difficulty, setback=setback).distribution()
+    exact distribution of the pool (``upgrades``: a destiny token's, on either side); the rest of the
+    mass misses."""
+    dist = build_pool(characteristic, ranks, difficulty, setback=setback, upgrades=upgrades,
+                      difficulty_upgrades=difficulty_upgrades).distribution()
     s, a, t = dist.columns["success"], dist.columns["advantage"], dist.columns["triumph"]
     p = dist.probabilities
     crit = (a >= critical) | (t > 0)
@@ -144,34 +159,57 @@ def initiative_chance(first: tuple[int, int], second: tuple[int, int], first_win
     return float(joint[ahead].sum() + (joint[tie].sum() if first_wins_ties else 0.0))
 
 
+def spend_token(setup: FFGSetup, attacker: FFGFighter, target: FFGFighter, light: int, dark: int
+                ) -> tuple[int, int, int, int]:
+    """``(upgrades, difficulty upgrades, light, dark)`` of one attack under the ``destiny`` policy: who
+    spends (the attacker for a bonus, the target for a penalty) spends a token of its colour if there is
+    one, and the token flips."""
+    if setup.destiny == "never":
+        return 0, 0, light, dark
+    spender = attacker if setup.destiny == "bonus" else target
+    if spender.player and light > 0:
+        light, dark = light - 1, dark + 1
+    elif not spender.player and dark > 0:
+        light, dark = light + 1, dark - 1
+    else:
+        return 0, 0, light, dark
+    return (1, 0, light, dark) if setup.destiny == "bonus" else (0, 1, light, dark)
+
+
 class FFGDuel(Duel):
-    """The exact chain: a state is ``(side acting first, health of a, health of b)``."""
+    """The exact chain: a state is ``(side acting first, health of a, health of b, light tokens)`` (the
+    dark tokens are the rest of the pool)."""
 
     def __init__(self, setup: FFGSetup) -> None:
+        self.setup = setup
         self.f = (setup.a[0], setup.b[0])
         self.difficulty = setup.difficulty
+        self.tokens = setup.light + setup.dark
 
     def start(self) -> dict[Hashable, float]:
         fa, fb = self.f
         a_ties = fa.player or not fb.player
         p = initiative_chance(fa.initiative, fb.initiative, a_ties)
-        out = {(0, fa.start, fb.start): p, (1, fa.start, fb.start): 1 - p}
+        light = self.setup.light
+        out = {(0, fa.start, fb.start, light): p, (1, fa.start, fb.start, light): 1 - p}
         return {k: v for k, v in out.items() if v > 0}
 
     def status(self, state: Any) -> int:
-        _, ha, hb = state
+        _, ha, hb, _ = state
         return status_of(self.f[0].out(ha), self.f[1].out(hb))
 
-    def _attack(self, who: int, health: list[int]) -> dict[tuple[int, int], float]:
-        """The two health counters after ``who`` attacks the other, with their chances."""
-        return self._attack_cached(who, health[0], health[1])
+    def _attack(self, who: int, health: list[int], light: int) -> tuple[dict[tuple[int, int], float], int]:
+        """The two health counters after ``who`` attacks the other, with their chances, and the light
+        tokens after the attack."""
+        up, diff_up, light, _ = spend_token(self.setup, self.f[who], self.f[1 - who], light, self.tokens - light)
+        return self._attack_cached(who, health[0], health[1], up, diff_up), light
 
     @memo
-    def _attack_cached(self, who: int, ha: int, hb: int) -> dict[tuple[int, int], float]:
+    def _attack_cached(self, who: int, ha: int, hb: int, up: int, diff_up: int) -> dict[tuple[int, int], float]:
         health = [ha, hb]
         me, other = self.f[who], self.f[1 - who]
         outcomes = attack_outcomes(me.characteristic, me.ranks(health[who]), self.difficulty, other.defense,
-                                   me.critical)
+                                   me.critical, up, diff_up)
         out: dict[tuple[int, int], float] = {}
         miss = 1.0
         for s, crit, p in outcomes:
@@ -183,14 +221,16 @@ class FFGDuel(Duel):
         return out
 
     def advance(self, state: Any) -> dict[Hashable, float]:
-        first, ha, hb = state
+        first, ha, hb, light = state
         out: dict[Hashable, float] = {}
-        for (a1, b1), p in self._attack(first, [ha, hb]).items():
+        after_first, light1 = self._attack(first, [ha, hb], light)
+        for (a1, b1), p in after_first.items():
             if self.f[1 - first].out((a1, b1)[1 - first]):
-                out[(first, a1, b1)] = out.get((first, a1, b1), 0.0) + p
+                out[(first, a1, b1, light1)] = out.get((first, a1, b1, light1), 0.0) + p
                 continue
-            for (a2, b2), q in self._attack(1 - first, [a1, b1]).items():
-                out[(first, a2, b2)] = out.get((first, a2, b2), 0.0) + p * q
+            after_second, light2 = self._attack(1 - first, [a1, b1], light1)
+            for (a2, b2), q in after_second.items():
+                out[(first, a2, b2, light2)] = out.get((first, a2, b2, light2), 0.0) + p * q
         return out
 
 
@@ -198,7 +238,7 @@ class FFGBattle(ArrayBattle):
     """``n`` fights of any size: each combatant's health counter as an ``(n, K)`` array, the acting
     order of each fight rolled once at the start."""
 
-    arrays = ("health", "order")
+    arrays = ("health", "order", "light", "dark")
 
     def __init__(self, setup: FFGSetup, n: int, gen: np.random.Generator) -> None:
         fighters = setup.fighters()
@@ -210,17 +250,25 @@ class FFGBattle(ArrayBattle):
         self.minion = np.array([f.minion for f in fighters])
         self.threshold = np.array([f.wound_threshold for f in fighters])
         self.soak = np.array([f.soak for f in fighters])
-        # the outcome of an attack, coded 2 * net successes + critical (0: a miss), by (attacker, ranks, target)
+        self.setup = setup
+        self.player = np.array([f.player for f in fighters])
+        self.light = np.full(n, setup.light, dtype=np.int16)
+        self.dark = np.full(n, setup.dark, dtype=np.int16)
+        # the outcome of an attack, coded 2 * net successes + critical (0: a miss), by (attacker, ranks,
+        # target, destiny token spent on it)
+        up = (1, 0) if setup.destiny == "bonus" else (0, 1)
         pmfs: list[tuple[np.ndarray, np.ndarray] | None] = []
         for f in fighters:
             for r in range(MAX_RANKS + 1):
                 for t in fighters:
-                    rows = attack_outcomes(f.characteristic, r, setup.difficulty, t.defense, f.critical)
-                    hit = sum(p for _, _, p in rows)
-                    values = np.array([0] + [2 * s + int(c) for s, c, _ in rows])
-                    probs = np.array([max(0.0, 1.0 - hit)] + [p for _, _, p in rows])
-                    order = np.argsort(values)
-                    pmfs.append((values[order], probs[order]))
+                    for spent in (0, 1):
+                        rows = attack_outcomes(f.characteristic, r, setup.difficulty, t.defense, f.critical,
+                                               up[0] * spent, up[1] * spent)
+                        hit = sum(p for _, _, p in rows)
+                        values = np.array([0] + [2 * s + int(c) for s, c, _ in rows])
+                        probs = np.array([max(0.0, 1.0 - hit)] + [p for _, _, p in rows])
+                        order = np.argsort(values)
+                        pmfs.append((values[order], probs[order]))
         self.attack = TotalSampler(pmfs)
         top = int(self.damage.max()) + 2 * 60 + 1
         biggest = max(f.size for f in fighters)
@@ -251,6 +299,17 @@ class FFGBattle(ArrayBattle):
     def out(self) -> np.ndarray:
         return np.where(self.minion[None, :], self.health <= 0, self.health > self.threshold[None, :])
 
+    def _spend(self, sel: np.ndarray, a: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """The destiny tokens spent on these attacks (0 or 1 each, the policy), flipped in place."""
+        if self.setup.destiny == "never":
+            return np.zeros(len(sel), dtype=np.int64)
+        light = self.player[a if self.setup.destiny == "bonus" else t]
+        spent = np.where(light, self.light[sel] > 0, self.dark[sel] > 0)
+        flip = np.where(light, -1, 1) * spent
+        self.light[sel] += flip.astype(np.int16)
+        self.dark[sel] -= flip.astype(np.int16)
+        return spent.astype(np.int64)
+
     def step(self, gen: np.random.Generator) -> None:
         n, k = self.health.shape
         rows = np.arange(n)
@@ -262,7 +321,8 @@ class FFGBattle(ArrayBattle):
             sel, a = rows[acts], actor[acts]
             t = enemy[acts].argmax(axis=1)
             ranks = self.ranks[a, np.clip(self.health[sel, a], 0, self.ranks.shape[1] - 1)]
-            code = self.attack(((a * (MAX_RANKS + 1) + ranks) * k + t), gen)
+            spent = self._spend(sel, a, t)
+            code = self.attack(((a * (MAX_RANKS + 1) + ranks) * k + t) * 2 + spent, gen)
             hit = code > 0
             sel, a, t, code = sel[hit], a[hit], t[hit], code[hit]
             dmg = self.damage[a] + code // 2
