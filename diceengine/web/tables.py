@@ -285,7 +285,7 @@ def _client(request: Request) -> str:
     return "addr:" + (request.client.host if request.client else "?")
 
 
-def _key_of(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+def _key_of(request: Request, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
     """The member's key from ``Authorization: Bearer KEY``, a token taken from its bucket; else 401 / 429."""
     tables: _Tables = request.app.state.tables
     if creds is None or not creds.credentials:
@@ -451,8 +451,8 @@ def _version(store: Any, table_id: str) -> int | None:
 
 def _readable(seat: Any, start: int) -> tuple[int, list[Entry]] | None:
     """The steps after ``start`` as the seat's member reads them; ``None`` when the key no longer opens it."""
-    from ..table import rules as R
     from ..table import TableAccessError
+    from ..table import rules as R
 
     table = seat.store.load(seat.table_id)
     try:
@@ -498,7 +498,7 @@ def _csp(page: str) -> str:
     import re
 
     hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(m.encode("utf-8")).digest()).decode() + "'"
-                      for m in re.findall(r"<script>(.*?)</script>", page, flags=re.S))
+                      for m in re.findall(r"<script>(.*?)</script>", page, flags=re.DOTALL))
     return ("default-src 'none'; script-src " + (hashes or "'none'") + "; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'")
