@@ -92,7 +92,7 @@ def test_a_public_roll_reads_the_same_for_everyone(client: TestClient) -> None:
     assert step["outcome"]["total"] == sum(values) + 1
     # 3d6+1's percentile by enumeration: P(total < t) + P(total = t) / 2
     counts = [sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) if a + b + c + 1 == s)
-              for s in range(0, 20)]
+              for s in range(20)]
     total = step["outcome"]["total"]
     assert step["odds"]["percentile"] == pytest.approx((sum(counts[:total]) + counts[total] / 2) / 216)
     for reader in ("GM", "Jax"):

@@ -131,12 +131,12 @@ def test_nothing_a_player_reads_holds_the_secret_roll(scene: Any) -> None:
 
 
 def test_the_stream_holds_no_secret_for_a_player(tmp_path: Path) -> None:
-    from .test_web_tables import Stream, serve
-
     import httpx2 as httpx
 
     from diceengine.web import create_app
     from diceengine.web.tables import TableSettings
+
+    from .test_web_tables import serve
 
     app = create_app(workers=0, tables=TableSettings(db=str(tmp_path / "t.sqlite"), poll_seconds=0.02,
                                                      heartbeat_seconds=0.2))

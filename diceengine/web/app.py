@@ -22,6 +22,7 @@ from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from ..errors import DiceError
 from . import service
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
+from .docs import install_docs
 from .fastpath import RollFastPath
 from .models import (
     CompareRequest,
@@ -78,7 +79,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             offload.stop()
             app.state.tables.close()
 
-    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan,
+    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
     app.state.offload = offload
     cache: OrderedDict[tuple[str, str], str] = OrderedDict()
@@ -97,6 +98,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
         return _json(text)
 
     install_tables(app, tables, _page)
+    install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
     app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # the hot path skips the rest
     install_cors(app)  # outermost when origins are allowed: every answer carries its CORS headers
