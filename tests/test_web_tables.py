@@ -459,3 +459,56 @@ def test_the_stream_of_two_servers_on_one_database(tmp_path: Path) -> None:
         one.should_exit = two.should_exit = True
         one_thread.join(10)
         two_thread.join(10)
+
+
+def test_two_server_processes_on_postgresql_deliver_to_each_others_clients(tmp_path: Path) -> None:
+    """Two ``dice serve`` processes on one PostgreSQL database: the rolls taken through one reach the live log
+    of a client of the other, in order, none missed."""
+    import os
+    import subprocess
+    import sys
+
+    import httpx2 as httpx
+
+    from .test_table_store import _postgres_database
+
+    admin, name, url = _postgres_database()
+    procs, bases = [], []
+    try:
+        for _ in range(2):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = int(s.getsockname()[1])
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db", url,
+                 "--compute-workers", "0", "--log-level", "warning", "--no-access-log"],
+                cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base, proc in zip(bases, procs, strict=True):
+            deadline = time.time() + 60
+            while True:
+                assert proc.poll() is None and time.time() < deadline, "the server did not start"
+                try:
+                    if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        with httpx.Client(base_url=bases[0], timeout=30) as c:
+            t = seated(c)  # type: ignore[arg-type]
+            far = Stream(bases[1], t["id"], t["keys"]["Jax"])
+            assert [i for i, _ in far.take(3)] == [1, 2, 3]
+            steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
+                            headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(10)]
+            got = far.take(10)
+            assert [i for i, _ in got] == list(range(4, 14)) and [d["dice"] for _, d in got] == [
+                s["dice"] for s in steps]
+            far.close()
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(30)
+        with admin.connect() as conn:
+            import sqlalchemy as sa
+
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
