@@ -183,6 +183,9 @@ def test_bad_bodies_are_the_engines_errors(client: TestClient) -> None:
     r = client.post("/tables", json={"system": "ffg", "gm": "GM", "scene": {"kind": "Nothing", "state": {}}})
     assert r.status_code == 400
     assert client.get(f"/tables/{t['id']}/log?after=-1", headers=kira).status_code == 422
+    r = client.post(f"/tables/{t['id']}/rule", headers=kira, json={"rule": "roll_destiny",
+                                                                    "args": {"players": 3, "seed": 1}})
+    assert r.status_code == 400 and "seed" in r.json()["message"]
 
 
 def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> None:

@@ -364,6 +364,8 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, _Tables]:
     @router.post("/{table_id}/rule", response_model=StepResponse)
     def rule(table_id: str, req: RuleOfPlayRequest, key: Key) -> StepResponse:
         """Apply a rule of play to the scene or to a character (a player: only their own)."""
+        if "seed" in req.args:  # a member choosing a rule's dice
+            raise Refused(400, "value", "a rule's dice come from the table: no seed over HTTP")
         return step(table_id, key, lambda s: s.rule(req.rule, req.target, **req.args))
 
     @router.post("/{table_id}/characters", response_model=StepResponse)
