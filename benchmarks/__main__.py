@@ -90,6 +90,11 @@ def main() -> None:
 
     for line in peers.run():  # text and JSON against avrae's d20 (skipped without the bench extra)
         print(line)
+    from benchmarks import cold_start, exact_peers, new_expressions, sampling
+
+    for module in (sampling, exact_peers, new_expressions, cold_start):  # issue 25 (peers: the bench extra)
+        for line in module.run():
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -172,6 +172,11 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> Distribution:
     """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
     prepared = plan(expression, system, **options)
+    key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
+    known = PLANS.answer(key)
+    if known is not None:  # asked before (in this spelling or another of the same meaning)
+        known.system, known.expression = _name(system), plain_text(expression)
+        return known  # type: ignore[no-any-return]
     try:
         cost = prepared.exact_cost()
         if cost is not None:
@@ -182,6 +187,7 @@ def distribution(expression: str, system: str | System = "standard", **options: 
         dist = prepared.distribution()
     except DiceError as err:
         raise _in_spelling(err, expression, system) from None
+    PLANS.remember(key, dist)
     dist.system, dist.expression = _name(system), plain_text(expression)
     return dist
 

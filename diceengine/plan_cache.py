@@ -13,24 +13,73 @@ Two levels:
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
 but not kept.
+
+The exact distributions of the meanings kept are remembered too (:meth:`PlanCache.answer`), measured from the
+arrays they hold and kept under :data:`MAX_ANSWER_BYTES` (the least recently asked goes first; one larger than
+:data:`MAX_ANSWER_ITEM_BYTES` is not kept); a meaning dropped takes its distribution with it. Each caller gets
+its own copy. Changes are made under a lock (the web service's threads share the cache); the hot path's
+lookup of a spelling is one dictionary read.
 """
 
 from __future__ import annotations
 
 import copy
 import sys
+import threading
 import types
 from collections.abc import Hashable
 from typing import Any
 
-__all__ = ["MAX_BYTES", "MAX_PLAN_BYTES", "PlanCache", "footprint"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "PlanCache", "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
 #: largest plan kept
 MAX_PLAN_BYTES = 2 * 2**20
+#: bytes of exact distributions kept in all
+MAX_ANSWER_BYTES = 32 * 2**20
+#: largest exact distribution kept
+MAX_ANSWER_ITEM_BYTES = 4 * 2**20
 
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
+
+
+#: how footprint() looks into an object of each type: (kind, slot names); kinds below
+_LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT = range(8)
+_MISSING = object()
+
+
+def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
+    """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
+    import numpy as np
+
+    from .registry import System
+
+    if issubclass(cls, (*_OPAQUE, System)):
+        kind = _SKIP
+    elif issubclass(cls, np.ndarray):
+        kind = _ARRAY
+    elif issubclass(cls, (str, bytes, int, float, bool, range, type(None))):
+        kind = _LEAF
+    elif issubclass(cls, dict):
+        kind = _DICT
+    elif issubclass(cls, (list, tuple, set, frozenset)):
+        kind = _SEQUENCE
+    elif issubclass(cls, types.FunctionType):
+        kind = _FUNCTION
+    elif issubclass(cls, types.MethodType):
+        kind = _METHOD
+    else:
+        kind = _OBJECT
+    slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    found = _LAYOUTS[cls] = (kind, slots)
+    return found
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = cls.__dict__.get("__slots__", ())
+    return (names,) if isinstance(names, str) else tuple(names)
 
 
 def footprint(obj: Any, limit: int = 1 << 30) -> int:
@@ -38,44 +87,45 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
 
     Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
     past ``limit`` (the result is then only known to exceed it)."""
-    import numpy as np  # loaded by any plan by now; not at import (import diceengine stays light)
-
-    from .registry import System
-
     seen: set[int] = set()
     stack = [obj]
     total = 0
+    getsize = sys.getsizeof
+    layouts = _LAYOUTS
     while stack and total <= limit:
         o = stack.pop()
-        if id(o) in seen or isinstance(o, (*_OPAQUE, System)):
+        if id(o) in seen:
+            continue
+        cls = type(o)
+        layout = layouts.get(cls) or _layout(cls)
+        kind = layout[0]
+        if kind == _SKIP:
             continue
         seen.add(id(o))
-        if isinstance(o, np.ndarray):
-            total += sys.getsizeof(o)  # its buffer included when it owns one
+        total += getsize(o)  # an array: its buffer included when it owns one
+        if kind == _LEAF:
+            continue
+        if kind == _ARRAY:
             if o.base is not None:
                 stack.append(o.base)
-            continue
-        total += sys.getsizeof(o)
-        if isinstance(o, (str, bytes, int, float, bool, range, type(None))):
-            continue
-        if isinstance(o, dict):
+        elif kind == _DICT:
             stack.extend(o.keys())
             stack.extend(o.values())
-        elif isinstance(o, (list, tuple, set, frozenset)):
+        elif kind == _SEQUENCE:
             stack.extend(o)
-        elif isinstance(o, types.FunctionType):
+        elif kind == _FUNCTION:
             stack.extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
             stack.extend(o.__defaults__ or ())
-        elif isinstance(o, types.MethodType):
+        elif kind == _METHOD:
             stack.append(o.__self__)
         else:
             d = getattr(o, "__dict__", None)
             if d is not None:
                 stack.append(d)
-            for cls in type(o).__mro__:
-                for name in getattr(cls, "__slots__", ()):
-                    if hasattr(o, name) and name not in ("__dict__", "__weakref__"):
-                        stack.append(getattr(o, name))
+            for name in layout[1]:
+                value = getattr(o, name, _MISSING)
+                if value is not _MISSING:
+                    stack.append(value)
     return total
 
 
@@ -90,9 +140,17 @@ def _filled(cell: Any) -> bool:
 class PlanCache:
     """Plans by spelling and by meaning, bounded in bytes (module docstring)."""
 
-    def __init__(self, max_bytes: int = MAX_BYTES, max_plan_bytes: int = MAX_PLAN_BYTES) -> None:
+    def __init__(self, max_bytes: int = MAX_BYTES, max_plan_bytes: int = MAX_PLAN_BYTES,
+                 max_answer_bytes: int = MAX_ANSWER_BYTES, max_answer_item_bytes: int = MAX_ANSWER_ITEM_BYTES) -> None:
         self.max_bytes = max_bytes
         self.max_plan_bytes = max_plan_bytes
+        self.max_answer_bytes = max_answer_bytes
+        self.max_answer_item_bytes = max_answer_item_bytes
+        self._lock = threading.RLock()
+        #: meaning -> (exact distribution, its bytes), least recently asked first
+        self._answers: dict[Hashable, tuple[Any, int]] = {}
+        #: bytes of the distributions kept
+        self.answer_bytes = 0
         #: spelling -> plan: what a repeated call looks up
         self.spellings: dict[Hashable, Any] = {}
         self._owner: dict[Hashable, Hashable] = {}
@@ -122,6 +180,10 @@ class PlanCache:
     def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
         """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
         spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept."""
+        with self._lock:
+            self._put(spelling, meaning, plan, expression)
+
+    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
         try:
             entry = self._meanings.get(meaning)
         except TypeError:
@@ -152,10 +214,65 @@ class PlanCache:
         for spelling in spellings:
             self.spellings.pop(spelling, None)
             self._owner.pop(spelling, None)
+        answer = self._answers.pop(meaning, None)
+        if answer is not None:
+            self.answer_bytes -= answer[1]
+
+    def answer(self, spelling: Hashable) -> Any:
+        """A copy of the exact distribution remembered for the meaning of this spelling, or ``None``."""
+        meaning = self._owner.get(spelling)
+        if meaning is None:
+            return None
+        with self._lock:
+            found = self._answers.pop(meaning, None)
+            if found is None:
+                return None
+            self._answers[meaning] = found  # now the most recently asked
+        return _copied(found[0])
+
+    def remember(self, spelling: Hashable, dist: Any) -> None:
+        """Keep a copy of ``dist``, the exact distribution of this spelling's meaning (when its plan is kept);
+        the least recently asked go first when the total passes :attr:`max_answer_bytes`."""
+        meaning = self._owner.get(spelling)
+        if meaning is None:
+            return
+        size = _answer_bytes(dist)
+        if size > self.max_answer_item_bytes:
+            return
+        kept = _copied(dist)
+        with self._lock:
+            if meaning not in self._meanings:  # dropped meanwhile
+                return
+            old = self._answers.pop(meaning, None)
+            if old is not None:
+                self.answer_bytes -= old[1]
+            self._answers[meaning] = (kept, size)
+            self.answer_bytes += size
+            while self.answer_bytes > self.max_answer_bytes and len(self._answers) > 1:
+                oldest = next(iter(self._answers))
+                self.answer_bytes -= self._answers.pop(oldest)[1]
 
     def clear(self) -> None:
-        """Forget every plan."""
-        self.spellings.clear()
-        self._owner.clear()
-        self._meanings.clear()
-        self.bytes = 0
+        """Forget every plan and every distribution."""
+        with self._lock:
+            self.spellings.clear()
+            self._owner.clear()
+            self._meanings.clear()
+            self._answers.clear()
+            self.bytes = 0
+            self.answer_bytes = 0
+
+
+def _answer_bytes(dist: Any) -> int:
+    """Bytes held by an exact distribution: its arrays, and the objects around them."""
+    arrays = [dist.probabilities, *dist.columns.values()]
+    return sum(a.nbytes + 112 for a in arrays) + 64 * len(dist.columns) + 400
+
+
+def _copied(dist: Any) -> Any:
+    """A copy of an exact distribution that shares nothing a caller may change (its arrays are copied)."""
+    out = copy.copy(dist)
+    out.columns = {name: col.copy() for name, col in dist.columns.items()}
+    out.probabilities = dist.probabilities.copy()
+    out._items = None
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .errors import DiceLimitError
-from .limits import NUMPY_CALL, Cost
+from .limits import NUMPY_CALL, PYTHON_STEP, Cost
 
 __all__ = [
     "PMF",
@@ -76,9 +77,18 @@ def power_cost(length: int, n: int) -> tuple[Cost, int]:
 def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     """Cost of :func:`keep_sum`: ``faces`` distinct values from ``lo`` to ``hi``, ``n`` dice, ``keep`` kept."""
     keep = max(0, min(keep, n))
-    size = max(0, keep * hi) - min(0, keep * lo) + 1
-    steps = faces * (n + 1) * (n + 2) / 2
-    return Cost(steps * (3 * size + 5 * NUMPY_CALL), 2 * (n + 1) * size)
+    if keep == 0 or faces == 0:
+        return Cost()
+    span = keep * (hi - lo) + 1
+    binomials = keep * (n + 1)
+    # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
+    table = (n + 2) * PYTHON_STEP + (keep + 4) * NUMPY_CALL + 2 * binomials
+    # each face: its binomial weights (a few calls on that table), then one shifted add of the rows of the dice
+    # placed for each count of dice showing it (1 .. keep - 1: the rows that stay under keep, keep - c rows
+    # each), one for the dice showing none and one for each row that reaches keep (its sum is then final)
+    rows = keep * (keep + 1) / 2 + keep
+    per_face = (2 * keep + 14) * NUMPY_CALL + 3 * rows * span + 12 * binomials
+    return Cost(table + faces * per_face, (2 * keep + 2) * span + 6 * binomials)
 
 
 def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
@@ -342,39 +352,91 @@ def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any
     return out
 
 
+def _binomial_table(n: int, keep: int) -> np.ndarray | None:
+    """``C[j, c] = comb(n - j, c)`` for ``j < keep`` and ``c <= n`` (0 past ``n - j``), as floats; None past
+    float range."""
+    row = [1] * (n - keep + 2)  # comb(n - keep + 1, c), then Pascal's rule row by row up to n
+    for c in range(1, n - keep + 2):
+        row[c] = row[c - 1] * (n - keep + 2 - c) // c
+    if row[len(row) // 2] > 10**300:
+        return None
+    table = np.zeros((keep, n + 1))
+    table[keep - 1, :len(row)] = row
+    for j in range(keep - 2, -1, -1):
+        table[j, 0] = 1.0
+        table[j, 1:] = table[j + 1, 1:] + table[j + 1, :-1]
+    if not np.isfinite(table).all() or table.max() > 1e300:
+        return None
+    return table
+
+
+def _log_binomial_table(n: int, keep: int) -> np.ndarray:
+    """``log(comb(n - j, c))`` for ``j < keep``, ``c <= n`` (``-inf`` past ``n - j``)."""
+    return np.array([[math.lgamma(n - j + 1) - math.lgamma(c + 1) - math.lgamma(n - j - c + 1) if c <= n - j
+                      else -math.inf for c in range(n + 1)] for j in range(keep)])
+
+
+def _moves(table: np.ndarray, logs: bool, n: int, keep: int, shares: np.ndarray) -> np.ndarray:
+    """For each face (its chance ``share`` among the faces not yet visited), ``M[face, j, c]``: the chance that,
+    of the ``n - j`` dice left when ``j < keep`` are placed, exactly ``c`` show the face (``j + c < keep``) or at
+    least ``keep - j`` do (``c = keep - j``: the kept dice are then all placed); ``M[face, keep, 0] = 1`` (the sums
+    of the dice all placed stay as they are)."""
+    c = np.arange(n + 1)[None, None, :]
+    j = np.arange(keep)[None, :, None]
+    rest = np.maximum(n - j - c, 0)
+    s = shares[:, None, None]
+    if logs:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_on = np.where(c == 0, 0.0, c * np.log(s))
+            log_off = np.where(rest == 0, 0.0, rest * np.log1p(-s))
+            p = np.exp(table[None] + log_on + log_off)
+    else:
+        p = table[None] * s ** c * (1.0 - s) ** rest
+    need = keep - j
+    moves = np.zeros((len(shares), keep + 1, keep + 1))
+    moves[:, :keep, :keep] = np.where(c < need, p, 0.0)[:, :, :keep]
+    reach = np.where(c >= need, p, 0.0).sum(axis=2)  # (faces, keep)
+    rows = np.arange(keep)
+    moves[:, rows, keep - rows] = reach
+    moves[:, keep, 0] = 1.0
+    return moves
+
+
 def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
     """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
-    faces: :func:`keep_dp` when a die's score is its value, on fixed-size arrays."""
+    faces (the probabilities are shares of their total)."""
     keep = max(0, min(keep, n))
     ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
     if keep == 0 or not ordered:
         return PMF.point(0)
-    lo = min(0, keep * min(v for v, _ in ordered))
-    hi = max(0, keep * max(v for v, _ in ordered))
-    size = hi - lo + 1
-    _check_support(size)
-    WORK.work += keep_sum_cost(len(ordered), n, keep, min(v for v, _ in ordered), max(v for v, _ in ordered)).work
-    state = np.zeros((n + 1, size))
-    state[0, -lo] = 1.0
+    vmin = min(v for v, _ in ordered)
+    vmax = max(v for v, _ in ordered)
+    _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
+    WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
+    # the faces visited best first, each with its chance among the faces not yet visited (the last: all of it)
+    visited: list[tuple[int, float]] = []
     tail = float(sum(q for _, q in ordered))
     for index, (value, q) in enumerate(ordered):
-        last = index == len(ordered) - 1
-        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
-        new = np.zeros_like(state)
-        for j in range(n + 1):
-            acc = state[j]
-            if not acc.any():
-                continue
-            r = n - j
-            for c in ([r] if last else range(r + 1)):
-                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
-                if w == 0.0:
-                    continue
-                shift = min(c, max(0, keep - j)) * value
-                if shift >= 0:
-                    new[j + c, shift:] += w * acc[:size - shift]
-                else:
-                    new[j + c, :shift] += w * acc[-shift:]
-        state = new
+        share = 1.0 if index == len(ordered) - 1 or tail <= 0 else min(1.0, q / tail)
         tail -= q
-    return PMF(lo, state[n])
+        if share > 0.0:
+            visited.append((value - vmin, share))
+            if share == 1.0:  # every die left shows this face
+                break
+    table = _binomial_table(n, keep)
+    logs = table is None
+    if table is None:
+        table = _log_binomial_table(n, keep)
+    moves = _moves(table, logs, n, keep, np.array([s for _, s in visited]))
+    # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
+    # kept dice once keep are placed (final: the other dice show worse faces)
+    span = keep * (vmax - vmin) + 1
+    state = np.zeros((keep + 1, span))
+    state[0, 0] = 1.0
+    for (d, _), move in zip(visited, moves, strict=True):
+        new = state * move[:, :1]
+        for c in range(1, keep + 1):  # c more dice placed (the last: at least c): row j to j + c, sums + c * d
+            s = c * d
+            new[c:, s:] += move[:keep + 1 - c, c:c + 1] * state[:keep + 1 - c, :span - s]
+        state = new
+    return PMF(keep * vmin, state[keep])

@@ -47,8 +47,9 @@ CALLS = ("roll", "sample", "distribution", "cli", "fight")
 #: the ways a fight is asked for
 FIGHT_METHODS = ("simulate", "sweep", "duel_odds")
 #: rounds a fuzzed fight may last: fights nobody can win (weak damage, codes at 0D) play every round, and a
-#: round of a skirmish costs a few numpy calls per fighter (a 2-against-2 sweep of 100 rounds: about 0.6 s)
-FIGHT_ROUNDS = 100
+#: round costs a few numpy calls per fighter whatever the number of fights (a sweep of two cells of 100 rounds:
+#: about 0.65 s at load 3, and ten times that at load 12, where the 100,000-call run timed seven of them out)
+FIGHT_ROUNDS = 60
 #: seconds a call may take before the harness calls it a hang (generous: a loaded 2-core machine)
 TIME_LIMIT = 10.0
 #: address space a worker may add to what it holds after start-up
@@ -421,10 +422,10 @@ def _check_fight(case: Case) -> str | None:
     if method == "duel_odds":
         odds = fights.duel_odds(fight)
     elif method == "simulate":
-        odds = fights.simulate(fight, 400, seed=1, max_rounds=FIGHT_ROUNDS)
+        odds = fights.simulate(fight, 200, seed=1, max_rounds=FIGHT_ROUNDS)
     else:
         rows = fights.sweep(fight, {"range": ["short", "medium"]} if case.system != "ffg" else {"range": ["short"]},
-                            fights=200, seed=1, workers=1, max_rounds=FIGHT_ROUNDS)
+                            fights=100, seed=1, workers=1, max_rounds=FIGHT_ROUNDS)
         return None if len(rows) in (1, 2) else "fight: sweep lost a cell"
     total = odds.a_wins + odds.b_wins + odds.both_down + odds.unfinished
     if not abs(total - 1.0) < 1e-6:

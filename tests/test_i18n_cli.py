@@ -224,9 +224,13 @@ def test_a_summary_falls_back_to_the_docstring_for_a_module_without_summaries():
      "dice: erreur: 'lots' n'est pas un nombre\n"),
     (["d20pool", "nope"],
      ("dice: error: unknown rule 'nope' of d20pool (known: build_check, force_power_cost, xp_cost, begin_check, "
-      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n"),
+      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points, "
+      "add_character, award_xp, raise_attribute, raise_discipline, new_specialisation, change_specialisation, "
+      "buy_impulsion, give_xp, character_dies)\n"),
      ("dice: erreur: règle inconnue 'nope' de d20pool (connues : build_check, force_power_cost, xp_cost, begin_check, "
-      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points)\n")),
+      "begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace, gain_force_points, "
+      "add_character, award_xp, raise_attribute, raise_discipline, new_specialisation, change_specialisation, "
+      "buy_impulsion, give_xp, character_dies)\n")),
     (["d6", "round_penalties", "declared=3", "reactions_after=1,x"],
      "dice: error: '1,x' is not a list of numbers (a,b,c)\n",
      "dice: erreur: '1,x' n'est pas une liste de nombres (a,b,c)\n"),

@@ -85,17 +85,16 @@ def test_keeping_nothing_costs_the_same_whatever_the_scores():
 
 
 def test_keep_sum_cost_counts_the_steps_of_its_loops():
-    """keep_sum visits, for each face, each count of dice already placed (0..n) and each count showing that
-    face (0..the dice left): the estimate's steps are those triples, each costing work in proportion to the
-    array it shifts."""
-    for faces, n in ((1, 1), (3, 2), (6, 4), (10, 7)):
-        triples = sum(1 for _ in range(faces) for j in range(n + 1) for _c in range(n - j + 1))
-        cheap = keep_sum_cost(faces, n, 1, 0, 1)  # a one-cell array: the steps' fixed cost only
-        wide = keep_sum_cost(faces, n, 1, 0, 20_001)
-        per_step_fixed = cheap.work / triples
-        assert per_step_fixed == pytest.approx(keep_sum_cost(1, 1, 1, 0, 1).work / 3)
-        # doubling the array (20,002 -> 40,002 cells) nearly doubles the work of every step
-        wider = keep_sum_cost(faces, n, 1, 0, 40_001)
+    """keep_sum visits, for each face, each count of kept dice showing it (0..keep), each moving the rows of the
+    dice placed: the estimate grows with the faces, each step costing work in proportion to the array it shifts."""
+    for faces, n, keep in ((1, 1, 1), (3, 2, 1), (6, 4, 3), (10, 7, 2)):
+        cheap = keep_sum_cost(faces, n, keep, 0, 1)  # a small array: the steps' fixed cost mostly
+        more, most = keep_sum_cost(2 * faces, n, keep, 0, 1), keep_sum_cost(3 * faces, n, keep, 0, 1)
+        assert most.work - more.work == pytest.approx(more.work - cheap.work)  # each face its steps
+        assert more.work > cheap.work
+        wide = keep_sum_cost(faces, n, keep, 0, 100_001)
+        # doubling the array nearly doubles the work of every step
+        wider = keep_sum_cost(faces, n, keep, 0, 200_001)
         assert (wider.work - cheap.work) == pytest.approx(2 * (wide.work - cheap.work), rel=1e-3)
         assert wide.work > 10 * cheap.work
 

@@ -19,9 +19,9 @@ from pydantic_core import to_jsonable_python
 import diceengine as de
 from diceengine import table as T
 from diceengine.registry import get_system
-from tests.test_play_d6 import roark_scene
-from tests.test_play_d6wild import scene as wild_scene
-from tests.test_play_ffg import troopers
+from tests.test_d6_play import roark_scene
+from tests.test_d6wild_play import scene as wild_scene
+from tests.test_ffg_play import troopers
 
 WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 

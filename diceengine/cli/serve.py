@@ -22,6 +22,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.compute_workers < 0:
             raise DiceError("--compute-workers must be 0 or more")
         os.environ["DICE_WEB_WORKERS"] = str(args.compute_workers)  # read by the app in each server process
+    if args.db is not None:  # read by the app in each server process
+        os.environ["DICE_TABLE_DB"] = args.db
+    if args.allow_origin:
+        os.environ["DICE_CORS_ORIGINS"] = ",".join(args.allow_origin)
     if args.workers < 1:
         raise DiceError("--workers must be at least 1")
     reload_dirs = None
@@ -45,6 +49,10 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     p.add_argument("--compute-workers", type=int, default=None, metavar="N",
                    help="processes per server computing exact odds and comparisons (default 1; 0: threads)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="the game tables' database: a SQLite file or a postgresql:// URL (default dice-tables.sqlite)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a browser origin allowed to call the API from elsewhere (repeatable; none by default)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=cmd_serve)

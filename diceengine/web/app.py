@@ -22,6 +22,7 @@ from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from ..errors import DiceError
 from . import service
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
+from .docs import install_docs
 from .fastpath import RollFastPath
 from .models import (
     CompareRequest,
@@ -43,6 +44,8 @@ from .models import (
     SystemInfo,
 )
 from .offload import CPU_SECONDS, QUEUE_SECONDS, Busy, Offloader
+from .tables import TableSettings, install_cors
+from .tables import install as install_tables
 
 __all__ = ["MAX_BODY", "app", "create_app"]
 
@@ -55,10 +58,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: 
 
 
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
-               queue_seconds: float = QUEUE_SECONDS) -> FastAPI:
+               queue_seconds: float = QUEUE_SECONDS, tables: TableSettings | None = None) -> FastAPI:
     """A new application; ``workers`` processes compute exact odds and the other CPU-bound requests
     (default ``$DICE_WEB_WORKERS`` or 1; ``0`` computes them in threads, without a CPU budget), each
-    request within ``cpu_seconds`` of CPU, refused as busy after ``queue_seconds`` waiting for a worker."""
+    request within ``cpu_seconds`` of CPU, refused as busy after ``queue_seconds`` waiting for a worker;
+    ``tables``: where the game tables are kept and who may call from elsewhere (:mod:`~diceengine.web.tables`)."""
     if workers is None:
         workers = int(os.environ.get("DICE_WEB_WORKERS", "1"))
     offload = Offloader(workers, cpu_seconds, queue_seconds)
@@ -73,8 +77,9 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             yield
         finally:
             offload.stop()
+            app.state.tables.close()
 
-    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan,
+    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
     app.state.offload = offload
     cache: OrderedDict[tuple[str, str], str] = OrderedDict()
@@ -92,8 +97,11 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             cache.move_to_end(key)
         return _json(text)
 
+    install_tables(app, tables, _page)
+    install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
-    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # outermost: the hot path skips the rest
+    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # the hot path skips the rest
+    install_cors(app)  # outermost when origins are allowed: every answer carries its CORS headers
 
     @app.exception_handler(DiceError)
     async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:

@@ -12,7 +12,9 @@ Where each rule lives:
 - :mod:`~diceengine.systems.d20pool.rules`: a character's check (:func:`build_check`), the cost of a
   Force power, experience costs;
 - :mod:`~diceengine.systems.d20pool.play`: the state of play (Impulsion, Menace, a pending check;
-  ``dice rule d20pool`` runs its rules on a JSON state). The ruleset has no combat of its own.
+  ``dice rule d20pool`` runs its rules on a JSON state). The ruleset has no combat of its own;
+- :mod:`~diceengine.systems.d20pool.experience`: experience in play (earned, spent, given, lost at
+  death), on the characters of :mod:`~diceengine.systems.d20pool.state`.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ power, whose cost (:func:`~diceengine.systems.d20pool.force_power_cost`) is draw
 Force points, the successes it cannot use becoming Impulsion. No pool ever goes below zero: an action
 the pools cannot pay for is refused with the engine's error and the state stays as it was.
 
+Experience (the text's section VI: earned, spent at 50 / 30 / 30 / 10 / 5 XP, given, lost at death) is
+:mod:`~diceengine.systems.d20pool.experience`; its rules are in ``RULES`` here too. The states are
+:mod:`~diceengine.systems.d20pool.state` (importable from here).
+
 Readings chosen where the text is silent (fields of the state, so a table can change them):
 ``menace_per_complication`` = 2 (the 2d20 family: the game master may take a complication as two points
 of Menace instead of playing it out), ``impulsion_cap`` = none (the text sets no limit).
@@ -18,50 +22,49 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from diceengine.i18n import N_
 
-from ..play import PlayState, Step, one_of, refuse
+from ..play import Step, one_of, refuse
+from .experience import (
+    EXPERIENCE_RULES,
+    EXPERIENCE_SUMMARIES,
+    add_character,
+    award_xp,
+    buy_impulsion,
+    change_specialisation,
+    character_dies,
+    give_xp,
+    new_specialisation,
+    raise_attribute,
+    raise_discipline,
+)
 from .rules import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
+from .state import Character, PendingCheck, PoolState
 
 __all__ = [
     "RULES",
     "RULE_SUMMARIES",
+    "Character",
     "PendingCheck",
     "PoolState",
+    "add_character",
     "add_menace",
+    "award_xp",
     "begin_check",
     "begin_force_power",
+    "buy_impulsion",
+    "change_specialisation",
+    "character_dies",
     "drop_check",
     "gain_force_points",
+    "give_xp",
+    "new_specialisation",
+    "raise_attribute",
+    "raise_discipline",
     "resolve",
     "spend_impulsion",
     "spend_menace",
 ]
-
-
-class PendingCheck(PlayState):
-    """A check rolled but not yet resolved."""
-
-    who: str
-    expression: str
-    difficulty: int
-    npc: bool = False
-    power: str | None = None
-    alignment: Literal["matching", "opposed", "neutral"] = "neutral"
-    base_cost: int = 5
-
-
-class PoolState(PlayState):
-    """The pools of a scene of text ``001``."""
-
-    impulsion: int = Field(default=0, ge=0)
-    menace: int = Field(default=0, ge=0)
-    force_points: dict[str, int] = Field(default_factory=dict)
-    pending: PendingCheck | None = None
-    menace_per_complication: int = Field(default=2, ge=0)
-    impulsion_cap: int | None = None
 
 
 def _extra_dice_cost(paid_before: int, dice: int) -> int:
@@ -192,6 +195,7 @@ RULES = {
     "begin_check": begin_check, "begin_force_power": begin_force_power, "resolve": resolve,
     "drop_check": drop_check, "spend_impulsion": spend_impulsion, "add_menace": add_menace,
     "spend_menace": spend_menace, "gain_force_points": gain_force_points,
+    **EXPERIENCE_RULES,
 }
 
 #: each rule's one-line summary (``dice rule`` lists them in the user's language)
@@ -204,4 +208,5 @@ RULE_SUMMARIES = {
     "add_menace": N_("The game master gains Menace."),
     "spend_menace": N_("The game master spends Menace; never more than the pool holds."),
     "gain_force_points": N_("A character gains Force points."),
+    **EXPERIENCE_SUMMARIES,
 }

@@ -52,6 +52,9 @@ Readings chosen where the texts are silent: a prone target's extra difficulty is
 ``prone_dice`` (0 by default: text ``000`` refers to a table it does not print); under ``"replace"``
 cover dice are still added to the reaction's roll; standing up counts as one use for the penalty.
 
+Between fights: :func:`treat` (:mod:`~diceengine.systems.d6.healing`), :func:`end_adventure` and
+:func:`advance_skill` (:mod:`~diceengine.systems.d6.adventure`).
+
 The scene and its characters (:class:`D6Scene`, :class:`D6Character`) are defined in
 :mod:`diceengine.systems.d6.scene` and importable from here; ``RULES`` here are what ``dice rule d6``
 runs on a JSON state.
@@ -65,7 +68,9 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse, rolling
+from .adventure import advance_skill, end_adventure
 from .codes import Code, parse_code
+from .healing import treat
 from .order import action_order, group_initiative_check, group_order
 from .rules import (
     CIRCUMSTANCES,
@@ -106,11 +111,13 @@ __all__ = [
     "Reaction",
     "act",
     "action_order",
+    "advance_skill",
     "attack",
     "cover_outcome",
     "damage",
     "death_check",
     "declare",
+    "end_adventure",
     "end_round",
     "grenade_blast",
     "group_initiative_check",
@@ -124,6 +131,7 @@ __all__ = [
     "spend_force_point",
     "take_cover",
     "take_damage",
+    "treat",
 ]
 
 # ---------------------------------------------------------------- the round
@@ -436,7 +444,7 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
                       ) -> Step[D6Scene]:
     """« Je me fie à la Force »: every code doubled this round. Evil: the point is lost and a dark side
     point gained; neutral: lost; heroic: returned at the end of the adventure; dramatic: returned, and
-    the game master may give another."""
+    the game master may give another (:func:`end_adventure`)."""
     one_of(use, ("evil", "neutral", "heroic", "dramatic"), "a use of the Force")
     c = _who(state, name)
     if c.force_points < 1:
@@ -446,7 +454,8 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
     outcome = force_point_outcome(use)
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(outcome.dark_side_point),
-                     force_points_returning=c.force_points_returning + int(outcome.returned_at_end)))
+                     force_points_returning=c.force_points_returning + int(outcome.returned_at_end),
+                     force_points_dramatic=c.force_points_dramatic + int(use == "dramatic")))
 
 
 #: the rules of play, for ``dice rule d6 NAME state=JSON ...``
@@ -458,7 +467,7 @@ RULES = {
     "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
     "spend_force_point": spend_force_point, "action_order": action_order,
     "group_initiative_check": group_initiative_check,
-    "group_order": group_order,
+    "group_order": group_order, "treat": treat, "end_adventure": end_adventure, "advance_skill": advance_skill,
 }
 
 #: each rule's one-line summary (``dice rule`` lists them in the user's language)
@@ -483,6 +492,9 @@ RULE_SUMMARIES = {
     "action_order": N_("The order of actions that affect each other, from the same skill's rolls (text 000)."),
     "group_initiative_check": N_("A group's initiative roll, by its member with the highest Perception (text 002)."),
     "group_order": N_("The order of the round: the group chosen by the initiative's winner acts first."),
+    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: it ends (text 000)."),
+    "end_adventure": N_("The end of an adventure: Force points spent heroically returned, skill points awarded."),
+    "advance_skill": N_("Skill points spent to raise a skill: each pip costs the number before the D."),
 }
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("hit"), N_("cover"), N_("miss"))

@@ -74,7 +74,9 @@ class D6Character(PlayState):
     force_points: int = Field(default=0, ge=0)
     dark_side_points: int = Field(default=0, ge=0)
     force_points_returning: int = Field(default=0, ge=0)
+    force_points_dramatic: int = Field(default=0, ge=0)
     force_point_round: int | None = None
+    skill_points: int = Field(default=0, ge=0)
 
     def code(self, skill: str) -> Code:
         """The character's code for ``skill`` (any case, spaces or underscores)."""

@@ -1,5 +1,6 @@
 """The state of play of D6 with the Wild Die (rule text ``003``): a scene's rounds, each character's
-declared actions, reaction, stuns, wounds, character points and Force points.
+declared actions and movement, reaction, stuns and unconsciousness, wounds, character points and Force
+points. The scene and its characters are defined in :mod:`diceengine.systems.d6wild.scene`.
 
 A round goes: each character :func:`declare` s a number of actions (-1D on every action per action
 after the first, the movement left by the table of multiple actions); :func:`act` returns the exact
@@ -12,7 +13,13 @@ and :func:`take_damage` applies the band; :func:`end_round` lets the stuns that 
 Bands (damage minus Strength): below 0 light stun (-1D to the end of this round), 0-3 stun (-1D to the
 end of this round and the next), 4-8 wounded (-1D until healed; wounded twice: falls, -2D), 9-12
 incapacitated, 13-15 mortally wounded, 16+ killed. Stunned as many times as the Strength code has dice:
-unconscious (2D6 minutes).
+unconscious 2D6 minutes (the knocking-out :func:`take_damage` step rolls them, :func:`record_unconscious`
+keeps them; a round is five seconds, as texts ``000`` and ``002`` say); he wakes when they have run
+(:func:`end_round`, :func:`pass_minutes`), his stuns counted afresh.
+
+The movement of the round is kept with its declared actions (100%, 80%, 60%, 40%, 20%, then 0%; a
+reaction that adds an action takes the next step): :func:`move` is one of the declared actions and
+covers a share of it.
 
 Wounded twice, a character « tombe et ne peut plus entreprendre d'actions réclamant des efforts
 physiques, et subit une pénalité de 2D aux autres actions »: :func:`act`, :func:`attack` and
@@ -25,6 +32,10 @@ personnage dans le round (sauf points de personnage) »): every check, and the S
 damage (:func:`damage`), not the character-point die; one per round; spent in anger, vengeance or for
 a personal goal it becomes a dark side point.
 
+Between sessions: :func:`advance_skill` (x character points a pip, x days of training with a teacher
+and 2x without when the skill was not used), :func:`train`, and :func:`treat` for wounds
+(:mod:`~diceengine.systems.d6wild.advancement`).
+
 Readings chosen where the text is silent (documented options): the reaction roll replaces the
 attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"add"`` adds it, as text
 ``000`` does); a third wound incapacitates; light stuns count with stuns toward unconsciousness (as
@@ -34,15 +45,27 @@ attacker's difficulty (``reaction_mode="replace"``, the 2nd-edition habit; ``"ad
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
-
-from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ..d6.codes import Code, code_named, parse_code
-from ..play import PlayState, Step, refuse, rolling
+from ..d6.codes import Code, parse_code
+from ..play import Step, refuse, rolling
+from .advancement import advance_skill, train, treat
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
+from .scene import (
+    PHYSICAL_SKILLS,
+    ROUNDS_PER_MINUTE,
+    Stun,
+    WildCharacter,
+    WildScene,
+    _able,
+    _check,
+    _physical,
+    _put,
+    _rolled_code,
+    _spend_point,
+    _who,
+)
 
 __all__ = [
     "PHYSICAL_SKILLS",
@@ -52,149 +75,25 @@ __all__ = [
     "WildCharacter",
     "WildScene",
     "act",
+    "advance_skill",
     "attack",
     "award_character_points",
     "damage",
     "declare",
     "end_round",
     "initiative_checks",
+    "move",
+    "pass_minutes",
     "react",
     "record_reaction",
+    "record_unconscious",
     "roll_initiative",
     "spend_character_point",
     "spend_force_point",
     "take_damage",
+    "train",
+    "treat",
 ]
-
-
-class Stun(PlayState):
-    """A stun running until the end of round ``until_round``."""
-
-    kind: Literal["light stun", "stun"]
-    until_round: int
-
-
-class WildCharacter(PlayState):
-    """One character of a scene of text ``003``."""
-
-    name: str
-    player: bool = True
-    codes: dict[str, str]
-    declared: int = Field(default=0, ge=0)
-    taken: int = Field(default=0, ge=0)
-    reacted: bool = False
-    reaction: int | None = None
-    stuns: list[Stun] = Field(default_factory=list)
-    stuns_taken: int = Field(default=0, ge=0)
-    wounds: int = Field(default=0, ge=0)
-    worst: int = 0
-    character_points: int = Field(default=0, ge=0)
-    force_points: int = Field(default=0, ge=0)
-    dark_side_points: int = Field(default=0, ge=0)
-    force_point_round: int | None = None
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
-
-    @property
-    def unconscious(self) -> bool:
-        """Stunned as many times as the Strength code has dice."""
-        strength = self.code("strength").dice if "strength" in self.codes else 0
-        return 0 < strength <= self.stuns_taken
-
-    @property
-    def fallen(self) -> bool:
-        """Wounded twice: down, no physical effort."""
-        return self.wounds >= 2
-
-    @property
-    def out_of_action(self) -> str | None:
-        """Why the character can do nothing at all, or ``None``."""
-        if self.worst >= WildWound.INCAPACITATED:
-            return str(WildWound(self.worst))
-        if self.unconscious:
-            return "unconscious"
-        return None
-
-    def penalty(self, round_: int) -> int:
-        """Dice lost on every roll now: stuns still running, then -1D wounded (-2D wounded twice)."""
-        running = sum(1 for s in self.stuns if s.until_round >= round_)
-        return running + min(self.wounds, 2)
-
-
-class WildScene(PlayState):
-    """A scene: the round, the characters by name, the initiative order, the reaction reading."""
-
-    round: int = Field(default=1, ge=1)
-    characters: dict[str, WildCharacter]
-    order: list[str] = Field(default_factory=list)
-    reaction_mode: Literal["replace", "add"] = "replace"
-
-
-def _who(state: WildScene, name: str) -> WildCharacter:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
-
-
-def _put(state: WildScene, character: WildCharacter, **update: object) -> WildScene:
-    new = character.model_copy(update=update)
-    return state.model_copy(update={"characters": {**state.characters, character.name: new}})
-
-
-#: the states :attr:`WildCharacter.out_of_action` names beyond the catalogued wounds (said in the user's language)
-_OUT_OF_ACTION = (N_("unconscious"), N_("killed"))
-
-
-def _able(c: WildCharacter) -> None:
-    why = c.out_of_action
-    if why:
-        raise refuse(N_("{name} is {why} and can do nothing"), name=c.name, why=[why])
-
-
-def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: int) -> Code:
-    code = c.code(skill)
-    if c.force_point_round == state.round:
-        code = code * 2
-    code = code - Code(round_penalty + c.penalty(state.round), 0)
-    if code.dice < 1:
-        raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
-                     skill=skill, code=str(code))
-    return code
-
-
-#: the skills and attributes of physical effort (the text's lists under Dextérité and Vigueur), refused to a
-#: character wounded twice; any other skill may be named physical by the game master (``physical=True``)
-PHYSICAL_SKILLS = frozenset({
-    "dexterity", "strength", "melee_weapons", "melee_combat", "melee", "blaster", "blasters", "dodge", "throwing",
-    "grenade", "melee_parry", "lightsaber", "pick_pocket", "running", "athletics", "brawling", "brawling_parry",
-    "endurance", "stamina", "lifting", "swimming", "climbing_jumping",
-    "dexterite", "vigueur", "armes_de_melee", "esquive", "lancer", "parade_de_melee", "sabre_laser", "course",
-    "athletisme", "combat_a_mains_nues", "levage", "natation",
-})
-
-
-def _physical(c: WildCharacter, skill: str, physical: bool | None) -> None:
-    """Refuse an action of physical effort to a character wounded twice (text ``003``: « tombe et ne peut
-    plus entreprendre d'actions réclamant des efforts physiques »)."""
-    key = skill.lower().replace(" ", "_").replace("-", "_")
-    if c.fallen and (physical if physical is not None else key in PHYSICAL_SKILLS):
-        raise refuse(N_("{name} was wounded twice: down, and refused any action of physical effort ({skill})"),
-                     name=c.name, skill=skill)
-
-
-def _check(code: Code, difficulty: int | str | None) -> str:
-    return str(code) if difficulty is None else f"{code} vs {difficulty}"
-
-
-def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:
-    if not character_point:
-        return {}
-    if c.character_points < 1:
-        raise refuse(N_("{name} has no character point left"), name=c.name)
-    return {"character_points": c.character_points - 1}
 
 
 def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
@@ -205,14 +104,15 @@ def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
 
 
 def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
-    """Declare the round's actions: every action loses 1D per action after the first (movement: 100%,
-    80%, 60%, 40%, 20%, then none). Once per round."""
+    """Declare the round's actions: every action loses 1D per action after the first, and the movement
+    the round leaves is kept with them (« TABLE DES ACTIONS MULTIPLES ... Capacité de mouvement »:
+    100%, 80%, 60%, 40%, 20%, then 0%: :func:`move`). Once per round."""
     c = _who(state, name)
     _able(c)
     if c.declared:
         raise refuse(N_("{name} has already declared {n} action(s) this round"), name=name, n=c.declared)
-    multiple_actions(actions)  # refuses fewer than one
-    return Step(_put(state, c, declared=actions, taken=0))
+    _, movement = multiple_actions(actions)  # refuses fewer than one
+    return Step(_put(state, c, declared=actions, taken=0, movement=movement))
 
 
 def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = None,
@@ -246,7 +146,9 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
         raise refuse(N_("{name}'s reaction roll already stands for every attack this round"), name=name)
     declared, penalty = after_reaction(c.declared, c.taken)
     code = _rolled_code(state, c, skill, penalty)
-    new = _put(state, c, declared=declared, taken=c.taken + 1, reacted=True, **_spend_point(c, character_point))
+    movement = multiple_actions(declared)[1] if declared else c.movement  # « palier suivant dans la table »
+    new = _put(state, c, declared=declared, taken=c.taken + 1, reacted=True, movement=min(movement, c.movement),
+               **_spend_point(c, character_point))
     return Step(new, str(code), "d6wild", {"character_point": True} if character_point else {})
 
 
@@ -291,13 +193,20 @@ def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) ->
 
 
 def take_damage(state: WildScene, target: str, margin: int) -> Step[WildScene]:
-    """Apply damage minus Strength to the target (the bands of the module docstring)."""
+    """Apply damage minus Strength to the target (the bands of the module docstring). The stun that
+    brings the stuns taken to the Strength code's dice knocks the character out: the step's check is
+    the 2D6 minutes he stays unconscious (:func:`record_unconscious`)."""
     t = _who(state, target)
     band = damage_result(margin, 0)
     if band in (WildWound.LIGHT_STUN, WildWound.STUN):
         until = state.round + (0 if band == WildWound.LIGHT_STUN else 1)
         stun = Stun(kind="light stun" if band == WildWound.LIGHT_STUN else "stun", until_round=until)
-        return Step(_put(state, t, stuns=[*t.stuns, stun], stuns_taken=t.stuns_taken + 1))
+        new = _put(state, t, stuns=[*t.stuns, stun], stuns_taken=t.stuns_taken + 1)
+        if new.characters[target].unconscious and not t.unconscious:
+            # « Un personnage sonné un nombre de fois supérieur ou égal à son code de Vigueur est
+            # inconscient 2D6 minutes »: the minutes to roll (record_unconscious)
+            return rolling(new, "2d6", "standard")
+        return Step(new)
     if band == WildWound.WOUNDED:
         wounds = t.wounds + 1
         worst = max(t.worst, WildWound.INCAPACITATED if wounds >= 3 else WildWound.WOUNDED)
@@ -306,13 +215,22 @@ def take_damage(state: WildScene, target: str, margin: int) -> Step[WildScene]:
 
 
 def end_round(state: WildScene) -> Step[WildScene]:
-    """The next round: declarations and reactions cleared, stuns that ran to this round's end gone, a
-    Force point's doubling over."""
-    nxt = state.round + 1
-    chars = {name: c.model_copy(update={"declared": 0, "taken": 0, "reacted": False, "reaction": None,
-                                        "stuns": [s for s in c.stuns if s.until_round >= nxt]})
-             for name, c in state.characters.items()}
-    return Step(state.model_copy(update={"round": nxt, "characters": chars}))
+    """The next round: declarations, reactions and movement cleared, stuns that ran to this round's end
+    gone, a Force point's doubling over; an unconscious character whose minutes have run wakes."""
+    return Step(_rounds_pass(state, 1))
+
+
+def _rounds_pass(state: WildScene, rounds: int) -> WildScene:
+    nxt = state.round + rounds
+    chars = {}
+    for name, c in state.characters.items():
+        update: dict[str, object] = {"declared": 0, "taken": 0, "reacted": False, "reaction": None,
+                                     "movement": 100, "moved": 0,
+                                     "stuns": [s for s in c.stuns if s.until_round >= nxt]}
+        if c.unconscious_until is not None and nxt >= c.unconscious_until:  # awake: the count starts afresh
+            update.update(unconscious_until=None, stuns_taken=0)
+        chars[name] = c.model_copy(update=update)
+    return state.model_copy(update={"round": nxt, "characters": chars})
 
 
 def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[WildScene]:
@@ -326,6 +244,45 @@ def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[
         raise refuse(N_("{name} already spent a Force point this round (not cumulative)"), name=name)
     return Step(_put(state, c, force_points=c.force_points - 1, force_point_round=state.round,
                      dark_side_points=c.dark_side_points + int(anger)))
+
+
+def move(state: WildScene, name: str, percent: int = 100) -> Step[WildScene]:
+    """A move (« une action (le plus souvent soit un déplacement, soit une action liée à un tirage de
+    compétence) »): the next declared action, covering ``percent`` of the character's movement, within
+    what the table of multiple actions leaves the round (« Capacité de mouvement »: 1 action 100%,
+    2 80%, 3 60%, 4 40%, 5 20%, more 0%), less what he has already moved this round."""
+    c = _who(state, name)
+    _able(c)
+    _physical(c, "running", None)
+    if not c.declared:
+        raise refuse(N_("{name} has not declared any action this round"), name=name)
+    if c.taken >= c.declared:
+        raise refuse(N_("{name} has taken all {n} declared action(s) this round"), name=name, n=c.declared)
+    if percent < 1 or c.moved + percent > c.movement:
+        raise refuse(N_("{name} may move {left} per cent of the movement this round (the table of multiple "
+                        "actions), not {percent}"), name=name, left=c.movement - c.moved, percent=percent)
+    return Step(_put(state, c, taken=c.taken + 1, moved=c.moved + percent))
+
+
+def record_unconscious(state: WildScene, name: str, minutes: int) -> Step[WildScene]:
+    """The 2D6 minutes a character knocked out by stuns stays unconscious (« inconscient 2D6 minutes »):
+    he wakes when they have run (:func:`end_round`, :func:`pass_minutes`; a round is five seconds)."""
+    c = _who(state, name)
+    if not c.unconscious:
+        raise refuse(N_("{name} is not unconscious"), name=name)
+    if c.unconscious_until is not None:
+        raise refuse(N_("{name}'s minutes unconscious are already recorded"), name=name)
+    if not 2 <= minutes <= 12:
+        raise refuse(N_("2D6 minutes are 2 to 12, not {minutes}"), minutes=minutes)
+    return Step(_put(state, c, unconscious_until=state.round + minutes * ROUNDS_PER_MINUTE))
+
+
+def pass_minutes(state: WildScene, minutes: int) -> Step[WildScene]:
+    """Time passes out of the rounds (twelve rounds of five seconds a minute): stuns run out, and an
+    unconscious character whose 2D6 minutes have run wakes (his stuns counted afresh)."""
+    if minutes < 1:
+        raise refuse(N_("minutes passing are at least 1, not {minutes}"), minutes=minutes)
+    return Step(_rounds_pass(state, minutes * ROUNDS_PER_MINUTE))
 
 
 def award_character_points(state: WildScene, name: str, hours: int) -> Step[WildScene]:
@@ -358,7 +315,9 @@ RULES = {
     "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
     "damage": damage, "take_damage": take_damage, "end_round": end_round,
     "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
-    "award_character_points": award_character_points,
+    "award_character_points": award_character_points, "move": move,
+    "record_unconscious": record_unconscious, "pass_minutes": pass_minutes,
+    "advance_skill": advance_skill, "train": train, "treat": treat,
     "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
 }
 
@@ -377,4 +336,10 @@ RULE_SUMMARIES = {
     "award_character_points": N_("Character points at the end of a session: about one per hour of play."),
     "initiative_checks": N_("The Perception check each character rolls for initiative."),
     "roll_initiative": N_("The order of the round from the Perception totals."),
+    "move": N_("A move as the next declared action, within the movement the table of multiple actions leaves."),
+    "record_unconscious": N_("The 2D6 minutes a character knocked out by stuns stays unconscious."),
+    "pass_minutes": N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake."),
+    "advance_skill": N_("Character points spent to raise a skill one pip: at once if it was used, else after training."),
+    "train": N_("Days of training on a skill: when they are done, the pip paid for is added."),
+    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end."),
 }

@@ -81,6 +81,22 @@ def face_vectors(die: str) -> np.ndarray:
 
 VECTORS = {die: face_vectors(die) for die in DICE}
 
+#: what a face adds to each symbol of :data:`FIELDS` lies in ``-PACK_BIAS .. PACK_BIAS``
+PACK_BIAS = 2
+#: most dice whose symbols sum in packed form: a byte per symbol holds ``2 * PACK_BIAS`` per die
+PACK_MAX_DICE = 255 // (2 * PACK_BIAS)
+
+
+def packed_faces(die: str) -> np.ndarray:
+    """``(sides,)`` int64: each face's vector packed a byte per symbol of :data:`FIELDS` (the first in the lowest
+    byte), each value plus :data:`PACK_BIAS`: the sum of the packed faces of up to :data:`PACK_MAX_DICE` dice is
+    the packed sum of their vectors, plus the bias once per die."""
+    vectors = face_vectors(die) + PACK_BIAS
+    return (vectors << (8 * np.arange(len(FIELDS), dtype=np.int64))).sum(axis=1)
+
+
+PACKED = {die: packed_faces(die) for die in DICE}
+
 
 def face_text(die: str, index: int) -> str:
     """The symbols of a face, in words (``"success + advantage"``, ``"blank"``)."""

@@ -15,7 +15,12 @@ initiative order of an encounter.
   a setback die to the player character's check. :func:`assist`.
 - A character sheet (:class:`CharacterSheet`): characteristics 1-6 (at most 5 at creation), skills 0-5,
   experience spent on them at the text's costs (:func:`buy_characteristic`, :func:`buy_skill`), and the
-  pool of a check (:func:`sheet_check`).
+  pool of a check (:func:`sheet_check`); the class lives in :mod:`~diceengine.systems.ffg.sheet`.
+- Harm on a sheet (:mod:`~diceengine.systems.ffg.harm`): wounds, strain (a rival takes it as wounds, a
+  nemesis or a player character keeps it), critical injuries rolled d100 + 10 a critical already
+  suffered and recorded on the sheet; strain on a minion group becomes its wounds (:func:`strain_on_minions`).
+- Talents bought by tier on specialisation trees (:mod:`~diceengine.systems.ffg.talents`): 5 XP x the
+  tier, in the tree's order; Grit's ranks stack onto the strain threshold.
 - Initiative: Cool or Vigilance checks, more successes then more advantage first; ties between a player
   character and an NPC go to the player character (the published rule) when ``players_first``.
 """
@@ -31,6 +36,15 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..play import PlayState, Step, refuse
+from .harm import (
+    HARM_RULES,
+    HARM_SUMMARIES,
+    critical_injury_check,
+    record_critical,
+    recover_strain,
+    suffer_strain,
+    suffer_wounds,
+)
 from .rules import (
     MAX_SKILL,
     DicePool,
@@ -39,6 +53,8 @@ from .rules import (
     initiative_order,
     skill_cost,
 )
+from .sheet import CharacterSheet, Talent
+from .talents import TALENT_RULES, TALENT_SUMMARIES, buy_talent
 
 __all__ = [
     "RULES",
@@ -47,19 +63,27 @@ __all__ = [
     "DestinyState",
     "Encounter",
     "MinionGroup",
+    "Talent",
     "add_minions",
     "assist",
     "buy_characteristic",
     "buy_skill",
+    "buy_talent",
+    "critical_injury_check",
     "critical_on_minions",
     "destiny_from_roll",
     "hit_minions",
     "initiative_check",
     "minion_check",
+    "record_critical",
+    "recover_strain",
     "roll_destiny",
     "roll_initiative",
     "sheet_check",
     "spend_destiny",
+    "strain_on_minions",
+    "suffer_strain",
+    "suffer_wounds",
 ]
 
 Side = Literal["light", "dark"]
@@ -186,6 +210,21 @@ def hit_minions(state: Encounter, name: str, damage: int) -> Step[Encounter]:
     return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + wounds})))
 
 
+def strain_on_minions(state: Encounter, name: str, strain: int, voluntary: bool = False) -> Step[Encounter]:
+    """Strain on a minion group: « Les Sbires et les Rivaux ne se fatiguent pas. Au lieu de cela, la tension
+    infligée est convertie en blessures » — it joins the group's wounds (soak does not apply). « Les Sbires
+    ne peuvent pas utiliser des capacités ou invoquer des effets qui utilisent la tension »: a group's own
+    use of strain (``voluntary``) is refused."""
+    group = _group(state, name)
+    if voluntary:
+        raise refuse(N_("minions cannot use abilities or effects that cost strain"))
+    if strain < 1:
+        raise refuse(N_("strain is at least one point"))
+    if group.standing == 0:
+        raise refuse(N_("every minion of {name} is already down"), name=name)
+    return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + strain})))
+
+
 def critical_on_minions(state: Encounter, name: str, criticals: int = 1, area: bool = False) -> Step[Encounter]:
     """A critical injury incapacitates one minion; an area attack incapacitates one per critical scored
     (a single-target attack scores one)."""
@@ -238,18 +277,6 @@ def initiative_check(characteristic: int, skill: int, difficulty: int | str = "s
     return build_pool(characteristic, skill, difficulty).expression
 
 
-class CharacterSheet(PlayState):
-    """A character's characteristics (``"brawn"``, ``"agility"``...), skill ranks, career skills and the
-    experience left to spend; ``created`` once character creation is over (characteristics up to 6)."""
-
-    name: str
-    characteristics: dict[str, int]
-    skills: dict[str, int] = Field(default_factory=dict)
-    career_skills: list[str] = Field(default_factory=list)
-    xp: int = Field(default=0, ge=0)
-    created: bool = True
-
-
 def buy_characteristic(sheet: CharacterSheet, characteristic: str) -> Step[CharacterSheet]:
     """Raise a characteristic one level for the next level x 10 XP; never above 6 (5 at creation), never
     more XP than the sheet holds."""
@@ -292,6 +319,7 @@ RULES = {
     "roll_initiative": roll_initiative, "initiative_check": initiative_check,
     "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
     "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
+    "strain_on_minions": strain_on_minions, **HARM_RULES, **TALENT_RULES,
 }
 
 #: each rule's one-line summary (``dice rule`` lists them in the user's language)
@@ -309,4 +337,7 @@ RULE_SUMMARIES = {
     "buy_characteristic": N_("Raise a characteristic one level for the next level x 10 XP."),
     "buy_skill": N_("Buy the next rank of a skill."),
     "sheet_check": N_("The pool of a check from the character sheet."),
+    "strain_on_minions": N_("Strain on a minion group: it becomes wounds; minions cannot use strain."),
+    **HARM_SUMMARIES,
+    **TALENT_SUMMARIES,
 }

@@ -49,6 +49,9 @@ from .dice import (
     FIELDS,
     MAX_POOL,
     ORDER,
+    PACK_BIAS,
+    PACK_MAX_DICE,
+    PACKED,
     SIDES,
     SYMBOLS,
     VECTORS,
@@ -236,11 +239,20 @@ class NarrativePlan(Plan):
         return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        total = np.zeros((n, 6), dtype=np.int64)
-        for die, k in self.counts.items():
-            idx = rng.integers(0, SIDES[die], size=(n, k))
-            total += VECTORS[die][idx].sum(axis=1)
-        out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
+        dice = sum(self.counts.values())
+        if dice > PACK_MAX_DICE:
+            total = np.zeros((n, 6), dtype=np.int64)
+            for die, k in self.counts.items():
+                idx = rng.integers(0, SIDES[die], size=(n, k))
+                total += VECTORS[die][idx].sum(axis=1)
+            out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
+        else:  # each face's symbols packed in one int64, a byte per symbol: one sum for all six
+            packed = np.zeros(n, dtype=np.int64)
+            for die, k in self.counts.items():
+                idx = rng.integers(0, SIDES[die], size=(n, k))
+                packed += PACKED[die][idx].sum(axis=1) if k > 1 else PACKED[die][idx[:, 0]]
+            bias = PACK_BIAS * dice
+            out = {f: ((packed >> (8 * i)) & 255) - bias for i, f in enumerate(FIELDS)}
         out["succeeded"] = out["success"] > 0
         return out
 

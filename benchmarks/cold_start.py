@@ -1,0 +1,83 @@
+"""Cold start (issue 25): a new process's first roll, as a user's first command pays it.
+
+``dice roll "4d6kh3"`` against ``python -c "import d20; print(d20.roll('4d6kh3'))"`` (the ``bench`` extra),
+fresh processes alternated with the peer's, the median of the pairwise ratios (as ``hyperfine`` compares
+commands); and ``import diceengine; diceengine.roll("4d6kh3")`` alone, the median wall time of fresh processes.
+Goals: at most 0.5x d20's one-liner; the import and roll at most 80 ms on a quiet machine.
+
+``python -m benchmarks.cold_start [--runs N]``. Never a timed test: a loaded machine slows both sides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from benchmarks.peers import load_peer
+
+GOAL, IMPORT_GOAL = 0.5, 0.080
+
+
+def _dice_command() -> list[str]:
+    script = Path(sys.executable).with_name("dice")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("dice")
+    return [found] if found else [sys.executable, "-m", "diceengine.cli"]
+
+
+def _wall(command: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def measure(runs: int = 11) -> dict[str, float]:
+    """Median wall times (s) and the median of the pairwise ratios."""
+    ours = [*_dice_command(), "roll", "4d6kh3"]
+    peer = [sys.executable, "-c", "import d20; print(d20.roll('4d6kh3'))"]
+    library = [sys.executable, "-c", "import diceengine; diceengine.roll('4d6kh3')"]
+    _wall(ours), _wall(peer), _wall(library)  # files read once into the page cache
+    pairs, mine, theirs, lib = [], [], [], []
+    for i in range(runs):
+        if i % 2:
+            b = _wall(peer)
+            a = _wall(ours)
+        else:
+            a = _wall(ours)
+            b = _wall(peer)
+        mine.append(a)
+        theirs.append(b)
+        pairs.append(a / b)
+        lib.append(_wall(library))
+    return {"ratio": statistics.median(pairs), "ours": statistics.median(mine), "peer": statistics.median(theirs),
+            "library": statistics.median(lib)}
+
+
+def run(runs: int = 11) -> Iterator[str]:
+    if load_peer() is None:
+        yield "cold start against d20: skipped (pip install -e '.[bench]')"
+        return
+    m = measure(runs)
+    ok = "ok" if m["ratio"] <= GOAL else "MISSED"
+    yield (f"cold start: dice roll 4d6kh3 {m['ours'] * 1e3:.0f} ms, d20's one-liner {m['peer'] * 1e3:.0f} ms: "
+           f"{m['ratio']:.2f}x (median of {runs} alternated pairs; goal <= {GOAL}x)  {ok}")
+    ok = "ok" if m["library"] <= IMPORT_GOAL else "MISSED (goal on a quiet machine)"
+    yield f"cold start: import diceengine; roll('4d6kh3'): {m['library'] * 1e3:.0f} ms (goal <= 80 ms)  {ok}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    for line in run(parser.parse_args().runs):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Exact odds against icepool (the ``bench`` extra), first and repeated calls, as ratios from one run.
+
+Each problem runs in fresh processes (``--rounds`` of them, alternating which library goes first), both
+libraries imported and warmed on another expression (``2d4kh1``) first, so that the first call pays what a
+new question costs: parsing, planning, the odds. The repeated call is the best of several calls of the same
+question in the same process. Each process reports both libraries' times; the ratio of a row is the median of
+the per-process ratios (pairs measured side by side, on a loaded machine too). The means of the two
+distributions must agree to 1e-9 (icepool's explosions are followed 12 deep: the rest weighs under 1e-12).
+
+Goals (issue 25): first call and repeated call at most 0.5x icepool's on every row.
+
+``python -m benchmarks.exact_peers [--rounds N]``; skipped cleanly when icepool is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from collections.abc import Iterator
+
+#: (this engine's expression, icepool's expression of the same odds)
+PROBLEMS: list[tuple[str, str]] = [
+    ("12d6", "12 @ d6"),
+    ("5d10!!kh3", "d10.explode(depth=12).highest(5, 3)"),
+    ("10d10!!kh5", "d10.explode(depth=12).highest(10, 5)"),
+    ("4d6kh3", "d6.highest(4, 3)"),
+    ("8d6kh3", "d6.highest(8, 3)"),
+    ("10d10kh5", "d10.highest(10, 5)"),
+    ("30d6kh10", "d6.highest(30, 10)"),
+    ("5d20kl2", "d20.lowest(5, 2)"),
+    ("20d6dl5", "d6.highest(20, 15)"),
+]
+
+GOAL = 0.5
+
+_CHILD = r"""
+import json, sys, time
+import icepool
+from icepool import d4, d6, d8, d10, d12, d20
+import diceengine as de
+
+ours_expr, peer_expr, peer_first = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+peer_env = {"icepool": icepool, "d4": d4, "d6": d6, "d8": d8, "d10": d10, "d12": d12, "d20": d20}
+de.distribution("2d4kh1").mean()
+float(d4.highest(2, 1).mean())
+
+def ours():
+    return de.distribution(ours_expr).mean()
+
+def peer():
+    return float(eval(peer_expr, peer_env).mean())
+
+def first(fn):
+    t = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t, value
+
+def repeated(fn):
+    best = float("inf")
+    for _ in range(7):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+if peer_first:
+    tp, mp = first(peer)
+    to, mo = first(ours)
+else:
+    to, mo = first(ours)
+    tp, mp = first(peer)
+ro, rp = repeated(ours), repeated(peer)
+print(json.dumps({"ours": to, "peer": tp, "ours_again": ro, "peer_again": rp, "mean": mo, "peer_mean": mp}))
+"""
+
+
+def available() -> bool:
+    """Whether icepool can be imported (the ``bench`` extra)."""
+    try:
+        import icepool  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def measure_one(ours: str, peer: str, rounds: int = 5) -> dict[str, float]:
+    """Median per-process ratios of one problem: ``first``, ``again`` (repeated), the median times (s) and the
+    largest disagreement of the means."""
+    runs = []
+    for i in range(rounds):
+        out = subprocess.run([sys.executable, "-c", _CHILD, ours, peer, "1" if i % 2 else "0"],
+                             capture_output=True, text=True, check=True).stdout
+        runs.append(json.loads(out))
+    return {
+        "first": statistics.median(r["ours"] / r["peer"] for r in runs),
+        "again": statistics.median(r["ours_again"] / r["peer_again"] for r in runs),
+        "ours": statistics.median(r["ours"] for r in runs),
+        "peer": statistics.median(r["peer"] for r in runs),
+        "ours_again": statistics.median(r["ours_again"] for r in runs),
+        "peer_again": statistics.median(r["peer_again"] for r in runs),
+        "gap": max(abs(r["mean"] - r["peer_mean"]) for r in runs),
+    }
+
+
+def run(rounds: int = 5) -> Iterator[str]:
+    if not available():
+        yield "exact odds against icepool: skipped (pip install -e '.[bench]' to compare with icepool)"
+        return
+    yield (f"exact odds against icepool, fresh processes ({rounds} per row, median of the per-process ratios; "
+           f"goal: first and repeated call <= {GOAL}x)")
+    for ours, peer in PROBLEMS:
+        m = measure_one(ours, peer, rounds)
+        ok = "ok" if m["first"] <= GOAL and m["again"] <= GOAL and m["gap"] <= 1e-9 else "MISSED"
+        yield (f"  {ours:<12} first {m['ours'] * 1e3:8.3f} ms vs {m['peer'] * 1e3:8.3f} ms  {m['first']:6.3f}x   "
+               f"repeated {m['ours_again'] * 1e3:7.3f} ms vs {m['peer_again'] * 1e3:7.3f} ms  {m['again']:6.3f}x   "
+               f"means agree to {m['gap']:.1e}  {ok}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", help="only the problems whose expression contains this text")
+    args = parser.parse_args()
+    if args.only:
+        PROBLEMS[:] = [p for p in PROBLEMS if args.only in p[0]]
+    for line in run(args.rounds):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
