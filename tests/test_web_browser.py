@@ -5,6 +5,7 @@ is missing; CI installs both (``.ci/run``)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -93,8 +94,8 @@ def test_roll_chart_and_error_with_caret(server: str, browser: sync_api.Browser,
     if page.is_visible("#lang"):  # the engine speaks more than English: the roll is told in French
         page.select_option("#lang", "fr")
         page.press("#expression", "Enter")
-        page.wait_for_function("!document.querySelector('#roll-line').textContent.includes('success')"
-                               " && !document.querySelector('#roll-line').textContent.includes('failure')")
+        # locator assertions, not page-evaluated strings: the page's Content-Security-Policy allows no eval
+        sync_api.expect(page.locator("#roll-line")).not_to_have_text(re.compile("success|failure"))
         assert page.inner_text("#roll-line").startswith("4D+2 vs 15:")
         page.select_option("#lang", "en")
 
@@ -122,10 +123,10 @@ def test_compare_and_convert(server: str, browser: sync_api.Browser) -> None:
     page.select_option("#system", "ffg")
     page.fill("#expression", "2a1p vs 2d")
     page.press("#expression", "Enter")
-    page.wait_for_function("document.querySelector('#roll-line').textContent.startsWith('2a1p vs 2d')")
+    sync_api.expect(page.locator("#roll-line")).to_have_text(re.compile(r"^2a1p vs 2d"))
     page.wait_for_selector("#odds-stats li", timeout=30_000)
     page.click("#compare-add")
-    page.wait_for_function("document.querySelectorAll('#compare-table tr').length === 3", timeout=30_000)
+    sync_api.expect(page.locator("#compare-table tr")).to_have_count(3, timeout=30_000)
     rows = page.inner_text("#compare-table")
     assert "d6: 4D+1 vs 15" in rows and "ffg: 2a1p vs 2d" in rows
     assert page.locator("#compare-chart polyline").count() == 2
