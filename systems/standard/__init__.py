@@ -4,7 +4,9 @@ Where things are:
 
 - :mod:`.system`: :class:`StandardSystem` (its options), the plans (:class:`StandardPlan`,
   :class:`CriticalPlan`) and the outcomes (:class:`StandardOutcome`, :class:`CriticalOutcome`).
-- :mod:`.nodes`: the syntax-tree nodes, one frozen dataclass per rule of ``grammars/standard.lark``.
+- :mod:`.nodes`: the syntax-tree nodes of the dice term and its modifiers, one frozen dataclass per rule of
+  ``grammars/standard.lark``; :mod:`.expressions`: the nodes around the terms (descriptions, operators, labels,
+  calls, groups and sets).
 - :mod:`.term`: one dice term (``NdM`` and its modifiers): :class:`~.term.TermSpec` (the data) and its
   interpretations, one module each (roll, sample, exact odds, every die ranked, text, dice); see its guide.
 - :mod:`.evaluate`: the tree compiled into evaluators, each kind of node with its three evaluations (roll,

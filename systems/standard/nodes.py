@@ -1,4 +1,5 @@
-"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``): one frozen dataclass per rule."""
+"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``), one frozen dataclass per rule: the dice
+term and its modifiers (the expressions around it are in :mod:`.expressions`)."""
 
 from __future__ import annotations
 
@@ -8,34 +9,23 @@ from typing import Any
 
 from lark import Token, ast_utils
 
-from diceengine.ast import Node, _Binary, to_int
+from diceengine.ast import Node, to_int
 from diceengine.errors import DiceSyntaxError
 
 __all__ = [
-    "Call",
     "Clamp",
     "Compare",
-    "Comparison",
     "CountFailures",
     "CountSuccesses",
     "Critical",
-    "Described",
     "Dice",
     "Double",
     "Explode",
-    "FloorDiv",
-    "Group",
     "GroupKeep",
-    "GroupModifiers",
     "Keep",
-    "Labelled",
-    "Mod",
     "Modifiers",
-    "Pos",
-    "Pow",
     "Reroll",
     "RerollRank",
-    "Set",
     "Sort",
     "Unique",
 ]
@@ -417,152 +407,3 @@ class Dice(Node):
     def computed(self) -> bool:
         """The count or the sides are expressions."""
         return isinstance(self.count, Node) or isinstance(self.sides, Node)
-
-
-@dataclass(frozen=True, slots=True)
-class Described(Node):
-    """An expression followed by its description: ``1d20+5 to hit``, ``2d6 # fire``, ``1d8 // note``."""
-
-    expr: Node
-    text: Any
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.text, Token):
-            object.__setattr__(self, "pos", self.text.start_pos)
-            raw = str(self.text).strip()
-            operator = _LONE_LETTER.match(raw)
-            if operator:  # "6d6 o 3", "(1, 2, 5) v 3", "6 e 5": another roller's operator, not words
-                letter = operator.group(1)
-                hint = " (multiply with *)" if letter.lower() == "x" else ""
-                raise DiceSyntaxError(
-                    f"'{operator.group(0).strip()}' reads as another roller's operator, not as a description"
-                    f"{hint}: write the modifier right after the dice, or quote the description "
-                    f"(\"{raw}\") or begin it with #",
-                    column=(self.text.start_pos or 0) + len(str(self.text)) - len(str(self.text).lstrip()))
-            if raw.startswith("/*"):
-                raw = raw[2:]
-                raw = raw.removesuffix("*/")
-            elif raw.startswith("//"):
-                raw = raw[2:]
-            elif raw.startswith("#"):
-                raw = raw[1:]
-            object.__setattr__(self, "text", raw.strip())
-
-
-class Comparison(_Binary):
-    """``left op right`` with ``== != <> < <= > >=`` (``=`` too): 1 when it holds, else 0."""
-
-    __slots__ = ()
-
-
-class FloorDiv(_Binary):
-    """``left // right``: division rounding down (d20)."""
-
-    __slots__ = ()
-
-
-class Mod(_Binary):
-    """``left % right``: the remainder of the division rounding down (its sign is the divisor's)."""
-
-    __slots__ = ()
-
-
-class Pow(_Binary):
-    """``left ^ right`` / ``left ** right``."""
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Pos(Node):
-    """``+operand``."""
-
-    op: Any
-    operand: Node
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.op, Token):
-            object.__setattr__(self, "pos", self.op.start_pos)
-            object.__setattr__(self, "op", "+")
-
-
-@dataclass(frozen=True, slots=True)
-class Labelled(Node):
-    """A term with a label: ``1d8[piercing]``, ``4[bonus]``, ``(1d8+3)[healing]``."""
-
-    term: Node
-    label: Any
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.label, Token):
-            object.__setattr__(self, "pos", self.label.start_pos)
-            object.__setattr__(self, "label", str(self.label)[1:-1].strip())
-
-
-@dataclass(frozen=True, slots=True)
-class Call(Node, ast_utils.AsList):
-    """``floor(x) ceil(x) round(x) abs(x) min(x, y, ...) max(x, y, ...)``."""
-
-    items: Any
-    name: str = ""
-    args: tuple = ()
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.items, list):
-            head = self.items[0]
-            object.__setattr__(self, "pos", head.start_pos)
-            object.__setattr__(self, "name", str(head).lower())
-            object.__setattr__(self, "args", tuple(self.items[1:]))
-            object.__setattr__(self, "items", ())
-
-
-@dataclass(frozen=True, slots=True)
-class GroupModifiers(Node, ast_utils.AsList):
-    """The modifiers after a group or a set, in order."""
-
-    items: Any
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "items", tuple(self.items))
-
-
-@dataclass(frozen=True, slots=True)
-class Group(Node, ast_utils.AsList):
-    """``{a, b, ...}`` with keep / drop, success counts and sorting over the totals of its expressions
-    (Roll20, rpg-dice-roller); without modifiers, the sum of the totals."""
-
-    items: Any
-    exprs: tuple = ()
-    modifiers: tuple = ()
-
-    def __post_init__(self) -> None:
-        if isinstance(self.items, list):
-            exprs, mods = [], []
-            for item in self.items:
-                if isinstance(item, GroupModifiers):
-                    mods.extend(item.items)
-                elif isinstance(item, (Keep, CountSuccesses, CountFailures, Sort)):
-                    mods.append(item)
-                elif item is not None and not isinstance(item, Token):
-                    exprs.append(item)
-            object.__setattr__(self, "exprs", tuple(exprs))
-            object.__setattr__(self, "modifiers", tuple(mods))
-            object.__setattr__(self, "items", ())
-
-    @property
-    def brace(self) -> bool:
-        return True
-
-
-class Set(Group):
-    """d20's set ``(a, b, ...)`` (``(1d6, 1d8, 4)kh1``), and ``(expr)kh1``: a group written in parentheses."""
-
-    __slots__ = ()
-
-    @property
-    def brace(self) -> bool:
-        return False

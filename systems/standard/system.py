@@ -29,7 +29,7 @@ from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
 from . import exact as _exact
-from . import nodes
+from . import expressions, nodes
 from .evaluate.compile import (
     CRITICALS_SAMPLED,
     Context,
@@ -40,7 +40,7 @@ from .evaluate.compile import (
     conditioned,
     conditioned_cost,
 )
-from .nodes import Described
+from .expressions import Described
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
@@ -268,7 +268,7 @@ class StandardSystem(System):
     }
 
     def ast_modules(self) -> Sequence[Any]:
-        return (nodes,)
+        return (nodes, expressions)
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         description = None

@@ -17,7 +17,7 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
 from .. import exact as _exact
-from ..nodes import Call
+from ..expressions import Call
 from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
 
 

@@ -8,20 +8,8 @@ from typing import Any
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceValueError
 
-from ..nodes import (
-    Call,
-    Comparison,
-    Critical,
-    Dice,
-    FloorDiv,
-    Group,
-    Keep,
-    Labelled,
-    Mod,
-    Modifiers,
-    Pos,
-    Pow,
-)
+from ..expressions import Call, Comparison, FloorDiv, Group, Labelled, Mod, Pos, Pow
+from ..nodes import Critical, Dice, Keep, Modifiers
 from ..term import compile_term
 from .arith import Binary, Function, Unary
 from .base import Context, Evaluator

@@ -14,7 +14,7 @@ from diceengine.errors import DiceLimitError
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
 from .. import exact as _exact
-from ..nodes import Group
+from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
 from .groups import GroupEval
 from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED

@@ -20,7 +20,8 @@ from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
 from .. import exact as _exact
-from ..nodes import Compare, CountFailures, CountSuccesses, Group, Keep, Sort
+from ..expressions import Group
+from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from ..term import keep_rule
 from .base import Context, Evaluator, _as_array, _span
 
