@@ -2,7 +2,7 @@
 (``dice rule``: titles, each rule's summary, the words of its results, its errors), the comparison
 tables (``compare``, ``convert``, ``ladder``), ``dice fight``, and the global ``--lang``.
 
-Expected French words are the rule texts' own (``/work/shared/rules``: text ``000`` says « blessé »,
+Expected French words are the rule texts' own (``../shared/rules`` of the project: text ``000`` says « blessé »,
 « neutralisé », « mortellement blessé », text ``003`` « personnage tué »), expected numbers come from
 enumerating the dice here; English output stays what it was.
 """
