@@ -1,0 +1,182 @@
+"""Who may call the table endpoints: the settings, the members' keys (``Authorization: Bearer KEY``), the
+requests each key may make, and the refusals (401 / 403 / 404 / 409 / 429) in the engine's error shape, said
+in the language the request asks for (``Accept-Language``) when the catalogues have it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..errors import DiceError
+from ..i18n import N_
+from ..table import Table
+from .ratelimit import TokenBucket
+
+__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "language_of", "public", "refusals"]
+
+
+@dataclass
+class TableSettings:
+    """Where the tables are kept and how they are served: ``db`` a SQLite file's path or a database URL
+    (``$DICE_TABLE_DB``, default ``dice-tables.sqlite`` in the working directory); ``origins`` the browser
+    origins allowed to call the API from elsewhere (``$DICE_CORS_ORIGINS``, comma-separated; none by
+    default); each key's bucket holds ``burst`` requests and refills at ``rate`` a second. The live log of a
+    server process reads the versions of the tables its clients follow every ``poll_seconds`` (one query for
+    all of them) on SQLite; on PostgreSQL it is woken by the database's notifications and reads the versions
+    every ``recheck_seconds`` besides (a step stored by another program that sends none); each stream sends a
+    comment every ``heartbeat_seconds``."""
+
+    db: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_DB", "dice-tables.sqlite"))
+    origins: list[str] = field(default_factory=lambda: [o.strip() for o in os.environ.get(
+        "DICE_CORS_ORIGINS", "").split(",") if o.strip()])
+    rate: float = 20.0
+    burst: float = 60.0
+    poll_seconds: float = 0.05
+    recheck_seconds: float = 1.0
+    heartbeat_seconds: float = 15.0
+
+
+class Refused(Exception):
+    """A request refused with ``status`` and the engine's error shape: ``message`` a template of the
+    catalogues filled from ``params``, or the table's own ``error``."""
+
+    def __init__(self, status: int, kind: str, message: str, headers: dict[str, str] | None = None, *,
+                 error: DiceError | None = None, **params: object) -> None:
+        self.template, self.params, self.error = message, params, error
+        self.message = error.message if error is not None else message.format(**params) if params else message
+        super().__init__(self.message)
+        self.status, self.kind, self.headers = status, kind, headers or {}
+
+    def said_in(self, lang: str) -> str:
+        """The message in ``lang`` (a catalogue's code)."""
+        from ..i18n import gettext, translate_error
+
+        if self.error is not None:
+            return translate_error(self.error, lang).message
+        return gettext(self.template, lang, **self.params)
+
+
+def language_of(request: Request) -> str:
+    """The first language of the request's ``Accept-Language`` that has a catalogue, else English."""
+    from ..i18n import DEFAULT_LANGUAGE, language
+
+    asked = []
+    for i, part in enumerate(request.headers.get("accept-language", "")[:500].split(",")[:20]):
+        tag, _, q = part.strip().partition(";q=")
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            continue
+        if tag and weight > 0:
+            asked.append((-weight, i, tag))
+    for _, _, tag in sorted(asked):
+        try:
+            return language(tag)
+        except DiceError:
+            continue
+    return DEFAULT_LANGUAGE
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """The table's errors as HTTP refusals: 403 (a step the member may not take), 404, 409."""
+    from ..table import TableAccessError, TableConflict, TableNotFound
+
+    try:
+        yield
+    except TableAccessError as err:
+        raise Refused(403, "forbidden", err.template, error=err) from None
+    except TableNotFound as err:
+        raise Refused(404, "not_found", err.template, error=err) from None
+    except TableConflict as err:
+        raise Refused(409, "conflict", err.template, error=err) from None
+
+
+def public(table: Table) -> Table:
+    """The table without its key hashes and without its seed (a seed would tell the dice to come)."""
+    members = {n: m.model_copy(update={"key_hash": ""}) for n, m in table.members.items()}
+    return table.model_copy(update={"members": members, "seed": None})
+
+
+class TableState:
+    """The store (opened at its first use) and the buckets of one application; ``on_close`` are called
+    when it closes."""
+
+    def __init__(self, settings: TableSettings) -> None:
+        self.settings = settings
+        self.buckets = TokenBucket(settings.rate, settings.burst)
+        self.on_close: list[Callable[[], None]] = []
+        self._store: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            with self._lock:
+                if self._store is None:
+                    from ..table import open_store
+
+                    self._store = open_store(self.settings.db)
+        return self._store
+
+    @property
+    def postgres(self) -> bool:
+        """Whether the tables are on PostgreSQL (its notifications wake the live logs)."""
+        return bool(self.store.engine.dialect.name == "postgresql")
+
+    def close(self) -> None:
+        for close in self.on_close:
+            close()
+        if self._store is not None:
+            self._store.close()
+
+    def limit(self, who: str) -> None:
+        """A token from ``who``'s bucket, else 429."""
+        if not self.buckets.take(who):
+            raise Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
+                          {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
+
+    def seat(self, table_id: str, key: str) -> Any:
+        """The member's seat, else 401 (a wrong key) or 404 (no such table)."""
+        from ..table import Seat, TableAccessError
+
+        with refusals():
+            try:
+                return Seat(self.store, table_id, key, retries=5)
+            except TableAccessError as err:
+                raise Refused(401, "unauthorized", err.template, error=err) from None
+
+
+_bearer = HTTPBearer(auto_error=False, description="a member's key: the game master's or a player's")
+
+
+def _who(key: str) -> str:
+    return "key:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def client_of(request: Request) -> str:
+    """The bucket of a request without a key: its client's address."""
+    return "addr:" + (request.client.host if request.client else "?")
+
+
+def _key_of(request: Request, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
+    """The member's key from ``Authorization: Bearer KEY``, a token taken from its bucket; else 401 / 429."""
+    tables: TableState = request.app.state.tables
+    if creds is None or not creds.credentials:
+        tables.limit(client_of(request))
+        raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
+                      {"WWW-Authenticate": "Bearer"})
+    tables.limit(_who(creds.credentials))
+    return creds.credentials
+
+
+#: the member's key of a request (a dependency: 401 without one, 429 when its bucket is empty)
+Key = Annotated[str, Depends(_key_of)]

@@ -1,0 +1,275 @@
+"""The live log of the tables: one watcher per server process, whatever the number of clients.
+
+A :class:`Hub` keeps, for each table some client of this process follows, the table as last read from the
+database, and wakes that table's streams when it moves on. What tells it so:
+
+- a step taken through this process (:meth:`Hub.committed`, at once);
+- on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the process that took the
+  step once it is committed; one ``LISTEN`` connection per process), and a reading of the followed tables'
+  versions every ``recheck_seconds`` (a step stored by a program that sends no notification);
+- on SQLite, a reading of the followed tables' versions every ``poll_seconds``: one query for all of them.
+
+A notification only wakes: the log is the source of truth. The hub reads the table (the steps after the ones
+it holds) and each stream sends the steps after the last it sent, so nothing is missed or doubled whatever
+the process that stored a step, a notification lost, or a client reconnecting with ``Last-Event-ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from ..table import Entry, Table
+from .table_access import TableState
+
+__all__ = ["CHANNEL", "Hub", "stream"]
+
+#: the PostgreSQL notification channel: its payload is ``TABLE_ID VERSION``
+CHANNEL = "dice_table_steps"
+#: ids per query of the versions
+_CHUNK = 500
+
+log = logging.getLogger("diceengine.web.tables")
+
+
+class _Watch:
+    """A followed table: its last reading, its streams' wake-up, its steps' events as sent."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.streams = 0
+        self.table: Table | None = None
+        self.gone = False
+        self.loading = False
+        self.stale = False
+        self.moved = asyncio.Event()
+        self._events: dict[tuple[int, bool], bytes] = {}
+
+    @property
+    def version(self) -> int:
+        return -1 if self.table is None else self.table.version
+
+    def take(self, table: Table) -> None:
+        """A newer reading of the table: wake its streams."""
+        if table.version > self.version:
+            self.table = table
+            self.wake()
+
+    def wake(self) -> None:
+        woken, self.moved = self.moved, asyncio.Event()
+        woken.set()
+
+    def event(self, shown: Entry, hidden: bool) -> bytes:
+        """The server-sent event of a step as a reader sees it (``hidden``: a secret roll's dice left out)."""
+        key = (shown.seq, hidden)
+        found = self._events.get(key)
+        if found is None:
+            data = shown.model_dump_json(exclude={"rerolled_by", "undone_by"})
+            found = self._events[key] = f"id: {shown.seq}\nevent: step\ndata: {data}\n\n".encode()
+        return found
+
+
+class Hub:
+    """The watcher of one server process: the followed tables, read once per step for all their streams."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self.watches: dict[str, _Watch] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # ---- from the endpoints' threads
+
+    def committed(self, table_id: str, version: int) -> None:
+        """A step stored through this process (called in the endpoint's thread once it is committed): the
+        other processes are told (PostgreSQL), this one's streams woken."""
+        if self.state.postgres:
+            try:
+                import sqlalchemy as sa
+
+                with self.state.store.engine.connect() as conn:
+                    conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                                 {"channel": CHANNEL, "payload": f"{table_id} {version}"})
+                    conn.commit()
+            except Exception:  # the step is stored: the others read it at their next recheck
+                log.warning("could not notify the other server processes of a step", exc_info=True)
+        loop = self.loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.moved, table_id, version)
+            except RuntimeError:  # the loop is closed: no stream to wake
+                pass
+
+    # ---- on the event loop
+
+    def _start(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is loop:
+            return
+        self.stop()
+        self.loop, self.watches = loop, {}
+        self._tasks = [loop.create_task(self._poll())]
+        if self.state.postgres:
+            self._tasks.append(loop.create_task(self._listen()))
+
+    def stop(self) -> None:
+        """Stop the hub's tasks (they start again with the next stream)."""
+        for task in self._tasks:
+            if not task.done():
+                try:
+                    task.get_loop().call_soon_threadsafe(task.cancel)
+                except RuntimeError:
+                    pass
+        self._tasks, self.loop = [], None
+
+    async def follow(self, table_id: str) -> _Watch:
+        """The watch of ``table_id`` for one more stream, read from the database (release it with
+        :meth:`leave`)."""
+        await run_in_threadpool(lambda: self.state.store)  # opened out of the event loop
+        self._start()
+        watch = self.watches.get(table_id)
+        if watch is None:
+            watch = self.watches[table_id] = _Watch(table_id)
+        watch.streams += 1
+        if watch.table is None:
+            try:
+                watch.take(await run_in_threadpool(self.state.store.load, table_id))
+            except BaseException:
+                self.leave(watch)
+                raise
+        return watch
+
+    def leave(self, watch: _Watch) -> None:
+        watch.streams -= 1
+        if watch.streams <= 0 and self.watches.get(watch.table_id) is watch:
+            del self.watches[watch.table_id]
+
+    def moved(self, table_id: str, version: int | None = None) -> None:
+        """The table may have moved past ``version`` (``None``: past what the hub holds): read it again."""
+        watch = self.watches.get(table_id)
+        if watch is None or (version is not None and version <= watch.version):
+            return
+        if watch.loading:
+            watch.stale = True
+            return
+        watch.loading = True
+        asyncio.get_running_loop().create_task(self._read(watch))
+
+    async def _read(self, watch: _Watch) -> None:
+        from ..table import TableNotFound
+
+        try:
+            while True:
+                watch.stale = False
+                try:
+                    watch.take(await run_in_threadpool(self.state.store.load, watch.table_id))
+                except TableNotFound:
+                    watch.gone = True
+                    watch.wake()
+                    return
+                except Exception:  # a lost connection: the next poll or recheck reads it again
+                    log.warning("could not read the table %s", watch.table_id, exc_info=True)
+                    return
+                if not watch.stale:
+                    return
+        finally:
+            watch.loading = False
+
+    async def _poll(self) -> None:
+        """Every ``poll_seconds`` (SQLite) or ``recheck_seconds`` (PostgreSQL), the versions of the followed
+        tables, one query for all of them."""
+        settings = self.state.settings
+        every = settings.recheck_seconds if self.state.postgres else settings.poll_seconds
+        while True:
+            await asyncio.sleep(every)
+            ids = list(self.watches)
+            if not ids:
+                continue
+            try:
+                found = await run_in_threadpool(_versions, self.state.store, ids)
+            except Exception:
+                log.warning("could not read the tables' versions", exc_info=True)
+                continue
+            for table_id in ids:
+                version = found.get(table_id)
+                watch = self.watches.get(table_id)
+                if version is None and watch is not None:
+                    watch.gone = True
+                    watch.wake()
+                elif version is not None:
+                    self.moved(table_id, version)
+
+    async def _listen(self) -> None:
+        """PostgreSQL: ``LISTEN`` on one connection of its own; each notification wakes its table. Connected
+        again after a loss, and every followed table read again then (its notifications may be lost)."""
+        import psycopg
+
+        url = self.state.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for table_id in list(self.watches):
+                        self.moved(table_id)
+                    async for note in conn.notifies():
+                        table_id, _, version = note.payload.rpartition(" ")
+                        self.moved(table_id, int(version) if version.isdigit() else None)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("lost the notifications' connection; connecting again", exc_info=True)
+                await asyncio.sleep(1.0)
+
+
+def _versions(store: Any, ids: list[str]) -> dict[str, int]:
+    """The stored versions of the tables ``ids`` (those that are gone are left out)."""
+    import sqlalchemy as sa
+
+    from ..table.schema import tables
+
+    found: dict[str, int] = {}
+    with store.engine.connect() as conn:
+        for i in range(0, len(ids), _CHUNK):
+            query = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(ids[i:i + _CHUNK]))
+            found.update({row.id: int(row.version) for row in conn.execute(query)})
+    return found
+
+
+async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator[bytes]:
+    """The server-sent events of the table's steps after ``start``, as the member whose key is ``key``
+    reads them, then each new one; ends when the table is gone or the key no longer opens it."""
+    from ..table import TableAccessError
+    from ..table import rules as R
+
+    watch = await hub.follow(table_id)
+    heartbeat = hub.state.settings.heartbeat_seconds
+    try:
+        yield b"retry: 1000\n\n"
+        sent = start
+        while True:
+            moved = watch.moved
+            table = watch.table
+            if watch.gone or table is None:
+                return
+            if table.version > sent:
+                try:
+                    name = R.authenticate(table, key)
+                except TableAccessError:
+                    return
+                chunk = []
+                for entry in table.log[sent:]:
+                    shown = R.readable(table, name, entry)
+                    chunk.append(watch.event(shown, shown is not entry))
+                sent = table.version
+                yield b"".join(chunk)
+                continue
+            try:
+                await asyncio.wait_for(moved.wait(), heartbeat)
+            except TimeoutError:
+                yield b": alive\n\n"
+    finally:
+        hub.leave(watch)

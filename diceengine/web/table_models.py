@@ -1,0 +1,129 @@
+"""The bodies of the table endpoints (:mod:`diceengine.web.tables`): a pydantic model for every request and
+answer, so that each is in the OpenAPI schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..table import Entry, Fairness, Luck, Table
+
+__all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
+           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "RuleOfPlayRequest",
+           "StateIn", "StepResponse", "TableRollRequest"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StateIn(_Strict):
+    """A state of play of the table's ruleset: the name of its class in the rules of play, and its JSON."""
+
+    kind: str = Field(max_length=100, examples=["Encounter"])
+    state: dict[str, Any]
+
+
+class CreateTableRequest(_Strict):
+    """A new table: its ruleset, its game master's name, its scene to start from, its language."""
+
+    system: str = Field(max_length=64, examples=["ffg"])
+    gm: str = Field(min_length=1, max_length=100, examples=["Marion"])
+    scene: StateIn | None = None
+    lang: str | None = Field(None, max_length=16)
+    pools: dict[str, int] = Field(default_factory=dict, max_length=32)
+
+
+class CreateTableResponse(BaseModel):
+    """The new table: its id, the game master's key (keep it: only its hash is stored), the link players join
+    by, and the table as the game master reads it."""
+
+    table_id: str
+    gm_key: str
+    join_link: str
+    table: Table
+
+
+class JoinRequest(_Strict):
+    """A player's name at the table."""
+
+    name: str = Field(min_length=1, max_length=100, examples=["Kira"])
+
+
+class JoinResponse(BaseModel):
+    """The player's key (keep it: only its hash is stored) and the table as they read it."""
+
+    table_id: str
+    name: str
+    player_key: str
+    table: Table
+
+
+class TableRollRequest(_Strict):
+    """A roll at the table: public, or secret (its dice for the game master only)."""
+
+    expression: str = Field(max_length=2000, examples=["2a1p vs 2d"])
+    system: str | None = Field(None, max_length=64, description="another ruleset than the table's")
+    secret: bool = False
+    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=32)
+
+
+class RuleOfPlayRequest(_Strict):
+    """A rule of play of the table's ruleset, on the scene (``target`` none) or on a character."""
+
+    rule: str = Field(max_length=100, examples=["spend_destiny"])
+    target: str | None = Field(None, max_length=100)
+    args: dict[str, Any] = Field(default_factory=dict, max_length=32)
+
+
+class CharacterRequest(_Strict):
+    """A character joins the table with its state of play, played by ``owner`` (a member)."""
+
+    name: str | None = Field(None, max_length=100)
+    owner: str | None = Field(None, max_length=100)
+    kind: str = Field(max_length=100)
+    state: dict[str, Any]
+
+
+class FlipRequest(_Strict):
+    """Flip tokens from one pool to another (``destiny.light`` to ``destiny.dark``)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    source: str = Field(alias="from", max_length=200, examples=["destiny.light"])
+    to: str = Field(max_length=200, examples=["destiny.dark"])
+    tokens: int = Field(1, ge=1, le=1000)
+
+
+class AdjustRequest(_Strict):
+    """Add to (or take from) a pool."""
+
+    pool: str = Field(max_length=200)
+    delta: int = Field(ge=-1_000_000, le=1_000_000)
+
+
+class OrderRequest(_Strict):
+    """The initiative order (the game master's)."""
+
+    order: list[str] = Field(min_length=1, max_length=200)
+
+
+class StepResponse(BaseModel):
+    """The step just taken, as its member reads it."""
+
+    step: Entry
+
+
+class LogResponse(BaseModel):
+    """The table's steps after ``after``, as the member reads them, and the table's version."""
+
+    version: int
+    steps: list[Entry]
+
+
+class LuckResponse(BaseModel):
+    """Each member's luck and the fairness test over the rolls the member may read."""
+
+    luck: dict[str, Luck]
+    fairness: Fairness
