@@ -141,11 +141,14 @@ def run_scenario(port: int, name: str, method: str, path: str, body: Body, clien
     return Result(name, len(latencies), failures, elapsed, latencies, group_cpu(group) - cpu)
 
 
-def start_server(port: int, compute_workers: int, workers: int = 1) -> subprocess.Popen[bytes]:
-    """``dice serve`` on the loopback interface, once it answers."""
+def start_server(port: int, compute_workers: int, workers: int = 1, db: str | None = None,
+                 cwd: str | None = None) -> subprocess.Popen[bytes]:
+    """``dice serve`` on the loopback interface (its game tables in ``db``), once it answers."""
     cmd = [sys.executable, "-m", "diceengine", "serve", "--host", HOST, "--port", str(port), "--log-level",
            "warning", "--no-access-log", "--compute-workers", str(compute_workers), "--workers", str(workers)]
-    server = subprocess.Popen(cmd, start_new_session=True)  # its own process group: stopped whole
+    if db is not None:
+        cmd += ["--db", db]
+    server = subprocess.Popen(cmd, start_new_session=True, cwd=cwd)  # its own process group: stopped whole
     deadline = time.time() + 60
     while time.time() < deadline:
         if server.poll() is not None:
@@ -155,7 +158,7 @@ def start_server(port: int, compute_workers: int, workers: int = 1) -> subproces
                 if r.status == 200:
                     return server
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.1)
     stop_server(server)
     raise SystemExit("dice serve did not answer within 60 s")
 
@@ -175,6 +178,287 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
         pass
 
 
+# ---- the table run: game tables and their live clients (server-sent events)
+
+#: what each roll at a table rolls (the tables are FFG's)
+TABLE_ROLL = {"expression": "2a1p vs 2d"}
+
+
+class Server:
+    """A ``dice serve`` to kill (SIGKILL, its whole process group) and start again on the same port."""
+
+    def __init__(self, port: int, workers: int, db: str, cwd: str | None = None) -> None:
+        from diceengine.table import open_store
+
+        self.port, self.workers, self.db, self.cwd = port, workers, db, cwd
+        # the schema built before the server processes start: two building it at once in a fresh PostgreSQL
+        # database collide (one of them answers its first requests with the error, then recovers)
+        open_store(db).close()
+        self.process = start_server(port, 0, workers, db, cwd)
+        self.spent = 0.0
+
+    def cpu(self) -> float:
+        """CPU seconds the server's processes used, those killed included."""
+        return self.spent + group_cpu(self.process.pid)
+
+    def kill(self) -> None:
+        self.spent += group_cpu(self.process.pid)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # pragma: no cover
+            pass
+        self.process.wait(30)
+
+    def restart(self) -> None:
+        self.process = start_server(self.port, 0, self.workers, self.db, self.cwd)
+
+    def stop(self) -> None:
+        stop_server(self.process)
+
+
+@dataclass
+class Follower:
+    """One live client of a table: the step numbers it received, in order, and when."""
+
+    table: int
+    key: str
+    seen: list[int]
+    arrival: dict[int, float]
+    duplicated: int = 0
+    out_of_order: int = 0
+    reconnects: int = 0
+
+
+@dataclass
+class TableRun:
+    """What a table run measured."""
+
+    tables: int
+    clients: int
+    rate: float
+    seconds: float
+    acked: list[dict[int, float]]
+    """per table: each acknowledged roll's step number, and when its request was sent"""
+    followers: list[Follower]
+    table_ids: list[str]
+    sent: int = 0
+    refused: dict[int, int] | None = None
+    failed: int = 0
+    killed_at: float | None = None
+    down_seconds: float | None = None
+    killed_clock: float | None = None
+    """``time.perf_counter()`` when the server was killed"""
+    until: float = float("inf")
+    """``time.perf_counter()`` when the rolls stop (at least two seconds after a restart)"""
+    server_cpu: float = float("nan")
+    client_cpu: float = float("nan")
+
+    def latencies(self) -> list[float]:
+        """Each acknowledged roll's time from its request to its arrival at the last client of its table."""
+        out = []
+        for t, acked in enumerate(self.acked):
+            mine = [f for f in self.followers if f.table == t]
+            for seq, start in acked.items():
+                times = [f.arrival.get(seq) for f in mine]
+                if all(x is not None for x in times):
+                    out.append(max(times) - start)  # type: ignore[type-var,operator]
+        return out
+
+    def lost(self) -> int:
+        """Acknowledged rolls missing at one client or more."""
+        return sum(1 for t, acked in enumerate(self.acked) for seq in acked
+                   if any(seq not in f.arrival for f in self.followers if f.table == t))
+
+    def duplicated(self) -> int:
+        return sum(f.duplicated for f in self.followers)
+
+    def out_of_order(self) -> int:
+        return sum(f.out_of_order for f in self.followers)
+
+    def reconnects(self) -> int:
+        return sum(f.reconnects for f in self.followers)
+
+
+async def _post(client: Any, path: str, body: dict[str, Any], key: str | None = None) -> Any:
+    """A setup request, waiting out the rate limit (429: ``Retry-After``)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    while True:
+        r = await client.post(path, json=body, headers=headers)
+        if r.status_code != 429:
+            if r.status_code not in (200, 201):
+                raise SystemExit(f"{path}: {r.status_code} {r.text}")
+            return r.json()
+        await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+
+
+async def _seat_table(client: Any, clients: int) -> tuple[str, list[str]]:
+    made = await _post(client, "/tables", {"system": "ffg", "gm": "GM"})
+    keys = [made["gm_key"]]
+    for n in range(1, clients):
+        keys.append((await _post(client, made["join_link"], {"name": f"player{n}"}))["player_key"])
+    return made["table_id"], keys
+
+
+async def _follow(client: Any, table_id: str, f: Follower) -> None:
+    """Read the table's live log; on any loss of the stream, connect again from the last step received."""
+    import httpx2 as httpx
+
+    pause = 0.05
+    while True:
+        headers = {"Authorization": f"Bearer {f.key}"}
+        if f.seen:
+            headers["Last-Event-ID"] = str(max(f.seen))
+        try:
+            async with client.stream("GET", f"/tables/{table_id}/events", headers=headers) as r:
+                if r.status_code == 200:
+                    pause = 0.05
+                    async for line in r.aiter_lines():
+                        if line.startswith("id: "):
+                            n, now = int(line[4:]), time.perf_counter()
+                            if n in f.arrival:
+                                f.duplicated += 1
+                            else:
+                                f.arrival[n] = now
+                            if f.seen and n != f.seen[-1] + 1:
+                                f.out_of_order += 1
+                            f.seen.append(n)
+        except (httpx.HTTPError, OSError):
+            pass
+        f.reconnects += 1
+        await asyncio.sleep(pause)
+        pause = min(0.5, pause * 2)
+
+
+async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list[str]) -> None:
+    """Roll at the table ``rate`` times a second on a fixed timetable (each roll its own request, whether or
+    not the one before was answered), the table's members in turn."""
+    import httpx2 as httpx
+
+    async def one(key: str) -> None:
+        start = time.perf_counter()
+        try:
+            r = await client.post(f"/tables/{table_id}/roll", json=TABLE_ROLL,
+                                  headers={"Authorization": f"Bearer {key}"})
+        except (httpx.HTTPError, OSError):
+            run.failed += 1
+            return
+        if r.status_code == 200:
+            run.acked[t][r.json()["step"]["seq"]] = start
+        else:
+            assert run.refused is not None
+            run.refused[r.status_code] = run.refused.get(r.status_code, 0) + 1
+
+    pending: set[asyncio.Task[None]] = set()
+    first = time.perf_counter() + t / (run.rate * run.tables)  # the tables' rolls spread over each period
+    for i in itertools.count():
+        at = first + i / run.rate
+        if at >= run.until:
+            break
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        run.sent += 1
+        task = asyncio.create_task(one(keys[i % len(keys)]))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+    if pending:
+        await asyncio.gather(*pending)
+
+
+async def table_run(server: Server, tables: int, clients: int, rate: float, seconds: float,
+                    kill_at: float | None = None, drain: float = 30.0) -> TableRun:
+    """``tables`` tables of ``clients`` members each following the live log, ``rate`` rolls a second at each
+    for ``seconds``; ``kill_at``: the server killed (SIGKILL) that many seconds in, and started again. Then
+    wait (up to ``drain`` seconds) for every acknowledged roll to reach every client of its table."""
+    import httpx2 as httpx
+
+    base = f"http://{HOST}:{server.port}"
+    limits = httpx.Limits(max_connections=tables * clients + 50, max_keepalive_connections=tables * clients + 50)
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None), limits=limits) as streams, \
+            httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits) as calls:
+        seated = []
+        for i in range(0, tables, 10):  # ten tables at a time
+            seated += await asyncio.gather(*(_seat_table(calls, clients) for _ in range(i, min(tables, i + 10))))
+        run = TableRun(tables, clients, rate, seconds, [{} for _ in seated],
+                       [Follower(t, key, [], {}) for t, (_, keys) in enumerate(seated) for key in keys],
+                       [tid for tid, _ in seated], refused={})
+        following = [asyncio.create_task(_follow(streams, seated[f.table][0], f)) for f in run.followers]
+        joins = clients  # the joins are the first steps: every client has them once it follows
+        deadline = time.perf_counter() + 60
+        while any(len(f.arrival) < joins for f in run.followers) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+
+        async def kill() -> None:
+            assert kill_at is not None
+            await asyncio.sleep(kill_at)
+            run.killed_at = kill_at
+            down = run.killed_clock = time.perf_counter()
+            planned, run.until = run.until, float("inf")  # rolls go on until the server is back, and after
+            server.kill()
+            await asyncio.to_thread(server.restart)
+            run.down_seconds = time.perf_counter() - down
+            run.until = max(planned, time.perf_counter() + 2.0)
+
+        killer = asyncio.create_task(kill()) if kill_at is not None else None
+        cpu, mine = server.cpu(), time.process_time()
+        start = time.perf_counter()
+        run.until = start + seconds
+        await asyncio.gather(*(_roll_at(calls, run, t, tid, keys) for t, (tid, keys) in enumerate(seated)))
+        run.seconds = time.perf_counter() - start
+        if killer is not None:
+            await killer
+        run.server_cpu, run.client_cpu = server.cpu() - cpu, time.process_time() - mine
+        deadline = time.perf_counter() + drain
+        while run.lost() and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # a doubled step would come now
+        for task in following:
+            task.cancel()
+        await asyncio.gather(*following, return_exceptions=True)
+    return run
+
+
+def print_table_run(run: TableRun, workers: int, db: str) -> bool:
+    """Print what the run measured; true when no acknowledged roll was lost, doubled or out of order."""
+    lat = sorted(run.latencies())
+
+    def pct(q: float) -> float:
+        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+    acked = sum(len(a) for a in run.acked)
+    where = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    print(f"table run: {run.tables} tables x {run.clients} live clients (server-sent events), {run.rate:g} rolls a "
+          f"second per table, {run.seconds:g} s; dice serve --workers {workers} on {where}; {os.cpu_count()} cores "
+          f"shared by server and clients, load average {os.getloadavg()[0]:.1f}")
+    if run.killed_at is not None:
+        print(f"  server killed (SIGKILL) {run.killed_at:g} s in, answering again {run.down_seconds:.1f} s later")
+    print(f"  rolls sent {run.sent}, acknowledged (200) {acked}, refused {run.refused or 0}, "
+          f"no answer {run.failed}")
+    print(f"  roll request -> arrival at every client of its table: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
+          f"p99 {pct(0.99):.1f} ms, max {pct(1.0):.1f} ms ({'under' if pct(0.99) < 100 else 'NOT under'} 100 ms)")
+    print(f"  lost (acknowledged, missing at a client) {run.lost()}, duplicated {run.duplicated()}, "
+          f"out of order {run.out_of_order()}; reconnections {run.reconnects()}")
+    print(f"  CPU while rolling: server {run.server_cpu:.1f} s ({run.server_cpu / run.seconds:.2f} cores), "
+          f"clients {run.client_cpu:.1f} s ({run.client_cpu / run.seconds:.2f} cores)")
+    return not run.lost() and not run.duplicated() and not run.out_of_order()
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    """The table run of ``main``."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or os.path.join(tmp, "tables.sqlite")
+        server = Server(args.port or free_port(), args.workers, db, cwd=tmp)
+        try:
+            run = asyncio.run(table_run(server, args.tables, args.table_clients, args.rolls_per_second,
+                                        args.seconds, args.kill_at))
+            alive = server.process.poll() is None
+        finally:
+            server.stop()
+    ok = print_table_run(run, args.workers, db)
+    print(f"server still up: {'yes' if alive else 'NO'}")
+    return 0 if ok and alive else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent connections (default 16)")
@@ -184,6 +468,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="server processes (dice serve --workers)")
     parser.add_argument("--only", default="", metavar="WORDS",
                         help="run only the scenarios whose name has one of these comma-separated words (the floor always)")
+    tables = parser.add_argument_group("the table run (--tables N): live clients of game tables")
+    tables.add_argument("--tables", type=int, default=0,
+                        help="run the table run with N tables instead of the request scenarios")
+    tables.add_argument("--table-clients", type=int, default=6, help="live clients per table (default 6)")
+    tables.add_argument("--rolls-per-second", type=float, default=10.0, help="rolls a second per table (default 10)")
+    tables.add_argument("--db", default=None, metavar="URL",
+                        help="the tables' database (default: a SQLite file in a temporary folder)")
+    tables.add_argument("--kill-at", type=float, default=None, metavar="S",
+                        help="kill the server (SIGKILL) S seconds into the run and start it again")
     args = parser.parse_args(argv)
     port = args.port or free_port()
     try:
@@ -192,6 +485,8 @@ def main(argv: list[str] | None = None) -> int:
         pass
     else:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    if args.tables:
+        return run_tables(args)
     server = start_server(port, args.compute_workers, args.workers)
     results = []
     try:
