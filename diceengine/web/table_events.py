@@ -32,6 +32,8 @@ __all__ = ["CHANNEL", "Hub", "stream"]
 CHANNEL = "dice_table_steps"
 #: ids per query of the versions
 _CHUNK = 500
+#: events kept ready per followed table (the latest; an older one, for a client far behind, is made again)
+_KEPT = 1000
 
 log = logging.getLogger("diceengine.web.tables")
 
@@ -57,6 +59,8 @@ class _Watch:
         """A newer reading of the table: wake its streams."""
         if table.version > self.version:
             self.table = table
+            if len(self._events) > 2 * _KEPT:
+                self._events = {k: v for k, v in self._events.items() if k[0] > table.version - _KEPT}
             self.wake()
 
     def wake(self) -> None:
