@@ -424,7 +424,8 @@ def print_table_run(run: TableRun, workers: int, db: str) -> bool:
         return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
     acked = sum(len(a) for a in run.acked)
-    where = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    where = "PostgreSQL" if db.startswith("postgres") else \
+        f"SQLite (synchronous={os.environ.get('DICE_TABLE_SYNC', 'full')})"
     print(f"table run: {run.tables} tables x {run.clients} live clients (server-sent events), {run.rate:g} rolls a "
           f"second per table, {run.seconds:g} s; dice serve --workers {workers} on {where}; {os.cpu_count()} cores "
           f"shared by server and clients, load average {os.getloadavg()[0]:.1f}")
@@ -445,6 +446,7 @@ def run_tables(args: argparse.Namespace) -> int:
     """The table run of ``main``."""
     import tempfile
 
+    os.environ["DICE_TABLE_SYNC"] = args.sync  # read by the server's processes
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or os.path.join(tmp, "tables.sqlite")
         server = Server(args.port or free_port(), args.workers, db, cwd=tmp)
@@ -475,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     tables.add_argument("--rolls-per-second", type=float, default=10.0, help="rolls a second per table (default 10)")
     tables.add_argument("--db", default=None, metavar="URL",
                         help="the tables' database (default: a SQLite file in a temporary folder)")
+    tables.add_argument("--sync", choices=["full", "normal"], default="full",
+                        help="SQLite: each step fsynced before its answer (full, the default) or not (normal)")
     tables.add_argument("--kill-at", type=float, default=None, metavar="S",
                         help="kill the server (SIGKILL) S seconds into the run and start it again")
     args = parser.parse_args(argv)

@@ -32,7 +32,9 @@ class TableSettings:
     server process reads the versions of the tables its clients follow every ``poll_seconds`` (one query for
     all of them) on SQLite; on PostgreSQL it is woken by the database's notifications and reads the versions
     every ``recheck_seconds`` besides (a step stored by another program that sends none); each stream sends a
-    comment every ``heartbeat_seconds``."""
+    comment every ``heartbeat_seconds``. ``sync`` (SQLite, ``$DICE_TABLE_SYNC``): ``full``, each step on the disk
+    before it is answered (an ``fsync`` per step, the default); ``normal``, in the operating system's hands,
+    which outlives a killed server but not a power cut, and takes many more steps a second."""
 
     db: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_DB", "dice-tables.sqlite"))
     origins: list[str] = field(default_factory=lambda: [o.strip() for o in os.environ.get(
@@ -42,6 +44,7 @@ class TableSettings:
     poll_seconds: float = 0.05
     recheck_seconds: float = 1.0
     heartbeat_seconds: float = 15.0
+    sync: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_SYNC", "full"))
 
 
 class Refused(Exception):
@@ -122,9 +125,9 @@ class TableState:
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    from ..table import open_store
+                    from ..table import SqlTableStore
 
-                    self._store = open_store(self.settings.db)
+                    self._store = SqlTableStore(self.settings.db, sync=self.settings.sync)
         return self._store
 
     @property
