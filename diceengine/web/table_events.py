@@ -49,7 +49,7 @@ class _Watch:
         self.loading = False
         self.stale = False
         self.moved = asyncio.Event()
-        self._events: dict[tuple[int, bool], bytes] = {}
+        self._events: dict[int, bytes] = {}
 
     @property
     def version(self) -> int:
@@ -60,21 +60,27 @@ class _Watch:
         if table.version > self.version:
             self.table = table
             if len(self._events) > 2 * _KEPT:
-                self._events = {k: v for k, v in self._events.items() if k[0] > table.version - _KEPT}
+                self._events = {k: v for k, v in self._events.items() if k > table.version - _KEPT}
             self.wake()
 
     def wake(self) -> None:
         woken, self.moved = self.moved, asyncio.Event()
         woken.set()
 
-    def event(self, shown: Entry, hidden: bool) -> bytes:
-        """The server-sent event of a step as a reader sees it (``hidden``: a secret roll's dice left out)."""
-        key = (shown.seq, hidden)
-        found = self._events.get(key)
+    def event(self, entry: Entry, shown: Entry) -> bytes:
+        """The server-sent event of the step ``entry`` as a reader sees it (``shown``): made once for all the
+        readers who see the step itself; a step shown otherwise (a secret roll to a player) made for each."""
+        if shown is not entry:
+            return _event(shown)
+        found = self._events.get(entry.seq)
         if found is None:
-            data = shown.model_dump_json(exclude={"rerolled_by", "undone_by"})
-            found = self._events[key] = f"id: {shown.seq}\nevent: step\ndata: {data}\n\n".encode()
+            found = self._events[entry.seq] = _event(entry)
         return found
+
+
+def _event(shown: Entry) -> bytes:
+    data = shown.model_dump_json(exclude={"rerolled_by", "undone_by"})
+    return f"id: {shown.seq}\nevent: step\ndata: {data}\n\n".encode()
 
 
 class Hub:
@@ -246,10 +252,13 @@ def _versions(store: Any, ids: list[str]) -> dict[str, int]:
 async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator[bytes]:
     """The server-sent events of the table's steps after ``start``, as the member whose key is ``key``
     reads them, then each new one; ends when the table is gone or the key no longer opens it."""
-    from ..table import TableAccessError
+    from ..table import TableAccessError, TableNotFound
     from ..table import rules as R
 
-    watch = await hub.follow(table_id)
+    try:
+        watch = await hub.follow(table_id)
+    except TableNotFound:  # gone since the key was checked
+        return
     heartbeat = hub.state.settings.heartbeat_seconds
     try:
         yield b"retry: 1000\n\n"
@@ -266,8 +275,7 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
                     return
                 chunk = []
                 for entry in table.log[sent:]:
-                    shown = R.readable(table, name, entry)
-                    chunk.append(watch.event(shown, shown is not entry))
+                    chunk.append(watch.event(entry, R.readable(table, name, entry)))
                 sent = table.version
                 yield b"".join(chunk)
                 continue
