@@ -244,6 +244,7 @@ class TableRun:
     sent: int = 0
     refused: dict[int, int] | None = None
     failed: int = 0
+    errors: dict[str, int] | None = None
     killed_at: float | None = None
     down_seconds: float | None = None
     killed_clock: float | None = None
@@ -339,8 +340,10 @@ async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list
         try:
             r = await client.post(f"/tables/{table_id}/roll", json=TABLE_ROLL,
                                   headers={"Authorization": f"Bearer {key}"})
-        except (httpx.HTTPError, OSError):
+        except (httpx.HTTPError, OSError) as err:
             run.failed += 1
+            assert run.errors is not None
+            run.errors[type(err).__name__] = run.errors.get(type(err).__name__, 0) + 1
             return
         if r.status_code == 200:
             run.acked[t][r.json()["step"]["seq"]] = start
@@ -379,7 +382,7 @@ async def table_run(server: Server, tables: int, clients: int, rate: float, seco
             seated += await asyncio.gather(*(_seat_table(calls, clients) for _ in range(i, min(tables, i + 10))))
         run = TableRun(tables, clients, rate, seconds, [{} for _ in seated],
                        [Follower(t, key, [], {}) for t, (_, keys) in enumerate(seated) for key in keys],
-                       [tid for tid, _ in seated], refused={})
+                       [tid for tid, _ in seated], refused={}, errors={})
         following = [asyncio.create_task(_follow(streams, seated[f.table][0], f)) for f in run.followers]
         joins = clients  # the joins are the first steps: every client has them once it follows
         deadline = time.perf_counter() + 60
@@ -432,7 +435,7 @@ def print_table_run(run: TableRun, workers: int, db: str) -> bool:
     if run.killed_at is not None:
         print(f"  server killed (SIGKILL) {run.killed_at:g} s in, answering again {run.down_seconds:.1f} s later")
     print(f"  rolls sent {run.sent}, acknowledged (200) {acked}, refused {run.refused or 0}, "
-          f"no answer {run.failed}")
+          f"no answer {run.failed} {run.errors or ''}")
     print(f"  roll request -> arrival at every client of its table: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
           f"p99 {pct(0.99):.1f} ms, max {pct(1.0):.1f} ms ({'under' if pct(0.99) < 100 else 'NOT under'} 100 ms)")
     print(f"  lost (acknowledged, missing at a client) {run.lost()}, duplicated {run.duplicated()}, "

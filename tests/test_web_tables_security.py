@@ -191,3 +191,19 @@ def test_an_unknown_table_with_a_key_is_404_and_creates_nothing(client: TestClie
 def client(tmp_path: Path) -> Any:
     with make_client(tmp_path) as c:
         yield c
+
+
+def test_a_rolls_options_cannot_set_its_seed_or_its_time(scene: Any) -> None:
+    """The options of a roll are the system's (``letters`` for FFG); the parameters of the roll itself (its seed,
+    which would let a player choose the dice, its time, the roll it re-rolls) are refused, nothing stored."""
+    c, t, _, _, db = scene
+    kira = bearer(t["keys"]["Kira"])
+    before = snapshot(db)
+    for options in ({"seed": 3}, {"time": "2020-01-01T00:00:00Z"}, {"reroll_of": 4}, {"secret": True},
+                    {"letters": "initials", "seed": 1}):
+        r = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a", "options": options}, headers=kira)
+        assert r.status_code == 400 and r.json()["error"] == "value", (options, r.text)
+        assert "not an option of a roll at the table" in r.json()["message"]
+        assert snapshot(db) == before, options
+    r = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a", "options": {"letters": "initials"}}, headers=kira)
+    assert r.status_code == 200 and r.json()["step"]["options"] == {"letters": "initials"}

@@ -21,8 +21,6 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
-
 from ..table import Entry, Table
 from .table_access import TableState
 
@@ -96,7 +94,7 @@ class Hub:
 
     def committed(self, table_id: str, version: int) -> None:
         """A step stored through this process (called in the endpoint's thread once it is committed): the
-        other processes are told (PostgreSQL), this one's streams woken."""
+        other processes are told (PostgreSQL); the endpoint wakes this one's streams (:meth:`moved`)."""
         if self.state.postgres:
             try:
                 import sqlalchemy as sa
@@ -107,12 +105,6 @@ class Hub:
                     conn.commit()
             except Exception:  # the step is stored: the others read it at their next recheck
                 log.warning("could not notify the other server processes of a step", exc_info=True)
-        loop = self.loop
-        if loop is not None:
-            try:
-                loop.call_soon_threadsafe(self.moved, table_id, version)
-            except RuntimeError:  # the loop is closed: no stream to wake
-                pass
 
     # ---- on the event loop
 
@@ -139,7 +131,7 @@ class Hub:
     async def follow(self, table_id: str) -> _Watch:
         """The watch of ``table_id`` for one more stream, read from the database (release it with
         :meth:`leave`)."""
-        await run_in_threadpool(lambda: self.state.store)  # opened out of the event loop
+        await self.state.read(lambda: self.state.store)  # opened out of the event loop
         self._start()
         watch = self.watches.get(table_id)
         if watch is None:
@@ -147,7 +139,7 @@ class Hub:
         watch.streams += 1
         if watch.table is None:
             try:
-                watch.take(await run_in_threadpool(self.state.store.load, table_id))
+                watch.take(await self.state.read(self.state.store.load, table_id))
             except BaseException:
                 self.leave(watch)
                 raise
@@ -160,6 +152,8 @@ class Hub:
 
     def moved(self, table_id: str, version: int | None = None) -> None:
         """The table may have moved past ``version`` (``None``: past what the hub holds): read it again."""
+        if self.loop is not asyncio.get_running_loop():  # no stream follows a table on this loop
+            return
         watch = self.watches.get(table_id)
         if watch is None or (version is not None and version <= watch.version):
             return
@@ -176,7 +170,7 @@ class Hub:
             while True:
                 watch.stale = False
                 try:
-                    watch.take(await run_in_threadpool(self.state.store.load, watch.table_id))
+                    watch.take(await self.state.read(self.state.store.load, watch.table_id))
                 except TableNotFound:
                     watch.gone = True
                     watch.wake()
@@ -200,7 +194,7 @@ class Hub:
             if not ids:
                 continue
             try:
-                found = await run_in_threadpool(_versions, self.state.store, ids)
+                found = await self.state.read(_versions, self.state.store, ids)
             except Exception:
                 log.warning("could not read the tables' versions", exc_info=True)
                 continue

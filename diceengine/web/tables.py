@@ -21,16 +21,16 @@ The parts: :mod:`~diceengine.web.table_access` (settings, keys, refusals), :mod:
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from ..i18n import N_
-from ..table import Entry, Table
+from ..table import Table
 from .answers import error_response
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
@@ -58,6 +58,9 @@ __all__ = ["Refused", "TableSettings", "TokenBucket", "install", "install_cors",
 #: steps returned by one request of the log
 MAX_LOG = 10_000
 
+#: the parameters of :func:`diceengine.table.rules.roll` no option may set
+_ROLL_PARAMETERS = frozenset({"table", "actor", "expression", "system", "secret", "seed", "time", "reroll_of"})
+
 _ERR: dict[int | str, dict[str, Any]] = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 422, 429)}
 
 
@@ -70,28 +73,52 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
     tables.on_close.append(hub.stop)
     router = APIRouter(prefix="/tables", tags=["tables"], responses=_ERR)
 
-    def step(table_id: str, key: str, act: Callable[[Any], Entry]) -> StepResponse:
-        seat = tables.seat(table_id, key)
-        with refusals():
-            done = act(seat)
-        hub.committed(table_id, done.seq)
-        return StepResponse(step=done)
+    def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
+        """``op(table, member, *args)`` of :mod:`diceengine.table.rules` as the member whose key is ``key``: one
+        reading of the table, the step, its commit (taken again on a newer table after a conflict)."""
+        from ..table import TableAccessError
+
+        member: list[str] = []
+
+        def stepped(table: Table) -> Table:
+            try:
+                name = R.authenticate(table, key)
+            except TableAccessError as err:
+                raise Refused(401, "unauthorized", err.template, error=err) from None
+            member.append(name)
+            return op(table, name, *args)
+
+        with refusals(), tables.writer(table_id):
+            table = tables.store.update(table_id, stepped, retries=5)
+        hub.committed(table_id, table.version)
+        return StepResponse(step=R.readable(table, member[-1], table.log[-1]))
+
+    async def step(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
+        """The member's step, taken by a writer thread (:meth:`TableState.write`); the live logs of this process
+        woken."""
+        done: StepResponse = await tables.write(take, table_id, key, op, *args)
+        hub.moved(table_id, done.step.seq)
+        return done
 
     @router.post("", response_model=CreateTableResponse, status_code=201)
-    def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
+    async def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
         """A new table, with its game master; the answer holds the game master's key and the join link."""
         tables.limit(client_of(request))
-        scene = None
-        if req.scene is not None:
-            scene = R._state_class(req.system, req.scene.kind).model_validate(req.scene.state)
-        table_id = secrets.token_urlsafe(16)
-        table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools)
-        table = tables.store.create(table)
-        return CreateTableResponse(table_id=table_id, gm_key=keys[req.gm], join_link=f"/tables/{table_id}/join",
-                                   table=public(table))
+
+        def create() -> CreateTableResponse:
+            scene = None
+            if req.scene is not None:
+                scene = R._state_class(req.system, req.scene.kind).model_validate(req.scene.state)
+            table_id = secrets.token_urlsafe(16)
+            table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools)
+            table = tables.store.create(table)
+            return CreateTableResponse(table_id=table_id, gm_key=keys[req.gm], join_link=f"/tables/{table_id}/join",
+                                       table=public(table))
+
+        return await tables.write(create)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/join", response_model=JoinResponse, status_code=201)
-    def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
+    async def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
         """A player joins the table by its link (knowing the table's id is the invitation)."""
         tables.limit(client_of(request))
         given: dict[str, str] = {}
@@ -100,90 +127,110 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
             new, given["key"] = R.join(table, req.name)
             return new
 
-        with refusals():
-            table = tables.store.update(table_id, joined, retries=5)
-        hub.committed(table_id, table.version)
-        return JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
-                            table=public(R.view(table, req.name)))
+        def enter() -> JoinResponse:
+            with refusals(), tables.writer(table_id):
+                table = tables.store.update(table_id, joined, retries=5)
+            hub.committed(table_id, table.version)
+            given["version"] = str(table.version)
+            return JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
+                                table=public(R.view(table, req.name)))
+
+        joined_as: JoinResponse = await tables.write(enter)
+        hub.moved(table_id, int(given["version"]))
+        return joined_as
 
     @router.get("/{table_id}", response_model=Table)
-    def read_table(table_id: str, key: Key) -> Table:
+    async def read_table(table_id: str, key: Key) -> Table:
         """The table as the member reads it: its members, state of play and log."""
-        seat = tables.seat(table_id, key)
-        with refusals():
-            return public(seat.table())
+        def read() -> Table:
+            seat = tables.seat(table_id, key)
+            with refusals():
+                return public(seat.table())
+
+        return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/roll", response_model=StepResponse)
-    def roll(table_id: str, req: TableRollRequest, key: Key) -> StepResponse:
+    async def roll(table_id: str, req: TableRollRequest, key: Key) -> StepResponse:
         """Roll, public or secret (a secret roll's dice are for the game master only)."""
-        return step(table_id, key, lambda s: s.roll(req.expression, req.system, req.secret, **req.options))
+        taken = sorted(set(req.options) & _ROLL_PARAMETERS)
+        if taken:  # the roll's own parameters (its seed, its time...) are the table's, not options
+            raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
+        options: dict[str, Any] = dict(req.options)
+        return await step(table_id, key, functools.partial(R.roll, expression=req.expression, system=req.system,
+                                                             secret=req.secret, **options))
 
     @router.post("/{table_id}/reroll", response_model=StepResponse)
-    def reroll(table_id: str, key: Key) -> StepResponse:
+    async def reroll(table_id: str, key: Key) -> StepResponse:
         """Re-roll the member's last roll (the first stays in the log, marked)."""
-        return step(table_id, key, lambda s: s.reroll())
+        return await step(table_id, key, R.reroll)
 
     @router.post("/{table_id}/undo", response_model=StepResponse)
-    def undo(table_id: str, key: Key) -> StepResponse:
+    async def undo(table_id: str, key: Key) -> StepResponse:
         """Undo the last step that stands (the game master)."""
-        return step(table_id, key, lambda s: s.undo())
+        return await step(table_id, key, R.undo)
 
     @router.post("/{table_id}/rule", response_model=StepResponse)
-    def rule(table_id: str, req: RuleOfPlayRequest, key: Key) -> StepResponse:
+    async def rule(table_id: str, req: RuleOfPlayRequest, key: Key) -> StepResponse:
         """Apply a rule of play to the scene or to a character (a player: only their own)."""
         if "seed" in req.args:  # a member choosing a rule's dice
             raise Refused(400, "value", N_("a rule's dice come from the table: no seed over HTTP"))
-        return step(table_id, key, lambda s: s.rule(req.rule, req.target, **req.args))
+        return await step(table_id, key, R.rule, req.rule, req.target, req.args)
 
     @router.post("/{table_id}/characters", response_model=StepResponse)
-    def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
+    async def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
         """A character joins the table (a player adds only their own)."""
-        def act(s: Any) -> Entry:
-            state = R._state_class(s.store.load(table_id).system, req.kind).model_validate(req.state)
-            return s.add_character(state, req.name, req.owner)  # type: ignore[no-any-return]
+        def add(table: Table, member: str) -> Table:
+            state = R._state_class(table.system, req.kind).model_validate(req.state)
+            return R.add_character(table, member, state, req.name, req.owner)
 
-        return step(table_id, key, act)
+        return await step(table_id, key, add)
 
     @router.post("/{table_id}/flip", response_model=StepResponse)
-    def flip(table_id: str, req: FlipRequest, key: Key) -> StepResponse:
+    async def flip(table_id: str, req: FlipRequest, key: Key) -> StepResponse:
         """Flip destiny tokens (or any tokens) from one pool to another."""
-        return step(table_id, key, lambda s: s.flip(req.source, req.to, req.tokens))
+        return await step(table_id, key, R.flip, req.source, req.to, req.tokens)
 
     @router.post("/{table_id}/adjust", response_model=StepResponse)
-    def adjust(table_id: str, req: AdjustRequest, key: Key) -> StepResponse:
+    async def adjust(table_id: str, req: AdjustRequest, key: Key) -> StepResponse:
         """Add to or take from a pool."""
-        return step(table_id, key, lambda s: s.adjust(req.pool, req.delta))
+        return await step(table_id, key, R.adjust, req.pool, req.delta)
 
     @router.post("/{table_id}/order", response_model=StepResponse)
-    def order(table_id: str, req: OrderRequest, key: Key) -> StepResponse:
+    async def order(table_id: str, req: OrderRequest, key: Key) -> StepResponse:
         """Set the initiative order (the game master)."""
-        return step(table_id, key, lambda s: s.set_order(req.order))
+        return await step(table_id, key, R.set_order, req.order)
 
     @router.post("/{table_id}/turn", response_model=StepResponse)
-    def next_turn(table_id: str, key: Key) -> StepResponse:
+    async def next_turn(table_id: str, key: Key) -> StepResponse:
         """The next in the initiative order acts."""
-        return step(table_id, key, lambda s: s.next_turn())
+        return await step(table_id, key, R.next_turn)
 
     @router.post("/{table_id}/round", response_model=StepResponse)
-    def next_round(table_id: str, key: Key) -> StepResponse:
+    async def next_round(table_id: str, key: Key) -> StepResponse:
         """A new round begins."""
-        return step(table_id, key, lambda s: s.next_round())
+        return await step(table_id, key, R.next_round)
 
     @router.get("/{table_id}/log", response_model=LogResponse)
-    def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
+    async def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
         """The steps after ``after``, as the member reads them."""
-        seat = tables.seat(table_id, key)
-        with refusals():
-            table = seat.table()
-        return LogResponse(version=table.version, steps=list(table.log[after:after + MAX_LOG]))
+        def read() -> LogResponse:
+            seat = tables.seat(table_id, key)
+            with refusals():
+                table = seat.table()
+            return LogResponse(version=table.version, steps=list(table.log[after:after + MAX_LOG]))
+
+        return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.get("/{table_id}/luck", response_model=LuckResponse)
-    def luck(table_id: str, key: Key) -> LuckResponse:
+    async def luck(table_id: str, key: Key) -> LuckResponse:
         """Each member's luck (the mean percentile of their rolls) and the fairness test, over the rolls the
         member may read."""
-        seat = tables.seat(table_id, key)
-        with refusals():
-            return LuckResponse(luck=seat.luck(), fairness=seat.fairness())
+        def read() -> LuckResponse:
+            seat = tables.seat(table_id, key)
+            with refusals():
+                return LuckResponse(luck=seat.luck(), fairness=seat.fairness())
+
+        return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.get("/{table_id}/events", response_class=StreamingResponse,
                 responses={200: {"content": {"text/event-stream": {}},
@@ -200,7 +247,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
                 start = max(0, int(last_event_id))
             except ValueError:
                 raise Refused(400, "value", N_("Last-Event-ID is a step number")) from None
-        await run_in_threadpool(tables.seat, table_id, key)  # 401 / 404 before the stream begins
+        await tables.read(tables.seat, table_id, key)  # 401 / 404 before the stream begins
         return StreamingResponse(stream(hub, table_id, key, start), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
