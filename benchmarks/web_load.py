@@ -332,6 +332,76 @@ async def _follow(client: Any, table_id: str, f: Follower) -> None:
         pause = min(0.5, pause * 2)
 
 
+class RawClient:
+    """A light HTTP/1.1 client over asyncio streams (keep-alive connections, Content-Length answers), for the
+    table run's ``--client raw``: what a client costs left out of the machine's two cores as far as can be."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def post(self, path: str, body: dict[str, Any], key: str) -> tuple[int, Any]:
+        """POST ``body`` as JSON with the member's key: the status and the JSON answer."""
+        data = json.dumps(body).encode()
+        request = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+                   f"Authorization: Bearer {key}\r\nContent-Length: {len(data)}\r\n\r\n").encode() + data
+        reader, writer = self._idle.pop() if self._idle else await asyncio.open_connection(HOST, self.port)
+        try:
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            answer = await reader.readexactly(length)
+        except BaseException:
+            writer.close()
+            raise
+        self._idle.append((reader, writer))
+        return int(head[9:12]), json.loads(answer) if answer else None
+
+
+async def _follow_raw(port: int, table_id: str, f: Follower) -> None:
+    """:func:`_follow` over a bare connection: the response's chunks read, each event's ``id:`` line taken."""
+    pause = 0.05
+    while True:
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+            head = f"GET /tables/{table_id}/events HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {f.key}\r\n"
+            if f.seen:
+                head += f"Last-Event-ID: {max(f.seen)}\r\n"
+            writer.write((head + "\r\n").encode())
+            status = await reader.readuntil(b"\r\n\r\n")
+            if status.startswith(b"HTTP/1.1 200") and b"chunked" in status.lower():
+                pause, pending = 0.05, b""
+                while True:
+                    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                    if size == 0:
+                        break
+                    pending += (await reader.readexactly(size + 2))[:-2]
+                    *events, pending = pending.split(b"\n\n")
+                    now = time.perf_counter()
+                    for event in events:
+                        if event.startswith(b"id: "):
+                            n = int(event[4:event.index(b"\n")])
+                            if n in f.arrival:
+                                f.duplicated += 1
+                            else:
+                                f.arrival[n] = now
+                            if f.seen and n != f.seen[-1] + 1:
+                                f.out_of_order += 1
+                            f.seen.append(n)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            if writer is not None:
+                writer.close()
+        f.reconnects += 1
+        await asyncio.sleep(pause)
+        pause = min(0.5, pause * 2)
+
+
 async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list[str]) -> None:
     """Roll at the table ``rate`` times a second on a fixed timetable (each roll its own request, whether or
     not the one before was answered; a roll is not sent while two seconds of the table's rolls are unanswered),
@@ -341,18 +411,22 @@ async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list
     async def one(key: str) -> None:
         start = time.perf_counter()
         try:
-            r = await client.post(f"/tables/{table_id}/roll", json=TABLE_ROLL,
-                                  headers={"Authorization": f"Bearer {key}"})
-        except (httpx.HTTPError, OSError) as err:
+            if isinstance(client, RawClient):
+                status, answer = await client.post(f"/tables/{table_id}/roll", TABLE_ROLL, key)
+            else:
+                r = await client.post(f"/tables/{table_id}/roll", json=TABLE_ROLL,
+                                      headers={"Authorization": f"Bearer {key}"})
+                status, answer = r.status_code, r.json() if r.status_code == 200 else None
+        except (httpx.HTTPError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as err:
             run.failed += 1
             assert run.errors is not None
             run.errors[type(err).__name__] = run.errors.get(type(err).__name__, 0) + 1
             return
-        if r.status_code == 200:
-            run.acked[t][r.json()["step"]["seq"]] = start
+        if status == 200:
+            run.acked[t][answer["step"]["seq"]] = start
         else:
             assert run.refused is not None
-            run.refused[r.status_code] = run.refused.get(r.status_code, 0) + 1
+            run.refused[status] = run.refused.get(status, 0) + 1
 
     pending: set[asyncio.Task[None]] = set()
     first = time.perf_counter() + t / (run.rate * run.tables)  # the tables' rolls spread over each period
@@ -373,10 +447,11 @@ async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list
 
 
 async def table_run(server: Server, tables: int, clients: int, rate: float, seconds: float,
-                    kill_at: float | None = None, drain: float = 30.0) -> TableRun:
+                    kill_at: float | None = None, drain: float = 30.0, raw: bool = False) -> TableRun:
     """``tables`` tables of ``clients`` members each following the live log, ``rate`` rolls a second at each
     for ``seconds``; ``kill_at``: the server killed (SIGKILL) that many seconds in, and started again. Then
-    wait (up to ``drain`` seconds) for every acknowledged roll to reach every client of its table."""
+    wait (up to ``drain`` seconds) for every acknowledged roll to reach every client of its table. The clients
+    are httpx's (``raw``: :class:`RawClient` and :func:`_follow_raw`, lighter)."""
     import httpx2 as httpx
 
     base = f"http://{HOST}:{server.port}"
@@ -389,7 +464,9 @@ async def table_run(server: Server, tables: int, clients: int, rate: float, seco
         run = TableRun(tables, clients, rate, seconds, [{} for _ in seated],
                        [Follower(t, key, [], {}) for t, (_, keys) in enumerate(seated) for key in keys],
                        [tid for tid, _ in seated], refused={}, errors={})
-        following = [asyncio.create_task(_follow(streams, seated[f.table][0], f)) for f in run.followers]
+        following = [asyncio.create_task(_follow_raw(server.port, seated[f.table][0], f) if raw else
+                                         _follow(streams, seated[f.table][0], f)) for f in run.followers]
+        rollers: Any = RawClient(server.port) if raw else calls
         joins = clients  # the joins are the first steps: every client has them once it follows
         deadline = time.perf_counter() + 60
         while any(len(f.arrival) < joins for f in run.followers) and time.perf_counter() < deadline:
@@ -410,7 +487,7 @@ async def table_run(server: Server, tables: int, clients: int, rate: float, seco
         cpu, mine = server.cpu(), time.process_time()
         start = time.perf_counter()
         run.until = start + seconds
-        await asyncio.gather(*(_roll_at(calls, run, t, tid, keys) for t, (tid, keys) in enumerate(seated)))
+        await asyncio.gather(*(_roll_at(rollers, run, t, tid, keys) for t, (tid, keys) in enumerate(seated)))
         run.seconds = time.perf_counter() - start
         if killer is not None:
             await killer
@@ -462,10 +539,11 @@ def run_tables(args: argparse.Namespace) -> int:
         server = Server(args.port or free_port(), args.workers, db, cwd=tmp)
         try:
             run = asyncio.run(table_run(server, args.tables, args.table_clients, args.rolls_per_second,
-                                        args.seconds, args.kill_at))
+                                        args.seconds, args.kill_at, raw=args.client == "raw"))
             alive = server.process.poll() is None
         finally:
             server.stop()
+    print(f"clients: {args.client}")
     ok = print_table_run(run, args.workers, db)
     print(f"server still up: {'yes' if alive else 'NO'}")
     return 0 if ok and alive else 1
@@ -487,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     tables.add_argument("--rolls-per-second", type=float, default=10.0, help="rolls a second per table (default 10)")
     tables.add_argument("--db", default=None, metavar="URL",
                         help="the tables' database (default: a SQLite file in a temporary folder)")
+    tables.add_argument("--client", choices=["httpx", "raw"], default="httpx",
+                        help="the clients: httpx's AsyncClient (default) or bare asyncio connections (lighter)")
     tables.add_argument("--sync", choices=["full", "normal"], default="full",
                         help="SQLite: each step fsynced before its answer (full, the default) or not (normal)")
     tables.add_argument("--kill-at", type=float, default=None, metavar="S",
