@@ -21,6 +21,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+from ..i18n import N_
 from ..table import Entry, Table
 from .table_access import TableState
 
@@ -37,12 +38,15 @@ log = logging.getLogger("diceengine.web.tables")
 
 
 class _Watch:
-    """A followed table: its last reading, its streams' wake-up, its steps' events as sent."""
+    """A followed table: its state and its steps as last read, its streams' wake-up, its steps' events as sent."""
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
         self.streams = 0
         self.table: Table | None = None
+        """the table's state without its log (its members, their roles: what a reader may see)"""
+        self.steps: list[Entry] = []
+        """the table's steps, read once each: the step ``n`` at ``n - 1``"""
         self.gone = False
         self.loading = False
         self.stale = False
@@ -53,10 +57,16 @@ class _Watch:
     def version(self) -> int:
         return -1 if self.table is None else self.table.version
 
-    def take(self, table: Table) -> None:
-        """A newer reading of the table: wake its streams."""
-        if table.version > self.version:
+    def take(self, read: tuple[Table, list[Entry]] | None) -> None:
+        """A newer reading of the table (its state, its steps after those the watch holds): wake its streams."""
+        if read is None:
+            self.gone = True
+            self.wake()
+            return
+        table, new = read
+        if table.version > self.version and len(self.steps) + len(new) == table.version:
             self.table = table
+            self.steps.extend(new)
             if len(self._events) > 2 * _KEPT:
                 self._events = {k: v for k, v in self._events.items() if k > table.version - _KEPT}
             self.wake()
@@ -139,10 +149,16 @@ class Hub:
         watch.streams += 1
         if watch.table is None:
             try:
-                watch.take(await self.state.read(self.state.store.load, table_id))
+                watch.take(await self.state.read(_read_since, self.state.store, table_id, len(watch.steps)))
             except BaseException:
                 self.leave(watch)
                 raise
+            if watch.gone:
+                self.leave(watch)
+                from ..table import TableNotFound
+
+                raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table_id),
+                                    where=self.state.store.shown)
         return watch
 
     def leave(self, watch: _Watch) -> None:
@@ -164,17 +180,13 @@ class Hub:
         asyncio.get_running_loop().create_task(self._read(watch))
 
     async def _read(self, watch: _Watch) -> None:
-        from ..table import TableNotFound
-
         try:
             while True:
                 watch.stale = False
                 try:
-                    watch.take(await self.state.read(self.state.store.load, watch.table_id))
-                except TableNotFound:
-                    watch.gone = True
-                    watch.wake()
-                    return
+                    watch.take(await self.state.read(_read_since, self.state.store, watch.table_id, len(watch.steps)))
+                    if watch.gone:
+                        return
                 except Exception:  # a lost connection: the next poll or recheck reads it again
                     log.warning("could not read the table %s", watch.table_id, exc_info=True)
                     return
@@ -229,6 +241,33 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
+def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entry]] | None:
+    """The table's state (without its log) and its steps after ``after``, as stored (``None``: it is gone): one
+    reading of the new steps only, whatever the length of the log."""
+    import sqlalchemy as sa
+
+    from ..table import TableFormatError
+    from ..table.model import FORMAT
+    from ..table.schema import steps, tables
+
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.select(tables.c.version, tables.c.format, tables.c.state)
+                           .where(tables.c.id == table_id)).first()
+        if row is None:
+            return None
+        texts = [] if row.version <= after else [r.entry for r in conn.execute(
+            sa.select(steps.c.entry).where(steps.c.table_id == table_id, steps.c.seq > after,
+                                           steps.c.seq <= row.version).order_by(steps.c.seq))]
+    if row.format != FORMAT:
+        raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
+                               found=repr(row.format), format=FORMAT)
+    new = [Entry.model_validate_json(text) for text in texts]
+    if any(e.seq != after + i for i, e in enumerate(new, 1)):
+        raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
+                               where=store.shown, reason=f"steps after {after} out of order")
+    return Table.model_validate_json(row.state), new
+
+
 def _versions(store: Any, ids: list[str]) -> dict[str, int]:
     """The stored versions of the tables ``ids`` (those that are gone are left out)."""
     import sqlalchemy as sa
@@ -268,7 +307,7 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
                 except TableAccessError:
                     return
                 chunk = []
-                for entry in table.log[sent:]:
+                for entry in watch.steps[sent:table.version]:
                     chunk.append(watch.event(entry, R.readable(table, name, entry)))
                 sent = table.version
                 yield b"".join(chunk)
