@@ -127,6 +127,10 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     async def on_bad_method(request: Request, err: Exception) -> JSONResponse:
         return error_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
 
+    from starlette.staticfiles import StaticFiles
+
+    app.mount("/static", StaticFiles(packages=[("diceengine.web", "static")]), name="static")
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
         return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})

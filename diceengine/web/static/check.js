@@ -1,0 +1,235 @@
+// The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
+"use strict";
+import { $, COLORS, api, el, engine, pct } from "./common.js";
+import { barChart, likely, lineChart } from "./charts.js";
+
+const state = { odds: null, checks: [] };
+
+export function showError(err) {
+  const data = err.data || { message: String(err.message || err) };
+  $("error-message").textContent = data.message;
+  $("error-caret").textContent = data.caret || "";
+  $("error-caret").hidden = !data.caret;
+  $("error").hidden = false;
+  $("expression").setAttribute("aria-invalid", "true");
+}
+function clearError() {
+  $("error").hidden = true;
+  $("expression").removeAttribute("aria-invalid");
+}
+
+function currentOptions() {
+  const options = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option, kind = input.dataset.kind;
+    if (kind === "bool") options[name] = input.checked;
+    else if (kind === "int") { if (input.value !== "") options[name] = parseInt(input.value, 10); }
+    else options[name] = input.value;
+  }
+  return options;
+}
+// "ffg: 2a1p vs 2d" picks its system as the command line does: a known system's name, then a colon
+function splitSystem(text) {
+  const m = /^\s*([A-Za-z0-9_]+)\s*:([\s\S]*)$/.exec(text);
+  if (m && Object.prototype.hasOwnProperty.call(engine.systems, m[1])) return [m[1], m[2].trim()];
+  return [null, text];
+}
+function currentCheck() {
+  const selected = $("system").value;
+  const [prefixed, expression] = splitSystem($("expression").value);
+  const system = prefixed || selected;
+  // the option fields are the selected system's: another system named by the prefix takes its defaults
+  return { expression, system, options: system === selected ? currentOptions() : {} };
+}
+
+function renderOptions() {
+  const info = engine.systems[$("system").value];
+  const box = $("options");
+  box.replaceChildren();
+  if (!info) return;
+  for (const [name, opt] of Object.entries(info.options)) {
+    let input;
+    if (opt.choices) {
+      input = el("select", {});
+      for (const c of opt.choices) input.append(el("option", { value: String(c), text: String(c) }));
+      input.value = String(opt.default);
+    } else if (opt.kind === "bool") {
+      input = el("input", { type: "checkbox" });
+      input.checked = !!opt.default;
+    } else if (opt.kind === "int") {
+      input = el("input", { type: "number", class: "narrow" });
+      input.value = opt.default;
+    } else {
+      input = el("input", {});
+      input.value = opt.default;
+    }
+    input.dataset.option = name;
+    input.dataset.kind = opt.choices ? "choice" : opt.kind;
+    const label = el("label", { title: opt.doc }, name.replaceAll("_", " "), input);
+    if (opt.kind === "bool" && !opt.choices) label.classList.add("inline");
+    box.append(label);
+  }
+  const hint = $("examples");
+  hint.replaceChildren();
+  if (info.examples.length) {
+    hint.append("Examples: ");
+    info.examples.forEach((ex, i) => {
+      const code = el("code", { tabindex: "0", role: "button", text: ex });
+      const use = () => { $("expression").value = ex; submit(); };
+      code.addEventListener("click", use);
+      code.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); use(); } });
+      hint.append(code);
+      if (i < info.examples.length - 1) hint.append(" ");
+    });
+    hint.append(" — " + info.summary);
+  }
+}
+
+function renderRoll(data) {
+  const r = data.rolls[0];
+  $("roll-line").textContent = r.text;
+  $("roll-description").textContent = r.description || "";
+  const dice = $("roll-dice");
+  dice.replaceChildren();
+  for (const d of r.dice) {
+    const classes = ["die"];
+    if (d.wild) classes.push("wild");
+    if (!d.kept) classes.push("dropped");
+    if (d.exploded) classes.push("exploded");
+    if (d.added) classes.push("added");
+    const what = [d.wild ? "wild" : d.kind, d.kept ? "" : "dropped", d.exploded ? "exploded" : "",
+                  d.rerolled ? "re-rolled" : "", d.added ? "added" : ""].filter(Boolean).join(", ");
+    dice.append(el("li", { class: classes.join(" "), title: what, "aria-label": `${what}: ${d.face || d.value}` },
+                   d.face || String(d.value), el("small", { text: d.wild ? "wild" : d.kind })));
+  }
+  const out = $("roll-outcome");
+  out.replaceChildren();
+  for (const [k, v] of Object.entries(r.outcome)) {
+    const b = el("b", { text: typeof v === "boolean" ? (v ? "yes" : "no") : String(v) });
+    if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
+    out.append(el("li", {}, k + ": ", b));
+  }
+  $("roll").hidden = false;
+}
+
+function renderOddsChart() {
+  const data = state.odds;
+  if (!data) return;
+  const field = $("odds-field").value, mode = $("odds-mode").value;
+  const bars = data.marginals[field] || [];
+  $("odds-chart").replaceChildren(barChart(likely(bars), mode, field));
+  $("odds-chart").setAttribute("aria-label", `distribution of ${field}`);
+  const table = $("odds-table");
+  table.replaceChildren(el("tr", {}, el("th", { text: field }), el("th", { text: "P(=)" }), el("th", { text: "P(>=)" })));
+  for (const b of bars) table.append(el("tr", {}, el("td", { text: String(b.value) }), el("td", { text: pct(b.p) }),
+                                         el("td", { text: pct(b.at_least) })));
+  if (data.hidden[field] > 0) table.append(el("tr", {}, el("td", { colspan: "3", class: "muted",
+      text: `unlikely values not listed: ${pct(data.hidden[field])} in all` })));
+}
+
+function renderOdds(data) {
+  state.odds = data;
+  const stats = $("odds-stats");
+  stats.replaceChildren();
+  for (const [k, p] of Object.entries(data.chances)) stats.append(el("li", {}, `P(${k}) `, el("b", { text: pct(p) })));
+  for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, `mean ${k} `, el("b", { text: m.toFixed(2) })));
+  if (data.truncated > 0) stats.append(el("li", { class: "muted", text: `truncated ${data.truncated.toExponential(1)}` }));
+  const select = $("odds-field");
+  const previous = select.value;
+  select.replaceChildren();
+  const fields = [...data.chart_fields, ...Object.keys(data.marginals).filter((f) => !data.chart_fields.includes(f))];
+  for (const f of fields) select.append(el("option", { value: f, text: f }));
+  if (fields.includes(previous) && data.chart_fields.includes(previous)) select.value = previous;
+  renderOddsChart();
+  $("odds").hidden = false;
+  const convertible = Object.values(engine.systems).some((s) => s.convertible);
+  $("convert").hidden = !convertible || !("success" in data.chances || "succeeded" in data.chances);
+}
+
+async function submit() {
+  clearError();
+  const check = currentCheck();
+  const seed = $("seed").value;
+  const body = { ...check };
+  if (seed !== "") body.seed = parseInt(seed, 10);
+  if (engine.features.lang) body.lang = $("lang").value;
+  try {
+    const rolled = await api("/api/roll", body);
+    renderRoll(rolled);
+  } catch (err) {
+    $("roll").hidden = true;
+    $("odds").hidden = true;
+    showError(err);
+    return;
+  }
+  try {
+    renderOdds(await api("/api/odds", check));
+  } catch (err) {
+    $("odds").hidden = true;
+    showError(err);
+  }
+}
+
+async function renderCompare() {
+  const box = $("compare");
+  if (!state.checks.length) { box.hidden = true; return; }
+  let data;
+  try { data = await api("/api/compare", { checks: state.checks }); } catch (err) { showError(err); return; }
+  const table = $("compare-table");
+  table.replaceChildren(el("tr", {}, el("th", { text: "check" }), el("th", { text: "success" }),
+                           el("th", { text: "mean" }), el("th", { text: "flags" })));
+  data.checks.forEach((c, i) => {
+    const flags = Object.entries(c.flags).map(([k, p]) => `${k} ${pct(p)}`).join(", ") || "-";
+    table.append(el("tr", {}, el("td", {}, swatch(COLORS[i % COLORS.length]),
+                                 `${c.system}: ${c.expression}`),
+                    el("td", { text: pct(c.success) }), el("td", { text: `${c.mean_field} ${c.mean >= 0 ? "+" : ""}${c.mean.toFixed(2)}` }),
+                    el("td", { text: flags })));
+  });
+  $("compare-chart").replaceChildren(lineChart(data.checks));
+  box.hidden = false;
+}
+
+async function convert() {
+  const check = currentCheck();
+  try {
+    const data = await api("/api/convert", { expression: check.expression, source: check.system,
+                                              source_options: check.options, target: $("convert-target").value, top: 5 });
+    $("convert-source").textContent = `${data.system}: ${data.expression} succeeds ${pct(data.chance)}; closest in ${data.target}:`;
+    const table = $("convert-table");
+    table.replaceChildren(el("tr", {}, el("th", { text: "check" }), el("th", { text: "expression" }),
+                             el("th", { text: "success" }), el("th", { text: "difference" })));
+    for (const m of data.matches) table.append(el("tr", {}, el("td", { text: m.label }), el("td", { text: m.expression }),
+        el("td", { text: pct(m.chance) }), el("td", { text: `${m.distance >= 0 ? "+" : ""}${m.distance.toFixed(2)} points` })));
+  } catch (err) { showError(err); }
+}
+
+function swatch(color) {
+  const span = el("span", { class: "swatch" });
+  span.style.background = color;  // through the CSSOM: the page's policy refuses inline style attributes
+  return span;
+}
+
+// The check view: the expression box, its roll, its exact odds, the side by side and the converter.
+export function mount() {
+  const select = $("system"), target = $("convert-target");
+  $("lang-label").hidden = !engine.features.lang;
+  for (const s of engine.list) {
+    select.append(el("option", { value: s.name, text: s.name }));
+    if (s.convertible) target.append(el("option", { value: s.name, text: s.name }));
+  }
+  const params = new URLSearchParams(location.search);
+  select.value = params.get("system") || (engine.systems.d6wild ? "d6wild" : engine.list[0].name);
+  if (params.get("expression")) $("expression").value = params.get("expression");
+  renderOptions();
+  select.addEventListener("change", renderOptions);
+  $("form").addEventListener("submit", (e) => { e.preventDefault(); submit(); });
+  $("odds-field").addEventListener("change", renderOddsChart);
+  $("odds-mode").addEventListener("change", renderOddsChart);
+  $("compare-add").addEventListener("click", () => {
+    if (state.checks.length >= 8) state.checks.shift();
+    state.checks.push(currentCheck());
+    renderCompare();
+  });
+  $("compare-clear").addEventListener("click", () => { state.checks = []; renderCompare(); });
+  $("convert-button").addEventListener("click", convert);
+}
