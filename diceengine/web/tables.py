@@ -317,7 +317,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, _Tables]:
         tables.limit(_client(request))
         scene = None
         if req.scene is not None:
-            scene = R._state_class(req.system, req.scene.kind).model_validate(req.scene.state)
+            scene = R.state_class(req.system, req.scene.kind).model_validate(req.scene.state)
         table_id = secrets.token_urlsafe(16)
         table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools)
         table = tables.store.create(table)
@@ -372,7 +372,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, _Tables]:
     def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
         """A character joins the table (a player adds only their own)."""
         def act(s: Any) -> Entry:
-            state = R._state_class(s.store.load(table_id).system, req.kind).model_validate(req.state)
+            state = R.state_class(s.store.load(table_id).system, req.kind).model_validate(req.state)
             return s.add_character(state, req.name, req.owner)  # type: ignore[no-any-return]
 
         return step(table_id, key, act)
