@@ -56,25 +56,37 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class Serving:
+    """A real uvicorn server running the application on ``port``, its tables in the SQLite file ``db``."""
+
+    def __init__(self, db: Path, port: int) -> None:
+        from diceengine.web import create_app
+        from diceengine.web.tables import TableSettings
+
+        app = create_app(workers=0, tables=TableSettings(db=str(db)))
+        # an open event stream is cut a second after the server is told to stop
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 60
+        while not self.server.started:
+            assert self.thread.is_alive() and time.time() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+        assert not self.thread.is_alive(), "the server did not stop"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real uvicorn server running the application, its tables in a fresh SQLite file."""
-    from diceengine.web import create_app
-    from diceengine.web.tables import TableSettings
-
-    db = tmp_path_factory.mktemp("tables") / "tables.sqlite"
     port = _free_port()
-    app = create_app(workers=0, tables=TableSettings(db=str(db)))
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not srv.started:
-        assert thread.is_alive() and time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
+    serving = Serving(tmp_path_factory.mktemp("tables") / "tables.sqlite", port)
     yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(30)
+    serving.stop()
 
 
 @pytest.fixture(scope="module")
@@ -349,6 +361,68 @@ def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, 
     for m in (gm, kira, lea, other):
         assert not m.troubles, m.troubles
         m.context.close()
+
+
+def _seat(m: Member, table_id: str) -> dict[str, str]:
+    """The seat this browser keeps for the table (its localStorage), as the page stored it."""
+    import json
+
+    for origin in m.context.storage_state()["origins"]:
+        for item in origin["localStorage"]:
+            if item["name"] == f"diceengine.table.{table_id}":
+                return dict(json.loads(item["value"]))
+    raise AssertionError(f"no seat for {table_id} in this browser")
+
+
+def test_a_server_restart_misses_nothing(tmp_path: Path, browser: sync_api.Browser) -> None:
+    """The server stops while the pages are open; steps are stored meanwhile by another process on the same
+    database; a new server on the same address: every page resumes after its last step."""
+    from diceengine import table as T
+
+    db, port = tmp_path / "tables.sqlite", _free_port()
+    url = f"http://127.0.0.1:{port}"
+    serving = Serving(db, port)
+    gm, link = _create(browser, url, "Marion")
+    kira = _join(browser, link, "Kira")
+    kira.roll("2a vs 1d")
+    for m in (gm, kira):
+        expect(m.steps()).to_have_count(3, timeout=WAIT)
+
+    serving.stop()
+    for m in (gm, kira):
+        expect(m.page.locator("#table-status")).to_have_attribute("data-state", "reconnecting", timeout=WAIT)
+    table_id = link.rsplit("/", 1)[1]
+    store = T.open_store(str(db))
+    try:  # the steps another server process on the same database would store
+        seat = store.seat(table_id, _seat(gm, table_id)["key"])
+        seat.roll("1p vs 1c", secret=True)
+        seat.flip("destiny.light", "destiny.dark")
+        store.seat(table_id, _seat(kira, table_id)["key"]).roll("3b")
+    finally:
+        store.close()
+
+    serving = Serving(db, port)
+    try:
+        for m in (gm, kira):
+            expect(m.page.locator("#table-status")).to_have_attribute("data-state", "live", timeout=WAIT)
+            expect(m.steps()).to_have_count(6, timeout=WAIT)
+            assert m.seqs() == list(range(1, 7))
+            expect(m.page.locator("#table-destiny-light")).to_have_text("1")
+        expect(gm.step(4).locator(".step-expression")).to_have_text("1p vs 1c")
+        expect(kira.step(4).locator(".die")).to_have_count(0)
+        expect(kira.step(6).locator(".step-expression")).to_have_text("3b")
+        gm.roll("1d")
+        for m in (gm, kira):
+            expect(m.steps()).to_have_count(7, timeout=WAIT)
+            assert m.seqs() == list(range(1, 8))
+        for m in (gm, kira):
+            # while the server was down the page's requests failed: that, and nothing else, in its console
+            cut = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_EMPTY_RESPONSE")
+            m.troubles = [t for t in m.troubles if not any(c in t for c in cut)]
+            assert not m.troubles, m.troubles
+            m.context.close()
+    finally:
+        serving.stop()
 
 
 def test_the_create_form_refuses_with_the_engines_message(server: str, browser: sync_api.Browser) -> None:
