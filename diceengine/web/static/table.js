@@ -7,10 +7,10 @@
 "use strict";
 import { api, el, engine, num, pct, t } from "./common.js";
 
-// ---- the words: t() on the English message, then its {fields} filled in (the catalogue keeps the fields)
+// ---- the words: fmt(t("English with {fields}"), {fields}): the catalogue translates the message, fields and all
 
-function fmt(msgid, fields = {}) {
-  return t(msgid).replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(fields, k) ? String(fields[k]) : m));
+function fmt(text, fields = {}) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(fields, k) ? String(fields[k]) : m));
 }
 
 // ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
@@ -134,11 +134,12 @@ let section = null;
 let room = null;  // the open table: {id, key, name, role, table, steps (seq -> step), live}
 const parts = {};
 
+// `label` is a page's word, already through t()
 function field(label, input, cls) {
-  return el("label", cls ? { class: cls } : {}, t(label), input);
+  return el("label", cls ? { class: cls } : {}, label, input);
 }
 function button(label, onClick, cls) {
-  const b = el("button", { type: "button", text: t(label) });
+  const b = el("button", { type: "button", text: label });
   if (cls) b.className = cls;
   b.addEventListener("click", onClick);
   return b;
@@ -183,13 +184,13 @@ function buildStart() {
   system.value = engine.systems.ffg ? "ffg" : (engine.list[0] || {}).name;
   const light = el("input", { id: "table-light", type: "number", min: "0", max: "20", value: "2", class: "narrow" });
   const dark = el("input", { id: "table-dark", type: "number", min: "0", max: "20", value: "1", class: "narrow" });
-  const destiny = el("span", { class: "table-destiny-start" }, field("Light side tokens", light), field("Dark side tokens", dark));
+  const destiny = el("span", { class: "table-destiny-start" }, field(t("Light side tokens"), light), field(t("Dark side tokens"), dark));
   const showDestiny = () => { destiny.hidden = system.value !== "ffg"; };
   system.addEventListener("change", showDestiny);
   showDestiny();
   const createError = errorBox();
   const create = el("form", { id: "table-create", autocomplete: "off" },
-    el("div", { class: "row" }, field("Your name (game master)", gm, "grow"), field("System", system), destiny,
+    el("div", { class: "row" }, field(t("Your name (game master)"), gm, "grow"), field(t("System"), system), destiny,
        el("button", { type: "submit", text: t("Create the table") })), createError);
   create.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -207,7 +208,7 @@ function buildStart() {
   const link = el("input", { id: "table-link", autocomplete: "off", spellcheck: "false", placeholder: t("a table's link or id") });
   const joinError = errorBox();
   const join = el("form", { id: "table-open", autocomplete: "off" },
-    el("div", { class: "row" }, field("The link the game master gave you", link, "grow"),
+    el("div", { class: "row" }, field(t("The link the game master gave you"), link, "grow"),
        el("button", { type: "submit", class: "secondary", text: t("Go to the table") })), joinError);
   join.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -231,7 +232,7 @@ function renderSeats() {
   parts.seatsBox.hidden = !seats.length;
   for (const s of seats) {
     parts.seats.append(el("li", {}, el("a", { href: `#table/${s.id}`, text: s.id }), " ",
-                          el("span", { class: "muted", text: fmt("{name}, {system}", { name: s.name, system: s.system || "" }) })));
+                          el("span", { class: "muted", text: fmt(t("{name}, {system}"), { name: s.name, system: s.system || "" }) })));
   }
 }
 
@@ -241,7 +242,7 @@ function buildJoin() {
   const name = el("input", { id: "table-join-name", required: "", maxlength: "100", autocomplete: "off", spellcheck: "false" });
   const box = errorBox();
   const form = el("form", { id: "table-join", autocomplete: "off" },
-    el("div", { class: "row" }, field("Your name", name, "grow"), el("button", { type: "submit", text: t("Join") })), box);
+    el("div", { class: "row" }, field(t("Your name"), name, "grow"), el("button", { type: "submit", text: t("Join") })), box);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearError(box);
@@ -271,11 +272,11 @@ function buildRoom() {
   const secretLabel = el("label", { class: "inline", id: "table-secret-label" }, secret, t("secret (only the game master sees the dice)"));
   const rollError = errorBox();
   const form = el("form", { id: "table-roll", autocomplete: "off" },
-    el("div", { class: "row" }, field("Expression", expression, "grow"), field("Label", label), secretLabel,
+    el("div", { class: "row" }, field(t("Expression"), expression, "grow"), field(t("Label"), label), secretLabel,
        el("button", { type: "submit", id: "table-roll-button", text: t("Roll") })),
     el("div", { class: "row table-actions" },
-       button("Re-roll my last roll", () => act("reroll"), "secondary"),
-       parts.undo = button("Undo the last step", () => act("undo"), "secondary")),
+       button(t("Re-roll my last roll"), () => act("reroll"), "secondary"),
+       parts.undo = button(t("Undo the last step"), () => act("undo"), "secondary")),
     el("p", { class: "hint", id: "table-roll-hint" }), rollError);
   form.querySelector(".table-actions button").id = "table-reroll";
   parts.undo.id = "table-undo";
@@ -305,17 +306,17 @@ function buildRoom() {
 
   // the share link (the game master's)
   const link = el("input", { id: "table-share", readonly: "", spellcheck: "false" });
-  const copy = button("Copy", async () => {
+  const copy = button(t("Copy"), async () => {
     link.select();
     try { await navigator.clipboard.writeText(link.value); copy.textContent = t("Copied"); } catch (e) { /* selected */ }
   }, "secondary");
-  parts.share = el("div", { class: "row table-share", id: "table-share-box" }, field("Link to share with the players", link, "grow"), copy);
+  parts.share = el("div", { class: "row table-share", id: "table-share-box" }, field(t("Link to share with the players"), link, "grow"), copy);
   parts.shareInput = link;
 
   parts.title = el("h2", { id: "table-title" });
   parts.who = el("p", { class: "muted", id: "table-who" });
   parts.status = el("span", { id: "table-status", class: "table-status", role: "status" });
-  const leave = button("Leave this seat", () => {
+  const leave = button(t("Leave this seat"), () => {
     if (!confirm(t("Forget your key for this table in this browser? Without it you cannot come back to this seat."))) return;
     forgetSeat(room.id);
     closeRoom();
@@ -335,7 +336,7 @@ function buildRoom() {
   parts.poolError = errorBox();
   const poolName = el("input", { id: "table-pool-name", maxlength: "200", autocomplete: "off", spellcheck: "false", placeholder: t("name") });
   const poolValue = el("input", { id: "table-pool-value", type: "number", value: "1", class: "narrow" });
-  const poolForm = el("form", { id: "table-pool-new", class: "row" }, field("New pool", poolName), field("Tokens", poolValue),
+  const poolForm = el("form", { id: "table-pool-new", class: "row" }, field(t("New pool"), poolName), field(t("Tokens"), poolValue),
                       el("button", { type: "submit", class: "secondary", text: t("Add") }));
   poolForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -352,7 +353,7 @@ function buildRoom() {
   parts.turnError = errorBox();
   const orderInput = el("input", { id: "table-order-input", autocomplete: "off", spellcheck: "false",
                                    placeholder: t("names, in order, separated by commas") });
-  const orderForm = el("form", { id: "table-order-form", class: "row" }, field("Initiative order", orderInput, "grow"),
+  const orderForm = el("form", { id: "table-order-form", class: "row" }, field(t("Initiative order"), orderInput, "grow"),
                        el("button", { type: "submit", class: "secondary", text: t("Set the order") }));
   orderForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -362,8 +363,8 @@ function buildRoom() {
   Object.assign(parts, { orderForm, orderInput });
   const initiativeBox = el("section", { id: "table-initiative", "aria-labelledby": "table-initiative-title" },
     el("h2", { id: "table-initiative-title", text: t("Initiative") }), parts.round, parts.order,
-    el("div", { class: "row" }, button("Next turn", () => act("turn", undefined, parts.turnError)),
-       button("Next round", () => act("round", undefined, parts.turnError), "secondary")),
+    el("div", { class: "row" }, button(t("Next turn"), () => act("turn", undefined, parts.turnError)),
+       button(t("Next round"), () => act("round", undefined, parts.turnError), "secondary")),
     orderForm, parts.turnError);
   initiativeBox.querySelectorAll(".row button")[0].id = "table-next-turn";
   initiativeBox.querySelectorAll(".row button")[1].id = "table-next-round";
@@ -375,15 +376,15 @@ function buildRoom() {
   const charState = el("textarea", { id: "table-character-state", rows: "3", spellcheck: "false" });
   const charError = errorBox();
   const charForm = el("form", { id: "table-character-form" },
-    el("div", { class: "row" }, field("Name", charName, "grow"), field("Played by", charOwner)),
-    field("State of play (JSON)", charState),
+    el("div", { class: "row" }, field(t("Name"), charName, "grow"), field(t("Played by"), charOwner)),
+    field(t("State of play (JSON)"), charState),
     el("div", { class: "row" }, el("button", { type: "submit", class: "secondary", text: t("Add the character") })), charError);
   charForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearError(charError);
     const [kind] = CHARACTERS[room.table.system] || [];
     let state;
-    try { state = JSON.parse(charState.value || "{}"); } catch (err) { showError(charError, { message: fmt("not JSON: {reason}", { reason: err.message }) }); return; }
+    try { state = JSON.parse(charState.value || "{}"); } catch (err) { showError(charError, { message: fmt(t("not JSON: {reason}"), { reason: err.message }) }); return; }
     const name = charName.value.trim();
     if (name) state.name = name;
     const body = { kind, state, owner: charOwner.value || null };
@@ -466,34 +467,34 @@ function renderOdds(odds, outcome) {
   if (!odds) return box;
   if (odds.chance !== null && odds.chance !== undefined) {
     const got = outcome && (outcome.succeeded !== undefined ? outcome.succeeded : outcome.success);
-    box.append(el("span", { text: fmt("chance of success {p}", { p: pct(odds.chance) }) }));
+    box.append(el("span", { text: fmt(t("chance of success {p}"), { p: pct(odds.chance) }) }));
     if (typeof got === "boolean") box.append(" ", el("b", { class: got ? "good" : "bad", text: got ? t("succeeded") : t("failed") }));
     box.append(" · ");
   }
-  box.append(el("span", { text: fmt("{field} {value}: {below} of rolls lower, {at} exactly this", {
+  box.append(el("span", { text: fmt(t("{field} {value}: {below} of rolls lower, {at} exactly this"), {
     field: odds.field, value: num(odds.value), below: pct(odds.below), at: pct(odds.at) }) }));
-  box.append(" · ", el("span", { class: "table-percentile", text: fmt("percentile {p}", { p: Math.round(100 * odds.percentile) }) }));
+  box.append(" · ", el("span", { class: "table-percentile", text: fmt(t("percentile {p}"), { p: Math.round(100 * odds.percentile) }) }));
   return box;
 }
 
 function describe(step) {
   const a = step.args || {};
   switch (step.kind) {
-    case "join": return fmt(step.result === "gm" ? "joined as the game master" : "joined the table");
-    case "flip": return fmt("flipped {tokens} from {from} to {to}", { tokens: a.tokens, from: a.from, to: a.to });
-    case "adjust": return fmt(a.delta >= 0 ? "added {delta} to {pool}" : "took {taken} from {pool}",
+    case "join": return step.result === "gm" ? t("joined as the game master") : t("joined the table");
+    case "flip": return fmt(t("flipped {tokens} from {from} to {to}"), { tokens: a.tokens, from: a.from, to: a.to });
+    case "adjust": return fmt(a.delta >= 0 ? t("added {delta} to {pool}") : t("took {taken} from {pool}"),
                               { delta: a.delta, taken: -a.delta, pool: a.pool });
-    case "order": return fmt("set the initiative order: {order}", { order: (a.order || []).join(", ") });
+    case "order": return fmt(t("set the initiative order: {order}"), { order: (a.order || []).join(", ") });
     case "turn":
-      if (a.round) return fmt("began round {round}", { round: step.after ? step.after.round : "?" });
-      return fmt("next turn: {name}", { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
-    case "character": return fmt("brought in the character {name}", { name: step.target });
-    case "undo": return fmt("undid step {seq}", { seq: step.undoes });
-    case "rule": return fmt(step.target ? "applied {rule} to {target}" : "applied {rule} to the scene",
+      if (a.round) return fmt(t("began round {round}"), { round: step.after ? step.after.round : "?" });
+      return fmt(t("next turn: {name}"), { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
+    case "character": return fmt(t("brought in the character {name}"), { name: step.target });
+    case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
+    case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
                             { rule: step.rule, target: step.target });
     case "roll":
       if (step.secret && step.expression === null) return t("rolled in secret");
-      if (step.reroll_of) return fmt("re-rolled step {seq}", { seq: step.reroll_of });
+      if (step.reroll_of) return fmt(t("re-rolled step {seq}"), { seq: step.reroll_of });
       return step.secret ? t("rolled in secret") : t("rolled");
     default: return step.kind;
   }
@@ -516,7 +517,7 @@ function renderStep(step) {
   }
   if (step.kind === "rule") {
     if (step.check) {
-      const use = button("Roll this check", () => {
+      const use = button(t("Roll this check"), () => {
         parts.expression.value = step.check_system && step.check_system !== room.table.system ? `${step.check_system}: ${step.check}` : step.check;
         parts.expression.focus();
         parts.labelState();
@@ -545,8 +546,8 @@ function remark() {
     li.classList.toggle("undone", seq in undone);
     li.classList.toggle("rerolled", seq in rerolled);
     const marks = [];
-    if (seq in rerolled) marks.push(fmt("re-rolled at step {seq}", { seq: rerolled[seq] }));
-    if (seq in undone) marks.push(fmt("undone at step {seq}", { seq: undone[seq] }));
+    if (seq in rerolled) marks.push(fmt(t("re-rolled at step {seq}"), { seq: rerolled[seq] }));
+    if (seq in undone) marks.push(fmt(t("undone at step {seq}"), { seq: undone[seq] }));
     li.querySelector(".step-marks").textContent = marks.join(" · ");
   }
 }
@@ -585,14 +586,14 @@ function renderPools(play) {
   const destiny = play.scene && play.scene.destiny;
   if (destiny && Number.isInteger(destiny.light) && Number.isInteger(destiny.dark)) {
     const pips = el("div", { class: "destiny", role: "img",
-      "aria-label": fmt("{light} light side, {dark} dark side", { light: destiny.light, dark: destiny.dark }) });
+      "aria-label": fmt(t("{light} light side, {dark} dark side"), { light: destiny.light, dark: destiny.dark }) });
     for (let i = 0; i < destiny.light; i++) pips.append(el("span", { class: "pip light" }));
     for (let i = 0; i < destiny.dark; i++) pips.append(el("span", { class: "pip dark" }));
     box.append(el("p", { class: "destiny-count" },
       el("span", { id: "table-destiny-light", class: "count", text: String(destiny.light) }), ` ${t("light side")} · `,
       el("span", { id: "table-destiny-dark", class: "count", text: String(destiny.dark) }), ` ${t("dark side")}`), pips);
-    const toDark = button("Flip a light side token", () => act("flip", { from: "destiny.light", to: "destiny.dark", tokens: 1 }, parts.poolError));
-    const toLight = button("Flip a dark side token", () => act("flip", { from: "destiny.dark", to: "destiny.light", tokens: 1 }, parts.poolError), "secondary");
+    const toDark = button(t("Flip a light side token"), () => act("flip", { from: "destiny.light", to: "destiny.dark", tokens: 1 }, parts.poolError));
+    const toLight = button(t("Flip a dark side token"), () => act("flip", { from: "destiny.dark", to: "destiny.light", tokens: 1 }, parts.poolError), "secondary");
     toDark.id = "table-flip-light";
     toLight.id = "table-flip-dark";
     toDark.disabled = destiny.light < 1;
@@ -603,8 +604,8 @@ function renderPools(play) {
   for (const [name, value] of counters(play)) {
     const minus = button("−", () => act("adjust", { pool: name, delta: -1 }, parts.poolError), "secondary small");
     const plus = button("+", () => act("adjust", { pool: name, delta: 1 }, parts.poolError), "secondary small");
-    minus.setAttribute("aria-label", fmt("take one from {pool}", { pool: name }));
-    plus.setAttribute("aria-label", fmt("add one to {pool}", { pool: name }));
+    minus.setAttribute("aria-label", fmt(t("take one from {pool}"), { pool: name }));
+    plus.setAttribute("aria-label", fmt(t("add one to {pool}"), { pool: name }));
     minus.disabled = value < 1;
     list.append(el("li", { "data-pool": name }, el("span", { class: "pool-name", text: name }),
                    el("b", { class: "count", text: String(value) }), minus, plus));
@@ -614,7 +615,7 @@ function renderPools(play) {
 }
 
 function renderInitiative(play) {
-  parts.round.textContent = fmt("Round {round}", { round: play.round });
+  parts.round.textContent = fmt(t("Round {round}"), { round: play.round });
   parts.order.replaceChildren();
   play.order.forEach((name, i) => {
     const li = el("li", { text: name });
@@ -642,7 +643,7 @@ function stateSummary(state) {
 function renderCharacters(play) {
   parts.characters.replaceChildren();
   for (const c of Object.values(play.characters || {})) {
-    const owner = c.owner ? fmt("played by {name}", { name: c.owner }) : t("the game master's");
+    const owner = c.owner ? fmt(t("played by {name}"), { name: c.owner }) : t("the game master's");
     parts.characters.append(el("li", { "data-character": c.name },
       el("div", {}, el("b", { class: "character-name", text: c.name }), " ", el("span", { class: "muted", text: owner })),
       stateSummary(c.state)));
@@ -654,9 +655,9 @@ function renderPlay() {
   const table = room.table, play = table.play;
   const gm = room.role === "gm";
   const players = Object.values(table.members).filter((m) => m.role !== "gm").map((m) => m.name);
-  parts.title.textContent = fmt("Table {id}", { id: table.id });
-  parts.who.textContent = fmt(gm ? "{system} · you are {name}, the game master · players: {players}"
-                                 : "{system} · you are {name} · game master: {gms} · players: {players}",
+  parts.title.textContent = fmt(t("Table {id}"), { id: table.id });
+  parts.who.textContent = fmt(gm ? t("{system} · you are {name}, the game master · players: {players}")
+                                 : t("{system} · you are {name} · game master: {gms} · players: {players}"),
     { system: table.system, name: room.name, players: players.join(", ") || "-",
       gms: Object.values(table.members).filter((m) => m.role === "gm").map((m) => m.name).join(", ") });
   renderPools(play);
@@ -706,9 +707,9 @@ function renderLuck(data) {
   }
   const f = data.fairness;
   const verdict = f.dof > 0
-    ? fmt("The dice against their exact odds: chi-square {statistic} on {dof} degrees of freedom, p = {p} ({n} rolls).",
+    ? fmt(t("The dice against their exact odds: chi-square {statistic} on {dof} degrees of freedom, p = {p} ({n} rolls)."),
           { statistic: f.statistic.toFixed(2), dof: f.dof, p: f.p_value.toPrecision(3), n: f.rolls })
-    : fmt("{n} rolls: too few of one expression yet for the fairness test.", { n: f.rolls });
+    : fmt(t("{n} rolls: too few of one expression yet for the fairness test."), { n: f.rolls });
   parts.luck.replaceChildren(el("div", { class: "scroll" }, table), el("p", { class: "hint", id: "table-fairness", text: verdict }));
 }
 
@@ -732,7 +733,7 @@ async function openTable(id) {
   if (!seat) {
     closeRoom();
     parts.joinId = id;
-    parts.joinTitle.textContent = fmt("You are invited to the table {id}. Choose the name the others will see.", { id });
+    parts.joinTitle.textContent = fmt(t("You are invited to the table {id}. Choose the name the others will see."), { id });
     reveal("invite");
     parts.joinName.focus();
     return;
@@ -744,7 +745,7 @@ async function openTable(id) {
   catch (err) {
     reveal("room");
     parts.log.replaceChildren();
-    parts.title.textContent = fmt("Table {id}", { id });
+    parts.title.textContent = fmt(t("Table {id}"), { id });
     showError(parts.rollError, err.status === 401 ? { message: t("this browser's key no longer opens the table") } : err);
     return;
   }
