@@ -559,13 +559,15 @@ function addStep(step) {
   const li = renderStep(step);
   let before = null;
   for (const other of parts.log.children) { if (parseInt(other.dataset.seq, 10) > step.seq) { before = other; break; } }
-  parts.log.insertBefore(li, before);
+  const log = parts.log;
+  const following = log.scrollHeight - log.scrollTop - log.clientHeight < 40;  // the reader was at the latest step
+  log.insertBefore(li, before);
+  if (following && !before) log.scrollTop = log.scrollHeight;
   if (step.seq > room.table.version) room.table.version = step.seq;
   if (step.after && step.seq >= room.playSeq) { room.table.play = step.after; room.playSeq = step.seq; renderPlay(); }
   if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
   remark();
   if (step.kind === "roll" || step.kind === "undo") refreshLuck();
-  li.scrollIntoView({ block: "nearest" });
 }
 
 // ---- the state of play: pools, initiative, characters
@@ -626,10 +628,13 @@ function renderInitiative(play) {
   if (document.activeElement !== parts.orderInput) parts.orderInput.value = (play.order.length ? play.order : Object.keys(play.characters)).join(", ");
 }
 
+// fields of a character's state that say nothing at the table
+const QUIET = new Set(["name", "created", "player"]);
+
 function stateSummary(state) {
   const list = el("dl", { class: "state" });
   for (const [k, v] of Object.entries(state || {})) {
-    if (k === "name" || v === null || v === false || (Array.isArray(v) && !v.length) ||
+    if (QUIET.has(k) || v === null || v === false || (Array.isArray(v) && !v.length) ||
         (typeof v === "object" && v !== null && !Object.keys(v).length)) continue;
     let text;
     if (Array.isArray(v)) text = v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ");
