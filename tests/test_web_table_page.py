@@ -20,8 +20,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Locator, Page, Response
 
 pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
 pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) is not installed")
@@ -90,7 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
+def browser() -> Iterator[Browser]:
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
@@ -101,14 +105,14 @@ def browser() -> Iterator[sync_api.Browser]:
 class Member:
     """One person's browser: its own context (storage, network), its page and what its console said."""
 
-    context: sync_api.BrowserContext
-    page: sync_api.Page
+    context: BrowserContext
+    page: Page
     troubles: list[str] = field(default_factory=list)
 
-    def steps(self) -> sync_api.Locator:
+    def steps(self) -> Locator:
         return self.page.locator("#table-log > li")
 
-    def step(self, seq: int) -> sync_api.Locator:
+    def step(self, seq: int) -> Locator:
         return self.page.locator(f"#table-log > li[data-seq='{seq}']")
 
     def seqs(self) -> list[int]:
@@ -127,21 +131,34 @@ class Member:
         p.click("#table-roll-button")
 
 
-def _member(browser: sync_api.Browser, url: str, width: int = 1280) -> Member:
+def _member(browser: Browser, url: str, width: int = 1280) -> Member:
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
     m = Member(context, page)
+
+    def on_console(msg: ConsoleMessage) -> None:
+        # a failed request is told by its answer below (the console's line does not name it)
+        if "Content Security Policy" in msg.text or msg.type == "error" and "Failed to load resource" not in msg.text:
+            m.troubles.append(msg.text)
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+            m.troubles.append(f"{response.status} {response.url}")
+
+    def on_dialog(dialog: Dialog) -> None:
+        m.troubles.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
     page.on("pageerror", lambda err: m.troubles.append(f"page error: {err}"))
-    page.on("console", lambda msg: m.troubles.append(msg.text)
-            if "Content Security Policy" in msg.text or msg.type == "error" and "favicon" not in msg.text
-            and "404" not in msg.text else None)
-    page.on("dialog", lambda d: (m.troubles.append(f"dialog: {d.message}"), d.dismiss()))
+    page.on("console", on_console)
+    page.on("response", on_response)
+    page.on("dialog", on_dialog)
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
     return m
 
 
-def _create(browser: sync_api.Browser, server: str, gm: str, light: int = 2, dark: int = 1) -> tuple[Member, str]:
+def _create(browser: Browser, server: str, gm: str, light: int = 2, dark: int = 1) -> tuple[Member, str]:
     """The game master creates an FFG table on the page; answers the member and the link to share."""
     m = _member(browser, server + "/#table")
     p = m.page
@@ -158,7 +175,7 @@ def _create(browser: sync_api.Browser, server: str, gm: str, light: int = 2, dar
     return m, link
 
 
-def _join(browser: sync_api.Browser, link: str, name: str, width: int = 1280) -> Member:
+def _join(browser: Browser, link: str, name: str, width: int = 1280) -> Member:
     m = _member(browser, link, width)
     m.page.fill("#table-join-name", name)
     m.page.click("#table-join button[type=submit]")
@@ -188,7 +205,7 @@ def _pct(p: float) -> str:
 
 
 def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_stays_text(
-        server: str, browser: sync_api.Browser) -> None:
+        server: str, browser: Browser) -> None:
     gm, link = _create(browser, server, GM)
     kira = _join(browser, link, KIRA)
     jax = _join(browser, link, JAX, width=390)  # a phone
@@ -305,7 +322,7 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
         m.context.close()
 
 
-def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, browser: sync_api.Browser) -> None:
+def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, browser: Browser) -> None:
     gm, link = _create(browser, server, "Marion", light=1, dark=1)
     kira = _join(browser, link, "Kira")
     lea = _join(browser, link, "Lea")
@@ -374,7 +391,7 @@ def _seat(m: Member, table_id: str) -> dict[str, str]:
     raise AssertionError(f"no seat for {table_id} in this browser")
 
 
-def test_a_server_restart_misses_nothing(tmp_path: Path, browser: sync_api.Browser) -> None:
+def test_a_server_restart_misses_nothing(tmp_path: Path, browser: Browser) -> None:
     """The server stops while the pages are open; steps are stored meanwhile by another process on the same
     database; a new server on the same address: every page resumes after its last step."""
     from diceengine import table as T
@@ -425,7 +442,7 @@ def test_a_server_restart_misses_nothing(tmp_path: Path, browser: sync_api.Brows
         serving.stop()
 
 
-def test_the_create_form_refuses_with_the_engines_message(server: str, browser: sync_api.Browser) -> None:
+def test_the_create_form_refuses_with_the_engines_message(server: str, browser: Browser) -> None:
     m = _member(browser, server + "/#table", width=390)
     p = m.page
     p.fill("#table-link", "not a link at all")
@@ -437,7 +454,7 @@ def test_the_create_form_refuses_with_the_engines_message(server: str, browser: 
     p.fill("#table-join-name", "Kira")
     p.click("#table-join button[type=submit]")
     expect(p.locator("#table-join .table-error-message")).to_contain_text("there is no such table", timeout=WAIT)
-    assert not m.troubles, m.troubles
+    assert m.troubles == [f"404 {server}/tables/AAAAAAAAAAAAAAAAAAAAAA/join"], m.troubles
     m.context.close()
 
 
