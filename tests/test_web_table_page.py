@@ -311,10 +311,26 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     # a player may not undo: the page says why, and nothing is logged
     assert jax.page.locator("#table-undo").is_hidden()
 
+    # a rule of play: a player spends a light side token for a bonus die; the check it calls for, rolled
+    kira.page.click("#table-rule-box summary")
+    kira.page.fill("#table-rule", "spend_destiny")
+    kira.page.fill("#table-rule-args", '{"by": "players", "choice": "bonus", "pool": "2a1p vs 2d"}')
+    kira.page.click("#table-rule-form button[type=submit]")
+    for m in everyone:
+        expect(m.step(15).locator(".step-what")).to_have_text("applied spend_destiny to the scene", timeout=WAIT)
+        expect(m.step(15).locator("code")).to_have_text("1a2p vs 2d")  # one green die upgraded to yellow
+        expect(m.page.locator("#table-destiny-light")).to_have_text("0")
+        expect(m.page.locator("#table-destiny-dark")).to_have_text("3")
+    kira.step(15).get_by_role("button", name="Roll this check").click()
+    expect(kira.page.locator("#table-expression")).to_have_value("1a2p vs 2d")
+    kira.page.click("#table-roll-button")
+    for m in everyone:
+        expect(m.step(16).locator(".step-expression")).to_have_text("1a2p vs 2d", timeout=WAIT)
+
     # every page shows every step once, in order; no markup anyone typed ran; the policy was never violated
     for m in everyone:
-        expect(m.steps()).to_have_count(14, timeout=WAIT)
-        assert m.seqs() == list(range(1, 15))
+        expect(m.steps()).to_have_count(16, timeout=WAIT)
+        assert m.seqs() == list(range(1, 17))
         _no_markup_ran(m)
         expect(m.page.get_by_text(LABEL, exact=False).first).to_be_visible()
     for m in everyone:

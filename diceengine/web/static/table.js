@@ -329,7 +329,7 @@ function buildRoom() {
   const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
     el("h2", { id: "table-log-title", text: t("Log") }), parts.log);
   const rollBox = el("section", { id: "table-roll-box", "aria-labelledby": "table-roll-title" },
-    el("h2", { id: "table-roll-title", text: t("Roll") }), form);
+    el("h2", { id: "table-roll-title", text: t("Roll") }), form, buildRule());
 
   // the pools
   parts.pools = el("div", { id: "table-pools" });
@@ -406,6 +406,42 @@ function buildRoom() {
   parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, luckBox);
   return el("div", { id: "table-room", class: "table-room", hidden: "" },
     head, el("div", { class: "table-columns" }, el("div", { class: "table-main" }, rollBox, logBox), parts.side));
+}
+
+// a rule of play of the table's ruleset on the scene or a character (its arguments as JSON)
+function buildRule() {
+  const rule = el("input", { id: "table-rule", list: "table-rule-names", autocomplete: "off", spellcheck: "false", maxlength: "100" });
+  const names = el("datalist", { id: "table-rule-names" });
+  const target = el("select", { id: "table-rule-target" });
+  const args = el("textarea", { id: "table-rule-args", rows: "2", spellcheck: "false" });
+  args.value = "{}";
+  const hint = el("p", { class: "hint", id: "table-rule-hint" });
+  const box = errorBox();
+  const form = el("form", { id: "table-rule-form", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("Rule"), rule, "grow"), field(t("On"), target)), names,
+    field(t("Its arguments (JSON)"), args), hint,
+    el("div", { class: "row" }, el("button", { type: "submit", class: "secondary", text: t("Apply the rule") })), box);
+  rule.addEventListener("input", () => {
+    const found = (parts.ruleList || []).find((r) => r.name === rule.value.trim());
+    hint.textContent = found ? `${found.signature} — ${found.doc}` : "";
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    let parsed;
+    try { parsed = JSON.parse(args.value || "{}"); } catch (err) { showError(box, { message: fmt(t("not JSON: {reason}"), { reason: err.message }) }); return; }
+    const body = { rule: rule.value.trim(), args: parsed };
+    if (target.value) body.target = target.value;
+    await act("rule", body, box);
+  });
+  Object.assign(parts, { ruleNames: names, ruleTarget: target });
+  return el("details", { id: "table-rule-box" }, el("summary", { text: t("A rule of play") }), form);
+}
+
+async function loadRules(system) {
+  parts.ruleList = [];
+  parts.ruleNames.replaceChildren();
+  try { parts.ruleList = await api(`/api/systems/${encodeURIComponent(system)}/rules`); } catch (err) { return; }
+  for (const r of parts.ruleList) parts.ruleNames.append(el("option", { value: r.name }));
 }
 
 // "ffg: 2a1p vs 2d" rolls in another ruleset than the table's, as the check view reads it
@@ -680,6 +716,11 @@ function renderPlay() {
   else owner.append(el("option", { value: room.name, text: room.name }));
   if ([...owner.options].some((o) => o.value === chosen)) owner.value = chosen;
   document.getElementById("table-character-add").hidden = !CHARACTERS[table.system];
+  const target = parts.ruleTarget, aimed = target.value;
+  target.replaceChildren(el("option", { value: "", text: t("the scene") }));
+  for (const name of Object.keys(play.characters || {})) target.append(el("option", { value: name, text: name }));
+  if ([...target.options].some((o) => o.value === aimed)) target.value = aimed;
+  document.getElementById("table-rule-box").hidden = !CHARACTERS[table.system];
 }
 
 // ---- luck: GET luck, refreshed after the rolls (at most one request in flight)
@@ -761,6 +802,7 @@ async function openTable(id) {
   const [kind, state] = CHARACTERS[table.system] || [null, {}];
   parts.charState.value = kind ? JSON.stringify(state) : "";
   parts.labelState();
+  loadRules(table.system);
   clearError(parts.rollError);
   renderPlay();
   reveal("room");
