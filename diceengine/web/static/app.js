@@ -8,6 +8,7 @@ import * as check from "./check.js";
 // name -> [tab label, the view's module]; the first is the default view
 const VIEWS = {
   check: ["Check", () => Promise.resolve(check)],
+  table: ["Table", () => import("./table.js")],
 };
 const mounted = {};
 
