@@ -177,7 +177,7 @@ export function mount(section) {
                                 ["simulated", N_("simulated")]]) {
     method.append(el("option", { value, "data-t": msgid, text: t(msgid) }));
   }
-  const fights = el("input", { id: "fight-fights", type: "number", min: "1", max: "1000000", step: "1000",
+  const fights = el("input", { id: "fight-fights", type: "number", min: "1", max: "1000000",
                                value: "20000", class: "narrow", inputmode: "numeric" });
   const seed = el("input", { id: "fight-seed", type: "number", min: "0", class: "narrow", inputmode: "numeric",
                              placeholder: t("random"), "data-t-placeholder": "random" });
