@@ -22,9 +22,9 @@ from fastapi.testclient import TestClient
 
 from diceengine import DiceError, fights
 from diceengine.fights.encounter import MAX_ROUNDS
-from diceengine.web.tables import TableSettings
 from diceengine.web import create_app
 from diceengine.web.fights import MAX_FIGHTS
+from diceengine.web.tables import TableSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 ROARK = ROOT / "examples" / "roark.toml"
