@@ -185,7 +185,8 @@ def test_bad_encounters_are_the_engines_errors(client: TestClient, encounter: di
     # the same fault through the engine directly
     with pytest.raises(DiceError) as info:
         fights.load_encounter(encounter)
-    assert info.value.message == body["message"]
+    # (the systems a message lists are the worker process's: a plugin another test registered here is not there)
+    assert info.value.message.split(" (registered")[0] == body["message"].split(" (registered")[0]
 
 
 def test_rulesets_the_encounter_is_not_written_for(client: TestClient) -> None:
@@ -204,11 +205,14 @@ def test_exact_odds_beyond_the_engines_bounds(client: TestClient) -> None:
 
 
 def test_a_simulation_past_the_cpu_budget_is_refused(tmp_path: Path) -> None:
-    app = create_app(workers=1, cpu_seconds=0.05, tables=TableSettings(db=str(tmp_path / "t.sqlite")))
+    app = create_app(workers=1, cpu_seconds=0.5, tables=TableSettings(db=str(tmp_path / "t.sqlite")))
     with TestClient(app, raise_server_exceptions=False) as small:
-        body = _error(small.post("/api/fight", json={"encounter": _skirmish(), "fights": MAX_FIGHTS}), 422, "limit")
-        assert "s of computation" in body["message"]
+        # a duel first: the worker imports the combat modules within the budget (one-shot, the budget's
+        # timer must not fall in an import that swallows exceptions)
         assert small.post("/api/fight", json={"encounter": _roark(), "systems": ["d6"]}).status_code == 200
+        # a million fights in each of three rulesets: several seconds of CPU
+        body = _error(small.post("/api/fight", json={"encounter": _skirmish(), "fights": MAX_FIGHTS}), 422, "limit")
+        assert "0.5 s of computation" in body["message"]
 
 
 @pytest.mark.parametrize("request_body, words", [

@@ -9,6 +9,9 @@ import * as check from "./check.js";
 // marks words for the catalogue that t() translates later (the tabs are labelled again in each language)
 const N_ = (words) => words;
 
+// the page's title, as index.html writes it in English
+const TITLE = N_("diceengine: roll and exact odds");
+
 // name -> [tab label, the view's module]; the first is the default view
 const VIEWS = {
   check: [N_("Check"), () => Promise.resolve(check)],
@@ -71,12 +74,20 @@ export function translatePage(root = document) {
   }
 }
 
+let asked = 0;  // the latest choice wins, whichever catalogue arrives first
 async function setLanguage(code, remember) {
-  if (!catalogues[code]) catalogues[code] = code === "en" ? {} : await api(`/api/words/${encodeURIComponent(code)}`);
-  setWords(catalogues[code]);
+  const mine = ++asked;
+  let words = catalogues[code];
+  if (!words) {
+    try { words = catalogues[code] = code === "en" ? {} : await api(`/api/words/${encodeURIComponent(code)}`); }
+    catch (err) { words = {}; console.warn(`no words for ${code}: ${err.message}`); }  // the page stays usable, in English
+  }
+  if (mine !== asked) return;
+  setWords(words);
   $("lang").value = code;
   document.documentElement.lang = code;
   if (remember) { try { localStorage.setItem(LANG_KEY, code); } catch (e) { /* private mode: not remembered */ } }
+  document.title = t(TITLE);
   translatePage();
   for (const module of Object.values(mounted)) if (module.relang) module.relang();
 }
