@@ -1,6 +1,6 @@
 // The page's charts, drawn as SVG from the service's JSON.
 "use strict";
-import { COLORS, pct, svgEl } from "./common.js";
+import { COLORS, pct, svgEl, t } from "./common.js";
 
 // The bars worth drawing: those within a thousandth of the likeliest.
 export function likely(bars) {
@@ -12,7 +12,7 @@ export function likely(bars) {
 
 export function barChart(bars, mode, field) {
   const W = 640, H = 240, L = 44, B = 28, T = 10, R = 8;
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, "aria-label": `chart of ${field}` });
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, "aria-label": t("chart of {field}", { field }) });
   svg.dataset.bars = bars.length;
   if (!bars.length) return svg;
   const top = Math.max(...bars.map((b) => b[mode])) || 1;
@@ -40,7 +40,7 @@ export function barChart(bars, mode, field) {
 export function lineChart(checks) {
   checks = checks.map((c) => ({ ...c, histogram: likely(c.histogram) }));
   const W = 640, H = 240, L = 44, B = 28, T = 10, R = 8;
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, "aria-label": "chance of at least each value, per check" });
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, "aria-label": t("chance of at least each value, per check") });
   const all = checks.flatMap((c) => c.histogram.map((b) => b.value));
   if (!all.length) return svg;
   const lo = Math.min(...all), hi = Math.max(...all);
@@ -61,6 +61,6 @@ export function lineChart(checks) {
     line.append(svgEl("title", {}, `${c.system}: ${c.expression}`));
     svg.append(line);
   });
-  svg.append(svgEl("text", { x: W - R, y: H - 2, "text-anchor": "end" }, "P(>= value) of the main field"));
+  svg.append(svgEl("text", { x: W - R, y: H - 2, "text-anchor": "end" }, t("P(>= value) of the main field")));
   return svg;
 }

@@ -1,9 +1,9 @@
 // The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
 "use strict";
-import { $, COLORS, api, el, engine, pct } from "./common.js";
+import { $, COLORS, api, el, engine, pct, t } from "./common.js";
 import { barChart, likely, lineChart } from "./charts.js";
 
-const state = { odds: null, checks: [] };
+const state = { odds: null, checks: [], roll: null, convert: null };
 
 export function showError(err) {
   const data = err.data || { message: String(err.message || err) };
@@ -65,14 +65,20 @@ function renderOptions() {
     }
     input.dataset.option = name;
     input.dataset.kind = opt.choices ? "choice" : opt.kind;
-    const label = el("label", { title: opt.doc }, name.replaceAll("_", " "), input);
+    const label = el("label", { title: t(opt.doc) }, name.replaceAll("_", " "), input);
     if (opt.kind === "bool" && !opt.choices) label.classList.add("inline");
     box.append(label);
   }
+  renderExamples();
+}
+
+// the system's examples, each a button that rolls it, and its summary
+function renderExamples() {
+  const info = engine.systems[$("system").value];
   const hint = $("examples");
   hint.replaceChildren();
   if (info.examples.length) {
-    hint.append("Examples: ");
+    hint.append(t("Examples:") + " ");
     info.examples.forEach((ex, i) => {
       const code = el("code", { tabindex: "0", role: "button", text: ex });
       const use = () => { $("expression").value = ex; submit(); };
@@ -81,11 +87,12 @@ function renderOptions() {
       hint.append(code);
       if (i < info.examples.length - 1) hint.append(" ");
     });
-    hint.append(" — " + info.summary);
+    hint.append(" — " + t(info.summary));
   }
 }
 
 function renderRoll(data) {
+  state.roll = data;
   const r = data.rolls[0];
   $("roll-line").textContent = r.text;
   $("roll-description").textContent = r.description || "";
@@ -97,15 +104,15 @@ function renderRoll(data) {
     if (!d.kept) classes.push("dropped");
     if (d.exploded) classes.push("exploded");
     if (d.added) classes.push("added");
-    const what = [d.wild ? "wild" : d.kind, d.kept ? "" : "dropped", d.exploded ? "exploded" : "",
-                  d.rerolled ? "re-rolled" : "", d.added ? "added" : ""].filter(Boolean).join(", ");
+    const what = [d.wild ? t("wild") : d.kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "",
+                  d.rerolled ? t("re-rolled") : "", d.added ? t("added") : ""].filter(Boolean).join(", ");
     dice.append(el("li", { class: classes.join(" "), title: what, "aria-label": `${what}: ${d.face || d.value}` },
-                   d.face || String(d.value), el("small", { text: d.wild ? "wild" : d.kind })));
+                   d.face || String(d.value), el("small", { text: d.wild ? t("wild") : d.kind })));
   }
   const out = $("roll-outcome");
   out.replaceChildren();
   for (const [k, v] of Object.entries(r.outcome)) {
-    const b = el("b", { text: typeof v === "boolean" ? (v ? "yes" : "no") : String(v) });
+    const b = el("b", { text: typeof v === "boolean" ? (v ? t("yes") : t("no")) : String(v) });
     if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
     out.append(el("li", {}, k + ": ", b));
   }
@@ -118,13 +125,13 @@ function renderOddsChart() {
   const field = $("odds-field").value, mode = $("odds-mode").value;
   const bars = data.marginals[field] || [];
   $("odds-chart").replaceChildren(barChart(likely(bars), mode, field));
-  $("odds-chart").setAttribute("aria-label", `distribution of ${field}`);
+  $("odds-chart").setAttribute("aria-label", t("distribution of {field}", { field }));
   const table = $("odds-table");
   table.replaceChildren(el("tr", {}, el("th", { text: field }), el("th", { text: "P(=)" }), el("th", { text: "P(>=)" })));
   for (const b of bars) table.append(el("tr", {}, el("td", { text: String(b.value) }), el("td", { text: pct(b.p) }),
                                          el("td", { text: pct(b.at_least) })));
   if (data.hidden[field] > 0) table.append(el("tr", {}, el("td", { colspan: "3", class: "muted",
-      text: `unlikely values not listed: ${pct(data.hidden[field])} in all` })));
+      text: t("unlikely values not listed: {share} in all", { share: pct(data.hidden[field]) }) })));
 }
 
 function renderOdds(data) {
@@ -132,8 +139,8 @@ function renderOdds(data) {
   const stats = $("odds-stats");
   stats.replaceChildren();
   for (const [k, p] of Object.entries(data.chances)) stats.append(el("li", {}, `P(${k}) `, el("b", { text: pct(p) })));
-  for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, `mean ${k} `, el("b", { text: m.toFixed(2) })));
-  if (data.truncated > 0) stats.append(el("li", { class: "muted", text: `truncated ${data.truncated.toExponential(1)}` }));
+  for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, t("mean {field}", { field: k }) + " ", el("b", { text: m.toFixed(2) })));
+  if (data.truncated > 0) stats.append(el("li", { class: "muted", text: t("truncated {mass}", { mass: data.truncated.toExponential(1) }) }));
   const select = $("odds-field");
   const previous = select.value;
   select.replaceChildren();
@@ -176,8 +183,8 @@ async function renderCompare() {
   let data;
   try { data = await api("/api/compare", { checks: state.checks }); } catch (err) { showError(err); return; }
   const table = $("compare-table");
-  table.replaceChildren(el("tr", {}, el("th", { text: "check" }), el("th", { text: "success" }),
-                           el("th", { text: "mean" }), el("th", { text: "flags" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t("check") }), el("th", { text: t("success") }),
+                           el("th", { text: t("mean") }), el("th", { text: t("flags") })));
   data.checks.forEach((c, i) => {
     const flags = Object.entries(c.flags).map(([k, p]) => `${k} ${pct(p)}`).join(", ") || "-";
     table.append(el("tr", {}, el("td", {}, swatch(COLORS[i % COLORS.length]),
@@ -192,15 +199,21 @@ async function renderCompare() {
 async function convert() {
   const check = currentCheck();
   try {
-    const data = await api("/api/convert", { expression: check.expression, source: check.system,
-                                              source_options: check.options, target: $("convert-target").value, top: 5 });
-    $("convert-source").textContent = `${data.system}: ${data.expression} succeeds ${pct(data.chance)}; closest in ${data.target}:`;
-    const table = $("convert-table");
-    table.replaceChildren(el("tr", {}, el("th", { text: "check" }), el("th", { text: "expression" }),
-                             el("th", { text: "success" }), el("th", { text: "difference" })));
-    for (const m of data.matches) table.append(el("tr", {}, el("td", { text: m.label }), el("td", { text: m.expression }),
-        el("td", { text: pct(m.chance) }), el("td", { text: `${m.distance >= 0 ? "+" : ""}${m.distance.toFixed(2)} points` })));
+    renderConvert(await api("/api/convert", { expression: check.expression, source: check.system,
+                                              source_options: check.options, target: $("convert-target").value, top: 5 }));
   } catch (err) { showError(err); }
+}
+
+function renderConvert(data) {
+  state.convert = data;
+  $("convert-source").textContent = t("{check} succeeds {chance}; closest in {target}:",
+                                      { check: `${data.system}: ${data.expression}`, chance: pct(data.chance), target: data.target });
+  const table = $("convert-table");
+  table.replaceChildren(el("tr", {}, el("th", { text: t("check") }), el("th", { text: t("expression") }),
+                           el("th", { text: t("success") }), el("th", { text: t("difference") })));
+  for (const m of data.matches) table.append(el("tr", {}, el("td", { text: m.label }), el("td", { text: m.expression }),
+      el("td", { text: pct(m.chance) }),
+      el("td", { text: t("{distance} points", { distance: `${m.distance >= 0 ? "+" : ""}${m.distance.toFixed(2)}` }) })));
 }
 
 function swatch(color) {
@@ -212,7 +225,6 @@ function swatch(color) {
 // The check view: the expression box, its roll, its exact odds, the side by side and the converter.
 export function mount() {
   const select = $("system"), target = $("convert-target");
-  $("lang-label").hidden = !engine.features.lang;
   for (const s of engine.list) {
     select.append(el("option", { value: s.name, text: s.name }));
     if (s.convertible) target.append(el("option", { value: s.name, text: s.name }));
@@ -232,4 +244,19 @@ export function mount() {
   });
   $("compare-clear").addEventListener("click", () => { state.checks = []; renderCompare(); });
   $("convert-button").addEventListener("click", convert);
+}
+
+// The page's language changed: what the view drew from the service's answers is drawn again in it
+// (a roll's own line stays in the language it was rolled in; the next roll is told in the new one).
+export function relang() {
+  const info = engine.systems[$("system").value];
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const opt = info && info.options[input.dataset.option];
+    if (opt) input.closest("label").title = t(opt.doc);
+  }
+  renderExamples();
+  if (state.roll && !$("roll").hidden) renderRoll(state.roll);
+  if (state.odds && !$("odds").hidden) renderOdds(state.odds);
+  if (state.checks.length) renderCompare();
+  if (state.convert) renderConvert(state.convert);
 }

@@ -45,7 +45,12 @@ export async function api(path, body, { key, method } = {}) {
 }
 
 // The page's human words, gettext style: t("English words") gives them in the page's language
-// when its catalogue has them, else as written.
+// when its catalogue has them, else as written; t("{side} wins", { side }) fills the {names} in after.
+// The catalogue is diceengine/locale/<lang>/LC_MESSAGES/page.po (GET /api/words/<lang>).
 let words = {};
 export function setWords(catalogue) { words = catalogue || {}; }
-export function t(msgid) { return Object.prototype.hasOwnProperty.call(words, msgid) ? words[msgid] : msgid; }
+export function t(msgid, values) {
+  const text = Object.prototype.hasOwnProperty.call(words, msgid) ? words[msgid] : msgid;
+  if (!values) return text;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all));
+}
