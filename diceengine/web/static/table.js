@@ -400,7 +400,7 @@ function buildRoom() {
   parts.luck = el("div", { id: "table-luck" });
   const luckBox = el("section", { id: "table-luck-box", "aria-labelledby": "table-luck-title" },
     el("h2", { id: "table-luck-title", text: t("Luck") }),
-    el("p", { class: "hint", text: t("Each member's rolls against their exact odds: the mean percentile is 50% for fair dice; above, luckier.") }),
+    el("p", { class: "hint", text: t("Each member's rolls against their exact odds: fair dice give a mean percentile of 50; above it, luckier.") }),
     parts.luck);
 
   parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, luckBox);
@@ -628,8 +628,8 @@ function renderPools(play) {
     for (let i = 0; i < destiny.light; i++) pips.append(el("span", { class: "pip light" }));
     for (let i = 0; i < destiny.dark; i++) pips.append(el("span", { class: "pip dark" }));
     box.append(el("p", { class: "destiny-count" },
-      el("span", { id: "table-destiny-light", class: "count", text: String(destiny.light) }), ` ${t("light side")} · `,
-      el("span", { id: "table-destiny-dark", class: "count", text: String(destiny.dark) }), ` ${t("dark side")}`), pips);
+      el("span", { id: "table-destiny-light", class: "count", text: String(destiny.light) }), " " + t("light side") + " · ",
+      el("span", { id: "table-destiny-dark", class: "count", text: String(destiny.dark) }), " " + t("dark side")), pips);
     const toDark = button(t("Flip a light side token"), () => act("flip", { from: "destiny.light", to: "destiny.dark", tokens: 1 }, parts.poolError));
     const toLight = button(t("Flip a dark side token"), () => act("flip", { from: "destiny.dark", to: "destiny.light", tokens: 1 }, parts.poolError), "secondary");
     toDark.id = "table-flip-light";
