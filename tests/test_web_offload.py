@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
 
-from diceengine.errors import DiceLimitError  # noqa: E402
-from diceengine.web.offload import Offloader  # noqa: E402
+from diceengine.errors import DiceLimitError
+from diceengine.web.offload import Offloader
 
 
 def burn_catching_exceptions(seconds: float) -> str:
