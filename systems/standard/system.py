@@ -105,13 +105,13 @@ class StandardPlan(Plan):
         return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
 
     def describe(self, outcome: Any, record: list) -> str:
-        return f"{self.expression}: {self.root.render_list(record)} = {outcome.total}"
+        return f"{self.expression}: {self.root.render_list(record)} = {_exact.show(outcome.total)}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
         parts: list[Part] = [Group((self.expression,), "expression"), ": "]
         self.root.parts(iter(record), parts)
-        parts += [" = ", Group((str(outcome.total),), "result")]
+        parts += [" = ", Group((_exact.show(outcome.total),), "result")]
         return parts
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
@@ -125,7 +125,7 @@ class StandardPlan(Plan):
             total = outcome.total
             result = results.get(total)
             if result is None:
-                result = text(Group((str(total),), "result"))
+                result = text(Group((_exact.show(total),), "result"))
                 if len(results) < 1024:
                     results[total] = result
             return opening + root(iter(record)) + equals + result

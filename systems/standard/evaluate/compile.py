@@ -7,16 +7,25 @@ from typing import Any
 
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceValueError
+from diceengine.i18n import N_
 
-from ..expressions import Call, Comparison, FloorDiv, Group, Labelled, Mod, Pos, Pow
+from ..expressions import Call, Comparison, Decimal, FloorDiv, Group, Labelled, Mod, Pos, Pow
 from ..nodes import Critical, Dice, Keep, Modifiers
-from ..term import compile_term
+from ..term import compile_term, decimal_scale
 from .arith import Binary, Function, Unary
 from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
 from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
 from .groups import GroupEval, LabelledGroup
-from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
+from .leaves import (  # noqa: F401
+    COSTING_GIVEN,
+    CRITICALS_GIVEN,
+    CRITICALS_SAMPLED,
+    Const,
+    CriticalTerm,
+    ScaledTerm,
+    Term,
+)
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 
@@ -105,9 +114,15 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     t = type(node)
     if t is Number:
         return Const(node.value)
+    if t is Decimal:
+        return Const(node.value, node.text)
     if t is Dice:
         if ctx.pushed:
             node = _with_pushed(node, ctx)
+        scale = decimal_scale(node)
+        if node.computed and scale != 1:
+            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) needs a whole number of dice and sides"),
+                                 ctx.expression, node.pos or 0)
         if node.computed:
             outer, ctx.marked = ctx.marked, []
             try:
@@ -119,6 +134,9 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
                 ctx.uncounted = True  # the dice thrown depend on the counts: not followed
             return ComputedDice(node, count, sides, label, ctx)
         term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
+        if scale != 1:
+            return ScaledTerm(term, compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
+                                                 explosions=ctx.explosions, scale=scale), scale)
         if term.spec.crit_success is None and term.spec.crit_failure is None:
             return Term(term)
         marked = CriticalTerm(term)

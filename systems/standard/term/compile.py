@@ -32,7 +32,7 @@ from .dice_term import DiceTerm
 from .faces import Listed, split_faces, window_of
 from .spec import TermSpec
 
-__all__ = ["compile_term", "keep_rule"]
+__all__ = ["compile_term", "decimal_scale", "keep_rule"]
 
 
 def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
@@ -59,8 +59,13 @@ def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
 
 
 def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
-                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit") -> DiceTerm:
-    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
+                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit",
+                 scale: int = 1) -> DiceTerm:
+    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed).
+
+    A decimal per-die minimum / maximum (``6d%max50.45``) makes faces fractions (:func:`decimal_scale`):
+    ``scale`` multiplies every face, so that the twin term (``scale`` the faces' common denominator) has whole
+    faces for the sample and the exact odds."""
     pos = node.pos or 0
     if count is None:
         count = 1 if node.count is None else node.count
@@ -103,6 +108,13 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     for clamp in (m for m in mods if isinstance(m, Clamp)):
         bound = clamp.value
         faces = Listed(sorted(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces))
+    if decimal_scale(node) != 1:
+        other = next((m for m in mods if not isinstance(m, (Clamp, Keep, Sort))), None)
+        if other is not None or selection is not None:
+            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) goes with keep / drop and sort only"),
+                                 expression, getattr(other, "pos", None) or pos)
+        if scale != 1:
+            faces = Listed(int(f * scale) for f in faces)
     crit_s = crit_f = None
     for crit in (m for m in mods if isinstance(m, Critical)):
         point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
@@ -172,6 +184,17 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
     return DiceTerm(spec)
+
+
+def decimal_scale(node: Dice) -> int:
+    """The common denominator of the term's decimal minimum / maximum (1: none)."""
+    import math  # here: the module's imports are shared with the lazy-import work
+
+    scale = 1
+    for m in node.modifiers.items:
+        if isinstance(m, Clamp) and not isinstance(m.value, int):
+            scale = math.lcm(scale, m.value.denominator)
+    return scale
 
 
 def _reroll_rank(mods: tuple, count: int, expression: str, pos: int) -> tuple[str, str, int] | None:
