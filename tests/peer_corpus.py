@@ -7,7 +7,9 @@ the expression is a documented, deliberate conflict (README, "Standard notation"
 Sources:
 - D20T: avrae/d20 ``tests/test_dice.py``; D20R: avrae/d20 ``README.md``;
 - RDR: rpg-dice-roller documentation (``docs/guide/notation/dice.md``, ``modifiers.md``, ``maths.md``);
-- R20: the Roll20 Dice Reference (help.roll20.net, "Dice Reference").
+- R20: the Roll20 Dice Reference (help.roll20.net, "Dice Reference");
+- RDRP, RDRG, RDRR: rpg-dice-roller ``tests/parser/Parser.test.js``, ``tests/parser/groups.test.js``,
+  ``tests/rolling.test.js``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ RDR_DICE, RDR_MOD, RDR_MATH = ("rpg-dice-roller docs/guide/notation/dice.md",
                                "rpg-dice-roller docs/guide/notation/maths.md")
 R20 = "Roll20 Dice Reference"
 RDRP, RDRG = "rpg-dice-roller tests/parser/Parser.test.js", "rpg-dice-roller tests/parser/groups.test.js"
+RDRR = "rpg-dice-roller tests/rolling.test.js"
 EXACT = {"division": "exact"}
-MULTI_TERM = "keep / drop across the dice of several terms of one group item (issue 24, open: refused, not misread)"
 EXPLODES_ON = "explodes on 99 faces in 100: refused (chains past the engine's bound), rpg-dice-roller stops at 1000"
 D20 = {"dialect": "d20"}
 
@@ -104,7 +106,7 @@ CORPUS: list[tuple[str, str, dict[str, Any], str | None]] = [
     ("3d6>3f1", R20, {}, None), ("3d6>3f<2", R20, {}, None), ("1d20cs>18", R20, {}, None),
     ("1d20cf<3", R20, {}, None), ("1d20cs20cf1", R20, {}, None), ("8d6s", R20, {}, None),
     ("8d6sd", R20, {}, None), ("8d6sa", R20, {}, None), ("8d6kh4s", R20, {}, None),
-    ("{4d6+3d8}kh1", R20, {}, MULTI_TERM), ("{4d6+2d8, 3d20+3}kh1", R20, {}, None), ("{1d20+5, 1d20+5}kh1", R20, {}, None),
+    ("{4d6+3d8}kh1", R20, {}, None), ("{4d6+2d8, 3d20+3}kh1", R20, {}, None), ("{1d20+5, 1d20+5}kh1", R20, {}, None),
     ("{3d20+5}>40", R20, {}, None), ("{2d6!, 1d10}>7", R20, {}, None), ("{1d8, 1d8}kl1", R20, {}, None),
     ("{4d6+2d8, 3d20+3}>25f<10", R20, {}, None), ("1d20+5 [to hit]", R20, {}, None),
     ("1d6 [fire] + 2d6 [cold]", R20, {}, None), ("1d20 + 5 to hit", R20, {}, None),
@@ -152,6 +154,10 @@ CORPUS: list[tuple[str, str, dict[str, Any], str | None]] = [
     *[(f"{name}(4d6/3)", RDRP, EXACT, None)
       for name in ("abs", "ceil", "cos", "exp", "floor", "log", "round", "sign", "sin", "sqrt", "tan")],
     *[(f"{name}(4d6, 7)", RDRP, {}, None) for name in ("pow", "max", "min")],
+    # ---- rpg-dice-roller's rolling tests, group rolls with modifiers
+    ("{4d10*5d6}k2", RDRR, {}, None), ("{4d10*5d6}kl3", RDRR, {}, None), ("{4d10*5d6}d2", RDRR, {}, None),
+    ("{4d10*5d6}dh3", RDRR, {}, None), ("{4d10*2, 5d6+10}k1", RDRR, {}, None), ("{4d10*2, 5d6+10}kl1", RDRR, {}, None),
+    ("{4d6+5, 20/2d10, d4-1}", RDRR, EXACT, None),
     # ---- rpg-dice-roller's group tests
     ("{19d23}d1", RDRG, {}, None), ("{19d23}dl1", RDRG, {}, None), ("{19d23}k1", RDRG, {}, None),
     ("{19d23}kh1", RDRG, {}, None), ("{4d10}dl1", RDRG, {}, None), ("{4d10}kl1", RDRG, {}, None),
@@ -166,7 +172,7 @@ CORPUS: list[tuple[str, str, dict[str, Any], str | None]] = [
     ("{3+4d6, 5d2*6d3}kh2", RDRG, {}, None), ("{4d10/4, 2dF.1}dl1", RDRG, EXACT, None),
     ("{4d10/4, 2dF.1}kl1", RDRG, EXACT, None), ("{3d6} # this is a comment", RDRG, {}, None),
     ("{3d6} // fire", RDRG, {}, None), ("{4dF} /* This is a multi-line comment */", RDRG, {}, None),
-    ("{4d10+5d6}k2", RDRG, {}, MULTI_TERM),
+    ("{4d10+5d6}k2", RDRG, {}, None),
     # ---- rpg-dice-roller's DiceRoll tests
     ("2d6ro=1", RDRP, {}, None), ("4d6/7+2d10dl1", RDRP, EXACT, None), ("4d8*(5+2d10)", RDRP, {}, None),
     ("4d8/(5+2)d6", RDRP, EXACT, None), ("4d8dl2*(5+2d10kh1)", RDRP, {}, None), ("5d10+4d7", RDRP, {}, None),

@@ -29,6 +29,7 @@ class Context:
         self.marked: list[Any] = []  # marked nodes (CriticalTerm, CriticalGroup): their counts in the outcome
         self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
         self.pushed: dict[int, list[tuple]] = {}  # keep / drop of groups holding one roll, by dice node (id)
+        self.slots: dict[int, Any] = {}  # the dice terms of a pooled keep / drop, by dice node (id): their Slot
 
 
 class Evaluator:

@@ -17,6 +17,7 @@ from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
 from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
 from .groups import GroupEval, LabelledGroup
+from .pooled import pooled
 from .leaves import (  # noqa: F401
     COSTING_GIVEN,
     CRITICALS_GIVEN,
@@ -86,14 +87,20 @@ def _one_roll(node: Group, ctx: Context) -> Evaluator | None:
     if not found:
         return None  # no dice: the item is kept or dropped whole ("(1)k2" is 0 in d20)
     keeps = [m for m in node.modifiers if isinstance(m, Keep)]
+    rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
+    pooled_item = pooled(node, node.exprs[0], keeps, ctx, compile_node) if node.brace and len(found) > 1 else None
+    if pooled_item is not None:  # {4d10+5d6}k2: the two highest of the nine dice (rpg-dice-roller, Roll20)
+        if not rest:
+            return pooled_item
+        return GroupEval([pooled_item], dataclasses.replace(node, items=[node.exprs[0], *rest]), ctx)
     if len(found) > 1 or found[0] is _OPAQUE:
-        raise DiceValueError("keep / drop on a group holding one expression reach the dice of its single dice "
-                             "term: this one holds several (write the keep / drop on the dice term, or "
-                             "list the items: {4d6, 2d8}kh1)", ctx.expression, keeps[0].pos or 0)
+        raise DiceValueError("keep / drop on a group holding one expression rank the dice of its dice terms when "
+                             "they have no modifiers ({4d10+5d6}k2): this one holds other dice (write the keep / "
+                             "drop on a dice term, or list the items: {4d6, 2d8}kh1)", ctx.expression,
+                             keeps[0].pos or 0)
     pushed = ctx.pushed.setdefault(id(found[0]), [])
     pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
     item = compile_node(node.exprs[0], ctx)
-    rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
     if not rest:
         return item
     plain = dataclasses.replace(node, items=[node.exprs[0], *rest])
@@ -117,6 +124,8 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Decimal:
         return Const(node.value, node.text)
     if t is Dice:
+        if ctx.slots and id(node) in ctx.slots:  # a dice term of a pooled keep / drop ({4d10+5d6}k2)
+            return ctx.slots[id(node)]
         if ctx.pushed:
             node = _with_pushed(node, ctx)
         scale = decimal_scale(node)
