@@ -29,7 +29,7 @@ from ..nodes import (
 from ..selection import Selection, selection_of
 from .chains import expected_throws
 from .dice_term import DiceTerm
-from .faces import Listed, split_faces, window_of
+from .faces import AnyPoint, Listed, split_faces, window_of
 from .spec import TermSpec
 
 __all__ = ["compile_term", "decimal_scale", "keep_rule"]
@@ -98,7 +98,11 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     rerolls = [m for m in mods if isinstance(m, Reroll)]
     reroll_mod = next((m for m in rerolls if not m.added), None)
     add_mod = next((m for m in rerolls if m.added), None)
-    if len([m for m in rerolls if not m.added]) > 1 or len([m for m in rerolls if m.added]) > 1:
+    again = [m for m in rerolls if not m.added]
+    if len(again) > 1 and (len({m.kind for m in again}) > 1 or len(faces) > MAX_LISTED_REROLL):
+        raise DiceSyntaxError("more than one re-roll on one dice term (several re-roll points: all r, or all ro, "
+                              f"on dice of at most {MAX_LISTED_REROLL:,} faces)", expression, again[1].pos or pos)
+    if len([m for m in rerolls if m.added]) > 1:
         raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
     success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
     failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
@@ -144,9 +148,11 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if explosions == "dice" and dialect == "d20" and keeps and explode is not None and window is not None:
         # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
         window, selection = None, selection_of(keeps)
-    reroll: Compare | None = None
+    reroll: Any = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])
+        if len(again) > 1:  # Roll20's 2d8r8r1: a face meeting any of the points is re-rolled
+            reroll = AnyPoint([m.compare or Compare.of("=", faces[0]) for m in again])
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
             raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
@@ -184,6 +190,10 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
     return DiceTerm(spec)
+
+
+#: most faces a die re-rolled on several points may have (its faces are then listed)
+MAX_LISTED_REROLL = 100_000
 
 
 def decimal_scale(node: Dice) -> int:
