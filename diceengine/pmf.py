@@ -91,12 +91,36 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     return Cost(table + faces * per_face, (2 * keep + 2) * span + 6 * binomials)
 
 
-def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
-    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``."""
+def _keep_dp_steps_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
+    """The own work of :func:`keep_dp`'s steps (what it counts itself; the sums they place count themselves)."""
     keep = max(0, min(keep, n))
     size = keep * max(score_span - 1, 0) + 1
     steps = keys * (n + 1) * (n + 2) / 2
     return Cost(steps * (size * 3 + 30 * NUMPY_CALL), (n + 1) * size * 2)
+
+
+def _placing_work(n: int, keep: int, score_span: int) -> float:
+    """At most the work of the sums one key of :func:`keep_dp` places (:func:`_placed`): with ``j < keep`` dice
+    placed (their kept sum spans ``j * s + 1``, ``s`` a die's span less one), ``c`` more dice of the key add the
+    sum of ``min(c, keep - j)`` scores (a convolution of at most ``la * lb`` plus a call: the FFT is chosen only
+    when cheaper), and each count of kept dice has its power computed once."""
+    keep = max(0, min(keep, n))
+    s = max(score_span - 1, 0)
+    work = 0.0
+    for j in range(keep):
+        la = j * s + 1
+        top = keep - j  # c >= top: top scores kept (n - keep + 1 such c), c < top: c scores (c = 1 .. top - 1)
+        lbs = (top - 1) * (1 + s * top / 2)  # sum over c = 1 .. top - 1 of (c * s + 1)
+        work += la * (lbs + (n - keep + 1) * (top * s + 1)) + (n - j) * NUMPY_CALL
+    for kept in range(1, keep + 1):
+        work += power_cost(score_span, kept)[0].work
+    return work
+
+
+def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
+    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``: its
+    steps and the sums they place."""
+    return _keep_dp_steps_cost(keys, n, keep, score_span) + Cost(keys * _placing_work(n, keep, score_span), 0)
 
 
 def rank_dp_cost(steps: float, n: int, states: int, score_span: int) -> Cost:
@@ -255,7 +279,7 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     keep = max(0, min(keep, n))
     # the steps' own work; the sums they place count themselves (convolve)
     spans = [len(u[2].p) for u in units] or [1]
-    WORK.work += keep_dp_cost(len(units), n, keep, max(spans)).work
+    WORK.work += _keep_dp_steps_cost(len(units), n, keep, max(spans)).work
     return keep_window(units, n, 0, keep, highest_first=highest)
 
 
