@@ -8,9 +8,9 @@ import math
 from fractions import Fraction
 
 import pytest
+from diceengine.systems.standard.exact import show
 
 import diceengine as de
-from diceengine.systems.standard.exact import show
 from tests.helpers import assert_close, chi2_passes, enumerate_dice
 
 EXACT = {"division": "exact"}

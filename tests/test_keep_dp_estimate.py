@@ -4,12 +4,11 @@ place (convolutions and powers) included: ``4d6>=4kh2`` was estimated 1.019 time
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import diceengine as de
 from diceengine import api
-import numpy as np
-
 from diceengine.pmf import PMF, WORK, keep_dp, keep_dp_cost
 from tests.helpers import clear_engine_caches
 

@@ -4,9 +4,9 @@ and, where a peer can be run (avrae's d20, the ``bench`` extra), agreement in di
 from __future__ import annotations
 
 import pytest
+from diceengine.systems.standard.exact import show
 
 import diceengine as de
-from diceengine.systems.standard.exact import show
 from tests.helpers import chi2_passes
 from tests.peer_corpus import CORPUS
 

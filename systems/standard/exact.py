@@ -7,6 +7,7 @@ Combining two distributions enumerates the pairs of their supports, within :data
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
@@ -90,7 +91,7 @@ def normal(value: Any) -> Any:
     t = type(value)
     if t is Fraction and value.denominator == 1:
         return int(value.numerator)
-    if t is float and value == value and abs(value) < 2.0**62:
+    if t is float and math.isfinite(value) and abs(value) < 2.0**62:
         whole = round(value)
         if abs(value - whole) <= SNAP * max(1.0, abs(value)):
             return int(whole)

@@ -48,8 +48,9 @@ __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome
 class StandardOutcome(NamedTuple):
     """The outcome of a standard-notation roll."""
 
-    total: int | Fraction
-    """an ``int``; a ``fractions.Fraction`` only with ``division="exact"``"""
+    total: int | Fraction | float
+    """an ``int``; a ``fractions.Fraction`` with ``division="exact"`` or decimals (``1.5``); a ``float`` for a
+    real function's value (``sqrt(2)``)"""
 
 
 class CriticalOutcome(NamedTuple):

@@ -17,7 +17,6 @@ from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
 from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
 from .groups import GroupEval, LabelledGroup
-from .pooled import pooled
 from .leaves import (  # noqa: F401
     COSTING_GIVEN,
     CRITICALS_GIVEN,
@@ -27,6 +26,7 @@ from .leaves import (  # noqa: F401
     ScaledTerm,
     Term,
 )
+from .pooled import pooled
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 

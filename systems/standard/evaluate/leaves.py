@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from fractions import Fraction
 from typing import Any
 
 import numpy as np

@@ -96,6 +96,7 @@ class Slot(Evaluator):
         self.current: tuple[list[Any], list[bool]] = ([], [])
         self.sampled: Any = 0
         self.value: Any = 0
+        self.low, self.high = 0, 0  # the range of its kept sum (set by PooledKeep)
 
     def roller(self) -> Any:
         def roll(r: Any, rec: list) -> Any:
