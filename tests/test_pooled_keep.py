@@ -129,3 +129,9 @@ def test_the_estimate_bounds_the_counted_work(expr):
     WORK.work = 0
     de.distribution(expr)
     assert 0 < WORK.work <= cost.work
+
+
+def test_labels_stay_on_their_dice():
+    r = de.roll("{2d6[fire]+1d4}kh2", seed=1)
+    assert [d.label for d in r.dice] == ["fire", "fire", None]
+    assert "(fire)" in str(r)

@@ -332,7 +332,9 @@ def pooled(node: Any, item_node: Any, keeps: list[Keep], ctx: Context,
     found: list[Dice] = []
     if not pooled_dice(item_node, found) or len(found) < 2:
         return None
-    slots = [Slot(compile_term(d, ctx.expression, dialect=ctx.dialect)) for d in found]
+    labels: dict[int, str] = {}
+    _labels(item_node, labels)
+    slots = [Slot(compile_term(d, ctx.expression, label=labels.get(id(d)), dialect=ctx.dialect)) for d in found]
     outer = ctx.slots
     ctx.slots = {**outer, **{id(d): slot for d, slot in zip(found, slots)}}
     try:
@@ -344,3 +346,13 @@ def pooled(node: Any, item_node: Any, keeps: list[Keep], ctx: Context,
     evaluator = PooledKeep(slots, item, signs, keeps, node, ctx)
     evaluator._constant = 0 if terms is None else sum(sign * t.value for sign, t in terms if isinstance(t, Number))
     return evaluator
+
+
+def _labels(node: Any, out: dict[int, str]) -> None:
+    """The labels written right after dice terms (``2d6[fire]``), by dice node (id)."""
+    if isinstance(node, Labelled) and isinstance(node.term, Dice):
+        out[id(node.term)] = node.label
+    for child in (getattr(node, "term", None), getattr(node, "operand", None), getattr(node, "left", None),
+                  getattr(node, "right", None), *getattr(node, "args", ())):
+        if child is not None and not isinstance(child, (int, str)):
+            _labels(child, out)
