@@ -24,6 +24,16 @@ def test_the_estimate_bounds_the_counted_work(expr):
     assert WORK.work >= 0.5 * cost.work  # and stays near it
 
 
+@pytest.mark.parametrize("expr", ["4d6!cs6kh3", "3d6!cs6kh2", "4d6!>4>=5kh2", "6d6!!kh3>=4", "5d6!>=4kh2"])
+def test_with_explosions_the_chains_estimate_covers_the_sums(expr):
+    """Exploding units: the estimate of their chains leaves room for the sums keep_dp places (not bounded apart)."""
+    clear_engine_caches()
+    cost = api.plan(expr, "standard").exact_cost()
+    WORK.work = 0
+    de.distribution(expr)
+    assert WORK.work <= cost.work
+
+
 @pytest.mark.parametrize("n, keep, span", [(4, 2, 2), (10, 3, 3), (7, 7, 2), (12, 1, 5), (6, 4, 11)])
 def test_keep_dp_alone(n, keep, span):
     score = PMF(0, np.full(span, 1.0 / span))
