@@ -15,6 +15,7 @@ binomial among the dice left (each of them shows it with its chance among the fa
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from math import comb, prod
 from typing import Any
@@ -225,6 +226,29 @@ class PooledKeep(Evaluator):
             return steps, 2 * (self.window[1] - self.window[0]) * top + 1
         return steps, prod(s.high - s.low + 1 for s in self.slots)
 
+    def _work(self) -> float:
+        """At most the steps and the kept sums they carry (what :meth:`_exact` counts), state by state: a state
+        with ``p`` dice placed holds at most the sums of ``min(p, hi) - lo`` kept dice (of each term, at most
+        its dice placed), and branches ``r + 1`` ways on a term with ``r`` dice left; a state past the kept
+        ranks is never kept."""
+        lo, hi = self.window
+        faces = [list(s.term.spec.faces) for s in self.slots]
+        widths = [max(0, max(f)) - min(0, min(f)) for f in faces]
+        signed = [sign * v for sign, f in zip(self.signs or [], faces) for v in f]
+        linear_width = (max(0, max(signed)) - min(0, min(signed))) if signed else 0
+        per_face = 0.0
+        for rest in itertools.product(*[range(c + 1) for c in self.counts]):
+            placed = self.total_dice - sum(rest)
+            if placed >= hi and 0 < placed < self.total_dice:
+                continue
+            kept = max(0, min(placed, hi) - lo)
+            if self.signs is not None:
+                held = kept * linear_width + 1
+            else:
+                held = prod(min(c - r, kept) * w + 1 for c, r, w in zip(self.counts, rest, widths))
+            per_face += sum(r + 1 for r in rest) * (1 + held)
+        return len(self._faces()) * per_face + 1
+
     def exact(self) -> Any:
         if self._exact_value is None:
             self._exact_value = self._exact()
@@ -301,7 +325,8 @@ class PooledKeep(Evaluator):
                                  self.expression, self.keeps[0].pos or 0)
         lo, hi = self.bounds()
         states = prod(c + 1 for c in self.counts)
-        return Cost(steps * (size + 1) * PYTHON_STEP + size * PYTHON_STEP, 4 * size * states), lo, hi
+        # the steps and their sums, then each final sum mapped through the item (in Python)
+        return Cost((self._work() + size) * PYTHON_STEP, 4 * size * states), lo, hi
 
     def bounds(self) -> tuple[Any, Any]:
         return self.item.bounds()
