@@ -55,6 +55,8 @@ Exact = PMF | RationalPMF
 def show(value: Any) -> str:
     """A value as a player reads it: ``7``, a fraction with a finite decimal expansion as that expansion
     (``7.5``, ``50.45``, exact), any other as ``n/d`` (``2/3``); a real number (``sqrt``) to 12 digits."""
+    if type(value) is int:
+        return str(value)
     if type(value) is float:
         return format(value, ".12g")
     if not isinstance(value, Fraction) or value.denominator == 1:

@@ -106,7 +106,8 @@ class StandardPlan(Plan):
         return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
 
     def describe(self, outcome: Any, record: list) -> str:
-        return f"{self.expression}: {self.root.render_list(record)} = {_exact.show(outcome.total)}"
+        total = outcome.total
+        return f"{self.expression}: {self.root.render_list(record)} = {total if type(total) is int else _exact.show(total)}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
