@@ -33,7 +33,7 @@ def _true_div(x: Any, y: Any) -> Any:
 
 def _pow(x: Any, y: Any, exact_division: bool) -> Any:
     if type(y) is not int:
-        raise DiceValueError("an exponent must be a whole number")
+        raise DiceValueError("an exponent must be a whole number (pow(x, y) takes any: pow(2, 0.5))")
     if y < 0:
         if x == 0:
             raise DiceValueError("zero to a negative power (division by zero)")
