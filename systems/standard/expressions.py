@@ -11,11 +11,12 @@ from lark import Token, ast_utils
 from diceengine.ast import Node, _Binary
 from diceengine.errors import DiceSyntaxError
 
-from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort
+from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
 
 __all__ = [
     "Call",
     "Comparison",
+    "Decimal",
     "Described",
     "FloorDiv",
     "Group",
@@ -57,6 +58,21 @@ class Described(Node):
             elif raw.startswith("#"):
                 raw = raw[1:]
             object.__setattr__(self, "text", raw.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Decimal(Node):
+    """A decimal literal: ``1.5``, ``.5``, ``0.20`` (its exact fraction, and its text as written)."""
+
+    value: Any
+    text: str = ""
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, Token):
+            object.__setattr__(self, "pos", self.value.start_pos)
+            object.__setattr__(self, "text", str(self.value))
+            object.__setattr__(self, "value", decimal_of(self.value))
 
 
 class Comparison(_Binary):

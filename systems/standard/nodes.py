@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from lark import Token, ast_utils
 
 from diceengine.ast import Node, to_int
-from diceengine.errors import DiceSyntaxError
+from diceengine.errors import DiceLimitError, DiceSyntaxError
+from diceengine.i18n import N_
+from diceengine.limits import MAX_CONSTANT
+
+from .exact import DecimalValue
 
 __all__ = [
     "Clamp",
@@ -298,6 +303,24 @@ class Double(Node):
             object.__setattr__(self, "letter", "dbl")
 
 
+#: most digits a decimal literal may have after its point
+MAX_DECIMALS = 9
+
+
+def decimal_of(token: Any) -> Fraction:
+    """The exact value of a ``DECIMAL`` token (``1.5``, ``.5``, ``0.20``), bounded as integers are."""
+    text = str(token)
+    whole, _, digits = text.partition(".")
+    column = getattr(token, "start_pos", None)
+    if len(whole) > 10 or int(whole or "0") > MAX_CONSTANT:
+        raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=column, number=text,
+                             limit=MAX_CONSTANT)
+    if len(digits) > MAX_DECIMALS:
+        raise DiceLimitError(N_("too many decimal places: {number} (at most {limit})"), column=column,
+                             number=text, limit=MAX_DECIMALS)
+    return Fraction(int(whole or "0") * 10 ** len(digits) + int(digits), 10 ** len(digits))
+
+
 @dataclass(frozen=True, slots=True)
 class Clamp(Node):
     """Per-die minimum / maximum: d20's ``miN`` / ``maN``, rpg-dice-roller's ``minN`` / ``maxN`` (a face
@@ -315,7 +338,11 @@ class Clamp(Node):
         if isinstance(self.value, Token):
             sign = -1 if self.sign is not None else 1
             object.__setattr__(self, "sign", None)
-            object.__setattr__(self, "value", sign * to_int(self.value))
+            if self.value.type == "DECIMAL":  # rpg-dice-roller's max50.45: a fraction (a whole one is an int)
+                value = sign * decimal_of(self.value)
+                object.__setattr__(self, "value", int(value) if value.denominator == 1 else DecimalValue(value))
+            else:
+                object.__setattr__(self, "value", sign * to_int(self.value))
 
 
 @dataclass(frozen=True, slots=True)
