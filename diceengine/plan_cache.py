@@ -52,13 +52,12 @@ _MISSING = object()
 
 def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
     """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
-    import numpy as np
-
     from .registry import System
 
+    np = sys.modules.get("numpy")  # not imported: nothing is an array (a roll needs no numpy)
     if issubclass(cls, (*_OPAQUE, System)):
         kind = _SKIP
-    elif issubclass(cls, np.ndarray):
+    elif np is not None and issubclass(cls, np.ndarray):
         kind = _ARRAY
     elif issubclass(cls, (str, bytes, int, float, bool, range, type(None))):
         kind = _LEAF

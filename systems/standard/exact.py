@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.errors import DiceLimitError
 from diceengine.pmf import PMF

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.arith import check_interval
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
@@ -46,8 +46,9 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
-_NP_COMPARE = {"==": np.equal, "=": np.equal, "!=": np.not_equal, "<>": np.not_equal, "<": np.less,
-               "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+#: the numpy function of each comparison, by name (numpy is imported by samples and exact odds only)
+_NP_COMPARE = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal", "<": "less",
+               "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 
 
 class Binary(Evaluator):
@@ -142,7 +143,7 @@ class Binary(Evaluator):
         if op == "*":
             return a * b
         if op in _NP_COMPARE:
-            return _NP_COMPARE[op](a, b).astype(np.int64)
+            return getattr(np, _NP_COMPARE[op])(a, b).astype(np.int64)
         if op in ("/", "//", "%") and np.any(np.asarray(b) == 0):
             raise self._error("division by zero")
         if op == "/" and self.exact_division:
@@ -171,7 +172,7 @@ class Binary(Evaluator):
             raise self._error("division by zero is possible")
         vectorised: Any = None
         if op in _NP_COMPARE:
-            compare = _NP_COMPARE[op]
+            compare = getattr(np, _NP_COMPARE[op])
             vectorised = lambda x, y: compare(x, y).astype(np.int64)
         elif op == "//" or (op == "/" and not self.exact_division):
             vectorised = np.floor_divide

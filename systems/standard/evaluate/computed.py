@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError

@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from math import comb
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.arith import check_interval
 from diceengine.limits import NUMPY_CALL, Cost

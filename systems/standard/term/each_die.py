@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost

@@ -9,7 +9,7 @@ from functools import partial
 from math import comb
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, Cost

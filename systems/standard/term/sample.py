@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.errors import DiceLimitError
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
