@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from diceengine.lazy import np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.pmf import PMF
 
 __all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal", "pairs"]

@@ -24,7 +24,6 @@ from math import comb
 from typing import Any
 
 from diceengine.lazy import np
-
 from diceengine.limits import Cost
 from diceengine.pmf import PMF, rank_dp, rank_dp_cost
 

@@ -8,10 +8,9 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from diceengine.lazy import np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
+from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost

@@ -8,9 +8,8 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from diceengine.lazy import np
-
 from diceengine.arith import check_interval
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, WORK

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 
 from diceengine.lazy import np
-
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 
 from .faces import split_faces

@@ -7,7 +7,6 @@ from functools import partial
 from typing import Any
 
 from diceengine.lazy import np
-
 from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF
