@@ -48,9 +48,9 @@ _TERMINAL_NAMES = {
 @cache
 def core_grammar() -> str:
     """The text of the engine's ``core.lark``."""
-    from importlib import resources
+    from .registry import package_text
 
-    return resources.files("diceengine.grammars").joinpath("core.lark").read_text(encoding="utf-8")
+    return package_text("diceengine.grammars", "core.lark")
 
 
 def grammar_text(system: System) -> str:

@@ -203,7 +203,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the commands of this module: a command line naming one of them builds no other command (:func:`_command`)
+CORE_COMMANDS = ("roll", "odds", "systems", "bench")
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names when it is one of :data:`CORE_COMMANDS` (after ``dice``'s own ``--lang``);
+    ``None`` for any other command line (another command, ``--help``), which gets the full parser."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--lang":
+            i += 2
+        elif arg.startswith("--lang="):
+            i += 1
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg if arg in CORE_COMMANDS else None
+    return None
+
+
+def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
+    """The parser of ``dice``'s arguments; ``core_only``: the commands of :data:`CORE_COMMANDS` alone (a command
+    line naming one of them: ``dice roll`` imports no module of the other commands)."""
     parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.")
     add_lang(parser, default=None)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -237,6 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)")
     p.set_defaults(func=cmd_bench)
 
+    if core_only:
+        for command in sub.choices.values():
+            add_lang(command)
+        return parser
     try:
         from .compare import add_commands
     except ImportError:  # pragma: no cover - comparison commands not installed
@@ -259,8 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
+    argv = _expressions_not_options(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(core_only=_command(argv) is not None)
+    args = parser.parse_args(argv)
     if args.lang is None:
         from ..i18n import language_from_environment
 
