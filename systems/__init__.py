@@ -50,7 +50,7 @@ class _Moved:
         prefix, _, name = fullname.rpartition(".")
         if prefix != __name__ or name not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]  # a Loader by its methods
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         return importlib.import_module(MOVED[spec.name.rpartition(".")[2]])
