@@ -123,20 +123,51 @@ def node_classes(modules: Iterable[Any], base: type, list_bases: tuple[type, ...
 # ------------------------------------------------------------------ the runtime
 
 
+#: a terminal's expression this long is matched on its own: joined with the others in each state's expression, it
+#: would be compiled again for every state (the standard notation's descriptions: most of a first parse's time)
+_ALONE = 80
+#: compiled expressions, shared by the lexers of every state and grammar
+_COMPILED: dict[str, Any] = {}
+
+
+def _segments(groups: Sequence[str]) -> list[Any]:
+    """The compiled expressions matching ``groups`` (``(?P<NAME>...)``, in Lark's order) as Lark's one alternation
+    does: the first group that matches wins, so runs of groups are joined and a long one stands alone."""
+    texts: list[str] = []
+    run: list[str] = []
+    for group in groups:
+        if len(group) >= _ALONE:
+            if run:
+                texts.append("|".join(run))
+                run = []
+            texts.append(group)
+        else:
+            run.append(group)
+    if run:
+        texts.append("|".join(run))
+    out = []
+    for text in texts:
+        found = _COMPILED.get(text)
+        if found is None:
+            found = _COMPILED[text] = re.compile(text, FLAGS)
+        out.append(found)
+    return out
+
+
 class _Lexer:
-    """One parser state's lexer: Lark's joined expressions, compiled on first use."""
+    """One parser state's lexer: its terminals' expressions in Lark's order, compiled on first use."""
 
-    __slots__ = ("_mres", "_unless", "patterns", "unless")
+    __slots__ = ("groups", "unless", "_mres", "_unless")
 
-    def __init__(self, patterns: Sequence[str], unless: Mapping[str, Sequence[str]]) -> None:
-        self.patterns, self.unless = patterns, unless
+    def __init__(self, groups: Sequence[str], unless: Mapping[str, Sequence[str]]) -> None:
+        self.groups, self.unless = groups, unless
         self._mres: list[Any] | None = None
         self._unless: dict[str, list[Any]] = {}
 
     def compiled(self) -> tuple[list[Any], dict[str, list[Any]]]:
         if self._mres is None:
-            self._unless = {name: [re.compile(p, FLAGS) for p in ps] for name, ps in self.unless.items()}
-            self._mres = [re.compile(p, FLAGS) for p in self.patterns]
+            self._unless = {name: _segments(groups) for name, groups in self.unless.items()}
+            self._mres = _segments(self.groups)
         return self._mres, self._unless
 
 
@@ -193,7 +224,7 @@ class Parser:
         self.end: int = tables.END
         self.ignore: frozenset[str] = tables.IGNORE
         self.newline: frozenset[str] = tables.NEWLINE
-        lexers = [_Lexer(patterns, unless) for patterns, unless in tables.LEXERS]
+        lexers = [_Lexer(groups, unless) for groups, unless in tables.LEXERS]
         self.lexers = [lexers[i] for i in tables.STATE_LEXER]
         self.rules = [(rule[0], rule[3], _wrap(_builder(rule[1], classes), rule)) for rule in tables.RULES]
 
@@ -324,11 +355,10 @@ def _tables_data(grammar: str) -> dict[str, Any]:
     for state in order:
         basic = frontend.lexer.lexers[state]
         if id(basic) not in seen:
-            scanner = basic.scanner
-            unless = {str(name): tuple(m.pattern for m in cb.scanner._mres)
-                      for name, cb in sorted(basic.callback.items())}
+            groups = _groups(basic.scanner)  # built first: it sets the lexer's callbacks
+            unless = {str(name): _groups(cb.scanner) for name, cb in sorted(basic.callback.items())}
             seen[id(basic)] = len(lexers)
-            lexers.append((tuple(m.pattern for m in scanner._mres), unless))
+            lexers.append((groups, unless))
             newline |= basic.newline_types
         state_lexer.append(seen[id(basic)])
     import lark as lark_module
@@ -337,6 +367,13 @@ def _tables_data(grammar: str) -> dict[str, Any]:
             "END": number[table.end_states["start"]], "IGNORE": frozenset(map(str, lark.lexer_conf.ignore)),
             "NEWLINE": frozenset(map(str, newline)), "RULES": tuple(shaped), "STATES": tuple(states),
             "LEXERS": tuple(lexers), "STATE_LEXER": tuple(state_lexer)}
+
+
+def _groups(scanner: Any) -> tuple[str, ...]:
+    """The named groups of a Lark scanner's expressions, in its order (the same text as its joined expressions)."""
+    groups = tuple(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals)
+    assert "|".join(groups) == "|".join(m.pattern for m in scanner._mres), "Lark joins its terminals otherwise"
+    return groups
 
 
 class _Tables:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import copy
 import sys
-import threading
 import types
+from _thread import RLock  # threading's own lock, without importing threading on a first roll
 from collections.abc import Hashable
 from typing import Any
 
@@ -145,7 +145,7 @@ class PlanCache:
         self.max_plan_bytes = max_plan_bytes
         self.max_answer_bytes = max_answer_bytes
         self.max_answer_item_bytes = max_answer_item_bytes
-        self._lock = threading.RLock()
+        self._lock = RLock()
         #: meaning -> (exact distribution, its bytes), least recently asked first
         self._answers: dict[Hashable, tuple[Any, int]] = {}
         #: bytes of the distributions kept
