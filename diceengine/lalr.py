@@ -157,7 +157,7 @@ def _segments(groups: Sequence[str]) -> list[Any]:
 class _Lexer:
     """One parser state's lexer: its terminals' expressions in Lark's order, compiled on first use."""
 
-    __slots__ = ("groups", "unless", "_mres", "_unless")
+    __slots__ = ("_mres", "_unless", "groups", "unless")
 
     def __init__(self, groups: Sequence[str], unless: Mapping[str, Sequence[str]]) -> None:
         self.groups, self.unless = groups, unless
