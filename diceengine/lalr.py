@@ -226,7 +226,10 @@ class Parser:
         self.newline: frozenset[str] = tables.NEWLINE
         lexers = [_Lexer(groups, unless) for groups, unless in tables.LEXERS]
         self.lexers = [lexers[i] for i in tables.STATE_LEXER]
-        self.rules = [(rule[0], rule[3], _wrap(_builder(rule[1], classes), rule)) for rule in tables.RULES]
+        # a rule ``?a: b`` passes its one child up as it is: the parser only changes state (no call)
+        self.rules = [(rule[0], rule[3], _wrap(_builder(rule[1], classes), rule),
+                       rule[2] and rule[3] == 1 and rule[4] in (None, (((0, False, 0),), 0)))
+                      for rule in tables.RULES]
 
     def parse(self, text: str) -> Any:
         """The tree of ``text``; :class:`Unparsed` when it is not in the grammar (or any doubt)."""
@@ -277,7 +280,16 @@ class Parser:
                     stack.append(action)
                     values.append(token)
                     break
-                origin, size, callback = rules[~action]
+                origin, size, callback, unit = rules[~action]
+                if unit:
+                    del stack[-1]
+                    goto = states[stack[-1]].get(origin)
+                    if goto is None or goto < 0:
+                        raise Unparsed(pos)
+                    stack.append(goto)
+                    if is_end and goto == end_state:
+                        return values[-1]
+                    continue
                 if size:
                     children = values[-size:]
                     del stack[-size:]

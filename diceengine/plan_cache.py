@@ -55,11 +55,11 @@ def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
     from .registry import System
 
     np = sys.modules.get("numpy")  # not imported: nothing is an array (a roll needs no numpy)
-    if issubclass(cls, (*_OPAQUE, System)):
+    if issubclass(cls, (*_OPAQUE, System)) or cls is type(None) or cls is bool:  # shared: None, True, False
         kind = _SKIP
     elif np is not None and issubclass(cls, np.ndarray):
         kind = _ARRAY
-    elif issubclass(cls, (str, bytes, int, float, bool, range, type(None))):
+    elif issubclass(cls, (str, bytes, int, float, range)):
         kind = _LEAF
     elif issubclass(cls, dict):
         kind = _DICT
@@ -84,15 +84,18 @@ def _slot_names(cls: type) -> tuple[str, ...]:
 def footprint(obj: Any, limit: int = 1 << 30) -> int:
     """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
 
-    Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
-    past ``limit`` (the result is then only known to exceed it)."""
+    Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
+    are the names of an instance's attributes (its class's). Stops early once past ``limit`` (the result is then only
+    known to exceed it)."""
     seen: set[int] = set()
+    see = seen.add
     stack = [obj]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     total = 0
     getsize = sys.getsizeof
     layouts = _LAYOUTS
     while stack and total <= limit:
-        o = stack.pop()
+        o = pop()
         if id(o) in seen:
             continue
         cls = type(o)
@@ -100,31 +103,32 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
         kind = layout[0]
         if kind == _SKIP:
             continue
-        seen.add(id(o))
+        see(id(o))
         total += getsize(o)  # an array: its buffer included when it owns one
         if kind == _LEAF:
             continue
-        if kind == _ARRAY:
-            if o.base is not None:
-                stack.append(o.base)
-        elif kind == _DICT:
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        elif kind == _SEQUENCE:
-            stack.extend(o)
-        elif kind == _FUNCTION:
-            stack.extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
-            stack.extend(o.__defaults__ or ())
-        elif kind == _METHOD:
-            stack.append(o.__self__)
-        else:
+        if kind == _OBJECT:
             d = getattr(o, "__dict__", None)
-            if d is not None:
-                stack.append(d)
+            if d is not None and id(d) not in seen:
+                see(id(d))
+                total += getsize(d)
+                extend(d.values())  # the attribute names are the class's
             for name in layout[1]:
                 value = getattr(o, name, _MISSING)
                 if value is not _MISSING:
-                    stack.append(value)
+                    push(value)
+        elif kind == _SEQUENCE:
+            extend(o)
+        elif kind == _DICT:
+            extend(o.keys())
+            extend(o.values())
+        elif kind == _METHOD:
+            push(o.__self__)
+        elif kind == _FUNCTION:
+            extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
+            extend(o.__defaults__ or ())
+        elif o.base is not None:  # an array: what it views
+            push(o.base)
     return total
 
 

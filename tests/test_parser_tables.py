@@ -105,7 +105,7 @@ def test_positions_and_lines_are_lark_s():
             return callback(children)
         return spy
 
-    engine.runtime.rules = [(origin, size, spying(callback)) for origin, size, callback in engine.runtime.rules]
+    engine.runtime.rules = [(origin, size, spying(callback), unit) for origin, size, callback, unit in engine.runtime.rules]
     try:
         engine.runtime.parse("1 +\n  20")
     finally:
