@@ -1,8 +1,10 @@
-"""Text to syntax tree: the core grammar plus a system's fragment, parsed by Lark (LALR).
+"""Text to syntax tree: the core grammar plus a system's fragment, an LALR grammar of Lark's.
 
-Each system gets one parser, built on first use. The Lark transformer
-runs inside the LALR parser, so building the tree never recurses, and the depth of the tree is
-checked before anything walks it.
+Each system gets one parser, built on first use. A built-in grammar is read by the engine's runtime from the
+tables Lark computed for it (:mod:`diceengine.lalr`: no Lark import on a roll); a text it cannot read is parsed
+again by Lark, whose syntax error is the one raised. A plug-in's grammar is parsed by Lark itself. Either way
+each rule's node is built inside the LALR parser, so building the tree never recurses, and the depth of the
+tree is checked before anything walks it.
 
 Letters are ASCII letters: every terminal is compiled with :data:`re.ASCII`, so a case-insensitive
 terminal (``"vs"i``, ``/[a-z]+/i``) folds the case of ASCII letters only, and Unicode look-alikes
