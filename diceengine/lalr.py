@@ -440,13 +440,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     from importlib import resources
     from pathlib import Path
 
-    from .parser import core_grammar
-
     folder = Path(str(resources.files("diceengine.grammars")))
+    core = (folder / "core.lark").read_text(encoding="utf-8")
     for path in sorted(folder.glob("*.lark")):
         if path.name == "core.lark":
             continue
-        grammar = core_grammar() + "\n" + path.read_text(encoding="utf-8")
+        grammar = core + "\n" + path.read_text(encoding="utf-8")  # as diceengine.parser.grammar_text joins them
         target = folder / f"_tables_{path.stem}.py"
         target.write_text(tables_source(grammar, path.name), encoding="utf-8")
         print(f"wrote {target}")
