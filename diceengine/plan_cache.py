@@ -44,9 +44,10 @@ MAX_ANSWER_ITEM_BYTES = 4 * 2**20
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
-#: how footprint() looks into an object of each type: (kind, slot names); kinds below
+#: how footprint() looks into an object of each type: (kind, slot names); kinds below (an instance of a class without
+#: ``__dict__``, all slots, is an _OBJECT_SLOTS)
 _LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
-_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT = range(8)
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
 _MISSING = object()
 
 
@@ -72,6 +73,8 @@ def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
     else:
         kind = _OBJECT
     slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
+        kind = _OBJECT_SLOTS  # no instance dictionary to look for
     found = _LAYOUTS[cls] = (kind, slots)
     return found
 
@@ -107,12 +110,13 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
         total += getsize(o)  # an array: its buffer included when it owns one
         if kind == _LEAF:
             continue
-        if kind == _OBJECT:
-            d = getattr(o, "__dict__", None)
-            if d is not None and id(d) not in seen:
-                see(id(d))
-                total += getsize(d)
-                extend(d.values())  # the attribute names are the class's
+        if kind >= _OBJECT:
+            if kind == _OBJECT:
+                d = getattr(o, "__dict__", None)
+                if d is not None and id(d) not in seen:
+                    see(id(d))
+                    total += getsize(d)
+                    extend(d.values())  # the attribute names are the class's
             for name in layout[1]:
                 value = getattr(o, name, _MISSING)
                 if value is not _MISSING:
