@@ -48,7 +48,6 @@ _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, ty
 #: ``__dict__``, all slots, is an _OBJECT_SLOTS)
 _LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
 _SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
-_MISSING = object()
 
 
 def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
@@ -99,14 +98,15 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
     layouts = _LAYOUTS
     while stack and total <= limit:
         o = pop()
-        if id(o) in seen:
+        i = id(o)
+        if i in seen:
             continue
         cls = type(o)
         layout = layouts.get(cls) or _layout(cls)
         kind = layout[0]
         if kind == _SKIP:
             continue
-        see(id(o))
+        see(i)
         total += getsize(o)  # an array: its buffer included when it owns one
         if kind == _LEAF:
             continue
@@ -118,8 +118,8 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
                     total += getsize(d)
                     extend(d.values())  # the attribute names are the class's
             for name in layout[1]:
-                value = getattr(o, name, _MISSING)
-                if value is not _MISSING:
+                value = getattr(o, name, None)  # an unset slot: nothing held
+                if value is not None:
                     push(value)
         elif kind == _SEQUENCE:
             extend(o)
