@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from .errors import DiceLimitError
 from .limits import NUMPY_CALL, PYTHON_STEP, Cost

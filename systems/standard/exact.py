@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.pmf import PMF
 
 __all__ = ["MAX_PAIRS", "DecimalValue", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal",

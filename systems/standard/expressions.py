@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, ast_utils
-
-from diceengine.ast import Node, _Binary
+from diceengine.ast import AsList, Node, Token, _Binary
 from diceengine.errors import DiceSyntaxError
 
 from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
@@ -128,7 +126,7 @@ class Labelled(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Call(Node, ast_utils.AsList):
+class Call(Node, AsList):
     """``floor(x) ceil(x) round(x) abs(x) min(x, y, ...) max(x, y, ...)``."""
 
     items: Any
@@ -146,7 +144,7 @@ class Call(Node, ast_utils.AsList):
 
 
 @dataclass(frozen=True, slots=True)
-class GroupModifiers(Node, ast_utils.AsList):
+class GroupModifiers(Node, AsList):
     """The modifiers after a group or a set, in order."""
 
     items: Any
@@ -156,7 +154,7 @@ class GroupModifiers(Node, ast_utils.AsList):
 
 
 @dataclass(frozen=True, slots=True)
-class Group(Node, ast_utils.AsList):
+class Group(Node, AsList):
     """``{a, b, ...}`` with keep / drop, success counts and sorting over the totals of its expressions
     (Roll20, rpg-dice-roller); without modifiers, the sum of the totals."""
 

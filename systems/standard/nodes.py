@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from lark import Token, ast_utils
-
-from diceengine.ast import Node, to_int
+from diceengine.ast import AsList, Node, Token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
@@ -52,7 +50,7 @@ def _compare_parts(items: Any) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class Compare(Node, ast_utils.AsList):
+class Compare(Node, AsList):
     """A compare point: ``>=7``, ``<2``, ``=1``, ``>=-1`` or a bare ``1`` (equal)."""
 
     items: Any
@@ -234,7 +232,7 @@ class Reroll(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class CountSuccesses(Node, ast_utils.AsList):
+class CountSuccesses(Node, AsList):
     """``>=N`` (and ``>N <=N <N =N``): the term counts the dice meeting it instead of summing."""
 
     items: Any
@@ -397,7 +395,7 @@ class Critical(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Modifiers(Node, ast_utils.AsList):
+class Modifiers(Node, AsList):
     """The modifiers after a dice term, in order."""
 
     items: Any

@@ -16,11 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
-
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF

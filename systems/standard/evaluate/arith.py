@@ -8,11 +8,10 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numpy as np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
@@ -48,8 +47,9 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
-_NP_COMPARE = {"==": np.equal, "=": np.equal, "!=": np.not_equal, "<>": np.not_equal, "<": np.less,
-               "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+#: the numpy function of each comparison, by name (numpy is imported by samples and exact odds only)
+_NP_COMPARE = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal", "<": "less",
+               "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 
 
 class Binary(Evaluator):
@@ -147,9 +147,10 @@ class Binary(Evaluator):
             return a * b
         fractions = self.left.rational or self.right.rational
         if op in _NP_COMPARE:
+            compare = getattr(np, _NP_COMPARE[op])
             if fractions:  # equal up to float rounding: equal (the exact odds compare fractions)
-                return _NP_COMPARE[op](snapped_difference(a, b), 0.0).astype(np.int64)
-            return _NP_COMPARE[op](a, b).astype(np.int64)
+                return compare(snapped_difference(a, b), 0.0).astype(np.int64)
+            return compare(a, b).astype(np.int64)
         if op in ("/", "//", "%") and np.any(np.asarray(b) == 0):
             raise self._error("division by zero")
         if op == "/" and self.exact_division:
@@ -182,7 +183,7 @@ class Binary(Evaluator):
             raise self._error("division by zero is possible")
         vectorised: Any = None
         if op in _NP_COMPARE:
-            compare = _NP_COMPARE[op]
+            compare = getattr(np, _NP_COMPARE[op])
             vectorised = lambda x, y: compare(x, y).astype(np.int64)
         elif op == "//" or (op == "/" and not self.exact_division):
             vectorised = np.floor_divide

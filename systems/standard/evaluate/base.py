@@ -7,8 +7,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-import numpy as np
-
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support

@@ -9,10 +9,9 @@ from collections.abc import Callable, Iterator
 from math import comb
 from typing import Any
 
-import numpy as np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Group as Struck
 from diceengine.parts import Part

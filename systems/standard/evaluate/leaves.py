@@ -9,9 +9,8 @@ from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from diceengine.arith import check_interval
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, WORK

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from math import comb, prod
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from diceengine.ast import Add, Neg, Number, Sub
 from diceengine.errors import DiceLimitError

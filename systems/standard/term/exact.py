@@ -9,9 +9,8 @@ from functools import partial
 from math import comb
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.pmf import (
     PMF,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from ..nodes import Compare, Keep
 
