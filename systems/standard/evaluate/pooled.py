@@ -20,11 +20,10 @@ from collections.abc import Callable, Iterator
 from math import comb, prod
 from typing import Any
 
-from diceengine.lazy import np
-
 from diceengine.ast import Add, Neg, Number, Sub
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Face, Part
 from diceengine.pmf import PMF, WORK

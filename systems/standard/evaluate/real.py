@@ -14,10 +14,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from diceengine.lazy import np
-
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import MAX_VALUE
 
 from .. import exact as _exact
