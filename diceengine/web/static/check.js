@@ -1,6 +1,6 @@
 // The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
 "use strict";
-import { $, COLORS, api, el, engine, pct, t } from "./common.js";
+import { $, COLORS, api, dieFace, el, engine, pct, t } from "./common.js";
 import { barChart, likely, lineChart } from "./charts.js";
 
 const state = { odds: null, checks: [], roll: null, convert: null };
@@ -106,8 +106,10 @@ function renderRoll(data) {
     if (d.added) classes.push("added");
     const what = [d.wild ? t("wild") : d.kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "",
                   d.rerolled ? t("re-rolled") : "", d.added ? t("added") : ""].filter(Boolean).join(", ");
-    dice.append(el("li", { class: classes.join(" "), title: what, "aria-label": `${what}: ${d.face || d.value}` },
-                   d.face || String(d.value), el("small", { text: d.wild ? t("wild") : d.kind })));
+    const face = dieFace(data.system, d);
+    if (face.symbols) classes.push("symbols");
+    dice.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
+                   face.shown, el("small", { text: d.wild ? t("wild") : d.kind })));
   }
   const out = $("roll-outcome");
   out.replaceChildren();

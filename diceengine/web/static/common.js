@@ -54,3 +54,16 @@ export function t(msgid, values) {
   if (!values) return text;
   return text.replace(/\{(\w+)\}/g, (all, name) => (Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all));
 }
+
+// A die as the page shows it: its face in the system's symbols when the system declares a glyph for its kind and
+// for every symbol on the face (FFG: "success + advantage" on an ability die is 🟩 ✹▲), else its face or value;
+// `words` is the face in words, for the die's title and its accessible name.
+export function dieFace(system, d) {
+  const words = d.face || String(d.value);
+  const glyphs = (engine.systems[system] || {}).symbols || {};
+  const kind = glyphs[d.kind];
+  if (!kind || !d.face) return { shown: words, words, symbols: false };
+  const parts = d.face.split(" + ").map((w) => glyphs[w]);
+  if (parts.some((g) => g === undefined)) return { shown: words, words, symbols: false };
+  return { shown: `${kind} ${parts.join("")}`, words, symbols: true };
+}

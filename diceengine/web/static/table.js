@@ -5,7 +5,7 @@
 // so the stream is read with fetch() and resumed after the last step seen (?after=N and Last-Event-ID).
 // What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
 "use strict";
-import { api, el, engine, num, pct, t } from "./common.js";
+import { api, dieFace, el, engine, num, pct, t } from "./common.js";
 
 // ---- the words: fmt(t("English with {fields}"), {fields}): the catalogue translates the message, fields and all
 
@@ -470,7 +470,7 @@ function timeOf(step) {
   return isNaN(d) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-function renderDice(dice) {
+function renderDice(dice, system) {
   const list = el("ul", { class: "dice", "aria-label": t("every die") });
   for (const d of dice || []) {
     const classes = ["die"];
@@ -481,8 +481,10 @@ function renderDice(dice) {
     const kind = d.wild ? t("wild") : String(d.kind);
     const what = [kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "", d.rerolled ? t("re-rolled") : "",
                   d.added ? t("added") : ""].filter(Boolean).join(", ");
-    const face = d.face || String(d.value);
-    list.append(el("li", { class: classes.join(" "), title: what, "aria-label": `${what}: ${face}` }, face, el("small", { text: kind })));
+    const face = dieFace(system, d);
+    if (face.symbols) classes.push("symbols");
+    list.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
+                   face.shown, el("small", { text: kind })));
   }
   return list;
 }
@@ -548,7 +550,7 @@ function renderStep(step) {
     const line = el("p", { class: "line" }, el("code", { class: "step-expression", text: step.expression }));
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
-    li.append(line, renderDice(step.dice), renderOutcome(step.outcome), renderOdds(step.odds, step.outcome));
+    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome), renderOdds(step.odds, step.outcome));
     if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "rule") {
