@@ -99,8 +99,8 @@ def _in_spelling(err: DiceError, expression: str, system: str | System) -> DiceE
     return err.at(expression, column)
 
 
-def plan(expression: str, system: str | System = "standard", **options: Any) -> Plan:
-    """The prepared (parsed, validated, cached) plan of ``expression``."""
+def _keyed_plan(expression: str, system: str | System, options: dict[str, Any]) -> tuple[Plan, tuple[Any, ...]]:
+    """``(plan, key)``: the prepared plan of ``expression`` and its key in the cache of spellings."""
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
     try:
         found = _plans.get(key)
@@ -109,7 +109,12 @@ def plan(expression: str, system: str | System = "standard", **options: Any) -> 
         if not isinstance(system, System):
             plain_text(system, "a system name")
         raise DiceError("option values must be hashable (strings, numbers, booleans)") from None
-    return found if found is not None else _prepare(key, expression, system, options)
+    return (found if found is not None else _prepare(key, expression, system, options)), key
+
+
+def plan(expression: str, system: str | System = "standard", **options: Any) -> Plan:
+    """The prepared (parsed, validated, cached) plan of ``expression``."""
+    return _keyed_plan(expression, system, options)[0]
 
 
 def _name(system: str | System) -> str:
@@ -171,8 +176,7 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
 
 def distribution(expression: str, system: str | System = "standard", **options: Any) -> Distribution:
     """The exact distribution of ``expression``'s outcome (refused up front when over the work budget)."""
-    prepared = plan(expression, system, **options)
-    key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
+    prepared, key = _keyed_plan(expression, system, options)
     known = PLANS.answer(key)
     if known is not None:  # asked before (in this spelling or another of the same meaning)
         known.system, known.expression = _name(system), plain_text(expression)

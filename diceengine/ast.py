@@ -1,8 +1,10 @@
 """The immutable syntax tree: one frozen dataclass per rule of ``grammars/core.lark``.
 
 Systems define the nodes of their own grammar fragment the same way (subclasses of :class:`Node`
-in their module) and the parser builds a Lark transformer from both sets of classes
-(Lark's ``ast_utils`` pattern), so the grammar and the tree stay in step.
+in their module) and the parser builds each rule with the class of the same name from both sets of classes
+(Lark's ``ast_utils`` pattern), so the grammar and the tree stay in step. A node receives the grammar's tokens
+as :class:`Token` (``isinstance(x, Token)``: the engine's parser's tokens, and Lark's when a plug-in's grammar
+is parsed by Lark); a node class that also inherits :class:`AsList` receives its children as one list.
 """
 
 from __future__ import annotations
@@ -12,18 +14,37 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, ast_utils
-
 from .errors import DiceLimitError
 from .i18n import N_
+from .lalr import Token
 from .limits import MAX_CONSTANT
 
-__all__ = ["Add", "Div", "Mul", "Neg", "Node", "Number", "Sub", "children", "counterpart", "position", "start",
-           "to_int"]
+__all__ = [
+    "Add",
+    "AsList",
+    "Div",
+    "Mul",
+    "Neg",
+    "Node",
+    "Number",
+    "Sub",
+    "Token",
+    "children",
+    "counterpart",
+    "position",
+    "start",
+    "to_int",
+]
 
 
-class Node(ast_utils.Ast):
+class Node:
     """Base class of every syntax-tree node (frozen dataclasses)."""
+
+    __slots__ = ()
+
+
+class AsList:
+    """Mixin of a node class built from its children as one list (Lark's ``ast_utils.AsList``)."""
 
     __slots__ = ()
 

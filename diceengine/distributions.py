@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from .errors import DiceError
 

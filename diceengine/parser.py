@@ -1,8 +1,10 @@
-"""Text to syntax tree: the core grammar plus a system's fragment, parsed by Lark (LALR).
+"""Text to syntax tree: the core grammar plus a system's fragment, an LALR grammar of Lark's.
 
-Each system gets one parser, built on first use. The Lark transformer
-runs inside the LALR parser, so building the tree never recurses, and the depth of the tree is
-checked before anything walks it.
+Each system gets one parser, built on first use. A built-in grammar is read by the engine's runtime from the
+tables Lark computed for it (:mod:`diceengine.lalr`: no Lark import on a roll); a text it cannot read is parsed
+again by Lark, whose syntax error is the one raised. A plug-in's grammar is parsed by Lark itself. Either way
+each rule's node is built inside the LALR parser, so building the tree never recurses, and the depth of the
+tree is checked before anything walks it.
 
 Letters are ASCII letters: every terminal is compiled with :data:`re.ASCII`, so a case-insensitive
 terminal (``"vs"i``, ``/[a-z]+/i``) folds the case of ASCII letters only, and Unicode look-alikes
@@ -14,24 +16,24 @@ deliberately, each case it accepts spelled out (``/tr[eéEÉ]s/``); word and dig
 from __future__ import annotations
 
 import re
-import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Transformer, ast_utils
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-
-from . import ast
+from . import ast, lalr
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
 from .i18n import N_
 from .limits import MAX_DEPTH, MAX_EXPRESSION_LENGTH
 
 if TYPE_CHECKING:
+    import types
+
+    from lark import Lark, Transformer
+    from lark.exceptions import UnexpectedInput
+
     from .registry import System
 
-__all__ = ["grammar_text", "parse", "parser_for"]
+__all__ = ["core_grammar", "grammar_text", "parse", "parser_for"]
 
 #: how a terminal is named in an error message (messages of the catalogues)
 _TERMINAL_NAMES = {
@@ -45,34 +47,77 @@ _TERMINAL_NAMES = {
 }
 
 
+@cache
+def core_grammar() -> str:
+    """The text of the engine's ``core.lark``."""
+    from .registry import package_text
+
+    return package_text("diceengine.grammars", "core.lark")
+
+
 def grammar_text(system: System) -> str:
     """The full grammar of a system: the engine's ``core.lark`` followed by the system's fragment
     (:meth:`~diceengine.registry.System.grammar_source`)."""
-    text = resources.files("diceengine.grammars").joinpath("core.lark").read_text(encoding="utf-8")
+    text = core_grammar()
     fragment = system.grammar_source()
     return text + "\n" + fragment if fragment else text
 
 
-def _transformer(modules: Iterable[types.ModuleType]) -> Transformer:
+def _is_list(cls: type) -> bool:
+    """The node takes its children as one list: :class:`diceengine.ast.AsList` (or Lark's ``ast_utils.AsList``)."""
+    return any(c.__name__ == "AsList" and c.__module__ in ("diceengine.ast", "lark.ast_utils") for c in cls.__mro__)
+
+
+def _classes(modules: Sequence[types.ModuleType]) -> dict[str, tuple[type, bool]]:
+    """Rule name -> (node class, takes a list): the nodes of ``modules`` (Lark's ``ast_utils`` pattern)."""
+    found = lalr.node_classes(modules, ast.Node, ())
+    return {name: (cls, _is_list(cls)) for name, (cls, _) in found.items()}
+
+
+def _transformer(modules: Sequence[types.ModuleType]) -> Transformer:
+    """Lark's transformer building the nodes of ``modules``, as ``ast_utils.create_transformer`` does."""
+    from lark import Transformer, v_args
+
     transformer: Transformer = Transformer()
-    for module in modules:
-        transformer = ast_utils.create_transformer(module, transformer)
+    for name, (cls, as_list) in _classes(modules).items():
+        setattr(transformer, name, v_args(inline=not as_list)(cls).__get__(transformer))
     return transformer
 
 
+class _Engine:
+    """A system's parser: the engine's runtime on tables prebuilt by Lark (:mod:`diceengine.lalr`) for a built-in
+    grammar, Lark itself for a plug-in's (whose nodes may expect Lark's own tokens). A text the runtime cannot read
+    is parsed again by Lark, whose error is the one raised."""
+
+    def __init__(self, system: System) -> None:
+        self.modules = (ast, *system.ast_modules())
+        self.grammar = grammar_text(system)
+        builtin = system.grammar_package == "diceengine.grammars" and all(
+            m.__name__.startswith("diceengine.") for m in self.modules)
+        tables = lalr.tables_for(system.grammar, self.grammar) if builtin else None
+        self.runtime = lalr.Parser(tables, _classes(self.modules)) if tables is not None else None
+        self._lark: Lark | None = None
+
+    @property
+    def lark(self) -> Lark:
+        """Lark's parser of the grammar (built on first use: a plug-in's parse, or an error of the runtime's)."""
+        if self._lark is None:
+            self._lark = lalr.compile_grammar(self.grammar, _transformer(self.modules))
+        return self._lark
+
+    def parse(self, expression: str) -> Any:
+        if self.runtime is not None:
+            try:
+                return self.runtime.parse(expression)
+            except lalr.Unparsed:
+                pass  # Lark says why (or, should the two ever disagree, reads it)
+        return self.lark.parse(expression)
+
+
 @cache
-def parser_for(system: System) -> Lark:
-    """The Lark parser of ``system`` (built once per system)."""
-    modules = [ast, *system.ast_modules()]
-    return Lark(
-        grammar_text(system),
-        parser="lalr",
-        lexer="contextual",
-        transformer=_transformer(modules),
-        maybe_placeholders=True,
-        g_regex_flags=re.ASCII,  # letters are ASCII letters: no Unicode case folding (module docstring)
-        cache=True,  # the grammar's analysis kept on disk by Lark (keyed on grammar, options and version)
-    )
+def parser_for(system: System) -> _Engine:
+    """The parser of ``system`` (built once per system)."""
+    return _Engine(system)
 
 
 def _describe_terminals(parser: Lark, names: Iterable[str]) -> list[str]:
@@ -116,6 +161,8 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSy
 
 
 def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "''"
@@ -133,16 +180,39 @@ def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> D
                            expected=expected)
 
 
+#: node class -> the names of its fields (:func:`dataclasses.fields`, read once per class)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    import dataclasses
+
+    names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
+    return names
+
+
 def check_depth(tree: Any, expression: str) -> None:
-    """Raise :class:`DiceLimitError` when ``tree`` is nested deeper than :data:`MAX_DEPTH`."""
+    """Raise :class:`DiceLimitError` when ``tree`` is nested deeper than :data:`MAX_DEPTH` (its children as
+    :func:`diceengine.ast.children` gives them)."""
     stack = [(tree, 1)]
+    node_type, fields = ast.Node, _FIELDS
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             column = ast.position(node)
             raise DiceLimitError(N_("expression nested too deeply (more than {limit} levels)"), expression,
                                  column if column is not None else 0, limit=MAX_DEPTH)
-        stack.extend((child, depth + 1) for child in ast.children(node))
+        cls = type(node)
+        names = fields.get(cls)
+        if names is None:
+            names = _field_names(cls)
+        deeper = depth + 1
+        for name in names:
+            value = getattr(node, name)
+            if isinstance(value, node_type):
+                stack.append((value, deeper))
+            elif isinstance(value, tuple):
+                stack.extend((item, deeper) for item in value if isinstance(item, node_type))
 
 
 def parse(expression: str, system: System) -> Any:
@@ -158,14 +228,19 @@ def parse(expression: str, system: System) -> Any:
     parser = parser_for(system)
     try:
         tree = parser.parse(expression)
-    except UnexpectedInput as err:
-        raise _syntax_error(parser, expression, err) from None
-    except VisitError as err:  # a node refused its children
+    except DiceError as err:
+        raise err.at(expression, err.column) from None
+    except Exception as err:
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        if isinstance(err, UnexpectedInput):
+            raise _syntax_error(parser.lark, expression, err) from None
+        if not isinstance(err, VisitError):
+            raise
+        # a node refused its children
         inner = err.orig_exc
         if isinstance(inner, DiceError):
             raise inner.at(expression, inner.column) from None
         raise
-    except DiceError as err:
-        raise err.at(expression, err.column) from None
     check_depth(tree, expression)
     return tree

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import copy
 import sys
-import threading
 import types
+from _thread import RLock  # threading's own lock, without importing threading on a first roll
 from collections.abc import Hashable
 from typing import Any
 
@@ -44,23 +44,22 @@ MAX_ANSWER_ITEM_BYTES = 4 * 2**20
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
-#: how footprint() looks into an object of each type: (kind, slot names); kinds below
+#: how footprint() looks into an object of each type: (kind, slot names); kinds below (an instance of a class without
+#: ``__dict__``, all slots, is an _OBJECT_SLOTS)
 _LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
-_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT = range(8)
-_MISSING = object()
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
 
 
 def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
     """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
-    import numpy as np
-
     from .registry import System
 
-    if issubclass(cls, (*_OPAQUE, System)):
+    np = sys.modules.get("numpy")  # not imported: nothing is an array (a roll needs no numpy)
+    if issubclass(cls, (*_OPAQUE, System)) or cls is type(None) or cls is bool:  # shared: None, True, False
         kind = _SKIP
-    elif issubclass(cls, np.ndarray):
+    elif np is not None and issubclass(cls, np.ndarray):
         kind = _ARRAY
-    elif issubclass(cls, (str, bytes, int, float, bool, range, type(None))):
+    elif issubclass(cls, (str, bytes, int, float, range)):
         kind = _LEAF
     elif issubclass(cls, dict):
         kind = _DICT
@@ -73,6 +72,8 @@ def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
     else:
         kind = _OBJECT
     slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
+        kind = _OBJECT_SLOTS  # no instance dictionary to look for
     found = _LAYOUTS[cls] = (kind, slots)
     return found
 
@@ -85,47 +86,53 @@ def _slot_names(cls: type) -> tuple[str, ...]:
 def footprint(obj: Any, limit: int = 1 << 30) -> int:
     """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
 
-    Modules, classes, code, globals and registered systems are shared, so not counted. Stops early once
-    past ``limit`` (the result is then only known to exceed it)."""
+    Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
+    are the names of an instance's attributes (its class's). Stops early once past ``limit`` (the result is then only
+    known to exceed it)."""
     seen: set[int] = set()
+    see = seen.add
     stack = [obj]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     total = 0
     getsize = sys.getsizeof
     layouts = _LAYOUTS
     while stack and total <= limit:
-        o = stack.pop()
-        if id(o) in seen:
+        o = pop()
+        i = id(o)
+        if i in seen:
             continue
         cls = type(o)
         layout = layouts.get(cls) or _layout(cls)
         kind = layout[0]
         if kind == _SKIP:
             continue
-        seen.add(id(o))
+        see(i)
         total += getsize(o)  # an array: its buffer included when it owns one
         if kind == _LEAF:
             continue
-        if kind == _ARRAY:
-            if o.base is not None:
-                stack.append(o.base)
-        elif kind == _DICT:
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        elif kind == _SEQUENCE:
-            stack.extend(o)
-        elif kind == _FUNCTION:
-            stack.extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
-            stack.extend(o.__defaults__ or ())
-        elif kind == _METHOD:
-            stack.append(o.__self__)
-        else:
-            d = getattr(o, "__dict__", None)
-            if d is not None:
-                stack.append(d)
+        if kind >= _OBJECT:
+            if kind == _OBJECT:
+                d = getattr(o, "__dict__", None)
+                if d is not None and id(d) not in seen:
+                    see(id(d))
+                    total += getsize(d)
+                    extend(d.values())  # the attribute names are the class's
             for name in layout[1]:
-                value = getattr(o, name, _MISSING)
-                if value is not _MISSING:
-                    stack.append(value)
+                value = getattr(o, name, None)  # an unset slot: nothing held
+                if value is not None:
+                    push(value)
+        elif kind == _SEQUENCE:
+            extend(o)
+        elif kind == _DICT:
+            extend(o.keys())
+            extend(o.values())
+        elif kind == _METHOD:
+            push(o.__self__)
+        elif kind == _FUNCTION:
+            extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
+            extend(o.__defaults__ or ())
+        elif o.base is not None:  # an array: what it views
+            push(o.base)
     return total
 
 
@@ -146,7 +153,7 @@ class PlanCache:
         self.max_plan_bytes = max_plan_bytes
         self.max_answer_bytes = max_answer_bytes
         self.max_answer_item_bytes = max_answer_item_bytes
-        self._lock = threading.RLock()
+        self._lock = RLock()
         #: meaning -> (exact distribution, its bytes), least recently asked first
         self._answers: dict[Hashable, tuple[Any, int]] = {}
         #: bytes of the distributions kept

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from .errors import DiceLimitError
 from .limits import NUMPY_CALL, PYTHON_STEP, Cost
@@ -91,12 +91,60 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     return Cost(table + faces * per_face, (2 * keep + 2) * span + 6 * binomials)
 
 
-def keep_dp_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
-    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``."""
+def _keep_dp_steps_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
+    """The own work of :func:`keep_dp`'s steps (what it counts itself; the sums they place count themselves)."""
     keep = max(0, min(keep, n))
     size = keep * max(score_span - 1, 0) + 1
     steps = keys * (n + 1) * (n + 2) / 2
     return Cost(steps * (size * 3 + 30 * NUMPY_CALL), (n + 1) * size * 2)
+
+
+def _convolve_costs(la: np.ndarray, lb: np.ndarray) -> np.ndarray:
+    """:func:`convolve_cost`'s work, element by element (vectorised)."""
+    la, lb = np.broadcast_arrays(np.asarray(la, dtype=np.float64), np.asarray(lb, dtype=np.float64))
+    direct = (la * lb <= 4_000_000) | (np.minimum(la, lb) < 64)
+    x = np.maximum(la + lb - 2, 1)
+    bits = np.floor(np.log2(x)) + 1
+    size = 2.0 ** bits
+    return np.where(direct, la * lb, 6 * size * (bits + 1)) + NUMPY_CALL
+
+
+def _placing_work(n: int, keep: int, score_span: int, key_span: int) -> float:
+    """At most the work of the sums one key of :func:`keep_dp` places (:func:`_placed`): with ``j < keep`` dice
+    placed (their kept sum spans ``j * s + 1``, ``s`` a die's span less one), ``c`` more dice of the key add the
+    sum of ``min(c, keep - j)`` scores of that key (spanning ``key_span`` each: one convolution), and each count
+    of kept dice has its power computed once."""
+    keep = max(0, min(keep, n))
+    s = max(score_span - 1, 0)
+    t = max(key_span - 1, 0)
+    work = 0.0
+    if keep <= 2000:
+        rows = np.arange(keep)[:, None]
+        cols = np.arange(1, keep + 1)[None, :]
+        placed = np.minimum(cols, keep - rows)  # c >= keep - j: keep - j scores (n - keep + 1 values of c)
+        times = np.where(cols < keep - rows, 1.0, np.where(cols == keep - rows, n - keep + 1.0, 0.0))
+        work += float((times * _convolve_costs(rows * s + 1, placed * t + 1)).sum())
+    else:  # a bound without the table: every convolution direct
+        for j in range(keep):
+            top = keep - j
+            lbs = (top - 1) * (1 + t * top / 2)  # sum over c = 1 .. top - 1 of (c * t + 1)
+            work += (j * s + 1) * (lbs + (n - keep + 1) * (top * t + 1)) + (n - j) * NUMPY_CALL
+    for kept in range(1, keep + 1):
+        work += power_cost(key_span, kept)[0].work
+    return work
+
+
+def keep_dp_cost(keys: int, n: int, keep: int, score_span: int, key_span: int | None = None,
+                 sums: bool = True) -> Cost:
+    """Cost of :func:`keep_dp`: ``keys`` sort keys, ``n`` dice, ``keep`` kept, scores spanning ``score_span``
+    (``key_span`` given one key: 1 when a key is one face and its score; by default ``score_span``): its steps
+    and, with ``sums``, the sums they place (without: the steps alone, for callers whose own estimate covers the
+    sums)."""
+    steps = _keep_dp_steps_cost(keys, n, keep, score_span)
+    if not sums:
+        return steps
+    span = score_span if key_span is None else key_span
+    return steps + Cost(keys * _placing_work(n, keep, score_span, span), 0)
 
 
 def rank_dp_cost(steps: float, n: int, states: int, score_span: int) -> Cost:
@@ -255,7 +303,7 @@ def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest:
     keep = max(0, min(keep, n))
     # the steps' own work; the sums they place count themselves (convolve)
     spans = [len(u[2].p) for u in units] or [1]
-    WORK.work += keep_dp_cost(len(units), n, keep, max(spans)).work
+    WORK.work += _keep_dp_steps_cost(len(units), n, keep, max(spans)).work
     return keep_window(units, n, 0, keep, highest_first=highest)
 
 

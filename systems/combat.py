@@ -76,9 +76,11 @@ class TotalSampler:
         edges = np.arange(buckets + 1) / buckets
         guide = np.stack([np.searchsorted(cdf[r], edges[:-1], side="right") for r in range(count)])
         upper = np.stack([np.searchsorted(cdf[r], edges[1:], side="left") for r in range(count)])
-        self.steps = int((upper - guide).max()) if count else 0
+        spread = upper - guide  # the most steps a draw falling in each bucket needs
+        self.steps = int(spread.max()) if count else 0
         self.buckets = buckets
         self.guide = (guide + (np.arange(count) * width)[:, None]).astype(np.int64).ravel()
+        self.far = (spread > 1).ravel()  # buckets of the tails, where several values share a bucket
         self.cdf = cdf.ravel()
         self.values = values.ravel()
 
@@ -87,8 +89,17 @@ class TotalSampler:
         bucket = (u * self.buckets).astype(np.int64)
         bucket += rows * self.buckets
         at = np.take(self.guide, bucket)
-        for _ in range(self.steps):
-            at += np.take(self.cdf, at) <= u
+        if self.steps <= 2:
+            for _ in range(self.steps):
+                at += np.take(self.cdf, at) <= u
+            return np.take(self.values, at)
+        at += np.take(self.cdf, at) <= u  # one step finishes every draw but those of the tails' buckets
+        far = np.flatnonzero(np.take(self.far, bucket))
+        if len(far):
+            a, uf = at[far], u[far]
+            for _ in range(self.steps - 1):  # a finished draw stays put: the same draw as stepping them all
+                a += np.take(self.cdf, a) <= uf
+            at[far] = a
         return np.take(self.values, at)
 
 

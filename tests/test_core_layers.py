@@ -52,7 +52,8 @@ def test_the_reader_sees_lazy_and_type_only_imports() -> None:
     # the reader itself, on imports whose kind it must not miss
     assert "diceengine.models" in imports("diceengine.rolls")  # lazy, in Roll.model
     assert "diceengine.registry" in imports("diceengine.rolls")  # type-only
-    assert {"diceengine.parts", "diceengine.renderers"} <= imports("diceengine.renderers.plain")
+    assert {"diceengine.parts", "diceengine.renderers.explain"} <= imports("diceengine.renderers.plain")  # a sibling
+    assert "diceengine.renderers" not in imports("diceengine.renderers.plain")  # never its own package
     assert "diceengine.renderers" in imports("diceengine")
 
 

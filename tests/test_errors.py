@@ -50,7 +50,7 @@ def test_syntax_errors_show_where(expr, column, words):
         ("10/0", de.DiceValueError),
         ("", de.DiceSyntaxError),
         ("   ", de.DiceSyntaxError),
-        ("3d6r1r2", de.DiceSyntaxError),
+        ("3d6r1ro2", de.DiceSyntaxError),
     ],
 )
 def test_limits_and_meaningless_expressions(expr, kind):

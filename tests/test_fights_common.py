@@ -49,9 +49,12 @@ def test_code_totals():
 def test_the_sampler_draws_what_a_binary_search_of_the_cdf_draws():
     pmfs = [(np.array([1, 2, 3]), np.array([0.2, 0.3, 0.5])), None, (np.array([5]), np.array([1.0])),
             (np.array([-4, 0, 9, 10, 11, 40]), np.array([0.01, 0.3, 0.09, 0.2, 0.3, 0.1]) * 2),  # unnormalised
-            (np.arange(200), np.full(200, 1 / 200))]
+            (np.arange(200), np.full(200, 1 / 200)),
+            (np.arange(60), 0.5 ** np.arange(60.0)),  # a long tail: many values share a bucket of the guide
+            (np.arange(40), np.r_[0.999, np.full(39, 0.001 / 39)])]  # ... at the top of the CDF too
     sampler = fc.TotalSampler(pmfs)
-    n = 20_000
+    assert sampler.steps > 2  # the tails' buckets take the path of several steps
+    n = 200_000
     rows = np.random.default_rng(1).integers(0, len(pmfs), n)
     got = sampler(rows, np.random.default_rng(7))
     u = np.random.default_rng(7).random(n)
@@ -153,3 +156,33 @@ def test_a_codes_totals_for_fights_are_renormalised_and_follow_the_options():
     low = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="remove_highest")]))
     plain = dict(zip(*[a.tolist() for a in code_pmf(Code(3, 1), "d6wild", complication="none")]))
     assert sum(v * p for v, p in low.items()) < sum(v * p for v, p in plain.items()) - 0.3
+
+
+class _Uniforms:
+    """A generator whose uniform numbers are chosen: the sampler's one draw per total."""
+
+    def __init__(self, u: np.ndarray) -> None:
+        self.u = u
+
+    def random(self, n: int) -> np.ndarray:
+        assert n == len(self.u)
+        return self.u
+
+
+def test_the_sampler_finds_every_value_of_a_long_tail_from_its_cdf():
+    # every edge of the CDF, from each side: draws in the tails' shared buckets need many steps
+    pmfs = [(np.arange(60), 0.5 ** np.arange(60.0)), (np.arange(40), np.r_[0.999, np.full(39, 0.001 / 39)])]
+    sampler = fc.TotalSampler(pmfs)
+    assert sampler.steps > 2
+    rows, u, want = [], [], []
+    for r, (v, p) in enumerate(pmfs):
+        c = np.cumsum(p)
+        cdf = c / c[-1]  # as the sampler normalises (the last edge exactly 1)
+        for k in range(len(v)):
+            for x in (np.nextafter(cdf[k], 0.0), cdf[k]):  # just below an edge, and on it
+                if 0.0 <= x < 1.0:
+                    rows.append(r)
+                    u.append(x)
+                    want.append(v[min(int(np.searchsorted(cdf, x, side="right")), len(v) - 1)])
+    got = sampler(np.array(rows), _Uniforms(np.array(u)))  # type: ignore[arg-type]
+    assert got.tolist() == want

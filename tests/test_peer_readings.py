@@ -101,9 +101,12 @@ def test_a_group_of_constants_still_keeps_its_items():
     assert de.roll("(1)k1", dialect="d20").total == 1
 
 
-def test_a_group_of_several_rolls_in_one_item_is_refused_rather_than_misread():
+def test_a_group_of_several_rolls_in_one_item_ranks_their_dice_or_is_refused():
+    """{1d20+1d6}kh1 keeps the higher of the two dice (tests/test_pooled_keep.py); an item whose dice cannot be
+    ranked together is refused rather than misread."""
+    assert de.distribution("{1d20+1d6}kh1").marginal()[20] == pytest.approx(1 / 20)
     with pytest.raises(de.DiceValueError):
-        de.roll("{1d20+1d6}kh1")
+        de.roll("{1d20+1d6!}kh1")
 
 
 def _multisets(count, sides):

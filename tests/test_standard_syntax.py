@@ -128,7 +128,8 @@ def test_d20_group_modifiers_as_written():
     ("1d1!", de.DiceLimitError, 3, "this die would explode on every face and never stop"),
     ("1d6r<7", de.DiceLimitError, 3, "this die would be re-rolled on every face and never stop"),
     ("2d6!ra6", de.DiceSyntaxError, 4, "an explosion and a re-roll-and-add (ra) on one dice term"),
-    ("2d6r1r2", de.DiceSyntaxError, 5, "more than one re-roll on one dice term"),
+    ("2d6r1ro2", de.DiceSyntaxError, 5, ("more than one re-roll on one dice term (several re-roll points: all r, or "
+                                        "all ro, on dice of at most 100,000 faces)")),
     ("2d6ra1ra2", de.DiceSyntaxError, 6, "more than one re-roll on one dice term"),
     ("2d6!!!", de.DiceSyntaxError, 5, "more than one explosion on one dice term"),
     ("3d6>3>4", de.DiceSyntaxError, 5, "more than one success count on one dice term"),

@@ -67,6 +67,8 @@ def test_roll_chart_and_error_with_caret(server: str, browser: sync_api.Browser,
     page = browser.new_page(viewport={"width": 1000, "height": 1100})
     messages: list[str] = []
     page.on("pageerror", lambda err: messages.append(str(err)))
+    # the page's scripts and styles are its own files: nothing the Content-Security-Policy refuses
+    page.on("console", lambda m: messages.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready=true]", timeout=30_000)
 

@@ -44,3 +44,28 @@ def test_the_prefix_with_spaces(server: str, browser: sync_api.Browser, prefix: 
     assert page.inner_text("#roll-line").startswith("4D+2 vs 15:")
     assert "wild" in page.inner_text("#roll-dice").lower()
     page.close()
+
+
+def test_ffg_dice_show_their_symbols(server: str, browser: sync_api.Browser) -> None:  # noqa: F811
+    import re
+
+    import diceengine as de
+
+    page = browser.new_page(viewport={"width": 1000, "height": 1100})
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+    page.select_option("#system", "ffg")
+    page.fill("#seed", "4")
+    page.fill("#expression", "2a1p1b vs 2d1s")
+    page.press("#expression", "Enter")
+    page.wait_for_selector("#roll:not([hidden]) #roll-dice li", timeout=30_000)
+    dice = page.locator("#roll-dice li")
+    shown = [dice.nth(i).inner_text().splitlines()[0].strip() for i in range(dice.count())]
+    # the symbols renderer of the same roll: "[🟨 ✹, 🟩 ·, ...]"
+    rendered = de.roll("2a1p1b vs 2d1s", system="ffg", seed=4).render("symbols")
+    want = [g.strip() for g in re.search(r"\[(.*)\]", rendered).group(1).split(",")]  # type: ignore[union-attr]
+    assert shown == want
+    assert page.locator("#roll-dice li.symbols").count() == dice.count()
+    # the words stay the die's name, for a title and a screen reader
+    assert "proficiency" in (dice.nth(0).get_attribute("aria-label") or "")
+    page.close()

@@ -203,8 +203,57 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.")
+def _columns() -> int:
+    """The terminal's width, as :func:`shutil.get_terminal_size` reads it (``COLUMNS``, else the terminal of
+    ``sys.__stdout__``, else 80), without importing :mod:`shutil` and the compression modules it loads."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as argparse makes it (the terminal's width less two)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+#: the commands of this module: a command line naming one of them builds no other command (:func:`_command`)
+CORE_COMMANDS = ("roll", "odds", "systems", "bench")
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names when it is one of :data:`CORE_COMMANDS` (after ``dice``'s own ``--lang``);
+    ``None`` for any other command line (another command, ``--help``), which gets the full parser."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--lang":
+            i += 2
+        elif arg.startswith("--lang="):
+            i += 1
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg if arg in CORE_COMMANDS else None
+    return None
+
+
+def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
+    """The parser of ``dice``'s arguments; ``core_only``: the commands of :data:`CORE_COMMANDS` alone (a command
+    line naming one of them: ``dice roll`` imports no module of the other commands)."""
+    parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.",
+                                     formatter_class=HelpFormatter)
     add_lang(parser, default=None)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -215,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="a system option, e.g. -o complication=remove_highest")
 
-    p = sub.add_parser("roll", help="roll and explain")
+    p = sub.add_parser("roll", help="roll and explain", formatter_class=HelpFormatter)
     p.add_argument("expression")
     p.add_argument("-n", type=int, default=1, help="number of rolls")
     p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
@@ -223,20 +272,24 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_roll)
 
-    p = sub.add_parser("odds", help="exact distribution, mean and chances")
+    p = sub.add_parser("odds", help="exact distribution, mean and chances", formatter_class=HelpFormatter)
     p.add_argument("expression")
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the distribution (needs the plot extra)")
     p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
     common(p)
     p.set_defaults(func=cmd_odds)
 
-    p = sub.add_parser("systems", help="the registered systems, their notation and options")
+    p = sub.add_parser("systems", help="the registered systems, their notation and options", formatter_class=HelpFormatter)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_systems)
 
-    p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)")
+    p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)", formatter_class=HelpFormatter)
     p.set_defaults(func=cmd_bench)
 
+    if core_only:
+        for command in sub.choices.values():
+            add_lang(command)
+        return parser
     try:
         from .compare import add_commands
     except ImportError:  # pragma: no cover - comparison commands not installed
@@ -259,8 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(_expressions_not_options(sys.argv[1:] if argv is None else argv))
+    argv = _expressions_not_options(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(core_only=_command(argv) is not None)
+    args = parser.parse_args(argv)
     if args.lang is None:
         from ..i18n import language_from_environment
 

@@ -100,7 +100,7 @@ def _scene(system: str, text: str) -> Any:
     from ..table import rules
 
     kind, _, body = text.partition("=")
-    cls = rules._state_class(system, kind.strip())
+    cls = rules.state_class(system, kind.strip())
     try:
         return cls.model_validate_json(body) if body else cls()
     except ValueError as err:

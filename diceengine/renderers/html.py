@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
+from .explain import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
 from .markdown import is_critical
 
 if TYPE_CHECKING:

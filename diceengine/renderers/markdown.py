@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from . import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
+from .explain import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
 from ..registry import get_system
-from . import Context, Writers, compile_explainer, context, face_marks, walk, words_text
+from .explain import Context, Writers, compile_explainer, context, face_marks, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll

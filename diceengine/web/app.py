@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from ..errors import DiceError
-from . import service
+from . import fights, service, words
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
 from .docs import install_docs
 from .fastpath import RollFastPath
@@ -98,6 +98,8 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
         return _json(text)
 
     install_tables(app, tables, _page)
+    app.include_router(fights.router)  # POST /api/fight: an encounter compared across its rulesets
+    app.include_router(words.router)  # GET /api/words/{lang}: the page's words
     install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
     app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # the hot path skips the rest
@@ -126,6 +128,10 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     @app.exception_handler(405)
     async def on_bad_method(request: Request, err: Exception) -> JSONResponse:
         return error_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+
+    from starlette.staticfiles import StaticFiles
+
+    app.mount("/static", StaticFiles(packages=[("diceengine.web", "static")]), name="static")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:

@@ -250,6 +250,8 @@ class SystemInfo(BaseModel):
     convertible: bool = Field(description="has a catalogue of checks: a target of convert")
     ladder: bool = Field(description="has a difficulty ladder")
     rules: list[str]
+    symbols: dict[str, str] = Field(default_factory=dict,
+                                    description="the system's symbols: a die's kind or a symbol on its faces -> its glyph")
 
 
 class RuleInfo(BaseModel):

@@ -34,8 +34,8 @@ class Busy(Exception):
     """Every worker was busy for too long: the service answers 503."""
 
 
-class _OverBudget(Exception):
-    pass
+class _OverBudget(BaseException):
+    """Raised by the CPU timer: a ``BaseException``, so that no ``except Exception`` on the way swallows it."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
@@ -52,14 +52,18 @@ def _init_worker() -> None:
 
 def _budgeted(budget: float, fn: Callable[..., T], *args: Any) -> T:
     """Run ``fn(*args)`` in a worker, raising the engine's limit error past ``budget`` seconds of CPU."""
-    signal.setitimer(signal.ITIMER_PROF, budget)
+    # past the budget the timer fires again every tenth of its budget until disarmed: a handler on the way
+    # that swallows one signal (a bare ``except``) cannot keep the task running
+    signal.setitimer(signal.ITIMER_PROF, budget, budget / 10)
     try:
-        return fn(*args)
+        try:
+            return fn(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
     except _OverBudget:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         raise DiceLimitError(f"this request needs more than {budget:g} s of computation; "
                              "ask for fewer dice or a smaller pool") from None
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _warm() -> bool:

@@ -296,7 +296,8 @@ def list_systems() -> list[SystemInfo]:
                    for key, o in s.options.items()}
         rows, _ = s.ladder()
         out.append(SystemInfo(name=name, summary=s.summary, examples=list(s.examples), options=options,
-                              convertible=bool(s.catalogue()), ladder=bool(rows), rules=list(_rules(name))))
+                              convertible=bool(s.catalogue()), ladder=bool(rows), rules=list(_rules(name)),
+                              symbols=dict(getattr(s, "symbols", None) or {})))
     return out
 
 

@@ -108,7 +108,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
         def create() -> CreateTableResponse:
             scene = None
             if req.scene is not None:
-                scene = R._state_class(req.system, req.scene.kind).model_validate(req.scene.state)
+                scene = R.state_class(req.system, req.scene.kind).model_validate(req.scene.state)
             table_id = secrets.token_urlsafe(16)
             table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools)
             table = tables.store.create(table)
@@ -180,7 +180,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
     async def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
         """A character joins the table (a player adds only their own)."""
         def add(table: Table, member: str) -> Table:
-            state = R._state_class(table.system, req.kind).model_validate(req.state)
+            state = R.state_class(table.system, req.kind).model_validate(req.state)
             return R.add_character(table, member, state, req.name, req.owner)
 
         return await step(table_id, key, add)

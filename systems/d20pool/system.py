@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from lark import Token
 
 from diceengine.arith import constant
-from diceengine.ast import Node, start, to_int
+from diceengine.ast import Node, Token, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_, NP_

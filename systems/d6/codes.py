@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token
-
 from diceengine.arith import Algebra, fold
-from diceengine.ast import Node, position, to_int
+from diceengine.ast import Node, Token, position, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 

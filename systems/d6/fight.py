@@ -314,6 +314,9 @@ class D6Battle(ArrayBattle):
             self.after[lv, NONE] = lv
             for r in RESULTS:
                 self.after[lv, r] = after_hit(lv, r)[0]
+        self.after_flat = self.after.ravel()  # level * 5 + result -> level: one flat look-up a fight
+        self.table_flat = self.table.ravel()  # damage * (top + 1) + resistance -> result
+        self.top = top + 1
         self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
 
     def out(self) -> np.ndarray:
@@ -356,17 +359,17 @@ class D6Battle(ArrayBattle):
         on_a = np.zeros(n, dtype=np.int8)
         hit = (xa >= need_a).nonzero()[0]
         if len(hit):
-            on_b[hit] = self.table[self.damage(np.zeros(len(hit), dtype=np.int64), gen),
-                                   self.resist(np.full(len(hit), 2, dtype=np.int64) + _at(fb, hit), gen)]
+            on_b[hit] = np.take(self.table_flat, self.damage(np.zeros(len(hit), dtype=np.int64), gen) * self.top
+                                + self.resist(np.full(len(hit), 2, dtype=np.int64) + _at(fb, hit), gen))
         hit = (xb >= need_b).nonzero()[0]
         if len(hit):
-            on_a[hit] = self.table[self.damage(np.ones(len(hit), dtype=np.int64), gen),
-                                   self.resist(np.zeros(len(hit), dtype=np.int64) + _at(fa, hit), gen)]
+            on_a[hit] = np.take(self.table_flat, self.damage(np.ones(len(hit), dtype=np.int64), gen) * self.top
+                                + self.resist(np.zeros(len(hit), dtype=np.int64) + _at(fa, hit), gen))
         # the second to act does nothing more once wounded (or worse) by the first
         on_a[a_first & (on_b >= Wound.WOUNDED)] = NONE
         on_b[~a_first & (on_a >= Wound.WOUNDED)] = NONE
-        level[:, 0] = self.after[level[:, 0], on_a]
-        level[:, 1] = self.after[level[:, 1], on_b]
+        level[:, 0] = np.take(self.after_flat, level[:, 0] * 5 + on_a)
+        level[:, 1] = np.take(self.after_flat, level[:, 1] * 5 + on_b)
         stunned[:, 0] = on_a == Wound.STUNNED
         stunned[:, 1] = on_b == Wound.STUNNED
 

@@ -32,9 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from lark import Token
 
-from diceengine.ast import Node, to_int
+from diceengine.ast import Node, Token, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_, NP_

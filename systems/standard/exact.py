@@ -7,16 +7,17 @@ Combining two distributions enumerates the pairs of their supports, within :data
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.pmf import PMF
 
-__all__ = ["MAX_PAIRS", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal", "pairs"]
+__all__ = ["MAX_PAIRS", "DecimalValue", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal",
+           "pairs", "show"]
 
 #: most pairs of outcomes one exact operation may enumerate
 MAX_PAIRS = 4_000_000
@@ -50,11 +51,59 @@ class RationalPMF:
 Exact = PMF | RationalPMF
 
 
+def show(value: Any) -> str:
+    """A value as a player reads it: ``7``, a fraction with a finite decimal expansion as that expansion
+    (``7.5``, ``50.45``, exact), any other as ``n/d`` (``2/3``); a real number (``sqrt``) to 12 digits."""
+    if type(value) is int:
+        return str(value)
+    if type(value) is float:
+        return format(value, ".12g")
+    if not isinstance(value, Fraction) or value.denominator == 1:
+        return str(int(value)) if isinstance(value, Fraction) else str(value)
+    d, twos, fives = value.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    if d != 1:
+        return f"{value.numerator}/{value.denominator}"
+    places = max(twos, fives)
+    scaled = abs(value.numerator) * 10 ** places // value.denominator
+    digits = str(scaled).rjust(places + 1, "0")
+    return ("-" if value < 0 else "") + digits[:-places] + "." + digits[-places:]
+
+
+class DecimalValue(Fraction):
+    """A fraction written as a decimal (:func:`show`): a face clamped to a decimal bound (``6d%max50.45``)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return show(self)
+
+
+#: how close (relative) a float must be to a whole number to be that number (the float rounding of sqrt(2)^2)
+SNAP = 1e-9
+
+
 def normal(value: Any) -> Any:
-    """A value in its simplest exact type: a whole ``Fraction`` becomes an ``int``."""
-    if type(value) is Fraction and value.denominator == 1:
+    """A value in its simplest exact type: a whole ``Fraction`` becomes an ``int``, and so does a float (a real
+    function's value, :mod:`.evaluate.real`) within :data:`SNAP` of a whole number."""
+    t = type(value)
+    if t is Fraction and value.denominator == 1:
         return int(value.numerator)
+    if t is float and math.isfinite(value) and abs(value) < 2.0**62:
+        whole = round(value)
+        if abs(value - whole) <= SNAP * max(1.0, abs(value)):
+            return int(whole)
     return value
+
+
+def close(a: Any, b: Any) -> bool:
+    """Whether two values are equal, a float (a real function's value) up to its rounding (:data:`SNAP`)."""
+    if type(a) is not float and type(b) is not float:
+        return bool(a == b)
+    return abs(a - b) <= SNAP * max(1.0, abs(a), abs(b))
 
 
 def column(values: list[Any]) -> np.ndarray:

@@ -6,16 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, ast_utils
-
-from diceengine.ast import Node, _Binary
+from diceengine.ast import AsList, Node, Token, _Binary
 from diceengine.errors import DiceSyntaxError
 
-from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort
+from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
 
 __all__ = [
     "Call",
     "Comparison",
+    "Decimal",
     "Described",
     "FloorDiv",
     "Group",
@@ -57,6 +56,21 @@ class Described(Node):
             elif raw.startswith("#"):
                 raw = raw[1:]
             object.__setattr__(self, "text", raw.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Decimal(Node):
+    """A decimal literal: ``1.5``, ``.5``, ``0.20`` (its exact fraction, and its text as written)."""
+
+    value: Any
+    text: str = ""
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, Token):
+            object.__setattr__(self, "pos", self.value.start_pos)
+            object.__setattr__(self, "text", str(self.value))
+            object.__setattr__(self, "value", decimal_of(self.value))
 
 
 class Comparison(_Binary):
@@ -112,7 +126,7 @@ class Labelled(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Call(Node, ast_utils.AsList):
+class Call(Node, AsList):
     """``floor(x) ceil(x) round(x) abs(x) min(x, y, ...) max(x, y, ...)``."""
 
     items: Any
@@ -130,7 +144,7 @@ class Call(Node, ast_utils.AsList):
 
 
 @dataclass(frozen=True, slots=True)
-class GroupModifiers(Node, ast_utils.AsList):
+class GroupModifiers(Node, AsList):
     """The modifiers after a group or a set, in order."""
 
     items: Any
@@ -140,7 +154,7 @@ class GroupModifiers(Node, ast_utils.AsList):
 
 
 @dataclass(frozen=True, slots=True)
-class Group(Node, ast_utils.AsList):
+class Group(Node, AsList):
     """``{a, b, ...}`` with keep / drop, success counts and sorting over the totals of its expressions
     (Roll20, rpg-dice-roller); without modifiers, the sum of the totals."""
 

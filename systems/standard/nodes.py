@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from lark import Token, ast_utils
+from diceengine.ast import AsList, Node, Token, to_int
+from diceengine.errors import DiceLimitError, DiceSyntaxError
+from diceengine.i18n import N_
+from diceengine.limits import MAX_CONSTANT
 
-from diceengine.ast import Node, to_int
-from diceengine.errors import DiceSyntaxError
+from .exact import DecimalValue
 
 __all__ = [
     "Clamp",
@@ -47,7 +50,7 @@ def _compare_parts(items: Any) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class Compare(Node, ast_utils.AsList):
+class Compare(Node, AsList):
     """A compare point: ``>=7``, ``<2``, ``=1``, ``>=-1`` or a bare ``1`` (equal)."""
 
     items: Any
@@ -229,7 +232,7 @@ class Reroll(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class CountSuccesses(Node, ast_utils.AsList):
+class CountSuccesses(Node, AsList):
     """``>=N`` (and ``>N <=N <N =N``): the term counts the dice meeting it instead of summing."""
 
     items: Any
@@ -298,6 +301,24 @@ class Double(Node):
             object.__setattr__(self, "letter", "dbl")
 
 
+#: most digits a decimal literal may have after its point
+MAX_DECIMALS = 9
+
+
+def decimal_of(token: Any) -> Fraction:
+    """The exact value of a ``DECIMAL`` token (``1.5``, ``.5``, ``0.20``), bounded as integers are."""
+    text = str(token)
+    whole, _, digits = text.partition(".")
+    column = getattr(token, "start_pos", None)
+    if len(whole) > 10 or int(whole or "0") > MAX_CONSTANT:
+        raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=column, number=text,
+                             limit=MAX_CONSTANT)
+    if len(digits) > MAX_DECIMALS:
+        raise DiceLimitError(N_("too many decimal places: {number} (at most {limit})"), column=column,
+                             number=text, limit=MAX_DECIMALS)
+    return Fraction(int(whole or "0") * 10 ** len(digits) + int(digits), 10 ** len(digits))
+
+
 @dataclass(frozen=True, slots=True)
 class Clamp(Node):
     """Per-die minimum / maximum: d20's ``miN`` / ``maN``, rpg-dice-roller's ``minN`` / ``maxN`` (a face
@@ -315,7 +336,11 @@ class Clamp(Node):
         if isinstance(self.value, Token):
             sign = -1 if self.sign is not None else 1
             object.__setattr__(self, "sign", None)
-            object.__setattr__(self, "value", sign * to_int(self.value))
+            if self.value.type == "DECIMAL":  # rpg-dice-roller's max50.45: a fraction (a whole one is an int)
+                value = sign * decimal_of(self.value)
+                object.__setattr__(self, "value", int(value) if value.denominator == 1 else DecimalValue(value))
+            else:
+                object.__setattr__(self, "value", sign * to_int(self.value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +395,7 @@ class Critical(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Modifiers(Node, ast_utils.AsList):
+class Modifiers(Node, AsList):
     """The modifiers after a dice term, in order."""
 
     items: Any

@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from math import comb
 from typing import Any
 
-import numpy as np
-
+from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.pmf import PMF, rank_dp, rank_dp_cost
 

@@ -16,11 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
-
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
@@ -48,8 +47,9 @@ __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome
 class StandardOutcome(NamedTuple):
     """The outcome of a standard-notation roll."""
 
-    total: int | Fraction
-    """an ``int``; a ``fractions.Fraction`` only with ``division="exact"``"""
+    total: int | Fraction | float
+    """an ``int``; a ``fractions.Fraction`` with ``division="exact"`` or decimals (``1.5``); a ``float`` for a
+    real function's value (``sqrt(2)``)"""
 
 
 class CriticalOutcome(NamedTuple):
@@ -105,13 +105,14 @@ class StandardPlan(Plan):
         return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
 
     def describe(self, outcome: Any, record: list) -> str:
-        return f"{self.expression}: {self.root.render_list(record)} = {outcome.total}"
+        total = outcome.total
+        return f"{self.expression}: {self.root.render_list(record)} = {total if type(total) is int else _exact.show(total)}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
         parts: list[Part] = [Group((self.expression,), "expression"), ": "]
         self.root.parts(iter(record), parts)
-        parts += [" = ", Group((str(outcome.total),), "result")]
+        parts += [" = ", Group((_exact.show(outcome.total),), "result")]
         return parts
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
@@ -125,7 +126,7 @@ class StandardPlan(Plan):
             total = outcome.total
             result = results.get(total)
             if result is None:
-                result = text(Group((str(total),), "result"))
+                result = text(Group((_exact.show(total),), "result"))
                 if len(results) < 1024:
                     results[total] = result
             return opening + root(iter(record)) + equals + result

@@ -8,17 +8,18 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numpy as np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
+from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
 from .. import exact as _exact
 from ..expressions import Call
-from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span
+from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span, snap, snapped_difference
+from .real import REAL_FUNCTIONS, real_bounds, real_sample
 
 
 def _floor_div(x: Any, y: Any) -> Any:
@@ -31,7 +32,7 @@ def _true_div(x: Any, y: Any) -> Any:
 
 def _pow(x: Any, y: Any, exact_division: bool) -> Any:
     if type(y) is not int:
-        raise DiceValueError("an exponent must be a whole number")
+        raise DiceValueError("an exponent must be a whole number (pow(x, y) takes any: pow(2, 0.5))")
     if y < 0:
         if x == 0:
             raise DiceValueError("zero to a negative power (division by zero)")
@@ -46,8 +47,9 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
-_NP_COMPARE = {"==": np.equal, "=": np.equal, "!=": np.not_equal, "<>": np.not_equal, "<": np.less,
-               "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+#: the numpy function of each comparison, by name (numpy is imported by samples and exact odds only)
+_NP_COMPARE = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal", "<": "less",
+               "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 
 
 class Binary(Evaluator):
@@ -90,6 +92,8 @@ class Binary(Evaluator):
             return lambda a, b: a * b
         if op in _COMPARE:
             test = _COMPARE[op]
+            if self.left.rational or self.right.rational:  # a real function's floats: equal up to rounding
+                return lambda a, b: 1 if test(0 if _exact.close(a, b) else a - b, 0) else 0
             return lambda a, b: 1 if test(a, b) else 0
         if op == "^":
             exact_division = self.exact_division
@@ -141,17 +145,25 @@ class Binary(Evaluator):
             return a - b
         if op == "*":
             return a * b
+        fractions = self.left.rational or self.right.rational
         if op in _NP_COMPARE:
-            return _NP_COMPARE[op](a, b).astype(np.int64)
+            compare = getattr(np, _NP_COMPARE[op])
+            if fractions:  # equal up to float rounding: equal (the exact odds compare fractions)
+                return compare(snapped_difference(a, b), 0.0).astype(np.int64)
+            return compare(a, b).astype(np.int64)
         if op in ("/", "//", "%") and np.any(np.asarray(b) == 0):
             raise self._error("division by zero")
         if op == "/" and self.exact_division:
             return np.true_divide(a, b)
         if op in ("/", "//"):
-            if self.left.rational or self.right.rational:
-                return np.floor(np.true_divide(a, b)).astype(np.int64)
+            if fractions:
+                return np.floor(snap(np.true_divide(a, b))).astype(np.int64)
             return np.floor_divide(a, b)
         if op == "%":
+            if fractions:  # a - b * floor(a / b), the quotient read as the exact one
+                x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+                rest = x - y * np.floor(snap(x / y))
+                return np.where(snapped_difference(rest, 0.0) == 0.0, 0.0, rest)
             return np.mod(a, b)
         return _pairwise(a, b, self.fn, n, self.rational)
 
@@ -171,7 +183,7 @@ class Binary(Evaluator):
             raise self._error("division by zero is possible")
         vectorised: Any = None
         if op in _NP_COMPARE:
-            compare = _NP_COMPARE[op]
+            compare = getattr(np, _NP_COMPARE[op])
             vectorised = lambda x, y: compare(x, y).astype(np.int64)
         elif op == "//" or (op == "/" and not self.exact_division):
             vectorised = np.floor_divide
@@ -273,8 +285,9 @@ def _pairwise(a: Any, b: Any, fn: Callable[[Any, Any], Any], n: int, rational: b
 
 
 def _scalar(v: Any) -> Any:
+    """A sampled value as an exact number: the simplest fraction this float rounds (a sampled fraction)."""
     f = float(v)
-    return int(f) if f.is_integer() else Fraction(f)
+    return int(f) if f.is_integer() else Fraction(f).limit_denominator(10**6)
 
 
 class Unary(Evaluator):
@@ -332,41 +345,68 @@ class Unary(Evaluator):
 
 
 def _round_half_up(v: Any) -> int:
-    return math.floor(v + Fraction(1, 2)) if type(v) is Fraction else v
+    return math.floor(v + Fraction(1, 2)) if type(v) is not int else v
 
 
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "floor": lambda v: math.floor(v), "ceil": lambda v: math.ceil(v), "round": _round_half_up,
-    "abs": lambda v: abs(v), "min": min, "max": max,
+    "abs": lambda v: abs(v), "min": min, "max": max, **REAL_FUNCTIONS,
 }
+#: the functions of two expressions (rpg-dice-roller's pow), of one or more (min, max); the others take one
+_TWO, _MANY = ("pow",), ("min", "max")
 
 
 class Function(Evaluator):
-    """``floor ceil round abs`` of one expression, ``min max`` of one or more (rpg-dice-roller's functions);
-    ``round`` rounds halves up, as JavaScript's ``Math.round``."""
+    """``floor ceil round abs sqrt exp log sign sin cos tan`` of one expression, ``pow`` of two, ``min max`` of one
+    or more (rpg-dice-roller's functions, :mod:`.real` for the real-valued ones); ``round`` rounds halves up, as
+    JavaScript's ``Math.round``."""
 
     def __init__(self, name: str, args: list[Evaluator], node: Call, ctx: Context) -> None:
         self.name, self.args, self.node = name, args, node
-        arity_one = name in ("floor", "ceil", "round", "abs")
-        if arity_one and len(args) != 1:
+        self.expression = ctx.expression
+        if name in _TWO and len(args) != 2:
+            raise DiceValueError(N_("{name}() takes two expressions, not {count}"), ctx.expression, node.pos,
+                                 name=name, count=len(args))
+        if name not in _TWO and name not in _MANY and len(args) != 1:
             raise DiceValueError(f"{name}() takes one expression, not {len(args)}", ctx.expression, node.pos)
-        self.fn = _FUNCTIONS[name]
-        self.rational = name in ("abs", "min", "max") and any(a.rational for a in args)
+        self.fn = self._located(_FUNCTIONS[name]) if name in REAL_FUNCTIONS else _FUNCTIONS[name]
+        self.rational = (name in ("abs", "min", "max") and any(a.rational for a in args)) \
+            or (name in REAL_FUNCTIONS and name != "sign")
         self.dice_count = sum(a.dice_count for a in args)
+        self._bounds: tuple[Any, Any] | None = None
+
+    def _located(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` with its errors placed at the function's name."""
+        def located(*values: Any) -> Any:
+            try:
+                return fn(*values)
+            except DiceError as err:
+                raise err.at(self.expression, self.node.pos) from None
+        return located
 
     def roller(self) -> Any:
         parts = [a.roller() for a in self.args]
         fn = self.fn
-        if self.name in ("min", "max"):
+        if self.name in _MANY:
             if not any(callable(p) for p in parts):
                 return fn(parts)
             return lambda r, rec: fn([p(r, rec) if callable(p) else p for p in parts])
+        if self.name in _TWO:
+            a, b = parts
+            if not callable(a) and not callable(b):
+                return fn(a, b)
+            return lambda r, rec: fn(a(r, rec) if callable(a) else a, b(r, rec) if callable(b) else b)
         p = parts[0]
         return (lambda r, rec: fn(p(r, rec))) if callable(p) else fn(p)
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         values = [a.sample(n, gen) for a in self.args]
         name = self.name
+        if name in REAL_FUNCTIONS:
+            try:
+                return real_sample(name, values)
+            except DiceError as err:
+                raise err.at(self.expression, self.node.pos) from None
         if name == "min":
             return _reduce(np.minimum, values)
         if name == "max":
@@ -376,14 +416,17 @@ class Function(Evaluator):
             return np.abs(v)
         if not self.args[0].rational:
             return v
+        v = snap(v)  # a fraction a float rounds just under a whole number is that number
         if name == "floor":
             return np.floor(v).astype(np.int64)
         if name == "ceil":
             return np.ceil(v).astype(np.int64)
-        return np.floor(np.asarray(v) + 0.5).astype(np.int64)
+        return np.floor(snap(v + 0.5)).astype(np.int64)
 
     def exact(self) -> Any:
         dists = [a.exact() for a in self.args]
+        if self.name in _TWO:
+            return _exact.combine(dists[0], dists[1], self.fn)
         if self.name in ("min", "max"):
             vec = np.minimum if self.name == "min" else np.maximum
             pick = min if self.name == "min" else max
@@ -419,6 +462,16 @@ class Function(Evaluator):
 
     def bounds(self) -> tuple[Any, Any]:
         ranges = [a.bounds() for a in self.args]
+        if self.name in REAL_FUNCTIONS:
+            if self._bounds is None:
+                def support() -> list[Any]:
+                    return [v for v, _ in _exact.pairs(self.args[0].exact())]
+                try:
+                    lo, hi = real_bounds(self.name, ranges, support, not self.args[0].rational)
+                except DiceError as err:
+                    raise err.at(self.expression, self.node.pos) from None
+                self._bounds = check_interval(lo, hi, self.expression, self.node.pos)
+            return self._bounds
         if self.name == "min":
             return min(r[0] for r in ranges), min(r[1] for r in ranges)
         if self.name == "max":

@@ -7,13 +7,14 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-import numpy as np
-
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
+
+from ..exact import SNAP
 
 
 class Context:
@@ -27,6 +28,7 @@ class Context:
         self.marked: list[Any] = []  # marked nodes (CriticalTerm, CriticalGroup): their counts in the outcome
         self.uncounted = False  # critical marks whose counts the outcome does not give (see CriticalTerm)
         self.pushed: dict[int, list[tuple]] = {}  # keep / drop of groups holding one roll, by dice node (id)
+        self.slots: dict[int, Any] = {}  # the dice terms of a pooled keep / drop, by dice node (id): their Slot
 
 
 class Evaluator:
@@ -142,3 +144,23 @@ def _dense_enough(a: PMF, b: PMF, bounds: tuple[Any, Any]) -> bool:
 
 def _as_array(x: Any, n: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(x), (n,))
+
+
+
+
+def snap(values: Any) -> np.ndarray:
+    """Sampled fractions (floats) with those within :data:`SNAP` (relative) of a whole number made that
+    number: what ``floor``, ``ceil``, ``round``, ``%`` and comparisons read, so that ``floor(1d10*0.1*10)`` or
+    ``3*0.1 == 0.3`` sample as their exact values do (an exact fraction with a denominator below a million is
+    never that close to a whole number unless it is one)."""
+    v = np.asarray(values, dtype=np.float64)
+    whole = np.rint(v)
+    return np.where(np.abs(v - whole) <= SNAP * np.maximum(1.0, np.abs(v)), whole, v)
+
+
+def snapped_difference(a: Any, b: Any) -> np.ndarray:
+    """``a - b`` of sampled fractions, 0 where they are equal up to float rounding (:data:`SNAP`)."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    d = x - y
+    scale = np.maximum(1.0, np.maximum(np.abs(x), np.abs(y)))
+    return np.where(np.abs(d) <= SNAP * scale, 0.0, d)

@@ -7,16 +7,26 @@ from typing import Any
 
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceValueError
+from diceengine.i18n import N_
 
-from ..expressions import Call, Comparison, FloorDiv, Group, Labelled, Mod, Pos, Pow
+from ..expressions import Call, Comparison, Decimal, FloorDiv, Group, Labelled, Mod, Pos, Pow
 from ..nodes import Critical, Dice, Keep, Modifiers
-from ..term import compile_term
+from ..term import compile_term, decimal_scale
 from .arith import Binary, Function, Unary
 from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
 from .criticals import CriticalGroup, conditioned, conditioned_cost  # noqa: F401
 from .groups import GroupEval, LabelledGroup
-from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Const, CriticalTerm, Term  # noqa: F401
+from .leaves import (  # noqa: F401
+    COSTING_GIVEN,
+    CRITICALS_GIVEN,
+    CRITICALS_SAMPLED,
+    Const,
+    CriticalTerm,
+    ScaledTerm,
+    Term,
+)
+from .pooled import pooled
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 
@@ -77,14 +87,20 @@ def _one_roll(node: Group, ctx: Context) -> Evaluator | None:
     if not found:
         return None  # no dice: the item is kept or dropped whole ("(1)k2" is 0 in d20)
     keeps = [m for m in node.modifiers if isinstance(m, Keep)]
+    rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
+    pooled_item = pooled(node, node.exprs[0], keeps, ctx, compile_node) if node.brace and len(found) > 1 else None
+    if pooled_item is not None:  # {4d10+5d6}k2: the two highest of the nine dice (rpg-dice-roller, Roll20)
+        if not rest:
+            return pooled_item
+        return GroupEval([pooled_item], dataclasses.replace(node, items=[node.exprs[0], *rest]), ctx)
     if len(found) > 1 or found[0] is _OPAQUE:
-        raise DiceValueError("keep / drop on a group holding one expression reach the dice of its single dice "
-                             "term: this one holds several (write the keep / drop on the dice term, or "
-                             "list the items: {4d6, 2d8}kh1)", ctx.expression, keeps[0].pos or 0)
+        raise DiceValueError("keep / drop on a group holding one expression rank the dice of its dice terms when "
+                             "they have no modifiers ({4d10+5d6}k2): this one holds other dice (write the keep / "
+                             "drop on a dice term, or list the items: {4d6, 2d8}kh1)", ctx.expression,
+                             keeps[0].pos or 0)
     pushed = ctx.pushed.setdefault(id(found[0]), [])
     pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
     item = compile_node(node.exprs[0], ctx)
-    rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
     if not rest:
         return item
     plain = dataclasses.replace(node, items=[node.exprs[0], *rest])
@@ -105,9 +121,17 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     t = type(node)
     if t is Number:
         return Const(node.value)
+    if t is Decimal:
+        return Const(node.value, node.text)
     if t is Dice:
+        if ctx.slots and id(node) in ctx.slots:  # a dice term of a pooled keep / drop ({4d10+5d6}k2)
+            return ctx.slots[id(node)]
         if ctx.pushed:
             node = _with_pushed(node, ctx)
+        scale = decimal_scale(node)
+        if node.computed and scale != 1:
+            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) needs a whole number of dice and sides"),
+                                 ctx.expression, node.pos or 0)
         if node.computed:
             outer, ctx.marked = ctx.marked, []
             try:
@@ -119,6 +143,9 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
                 ctx.uncounted = True  # the dice thrown depend on the counts: not followed
             return ComputedDice(node, count, sides, label, ctx)
         term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
+        if scale != 1:
+            return ScaledTerm(term, compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
+                                                 explosions=ctx.explosions, scale=scale), scale)
         if term.spec.crit_success is None and term.spec.crit_failure is None:
             return Term(term)
         marked = CriticalTerm(term)

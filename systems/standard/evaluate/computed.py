@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF

@@ -8,9 +8,8 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
 from .. import exact as _exact

@@ -9,10 +9,9 @@ from collections.abc import Callable, Iterator
 from math import comb
 from typing import Any
 
-import numpy as np
-
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Group as Struck
 from diceengine.parts import Part
@@ -23,7 +22,7 @@ from .. import exact as _exact
 from ..expressions import Group
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from ..term import keep_rule
-from .base import Context, Evaluator, _as_array, _span
+from .base import Context, Evaluator, _as_array, _span, snap
 
 
 def _braces(text: str) -> str:
@@ -175,6 +174,8 @@ class GroupEval(Evaluator):
 
     def _sampled_total(self, values: np.ndarray) -> Any:
         """The group's value of each row of its items' values."""
+        if any(i.rational for i in self.items):  # sampled fractions compared as the exact ones (base.snap)
+            values = snap(values)
         if self.selection is not None:
             kept = self.selection.mask(values)
             if self.success is None:
@@ -274,7 +275,7 @@ class GroupEval(Evaluator):
         for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
             text = item.render_list(sub)
             if shows:
-                text += f" = {value}"
+                text += f" = {_exact.show(value)}"
             if self.success is not None and k:
                 score = self._score(value)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
@@ -291,7 +292,7 @@ class GroupEval(Evaluator):
             piece: list[Part] = []
             item.parts(iter(sub), piece)
             if shows:
-                piece.append(f" = {value}")
+                piece.append(f" = {_exact.show(value)}")
             if self.success is not None and k:
                 score = self._score(value)
                 piece.append("*" * max(score, 0) + "_" * max(-score, 0))

@@ -6,14 +6,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from diceengine.arith import check_interval
+from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, WORK
+from diceengine.rolljson import dice_json
+from diceengine.rolls import Die
 
 from .. import exact as _exact
 from ..term import DiceTerm
@@ -21,29 +23,32 @@ from .base import Evaluator, _as_array
 
 
 class Const(Evaluator):
-    """An integer literal."""
+    """An integer literal, or a decimal one (``1.5``: its exact fraction, written as typed)."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, text: str | None = None) -> None:
         self.value = value
+        self.text = str(value) if text is None else text
+        self.rational = type(value) is Fraction
+        self._sampled = float(value) if self.rational else value  # samples of fractions are floats
 
     def roller(self) -> Any:
         return self.value
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
-        return self.value
+        return self._sampled
 
     def exact(self) -> Any:
         return _exact.build([(self.value, 1.0)])
 
     def render(self, records: Iterator[Any]) -> str:
-        return str(self.value)
+        return self.text
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
-        value = text(str(self.value))
+        value = text(self.text)
         return lambda records: value
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
-        return str(self.value), []
+        return self.text.replace("{", "{{").replace("}", "}}"), []
 
     def bounds(self) -> tuple[Any, Any]:
         return self.value, self.value
@@ -89,6 +94,48 @@ class Term(Evaluator):
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         return self.term.exact_cost()
+
+
+class ScaledTerm(Term):
+    """A dice term whose faces are fractions (a decimal minimum / maximum: ``6d%max50.45``): rolled and written
+    with its faces as they are; sampled and given exact odds through its twin, the same term with every face
+    ``scale`` times larger (whole numbers), whose score is divided back (floats for samples, exact fractions
+    for the odds)."""
+
+    rational = True
+
+    def __init__(self, term: DiceTerm, twin: DiceTerm, scale: int) -> None:
+        super().__init__(term)
+        self.twin, self.scale = twin, scale
+        views = term.views
+
+        def dice(data: list) -> list[Die]:  # a die's value is whole: a decimal face shows in its face text
+            return [d if type(d.value) is int else d._replace(value=math.floor(d.value), face=_exact.show(d.value))
+                    for d in views.dice(data)]
+
+        def json(data: list, dropped: bool = False) -> str:
+            return dice_json([d._replace(kept=False) for d in dice(data)] if dropped else dice(data))
+        term.dice, term.dice_json = dice, json  # the term owns its records: their readers are its attributes
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        return np.asarray(self.twin.sample(n, gen), dtype=np.float64) / self.scale
+
+    def exact(self) -> Any:
+        scale = self.scale
+        return _exact.build((Fraction(v, scale), p) for v, p in self.twin.pmf().items())
+
+    def truncated(self) -> float:
+        return self.twin.truncated_mass()
+
+    def bounds(self) -> tuple[Any, Any]:
+        lo, hi = self.twin.bounds()
+        return check_interval(math.floor(Fraction(lo, self.scale)), math.ceil(Fraction(hi, self.scale)),
+                              column=self.term.spec.node.pos)
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = self.twin.exact_cost()
+        span = hi - lo + 1  # each value of the twin's support made a fraction, in Python
+        return cost + Cost(span * 40, span * 2), math.floor(Fraction(lo, self.scale)), math.ceil(Fraction(hi, self.scale))
 
 
 #: the marked dice terms' critical counts that exact() conditions on, while a plan's joint odds are computed

@@ -15,8 +15,8 @@
 - :mod:`.dice_term`: :class:`DiceTerm`, the spec and one object per interpretation, their entry points bound.
 """
 
-from .compile import compile_term, keep_rule
+from .compile import compile_term, decimal_scale, keep_rule
 from .dice_term import DiceTerm
 from .spec import TermSpec
 
-__all__ = ["DiceTerm", "TermSpec", "compile_term", "keep_rule"]
+__all__ = ["DiceTerm", "TermSpec", "compile_term", "decimal_scale", "keep_rule"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-
+from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 
 from .faces import split_faces

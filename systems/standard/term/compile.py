@@ -29,10 +29,10 @@ from ..nodes import (
 from ..selection import Selection, selection_of
 from .chains import expected_throws
 from .dice_term import DiceTerm
-from .faces import Listed, split_faces, window_of
+from .faces import AnyPoint, Listed, split_faces, window_of
 from .spec import TermSpec
 
-__all__ = ["compile_term", "keep_rule"]
+__all__ = ["compile_term", "decimal_scale", "keep_rule"]
 
 
 def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
@@ -59,8 +59,13 @@ def _unique(mods: tuple, kind: type, name: str, expression: str) -> Any:
 
 
 def compile_term(node: Dice, expression: str, count: int | None = None, sides_value: Any = None,
-                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit") -> DiceTerm:
-    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed)."""
+                 label: str | None = None, dialect: str = "roll20", explosions: str = "unit",
+                 scale: int = 1) -> DiceTerm:
+    """Validate a dice node and build its term (``count`` and ``sides_value`` when they were computed).
+
+    A decimal per-die minimum / maximum (``6d%max50.45``) makes faces fractions (:func:`decimal_scale`):
+    ``scale`` multiplies every face, so that the twin term (``scale`` the faces' common denominator) has whole
+    faces for the sample and the exact odds."""
     pos = node.pos or 0
     if count is None:
         count = 1 if node.count is None else node.count
@@ -93,7 +98,11 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     rerolls = [m for m in mods if isinstance(m, Reroll)]
     reroll_mod = next((m for m in rerolls if not m.added), None)
     add_mod = next((m for m in rerolls if m.added), None)
-    if len([m for m in rerolls if not m.added]) > 1 or len([m for m in rerolls if m.added]) > 1:
+    again = [m for m in rerolls if not m.added]
+    if len(again) > 1 and (len({m.kind for m in again}) > 1 or len(faces) > MAX_LISTED_REROLL):
+        raise DiceSyntaxError("more than one re-roll on one dice term (several re-roll points: all r, or all ro, "
+                              f"on dice of at most {MAX_LISTED_REROLL:,} faces)", expression, again[1].pos or pos)
+    if len([m for m in rerolls if m.added]) > 1:
         raise DiceSyntaxError("more than one re-roll on one dice term", expression, rerolls[1].pos or pos)
     success_mod: CountSuccesses | None = _unique(mods, CountSuccesses, "success count", expression)
     failure_mod: CountFailures | None = _unique(mods, CountFailures, "failure count", expression)
@@ -103,6 +112,13 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     for clamp in (m for m in mods if isinstance(m, Clamp)):
         bound = clamp.value
         faces = Listed(sorted(max(f, bound) if clamp.kind == "min" else min(f, bound) for f in faces))
+    if decimal_scale(node) != 1:
+        other = next((m for m in mods if not isinstance(m, (Clamp, Keep, Sort))), None)
+        if other is not None or selection is not None:
+            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) goes with keep / drop and sort only"),
+                                 expression, getattr(other, "pos", None) or pos)
+        if scale != 1:
+            faces = Listed(int(f * scale) for f in faces)
     crit_s = crit_f = None
     for crit in (m for m in mods if isinstance(m, Critical)):
         point = crit.compare or Compare.of("=", faces[-1] if crit.kind == "cs" else faces[0])
@@ -132,9 +148,11 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if explosions == "dice" and dialect == "d20" and keeps and explode is not None and window is not None:
         # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
         window, selection = None, selection_of(keeps)
-    reroll: Compare | None = None
+    reroll: Any = None
     if reroll_mod is not None:
         reroll = reroll_mod.compare or Compare.of("=", faces[0])
+        if len(again) > 1:  # Roll20's 2d8r8r1: a face meeting any of the points is re-rolled
+            reroll = AnyPoint([m.compare or Compare.of("=", faces[0]) for m in again])
         if not reroll_mod.once and not len(split_faces(faces, reroll)[1]):
             raise DiceLimitError(N_("this die would be re-rolled on every face and never stop"), expression,
                                  reroll_mod.pos or pos)
@@ -172,6 +190,21 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
     return DiceTerm(spec)
+
+
+#: most faces a die re-rolled on several points may have (its faces are then listed)
+MAX_LISTED_REROLL = 100_000
+
+
+def decimal_scale(node: Dice) -> int:
+    """The common denominator of the term's decimal minimum / maximum (1: none)."""
+    import math  # here: the module's imports are shared with the lazy-import work
+
+    scale = 1
+    for m in node.modifiers.items:
+        if isinstance(m, Clamp) and not isinstance(m.value, int):
+            scale = math.lcm(scale, m.value.denominator)
+    return scale
 
 
 def _reroll_rank(mods: tuple, count: int, expression: str, pos: int) -> tuple[str, str, int] | None:

@@ -6,8 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import numpy as np
-
+from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF

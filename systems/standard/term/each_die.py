@@ -8,9 +8,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from ..nodes import Compare, Keep
 
@@ -51,10 +51,33 @@ class Listed(tuple):
         return np.asarray(self, dtype=np.int64)[idx]
 
 
-def split_faces(faces: Any, point: Compare) -> tuple[Any, Any]:
-    """``(faces meeting point, faces missing it)``, without listing the faces of a range."""
-    if not isinstance(faces, range):
+class AnyPoint:
+    """Several compare points read as one: a face meets it when it meets any of them (Roll20's ``2d8r8r1``
+    re-rolls 8s and 1s)."""
+
+    __slots__ = ("points",)
+    op = "any"
+
+    def __init__(self, points: Sequence[Compare]) -> None:
+        self.points = tuple(points)
+
+    def test(self, x: Any) -> Any:
+        """Whether ``x`` (an int or a numpy array) meets one of the points."""
+        out = self.points[0].test(x)
+        for p in self.points[1:]:
+            out = out | p.test(x)
+        return out
+
+    def __str__(self) -> str:
+        return "".join(str(p) for p in self.points)
+
+
+def split_faces(faces: Any, point: Compare | AnyPoint) -> tuple[Any, Any]:
+    """``(faces meeting point, faces missing it)``, without listing the faces of a range (but for several
+    points: :class:`AnyPoint` lists them)."""
+    if not isinstance(faces, range) or isinstance(point, AnyPoint):
         return (Listed(f for f in faces if point.test(f)), Listed(f for f in faces if not point.test(f)))
+    assert isinstance(point, Compare)
     lo, end, v, op = faces.start, faces.stop, point.value, point.op
     if op in ("=", "=="):
         return Faces(range(max(v, lo), min(v + 1, end))), Faces(range(lo, min(max(v, lo), end)),

@@ -5,9 +5,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from diceengine.errors import DiceLimitError
+from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
 from .scores import base_array, mark_array, score_array

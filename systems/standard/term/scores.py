@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
+from diceengine.lazy import np
 
 from .chains import chain_depth, kept_units
 from .faces import REROLLED, split_faces, window_of

@@ -1,0 +1,65 @@
+"""Rolls at the table: a roll with its dice, outcome and odds in the log, and a re-roll of one's last."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime
+from typing import Any
+
+from diceengine.i18n import N_
+
+from .errors import TableError
+from .luck import roll_odds
+from .model import Entry, Table
+from .steps import appended, jsonable, member_of, now
+
+_entropy = random.SystemRandom()  # the dice of a table without a seed
+
+def dice_source(table: Table, seed: Any) -> Any:
+    if seed is not None:
+        return seed
+    if table.seed is not None:
+        return random.Random((table.seed << 64) | (table.version + 1))  # one stream per step: reproducible
+    return _entropy
+
+
+def roll(table: Table, actor: str, expression: str, system: str | None = None, secret: bool = False,
+         seed: Any = None, time: datetime | None = None, reroll_of: int | None = None, **options: Any) -> Table:
+    """``actor`` rolls ``expression`` (of the table's system unless ``system`` names another): the dice, the
+    outcome and its exact odds before the roll join the log. ``secret``: readable by the game master only.
+    ``seed``: an int or a generator (by default the table's seed sequence, else fresh entropy)."""
+    from diceengine.api import roll as bare_roll
+
+    member_of(table, actor)
+    system = system or table.system
+    rolled = bare_roll(expression, system, seed=dice_source(table, seed), lang=table.lang, **options)
+    fields = rolled.outcome._asdict()
+    outcome = {k: jsonable(v) for k, v in fields.items() if v is not None}
+    dice = json.loads("[" + rolled._plan.dice_json(rolled._record) + "]")
+    entry = Entry(seq=table.version + 1, kind="roll", member=actor, time=now(time), secret=bool(secret),
+                  expression=rolled.expression, system=rolled.system, options=jsonable(dict(options)),
+                  outcome=outcome, dice=dice, text=str(rolled), reroll_of=reroll_of,
+                  odds=roll_odds(rolled.system, rolled.expression, options, outcome))
+    return appended(table, entry)
+
+
+def last_roll(table: Table, member: str) -> Entry:
+    """``member``'s last roll that stands (not undone)."""
+    member_of(table, member)
+    for e in reversed(table.log):
+        if e.kind == "roll" and e.member == member and e.undone_by is None:
+            return e
+    raise TableError(N_("{name} has no roll to re-roll"), name=member)
+
+
+def reroll(table: Table, actor: str, seed: Any = None, time: datetime | None = None) -> Table:
+    """Re-roll ``actor``'s last roll: the new roll joins the log, the first stays in it, marked
+    ``rerolled_by`` the new one (secret if the first was)."""
+    first = last_roll(table, actor)
+    assert first.expression is not None
+    new = roll(table, actor, first.expression, first.system, first.secret, seed, time, reroll_of=first.seq,
+               **first.options)
+    log = list(new.log)
+    log[first.seq - 1] = first.model_copy(update={"rerolled_by": new.version})
+    return new.model_copy(update={"log": tuple(log)})

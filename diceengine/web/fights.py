@@ -1,0 +1,139 @@
+"""The fights endpoint: an encounter (TOML or JSON text, or a JSON object) compared across its rulesets.
+
+``POST /api/fight`` answers what :func:`diceengine.fights.compare` computes, one
+:class:`~diceengine.fights.FightOdds` per ruleset. The work runs in a compute worker under its CPU budget
+(:mod:`~diceengine.web.offload`); the engine's own bounds apply (at most
+:data:`~diceengine.fights.chain.MAX_STATES` health states for exact odds, rounds up to
+:data:`~diceengine.fights.encounter.MAX_ROUNDS`). A bad encounter is the engine's error, with a caret
+under the fault of a TOML or JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from ..errors import DiceValueError
+from ..fights import FightOdds, compare, load_encounter
+from ..fights.encounter import MAX_ROUNDS
+from ..i18n import N_
+from . import service
+from .answers import invalid_response
+from .models import ErrorResponse, _Strict
+
+__all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
+
+#: fights one request may simulate per ruleset (the CPU budget of a request usually stops it first)
+MAX_FIGHTS = 1_000_000
+#: most rulesets one request compares
+MAX_SYSTEMS = 8
+
+_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+                                             503: {"model": ErrorResponse}}
+
+
+class FightRequest(_Strict):
+    """An encounter, as text (``format``: ``toml`` or ``json``) or as a JSON object, and how to compute it."""
+
+    text: str | None = Field(None, max_length=60_000, description="the encounter file's text",
+                             examples=['name = "Duel"\n[d6]\n[[d6.a]]\nattack = "5D"\n...'])
+    format: Literal["toml", "json"] = Field("toml", description="the format of `text`")
+    encounter: dict[str, Any] | None = Field(None, description="the encounter as a JSON object (instead of text)")
+    systems: list[str] | None = Field(None, max_length=MAX_SYSTEMS,
+                                      description="the rulesets to compare (default: every one of the encounter)")
+    method: Literal["auto", "exact", "simulated"] = Field(
+        "auto", description="exact (one combatant a side), simulated, or auto (exact when possible)")
+    fights: int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="seed of the simulation")
+    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS, description="rounds in the tables (default: the file's)")
+
+    @model_validator(mode="after")
+    def _one_encounter(self) -> FightRequest:
+        if (self.text is None) == (self.encounter is None):
+            raise ValueError("give the encounter either as text or as an object, not both or neither")
+        return self
+
+
+class FightResponse(BaseModel):
+    """How the encounter goes in each ruleset."""
+
+    encounter: str
+    sides: tuple[str, str]
+    rounds: int = Field(description="rounds of the tables (the request's or the file's)")
+    results: list[FightOdds]
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _parse(req: FightRequest) -> Any:
+    """The encounter's data from the request; the engine's error, a caret under the fault, if it does not parse."""
+    if req.encounter is not None:
+        return req.encounter
+    text = req.text or ""
+    if req.format == "json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as err:
+            raise _located(N_("{path}: not valid JSON: {reason}"), err.msg, text, err.lineno, err.colno) from None
+        except RecursionError:
+            raise DiceValueError(N_("{path}: not valid JSON: {reason}"), path="encounter",
+                                 reason="nested too deeply") from None
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        reason = str(err)
+        at = _TOML_AT.search(reason)
+        if at is None:
+            raise DiceValueError(N_("{path}: not valid TOML: {reason}"), path="encounter", reason=reason) from None
+        raise _located(N_("{path}: not valid TOML: {reason}"), reason, text, int(at[1]), int(at[2])) from None
+    except RecursionError:
+        raise DiceValueError(N_("{path}: not valid TOML: {reason}"), path="encounter",
+                             reason="nested too deeply") from None
+
+
+def _located(template: str, reason: str, text: str, line: int, column: int) -> DiceValueError:
+    """The engine's error of a text's fault at ``line``, ``column`` (1-based): its line and a caret under it."""
+    lines = text.splitlines() or [""]
+    shown = lines[min(max(line, 1), len(lines)) - 1]
+    if len(shown) > 200:  # a long line: the part around the fault
+        start = max(0, column - 100)
+        shown, column = shown[start:start + 200], column - start
+    return DiceValueError(template, shown, max(column - 1, 0), path="encounter", reason=reason)
+
+
+def do_fight(req: FightRequest) -> FightResponse:
+    """The encounter of ``req`` in each of its rulesets, as :func:`diceengine.fights.compare` computes it."""
+    encounter = load_encounter(_parse(req))
+    if req.systems is not None:
+        if not req.systems:
+            raise DiceValueError(N_("bad encounter: {faults}"), faults="no ruleset asked for")
+        for system in req.systems:
+            encounter[system]  # the engine's error naming the rulesets written
+    results = compare(encounter, req.systems, req.method, req.fights, req.seed, req.rounds)
+    return FightResponse(encounter=encounter.name, sides=encounter.sides,
+                         rounds=req.rounds or encounter.rounds, results=results)
+
+
+router = APIRouter(tags=["fights"])
+
+
+@router.post("/api/fight", response_model=FightResponse, responses=_ERRORS,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": FightRequest.model_json_schema()}}}})
+async def fight(request: Request) -> Response:
+    """An encounter compared across its rulesets: who wins, how often, in how many rounds (exact for a
+    duel, simulated otherwise), as ``dice fight compare`` computes it."""
+    try:  # the body read by pydantic's own parser: any JSON, however nested, is an answer in the error shape
+        req = FightRequest.model_validate_json(await request.body())
+    except ValidationError as err:
+        return invalid_response(err.errors(include_url=False, include_context=False))
+    text = await request.app.state.offload.run(service.as_json, do_fight, req)
+    return Response(text, media_type="application/json")

@@ -1,0 +1,69 @@
+// What every view of the page shares: the DOM helpers, the API call, the page's words.
+"use strict";
+
+export const $ = (id) => document.getElementById(id);
+export const COLORS = ["#3a6ea5", "#c0392b", "#2e7d4f", "#a15c00", "#7b3fa0", "#00838f", "#6d4c41", "#455a64"];
+// the engine's systems (from /api/systems) and features (from /api/about), filled once by app.js
+export const engine = { systems: {}, list: [], features: {} };
+
+// Elements are built from data, never from markup: what a player types reaches the page as text.
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+export function svgEl(tag, attrs, text) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+export function pct(p) {
+  if (p === null || p === undefined) return "-";
+  if (p === 0) return "0%";
+  if (p < 0.0001) return p.toExponential(2);
+  return (100 * p).toFixed(2) + "%";
+}
+export function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+
+// Calls the service: a JSON body makes it a POST; `key` is a table key (sent as a Bearer token).
+// A refusal throws an Error whose `data` is the engine's JSON error (message, caret).
+export async function api(path, body, { key, method } = {}) {
+  const headers = {};
+  const init = { headers };
+  if (body !== undefined) { init.method = "POST"; headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+  if (method) init.method = method;
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { message: response.statusText || "no answer" }; }
+  if (!response.ok) { const err = new Error(data.message || "error"); err.data = data; err.status = response.status; throw err; }
+  return data;
+}
+
+// The page's human words, gettext style: t("English words") gives them in the page's language
+// when its catalogue has them, else as written; t("{side} wins", { side }) fills the {names} in after.
+// The catalogue is diceengine/locale/<lang>/LC_MESSAGES/page.po (GET /api/words/<lang>).
+let words = {};
+export function setWords(catalogue) { words = catalogue || {}; }
+export function t(msgid, values) {
+  const text = Object.prototype.hasOwnProperty.call(words, msgid) ? words[msgid] : msgid;
+  if (!values) return text;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all));
+}
+
+// A die as the page shows it: its face in the system's symbols when the system declares a glyph for its kind and
+// for every symbol on the face (FFG: "success + advantage" on an ability die is 🟩 ✹▲), else its face or value;
+// `words` is the face in words, for the die's title and its accessible name.
+export function dieFace(system, d) {
+  const words = d.face || String(d.value);
+  const glyphs = (engine.systems[system] || {}).symbols || {};
+  const kind = glyphs[d.kind];
+  if (!kind || !d.face) return { shown: words, words, symbols: false };
+  const parts = d.face.split(" + ").map((w) => glyphs[w]);
+  if (parts.some((g) => g === undefined)) return { shown: words, words, symbols: false };
+  return { shown: `${kind} ${parts.join("")}`, words, symbols: true };
+}

@@ -1,0 +1,839 @@
+// The table view: a game table shared online (the endpoints of /tables). #table creates a table or joins
+// one; #table/<id> is the table itself (a newcomer joins it by that link). Each member's key is kept in this
+// browser's localStorage, one per table, never in the address. The live log is read from the server-sent
+// events of /tables/<id>/events; they take the key as an Authorization header, which EventSource cannot send,
+// so the stream is read with fetch() and resumed after the last step seen (?after=N and Last-Event-ID).
+// What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
+"use strict";
+import { api, dieFace, el, engine, num, pct, t } from "./common.js";
+
+// ---- the words: fmt(t("English with {fields}"), {fields}): the catalogue translates the message, fields and all
+
+function fmt(text, fields = {}) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(fields, k) ? String(fields[k]) : m));
+}
+
+// ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
+
+const SEAT = "diceengine.table.";
+
+function loadSeat(id) {
+  try { const seat = JSON.parse(localStorage.getItem(SEAT + id) || "null"); return seat && seat.key ? seat : null; }
+  catch (e) { return null; }
+}
+function saveSeat(id, seat) { localStorage.setItem(SEAT + id, JSON.stringify(seat)); }
+function forgetSeat(id) { localStorage.removeItem(SEAT + id); }
+function allSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (k && k.startsWith(SEAT)) { const s = loadSeat(k.slice(SEAT.length)); if (s) seats.push({ id: k.slice(SEAT.length), ...s }); }
+  }
+  return seats.sort((a, b) => (b.since || 0) - (a.since || 0));
+}
+
+export function shareLink(id) { return `${location.origin}/#table/${id}`; }
+// a pasted link (".../#table/<id>" or ".../tables/<id>/join") or a bare id
+function idOf(text) {
+  const s = text.trim();
+  const m = /#table\/([A-Za-z0-9_-]+)/.exec(s) || /\/tables\/([A-Za-z0-9_-]+)/.exec(s);
+  if (m) return m[1];
+  return /^[A-Za-z0-9_-]+$/.test(s) ? s : null;
+}
+
+// ---- the live log: server-sent events read through fetch(), resumed after the last step on every reconnect
+
+class Live {
+  constructor(id, key, onStep, onStatus) {
+    Object.assign(this, { id, key, onStep, onStatus });
+    this.last = 0;          // the number of the last step received
+    this.retry = 1000;      // the server's "retry:" (ms)
+    this.stopped = false;
+    this.controller = null;
+    this.wake = null;
+    this.heard = Date.now();
+    this.onOffline = () => this.drop();
+    this.onOnline = () => this.drop();
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
+    // the server sends a comment every 15 s: a stream silent for 40 s is a dead one
+    this.watch = setInterval(() => { if (Date.now() - this.heard > 40000) this.drop(); }, 5000);
+  }
+  start(after) { this.last = after; this.run(); }
+  stop() {
+    this.stopped = true;
+    clearInterval(this.watch);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
+    this.drop();
+  }
+  // end the current connection (the loop reconnects unless stopped) and cut any wait short
+  drop() {
+    if (this.controller) this.controller.abort();
+    if (this.wake) this.wake();
+  }
+  pause(ms) { return new Promise((resolve) => { const timer = setTimeout(resolve, ms); this.wake = () => { clearTimeout(timer); resolve(); }; }); }
+  async run() {
+    while (!this.stopped) {
+      if (navigator.onLine === false) { this.onStatus("offline"); await this.pause(this.retry); continue; }
+      this.controller = new AbortController();
+      try {
+        const response = await fetch(`/tables/${encodeURIComponent(this.id)}/events?after=${this.last}`, {
+          headers: { Authorization: `Bearer ${this.key}`, Accept: "text/event-stream", "Last-Event-ID": String(this.last) },
+          cache: "no-store", signal: this.controller.signal });
+        if (response.status === 401 || response.status === 404) { this.onStatus("refused", response.status); return; }
+        if (!response.ok || !response.body) throw new Error(String(response.status));
+        this.onStatus("live");
+        this.heard = Date.now();
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          this.heard = Date.now();
+          buffer += value.replace(/\r\n?/g, "\n");
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            this.event(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+        }
+      } catch (e) {
+        // aborted (offline, silent, stopped) or the network failed: reconnect below
+      }
+      this.controller = null;
+      if (this.stopped) return;
+      this.onStatus("reconnecting");
+      await this.pause(this.retry);
+    }
+  }
+  event(block) {
+    let kind = "message", data = "", id = null;
+    for (const line of block.split("\n")) {
+      if (!line || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") kind = value;
+      else if (field === "data") data += (data ? "\n" : "") + value;
+      else if (field === "id") id = value;
+      else if (field === "retry" && /^\d+$/.test(value)) this.retry = Math.max(250, parseInt(value, 10));
+    }
+    if (kind !== "step" || !data) return;
+    const step = JSON.parse(data);
+    if (step.seq <= this.last) return;  // already seen (a reconnect never doubles a step)
+    this.last = step.seq;
+    if (id !== null && /^\d+$/.test(id)) this.last = Math.max(this.last, parseInt(id, 10));
+    this.onStep(step);
+  }
+}
+
+// ---- the view's parts
+
+let section = null;
+let room = null;  // the open table: {id, key, name, role, table, steps (seq -> step), live}
+const parts = {};
+
+// `label` is a page's word, already through t()
+function field(label, input, cls) {
+  return el("label", cls ? { class: cls } : {}, label, input);
+}
+function button(label, onClick, cls) {
+  const b = el("button", { type: "button", text: label });
+  if (cls) b.className = cls;
+  b.addEventListener("click", onClick);
+  return b;
+}
+function errorBox() {
+  const box = el("div", { class: "table-error", role: "alert", hidden: "" });
+  box.append(el("span", { class: "table-error-message" }), el("pre", { class: "table-error-caret", hidden: "" }));
+  return box;
+}
+function showError(box, err) {
+  const data = (err && err.data) || { message: String((err && err.message) || err) };
+  box.querySelector(".table-error-message").textContent = data.message || t("refused");
+  const caret = box.querySelector(".table-error-caret");
+  caret.textContent = data.caret || "";
+  caret.hidden = !data.caret;
+  box.hidden = false;
+}
+function clearError(box) { box.hidden = true; }
+
+// the systems whose notation reads a trailing description: there a roll's label travels in its expression
+const DESCRIBED = new Set(["standard"]);
+// each ruleset's character and its first state (the form's starting JSON)
+const CHARACTERS = {
+  ffg: ["CharacterSheet", { characteristics: { brawn: 2, agility: 2, intellect: 2, cunning: 2, willpower: 2, presence: 2 }, skills: {} }],
+  d6wild: ["WildCharacter", { codes: { Dexterity: "3D", blaster: "4D" } }],
+  d6: ["D6Character", { codes: { Dexterity: "3D", blaster: "4D" } }],
+  d20pool: ["Character", { attributes: {}, disciplines: {} }],
+};
+// the scene a new table starts with
+function startingScene(system, light, dark) {
+  if (system === "ffg") return { kind: "Encounter", state: { destiny: { light, dark } } };
+  if (system === "d20pool") return { kind: "PoolState", state: {} };
+  return null;
+}
+
+// ---- #table: create a table, join one by its link, the seats this browser keeps
+
+function buildStart() {
+  const gm = el("input", { id: "table-gm", required: "", maxlength: "100", autocomplete: "off", spellcheck: "false" });
+  const system = el("select", { id: "table-system" });
+  for (const s of engine.list) system.append(el("option", { value: s.name, text: s.name }));
+  system.value = engine.systems.ffg ? "ffg" : (engine.list[0] || {}).name;
+  const light = el("input", { id: "table-light", type: "number", min: "0", max: "20", value: "2", class: "narrow" });
+  const dark = el("input", { id: "table-dark", type: "number", min: "0", max: "20", value: "1", class: "narrow" });
+  const destiny = el("span", { class: "table-destiny-start" }, field(t("Light side tokens"), light), field(t("Dark side tokens"), dark));
+  const showDestiny = () => { destiny.hidden = system.value !== "ffg"; };
+  system.addEventListener("change", showDestiny);
+  showDestiny();
+  const createError = errorBox();
+  const create = el("form", { id: "table-create", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("Your name (game master)"), gm, "grow"), field(t("System"), system), destiny,
+       el("button", { type: "submit", text: t("Create the table") })), createError);
+  create.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearError(createError);
+    const body = { system: system.value, gm: gm.value.trim() };
+    const scene = startingScene(system.value, parseInt(light.value || "0", 10), parseInt(dark.value || "0", 10));
+    if (scene) body.scene = scene;
+    try {
+      const made = await api("/tables", body);
+      saveSeat(made.table_id, { key: made.gm_key, name: body.gm, system: body.system, since: Date.now() });
+      location.hash = `#table/${made.table_id}`;
+    } catch (err) { showError(createError, err); }
+  });
+
+  const link = el("input", { id: "table-link", autocomplete: "off", spellcheck: "false", placeholder: t("a table's link or id") });
+  const joinError = errorBox();
+  const join = el("form", { id: "table-open", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("The link the game master gave you"), link, "grow"),
+       el("button", { type: "submit", class: "secondary", text: t("Go to the table") })), joinError);
+  join.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const id = idOf(link.value);
+    if (!id) { showError(joinError, { message: t("that is not a table's link") }); return; }
+    location.hash = `#table/${id}`;
+  });
+  const seats = el("ul", { id: "table-seats", class: "table-seats" });
+  parts.seats = seats;
+  parts.seatsBox = el("div", { class: "table-seats-box" }, el("h3", { text: t("Your tables in this browser") }), seats);
+  return el("section", { id: "table-start", "aria-labelledby": "table-start-title" },
+    el("h2", { id: "table-start-title", text: t("A game table") }),
+    el("p", { class: "hint", text: t("The game master creates a table and shares its link; the players join by the link. Everyone sees the rolls live, with their exact odds.") }),
+    el("h3", { text: t("Create a table") }), create,
+    el("h3", { text: t("Join a table") }), join, parts.seatsBox);
+}
+
+function renderSeats() {
+  const seats = allSeats();
+  parts.seats.replaceChildren();
+  parts.seatsBox.hidden = !seats.length;
+  for (const s of seats) {
+    parts.seats.append(el("li", {}, el("a", { href: `#table/${s.id}`, text: s.id }), " ",
+                          el("span", { class: "muted", text: fmt(t("{name}, {system}"), { name: s.name, system: s.system || "" }) })));
+  }
+}
+
+// ---- #table/<id> without a seat: join by the link
+
+function buildJoin() {
+  const name = el("input", { id: "table-join-name", required: "", maxlength: "100", autocomplete: "off", spellcheck: "false" });
+  const box = errorBox();
+  const form = el("form", { id: "table-join", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("Your name"), name, "grow"), el("button", { type: "submit", text: t("Join") })), box);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearError(box);
+    const id = parts.joinId;
+    try {
+      const joined = await api(`/tables/${encodeURIComponent(id)}/join`, { name: name.value.trim() });
+      saveSeat(id, { key: joined.player_key, name: joined.name, system: joined.table.system, since: Date.now() });
+      await openTable(id);
+    } catch (err) {
+      showError(box, err.status === 404 ? { message: t("there is no such table: ask the game master for the link again") } : err);
+    }
+  });
+  parts.joinName = name;
+  parts.joinTitle = el("p", { class: "muted" });
+  return el("section", { id: "table-invite", "aria-labelledby": "table-invite-title", hidden: "" },
+    el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form);
+}
+
+// ---- the table itself
+
+function buildRoom() {
+  // the roll box
+  const expression = el("input", { id: "table-expression", required: "", autocomplete: "off", spellcheck: "false",
+                                   maxlength: "2000" });
+  const label = el("input", { id: "table-label", autocomplete: "off", maxlength: "200" });
+  const secret = el("input", { id: "table-secret", type: "checkbox" });
+  const secretLabel = el("label", { class: "inline", id: "table-secret-label" }, secret, t("secret (only the game master sees the dice)"));
+  const rollError = errorBox();
+  const form = el("form", { id: "table-roll", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("Expression"), expression, "grow"), field(t("Label"), label), secretLabel,
+       el("button", { type: "submit", id: "table-roll-button", text: t("Roll") })),
+    el("div", { class: "row table-actions" },
+       button(t("Re-roll my last roll"), () => act("reroll"), "secondary"),
+       parts.undo = button(t("Undo the last step"), () => act("undo"), "secondary")),
+    el("p", { class: "hint", id: "table-roll-hint" }), rollError);
+  form.querySelector(".table-actions button").id = "table-reroll";
+  parts.undo.id = "table-undo";
+  const effectiveSystem = () => splitSystem(expression.value)[0] || (room && room.table.system);
+  const labelState = () => {
+    const takes = DESCRIBED.has(effectiveSystem());
+    label.disabled = !takes;
+    label.title = takes ? "" : t("this system's notation takes no label");
+  };
+  expression.addEventListener("input", labelState);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearError(rollError);
+    const [system, text] = splitSystem(expression.value);
+    const body = { expression: text };
+    if (system) body.system = system;
+    const words = label.value.trim();
+    if (words && !label.disabled) body.expression = `${text} # ${words}`;
+    if (room.role === "gm" && secret.checked) body.secret = true;
+    try {
+      const answer = await api(`/tables/${encodeURIComponent(room.id)}/roll`, body, { key: room.key });
+      addStep(answer.step);
+      label.value = "";
+    } catch (err) { showError(rollError, err); }
+  });
+  Object.assign(parts, { expression, label, secret, secretLabel, rollError, labelState });
+
+  // the share link (the game master's)
+  const link = el("input", { id: "table-share", readonly: "", spellcheck: "false" });
+  const copy = button(t("Copy"), async () => {
+    link.select();
+    try { await navigator.clipboard.writeText(link.value); copy.textContent = t("Copied"); } catch (e) { /* selected */ }
+  }, "secondary");
+  parts.share = el("div", { class: "row table-share", id: "table-share-box" }, field(t("Link to share with the players"), link, "grow"), copy);
+  parts.shareInput = link;
+
+  parts.title = el("h2", { id: "table-title" });
+  parts.who = el("p", { class: "muted", id: "table-who" });
+  parts.status = el("span", { id: "table-status", class: "table-status", role: "status" });
+  const leave = button(t("Leave this seat"), () => {
+    if (!confirm(t("Forget your key for this table in this browser? Without it you cannot come back to this seat."))) return;
+    forgetSeat(room.id);
+    closeRoom();
+    location.hash = "#table";
+  }, "secondary link");
+  const head = el("section", { id: "table-head", "aria-labelledby": "table-title" },
+    el("div", { class: "table-headline" }, parts.title, parts.status), parts.who, parts.share, leave);
+
+  parts.log = el("ol", { id: "table-log", class: "table-log", "aria-live": "polite", "aria-label": t("the table's log") });
+  const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
+    el("h2", { id: "table-log-title", text: t("Log") }), parts.log);
+  const rollBox = el("section", { id: "table-roll-box", "aria-labelledby": "table-roll-title" },
+    el("h2", { id: "table-roll-title", text: t("Roll") }), form, buildRule());
+
+  // the pools
+  parts.pools = el("div", { id: "table-pools" });
+  parts.poolError = errorBox();
+  const poolName = el("input", { id: "table-pool-name", maxlength: "200", autocomplete: "off", spellcheck: "false", placeholder: t("name") });
+  const poolValue = el("input", { id: "table-pool-value", type: "number", value: "1", class: "narrow" });
+  const poolForm = el("form", { id: "table-pool-new", class: "row" }, field(t("New pool"), poolName), field(t("Tokens"), poolValue),
+                      el("button", { type: "submit", class: "secondary", text: t("Add") }));
+  poolForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const pool = poolName.value.trim();
+    if (pool) act("adjust", { pool, delta: parseInt(poolValue.value || "0", 10) }, parts.poolError).then(() => { poolName.value = ""; });
+  });
+  parts.poolForm = poolForm;
+  const poolsBox = el("section", { id: "table-pools-box", "aria-labelledby": "table-pools-title" },
+    el("h2", { id: "table-pools-title", text: t("Destiny and pools") }), parts.pools, poolForm, parts.poolError);
+
+  // initiative
+  parts.round = el("p", { id: "table-round", class: "table-round" });
+  parts.order = el("ol", { id: "table-order", class: "table-order" });
+  parts.turnError = errorBox();
+  const orderInput = el("input", { id: "table-order-input", autocomplete: "off", spellcheck: "false",
+                                   placeholder: t("names, in order, separated by commas") });
+  const orderForm = el("form", { id: "table-order-form", class: "row" }, field(t("Initiative order"), orderInput, "grow"),
+                       el("button", { type: "submit", class: "secondary", text: t("Set the order") }));
+  orderForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const order = orderInput.value.split(",").map((s) => s.trim()).filter(Boolean);
+    if (order.length) act("order", { order }, parts.turnError);
+  });
+  Object.assign(parts, { orderForm, orderInput });
+  const initiativeBox = el("section", { id: "table-initiative", "aria-labelledby": "table-initiative-title" },
+    el("h2", { id: "table-initiative-title", text: t("Initiative") }), parts.round, parts.order,
+    el("div", { class: "row" }, button(t("Next turn"), () => act("turn", undefined, parts.turnError)),
+       button(t("Next round"), () => act("round", undefined, parts.turnError), "secondary")),
+    orderForm, parts.turnError);
+  initiativeBox.querySelectorAll(".row button")[0].id = "table-next-turn";
+  initiativeBox.querySelectorAll(".row button")[1].id = "table-next-round";
+
+  // characters
+  parts.characters = el("ul", { id: "table-characters", class: "table-characters" });
+  const charName = el("input", { id: "table-character-name", maxlength: "100", autocomplete: "off", spellcheck: "false" });
+  const charOwner = el("select", { id: "table-character-owner" });
+  const charState = el("textarea", { id: "table-character-state", rows: "3", spellcheck: "false" });
+  const charError = errorBox();
+  const charForm = el("form", { id: "table-character-form" },
+    el("div", { class: "row" }, field(t("Name"), charName, "grow"), field(t("Played by"), charOwner)),
+    field(t("State of play (JSON)"), charState),
+    el("div", { class: "row" }, el("button", { type: "submit", class: "secondary", text: t("Add the character") })), charError);
+  charForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearError(charError);
+    const [kind] = CHARACTERS[room.table.system] || [];
+    let state;
+    try { state = JSON.parse(charState.value || "{}"); } catch (err) { showError(charError, { message: fmt(t("not JSON: {reason}"), { reason: err.message }) }); return; }
+    const name = charName.value.trim();
+    if (name) state.name = name;
+    const body = { kind, state, owner: charOwner.value || null };
+    if (name) body.name = name;
+    if (await act("characters", body, charError)) charName.value = "";
+  });
+  Object.assign(parts, { charForm, charName, charOwner, charState });
+  const charactersBox = el("section", { id: "table-characters-box", "aria-labelledby": "table-characters-title" },
+    el("h2", { id: "table-characters-title", text: t("Characters") }), parts.characters,
+    el("details", { id: "table-character-add" }, el("summary", { text: t("Add a character") }), charForm));
+
+  // luck
+  parts.luck = el("div", { id: "table-luck" });
+  const luckBox = el("section", { id: "table-luck-box", "aria-labelledby": "table-luck-title" },
+    el("h2", { id: "table-luck-title", text: t("Luck") }),
+    el("p", { class: "hint", text: t("Each member's rolls against their exact odds: fair dice give a mean percentile of 50; above it, luckier.") }),
+    parts.luck);
+
+  parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, luckBox);
+  return el("div", { id: "table-room", class: "table-room", hidden: "" },
+    head, el("div", { class: "table-columns" }, el("div", { class: "table-main" }, rollBox, logBox), parts.side));
+}
+
+// a rule of play of the table's ruleset on the scene or a character (its arguments as JSON)
+function buildRule() {
+  const rule = el("input", { id: "table-rule", list: "table-rule-names", autocomplete: "off", spellcheck: "false", maxlength: "100" });
+  const names = el("datalist", { id: "table-rule-names" });
+  const target = el("select", { id: "table-rule-target" });
+  const args = el("textarea", { id: "table-rule-args", rows: "2", spellcheck: "false" });
+  args.value = "{}";
+  const hint = el("p", { class: "hint", id: "table-rule-hint" });
+  const box = errorBox();
+  const form = el("form", { id: "table-rule-form", autocomplete: "off" },
+    el("div", { class: "row" }, field(t("Rule"), rule, "grow"), field(t("On"), target)), names,
+    field(t("Its arguments (JSON)"), args), hint,
+    el("div", { class: "row" }, el("button", { type: "submit", class: "secondary", text: t("Apply the rule") })), box);
+  rule.addEventListener("input", () => {
+    const found = (parts.ruleList || []).find((r) => r.name === rule.value.trim());
+    hint.textContent = found ? `${found.signature} — ${found.doc}` : "";
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    let parsed;
+    try { parsed = JSON.parse(args.value || "{}"); } catch (err) { showError(box, { message: fmt(t("not JSON: {reason}"), { reason: err.message }) }); return; }
+    const body = { rule: rule.value.trim(), args: parsed };
+    if (target.value) body.target = target.value;
+    await act("rule", body, box);
+  });
+  Object.assign(parts, { ruleNames: names, ruleTarget: target });
+  return el("details", { id: "table-rule-box" }, el("summary", { text: t("A rule of play") }), form);
+}
+
+async function loadRules(system) {
+  parts.ruleList = [];
+  parts.ruleNames.replaceChildren();
+  try { parts.ruleList = await api(`/api/systems/${encodeURIComponent(system)}/rules`); } catch (err) { return; }
+  for (const r of parts.ruleList) parts.ruleNames.append(el("option", { value: r.name }));
+}
+
+// "ffg: 2a1p vs 2d" rolls in another ruleset than the table's, as the check view reads it
+function splitSystem(text) {
+  const m = /^\s*([A-Za-z0-9_]+)\s*:([\s\S]*)$/.exec(text);
+  if (m && Object.prototype.hasOwnProperty.call(engine.systems, m[1])) return [m[1], m[2].trim()];
+  return [null, text];
+}
+
+// a step of the table by the member's key; the step answered joins the log at once (the stream's copy is
+// then skipped); false when refused (the error shown in `box`)
+async function act(what, body, box) {
+  const where = box || parts.rollError;
+  clearError(where);
+  try {
+    const answer = await api(`/tables/${encodeURIComponent(room.id)}/${what}`, body === undefined ? {} : body, { key: room.key });
+    addStep(answer.step);
+    return true;
+  } catch (err) { showError(where, err); return false; }
+}
+
+// ---- the log
+
+function timeOf(step) {
+  const d = new Date(step.time);
+  return isNaN(d) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+function renderDice(dice, system) {
+  const list = el("ul", { class: "dice", "aria-label": t("every die") });
+  for (const d of dice || []) {
+    const classes = ["die"];
+    if (d.wild) classes.push("wild");
+    if (!d.kept) classes.push("dropped");
+    if (d.exploded) classes.push("exploded");
+    if (d.added) classes.push("added");
+    const kind = d.wild ? t("wild") : String(d.kind);
+    const what = [kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "", d.rerolled ? t("re-rolled") : "",
+                  d.added ? t("added") : ""].filter(Boolean).join(", ");
+    const face = dieFace(system, d);
+    if (face.symbols) classes.push("symbols");
+    list.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
+                   face.shown, el("small", { text: kind })));
+  }
+  return list;
+}
+
+function renderOutcome(outcome) {
+  const list = el("ul", { class: "outcome" });
+  for (const [k, v] of Object.entries(outcome || {})) {
+    const b = el("b", { text: typeof v === "boolean" ? (v ? t("yes") : t("no")) : String(v) });
+    if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
+    list.append(el("li", {}, `${k}: `, b));
+  }
+  return list;
+}
+
+// the exact odds beside what happened
+function renderOdds(odds, outcome) {
+  const box = el("p", { class: "table-odds" });
+  if (!odds) return box;
+  if (odds.chance !== null && odds.chance !== undefined) {
+    const got = outcome && (outcome.succeeded !== undefined ? outcome.succeeded : outcome.success);
+    box.append(el("span", { text: fmt(t("chance of success {p}"), { p: pct(odds.chance) }) }));
+    if (typeof got === "boolean") box.append(" ", el("b", { class: got ? "good" : "bad", text: got ? t("succeeded") : t("failed") }));
+    box.append(" · ");
+  }
+  box.append(el("span", { text: fmt(t("{field} {value}: {below} of rolls lower, {at} exactly this"), {
+    field: odds.field, value: num(odds.value), below: pct(odds.below), at: pct(odds.at) }) }));
+  box.append(" · ", el("span", { class: "table-percentile", text: fmt(t("percentile {p}"), { p: Math.round(100 * odds.percentile) }) }));
+  return box;
+}
+
+function describe(step) {
+  const a = step.args || {};
+  switch (step.kind) {
+    case "join": return step.result === "gm" ? t("joined as the game master") : t("joined the table");
+    case "flip": return fmt(t("flipped {tokens} from {from} to {to}"), { tokens: a.tokens, from: a.from, to: a.to });
+    case "adjust": return fmt(a.delta >= 0 ? t("added {delta} to {pool}") : t("took {taken} from {pool}"),
+                              { delta: a.delta, taken: -a.delta, pool: a.pool });
+    case "order": return fmt(t("set the initiative order: {order}"), { order: (a.order || []).join(", ") });
+    case "turn":
+      if (a.round) return fmt(t("began round {round}"), { round: step.after ? step.after.round : "?" });
+      return fmt(t("next turn: {name}"), { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
+    case "character": return fmt(t("brought in the character {name}"), { name: step.target });
+    case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
+    case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
+                            { rule: step.rule, target: step.target });
+    case "roll":
+      if (step.secret && step.expression === null) return t("rolled in secret");
+      if (step.reroll_of) return fmt(t("re-rolled step {seq}"), { seq: step.reroll_of });
+      return step.secret ? t("rolled in secret") : t("rolled");
+    default: return step.kind;
+  }
+}
+
+function renderStep(step) {
+  const li = el("li", { class: `step step-${step.kind}`, "data-seq": String(step.seq) });
+  if (step.secret) li.classList.add("secret");
+  const head = el("div", { class: "step-head" }, el("span", { class: "step-seq", text: `#${step.seq}` }),
+                  el("b", { class: "step-member", text: step.member }), " ",
+                  el("span", { class: "step-what", text: describe(step) }),
+                  el("time", { class: "step-time", datetime: step.time, text: timeOf(step) }));
+  li.append(head);
+  if (step.kind === "roll" && step.expression !== null) {
+    const line = el("p", { class: "line" }, el("code", { class: "step-expression", text: step.expression }));
+    if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
+    if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
+    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome), renderOdds(step.odds, step.outcome));
+    if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
+  }
+  if (step.kind === "rule") {
+    if (step.check) {
+      const use = button(t("Roll this check"), () => {
+        parts.expression.value = step.check_system && step.check_system !== room.table.system ? `${step.check_system}: ${step.check}` : step.check;
+        parts.expression.focus();
+        parts.labelState();
+      }, "secondary small");
+      li.append(el("p", { class: "line" }, el("code", { text: step.check }), " ", use));
+    } else if (step.result !== null && step.result !== undefined) {
+      li.append(el("p", { class: "step-text muted", text: typeof step.result === "string" ? step.result : JSON.stringify(step.result) }));
+    }
+  }
+  li.append(el("p", { class: "step-marks" }));
+  return li;
+}
+
+// re-rolls and undos mark the steps they act on (the stream sends the steps, not their marks)
+function remark() {
+  const rerolled = {}, undone = {};
+  for (const step of [...room.steps.values()].sort((x, y) => x.seq - y.seq)) {
+    if (step.kind === "undo" && step.undoes) {
+      undone[step.undoes] = step.seq;
+      const target = room.steps.get(step.undoes);
+      if (target && target.reroll_of) delete rerolled[target.reroll_of];
+    } else if (step.reroll_of) rerolled[step.reroll_of] = step.seq;
+  }
+  for (const li of parts.log.children) {
+    const seq = parseInt(li.dataset.seq, 10);
+    li.classList.toggle("undone", seq in undone);
+    li.classList.toggle("rerolled", seq in rerolled);
+    const marks = [];
+    if (seq in rerolled) marks.push(fmt(t("re-rolled at step {seq}"), { seq: rerolled[seq] }));
+    if (seq in undone) marks.push(fmt(t("undone at step {seq}"), { seq: undone[seq] }));
+    li.querySelector(".step-marks").textContent = marks.join(" · ");
+  }
+}
+
+// a step joins the log once, in its place by number
+function addStep(step) {
+  if (!room || room.steps.has(step.seq)) return;
+  room.steps.set(step.seq, step);
+  const li = renderStep(step);
+  let before = null;
+  for (const other of parts.log.children) { if (parseInt(other.dataset.seq, 10) > step.seq) { before = other; break; } }
+  const log = parts.log;
+  const following = log.scrollHeight - log.scrollTop - log.clientHeight < 40;  // the reader was at the latest step
+  log.insertBefore(li, before);
+  if (following && !before) log.scrollTop = log.scrollHeight;
+  if (step.seq > room.table.version) room.table.version = step.seq;
+  if (step.after && step.seq >= room.playSeq) { room.table.play = step.after; room.playSeq = step.seq; renderPlay(); }
+  if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
+  remark();
+  if (step.kind === "roll" || step.kind === "undo") refreshLuck();
+}
+
+// ---- the state of play: pools, initiative, characters
+
+function counters(play) {
+  const out = [];
+  const scene = play.scene || {};
+  for (const [k, v] of Object.entries(scene)) {
+    if (Number.isInteger(v) && !k.includes("_per_") && !k.endsWith("_cap")) out.push([k, v]);
+  }
+  for (const [k, v] of Object.entries(play.pools || {})) out.push([k, v]);
+  return out;
+}
+
+function renderPools(play) {
+  const box = parts.pools;
+  box.replaceChildren();
+  const destiny = play.scene && play.scene.destiny;
+  if (destiny && Number.isInteger(destiny.light) && Number.isInteger(destiny.dark)) {
+    const pips = el("div", { class: "destiny", role: "img",
+      "aria-label": fmt(t("{light} light side, {dark} dark side"), { light: destiny.light, dark: destiny.dark }) });
+    for (let i = 0; i < destiny.light; i++) pips.append(el("span", { class: "pip light" }));
+    for (let i = 0; i < destiny.dark; i++) pips.append(el("span", { class: "pip dark" }));
+    box.append(el("p", { class: "destiny-count" },
+      el("span", { id: "table-destiny-light", class: "count", text: String(destiny.light) }), " " + t("light side") + " · ",
+      el("span", { id: "table-destiny-dark", class: "count", text: String(destiny.dark) }), " " + t("dark side")), pips);
+    const toDark = button(t("Flip a light side token"), () => act("flip", { from: "destiny.light", to: "destiny.dark", tokens: 1 }, parts.poolError));
+    const toLight = button(t("Flip a dark side token"), () => act("flip", { from: "destiny.dark", to: "destiny.light", tokens: 1 }, parts.poolError), "secondary");
+    toDark.id = "table-flip-light";
+    toLight.id = "table-flip-dark";
+    toDark.disabled = destiny.light < 1;
+    toLight.disabled = destiny.dark < 1;
+    box.append(el("div", { class: "row" }, toDark, toLight));
+  }
+  const list = el("ul", { class: "table-counters" });
+  for (const [name, value] of counters(play)) {
+    const minus = button("−", () => act("adjust", { pool: name, delta: -1 }, parts.poolError), "secondary small");
+    const plus = button("+", () => act("adjust", { pool: name, delta: 1 }, parts.poolError), "secondary small");
+    minus.setAttribute("aria-label", fmt(t("take one from {pool}"), { pool: name }));
+    plus.setAttribute("aria-label", fmt(t("add one to {pool}"), { pool: name }));
+    minus.disabled = value < 1;
+    list.append(el("li", { "data-pool": name }, el("span", { class: "pool-name", text: name }),
+                   el("b", { class: "count", text: String(value) }), minus, plus));
+  }
+  if (list.children.length) box.append(list);
+  if (!box.children.length) box.append(el("p", { class: "muted", text: t("No pool yet: the game master adds one.") }));
+}
+
+function renderInitiative(play) {
+  parts.round.textContent = fmt(t("Round {round}"), { round: play.round });
+  parts.order.replaceChildren();
+  play.order.forEach((name, i) => {
+    const li = el("li", { text: name });
+    if (i === play.turn) { li.classList.add("current"); li.setAttribute("aria-current", "true"); }
+    parts.order.append(li);
+  });
+  if (!play.order.length) parts.order.append(el("li", { class: "muted", text: t("no initiative order yet") }));
+  if (document.activeElement !== parts.orderInput) parts.orderInput.value = (play.order.length ? play.order : Object.keys(play.characters)).join(", ");
+}
+
+// fields of a character's state that say nothing at the table
+const QUIET = new Set(["name", "created", "player"]);
+
+function stateSummary(state) {
+  const list = el("dl", { class: "state" });
+  for (const [k, v] of Object.entries(state || {})) {
+    if (QUIET.has(k) || v === null || v === false || (Array.isArray(v) && !v.length) ||
+        (typeof v === "object" && v !== null && !Object.keys(v).length)) continue;
+    let text;
+    if (Array.isArray(v)) text = v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ");
+    else if (typeof v === "object") text = Object.entries(v).map(([a, b]) => `${a} ${typeof b === "object" ? JSON.stringify(b) : b}`).join(", ");
+    else text = String(v);
+    list.append(el("dt", { text: k.replaceAll("_", " ") }), el("dd", { text }));
+  }
+  return list;
+}
+
+function renderCharacters(play) {
+  parts.characters.replaceChildren();
+  for (const c of Object.values(play.characters || {})) {
+    const owner = c.owner ? fmt(t("played by {name}"), { name: c.owner }) : t("the game master's");
+    parts.characters.append(el("li", { "data-character": c.name },
+      el("div", {}, el("b", { class: "character-name", text: c.name }), " ", el("span", { class: "muted", text: owner })),
+      stateSummary(c.state)));
+  }
+  if (!parts.characters.children.length) parts.characters.append(el("li", { class: "muted", text: t("no character yet") }));
+}
+
+function renderPlay() {
+  const table = room.table, play = table.play;
+  const gm = room.role === "gm";
+  const players = Object.values(table.members).filter((m) => m.role !== "gm").map((m) => m.name);
+  parts.title.textContent = fmt(t("Table {id}"), { id: table.id });
+  parts.who.textContent = fmt(gm ? t("{system} · you are {name}, the game master · players: {players}")
+                                 : t("{system} · you are {name} · game master: {gms} · players: {players}"),
+    { system: table.system, name: room.name, players: players.join(", ") || "-",
+      gms: Object.values(table.members).filter((m) => m.role === "gm").map((m) => m.name).join(", ") });
+  renderPools(play);
+  renderInitiative(play);
+  renderCharacters(play);
+  // the game master's parts
+  parts.share.hidden = !gm;
+  parts.secretLabel.hidden = !gm;
+  parts.undo.hidden = !gm;
+  parts.orderForm.hidden = !gm;
+  parts.poolForm.hidden = !gm;
+  const owner = parts.charOwner, chosen = owner.value;
+  owner.replaceChildren();
+  if (gm) { owner.append(el("option", { value: "", text: t("the game master") })); for (const p of players) owner.append(el("option", { value: p, text: p })); }
+  else owner.append(el("option", { value: room.name, text: room.name }));
+  if ([...owner.options].some((o) => o.value === chosen)) owner.value = chosen;
+  document.getElementById("table-character-add").hidden = !CHARACTERS[table.system];
+  const target = parts.ruleTarget, aimed = target.value;
+  target.replaceChildren(el("option", { value: "", text: t("the scene") }));
+  for (const name of Object.keys(play.characters || {})) target.append(el("option", { value: name, text: name }));
+  if ([...target.options].some((o) => o.value === aimed)) target.value = aimed;
+  document.getElementById("table-rule-box").hidden = !CHARACTERS[table.system];
+}
+
+// ---- luck: GET luck, refreshed after the rolls (at most one request in flight)
+
+let luckTimer = null;
+function refreshLuck() {
+  if (luckTimer) return;
+  luckTimer = setTimeout(async () => {
+    luckTimer = null;
+    if (!room) return;
+    const current = room;
+    try {
+      const data = await api(`/tables/${encodeURIComponent(current.id)}/luck`, undefined, { key: current.key });
+      if (room === current) renderLuck(data);
+    } catch (err) { /* the next roll refreshes it */ }
+  }, 300);
+}
+
+function renderLuck(data) {
+  const table = el("table", { id: "table-luck-table" },
+    el("tr", {}, el("th", { text: t("member") }), el("th", { text: t("rolls") }), el("th", { text: t("mean percentile") }),
+       el("th", { text: t("successes") }), el("th", { text: t("expected") })));
+  for (const l of Object.values(data.luck)) {
+    const mean = l.mean === null ? "-" : `${Math.round(100 * l.mean)}%` + (l.expected_error ? ` ± ${Math.round(100 * l.expected_error)}` : "");
+    const row = el("tr", { "data-member": l.member }, el("td", { text: l.member }), el("td", { text: String(l.rolls) }),
+      el("td", { text: mean }), el("td", { text: l.checks ? `${l.successes} / ${l.checks}` : "-" }),
+      el("td", { text: l.checks ? num(Math.round(100 * l.expected_successes) / 100) : "-" }));
+    if (l.mean !== null) row.children[2].className = l.mean >= 0.5 ? "good" : "bad";
+    table.append(row);
+  }
+  const f = data.fairness;
+  const verdict = f.dof > 0
+    ? fmt(t("The dice against their exact odds: chi-square {statistic} on {dof} degrees of freedom, p = {p} ({n} rolls)."),
+          { statistic: f.statistic.toFixed(2), dof: f.dof, p: f.p_value.toPrecision(3), n: f.rolls })
+    : fmt(t("{n} rolls: too few of one expression yet for the fairness test."), { n: f.rolls });
+  parts.luck.replaceChildren(el("div", { class: "scroll" }, table), el("p", { class: "hint", id: "table-fairness", text: verdict }));
+}
+
+// ---- opening and closing a table
+
+function closeRoom() {
+  if (room && room.live) room.live.stop();
+  room = null;
+  if (parts.log) parts.log.replaceChildren();
+}
+
+function setStatus(kind) {
+  const words = { live: t("live"), reconnecting: t("reconnecting…"), offline: t("offline: the log resumes when the network comes back"),
+                  refused: t("this key no longer opens the table") };
+  parts.status.textContent = words[kind] || kind;
+  parts.status.dataset.state = kind;
+}
+
+async function openTable(id) {
+  const seat = loadSeat(id);
+  if (!seat) {
+    closeRoom();
+    parts.joinId = id;
+    parts.joinTitle.textContent = fmt(t("You are invited to the table {id}. Choose the name the others will see."), { id });
+    reveal("invite");
+    parts.joinName.focus();
+    return;
+  }
+  if (room && room.id === id) { reveal("room"); return; }
+  closeRoom();
+  let table;
+  try { table = await api(`/tables/${encodeURIComponent(id)}`, undefined, { key: seat.key }); }
+  catch (err) {
+    reveal("room");
+    parts.log.replaceChildren();
+    parts.title.textContent = fmt(t("Table {id}"), { id });
+    showError(parts.rollError, err.status === 401 ? { message: t("this browser's key no longer opens the table") } : err);
+    return;
+  }
+  const me = table.members[seat.name];
+  room = { id, key: seat.key, name: seat.name, role: me ? me.role : "player", table, steps: new Map(), playSeq: table.version };
+  parts.shareInput.value = shareLink(id);
+  parts.expression.value = (engine.systems[table.system] && engine.systems[table.system].examples[0]) || "";
+  const [kind, state] = CHARACTERS[table.system] || [null, {}];
+  parts.charState.value = kind ? JSON.stringify(state) : "";
+  parts.labelState();
+  loadRules(table.system);
+  clearError(parts.rollError);
+  renderPlay();
+  reveal("room");
+  for (const step of table.log) addStep(step);
+  // the log read; the stream carries on after its last step
+  room.live = new Live(id, seat.key, addStep, setStatus);
+  room.live.start(table.version);
+  refreshLuck();
+}
+
+function reveal(which) {
+  parts.start.hidden = which !== "start";
+  parts.invite.hidden = which !== "invite";
+  parts.room.hidden = which !== "room";
+}
+
+function showRoute(rest) {
+  const id = rest && rest[0];
+  if (!id) { closeRoom(); renderSeats(); reveal("start"); return Promise.resolve(); }
+  return openTable(id);
+}
+
+export async function mount(where, rest) {
+  section = where;
+  parts.start = buildStart();
+  parts.invite = buildJoin();
+  parts.room = buildRoom();
+  section.replaceChildren(parts.start, parts.invite, parts.room);
+  await showRoute(rest);
+}
+
+export function show(rest) { return showRoute(rest); }

@@ -1,0 +1,382 @@
+"""Keep / drop on a group whose one item adds and subtracts several dice terms: ``{4d10+5d6}k2`` keeps the two
+highest of the nine dice (rpg-dice-roller, Roll20's ``{4d6+3d8}kh1``).
+
+The reading is rpg-dice-roller's (its ``KeepModifier`` / ``DropModifier`` on a group of one sub-roll): every die of
+the item's dice terms is ranked on its face, lowest first, equal faces in the order written (its sort is stable);
+keep / drop choose ranks among them (several keep / drop: a die counts if none drops it); the item's value is then
+its expression with each term's kept dice (a term with none kept is 0): ``{4d6-3d8+2}kh1`` is the highest die of the
+seven, subtracted when it is a d8, plus 2. Numbers are never ranked.
+
+Exact odds (:meth:`PooledKeep.exact`): the faces visited in increasing order and, for one face, the terms in the
+order written; the state is how many dice of each term are not yet placed (the dice placed take the next ranks),
+with the distribution of the signed sum of the kept dice placed so far; how many of a term's dice show the face is
+binomial among the dice left (each of them shows it with its chance among the faces not yet visited).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from math import comb, prod
+from typing import Any
+
+from diceengine.ast import Add, Neg, Number, Sub
+from diceengine.errors import DiceLimitError
+from diceengine.i18n import N_
+from diceengine.lazy import np
+from diceengine.limits import PYTHON_STEP, Cost
+from diceengine.parts import Face, Part
+from diceengine.pmf import PMF, WORK
+from diceengine.rolljson import dice_json
+from diceengine.rolls import Die
+
+from .. import exact as _exact
+from ..expressions import Call, Group, Labelled, Pos
+from ..nodes import Dice, Keep
+from ..term import DiceTerm, compile_term
+from ..term.faces import window_of
+from ..term.sample import draw
+from .base import Context, Evaluator
+
+__all__ = ["PooledKeep", "Slot", "linear_terms", "pooled_dice"]
+
+#: most (face, state, count) steps the exact odds of one pooled keep / drop may take
+MAX_POOLED_STEPS = 2_000_000
+
+
+def linear_terms(node: Any, sign: int = 1, out: list | None = None) -> list[tuple[int, Any]] | None:
+    """``[(sign, node)]`` of an item that only adds and subtracts dice terms and whole numbers (labels aside), in
+    the order written; None for any other item."""
+    out = [] if out is None else out
+    while isinstance(node, Labelled):
+        node = node.term
+    if isinstance(node, (Add, Sub)):
+        if linear_terms(node.left, sign, out) is None:
+            return None
+        return linear_terms(node.right, sign if isinstance(node, Add) else -sign, out)
+    if isinstance(node, Neg):
+        return linear_terms(node.operand, -sign, out)
+    if isinstance(node, Pos):
+        return linear_terms(node.operand, sign, out)
+    if isinstance(node, (Number, Dice)):
+        out.append((sign, node))
+        return out
+    return None
+
+
+def pooled_dice(node: Any, out: list) -> bool:
+    """Append the dice terms of an item that pooled keep / drop can rank (dice terms without modifiers, with whole
+    counts and sides, under arithmetic and functions), in the order written; False when the item holds anything
+    else that throws dice (a group, computed dice, a dice term with modifiers)."""
+    if isinstance(node, Dice):
+        if node.computed or node.modifiers.items:
+            return False
+        out.append(node)
+        return True
+    if isinstance(node, Group):
+        return False
+    if isinstance(node, Call):
+        return all(pooled_dice(a, out) for a in node.args)
+    if isinstance(node, Labelled):
+        return pooled_dice(node.term, out)
+    if hasattr(node, "operand"):
+        return pooled_dice(node.operand, out)
+    if hasattr(node, "left"):
+        return pooled_dice(node.left, out) and pooled_dice(node.right, out)
+    return True
+
+
+class Slot(Evaluator):
+    """A dice term of a pooled item: its dice thrown and kept by :class:`PooledKeep`, its value the sum of its
+    kept dice (what the item's arithmetic reads)."""
+
+    def __init__(self, term: DiceTerm) -> None:
+        self.term = term
+        self.dice_count = term.spec.count
+        self.current: tuple[list[Any], list[bool]] = ([], [])
+        self.sampled: Any = 0
+        self.value: Any = 0
+        self.low, self.high = 0, 0  # the range of its kept sum (set by PooledKeep)
+
+    def roller(self) -> Any:
+        def roll(r: Any, rec: list) -> Any:
+            rec.append((self, self.current))
+            return self.value
+        return roll
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        return self.sampled
+
+    def exact(self) -> Any:
+        return PMF.point(self.value)
+
+    def bounds(self) -> tuple[Any, Any]:
+        return self.low, self.high
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        return Cost(), self.low, self.high
+
+    def dice(self, data: Any) -> list[Die]:
+        spec = self.term.spec
+        return [Die(spec.kind, spec.sides, v, k, False, False, False, False, None, spec.label, None)
+                for v, k in zip(*data)]
+
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
+        dice = self.dice(data)
+        return dice_json([d._replace(kept=False) for d in dice] if dropped else dice)
+
+    def render(self, records: Iterator[Any]) -> str:
+        _, data = next(records)
+        label = f" ({self.term.spec.label})" if self.term.spec.label else ""
+        return "[" + ", ".join(str(v) if k else f"~{v}~" for v, k in zip(*data)) + "]" + label
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, data = next(records)
+        out.append("[")
+        for k, d in enumerate(self.dice(data)):
+            if k:
+                out.append(", ")
+            out.append(Face(d))
+        out.append("]")
+        if self.term.spec.label:
+            out.append(f" ({self.term.spec.label})")
+
+
+class PooledKeep(Evaluator):
+    """The item of ``{4d10+5d6}k2`` or ``{4d10*5d6}k2``: its terms' dice ranked together (module docstring)."""
+
+    def __init__(self, slots: list[Slot], item: Evaluator, signs: list[int] | None, keeps: list[Keep],
+                 node: Any, ctx: Context) -> None:
+        self.node, self.item, self.slots, self.signs = node, item, slots, signs
+        self.expression = ctx.expression
+        self.rational = item.rational
+        self.counts = [s.term.spec.count for s in slots]
+        self.total_dice = sum(self.counts)
+        self.window = window_of(keeps, self.total_dice) or (0, self.total_dice)
+        self.keeps = keeps
+        self.dice_count = item.dice_count
+        width = self.window[1] - self.window[0]
+        for slot in slots:
+            faces = slot.term.spec.faces
+            most = min(slot.term.spec.count, width)
+            slot.low, slot.high = min(0, most * min(faces)), max(0, most * max(faces))
+        self._exact_value: Any = None
+        self._constant: Any = 0  # a sum of terms: its numbers (set by pooled())
+
+    def _kept(self, faces: list[list[Any]]) -> list[list[bool]]:
+        """Which dice of one throw are kept: ranks lowest first, equal faces in the order written."""
+        order = sorted((v, i, k) for i, vals in enumerate(faces) for k, v in enumerate(vals))
+        lo, hi = self.window
+        kept = [[False] * len(vals) for vals in faces]
+        for _, i, k in order[lo:hi]:
+            kept[i][k] = True
+        return kept
+
+    def roller(self) -> Any:
+        item = self.item.roller()
+        slots = self.slots
+
+        def roll(r: Any, rec: list) -> Any:
+            faces = []
+            for slot in slots:
+                spec = slot.term.spec
+                f, s = spec.faces, spec.sides
+                faces.append([f[int(r() * s)] for _ in range(spec.count)])
+            for slot, vals, ks in zip(slots, faces, self._kept(faces)):
+                slot.current = (vals, ks)
+                slot.value = sum(v for v, k in zip(vals, ks) if k)
+            sub: list = []
+            value = item(r, sub) if callable(item) else item
+            rec.append((self, sub))
+            return value
+        return roll
+
+    def sample(self, n: int, gen: np.random.Generator) -> Any:
+        cols = [draw(s.term.spec, gen, (n, s.term.spec.count)) for s in self.slots]
+        values = np.concatenate(cols, axis=1).astype(np.int64) if cols else np.zeros((n, 0), dtype=np.int64)
+        lo, hi = self.window
+        order = np.argsort(values, axis=1, kind="stable")  # equal faces in the order written, as a roll's
+        kept = np.zeros(values.shape, dtype=bool)
+        np.put_along_axis(kept, order[:, lo:hi], True, axis=1)
+        held = np.where(kept, values, 0)
+        start = 0
+        for slot, c in zip(self.slots, self.counts):
+            slot.sampled = held[:, start:start + c].sum(axis=1)
+            start += c
+        return self.item.sample(n, gen)
+
+    # ---- exact odds
+    def _faces(self) -> list[tuple[Any, list[float]]]:
+        """Every face value of the terms, increasing, with each term's chance of showing it."""
+        chances: dict[Any, list[float]] = {}
+        for i, slot in enumerate(self.slots):
+            faces = list(slot.term.spec.faces)
+            for v in faces:
+                chances.setdefault(v, [0.0] * len(self.slots))[i] += 1.0 / len(faces)
+        return sorted(chances.items())
+
+    def _size(self) -> tuple[int, int]:
+        """At most how many (face, term, state, count) steps the exact odds take, and at most how many kept sums
+        one state holds."""
+        states = prod(c + 1 for c in self.counts)
+        steps = len(self._faces()) * states * max([c + 1 for c in self.counts] or [1]) * max(1, len(self.counts))
+        if self.signs is not None:  # one signed sum
+            top = max([max(abs(f) for f in s.term.spec.faces) for s in self.slots] or [0])
+            return steps, 2 * (self.window[1] - self.window[0]) * top + 1
+        return steps, prod(s.high - s.low + 1 for s in self.slots)
+
+    def _work(self) -> float:
+        """At most the steps and the kept sums they carry (what :meth:`_exact` counts), state by state: a state
+        with ``p`` dice placed holds at most the sums of ``min(p, hi) - lo`` kept dice (of each term, at most
+        its dice placed), and branches ``r + 1`` ways on a term with ``r`` dice left; a state past the kept
+        ranks is never kept."""
+        lo, hi = self.window
+        faces = [list(s.term.spec.faces) for s in self.slots]
+        widths = [max(0, max(f)) - min(0, min(f)) for f in faces]
+        signed = [sign * v for sign, f in zip(self.signs or [], faces) for v in f]
+        linear_width = (max(0, max(signed)) - min(0, min(signed))) if signed else 0
+        per_face = 0.0
+        for rest in itertools.product(*[range(c + 1) for c in self.counts]):
+            placed = self.total_dice - sum(rest)
+            if placed >= hi and 0 < placed < self.total_dice:
+                continue
+            kept = max(0, min(placed, hi) - lo)
+            if self.signs is not None:
+                held = kept * linear_width + 1
+            else:
+                held = prod(min(c - r, kept) * w + 1 for c, r, w in zip(self.counts, rest, widths))
+            per_face += sum(r + 1 for r in rest) * (1 + held)
+        return len(self._faces()) * per_face + 1
+
+    def exact(self) -> Any:
+        if self._exact_value is None:
+            self._exact_value = self._exact()
+        return self._exact_value
+
+    def _exact(self) -> Any:
+        """The DP of the module docstring: by state (dice of each term not yet placed), the distribution of the
+        kept sums placed (one signed sum for a sum of terms, else one sum per term)."""
+        lo, hi = self.window
+        linear = self.signs is not None
+        faces = self._faces()
+        m = len(self.slots)
+        tails = [1.0] * m
+        start: dict[Any, float] = {0 if linear else (0,) * m: 1.0}
+        state: dict[tuple[int, ...], dict[Any, float]] = {tuple(self.counts): start}
+        done: dict[Any, float] = {}
+        steps = 0
+
+        entries = 0
+
+        def add(table: dict[Any, float], src: dict[Any, float], w: float, i: int, amount: Any) -> None:
+            nonlocal entries
+            entries += len(src)
+            for key, p in src.items():
+                if amount:
+                    key = key + amount if linear else key[:i] + (key[i] + amount,) + key[i + 1:]
+                table[key] = table.get(key, 0.0) + p * w
+
+        for index, (v, chance) in enumerate(faces):
+            last = index == len(faces) - 1
+            for i in range(m):
+                share = 1.0 if last or tails[i] <= 0 else min(1.0, chance[i] / tails[i])
+                sign = self.signs[i] if linear else 1  # type: ignore[index]
+                new: dict[tuple[int, ...], dict[Any, float]] = {}
+                for rest, acc in state.items():
+                    r = rest[i]
+                    placed = self.total_dice - sum(rest)
+                    for c in ([r] if last or share == 1.0 else [0] if share == 0.0 else range(r + 1)):
+                        steps += 1
+                        w = 1.0 if (last or share in (0.0, 1.0)) else comb(r, c) * share**c * (1 - share) ** (r - c)
+                        if w == 0.0:
+                            continue
+                        kept = max(0, min(placed + c, hi) - max(placed, lo))
+                        if placed + c >= hi:  # the kept ranks are all placed: the other dice are dropped
+                            add(done, acc, w, i, sign * v * kept)
+                            continue
+                        nxt = rest[:i] + (r - c,) + rest[i + 1:]
+                        add(new.setdefault(nxt, {}), acc, w, i, sign * v * kept)
+                state = new
+            for i in range(m):
+                tails[i] -= chance[i]
+        for rest, acc in state.items():  # every die placed before the kept ranks ran out
+            if not any(rest):
+                add(done, acc, 1.0, 0, 0)
+        WORK.work += (steps + entries) * PYTHON_STEP
+        if linear:
+            return _exact.build((key + self.constant, p) for key, p in done.items())
+        roll = self.item.roller()
+        out: list[tuple[Any, float]] = []
+        for key, p in done.items():
+            for slot, value in zip(self.slots, key):
+                slot.value = value
+            out.append((roll(None, []) if callable(roll) else roll, p))
+        return _exact.build(out)
+
+    @property
+    def constant(self) -> Any:
+        return self._constant
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        steps, size = self._size()
+        if steps > MAX_POOLED_STEPS:
+            raise DiceLimitError(N_("too many dice of different kinds kept together for exact odds: use sample()"),
+                                 self.expression, self.keeps[0].pos or 0)
+        lo, hi = self.bounds()
+        states = prod(c + 1 for c in self.counts)
+        # the steps and their sums, then each final sum mapped through the item (in Python)
+        return Cost((self._work() + size) * PYTHON_STEP, 4 * size * states), lo, hi
+
+    def bounds(self) -> tuple[Any, Any]:
+        return self.item.bounds()
+
+    def truncated(self) -> float:
+        return 0.0
+
+    # ---- text and dice: the item's, its dice terms showing the dice dropped
+    def render(self, records: Iterator[Any]) -> str:
+        _, sub = next(records)
+        return self.item.render(iter(sub))
+
+    def parts(self, records: Iterator[Any], out: list[Part]) -> None:
+        _, sub = next(records)
+        self.item.parts(iter(sub), out)
+
+    def dice(self, data: Any) -> list[Die]:
+        return [d for owner, rec in data for d in owner.dice(rec)]
+
+    def dice_json(self, data: Any, dropped: bool = False) -> str:
+        return ",".join([text for owner, rec in data if (text := owner.dice_json(rec, dropped))])
+
+
+def pooled(node: Any, item_node: Any, keeps: list[Keep], ctx: Context,
+           compile_item: Callable[[Any, Context], Evaluator]) -> PooledKeep | None:
+    """The pooled keep / drop of a group's one item holding several dice terms (without modifiers), under any
+    arithmetic; None when the item holds anything else that throws dice."""
+    found: list[Dice] = []
+    if not pooled_dice(item_node, found) or len(found) < 2:
+        return None
+    labels: dict[int, str] = {}
+    _labels(item_node, labels)
+    slots = [Slot(compile_term(d, ctx.expression, label=labels.get(id(d)), dialect=ctx.dialect)) for d in found]
+    outer = ctx.slots
+    ctx.slots = {**outer, **{id(d): slot for d, slot in zip(found, slots)}}
+    try:
+        item = compile_item(item_node, ctx)
+    finally:
+        ctx.slots = outer
+    terms = linear_terms(item_node)
+    signs = None if terms is None else [sign for sign, t in terms if isinstance(t, Dice)]
+    evaluator = PooledKeep(slots, item, signs, keeps, node, ctx)
+    evaluator._constant = 0 if terms is None else sum(sign * t.value for sign, t in terms if isinstance(t, Number))
+    return evaluator
+
+
+def _labels(node: Any, out: dict[int, str]) -> None:
+    """The labels written right after dice terms (``2d6[fire]``), by dice node (id)."""
+    if isinstance(node, Labelled) and isinstance(node.term, Dice):
+        out[id(node.term)] = node.label
+    for child in (getattr(node, "term", None), getattr(node, "operand", None), getattr(node, "left", None),
+                  getattr(node, "right", None), *getattr(node, "args", ())):
+        if child is not None and not isinstance(child, (int, str)):
+            _labels(child, out)
