@@ -51,7 +51,10 @@ let words = {};
 export function setWords(catalogue) { words = catalogue || {}; }
 export function t(msgid, values) {
   const text = Object.prototype.hasOwnProperty.call(words, msgid) ? words[msgid] : msgid;
-  if (!values) return text;
+  return values ? fill(text, values) : text;
+}
+// `text` with each {field} replaced by its value in `values` (a field without a value stays as written)
+export function fill(text, values = {}) {
   return text.replace(/\{(\w+)\}/g, (all, name) => (Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all));
 }
 

@@ -5,13 +5,9 @@
 // so the stream is read with fetch() and resumed after the last step seen (?after=N and Last-Event-ID).
 // What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
 "use strict";
-import { api, dieFace, el, engine, num, pct, t } from "./common.js";
-
-// ---- the words: fmt(t("English with {fields}"), {fields}): the catalogue translates the message, fields and all
-
-function fmt(text, fields = {}) {
-  return text.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(fields, k) ? String(fields[k]) : m));
-}
+import { api, el, engine, fill as fmt, num, t } from "./common.js";
+import { Live } from "./table-live.js";
+import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
 // ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
 
@@ -39,93 +35,6 @@ function idOf(text) {
   const m = /#table\/([A-Za-z0-9_-]+)/.exec(s) || /\/tables\/([A-Za-z0-9_-]+)/.exec(s);
   if (m) return m[1];
   return /^[A-Za-z0-9_-]+$/.test(s) ? s : null;
-}
-
-// ---- the live log: server-sent events read through fetch(), resumed after the last step on every reconnect
-
-class Live {
-  constructor(id, key, onStep, onStatus) {
-    Object.assign(this, { id, key, onStep, onStatus });
-    this.last = 0;          // the number of the last step received
-    this.retry = 1000;      // the server's "retry:" (ms)
-    this.stopped = false;
-    this.controller = null;
-    this.wake = null;
-    this.heard = Date.now();
-    this.onOffline = () => this.drop();
-    this.onOnline = () => this.drop();
-    window.addEventListener("offline", this.onOffline);
-    window.addEventListener("online", this.onOnline);
-    // the server sends a comment every 15 s: a stream silent for 40 s is a dead one
-    this.watch = setInterval(() => { if (Date.now() - this.heard > 40000) this.drop(); }, 5000);
-  }
-  start(after) { this.last = after; this.run(); }
-  stop() {
-    this.stopped = true;
-    clearInterval(this.watch);
-    window.removeEventListener("offline", this.onOffline);
-    window.removeEventListener("online", this.onOnline);
-    this.drop();
-  }
-  // end the current connection (the loop reconnects unless stopped) and cut any wait short
-  drop() {
-    if (this.controller) this.controller.abort();
-    if (this.wake) this.wake();
-  }
-  pause(ms) { return new Promise((resolve) => { const timer = setTimeout(resolve, ms); this.wake = () => { clearTimeout(timer); resolve(); }; }); }
-  async run() {
-    while (!this.stopped) {
-      if (navigator.onLine === false) { this.onStatus("offline"); await this.pause(this.retry); continue; }
-      this.controller = new AbortController();
-      try {
-        const response = await fetch(`/tables/${encodeURIComponent(this.id)}/events?after=${this.last}`, {
-          headers: { Authorization: `Bearer ${this.key}`, Accept: "text/event-stream", "Last-Event-ID": String(this.last) },
-          cache: "no-store", signal: this.controller.signal });
-        if (response.status === 401 || response.status === 404) { this.onStatus("refused", response.status); return; }
-        if (!response.ok || !response.body) throw new Error(String(response.status));
-        this.onStatus("live");
-        this.heard = Date.now();
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          this.heard = Date.now();
-          buffer += value.replace(/\r\n?/g, "\n");
-          let end;
-          while ((end = buffer.indexOf("\n\n")) >= 0) {
-            this.event(buffer.slice(0, end));
-            buffer = buffer.slice(end + 2);
-          }
-        }
-      } catch (e) {
-        // aborted (offline, silent, stopped) or the network failed: reconnect below
-      }
-      this.controller = null;
-      if (this.stopped) return;
-      this.onStatus("reconnecting");
-      await this.pause(this.retry);
-    }
-  }
-  event(block) {
-    let kind = "message", data = "", id = null;
-    for (const line of block.split("\n")) {
-      if (!line || line.startsWith(":")) continue;
-      const colon = line.indexOf(":");
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-      if (field === "event") kind = value;
-      else if (field === "data") data += (data ? "\n" : "") + value;
-      else if (field === "id") id = value;
-      else if (field === "retry" && /^\d+$/.test(value)) this.retry = Math.max(250, parseInt(value, 10));
-    }
-    if (kind !== "step" || !data) return;
-    const step = JSON.parse(data);
-    if (step.seq <= this.last) return;  // already seen (a reconnect never doubles a step)
-    this.last = step.seq;
-    if (id !== null && /^\d+$/.test(id)) this.last = Math.max(this.last, parseInt(id, 10));
-    this.onStep(step);
-  }
 }
 
 // ---- the view's parts
@@ -464,79 +373,6 @@ async function act(what, body, box) {
 }
 
 // ---- the log
-
-function timeOf(step) {
-  const d = new Date(step.time);
-  return isNaN(d) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-}
-
-function renderDice(dice, system) {
-  const list = el("ul", { class: "dice", "aria-label": t("every die") });
-  for (const d of dice || []) {
-    const classes = ["die"];
-    if (d.wild) classes.push("wild");
-    if (!d.kept) classes.push("dropped");
-    if (d.exploded) classes.push("exploded");
-    if (d.added) classes.push("added");
-    const kind = d.wild ? t("wild") : String(d.kind);
-    const what = [kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "", d.rerolled ? t("re-rolled") : "",
-                  d.added ? t("added") : ""].filter(Boolean).join(", ");
-    const face = dieFace(system, d);
-    if (face.symbols) classes.push("symbols");
-    list.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
-                   face.shown, el("small", { text: kind })));
-  }
-  return list;
-}
-
-function renderOutcome(outcome) {
-  const list = el("ul", { class: "outcome" });
-  for (const [k, v] of Object.entries(outcome || {})) {
-    const b = el("b", { text: typeof v === "boolean" ? (v ? t("yes") : t("no")) : String(v) });
-    if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
-    list.append(el("li", {}, `${k}: `, b));
-  }
-  return list;
-}
-
-// the exact odds beside what happened
-function renderOdds(odds, outcome) {
-  const box = el("p", { class: "table-odds" });
-  if (!odds) return box;
-  if (odds.chance !== null && odds.chance !== undefined) {
-    const got = outcome && (outcome.succeeded !== undefined ? outcome.succeeded : outcome.success);
-    box.append(el("span", { text: fmt(t("chance of success {p}"), { p: pct(odds.chance) }) }));
-    if (typeof got === "boolean") box.append(" ", el("b", { class: got ? "good" : "bad", text: got ? t("succeeded") : t("failed") }));
-    box.append(" · ");
-  }
-  box.append(el("span", { text: fmt(t("{field} {value}: {below} of rolls lower, {at} exactly this"), {
-    field: odds.field, value: num(odds.value), below: pct(odds.below), at: pct(odds.at) }) }));
-  box.append(" · ", el("span", { class: "table-percentile", text: fmt(t("percentile {p}"), { p: Math.round(100 * odds.percentile) }) }));
-  return box;
-}
-
-function describe(step) {
-  const a = step.args || {};
-  switch (step.kind) {
-    case "join": return step.result === "gm" ? t("joined as the game master") : t("joined the table");
-    case "flip": return fmt(t("flipped {tokens} from {from} to {to}"), { tokens: a.tokens, from: a.from, to: a.to });
-    case "adjust": return fmt(a.delta >= 0 ? t("added {delta} to {pool}") : t("took {taken} from {pool}"),
-                              { delta: a.delta, taken: -a.delta, pool: a.pool });
-    case "order": return fmt(t("set the initiative order: {order}"), { order: (a.order || []).join(", ") });
-    case "turn":
-      if (a.round) return fmt(t("began round {round}"), { round: step.after ? step.after.round : "?" });
-      return fmt(t("next turn: {name}"), { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
-    case "character": return fmt(t("brought in the character {name}"), { name: step.target });
-    case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
-    case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
-                            { rule: step.rule, target: step.target });
-    case "roll":
-      if (step.secret && step.expression === null) return t("rolled in secret");
-      if (step.reroll_of) return fmt(t("re-rolled step {seq}"), { seq: step.reroll_of });
-      return step.secret ? t("rolled in secret") : t("rolled");
-    default: return step.kind;
-  }
-}
 
 function renderStep(step) {
   const li = el("li", { class: `step step-${step.kind}`, "data-seq": String(step.seq) });

@@ -1,0 +1,77 @@
+// The parts of a step of the table's log as the page shows them: its time, its dice, its outcome, its exact odds
+// beside what happened, and the words for a step that is not a roll. Everything a member typed is set as text.
+"use strict";
+import { dieFace, el, fill as fmt, num, pct, t } from "./common.js";
+
+export function timeOf(step) {
+  const d = new Date(step.time);
+  return isNaN(d) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+export function renderDice(dice, system) {
+  const list = el("ul", { class: "dice", "aria-label": t("every die") });
+  for (const d of dice || []) {
+    const classes = ["die"];
+    if (d.wild) classes.push("wild");
+    if (!d.kept) classes.push("dropped");
+    if (d.exploded) classes.push("exploded");
+    if (d.added) classes.push("added");
+    const kind = d.wild ? t("wild") : String(d.kind);
+    const what = [kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "", d.rerolled ? t("re-rolled") : "",
+                  d.added ? t("added") : ""].filter(Boolean).join(", ");
+    const face = dieFace(system, d);
+    if (face.symbols) classes.push("symbols");
+    list.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
+                   face.shown, el("small", { text: kind })));
+  }
+  return list;
+}
+
+export function renderOutcome(outcome) {
+  const list = el("ul", { class: "outcome" });
+  for (const [k, v] of Object.entries(outcome || {})) {
+    const b = el("b", { text: typeof v === "boolean" ? (v ? t("yes") : t("no")) : String(v) });
+    if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
+    list.append(el("li", {}, `${k}: `, b));
+  }
+  return list;
+}
+
+// the exact odds beside what happened
+export function renderOdds(odds, outcome) {
+  const box = el("p", { class: "table-odds" });
+  if (!odds) return box;
+  if (odds.chance !== null && odds.chance !== undefined) {
+    const got = outcome && (outcome.succeeded !== undefined ? outcome.succeeded : outcome.success);
+    box.append(el("span", { text: fmt(t("chance of success {p}"), { p: pct(odds.chance) }) }));
+    if (typeof got === "boolean") box.append(" ", el("b", { class: got ? "good" : "bad", text: got ? t("succeeded") : t("failed") }));
+    box.append(" · ");
+  }
+  box.append(el("span", { text: fmt(t("{field} {value}: {below} of rolls lower, {at} exactly this"), {
+    field: odds.field, value: num(odds.value), below: pct(odds.below), at: pct(odds.at) }) }));
+  box.append(" · ", el("span", { class: "table-percentile", text: fmt(t("percentile {p}"), { p: Math.round(100 * odds.percentile) }) }));
+  return box;
+}
+
+export function describe(step) {
+  const a = step.args || {};
+  switch (step.kind) {
+    case "join": return step.result === "gm" ? t("joined as the game master") : t("joined the table");
+    case "flip": return fmt(t("flipped {tokens} from {from} to {to}"), { tokens: a.tokens, from: a.from, to: a.to });
+    case "adjust": return fmt(a.delta >= 0 ? t("added {delta} to {pool}") : t("took {taken} from {pool}"),
+                              { delta: a.delta, taken: -a.delta, pool: a.pool });
+    case "order": return fmt(t("set the initiative order: {order}"), { order: (a.order || []).join(", ") });
+    case "turn":
+      if (a.round) return fmt(t("began round {round}"), { round: step.after ? step.after.round : "?" });
+      return fmt(t("next turn: {name}"), { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
+    case "character": return fmt(t("brought in the character {name}"), { name: step.target });
+    case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
+    case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
+                            { rule: step.rule, target: step.target });
+    case "roll":
+      if (step.secret && step.expression === null) return t("rolled in secret");
+      if (step.reroll_of) return fmt(t("re-rolled step {seq}"), { seq: step.reroll_of });
+      return step.secret ? t("rolled in secret") : t("rolled");
+    default: return step.kind;
+  }
+}
