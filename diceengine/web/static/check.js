@@ -2,6 +2,7 @@
 "use strict";
 import { $, COLORS, api, dieFace, el, engine, pct, t } from "./common.js";
 import { barChart, likely, lineChart } from "./charts.js";
+import { optionFields, optionValues } from "./options.js";
 
 const state = { odds: null, checks: [], roll: null, convert: null };
 
@@ -18,16 +19,7 @@ function clearError() {
   $("expression").removeAttribute("aria-invalid");
 }
 
-function currentOptions() {
-  const options = {};
-  for (const input of $("options").querySelectorAll("[data-option]")) {
-    const name = input.dataset.option, kind = input.dataset.kind;
-    if (kind === "bool") options[name] = input.checked;
-    else if (kind === "int") { if (input.value !== "") options[name] = parseInt(input.value, 10); }
-    else options[name] = input.value;
-  }
-  return options;
-}
+function currentOptions() { return optionValues($("options")); }
 // "ffg: 2a1p vs 2d" picks its system as the command line does: a known system's name, then a colon
 function splitSystem(text) {
   const m = /^\s*([A-Za-z0-9_]+)\s*:([\s\S]*)$/.exec(text);
@@ -44,32 +36,8 @@ function currentCheck() {
 
 function renderOptions() {
   const info = engine.systems[$("system").value];
-  const box = $("options");
-  box.replaceChildren();
-  if (!info) return;
-  for (const [name, opt] of Object.entries(info.options)) {
-    let input;
-    if (opt.choices) {
-      input = el("select", {});
-      for (const c of opt.choices) input.append(el("option", { value: String(c), text: String(c) }));
-      input.value = String(opt.default);
-    } else if (opt.kind === "bool") {
-      input = el("input", { type: "checkbox" });
-      input.checked = !!opt.default;
-    } else if (opt.kind === "int") {
-      input = el("input", { type: "number", class: "narrow" });
-      input.value = opt.default;
-    } else {
-      input = el("input", {});
-      input.value = opt.default;
-    }
-    input.dataset.option = name;
-    input.dataset.kind = opt.choices ? "choice" : opt.kind;
-    const label = el("label", { title: t(opt.doc) }, name.replaceAll("_", " "), input);
-    if (opt.kind === "bool" && !opt.choices) label.classList.add("inline");
-    box.append(label);
-  }
-  renderExamples();
+  optionFields($("options"), info);
+  if (info) renderExamples();
 }
 
 // the system's examples, each a button that rolls it, and its summary

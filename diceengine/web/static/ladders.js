@@ -2,6 +2,7 @@
 // difficulties (POST /api/ladder), as a table and a chart.
 "use strict";
 import { $, COLORS, api, el, engine, pct, svgEl, t } from "./common.js";
+import { optionFields, optionValues } from "./options.js";
 
 const state = { system: null, data: null };
 
@@ -18,41 +19,8 @@ function showError(err) {
 }
 
 // the system's options as form fields (their defaults first)
-function renderOptions() {
-  const info = engine.systems[state.system];
-  const box = $("ladder-options");
-  box.replaceChildren();
-  for (const [name, opt] of Object.entries(info ? info.options : {})) {
-    let input;
-    if (opt.choices) {
-      input = el("select", {});
-      for (const c of opt.choices) input.append(el("option", { value: String(c), text: String(c) }));
-      input.value = String(opt.default);
-    } else if (opt.kind === "bool") {
-      input = el("input", { type: "checkbox" });
-      input.checked = !!opt.default;
-    } else {
-      input = el("input", opt.kind === "int" ? { type: "number", class: "narrow" } : {});
-      input.value = opt.default;
-    }
-    input.dataset.option = name;
-    input.dataset.kind = opt.choices ? "choice" : opt.kind;
-    input.addEventListener("change", load);
-    const label = el("label", { title: t(opt.doc) }, name.replaceAll("_", " "), input);
-    if (opt.kind === "bool" && !opt.choices) label.classList.add("inline");
-    box.append(label);
-  }
-}
-function options() {
-  const out = {};
-  for (const input of $("ladder-options").querySelectorAll("[data-option]")) {
-    const kind = input.dataset.kind;
-    if (kind === "bool") out[input.dataset.option] = input.checked;
-    else if (kind === "int") { if (input.value !== "") out[input.dataset.option] = parseInt(input.value, 10); }
-    else out[input.dataset.option] = input.value;
-  }
-  return out;
-}
+function renderOptions() { optionFields($("ladder-options"), engine.systems[state.system], load); }
+function options() { return optionValues($("ladder-options")); }
 
 async function load() {
   $("ladder-error").hidden = true;
