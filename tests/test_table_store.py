@@ -17,6 +17,7 @@ import sys
 import threading
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -311,3 +312,29 @@ def test_a_corrupt_row_is_refused_and_left_as_it_was(tmp_path):
         conn.execute("UPDATE dice_steps SET entry = (SELECT entry FROM dice_steps WHERE seq = 1) WHERE seq = 4")
     with T.open_store(str(path)) as store, pytest.raises(T.TableFormatError):
         store.load("game")
+
+
+def _open_and_report(where: str, start: Any, out: Any) -> None:
+    start.wait()
+    try:
+        with T.open_store(where) as s:
+            out.put(("ok", s.schema_version()))
+    except Exception as err:  # noqa: BLE001 - reported to the test
+        out.put(("error", f"{type(err).__name__}: {err}"))
+
+
+def test_processes_opening_a_new_database_at_once_all_get_its_schema(where):
+    """``dice serve --workers 2`` on a fresh database: every process builds or finds the schema, none fails."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    start, out = ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_open_and_report, args=(where, start, out)) for _ in range(8)]
+    for p in procs:
+        p.start()
+    start.set()
+    answers = [out.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(60)
+    assert all(kind == "ok" for kind, _ in answers), answers
+    assert len({version for _, version in answers}) == 1

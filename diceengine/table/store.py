@@ -38,6 +38,9 @@ from .luck import luck as _luck_of
 from .model import FORMAT, Entry, Table, marked
 from .schema import VERSION_TABLE, steps, tables
 
+#: the PostgreSQL advisory lock held while the schema is checked or built (a number of this store's own)
+SCHEMA_LOCK = 0x64696365
+
 __all__ = ["Seat", "SqlTableStore", "TableStore", "open_store"]
 
 _LOAD = sa.select(tables.c.version, tables.c.format, tables.c.state).where(tables.c.id == sa.bindparam("tid"))
@@ -176,6 +179,9 @@ class SqlTableStore(TableStore):
         head = script.get_current_head()
         known = {rev.revision for rev in script.walk_revisions()}
         with self.engine.begin() as conn:
+            if not sqlite:  # processes opening a new database at once (dice serve --workers 2): one builds the
+                # schema while the others wait, then find it built
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
             current = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
             names = set(sa.inspect(conn).get_table_names())
             if current is None:
