@@ -179,8 +179,11 @@ class SqlTableStore(TableStore):
         head = script.get_current_head()
         known = {rev.revision for rev in script.walk_revisions()}
         with self.engine.begin() as conn:
-            if not sqlite:  # processes opening a new database at once (dice serve --workers 2): one builds the
-                # schema while the others wait, then find it built
+            # processes opening a new database at once (dice serve --workers 2): one builds the schema while the
+            # others wait, then find it built
+            if sqlite:  # the whole file, until this transaction ends (its DDL included)
+                conn.exec_driver_sql("BEGIN EXCLUSIVE")
+            else:
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
             current = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
             names = set(sa.inspect(conn).get_table_names())
