@@ -15,6 +15,7 @@ from . import (  # type: ignore[attr-defined]
     renderers,  # noqa: F401
     systems,
 )
+from ._version import __version__ as __version__
 from .api import distribution, roll, sample
 from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
 from .registry import Option, Plan, System, register
@@ -37,4 +38,3 @@ __all__ = [
     "systems",
 ]
 
-__version__ = "0.1.0"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import registry
+from diceengine import registry
+
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from . import registry
+from diceengine import registry
+
 from .api import distribution
 from .errors import DiceError
 from .registry import get_system

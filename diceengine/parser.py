@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from . import ast, lalr
+from diceengine import ast, lalr
+
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
 from .i18n import N_
 from .limits import MAX_DEPTH, MAX_EXPRESSION_LENGTH

@@ -30,8 +30,8 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy import event, exc
 
 from diceengine.i18n import N_
+from diceengine.table import rules
 
-from . import rules
 from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .luck import fairness as _fairness
 from .luck import luck as _luck_of

@@ -8,8 +8,9 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.responses import JSONResponse, Response
 
+from diceengine.web import service
+
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
-from . import service
 from .models import ErrorResponse, RollRequest
 from .offload import Busy, Offloader
 

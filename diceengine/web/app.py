@@ -19,8 +19,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
+from diceengine.web import fights, service, words
+
 from ..errors import DiceError
-from . import fights, service, words
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
 from .docs import install_docs
 from .fastpath import RollFastPath
@@ -204,7 +205,7 @@ def _json(text: str) -> Response:
 
 
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return __version__
 

@@ -18,11 +18,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from diceengine.web import service
+
 from ..errors import DiceValueError
 from ..fights import FightOdds, compare, load_encounter
 from ..fights.encounter import MAX_ROUNDS
 from ..i18n import N_
-from . import service
 from .answers import invalid_response
 from .models import ErrorResponse, _Strict
 

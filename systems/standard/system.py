@@ -27,7 +27,6 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
-from . import exact as _exact
 from . import expressions, nodes
 from .evaluate.compile import (
     CRITICALS_SAMPLED,
@@ -39,6 +38,7 @@ from .evaluate.compile import (
     conditioned,
     conditioned_cost,
 )
+from .exact import column, show
 from .expressions import Described
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
@@ -106,13 +106,13 @@ class StandardPlan(Plan):
 
     def describe(self, outcome: Any, record: list) -> str:
         total = outcome.total
-        return f"{self.expression}: {self.root.render_list(record)} = {total if type(total) is int else _exact.show(total)}"
+        return f"{self.expression}: {self.root.render_list(record)} = {total if type(total) is int else show(total)}"
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
         parts: list[Part] = [Group((self.expression,), "expression"), ": "]
         self.root.parts(iter(record), parts)
-        parts += [" = ", Group((_exact.show(outcome.total),), "result")]
+        parts += [" = ", Group((show(outcome.total),), "result")]
         return parts
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, list], str]:
@@ -126,7 +126,7 @@ class StandardPlan(Plan):
             total = outcome.total
             result = results.get(total)
             if result is None:
-                result = text(Group((_exact.show(total),), "result"))
+                result = text(Group((show(total),), "result"))
                 if len(results) < 1024:
                     results[total] = result
             return opening + root(iter(record)) + equals + result
@@ -154,7 +154,7 @@ class StandardPlan(Plan):
         if isinstance(exact, PMF):
             return Distribution(StandardOutcome, {"total": exact.values}, exact.p, truncated=truncated)
         items = exact.items()
-        values = _exact.column([v for v, _ in items])
+        values = column([v for v, _ in items])
         return Distribution(StandardOutcome, {"total": values}, np.array([p for _, p in items]),
                             truncated=truncated)
 
@@ -229,7 +229,7 @@ class CriticalPlan(StandardPlan):
                 values, chances = exact.values[held], exact.p[held]
             else:  # fractions, or whole numbers held sparse
                 items = exact.items()
-                values = _exact.column([v for v, _ in items])
+                values = column([v for v, _ in items])
                 chances = np.array([q for _, q in items])
             totals.append(values)
             probs.append(weight * chances)

@@ -16,7 +16,8 @@ from diceengine.limits import Cost
 from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
-from .. import exact as _exact
+from ..exact import apply, close, combine, normal
+from ..exact import pairs as exact_pairs
 from ..expressions import Call
 from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span, snap, snapped_difference
 from .real import REAL_FUNCTIONS, real_bounds, real_sample
@@ -27,7 +28,7 @@ def _floor_div(x: Any, y: Any) -> Any:
 
 
 def _true_div(x: Any, y: Any) -> Any:
-    return _exact.normal(Fraction(x) / Fraction(y))
+    return normal(Fraction(x) / Fraction(y))
 
 
 def _pow(x: Any, y: Any, exact_division: bool) -> Any:
@@ -37,10 +38,10 @@ def _pow(x: Any, y: Any, exact_division: bool) -> Any:
         if x == 0:
             raise DiceValueError("zero to a negative power (division by zero)")
         value = Fraction(1) / Fraction(x) ** -y
-        return _exact.normal(value) if exact_division else math.floor(value)
+        return normal(value) if exact_division else math.floor(value)
     if abs(x) > 1 and y * math.log2(abs(x)) > 60:
         raise DiceLimitError(f"number too large: {x}^{y}")
-    return _exact.normal(x ** y) if type(x) is Fraction else x ** y
+    return normal(x ** y) if type(x) is Fraction else x ** y
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -83,7 +84,7 @@ class Binary(Evaluator):
         op = self.op
         if self.rational and op in ("+", "-", "*"):  # 1/2 + 1/2 is the int 1, as every other exact value
             arithmetic = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
-            return lambda a, b: _exact.normal(arithmetic(a, b))
+            return lambda a, b: normal(arithmetic(a, b))
         if op == "+":
             return lambda a, b: a + b
         if op == "-":
@@ -93,7 +94,7 @@ class Binary(Evaluator):
         if op in _COMPARE:
             test = _COMPARE[op]
             if self.left.rational or self.right.rational:  # a real function's floats: equal up to rounding
-                return lambda a, b: 1 if test(0 if _exact.close(a, b) else a - b, 0) else 0
+                return lambda a, b: 1 if test(0 if close(a, b) else a - b, 0) else 0
             return lambda a, b: 1 if test(a, b) else 0
         if op == "^":
             exact_division = self.exact_division
@@ -111,10 +112,10 @@ class Binary(Evaluator):
             if b == 0:
                 raise self._error("division by zero")
             if mod:
-                return _exact.normal(Fraction(a) % Fraction(b)) if (type(a) is Fraction or type(b) is Fraction) \
+                return normal(Fraction(a) % Fraction(b)) if (type(a) is Fraction or type(b) is Fraction) \
                     else a % b
             if type(a) is Fraction or type(b) is Fraction:
-                return _exact.normal(Fraction(a) / Fraction(b)) if divide is _true_div else math.floor(
+                return normal(Fraction(a) / Fraction(b)) if divide is _true_div else math.floor(
                     Fraction(a) / Fraction(b))
             return divide(a, b)
         return checked
@@ -179,7 +180,7 @@ class Binary(Evaluator):
             if len(b.p) == 1:
                 return a.map(lambda v: v * b.offset)
             return a.combine(b, np.multiply)
-        if op in ("/", "//", "%") and any(v == 0 for v, _ in _exact.pairs(b)):
+        if op in ("/", "//", "%") and any(v == 0 for v, _ in exact_pairs(b)):
             raise self._error("division by zero is possible")
         vectorised: Any = None
         if op in _NP_COMPARE:
@@ -190,7 +191,7 @@ class Binary(Evaluator):
         elif op == "%":
             vectorised = np.mod
         with np.errstate(divide="ignore"):
-            return _exact.combine(a, b, self.fn, vectorised)
+            return combine(a, b, self.fn, vectorised)
 
     def _text_format(self) -> str:
         """``"{} + {}"``, with parentheses where the operands need them (they depend on the tree only)."""
@@ -314,7 +315,7 @@ class Unary(Evaluator):
         a = self.operand.exact()
         if self.op == "+":
             return a
-        return -a if isinstance(a, PMF) else _exact.apply(a, lambda v: -v)
+        return -a if isinstance(a, PMF) else apply(a, lambda v: -v)
 
     def render(self, records: Iterator[Any]) -> str:
         inner = self.operand.render(records)
@@ -426,15 +427,15 @@ class Function(Evaluator):
     def exact(self) -> Any:
         dists = [a.exact() for a in self.args]
         if self.name in _TWO:
-            return _exact.combine(dists[0], dists[1], self.fn)
+            return combine(dists[0], dists[1], self.fn)
         if self.name in ("min", "max"):
             vec = np.minimum if self.name == "min" else np.maximum
             pick = min if self.name == "min" else max
             out = dists[0]
             for d in dists[1:]:
-                out = _exact.combine(out, d, lambda x, y: pick(x, y), vec)
+                out = combine(out, d, lambda x, y: pick(x, y), vec)
             return out
-        return _exact.apply(dists[0], self.fn)
+        return apply(dists[0], self.fn)
 
     def render(self, records: Iterator[Any]) -> str:
         return f"{self.name}(" + ", ".join(a.render(records) for a in self.args) + ")"
@@ -465,7 +466,7 @@ class Function(Evaluator):
         if self.name in REAL_FUNCTIONS:
             if self._bounds is None:
                 def support() -> list[Any]:
-                    return [v for v, _ in _exact.pairs(self.args[0].exact())]
+                    return [v for v, _ in exact_pairs(self.args[0].exact())]
                 try:
                     lo, hi = real_bounds(self.name, ranges, support, not self.args[0].rational)
                 except DiceError as err:

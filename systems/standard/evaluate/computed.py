@@ -13,7 +13,7 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF
 from diceengine.rolls import Die
 
-from .. import exact as _exact
+from ..exact import pairs as exact_pairs
 from ..nodes import Dice
 from ..term import DiceTerm, compile_term
 from .base import Context, Evaluator, _as_array, _span
@@ -36,8 +36,8 @@ class ComputedDice(Evaluator):
             if part is not None and part.rational:
                 raise DiceValueError("a number of dice or of sides must be a whole number", ctx.expression,
                                      node.pos or 0)
-        self.counts = _exact.pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
-        self.sides_values = _exact.pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
+        self.counts = exact_pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
+        self.sides_values = exact_pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
         if len(self.counts) * len(self.sides_values) > MAX_COMPUTED_PAIRS:
             raise DiceLimitError("too many possible dice for this computed term", ctx.expression, node.pos or 0)
         most = max(c for c, _ in self.counts)

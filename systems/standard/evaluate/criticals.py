@@ -12,7 +12,8 @@ from diceengine.errors import DiceLimitError
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-from .. import exact as _exact
+from ..exact import MAX_PAIRS, build, normal
+from ..exact import pairs as exact_pairs
 from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
 from .groups import GroupEval
@@ -104,7 +105,7 @@ class CriticalGroup(GroupEval):
         for item, marked in zip(self.items, self.item_marks):
             table: dict[tuple[Any, int, int], float] = {}
             for cs, cf, w, exact in conditioned(item, marked):
-                for v, q in _exact.pairs(exact):
+                for v, q in exact_pairs(exact):
                     table[(v, cs, cf)] = table.get((v, cs, cf), 0.0) + w * q
             rows_of.append([(row, q) for row, q in table.items() if q > 0])
         if self._one_kept():
@@ -121,7 +122,7 @@ class CriticalGroup(GroupEval):
             trim = (lambda new: new[max(0, len(new) - width):]) if top else (lambda new: new[:width])
         states: dict[tuple, float] = {(): 1.0}
         for rows in rows_of:
-            if len(states) * len(rows) > _exact.MAX_PAIRS:
+            if len(states) * len(rows) > MAX_PAIRS:
                 raise DiceLimitError("too many possible results for the exact odds of this group",
                                      self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
             nxt: dict[tuple, float] = {}
@@ -154,7 +155,7 @@ class CriticalGroup(GroupEval):
                 scores = [r[0] if self.success is None else self._score(r[0]) for r in kept_rows]
                 total = sum(scores)
                 if self.rational:
-                    total = _exact.normal(total)
+                    total = normal(total)
                 cs, cf = sum(r[1] for r in kept_rows), sum(r[2] for r in kept_rows)
             found.setdefault((cs, cf), []).append((total, p))
         return self._joint_of(found)
@@ -164,7 +165,7 @@ class CriticalGroup(GroupEval):
         self._joint = {}
         for pair, items in found.items():
             mass = sum(q for _, q in items)
-            self._joint[pair] = (mass, _exact.build([(v, q / mass) for v, q in items]))
+            self._joint[pair] = (mass, build([(v, q / mass) for v, q in items]))
         return self._joint
 
     def _one_kept(self) -> bool:

@@ -18,7 +18,7 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from .. import exact as _exact
+from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
 from ..expressions import Group
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from ..term import keep_rule
@@ -152,7 +152,7 @@ class GroupEval(Evaluator):
             rec.append((self, (subs, values, kept)))
             if self.success is None:
                 total = sum(v for v, k in zip(values, kept) if k)
-                return _exact.normal(total) if self.rational else total
+                return normal(total) if self.rational else total
             return sum(self._score(v) for v, k in zip(values, kept) if k)
         return roll
 
@@ -204,13 +204,13 @@ class GroupEval(Evaluator):
         if self.selection is not None:
             keeps = self.selection.keeps_value
             if self.success is None:
-                dists = [_exact.build((v if keeps(v) else 0, p) for v, p in _exact.pairs(d)) for d in dists]
+                dists = [build((v if keeps(v) else 0, p) for v, p in pairs(d)) for d in dists]
             else:  # score each value here; the sum below counts the scores
-                dists = [_exact.build((self._score(v) if keeps(v) else 0, p) for v, p in _exact.pairs(d))
+                dists = [build((self._score(v) if keeps(v) else 0, p) for v, p in pairs(d))
                          for d in dists]
                 total = dists[0]
                 for d in dists[1:]:
-                    total = _exact.combine(total, d, lambda x, y: x + y, np.add)
+                    total = combine(total, d, lambda x, y: x + y, np.add)
                 return total
         if self.window is None or self.window == (0, m):
             if self.success is None:
@@ -219,11 +219,11 @@ class GroupEval(Evaluator):
                     if isinstance(total, PMF) and isinstance(d, PMF):
                         total = total + d
                     else:
-                        total = _exact.combine(total, d, lambda x, y: x + y)
+                        total = combine(total, d, lambda x, y: x + y)
                 return total
             score = PMF.point(0)
             for d in dists:
-                part = _exact.build((self._score(v), p) for v, p in _exact.pairs(d))
+                part = build((self._score(v), p) for v, p in pairs(d))
                 assert isinstance(part, PMF)
                 score = score + part
             return score
@@ -238,15 +238,15 @@ class GroupEval(Evaluator):
                 out.append((sum(kept), p))
             else:
                 out.append((sum(self._score(v) for v in kept), p))
-        return _exact.build(out)
+        return build(out)
 
     def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
         """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
         only the values the keep / drop can still need."""
         states: dict[tuple, float] = {(): 1.0}
         for d in dists:
-            items = _exact.pairs(d)
-            if len(states) * len(items) > _exact.MAX_PAIRS:
+            items = pairs(d)
+            if len(states) * len(items) > MAX_PAIRS:
                 raise DiceLimitError("too many possible results for the exact odds of this group",
                                      self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
             nxt: dict[tuple, float] = {}
@@ -267,7 +267,7 @@ class GroupEval(Evaluator):
             counts = sorted(Counter(state).items())
             kept = [v for (v, _), k in zip(counts, self.selection.kept_counts(counts)) for _ in range(k)]
             out.append((sum(kept) if self.success is None else sum(self._score(v) for v in kept), p))
-        return _exact.build(out)
+        return build(out)
 
     def render(self, records: Iterator[Any]) -> str:
         _, (subs, values, kept) = next(records)
@@ -275,7 +275,7 @@ class GroupEval(Evaluator):
         for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
             text = item.render_list(sub)
             if shows:
-                text += f" = {_exact.show(value)}"
+                text += f" = {show(value)}"
             if self.success is not None and k:
                 score = self._score(value)
                 text += "*" * max(score, 0) + "_" * max(-score, 0)
@@ -292,7 +292,7 @@ class GroupEval(Evaluator):
             piece: list[Part] = []
             item.parts(iter(sub), piece)
             if shows:
-                piece.append(f" = {_exact.show(value)}")
+                piece.append(f" = {show(value)}")
             if self.success is not None and k:
                 score = self._score(value)
                 piece.append("*" * max(score, 0) + "_" * max(-score, 0))

@@ -17,7 +17,7 @@ from diceengine.pmf import PMF, WORK
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
-from .. import exact as _exact
+from ..exact import build, show
 from ..term import DiceTerm
 from .base import Evaluator, _as_array
 
@@ -38,7 +38,7 @@ class Const(Evaluator):
         return self._sampled
 
     def exact(self) -> Any:
-        return _exact.build([(self.value, 1.0)])
+        return build([(self.value, 1.0)])
 
     def render(self, records: Iterator[Any]) -> str:
         return self.text
@@ -110,7 +110,7 @@ class ScaledTerm(Term):
         views = term.views
 
         def dice(data: list) -> list[Die]:  # a die's value is whole: a decimal face shows in its face text
-            return [d if type(d.value) is int else d._replace(value=math.floor(d.value), face=_exact.show(d.value))
+            return [d if type(d.value) is int else d._replace(value=math.floor(d.value), face=show(d.value))
                     for d in views.dice(data)]
 
         def json(data: list, dropped: bool = False) -> str:
@@ -122,7 +122,7 @@ class ScaledTerm(Term):
 
     def exact(self) -> Any:
         scale = self.scale
-        return _exact.build((Fraction(v, scale), p) for v, p in self.twin.pmf().items())
+        return build((Fraction(v, scale), p) for v, p in self.twin.pmf().items())
 
     def truncated(self) -> float:
         return self.twin.truncated_mass()

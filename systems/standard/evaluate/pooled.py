@@ -30,7 +30,7 @@ from diceengine.pmf import PMF, WORK
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
-from .. import exact as _exact
+from ..exact import build
 from ..expressions import Call, Group, Labelled, Pos
 from ..nodes import Dice, Keep
 from ..term import DiceTerm, compile_term
@@ -304,14 +304,14 @@ class PooledKeep(Evaluator):
                 add(done, acc, 1.0, 0, 0)
         WORK.work += (steps + entries) * PYTHON_STEP
         if linear:
-            return _exact.build((key + self.constant, p) for key, p in done.items())
+            return build((key + self.constant, p) for key, p in done.items())
         roll = self.item.roller()
         out: list[tuple[Any, float]] = []
         for key, p in done.items():
             for slot, value in zip(self.slots, key):
                 slot.value = value
             out.append((roll(None, []) if callable(roll) else roll, p))
-        return _exact.build(out)
+        return build(out)
 
     @property
     def constant(self) -> Any:

@@ -19,7 +19,7 @@ from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_VALUE
 
-from .. import exact as _exact
+from ..exact import normal, show
 from .base import snap
 
 __all__ = ["REAL_FUNCTIONS", "real", "real_bounds", "real_sample"]
@@ -34,7 +34,7 @@ def real(value: Any) -> Any:
     """A result in its simplest type: whole numbers ``int``, fractions ``Fraction``, others ``float`` (finite)."""
     if type(value) is float and not math.isfinite(value):
         raise DiceLimitError(N_("a function's value is not a finite number here"))
-    return _exact.normal(value)
+    return normal(value)
 
 
 def _sqrt(v: Any) -> Any:
@@ -44,7 +44,7 @@ def _sqrt(v: Any) -> Any:
         f = Fraction(v)
         n, d = math.isqrt(f.numerator), math.isqrt(f.denominator)
         if n * n == f.numerator and d * d == f.denominator:
-            return _exact.normal(Fraction(n, d))
+            return normal(Fraction(n, d))
     return real(math.sqrt(v))
 
 
@@ -52,7 +52,7 @@ def _exp(v: Any) -> Any:
     if v == 0:
         return 1
     if v > MAX_EXP:
-        raise DiceLimitError(N_("exp() of {value} is beyond the engine's range"), value=_exact.show(v))
+        raise DiceLimitError(N_("exp() of {value} is beyond the engine's range"), value=show(v))
     return real(math.exp(v))
 
 
@@ -81,10 +81,10 @@ def _power(x: Any, y: Any) -> Any:
         if y < 0 and x == 0:
             raise DiceValueError(N_("zero to a negative power (division by zero)"))
         if abs(x) > 1 and abs(y) * math.log2(abs(x)) > 60:
-            raise DiceLimitError(N_("number too large: {number}"), number=f"pow({_exact.show(x)}, {y})")
+            raise DiceLimitError(N_("number too large: {number}"), number=f"pow({show(x)}, {y})")
         if type(x) is float:
             return real(x ** y)
-        return _exact.normal(Fraction(x) ** y)
+        return normal(Fraction(x) ** y)
     if x < 0:
         raise DiceValueError(N_("pow() of a negative number to a fractional power has no real value"))
     if x == 0:
@@ -92,7 +92,7 @@ def _power(x: Any, y: Any) -> Any:
             raise DiceValueError(N_("zero to a negative power (division by zero)"))
         return 0
     if y * math.log2(x) > 60:
-        raise DiceLimitError(N_("number too large: {number}"), number=f"pow({_exact.show(x)}, {_exact.show(y)})")
+        raise DiceLimitError(N_("number too large: {number}"), number=f"pow({show(x)}, {show(y)})")
     return real(float(x) ** float(y))
 
 
@@ -117,7 +117,7 @@ def real_sample(name: str, values: list[Any]) -> np.ndarray:
         if name == "exp":
             if np.any(v > MAX_EXP):
                 raise DiceLimitError(N_("exp() of {value} is beyond the engine's range"),
-                                     value=_exact.show(float(np.max(v))))
+                                     value=show(float(np.max(v))))
             return np.exp(v)
         if name == "log":
             if np.any(v <= 0):
