@@ -17,7 +17,7 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 pytest.importorskip("httpx2", reason="the test extra (httpx2) is not installed")
 pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) is not installed")
 
-from benchmarks.web_load import Server, free_port, table_run
+from benchmarks.web_load_tables import Server, free_port, table_run
 
 
 @pytest.mark.parametrize(("backend", "workers"), [("sqlite", 1), ("sqlite-normal", 1), ("postgresql", 2)])
