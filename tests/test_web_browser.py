@@ -4,12 +4,7 @@ is missing; CI installs both (``.ci/run``)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,21 +14,9 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
-CHROMIUM = os.environ.get("DICE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
+from .browser import ARGS, CHROMIUM, require_chromium, serving
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):  # CI installs Chromium (.ci/run): a missing browser there is a failure, not a skip
-        raise RuntimeError(f"CI has no Chromium at {CHROMIUM}")
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -41,18 +24,8 @@ def server() -> Iterator[str]:
     """A real uvicorn server running the application on a free loopback port."""
     from diceengine.web import create_app
 
-    port = _free_port()
-    config = uvicorn.Config(create_app(workers=1), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not srv.started:
-        assert thread.is_alive() and time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(30)
+    with serving(create_app(workers=1)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

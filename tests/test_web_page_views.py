@@ -9,12 +9,7 @@ page-evaluated strings).
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import socket
-import threading
-import time
 import tomllib
 import urllib.request
 from collections.abc import Iterator
@@ -32,18 +27,13 @@ from babel.messages.pofile import read_po
 
 from diceengine import i18n
 
+from .browser import ARGS, CHROMIUM, require_chromium, serving
+
 expect = sync_api.expect
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("DICE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
 WAIT = 30_000
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):  # CI installs Chromium (.ci/run): a missing browser there is a failure, not a skip
-        raise RuntimeError(f"CI has no Chromium at {CHROMIUM}")
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -52,22 +42,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from diceengine.web import create_app
     from diceengine.web.tables import TableSettings
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     db = tmp_path_factory.mktemp("tables") / "t.sqlite"
-    config = uvicorn.Config(create_app(workers=1, tables=TableSettings(db=str(db))), host="127.0.0.1", port=port,
-                            log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not srv.started:
-        assert thread.is_alive() and time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(30)
+    with serving(create_app(workers=1, tables=TableSettings(db=str(db)))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

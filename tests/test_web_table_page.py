@@ -11,9 +11,7 @@ Assertions wait with Playwright's locator ``expect``: the page's policy forbids 
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import shutil
 import socket
 import threading
 import time
@@ -31,18 +29,13 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+from .browser import ARGS, CHROMIUM, require_chromium
+
 expect = sync_api.expect
 
-CHROMIUM = os.environ.get("DICE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
 WAIT = 20_000  # ms: the machine is shared
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"CI has no Chromium at {CHROMIUM}")
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+require_chromium()
 
 # what the members type: markup and script that must be shown as text and never run
 GM = 'Ana <img src=x onerror="document.title=\'pwned-gm\'">'
