@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import DiceLimitError
 from .i18n import N_
@@ -163,14 +163,22 @@ class Div(_Binary):
 
 
 @dataclass(frozen=True, slots=True)
-class Neg(Node):
-    """``-operand``."""
+class _Unary(Node):
+    """``op operand``: a sign (the class's ``SYMBOL``) before an expression."""
 
     op: Any
     operand: Node
     pos: int | None = field(default=None, compare=False)
+    SYMBOL: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         if isinstance(self.op, Token):
             object.__setattr__(self, "pos", self.op.start_pos)
-            object.__setattr__(self, "op", "-")
+            object.__setattr__(self, "op", self.SYMBOL)
+
+
+class Neg(_Unary):
+    """``-operand``."""
+
+    __slots__ = ()
+    SYMBOL = "-"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diceengine.ast import AsList, Node, Token, _Binary
+from diceengine.ast import AsList, Node, Token, _Binary, _Unary
 from diceengine.errors import DiceSyntaxError
 
 from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
@@ -97,18 +97,11 @@ class Pow(_Binary):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Pos(Node):
+class Pos(_Unary):
     """``+operand``."""
 
-    op: Any
-    operand: Node
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.op, Token):
-            object.__setattr__(self, "pos", self.op.start_pos)
-            object.__setattr__(self, "op", "+")
+    __slots__ = ()
+    SYMBOL = "+"
 
 
 @dataclass(frozen=True, slots=True)
