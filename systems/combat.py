@@ -175,9 +175,10 @@ class TableSampler:
 
     def __call__(self, rows: np.ndarray | int, n: int, gen: np.random.Generator) -> np.ndarray:
         """``n`` totals (``int32``), draw ``i`` from row ``rows[i]`` (or every one from row ``rows``)."""
-        at = gen.integers(0, self.size, n, dtype=np.int32)
+        at = gen.integers(0, self.size, n)
         if isinstance(rows, np.ndarray):
-            at += np.multiply(rows, self.size, dtype=np.int32)
+            if rows.any():  # (the first round of a fight: every draw from the first row)
+                at += np.multiply(rows, self.size, dtype=np.int64)
         elif rows:
             at += rows * self.size
         return np.take(self.table, at)
@@ -266,6 +267,8 @@ class ArrayBattle(Battle):
     write :meth:`step` and :meth:`out` (who is out of the fight)."""
 
     arrays: tuple[str, ...] = ()
+    #: the axis of those arrays that runs over the fights
+    fights_axis = 0
 
     def __init__(self, side: np.ndarray, n: int) -> None:
         self.side = side
@@ -278,7 +281,7 @@ class ArrayBattle(Battle):
     def keep(self, mask: np.ndarray) -> None:
         idx = np.flatnonzero(mask)
         for name in self.arrays:
-            setattr(self, name, np.take(getattr(self, name), idx, axis=0))
+            setattr(self, name, np.take(getattr(self, name), idx, axis=self.fights_axis))
         self.n = len(idx)
 
     def out(self) -> np.ndarray:  # pragma: no cover - provided by subclasses

@@ -329,9 +329,10 @@ def _at(values: Any, rows: np.ndarray) -> Any:
 
 
 class D6Battle(ArrayBattle):
-    """``n`` fights of any size: levels, stuns and Force points of every combatant as ``(n, K)`` arrays."""
+    """``n`` fights of any size: levels, stuns and Force points of every combatant as ``(K, n)`` arrays
+    (a combatant's row contiguous; :meth:`out` gives the ``(n, K)`` view)."""
 
-    arrays = ("level", "stunned", "points")
+    fights_axis = 1
     #: one against one takes the two-column path (whole arrays, no per-actor gathers)
     fast_duel = True
 
@@ -343,9 +344,15 @@ class D6Battle(ArrayBattle):
         self.difficulty = setup.difficulty
         self.player = np.array([f.player for f in fighters])
         self.dodges = np.array([setup.dodges(f) for f in fighters])
-        self.level = np.zeros((n, k), dtype=np.int8)
-        self.stunned = np.zeros((n, k), dtype=np.int8)
-        self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
+        self.level = np.zeros((k, n), dtype=np.int8)
+        self.stunned = np.zeros((k, n), dtype=np.int8)
+        points = np.array([f.force_points for f in fighters], dtype=np.int8)[:, None]
+        if setup.force_point == "never":  # never spent: one column stands for every fight
+            self.arrays = ("level", "stunned")
+            self.points = points
+        else:
+            self.arrays = ("level", "stunned", "points")
+            self.points = np.repeat(points, n, axis=1)
         self.round = 0
         # rows of the general round's samplers: (fighter, Force point spent, penalty 0 .. depth - 1)
         self.depth = 2 * max(f.attack.dice for f in fighters) + 2
@@ -390,13 +397,13 @@ class D6Battle(ArrayBattle):
         return TotalSampler([_pmf(resist(f, bool(force))) for f in self.setup.fighters() for force in (0, 1)])
 
     def out(self) -> np.ndarray:
-        return self.level >= Wound.INCAPACITATED
+        return (self.level >= Wound.INCAPACITATED).T
 
     def _rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
         return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
     def _spend(self) -> Any:
-        """Who relies on the Force this round (the policy), their points spent: ``(n, K)`` 0 or 1
+        """Who relies on the Force this round (the policy), their points spent: ``(K, n)`` 0 or 1
         (the number 0 when nobody can)."""
         self.round += 1
         policy = self.setup.force_point
@@ -412,10 +419,10 @@ class D6Battle(ArrayBattle):
         n = self.n
         level, stunned = self.level, self.stunned
         force = self._spend()
-        fa, fb = (force[:, 0], force[:, 1]) if isinstance(force, np.ndarray) else (0, 0)
+        fa, fb = (force[0], force[1]) if isinstance(force, np.ndarray) else (0, 0)
         # draws by row (Force point spent * DUEL_PENALTIES + penalty: a stun of the last round, a wound)
-        ra = stunned[:, 0] + (level[:, 0] == Wound.WOUNDED)
-        rb = stunned[:, 1] + (level[:, 1] == Wound.WOUNDED)
+        ra = stunned[0] + (level[0] == Wound.WOUNDED)
+        rb = stunned[1] + (level[1] == Wound.WOUNDED)
         if isinstance(force, np.ndarray):
             ra += DUEL_PENALTIES * fa
             rb += DUEL_PENALTIES * fb
@@ -440,28 +447,29 @@ class D6Battle(ArrayBattle):
         hit = np.flatnonzero(xb >= need_b)
         if len(hit):
             on_a[hit] = B.hits(_at(fa, hit), len(hit), gen)
-        # the second to act does nothing more once wounded (or worse) by the first
-        on_a[a_first & (on_b >= Wound.WOUNDED)] = NONE
-        on_b[~a_first & (on_a >= Wound.WOUNDED)] = NONE
-        level[:, 0] = np.take(self.after_flat, level[:, 0] * 5 + on_a)
-        level[:, 1] = np.take(self.after_flat, level[:, 1] * 5 + on_b)
-        stunned[:, 0] = on_a == Wound.STUNNED
-        stunned[:, 1] = on_b == Wound.STUNNED
+        # the second to act does nothing more once wounded (or worse) by the first (NONE is 0)
+        on_a *= ~(a_first & (on_b >= Wound.WOUNDED))
+        on_b *= a_first | (on_a < Wound.WOUNDED)
+        for who, on in ((0, on_a), (1, on_b)):
+            at = level[who] * np.int8(5)
+            at += on
+            np.take(self.after_flat, at, out=level[who])
+            np.equal(on, Wound.STUNNED, out=stunned[who])
 
     def status(self) -> np.ndarray:
-        if self.level.shape[1] == 2:
-            return pairs_status(self.level[:, 0] < Wound.INCAPACITATED, self.level[:, 1] < Wound.INCAPACITATED)
+        if self.level.shape[0] == 2:
+            return pairs_status(self.level[0] < Wound.INCAPACITATED, self.level[1] < Wound.INCAPACITATED)
         return super().status()
 
     def step(self, gen: np.random.Generator) -> None:
-        n, k = self.level.shape
+        k, n = self.level.shape
         if k == 2 and self.fast_duel:
             return self._duel_step(gen)
         force = self._spend()
-        if not isinstance(force, np.ndarray):
-            force = np.zeros((n, k), dtype=np.int64)
+        force = force.T if isinstance(force, np.ndarray) else np.zeros((n, k), dtype=np.int64)
         out = self.out()
-        pen = (self.stunned + (self.level == Wound.WOUNDED)).astype(np.int64)
+        level = self.level.T  # (n, K) views: writes go to the battle's arrays
+        pen = (self.stunned.T + (level == Wound.WOUNDED)).astype(np.int64)
         who = np.arange(k)[None, :]
         attack = self.attack(self._rows(who, force, pen).ravel(), gen).reshape(n, k)
         attack[out] = NO_ROLL
@@ -476,12 +484,13 @@ class D6Battle(ArrayBattle):
         key = attack + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
         order = np.argsort(-key, axis=1)
         stopped = out.copy()
-        stunned = np.zeros_like(self.stunned)
+        stuns = np.zeros_like(self.stunned)
+        stunned = stuns.T
         rows = np.arange(n)
         for j in range(k):
             actor = order[:, j]
             acts = ~stopped[rows, actor] & (attack[rows, actor] > NO_ROLL)
-            has, target = first_enemy(self.level < Wound.INCAPACITATED, self.side, self.side[actor])
+            has, target = first_enemy(level < Wound.INCAPACITATED, self.side, self.side[actor])
             acts &= has
             sel, who_, tgt = rows[acts], actor[acts], target[acts]
             need = self.difficulty + (np.where(dodge[sel, tgt] > NO_ROLL, dodge[sel, tgt], 0)
@@ -490,10 +499,10 @@ class D6Battle(ArrayBattle):
             sel, who_, tgt = sel[hit], who_[hit], tgt[hit]
             dmg = self.damage(who_, gen)
             res = self.table[dmg, self.resist(tgt * 2 + force[sel, tgt], gen)]
-            self.level[sel, tgt] = self.after[self.level[sel, tgt], res]
+            level[sel, tgt] = self.after[level[sel, tgt], res]
             stunned[sel, tgt] += res == Wound.STUNNED
             stopped[sel, tgt] |= res >= Wound.WOUNDED
-        self.stunned = stunned
+        self.stunned = stuns
         return None
 
 
