@@ -125,9 +125,13 @@ def exact_weights(probs: np.ndarray, most: int = MAX_TABLE) -> tuple[np.ndarray,
     if not total > 0 or not np.isfinite(total):
         return None
     p = p / total
-    fractions = {x: Fraction(x).limit_denominator(most) for x in set(p.tolist())}
+    smallest = float(p[p > 0].min())
+    if smallest * most < 1 - 1e-9:  # a chance k / D is at least 1 / D: D would pass ``most``
+        return None
+    fractions: dict[float, Fraction] = {}
     size = 1
-    for f in fractions.values():
+    for x in set(p.tolist()):
+        f = fractions[x] = Fraction(x).limit_denominator(most)
         size = math.lcm(size, f.denominator)
         if size > most:
             return None
