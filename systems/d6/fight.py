@@ -333,7 +333,7 @@ class D6Battle(ArrayBattle):
     (a combatant's row contiguous; :meth:`out` gives the ``(n, K)`` view)."""
 
     fights_axis = 1
-    #: one against one takes the two-column path (whole arrays, no per-actor gathers)
+    #: one against one takes the duel path (two contiguous rows, exact table draws, no per-actor gathers)
     fast_duel = True
 
     def __init__(self, setup: D6Setup, n: int) -> None:
