@@ -80,20 +80,31 @@ class TableStore(ABC):
     def close(self) -> None:
         """Release the store's connections."""
 
+    def cached(self, table_id: str) -> Table | None:
+        """The table as this store last read or committed it, if it keeps it (it may have moved on since)."""
+        return None
+
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
         """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
         newer table up to ``retries`` times (for steps that still make sense then, such as a roll), after a
         short random pause that grows with each try (writers that collided do not collide again in step), else
-        raise it."""
-        for attempt in range(retries + 1):
-            table = self.load(table_id)
+        raise it. The first step is taken on the :meth:`cached` table when there is one, with nothing read:
+        the commit refuses it if another writer moved the table since, and it is taken again on the stored
+        table (that try not counted among the ``retries``)."""
+        table = self.cached(table_id)
+        remembered, attempt = table is not None, 0
+        while True:
+            if table is None:
+                table = self.load(table_id)
             try:
                 return self.commit(step(table), table.version)
             except TableConflict:
-                if attempt == retries:
-                    raise
-            time.sleep(_jitter.uniform(0, 0.002 * min(attempt + 1, 10)))
-        raise AssertionError("unreachable")
+                if not remembered:
+                    if attempt == retries:
+                        raise
+                    attempt += 1
+                    time.sleep(_jitter.uniform(0, 0.002 * min(attempt, 10)))
+            table, remembered = None, False
 
     def seat(self, table_id: str, key: str, retries: int = 0) -> Seat:
         """The handle of the member whose key is ``key`` on the table ``table_id``."""
@@ -271,7 +282,8 @@ class SqlTableStore(TableStore):
                     raise TableConflict(N_("the table {name} moved on to version {stored} while this step was "
                                            "taken on version {expected}: nothing was stored"),
                                         name=repr(table.id), stored=stored, expected=expected)
-                conn.execute(_INSERT, _rows(table, new))
+                rows = _rows(table, new)
+                conn.execute(_INSERT, rows[0] if len(rows) == 1 else rows)  # one row: no executemany's batching
         except exc.IntegrityError:
             raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
                                    "nothing was stored"), name=repr(table.id), expected=expected) from None
@@ -280,6 +292,9 @@ class SqlTableStore(TableStore):
                                 reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
         self._cache[table.id] = table
         return table
+
+    def cached(self, table_id: str) -> Table | None:
+        return self._cache.get(table_id)
 
     def ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -23,7 +23,8 @@ from ..i18n import N_
 from ..table import Table
 from .ratelimit import TokenBucket
 
-__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "language_of", "public", "refusals"]
+__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
+           "refusals"]
 
 
 @dataclass
@@ -211,7 +212,8 @@ class TableState:
 _bearer = HTTPBearer(auto_error=False, description="a member's key: the game master's or a player's")
 
 
-def _who(key: str) -> str:
+def key_bucket(key: str) -> str:
+    """The bucket of a member's key (its hash: the key itself is kept nowhere)."""
     return "key:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -228,7 +230,7 @@ async def _key_of(request: Request,
         tables.limit(client_of(request))
         raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
                       {"WWW-Authenticate": "Bearer"})
-    tables.limit(_who(creds.credentials))
+    tables.limit(key_bucket(creds.credentials))
     return creds.credentials
 
 

@@ -3,7 +3,8 @@
 A :class:`Hub` keeps, for each table some client of this process follows, the table as last read from the
 database, and wakes that table's streams when it moves on. What tells it so:
 
-- a step taken through this process (:meth:`Hub.committed`, at once);
+- a step taken through this process: handed over as committed (:meth:`Hub.arrived`, at once, nothing read
+  back from the database);
 - on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the process that took the
   step once it is committed; one ``LISTEN`` connection per process), and a reading of the followed tables'
   versions every ``recheck_seconds`` (a step stored by a program that sends no notification);
@@ -17,6 +18,7 @@ the process that stored a step, a notification lost, or a client reconnecting wi
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -124,7 +126,7 @@ class Hub:
             return
         self.stop()
         self.loop, self.watches = loop, {}
-        self._tasks = [loop.create_task(self._poll())]
+        self._tasks = [loop.create_task(self._poll()), loop.create_task(self._beat())]
         if self.state.postgres:
             self._tasks.append(loop.create_task(self._listen()))
 
@@ -165,6 +167,16 @@ class Hub:
         watch.streams -= 1
         if watch.streams <= 0 and self.watches.get(watch.table_id) is watch:
             del self.watches[watch.table_id]
+
+    def arrived(self, table: Table) -> None:
+        """A table as this process just committed it (its whole log in hand): its streams take the new steps
+        from it, with nothing read back; a table no stream follows, or one the hub holds as new, is left."""
+        if self.loop is not asyncio.get_running_loop():
+            return
+        watch = self.watches.get(table.id)
+        if watch is None or watch.table is None or table.version <= watch.version:
+            return
+        watch.take((table, list(table.log[len(watch.steps):table.version])))
 
     def moved(self, table_id: str, version: int | None = None) -> None:
         """The table may have moved past ``version`` (``None``: past what the hub holds): read it again."""
@@ -219,6 +231,14 @@ class Hub:
                 elif version is not None:
                     self.moved(table_id, version)
 
+    async def _beat(self) -> None:
+        """Every ``heartbeat_seconds``, every followed table's streams woken: one with nothing new to send sends
+        a comment (a connection kept alive through proxies, a client gone found out), with no timer per stream."""
+        while True:
+            await asyncio.sleep(self.state.settings.heartbeat_seconds)
+            for watch in list(self.watches.values()):
+                watch.wake()
+
     async def _listen(self) -> None:
         """PostgreSQL: ``LISTEN`` on one connection of its own; each notification wakes its table. Connected
         again after a loss, and every followed table read again then (its notifications may be lost)."""
@@ -241,23 +261,33 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
+@functools.cache
+def _statements() -> tuple[Any, Any, Any]:
+    """The watcher's queries, built once: a table's row, its steps after a number, the versions of tables."""
+    import sqlalchemy as sa
+
+    from ..table.schema import steps, tables
+
+    row = sa.select(tables.c.version, tables.c.format, tables.c.state).where(tables.c.id == sa.bindparam("tid"))
+    since = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"), steps.c.seq > sa.bindparam("after"),
+                                           steps.c.seq <= sa.bindparam("upto")).order_by(steps.c.seq)
+    versions = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(sa.bindparam("ids", expanding=True)))
+    return row, since, versions
+
+
 def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entry]] | None:
     """The table's state (without its log) and its steps after ``after``, as stored (``None``: it is gone): one
     reading of the new steps only, whatever the length of the log."""
-    import sqlalchemy as sa
-
     from ..table import TableFormatError
     from ..table.model import FORMAT
-    from ..table.schema import steps, tables
 
+    read_row, read_steps, _ = _statements()
     with store.engine.connect() as conn:
-        row = conn.execute(sa.select(tables.c.version, tables.c.format, tables.c.state)
-                           .where(tables.c.id == table_id)).first()
+        row = conn.execute(read_row, {"tid": table_id}).first()
         if row is None:
             return None
         texts = [] if row.version <= after else [r.entry for r in conn.execute(
-            sa.select(steps.c.entry).where(steps.c.table_id == table_id, steps.c.seq > after,
-                                           steps.c.seq <= row.version).order_by(steps.c.seq))]
+            read_steps, {"tid": table_id, "after": after, "upto": row.version})]
     if row.format != FORMAT:
         raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
                                found=repr(row.format), format=FORMAT)
@@ -270,15 +300,11 @@ def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entr
 
 def _versions(store: Any, ids: list[str]) -> dict[str, int]:
     """The stored versions of the tables ``ids`` (those that are gone are left out)."""
-    import sqlalchemy as sa
-
-    from ..table.schema import tables
-
+    query = _statements()[2]
     found: dict[str, int] = {}
     with store.engine.connect() as conn:
         for i in range(0, len(ids), _CHUNK):
-            query = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(ids[i:i + _CHUNK]))
-            found.update({row.id: int(row.version) for row in conn.execute(query)})
+            found.update({row.id: int(row.version) for row in conn.execute(query, {"ids": ids[i:i + _CHUNK]})})
     return found
 
 
@@ -292,7 +318,8 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
         watch = await hub.follow(table_id)
     except TableNotFound:  # gone since the key was checked
         return
-    heartbeat = hub.state.settings.heartbeat_seconds
+    members: object = None  # the members the key was last checked against (a table's are replaced, never changed)
+    name = ""
     try:
         yield b"retry: 1000\n\n"
         sent = start
@@ -302,19 +329,20 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
             if watch.gone or table is None:
                 return
             if table.version > sent:
-                try:
-                    name = R.authenticate(table, key)
-                except TableAccessError:
-                    return
+                if table.members is not members:
+                    try:
+                        name = R.authenticate(table, key)
+                    except TableAccessError:
+                        return
+                    members = table.members
                 chunk = []
                 for entry in watch.steps[sent:table.version]:
                     chunk.append(watch.event(entry, R.readable(table, name, entry)))
                 sent = table.version
                 yield b"".join(chunk)
                 continue
-            try:
-                await asyncio.wait_for(moved.wait(), heartbeat)
-            except TimeoutError:
-                yield b": alive\n\n"
+            await moved.wait()
+            if watch.table is not None and watch.table.version <= sent and not watch.gone:
+                yield b": alive\n\n"  # the hub's heartbeat (:meth:`Hub._beat`)
     finally:
         hub.leave(watch)
