@@ -36,10 +36,12 @@ from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .luck import fairness as _fairness
 from .luck import luck as _luck_of
 from .model import FORMAT, Entry, Table, marked
+from .notices import CHANNEL, payload
 from .schema import VERSION_TABLE, steps, tables
 
 #: the PostgreSQL advisory lock held while the schema is checked or built (a number of this store's own)
 SCHEMA_LOCK = 0x64696365
+
 
 __all__ = ["Seat", "SqlTableStore", "TableStore", "open_store"]
 
@@ -49,6 +51,7 @@ _STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"),
 _MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
     .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
 _INSERT = sa.insert(steps)
+_NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text)))
 
 _jitter = random.Random()
 
@@ -83,6 +86,10 @@ class TableStore(ABC):
     def cached(self, table_id: str) -> Table | None:
         """The table as this store last read or committed it, if it keeps it (it may have moved on since)."""
         return None
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """A hint (a notification) that the table is stored at ``version`` or later: a remembered older table
+        is no longer taken for the latest."""
 
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
         """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
@@ -146,6 +153,7 @@ class SqlTableStore(TableStore):
         self.url = _url(where)
         self.shown = _shown(self.url)
         self._cache: dict[str, Table] = {}
+        self._newer: dict[str, int] = {}
         sqlite = self.url.startswith("sqlite")
         if sqlite:
             path = sa.engine.make_url(self.url).database
@@ -170,6 +178,7 @@ class SqlTableStore(TableStore):
         except BaseException:
             self.engine.dispose()
             raise
+        self._notify = self.engine.dialect.name == "postgresql"
 
     # ---- the schema
 
@@ -230,7 +239,7 @@ class SqlTableStore(TableStore):
         except exc.IntegrityError:
             raise TableError(N_("there is already a table named {name} in {where}"), name=repr(table.id),
                              where=self.shown) from None
-        self._cache[table.id] = table
+        self._remember(table)
         return table
 
     def load(self, table_id: str) -> Table:
@@ -259,7 +268,7 @@ class SqlTableStore(TableStore):
             raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
         table = head.model_copy(update={"log": marked(log)})
-        self._cache[table_id] = table
+        self._remember(table)
         return table
 
     def commit(self, table: Table, expected: int) -> Table:
@@ -284,17 +293,34 @@ class SqlTableStore(TableStore):
                                         name=repr(table.id), stored=stored, expected=expected)
                 rows = _rows(table, new)
                 conn.execute(_INSERT, rows[0] if len(rows) == 1 else rows)  # one row: no executemany's batching
+                if self._notify:
+                    # in the step's transaction: delivered once it is committed (diceengine.table.notices)
+                    conn.execute(_NOTIFY, {"payload": payload(table.id, table.version, new,
+                                                              [row["entry"] for row in rows])})
         except exc.IntegrityError:
             raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
                                    "nothing was stored"), name=repr(table.id), expected=expected) from None
         except exc.OperationalError as err:  # SQLite still locked after the busy timeout, a lost connection
             raise TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table.id),
                                 reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
-        self._cache[table.id] = table
+        self._remember(table)
         return table
 
     def cached(self, table_id: str) -> Table | None:
-        return self._cache.get(table_id)
+        table = self._cache.get(table_id)
+        if table is not None and self._newer.get(table_id, 0) > table.version:
+            return None
+        return table
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        table = self._cache.get(table_id)
+        if table is not None and version > table.version:
+            self._newer[table_id] = version
+
+    def _remember(self, table: Table) -> None:
+        self._cache[table.id] = table
+        if self._newer.get(table.id, -1) <= table.version:
+            self._newer.pop(table.id, None)
 
     def ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -5,14 +5,16 @@ database, and wakes that table's streams when it moves on. What tells it so:
 
 - a step taken through this process: handed over as committed (:meth:`Hub.arrived`, at once, nothing read
   back from the database);
-- on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the process that took the
-  step once it is committed; one ``LISTEN`` connection per process), and a reading of the followed tables'
-  versions every ``recheck_seconds`` (a step stored by a program that sends no notification);
+- on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the store in the step's own
+  transaction, so once it is committed, with the step's entries when they fit: :mod:`~diceengine.table.
+  notices`; one ``LISTEN`` connection per process), and a reading of the followed tables' versions every
+  ``recheck_seconds`` (a notification lost with a connection);
 - on SQLite, a reading of the followed tables' versions every ``poll_seconds``: one query for all of them.
 
-A notification only wakes: the log is the source of truth. The hub reads the table (the steps after the ones
-it holds) and each stream sends the steps after the last it sent, so nothing is missed or doubled whatever
-the process that stored a step, a notification lost, or a client reconnecting with ``Last-Event-ID``.
+The log is the source of truth: a step is taken from a notification only when it follows on from the steps
+the hub holds, else the hub reads the table (the steps after the ones it holds); each stream sends the steps
+after the last it sent, so nothing is missed or doubled whatever the process that stored a step, a
+notification lost, or a client reconnecting with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
@@ -25,12 +27,11 @@ from typing import Any
 
 from ..i18n import N_
 from ..table import Entry, Table
+from ..table.notices import CHANNEL, read
 from .table_access import TableState
 
-__all__ = ["CHANNEL", "Hub", "stream"]
+__all__ = ["Hub", "stream"]
 
-#: the PostgreSQL notification channel: its payload is ``TABLE_ID VERSION``
-CHANNEL = "dice_table_steps"
 #: ids per query of the versions
 _CHUNK = 500
 #: events kept ready per followed table (the latest; an older one, for a client far behind, is made again)
@@ -46,7 +47,7 @@ class _Watch:
         self.table_id = table_id
         self.streams = 0
         self.table: Table | None = None
-        """the table's state without its log (its members, their roles: what a reader may see)"""
+        """the table's version and members (their roles: what a reader may see); its log is not read"""
         self.steps: list[Entry] = []
         """the table's steps, read once each: the step ``n`` at ``n - 1``"""
         self.gone = False
@@ -101,22 +102,6 @@ class Hub:
         self.watches: dict[str, _Watch] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
-
-    # ---- from the endpoints' threads
-
-    def committed(self, table_id: str, version: int) -> None:
-        """A step stored through this process (called in the endpoint's thread once it is committed): the
-        other processes are told (PostgreSQL); the endpoint wakes this one's streams (:meth:`moved`)."""
-        if self.state.postgres:
-            try:
-                import sqlalchemy as sa
-
-                with self.state.store.engine.connect() as conn:
-                    conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                                 {"channel": CHANNEL, "payload": f"{table_id} {version}"})
-                    conn.commit()
-            except Exception:  # the step is stored: the others read it at their next recheck
-                log.warning("could not notify the other server processes of a step", exc_info=True)
 
     # ---- on the event loop
 
@@ -191,6 +176,24 @@ class Hub:
         watch.loading = True
         asyncio.get_running_loop().create_task(self._read(watch))
 
+    def notified(self, payload: str) -> None:
+        """A step announced on PostgreSQL (:mod:`~diceengine.table.notices`): the store is told the table moved
+        on; its streams take the step's entries from the payload when they follow on from what they hold (the
+        table's members unchanged: such a step adds none), else the table is read again."""
+        table_id, version, new = read(payload)
+        if version is None:
+            self.moved(table_id)
+            return
+        self.state.store.moved_on(table_id, version)
+        watch = self.watches.get(table_id)
+        if watch is None or version <= watch.version:
+            return
+        if new and watch.table is not None and not watch.loading \
+                and [e.seq for e in new] == list(range(watch.version + 1, version + 1)):
+            watch.take((watch.table.model_copy(update={"version": version}), new))
+            return
+        self.moved(table_id, version)
+
     async def _read(self, watch: _Watch) -> None:
         try:
             while True:
@@ -252,8 +255,7 @@ class Hub:
                     for table_id in list(self.watches):
                         self.moved(table_id)
                     async for note in conn.notifies():
-                        table_id, _, version = note.payload.rpartition(" ")
-                        self.moved(table_id, int(version) if version.isdigit() else None)
+                        self.notified(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -119,7 +119,6 @@ def router_for(settings: TableSettings) -> TableRoutes:
 
         with refusals(), tables.writer(table_id):
             table = tables.store.update(table_id, stepped, retries=5)
-        hub.committed(table_id, table.version)
         return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
 
     async def step(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
@@ -159,7 +158,6 @@ def router_for(settings: TableSettings) -> TableRoutes:
         def enter() -> tuple[Table, JoinResponse]:
             with refusals(), tables.writer(table_id):
                 table = tables.store.update(table_id, joined, retries=5)
-            hub.committed(table_id, table.version)
             return table, JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
                                        table=public(R.view(table, req.name)))
 
