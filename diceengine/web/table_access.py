@@ -38,7 +38,9 @@ class TableSettings:
     every ``recheck_seconds`` besides (a step stored by another program that sends none); each stream sends a
     comment every ``heartbeat_seconds``. ``sync`` (SQLite, ``$DICE_TABLE_SYNC``): ``full``, each step on the disk
     before it is answered (an ``fsync`` per step, the default); ``normal``, in the operating system's hands,
-    which outlives a killed server but not a power cut, and takes many more steps a second."""
+    which outlives a killed server but not a power cut, and takes many more steps a second. ``fast_path``: rolls
+    answered before the framework's routing (:mod:`~diceengine.web.table_fastpath`; off, the documented route
+    answers them, with the same answers)."""
 
     db: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_DB", "dice-tables.sqlite"))
     origins: list[str] = field(default_factory=lambda: [o.strip() for o in os.environ.get(
@@ -49,6 +51,7 @@ class TableSettings:
     recheck_seconds: float = 1.0
     heartbeat_seconds: float = 15.0
     sync: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_SYNC", "full"))
+    fast_path: bool = True
 
 
 class Refused(Exception):

@@ -46,7 +46,8 @@ class TableRollFastPath:
             await self.app(scope, receive, send)
             return
         table_id = path[len(_PREFIX):-len(_SUFFIX)]
-        key = content_type = None
+        key: str | None = None
+        content_type: bytes | None = None
         for name, value in scope["headers"]:
             if name == b"authorization":
                 scheme, _, credentials = value.decode("latin-1").partition(" ")
@@ -63,12 +64,12 @@ class TableRollFastPath:
                 break
         body = b"".join(chunks)
         req = None
-        if table_id and "/" not in table_id and key is not None and content_type == b"application/json":
+        if table_id and "/" not in table_id and key and content_type == b"application/json":
             try:
                 req = TableRollRequest.model_validate_json(body)
             except ValidationError:
                 pass
-        if req is None:  # the route's to answer, in its own words
+        if req is None or key is None:  # the route's to answer, in its own words
             await self.app(scope, _replay(body, receive), send)
             return
         response: Response

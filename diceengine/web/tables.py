@@ -276,12 +276,10 @@ def router_for(settings: TableSettings) -> TableRoutes:
     return TableRoutes(router, tables, step)
 
 
-def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[[], str] | None = None,
-            fast_path: bool = True) -> None:
-    """Add the table endpoints to ``app``, the refusals' handler and the page's Content-Security-Policy
-    (``page`` gives the page's text); call :func:`install_cors` once the application's other middleware is in.
-    ``fast_path``: rolls answered before the framework's routing (:mod:`~diceengine.web.table_fastpath`; off,
-    the documented route answers them, the same answers)."""
+def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[[], str] | None = None) -> None:
+    """Add the table endpoints to ``app`` (and their hot path, unless the settings turn it off), the refusals'
+    handler and the page's Content-Security-Policy (``page`` gives the page's text); call :func:`install_cors`
+    once the application's other middleware is in."""
     from .table_fastpath import TableRollFastPath
 
     settings = settings or TableSettings()
@@ -294,7 +292,7 @@ def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[
     async def on_refused(request: Request, err: Refused) -> JSONResponse:
         return refused_response(request, err)
 
-    if fast_path:  # inside the security headers: its answers carry them
+    if settings.fast_path:  # inside the security headers: its answers carry them
         app.add_middleware(TableRollFastPath, routes=routes)
     app.add_middleware(SecurityHeaders, page=page)
 
