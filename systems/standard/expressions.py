@@ -1,15 +1,17 @@
-"""Syntax-tree nodes of the standard notation around its dice terms (``grammars/standard.lark``), one frozen dataclass
+"""Syntax-tree nodes of the standard notation around its dice terms (``grammars/standard.lark``), one frozen record
 per rule: descriptions, comparisons and operators, labels, function calls, groups and sets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from diceengine.ast import AsList, Node, Token, _Binary, _Unary
 from diceengine.errors import DiceSyntaxError
+from diceengine.records import dataclass, field
 
 from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Call",

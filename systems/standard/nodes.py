@@ -1,19 +1,22 @@
-"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``), one frozen dataclass per rule: the dice
+"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``), one frozen record per rule: the dice
 term and its modifiers (the expressions around it are in :mod:`.expressions`)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
 
 from diceengine.ast import AsList, Node, Token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
+from diceengine.records import dataclass, field
 
 from .exact import DecimalValue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
+    from typing import Any
 
 __all__ = [
     "Clamp",
@@ -307,6 +310,8 @@ MAX_DECIMALS = 9
 
 def decimal_of(token: Any) -> Fraction:
     """The exact value of a ``DECIMAL`` token (``1.5``, ``.5``, ``0.20``), bounded as integers are."""
+    from fractions import Fraction
+
     text = str(token)
     whole, _, digits = text.partition(".")
     column = getattr(token, "start_pos", None)
