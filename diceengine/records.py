@@ -1,10 +1,16 @@
-"""Frozen records: the part of :mod:`dataclasses` the engine uses, without its cost at import (issue 25).
+"""Frozen records: the part of :mod:`dataclasses` the engine uses, and :class:`typing.NamedTuple`, without their
+cost at import (issue 25).
 
 ``@dataclass(frozen=True, slots=True)`` with ``field(default=..., init=..., repr=..., compare=...)`` declares a
 class as :mod:`dataclasses` does, and the class behaves as the frozen dataclass would: the same ``__init__``
 (calling ``__post_init__``), ``repr``, equality and hash on the compared fields (``eq=False``: identity), frozen
 attributes (:class:`FrozenError`, an :class:`AttributeError`), ``__match_args__``, pickling and copying.
 :func:`fields`, :func:`replace` and :func:`is_dataclass` read these records and real dataclasses alike.
+
+``class Die(NamedTuple)`` declares a named tuple as :class:`typing.NamedTuple` does (fields from the annotations,
+defaults, methods and properties of the body), built by :func:`collections.namedtuple` as typing builds it; the
+annotations stay the strings written, where typing compiles each into a ``ForwardRef`` (a quarter of a millisecond
+a class).
 
 Why not :mod:`dataclasses`: importing it imports :mod:`inspect` (with :mod:`ast`, :mod:`dis`, :mod:`tokenize`),
 and it writes and compiles every method of every class at class creation: together a third of the library's
@@ -15,6 +21,7 @@ method worth compiling, for speed) is compiled on the class's first instance.
 from __future__ import annotations
 
 import sys
+from collections import namedtuple
 from operator import attrgetter
 
 TYPE_CHECKING = False
@@ -24,7 +31,7 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["MISSING", "Field", "FrozenError", "dataclass", "field", "fields", "is_dataclass", "replace"]
+__all__ = ["MISSING", "Field", "FrozenError", "NamedTuple", "dataclass", "field", "fields", "is_dataclass", "replace"]
 
 
 class _Missing:
@@ -258,7 +265,51 @@ def _replace(obj: T, /, **changes: Any) -> T:
     return obj.__class__(**changes)
 
 
-if TYPE_CHECKING:  # type checkers read them as the dataclasses they stand for
+#: what a named tuple's body may not define (typing's list)
+_PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults", "_make",
+                         "_replace", "_asdict", "_source"})
+
+
+class _NamedTupleMeta(type):
+    """Builds the class of a ``class X(NamedTuple)`` statement: a :func:`collections.namedtuple` with the body's
+    attributes (as :class:`typing.NamedTuple`, its annotations left as written)."""
+
+    def __new__(mcs, typename: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
+        if bases != (_NamedTupleBase,):
+            raise TypeError("a named tuple inherits from NamedTuple alone")
+        annotations = ns.get("__annotations__", {})
+        defaults = []
+        for name in annotations:
+            if name in ns:
+                defaults.append(ns[name])
+            elif defaults:
+                raise TypeError(f"non-default namedtuple field {name} cannot follow default fields")
+        cls = namedtuple(typename, list(annotations), defaults=defaults, module=ns["__module__"])
+        cls.__annotations__ = cls.__new__.__annotations__ = dict(annotations)
+        for key, value in ns.items():
+            if key in _PROHIBITED:
+                raise AttributeError(f"Cannot overwrite NamedTuple attribute {key}")
+            if key not in ("__module__", "__name__", "__annotations__") and key not in cls._fields:
+                setattr(cls, key, value)
+        return cls
+
+
+_NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+
+
+def _NamedTuple(typename: str, fields: Any = None, /, **kwargs: Any) -> Any:
+    """The base of a ``class X(NamedTuple)`` statement (the functional form is typing's)."""
+    from typing import NamedTuple
+
+    return NamedTuple(typename, fields, **kwargs)
+
+
+_NamedTuple.__mro_entries__ = lambda bases: (_NamedTupleBase,)  # type: ignore[attr-defined]
+
+
+if TYPE_CHECKING:  # type checkers read them as the dataclasses and the NamedTuple they stand for
     from dataclasses import dataclass, field, fields, is_dataclass, replace
+    from typing import NamedTuple
 else:
     dataclass, field, fields, is_dataclass, replace = _dataclass, _field, _fields, _is_dataclass, _replace
+    NamedTuple = _NamedTuple

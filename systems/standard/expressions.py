@@ -3,6 +3,8 @@ per rule: descriptions, comparisons and operators, labels, function calls, group
 
 from __future__ import annotations
 
+import re
+
 from diceengine.ast import AsList, Node, Token, _Binary, _Unary
 from diceengine.errors import DiceSyntaxError
 from diceengine.records import dataclass, field
@@ -41,7 +43,7 @@ class Described(Node):
         if isinstance(self.text, Token):
             object.__setattr__(self, "pos", self.text.start_pos)
             raw = str(self.text).strip()
-            operator = _LONE_LETTER.match(raw)
+            operator = re.match(_LONE_LETTER, raw)
             if operator:  # "6d6 o 3", "(1, 2, 5) v 3", "6 e 5": another roller's operator, not words
                 letter = operator.group(1)
                 hint = " (multiply with *)" if letter.lower() == "x" else ""

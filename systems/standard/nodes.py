@@ -3,8 +3,6 @@ term and its modifiers (the expressions around it are in :mod:`.expressions`).""
 
 from __future__ import annotations
 
-import re
-
 from diceengine.ast import AsList, Node, Token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
@@ -97,8 +95,9 @@ class Compare(Node, AsList):
         return f"{self.op}{self.value}"
 
 
-#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator
-_LONE_LETTER = re.compile(r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])")
+#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator (the
+#: pattern's text: :func:`re.match` compiles it on first use, not every import)
+_LONE_LETTER = r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])"
 
 
 def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compare | None]:
