@@ -21,7 +21,7 @@ method worth compiling, for speed) is compiled on the class's first instance.
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
+from collections import namedtuple as _namedtuple_factory
 from operator import attrgetter
 
 TYPE_CHECKING = False
@@ -265,6 +265,8 @@ def _replace(obj: T, /, **changes: Any) -> T:
     return obj.__class__(**changes)
 
 
+_namedtuple: Any = _namedtuple_factory  # called with the names of a class statement (type checkers want literals)
+
 #: what a named tuple's body may not define (typing's list)
 _PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults", "_make",
                          "_replace", "_asdict", "_source"})
@@ -284,7 +286,7 @@ class _NamedTupleMeta(type):
                 defaults.append(ns[name])
             elif defaults:
                 raise TypeError(f"non-default namedtuple field {name} cannot follow default fields")
-        cls = namedtuple(typename, list(annotations), defaults=defaults, module=ns["__module__"])
+        cls = _namedtuple(typename, list(annotations), defaults=defaults, module=ns["__module__"])
         cls.__annotations__ = cls.__new__.__annotations__ = dict(annotations)
         for key, value in ns.items():
             if key in _PROHIBITED:

@@ -10,7 +10,6 @@ parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -127,6 +126,8 @@ def cmd_roll(args: argparse.Namespace) -> int:
     rng = python_rng(args.seed) if args.seed is not None else None
     rolls = [roll(expr, system, seed=rng, lang=args.lang, **options) for _ in range(args.n)]
     if args.json:
+        import json
+
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
         for r in rolls:
@@ -143,6 +144,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     prepared = plan(expr, system, **options)
     fields = getattr(prepared, "table_fields", None) or [dist.fields[0]]
     if args.json:
+        import json
+
         data = dist.model().model_dump()
         data["summary"] = _summary(dist, prepared)
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
@@ -179,6 +182,8 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
     found = systems()
     if args.json:
+        import json
+
         print(json.dumps({name: {"summary": s.summary, "examples": list(s.examples),
                                  "options": {k: {"default": o.default, "doc": o.doc,
                                                  "choices": list(o.choices) if o.choices else None}
