@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from json import dumps as _dumps
-from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 from typing import Any, Protocol
+
+try:  # json.encoder's own string writer (the C one), without importing the json package on a roll
+    from _json import encode_basestring as _quote
+except ImportError:  # pragma: no cover - an interpreter without the C accelerator
+    from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 
 from .errors import Unwritten
 from .parts import TextMemo
@@ -37,6 +40,8 @@ def _scalar(v: Any) -> str:
         return _quote(v)
     if t is Fraction:
         return _quote(str(v))  # as pydantic writes a Fraction
+    from json import dumps as _dumps  # a float, or another type: json's rules
+
     try:
         return _dumps(v, allow_nan=False)
     except (TypeError, ValueError):  # not a JSON value, or not a finite number

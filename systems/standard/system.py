@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
@@ -23,6 +23,7 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
+from diceengine.records import NamedTuple
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
