@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import DiceError
@@ -24,7 +25,7 @@ from ..table import Table
 from .ratelimit import TokenBucket
 
 __all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
-           "refusals"]
+           "refusals", "refused_response"]
 
 
 @dataclass
@@ -93,6 +94,15 @@ def language_of(request: Request) -> str:
         except DiceError:
             continue
     return DEFAULT_LANGUAGE
+
+
+def refused_response(request: Request, err: Refused) -> JSONResponse:
+    """A refusal in the engine's error shape, in the request's language, with its headers."""
+    from .answers import error_response
+
+    response = error_response(err.status, err.kind, err.said_in(language_of(request)))
+    response.headers.update(err.headers)
+    return response
 
 
 @contextmanager

@@ -2,7 +2,7 @@
 
 At a table, rolls are most of the requests, and the framework's routing, dependencies and validation cost
 several times the roll's own work. This ASGI middleware answers a roll request directly, with the same
-answers as the documented route (:func:`diceengine.web.tables.router_for`): the same step, the same key check
+answers as the documented route (:func:`diceengine.web.tables.router_for`, whose parts it is given): the same step, the same key check
 and bucket, the same refusals. A request it does not take as it is (no JSON body, no ``Bearer`` key, a body
 that does not fit :class:`~diceengine.web.table_models.TableRollRequest`) goes on to the route, its body
 intact, which answers it in its own words.
@@ -19,9 +19,8 @@ from starlette.responses import Response
 
 from ..errors import DiceError
 from .answers import dice_error_response
-from .table_access import Refused, key_bucket
-from .table_models import TableRollRequest
-from .tables import TableRoutes, refused_response, roll_of
+from .table_access import Refused, TableState, key_bucket, refused_response
+from .table_models import StepResponse, TableRollRequest
 
 __all__ = ["TableRollFastPath"]
 
@@ -35,10 +34,13 @@ _PREFIX, _SUFFIX = "/tables/", "/roll"
 
 
 class TableRollFastPath:
-    """Answers ``POST /tables/{id}/roll`` with a JSON body and a member's key; passes the rest to ``app``."""
+    """Answers ``POST /tables/{id}/roll`` with a JSON body and a member's key; passes the rest to ``app``. It
+    takes the route's parts: the tables' ``state`` (the buckets), ``step(table_id, key, op)`` (a member's step,
+    as :func:`~diceengine.web.tables.router_for` takes it) and ``roll_of(request)`` (the step of a roll)."""
 
-    def __init__(self, app: App, routes: TableRoutes) -> None:
-        self.app, self.routes = app, routes
+    def __init__(self, app: App, state: TableState, step: Callable[..., Awaitable[StepResponse]],
+                 roll_of: Callable[[TableRollRequest], Callable[..., Any]]) -> None:
+        self.app, self.state, self.step, self.roll_of = app, state, step, roll_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"] if scope["type"] == "http" else ""
@@ -74,8 +76,8 @@ class TableRollFastPath:
             return
         response: Response
         try:
-            self.routes.state.limit(key_bucket(key))
-            done = await self.routes.step(table_id, key, roll_of(req))
+            self.state.limit(key_bucket(key))
+            done = await self.step(table_id, key, self.roll_of(req))
             response = Response(done.model_dump_json(), media_type="application/json")
         except Refused as err:
             response = refused_response(Request(scope), err)

@@ -31,11 +31,10 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..i18n import N_
 from ..table import Table
-from .answers import error_response
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
-from .table_access import Key, Refused, TableSettings, TableState, client_of, language_of, public, refusals
+from .table_access import Key, Refused, TableSettings, TableState, client_of, public, refusals, refused_response
 from .table_events import Hub, stream
 from .table_models import (
     AdjustRequest,
@@ -53,8 +52,8 @@ from .table_models import (
     TableRollRequest,
 )
 
-__all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", "install_cors", "refused_response",
-           "roll_of", "router_for"]
+__all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", "install_cors", "roll_of",
+           "router_for"]
 
 #: steps returned by one request of the log
 MAX_LOG = 10_000
@@ -84,13 +83,6 @@ def roll_of(req: TableRollRequest) -> Callable[..., Table]:
         raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
     options: dict[str, Any] = dict(req.options)
     return functools.partial(R.roll, expression=req.expression, system=req.system, secret=req.secret, **options)
-
-
-def refused_response(request: Request, err: Refused) -> JSONResponse:
-    """A refusal in the engine's error shape, in the request's language, with its headers."""
-    response = error_response(err.status, err.kind, err.said_in(language_of(request)))
-    response.headers.update(err.headers)
-    return response
 
 
 def router_for(settings: TableSettings) -> TableRoutes:
@@ -293,7 +285,7 @@ def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[
         return refused_response(request, err)
 
     if settings.fast_path:  # inside the security headers: its answers carry them
-        app.add_middleware(TableRollFastPath, routes=routes)
+        app.add_middleware(TableRollFastPath, state=routes.state, step=routes.step, roll_of=roll_of)
     app.add_middleware(SecurityHeaders, page=page)
 
 
