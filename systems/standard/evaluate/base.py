@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
+from string import Formatter
 from typing import Any
 
 from diceengine.lazy import np
@@ -55,20 +56,23 @@ class Evaluator:
         function writing each record's text (``None``: the node is rendered by :meth:`render` only)."""
         return None
 
-    _compiled: tuple[str, list[Callable[[Any], str]]] | tuple[()] | None = None
+    _list_writer: Callable[[list], str] | None = None
+
+    def list_writer(self) -> Callable[[list], str]:
+        """:meth:`render_list` compiled once: ``records -> text``, the node's :meth:`template` filled (the
+        literal texts cut once), or :meth:`render` when it has none."""
+        found = self._list_writer
+        if found is None:
+            found = self._list_writer = fill(pieces(self.template()), self._render_records)
+        return found
+
+    def _render_records(self, records: list) -> str:
+        return self.render(iter(records))
 
     def render_list(self, records: list) -> str:
         """:meth:`render` of a list of records, through the node's :meth:`template` (compiled once) when
         it has one."""
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = self.template() or ()
-        if compiled and len(compiled[1]) == len(records):
-            text, writers = compiled
-            if len(writers) == 1:
-                return text.format(writers[0](records[0][1]))
-            return text.format(*[write(data) for write, (_, data) in zip(writers, records)])
-        return self.render(iter(records))
+        return (self._list_writer or self.list_writer())(records)
 
     def truncated(self) -> float:
         return 0.0
@@ -116,6 +120,75 @@ class Evaluator:
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         raise NotImplementedError
+
+
+Pieces = tuple[list[str], list[Callable[[Any], str]]]
+
+
+def pieces(template: tuple[str, list[Callable[[Any], str]]] | None) -> Pieces | None:
+    """A :meth:`Evaluator.template` cut once: the literal texts around its fields (one more than the writers),
+    and the writers; ``None`` without a template (or one with other fields than ``{}``)."""
+    if template is None:
+        return None
+    text, writers = template
+    literals: list[str] = []
+    current = ""
+    try:
+        for literal, field, spec, conversion in Formatter().parse(text):
+            current += literal  # "{{" already read as "{"
+            if field is not None:
+                if field or spec or conversion:
+                    return None
+                literals.append(current)
+                current = ""
+    except ValueError:  # not a template: rendered by render()
+        return None
+    literals.append(current)
+    if len(literals) != len(writers) + 1:
+        return None
+    return literals, writers
+
+
+def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", tail: str = "") -> Callable[[list], str]:
+    """``records -> head + the template's text + tail``, each record's data written by its writer (``cut``:
+    :func:`pieces`); ``otherwise(records)`` writes the template's text without one, or for records that are not
+    one per writer."""
+    if cut is None:
+        if not head and not tail:
+            return otherwise
+        return lambda records: head + otherwise(records) + tail
+    literals, writers = cut
+    n = len(writers)
+    if n == 0:
+        text = head + literals[0] + tail
+        return lambda records: head + otherwise(records) + tail if records else text
+    literals = [head + literals[0], *literals[1:-1], literals[-1] + tail]
+    if n == 1:
+        (write,), (a, b) = writers, literals
+
+        def one(records: list) -> str:
+            if len(records) != 1:
+                return head + otherwise(records) + tail
+            return f"{a}{write(records[0][1])}{b}"
+        return one
+    if n == 2:
+        (w1, w2), (a, b, c) = writers, literals
+
+        def two(records: list) -> str:
+            if len(records) != 2:
+                return head + otherwise(records) + tail
+            return f"{a}{w1(records[0][1])}{b}{w2(records[1][1])}{c}"
+        return two
+    first, rest = literals[0], list(zip(writers, literals[1:]))
+
+    def many(records: list) -> str:
+        if len(records) != n:
+            return head + otherwise(records) + tail
+        out = [first]
+        for (write, after), (_, data) in zip(rest, records):
+            out += (write(data), after)
+        return "".join(out)
+    return many
 
 
 def _span(lo: Any, hi: Any) -> int:

@@ -70,8 +70,15 @@ class LabelledGroup(Evaluator):
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         inner = self.inner.template() if self.constant else None
         if inner is None:
-            return None
+            return None if self.constant else ("{}", [self._writer()])
         return f"{inner[0]} ({_braces(self.label)})", inner[1]
+
+    def _writer(self) -> Callable[[list], str]:
+        """:meth:`render` of a labelled expression that throws dice, from its record's data (the inner records)."""
+        inner, after = self.inner.list_writer(), f" ({self.label})"
+        if self.inner.prec < 9:
+            return lambda sub: f"({inner(sub)}){after}"
+        return lambda sub: inner(sub) + after
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         if self.constant:
@@ -284,6 +291,33 @@ class GroupEval(Evaluator):
             order = sorted(range(len(parts)), key=values.__getitem__, reverse=self.sort == "sd")
             parts = [parts[i] for i in order]
         return self.open + ", ".join(parts) + self.close + self.suffix
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return "{}", [self._writer()]
+
+    def _writer(self) -> Callable[[Any], str]:
+        """:meth:`render` from the group's record's data, each item's text compiled once
+        (:meth:`~.base.Evaluator.list_writer`)."""
+        writers = [item.list_writer() for item in self.items]
+        shows_value, opening, closing = self.shows_value, self.open, self.close + self.suffix
+        score, sort = (self._score if self.success is not None else None), self.sort
+
+        def write(data: Any) -> str:
+            subs, values, kept = data
+            parts = []
+            for item, sub, value, k, shows in zip(writers, subs, values, kept, shows_value):
+                text = item(sub)
+                if shows:
+                    text = f"{text} = {value if type(value) is int else show(value)}"
+                if score is not None and k:
+                    points = score(value)
+                    text += "*" * max(points, 0) + "_" * max(-points, 0)
+                parts.append(text if k else f"~{text}~")
+            if sort is not None:
+                order = sorted(range(len(parts)), key=values.__getitem__, reverse=sort == "sd")
+                parts = [parts[i] for i in order]
+            return opening + ", ".join(parts) + closing
+        return write
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         _, (subs, values, kept) = next(records)
