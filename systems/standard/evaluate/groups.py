@@ -317,7 +317,21 @@ class GroupEval(Evaluator):
                 order = sorted(range(len(parts)), key=values.__getitem__, reverse=sort == "sd")
                 parts = [parts[i] for i in order]
             return opening + ", ".join(parts) + closing
-        return write
+
+        if len(writers) != 2 or score is not None or sort is not None or not all(shows_value):
+            return write
+        first, second = writers  # (1d20+5, 1d20+5)kh1: two items that throw dice, each shown with its value
+
+        def pair(data: Any) -> str:
+            subs, values, kept = data
+            if len(subs) != 2:
+                return write(data)
+            x, y = values
+            a = f"{first(subs[0])} = {x if type(x) is int else show(x)}"
+            b = f"{second(subs[1])} = {y if type(y) is int else show(y)}"
+            k, m = kept
+            return f"{opening}{a if k else f'~{a}~'}, {b if m else f'~{b}~'}{closing}"
+        return pair
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         _, (subs, values, kept) = next(records)

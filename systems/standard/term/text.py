@@ -21,6 +21,33 @@ _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
 _list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
+#: most dice of a term whose text is one %-format (more: the list's own text)
+_FORMATTED = 32
+
+
+def _percent_list(n: int, struck: int = -1) -> str:
+    """``"[%s, %s, ~%s~]"``: the %-format of ``n`` faces, the one at ``struck`` between tildes."""
+    return "[" + ", ".join(["~%s~" if i == struck else "%s" for i in range(n)]) + "]"
+
+
+def _plain_renderer(n: int, after: str) -> Callable[[list], str]:
+    """``data -> "[6, 5, 3]" + after`` for ``n`` whole faces: one die's text remembered per face, a few dice's
+    written by one %-format, more by the list's own text (the same text: ``str`` of each face)."""
+    if n == 1:
+        faces = TextMemo(lambda v: f"[{v}]{after}")
+
+        def one(data: list) -> str:
+            return faces[data[0]] if len(data) == 1 else _list_text(data) + after
+        return one
+    if n <= _FORMATTED:
+        text = _percent_list(n) + after.replace("%", "%%")
+
+        def few(data: list) -> str:
+            return text % tuple(data) if len(data) == n else _list_text(data) + after
+        return few
+    if not after:
+        return _list_text
+    return lambda data: _list_text(data) + after
 
 
 class TermText:
@@ -195,9 +222,7 @@ class TermText:
         if spec.plain:
             after = suffix[1:]  # "" or " (label)"
             if spec.window is None:
-                if not after:
-                    return _list_text
-                return lambda data: _list_text(data) + after
+                return _plain_renderer(spec.count, after)
             return self._kept_renderer(spec.window, after)
         if spec.flat:
             if spec.selection is not None or spec.window is not None or spec.sort is not None:
@@ -205,10 +230,16 @@ class TermText:
             kept = self._flat_text_tables()[0].__getitem__
             return lambda data: "[" + ", ".join(map(kept, data)) + suffix
         if spec.explode_only:
+            faces = TextMemo(str)
+
             def exploded(data: list) -> str:
-                return "[" + ", ".join([str(unit[0][0]) if len(unit) == 1 else
-                                        "+".join([f"{v}!" if f & EXPLODED else str(v) for v, f in unit])
-                                        for unit in data]) + suffix
+                texts = []
+                for unit in data:
+                    if len(unit) == 1:
+                        texts.append(faces[unit[0][0]])
+                    else:
+                        texts.append("+".join([f"{v}!" if f & EXPLODED else str(v) for v, f in unit]))
+                return "[" + ", ".join(texts) + suffix
             return exploded
         return self._render
 
@@ -216,12 +247,13 @@ class TermText:
         """:attr:`render` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
         a, b = window
         n = self.spec.count
+        whole = _plain_renderer(n, after)
 
         def kept(data: list) -> str:
             order = sorted(range(len(data)), key=data.__getitem__)
             gone = order[:a] + order[b:]
             if not gone:
-                return _list_text(data) + after
+                return whole(data)
             texts = list(map(str, data))
             for i in gone:
                 texts[i] = f"~{texts[i]}~"
@@ -238,15 +270,15 @@ class TermText:
                     return f"[~{x}~, {y}]{after}"
                 return f"[{x}, ~{y}~]{after}"
             return one_of_two
-        if n > 2 and window in ((1, n), (0, n - 1)):  # 4d6kh3, 4d6dh1: one die struck, the first lowest or the last highest
+        if 2 < n <= _FORMATTED and window in ((1, n), (0, n - 1)):  # 4d6kh3, 4d6dh1: one die struck, the first lowest or the last highest
+            escaped = after.replace("%", "%%")
+            struck = [_percent_list(n, i) + escaped for i in range(n)]  # the text with die i struck
 
             def all_but_one(data: list) -> str:
                 if len(data) != n:
                     return kept(data)
                 i = data.index(min(data)) if a else n - 1 - data[::-1].index(max(data))
-                texts = list(map(str, data))
-                texts[i] = f"~{texts[i]}~"
-                return "[" + ", ".join(texts) + "]" + after
+                return struck[i] % tuple(data)
             return all_but_one
         return kept
 
