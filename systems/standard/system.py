@@ -28,7 +28,8 @@ from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
 from . import expressions, nodes
-from .evaluate.base import pieces
+from .evaluate.base import INT_TEXT as ints
+from .evaluate.base import faces_of, pieces
 from .evaluate.compile import (
     CRITICALS_SAMPLED,
     Context,
@@ -183,7 +184,7 @@ def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
 
         def line(outcome: Any, record: list) -> str:
             total = outcome[0]
-            return f"{head}{body(record)} = {total if type(total) is int else show(total)}"
+            return f"{head}{body(record)} = {ints[total] if type(total) is int else show(total)}"
         return line
     literals, writers = cut
     head, last, slow = f"{expression}: {literals[0]}", f"{literals[-1]} = ", root.list_writer()
@@ -192,23 +193,32 @@ def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
 
     def other(outcome: Any, record: list) -> str:  # records that are not one per writer: render() writes them
         total = outcome[0]
-        return f"{expression}: {slow(record)} = {total if type(total) is int else show(total)}"
+        return f"{expression}: {slow(record)} = {ints[total] if type(total) is int else show(total)}"
 
     if not writers:
         def constant(outcome: Any, record: list) -> str:
             if record:
                 return other(outcome, record)
             total = outcome[0]
-            return f"{head}{last}{total if type(total) is int else show(total)}"
+            return f"{head}{last}{ints[total] if type(total) is int else show(total)}"
         return constant
     if len(writers) == 1:
         write = writers[0]
+        faces = faces_of(write)
+        if faces is not None:  # 1d20+5: one die, its text read directly
+            def one_die(outcome: Any, record: list) -> str:
+                if len(record) != 1:
+                    return other(outcome, record)
+                total, data = outcome[0], record[0][1]
+                return (f"{head}{faces[data[0]] if len(data) == 1 else write(data)}{last}"
+                        f"{ints[total] if type(total) is int else show(total)}")
+            return one_die
 
         def one(outcome: Any, record: list) -> str:
             if len(record) != 1:
                 return other(outcome, record)
             total = outcome[0]
-            return f"{head}{write(record[0][1])}{last}{total if type(total) is int else show(total)}"
+            return f"{head}{write(record[0][1])}{last}{ints[total] if type(total) is int else show(total)}"
         return one
     (w1, w2), middle = writers, literals[1]
 
@@ -217,7 +227,7 @@ def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
             return other(outcome, record)
         total = outcome[0]
         return (f"{head}{w1(record[0][1])}{middle}{w2(record[1][1])}{last}"
-                f"{total if type(total) is int else show(total)}")
+                f"{ints[total] if type(total) is int else show(total)}")
     return two
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
-from diceengine.parts import Part
+from diceengine.parts import Part, TextMemo
 from diceengine.pmf import PMF, _check_support
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
@@ -149,6 +149,16 @@ def pieces(template: tuple[str, list[Callable[[Any], str]]] | None) -> Pieces | 
     return literals, writers
 
 
+def faces_of(write: Callable[[Any], str]) -> Mapping[int, str] | None:
+    """The face -> text table of a writer of one die's data (``[face]``), when it has one (a plain term of one
+    die, :mod:`..term.text`): a writer reads ``faces[data[0]]`` instead of calling it."""
+    return getattr(write, "faces", None)
+
+
+#: a whole number's text, remembered for the commonest (a roll's total, a group item's value)
+INT_TEXT = TextMemo(str)
+
+
 def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", tail: str = "") -> Callable[[list], str]:
     """``records -> head + the template's text + tail``, each record's data written by its writer (``cut``:
     :func:`pieces`); ``otherwise(records)`` writes the template's text without one, or for records that are not
@@ -165,6 +175,14 @@ def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", t
     literals = [head + literals[0], *literals[1:-1], literals[-1] + tail]
     if n == 1:
         (write,), (a, b) = writers, literals
+        faces = faces_of(write)
+        if faces is not None:  # one die: its text read directly
+            def one_die(records: list) -> str:
+                if len(records) != 1:
+                    return head + otherwise(records) + tail
+                data = records[0][1]
+                return f"{a}{faces[data[0]] if len(data) == 1 else write(data)}{b}"
+            return one_die
 
         def one(records: list) -> str:
             if len(records) != 1:

@@ -22,6 +22,7 @@ from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
 from ..expressions import Group
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from ..term import keep_rule
+from .base import INT_TEXT as ints
 from .base import Context, Evaluator, _as_array, _span, snap
 
 
@@ -327,8 +328,8 @@ class GroupEval(Evaluator):
             if len(subs) != 2:
                 return write(data)
             x, y = values
-            a = f"{first(subs[0])} = {x if type(x) is int else show(x)}"
-            b = f"{second(subs[1])} = {y if type(y) is int else show(y)}"
+            a = f"{first(subs[0])} = {ints[x] if type(x) is int else show(x)}"
+            b = f"{second(subs[1])} = {ints[y] if type(y) is int else show(y)}"
             k, m = kept
             return f"{opening}{a if k else f'~{a}~'}, {b if m else f'~{b}~'}{closing}"
         return pair

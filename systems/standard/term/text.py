@@ -38,6 +38,7 @@ def _plain_renderer(n: int, after: str) -> Callable[[list], str]:
 
         def one(data: list) -> str:
             return faces[data[0]] if len(data) == 1 else _list_text(data) + after
+        one.faces = faces  # type: ignore[attr-defined]  # for a writer to read one die's text directly: see faces_of
         return one
     if n <= _FORMATTED:
         text = _percent_list(n) + after.replace("%", "%%")
