@@ -182,6 +182,7 @@ def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", t
                     return head + otherwise(records) + tail
                 data = records[0][1]
                 return f"{a}{faces[data[0]] if len(data) == 1 else write(data)}{b}"
+            one_die.one_die = (a, faces, b)  # type: ignore[attr-defined]  # for a group to write it inline
             return one_die
 
         def one(records: list) -> str:

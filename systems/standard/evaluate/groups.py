@@ -332,7 +332,29 @@ class GroupEval(Evaluator):
             b = f"{second(subs[1])} = {ints[y] if type(y) is int else show(y)}"
             k, m = kept
             return f"{opening}{a if k else f'~{a}~'}, {b if m else f'~{b}~'}{closing}"
-        return pair
+
+        inline = getattr(first, "one_die", None), getattr(second, "one_die", None)
+        if inline[0] is None or inline[1] is None:
+            return pair
+        (a1, f1, b1), (a2, f2, b2) = inline  # (1d20+5, 1d20+5)kh1: each item one die and fixed texts
+
+        def pair_of_dice(data: Any) -> str:
+            try:
+                (s, t), (x, y), (k, m) = data
+                ((_, (u,)),), ((_, (v,)),) = s, t  # one record of one die each
+            except ValueError:
+                return write(data)
+            a, b = f1[u], f2[v]
+            x = ints[x] if type(x) is int else show(x)
+            y = ints[y] if type(y) is int else show(y)
+            if k and not m:
+                return f"{opening}{a1}{a}{b1} = {x}, ~{a2}{b}{b2} = {y}~{closing}"
+            if m and not k:
+                return f"{opening}~{a1}{a}{b1} = {x}~, {a2}{b}{b2} = {y}{closing}"
+            if k:
+                return f"{opening}{a1}{a}{b1} = {x}, {a2}{b}{b2} = {y}{closing}"
+            return f"{opening}~{a1}{a}{b1} = {x}~, ~{a2}{b}{b2} = {y}~{closing}"
+        return pair_of_dice
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         _, (subs, values, kept) = next(records)
