@@ -65,14 +65,15 @@ class TermDice:
         spec = self.spec
         if not spec.flat or spec.selection is not None:
             return self._dice_json
-        kept_faces, dropped_faces = (table.__getitem__ for table in self._json_tables()[:2])
+        kept_table, dropped_table = self._json_tables()[:2]
+        kept_faces, dropped_faces = kept_table.__getitem__, dropped_table.__getitem__
         window, n = spec.window, spec.count
         if window is None:
             if n == 1:
                 def one(data: list, dropped: bool = False) -> str:
                     if len(data) != 1:
                         return self._dice_json(data, dropped)
-                    return dropped_faces(data[0]) if dropped else kept_faces(data[0])
+                    return dropped_table[data[0]] if dropped else kept_table[data[0]]
                 return one
 
             def every(data: list, dropped: bool = False) -> str:
