@@ -159,27 +159,23 @@ def faces_of(write: Callable[[Any], str]) -> Mapping[int, str] | None:
 INT_TEXT = TextMemo(str)
 
 
-def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", tail: str = "") -> Callable[[list], str]:
-    """``records -> head + the template's text + tail``, each record's data written by its writer (``cut``:
-    :func:`pieces`); ``otherwise(records)`` writes the template's text without one, or for records that are not
-    one per writer."""
+def fill(cut: Pieces | None, otherwise: Callable[[list], str]) -> Callable[[list], str]:
+    """``records -> the template's text``, each record's data written by its writer (``cut``: :func:`pieces`);
+    ``otherwise(records)`` writes the text without a template, or for records that are not one per writer."""
     if cut is None:
-        if not head and not tail:
-            return otherwise
-        return lambda records: head + otherwise(records) + tail
+        return otherwise
     literals, writers = cut
     n = len(writers)
     if n == 0:
-        text = head + literals[0] + tail
-        return lambda records: head + otherwise(records) + tail if records else text
-    literals = [head + literals[0], *literals[1:-1], literals[-1] + tail]
+        text = literals[0]
+        return lambda records: otherwise(records) if records else text
     if n == 1:
         (write,), (a, b) = writers, literals
         faces = faces_of(write)
         if faces is not None:  # one die: its text read directly
             def one_die(records: list) -> str:
                 if len(records) != 1:
-                    return head + otherwise(records) + tail
+                    return otherwise(records)
                 data = records[0][1]
                 return f"{a}{faces[data[0]] if len(data) == 1 else write(data)}{b}"
             one_die.one_die = (a, faces, b)  # type: ignore[attr-defined]  # for a group to write it inline
@@ -187,7 +183,7 @@ def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", t
 
         def one(records: list) -> str:
             if len(records) != 1:
-                return head + otherwise(records) + tail
+                return otherwise(records)
             return f"{a}{write(records[0][1])}{b}"
         return one
     if n == 2:
@@ -195,14 +191,14 @@ def fill(cut: Pieces | None, otherwise: Callable[[list], str], head: str = "", t
 
         def two(records: list) -> str:
             if len(records) != 2:
-                return head + otherwise(records) + tail
+                return otherwise(records)
             return f"{a}{w1(records[0][1])}{b}{w2(records[1][1])}{c}"
         return two
     first, rest = literals[0], list(zip(writers, literals[1:]))
 
     def many(records: list) -> str:
         if len(records) != n:
-            return head + otherwise(records) + tail
+            return otherwise(records)
         out = [first]
         for (write, after), (_, data) in zip(rest, records):
             out += (write(data), after)

@@ -333,10 +333,10 @@ class GroupEval(Evaluator):
             k, m = kept
             return f"{opening}{a if k else f'~{a}~'}, {b if m else f'~{b}~'}{closing}"
 
-        inline = getattr(first, "one_die", None), getattr(second, "one_die", None)
-        if inline[0] is None or inline[1] is None:
+        one, other = getattr(first, "one_die", None), getattr(second, "one_die", None)
+        if one is None or other is None:
             return pair
-        (a1, f1, b1), (a2, f2, b2) = inline  # (1d20+5, 1d20+5)kh1: each item one die and fixed texts
+        (a1, f1, b1), (a2, f2, b2) = one, other  # (1d20+5, 1d20+5)kh1: each item one die and fixed texts
 
         def pair_of_dice(data: Any) -> str:
             try:
