@@ -202,6 +202,19 @@ def test_a_step_on_a_remembered_table_another_writer_moved_is_taken_again_on_the
         assert second.cached("game").version == done.version + 3
         second.moved_on("game", 1)  # an older version tells nothing
         assert second.cached("game").version == done.version + 3
+        # a notice that carries the other writer's rolls: the remembered table takes them, as a reading would
+        rolled = first.update("game", lambda t: T.roll(t, "Kira", "2a1p vs 2d"))
+        second.moved_on("game", rolled.version, rolled.log[-1:])
+        assert second.cached("game") == rolled == T.open_store(where).load("game")
+        tried.clear()
+        second.update("game", jax_rolls)
+        assert tried == [rolled.version]  # taken on it, first time
+        # a step other than a roll (a token flipped changes the scene): the remembered table is stale
+        flipped = first.update("game", lambda t: T.roll(t, "Kira", "1a"))
+        flipped = first.update("game", lambda t: T.flip(t, "GM", "destiny.light", "destiny.dark"))
+        second.moved_on("game", flipped.version, flipped.log[-2:])
+        assert second.cached("game") is None
+        assert second.load("game") == flipped
 
 
 WRITERS, STEPS = 8, 200

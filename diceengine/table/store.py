@@ -98,9 +98,11 @@ class TableStore(ABC):
         """The table as this store last read or committed it, if it keeps it (it may have moved on since)."""
         return None
 
-    def moved_on(self, table_id: str, version: int) -> None:
-        """A hint (a notification) that the table is stored at ``version`` or later: a remembered older table
-        is no longer taken for the latest."""
+    def moved_on(self, table_id: str, version: int, entries: Sequence[Entry] = ()) -> None:
+        """A notice that another writer stored the table at ``version`` (with the step's ``entries``, when the
+        notice carried them): a remembered older table is no longer taken for the latest, unless the step
+        follows on from it and holds only rolls, which change nothing but the log and the version: then the
+        remembered table takes them."""
 
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
         """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
@@ -336,9 +338,15 @@ class SqlTableStore(TableStore):
             return None
         return table
 
-    def moved_on(self, table_id: str, version: int) -> None:
+    def moved_on(self, table_id: str, version: int, entries: Sequence[Entry] = ()) -> None:
         table = self._cache.get(table_id)
-        if table is not None and version > table.version:
+        if table is None or version <= table.version:
+            return
+        if entries and table.version + len(entries) == version \
+                and all(e.kind == "roll" and e.reroll_of is None and e.seq == table.version + i
+                        for i, e in enumerate(entries, 1)):
+            self._remember(table.model_copy(update={"version": version, "log": (*table.log, *entries)}))
+        else:
             self._newer[table_id] = version
 
     def _remember(self, table: Table) -> None:

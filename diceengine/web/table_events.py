@@ -184,7 +184,7 @@ class Hub:
         if version is None:
             self.moved(table_id)
             return
-        self.state.store.moved_on(table_id, version)
+        self.state.store.moved_on(table_id, version, new or ())
         watch = self.watches.get(table_id)
         if watch is None or version <= watch.version:
             return
