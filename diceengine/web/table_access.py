@@ -115,6 +115,8 @@ def refusals() -> Iterator[None]:
     except TableAccessError as err:
         raise Refused(403, "forbidden", err.template, error=err) from None
     except TableNotFound as err:
+        if "where" in err.params and "name" in err.params:  # where the tables are kept is the server's to know
+            raise Refused(404, "not_found", N_("no table named {name}"), name=err.params["name"]) from None
         raise Refused(404, "not_found", err.template, error=err) from None
     except TableConflict as err:
         raise Refused(409, "conflict", err.template, error=err) from None
