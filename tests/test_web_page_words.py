@@ -168,3 +168,23 @@ def test_every_name_of_every_ladder_is_said_in_french(client):
             assert words.get(system.summary, system.summary) != system.summary, name
             for option in system.options.values():
                 assert words.get(option.doc, option.doc) != option.doc, f"{name}: {option.doc}"
+
+
+def test_the_fields_of_every_outcome_are_said_in_french(client):
+    """The check view names an outcome's fields (a chart's, a mean's, a side by side's) through ``t()``: each
+    field of the built-in systems' examples has French on the page, the engine's own."""
+    words = client.get("/api/words/fr").json()
+    fr = i18n.translations("fr")
+    seen = set()
+    for name, system in de.systems().items():
+        if not type(system).__module__.startswith("diceengine.systems."):
+            continue
+        for example in system.examples:
+            seen.update(de.roll(example, name, seed=1).outcome._fields)
+    assert {"total", "success", "margin", "advantage", "triumph"} <= seen
+    catalogue = fr._catalog  # the compiled French: a field said the same in both languages is in it too
+    for field in seen:
+        assert field in catalogue, f"{field!r} has no French in the engine"
+        said = words.get(field, field)  # the page's own French where it has one, else the engine's
+        assert said == fr.gettext(field) or (field in words and said != field), field
+    assert words["success"] == "succès" and words["margin"] == "marge"

@@ -4,8 +4,8 @@ The page's scripts say every human word as ``t("English words")`` (``static/comm
 translations are the gettext catalogue of the ``page`` domain,
 ``diceengine/locale/<lang>/LC_MESSAGES/page.po`` (the source, edited by hand; message ids are the
 English words), compiled to the ``page.mo`` beside it. The engine's words the page shows as the service
-answers them (a system's summary and options' help, the names of a ladder) are added from the engine's own
-catalogue (the ``diceengine`` domain) when the page's has not got them.
+answers them (a system's summary and options' help, the names of a ladder, its outcomes' fields) are added
+from the engine's own catalogue (the ``diceengine`` domain) when the page's has not got them.
 
 The words of ``index.html`` are its elements marked ``data-t`` (their text) and ``data-t-placeholder``,
 ``data-t-title``, ``data-t-aria-label`` (those attributes), which the page translates in place; Babel reads
@@ -39,13 +39,20 @@ DOMAIN = "page"
 
 def engine_words() -> list[str]:
     """The engine's words the page shows as the service answers them (in English): each system's summary,
-    the help of its options, and the names of its difficulty ladder."""
-    from ..api import systems
+    the help of its options, the names of its difficulty ladder, and the fields of its outcomes (those of
+    its examples' rolls: ``success``, ``margin``...)."""
+    from ..api import roll, systems
+    from ..errors import DiceError
 
     names: list[str] = []
-    for system in systems().values():
+    for name, system in systems().items():
         rows, columns = system.ladder()
         words = [system.summary, *(o.doc for o in system.options.values()), *(label for label, _ in [*rows, *columns])]
+        for example in system.examples:
+            try:
+                words.extend(roll(example, name, seed=0).outcome._fields)
+            except DiceError:
+                continue
         names.extend(w for w in words if w and w not in names)
     return names
 

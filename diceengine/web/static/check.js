@@ -95,9 +95,9 @@ function renderOddsChart() {
   const field = $("odds-field").value, mode = $("odds-mode").value;
   const bars = data.marginals[field] || [];
   $("odds-chart").replaceChildren(barChart(likely(bars), mode, field));
-  $("odds-chart").setAttribute("aria-label", t("distribution of {field}", { field }));
+  $("odds-chart").setAttribute("aria-label", t("distribution of {field}", { field: t(field) }));
   const table = $("odds-table");
-  table.replaceChildren(el("tr", {}, el("th", { text: field }), el("th", { text: "P(=)" }), el("th", { text: "P(>=)" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t(field) }), el("th", { text: "P(=)" }), el("th", { text: "P(>=)" })));
   for (const b of bars) table.append(el("tr", {}, el("td", { text: String(b.value) }), el("td", { text: pct(b.p) }),
                                          el("td", { text: pct(b.at_least) })));
   if (data.hidden[field] > 0) table.append(el("tr", {}, el("td", { colspan: "3", class: "muted",
@@ -109,13 +109,13 @@ function renderOdds(data) {
   const stats = $("odds-stats");
   stats.replaceChildren();
   for (const [k, p] of Object.entries(data.chances)) stats.append(el("li", {}, `P(${k}) `, el("b", { text: pct(p) })));
-  for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, t("mean {field}", { field: k }) + " ", el("b", { text: m.toFixed(2) })));
+  for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, t("mean {field}", { field: t(k) }) + " ", el("b", { text: m.toFixed(2) })));
   if (data.truncated > 0) stats.append(el("li", { class: "muted", text: t("truncated {mass}", { mass: data.truncated.toExponential(1) }) }));
   const select = $("odds-field");
   const previous = select.value;
   select.replaceChildren();
   const fields = [...data.chart_fields, ...Object.keys(data.marginals).filter((f) => !data.chart_fields.includes(f))];
-  for (const f of fields) select.append(el("option", { value: f, text: f }));
+  for (const f of fields) select.append(el("option", { value: f, text: t(f) }));  // the engine's field, in words
   if (fields.includes(previous) && data.chart_fields.includes(previous)) select.value = previous;
   renderOddsChart();
   $("odds").hidden = false;
@@ -159,7 +159,7 @@ async function renderCompare() {
     const flags = Object.entries(c.flags).map(([k, p]) => `${k} ${pct(p)}`).join(", ") || "-";
     table.append(el("tr", {}, el("td", {}, swatch(COLORS[i % COLORS.length]),
                                  `${c.system}: ${c.expression}`),
-                    el("td", { text: pct(c.success) }), el("td", { text: `${c.mean_field} ${c.mean >= 0 ? "+" : ""}${c.mean.toFixed(2)}` }),
+                    el("td", { text: pct(c.success) }), el("td", { text: `${t(c.mean_field)} ${c.mean >= 0 ? "+" : ""}${c.mean.toFixed(2)}` }),
                     el("td", { text: flags })));
   });
   $("compare-chart").replaceChildren(lineChart(data.checks));
