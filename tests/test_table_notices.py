@@ -52,3 +52,14 @@ def test_entries_that_do_not_read_are_none(body: str) -> None:
 
 def test_a_table_id_with_spaces_keeps_them() -> None:
     assert read("a b 3") == ("a b", 3, None)
+
+
+def test_the_head_is_read_without_the_entries() -> None:
+    from diceengine.table.notices import entries, head
+
+    table = T.roll(_table(), "Kira", "2a")
+    new = list(table.log[-1:])
+    text = payload(table.id, table.version, new, _stored(new))
+    table_id, version, body = head(text)
+    assert (table_id, version) == ("t1", table.version) and body.startswith("[") and entries(body) == new
+    assert head("t1 7") == ("t1", 7, "") and entries("") is None

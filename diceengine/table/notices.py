@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from .model import Entry
 
-__all__ = ["CHANNEL", "MAX_PAYLOAD", "Notice", "payload", "read"]
+__all__ = ["CHANNEL", "MAX_PAYLOAD", "Notice", "entries", "head", "payload", "read"]
 
 #: the notification channel of the steps
 CHANNEL = "dice_table_steps"
@@ -39,14 +39,24 @@ def payload(table_id: str, version: int, new: Sequence[Entry], texts: Sequence[s
 
 def read(text: str) -> Notice:
     """What the payload ``text`` says (a version or entries it does not make out are ``None``)."""
-    head, _, body = text.partition("\n")
-    table_id, _, number = head.rpartition(" ")
+    table_id, version, body = head(text)
+    return table_id, version, entries(body)
+
+
+def head(text: str) -> tuple[str, int | None, str]:
+    """The table and version of the payload ``text``, and the text of its entries (``""``: none), not yet read."""
+    first, _, body = text.partition("\n")
+    table_id, _, number = first.rpartition(" ")
     if not number.isdigit():
-        return head, None, None
-    entries = None
-    if body:
-        try:
-            entries = _ENTRIES.validate_json(body)
-        except ValidationError:
-            entries = None
-    return table_id, int(number), entries
+        return first, None, ""
+    return table_id, int(number), body
+
+
+def entries(body: str) -> list[Entry] | None:
+    """The entries of a payload's body (:func:`head`), or ``None``."""
+    if not body:
+        return None
+    try:
+        return _ENTRIES.validate_json(body)
+    except ValidationError:
+        return None

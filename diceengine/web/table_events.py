@@ -27,7 +27,7 @@ from typing import Any
 
 from ..i18n import N_
 from ..table import Entry, Table
-from ..table.notices import CHANNEL, read
+from ..table.notices import CHANNEL, entries, head
 from .table_access import TableState
 
 __all__ = ["Hub", "stream"]
@@ -180,12 +180,17 @@ class Hub:
         """A step announced on PostgreSQL (:mod:`~diceengine.table.notices`): the store is told the table moved
         on; its streams take the step's entries from the payload when they follow on from what they hold (the
         table's members unchanged: such a step adds none), else the table is read again."""
-        table_id, version, new = read(payload)
+        table_id, version, body = head(payload)
         if version is None:
             self.moved(table_id)
             return
-        self.state.store.moved_on(table_id, version, new or ())
         watch = self.watches.get(table_id)
+        store = self.state.store
+        remembered = store.cached(table_id)
+        if (watch is None or version <= watch.version) and (remembered is None or version <= remembered.version):
+            return  # this process's own step, or one it holds already: its entries are not read
+        new = entries(body)
+        store.moved_on(table_id, version, new or ())
         if watch is None or version <= watch.version:
             return
         if new and watch.table is not None and not watch.loading \
