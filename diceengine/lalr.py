@@ -312,10 +312,14 @@ class Parser:
 def compile_grammar(grammar: str, transformer: Any = None, cache: bool = True) -> Any:
     """Lark's parser of ``grammar`` with the engine's options (Lark imported here); ``cache``: the grammar's
     analysis kept on disk by Lark (keyed on grammar, options and version)."""
-    from lark import Lark
+    import lark
 
-    return Lark(grammar, parser="lalr", lexer="contextual", transformer=transformer, maybe_placeholders=True,
-                g_regex_flags=FLAGS, cache=cache)
+    if int(lark.__version__.split(".")[0]) < 1:  # lark-parser (the old name, d20's dependency) wrote over lark
+        raise ImportError(f"diceengine needs lark 1.x, found {lark.__version__} (the old lark-parser package, which "
+                          "d20 installs, writes over lark's files): pip install --force-reinstall --no-deps "
+                          "'lark>=1.1.9'")
+    return lark.Lark(grammar, parser="lalr", lexer="contextual", transformer=transformer, maybe_placeholders=True,
+                     g_regex_flags=FLAGS, cache=cache)
 
 
 def _tables_data(grammar: str) -> dict[str, Any]:

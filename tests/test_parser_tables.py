@@ -181,3 +181,15 @@ def test_numpy_comes_with_the_first_sample():
     out = subprocess.run([sys.executable, "-c", code],
                          capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True", "True"]
+
+
+def test_the_old_lark_parser_in_lark_s_place_is_named(monkeypatch):
+    """d20 depends on lark-parser 0.x, which installs over lark's own files: the engine says so and how to mend it,
+    instead of failing deep in a grammar."""
+    import lark
+
+    from diceengine.lalr import compile_grammar
+
+    monkeypatch.setattr(lark, "__version__", "0.9.0")
+    with pytest.raises(ImportError, match=r"lark 1\.x, found 0\.9\.0.*--force-reinstall --no-deps"):
+        compile_grammar("start: \"a\"\n", cache=False)
