@@ -60,15 +60,20 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
     sys_ = get_system(system)
     expression = plain_text(expression)
     options = _plain_options(options)
-    from .parser import parse
-
     resolved = sys_.resolve_options(options)
-    tree = parse(expression, sys_)
+    quick = getattr(sys_, "quick", None)  # the commonest expressions, read and prepared directly
+    found = quick(expression, resolved) if quick is not None else None
+    if found is None:
+        from .parser import parse
+
+        tree, build = parse(expression, sys_), None
+    else:
+        tree, build, _ = found
     meaning = (sys_.name, tree, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
     prepared = PLANS.by_meaning(meaning, expression)
     if prepared is None:
         try:
-            prepared = sys_.prepare(tree, expression, resolved)
+            prepared = build() if build is not None else sys_.prepare(tree, expression, resolved)
         except DiceError as err:
             if err.expression is None and err.column is not None:  # point the caret into this expression
                 raise type(err)(err.message, expression, err.column) from None

@@ -12,7 +12,11 @@ Two levels:
 
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
-but not kept.
+but not kept. A plan that says its shape (``plan.footprint_shape()``: plans of one shape hold the same objects,
+only their texts differ) is not walked: the largest plan of its shape is measured once, its texts aside, and
+each plan of the shape counts that, its own texts and :data:`SHAPE_SLACK` (the numbers a plan holds may take a
+few bytes more than the reference's); ``tests/test_quick_path.py`` checks that this is never less than the
+plan's :func:`footprint`.
 
 The exact distributions of the meanings kept are remembered too (:meth:`PlanCache.answer`), measured from the
 arrays they hold and kept under :data:`MAX_ANSWER_BYTES` (the least recently asked goes first; one larger than
@@ -30,7 +34,8 @@ from _thread import RLock  # threading's own lock, without importing threading o
 from collections.abc import Hashable
 from typing import Any
 
-__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "PlanCache", "footprint"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "PlanCache",
+           "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
@@ -40,6 +45,11 @@ MAX_PLAN_BYTES = 2 * 2**20
 MAX_ANSWER_BYTES = 32 * 2**20
 #: largest exact distribution kept
 MAX_ANSWER_ITEM_BYTES = 4 * 2**20
+#: bytes a plan of a known shape is counted beyond its shape's reference and its texts (a number past 2**30 takes
+#: 4 bytes more than the reference's, equal small numbers share one object in one plan and not in another)
+SHAPE_SLACK = 256
+#: most shapes whose size is remembered (a few hundred bytes each); the plans of any other shape are walked
+MAX_SHAPES = 4096
 
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
@@ -165,6 +175,24 @@ class PlanCache:
         self._meanings: dict[Hashable, list[Any]] = {}
         #: bytes held, in all
         self.bytes = 0
+        #: a shape of plans -> bytes of its reference plan, its texts aside (see the module docstring)
+        self._shapes: dict[Hashable, int] = {}
+
+    def plan_bytes(self, plan: Any, limit: int = 1 << 30) -> int:
+        """Bytes counted for ``plan``: from its shape when it says one, else its :func:`footprint` (past
+        ``limit``: only known to exceed it)."""
+        says = getattr(plan, "footprint_shape", None)
+        shaped = says() if says is not None else None
+        if shaped is None:
+            return footprint(plan, limit)
+        shape, texts, reference = shaped
+        base = self._shapes.get(shape)
+        if base is None:
+            if len(self._shapes) >= MAX_SHAPES:  # so many shapes: the rarest are walked
+                return footprint(plan, limit)
+            largest = reference()
+            base = self._shapes[shape] = footprint(largest) - largest.footprint_shape()[1]
+        return base + texts + SHAPE_SLACK
 
     def get(self, spelling: Hashable) -> Any:
         """The plan of this spelling, or ``None``."""
@@ -197,7 +225,7 @@ class PlanCache:
             meaning = ("spelling", spelling)
             entry = self._meanings.get(meaning)
         if entry is None:
-            size = footprint(plan, self.max_plan_bytes)
+            size = self.plan_bytes(plan, self.max_plan_bytes)
             if size > self.max_plan_bytes:
                 return
             entry = self._meanings[meaning] = [plan, size, []]

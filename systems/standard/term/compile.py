@@ -32,7 +32,7 @@ from .dice_term import DiceTerm
 from .faces import AnyPoint, Listed, split_faces, window_of
 from .spec import TermSpec
 
-__all__ = ["compile_term", "decimal_scale", "keep_rule"]
+__all__ = ["compile_term", "decimal_scale", "keep_rule", "plain_term"]
 
 
 def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
@@ -189,6 +189,28 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if throws > MAX_THROWS:
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
+    return DiceTerm(spec)
+
+
+#: the fields :func:`compile_term` gives a term with no modifier but keep / drop (:func:`plain_term`)
+_PLAIN = {"selection": None, "each_die": False, "explode": None, "compound": False, "reroll": None,
+          "reroll_once": False, "success": None, "failure": None, "double": None, "label": None, "penetrate": False,
+          "explode_limit": None, "unique": None, "unique_once": False, "unique_on": False, "sort": None,
+          "crit_success": None, "crit_failure": None, "reroll_rank": None, "tally": None}
+
+
+def plain_term(node: Dice, count: int, sides: int, keeps: tuple, label: str | None = None,
+               explosions: str = "unit") -> DiceTerm:
+    """:func:`compile_term` of a dice node of whole ``count`` (0 to ``MAX_DICE``) and ``sides`` (1 to
+    ``MAX_SIDES``) whose modifiers are only ``keeps``, keep / drop in Roll20's reading (no ``p``, no point): the
+    same term, built without reading every other modifier (nothing of it can be refused)."""
+    spec = object.__new__(TermSpec)
+    fields = spec.__dict__
+    fields.update(_PLAIN)
+    fields.update(node=node, text=_term_text(node, count, sides), count=count, faces=range(1, sides + 1),
+                  kind=f"d{sides}", window=window_of(keeps, count), keeps=keeps, label=label,
+                  each_die=explosions == "dice", reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)))
+    spec.__post_init__()
     return DiceTerm(spec)
 
 
