@@ -54,13 +54,13 @@ MAX_SHAPES = 4096
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
-#: how footprint() looks into an object of each type: (kind, slot names); kinds below (an instance of a class without
+#: how footprint() looks into an object of each type: (kind, slot descriptors); kinds below (an instance of a class without
 #: ``__dict__``, all slots, is an _OBJECT_SLOTS)
-_LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
+_LAYOUTS: dict[type, tuple[int, tuple[Any, ...]]] = {}
 _SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
 
 
-def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
+def _layout(cls: type) -> tuple[int, tuple[Any, ...]]:
     """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
     from .registry import System
 
@@ -81,11 +81,20 @@ def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
         kind = _METHOD
     else:
         kind = _OBJECT
-    slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    # each slot's own descriptor: reading it never calls the class's __getattr__ (what it would make is not held)
+    slots = tuple(_slot(c, name) for c in cls.__mro__ for name in _slot_names(c)
+                  if name not in ("__dict__", "__weakref__"))
     if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
         kind = _OBJECT_SLOTS  # no instance dictionary to look for
     found = _LAYOUTS[cls] = (kind, slots)
     return found
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of the slot ``name`` of ``cls`` (a private name is mangled)."""
+    if name.startswith("__") and not name.endswith("__"):
+        name = f"_{cls.__name__.lstrip('_')}{name}"
+    return cls.__dict__[name]
 
 
 def _slot_names(cls: type) -> tuple[str, ...]:
@@ -127,8 +136,11 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
                     see(id(d))
                     total += getsize(d)
                     extend(d.values())  # the attribute names are the class's
-            for name in layout[1]:
-                value = getattr(o, name, None)  # an unset slot: nothing held
+            for slot in layout[1]:
+                try:
+                    value = slot.__get__(o, cls)
+                except AttributeError:  # an unset slot: nothing held
+                    continue
                 if value is not None:
                     push(value)
         elif kind == _SEQUENCE:
