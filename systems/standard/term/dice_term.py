@@ -21,7 +21,6 @@ from .scores import untally, with_tally
 from .spec import TermSpec
 from .text import TermText
 
-
 #: the entry points a term makes when first asked, by what makes them
 _LAZY = {"parts": "shown", "writer": "shown", "views": "views", "dice": "views", "dice_json": "views", "odds": "odds",
          "pmf": "odds", "exact_cost": "odds", "truncated_mass": "odds", "sample": "sample"}
