@@ -224,28 +224,49 @@ class PlanCache:
             plan.expression = expression
         return plan
 
-    def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
+    def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, new: bool = False) -> None:
         """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
-        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept."""
-        with self._lock:
-            self._put(spelling, meaning, plan, expression)
-
-    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
-        try:
-            entry = self._meanings.get(meaning)
-        except TypeError:
-            meaning = ("spelling", spelling)
-            entry = self._meanings.get(meaning)
-        if entry is None:
-            size = self.plan_bytes(plan, self.max_plan_bytes)
+        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the
+        plan was just built (not found by :meth:`by_meaning`): measured before the meaning is looked up, once."""
+        if new:
+            size = self.plan_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
             if size > self.max_plan_bytes:
                 return
-            entry = self._meanings[meaning] = [plan, size, []]
-            self.bytes += size
+        with self._lock:
+            self._put(spelling, meaning, plan, expression, size if new else None)
+
+    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, size: int | None) -> None:
+        whole = False  # plan counted whole (not a respelled copy of the meaning's plan)
+        entry: list[Any] | None
+        if size is not None:  # a new plan: entered unless another one of this meaning was meanwhile
+            try:
+                entry = self._meanings.setdefault(meaning, [plan, size, []])
+            except TypeError:
+                meaning = ("spelling", spelling)
+                entry = self._meanings.setdefault(meaning, [plan, size, []])
+            if entry[0] is plan:
+                self.bytes += size
+            elif spelling not in self._owner:  # built twice at once: this one kept for its spelling, counted whole
+                entry[1] += size
+                self.bytes += size
+                whole = True
+        else:
+            try:
+                entry = self._meanings.get(meaning)
+            except TypeError:
+                meaning = ("spelling", spelling)
+                entry = self._meanings.get(meaning)
+            if entry is None:
+                size = self.plan_bytes(plan, self.max_plan_bytes)
+                if size > self.max_plan_bytes:
+                    return
+                entry = self._meanings[meaning] = [plan, size, []]
+                self.bytes += size
+        assert entry is not None
         if spelling in self._owner:
             return
         extra = sys.getsizeof(spelling) + sys.getsizeof(expression) + 200  # key, text, two dict slots
-        if plan is not entry[0]:  # a respelled copy
+        if plan is not entry[0] and not whole:  # a respelled copy
             extra += sys.getsizeof(plan) + sys.getsizeof(getattr(plan, "__dict__", None))
         entry[1] += extra
         entry[2].append(spelling)

@@ -205,3 +205,24 @@ def test_the_shapes_remembered_are_bounded() -> None:
     plan = api.plan("3d6kh2+1d4dl1-7+2d20")
     assert cache.plan_bytes(plan) == footprint(plan)  # walked, not remembered
     assert len(cache._shapes) == plan_cache.MAX_SHAPES
+
+
+def test_two_plans_of_one_meaning_built_at_once_are_both_counted() -> None:
+    # two threads may build the plan of one meaning at once: the second, kept for its spelling, is counted whole
+    cache = PlanCache()
+    first, second = api.plan("3d6kh2+1d4"), api.plan("3d6kh2 + 1d4")
+    meaning = ("m", 1)
+    cache.put(("standard", "3d6kh2+1d4"), meaning, first, "3d6kh2+1d4", new=True)
+    alone = cache.bytes
+    cache.put(("standard", "3d6kh2 + 1d4"), meaning, second, "3d6kh2 + 1d4", new=True)
+    assert cache.get(("standard", "3d6kh2 + 1d4")) is second
+    assert cache.bytes >= alone + footprint(second)
+    assert cache.bytes == sum(entry[1] for entry in cache._meanings.values())
+
+
+def test_the_quick_nodes_are_built_directly() -> None:
+    # the quick path sets the nodes' slots itself (their __post_init__ reads tokens it has not): the nodes still
+    # have the fields it sets, else it calls their constructors (the trees above are the parser's either way)
+    from diceengine.systems.standard import quick
+
+    assert all(make.__name__ == "make" for make in (quick._dice, quick._keep, quick._number, quick._add, quick._sub))

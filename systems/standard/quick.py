@@ -15,6 +15,7 @@ shape and knows the size of the others (:mod:`diceengine.plan_cache`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -43,10 +44,36 @@ _MOST_ITEMS = 12
 Shape = tuple[Any, ...]
 
 
-def read(expression: str, options: Mapping[str, Any], plan: Callable[[Any, str, None], Any]) \
+def _maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
+    """``make(*values)``: a node of ``cls`` with these field values, as ``cls(*values)`` builds it from values
+    (not tokens: its ``__post_init__`` then changes nothing), its slots set directly; ``cls`` itself when its
+    fields are not ``names`` (a node changed since: the constructor stays right)."""
+    if tuple(f.name for f in dataclasses.fields(cls)) != names:
+        return cls
+    new = object.__new__
+    slots = [getattr(cls, name) for name in names]  # the member descriptors of the frozen dataclass
+
+    def make(*values: Any) -> Any:
+        node: Any = new(cls)
+        for slot, value in zip(slots, values):
+            slot.__set__(node, value)
+        return node
+    return make
+
+
+_dice = _maker(Dice, ("count", "die", "sides", "modifiers", "pos"))
+_keep = _maker(Keep, ("kind", "n", "point", "pos", "spelled", "fresh"))
+_number = _maker(Number, ("value", "pos"))
+_add = _maker(Add, ("left", "op", "right", "pos"))
+_sub = _maker(Sub, ("left", "op", "right", "pos"))
+#: the modifiers of a term without any (one node for all: nodes never change)
+_NONE = Modifiers(())
+
+
+def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) \
         -> tuple[Any, Callable[[], Any] | None, Shape] | None:
     """``(tree, build, shape)`` of an expression of the commonest shapes, else ``None``: ``tree`` is the
-    parser's; ``build()`` prepares its plan (``plan(root, expression, None)``, a
+    parser's; ``build()`` prepares its plan (``plan(root, expression, None, bounds, shape)``, a
     :class:`~.system.StandardPlan`) as :meth:`~.system.StandardSystem.prepare` does (``None`` when the options
     ask for another reading: the general path prepares the tree)."""
     length = len(expression)
@@ -75,22 +102,22 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[[Any, str, 
             keep: Keep | None = None
             if keep_text is not None:
                 spelled = keep_text.lower()
-                keep = Keep(_KEEPS[spelled], int(keep_n), None, m.start(3), spelled, False)
+                keep = _keep(_KEEPS[spelled], int(keep_n), None, m.start(3), spelled, False)
                 mods = Modifiers((keep,))
             else:
                 spelled = ""
-                mods = Modifiers(())
-            node: Any = Dice(None if count_text is None else count, "d", sides, mods, start)
+                mods = _NONE
+            node: Any = _dice(None if count_text is None else count, "d", sides, mods, start)
             shape.append(("d", None if count_text is None else count == 1, spelled))
         else:
-            node = Number(int(number), m.start(5))
+            node = _number(int(number), m.start(5))
             keep = False  # type: ignore[assignment]
             shape.append(("n",))
         items.append((node, keep))
         if tree is None:
             tree = node
         else:
-            tree = (Add if op == "+" else Sub)(tree, op, node, op_pos)
+            tree = (_add if op == "+" else _sub)(tree, op, node, op_pos)
         pos = m.end()
         if not next_op:
             if pos != length:
@@ -109,17 +136,23 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[[Any, str, 
 
 
 def _build(tree: Any, items: list[tuple[Any, Any]], expression: str, options: Mapping[str, Any],
-           shape: Shape, plan_class: Callable[[Any, str, None], Any]) -> Any:
+           shape: Shape, plan_class: Callable[..., Any]) -> Any:
     """The plan of a tree :func:`read` read, as :func:`~.evaluate.compile.compile_node` compiles it."""
     explosions = options.get("explosions", "unit")
     leaves: list[Evaluator] = []
+    ranges: list[tuple[int, int]] = []  # each leaf's bounds (:meth:`Evaluator.bounds`, as the plan asks them)
     for node, keep in items:
         if keep is False:
             leaves.append(Const(node.value))
+            ranges.append((node.value, node.value))
         else:
             count = 1 if node.count is None else node.count
-            leaves.append(Term(plain_term(node, count, node.sides, node.modifiers.items, None, explosions)))
+            term = plain_term(node, count, node.sides, node.modifiers.items, None, explosions)
+            leaves.append(Term(term))
+            window = term.spec.window  # a plain term scores 0 to (the dice it keeps) x sides (.term.chains.bounds)
+            ranges.append((0, (count if window is None else window[1] - window[0]) * node.sides))
     root = leaves[0]
+    lo, hi = ranges[0]
     if len(leaves) > 1:
         ctx = Context(expression, options)
         nodes: list[Any] = []
@@ -128,14 +161,14 @@ def _build(tree: Any, items: list[tuple[Any, Any]], expression: str, options: Ma
             nodes.append(node)
             node = node.left
         nodes.reverse()
-        for node, leaf in zip(nodes, leaves[1:]):
+        for node, leaf, (a, b) in zip(nodes, leaves[1:], ranges[1:]):
             root = Binary(node.op, root, leaf, node, ctx)
-    plan = plan_class(root, expression, None)
-    plan.shape = shape
-    return plan
+            lo, hi = (lo + a, hi + b) if node.op == "+" else (lo - b, hi - a)
+    # (within the engine's integer range: at most MAX_DICE dice of MAX_SIDES sides and _MOST_ITEMS numbers < 10**9)
+    return plan_class(root, expression, None, (lo, hi), shape)
 
 
-def reference(shape: Shape, plan: Callable[[Any, str, None], Any]) -> Any:
+def reference(shape: Shape, plan: Callable[..., Any]) -> Any:
     """A plan of ``shape`` whose numbers are all distinct and beyond the small integers Python shares, its terms'
     dice, sample and odds made: the largest a plan of this shape is, its texts aside (what the plan cache measures,
     :mod:`diceengine.plan_cache`)."""

@@ -79,12 +79,17 @@ class StandardPlan(Plan):
     #: the shape of a plan built by :mod:`.quick` (None: another plan)
     shape: tuple | None = None
 
-    def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
+    def __init__(self, root: Evaluator, expression: str, description: str | None,
+                 bounds: tuple[Any, Any] | None = None, shape: tuple | None = None) -> None:
         self.root = root
         self.expression = expression
         self.description = description
         self.dice_per_roll = max(1, root.dice_count)
-        self.bounds = root.bounds()  # the engine's integer rule, proved before anything is thrown
+        # the engine's integer rule, proved before anything is thrown (``bounds``: what root.bounds() gives, known
+        # to whoever built the plan: :mod:`.quick`)
+        self.bounds = root.bounds() if bounds is None else bounds
+        if shape is not None:
+            self.shape = shape
         compiled = root.roller()
         if callable(compiled):
             self._roll = compiled
