@@ -91,10 +91,24 @@ def _layout(cls: type) -> tuple[int, tuple[Any, ...]]:
 
 
 def _slot(cls: type, name: str) -> Any:
-    """The descriptor of the slot ``name`` of ``cls`` (a private name is mangled)."""
+    """The descriptor of the slot ``name`` of ``cls`` (a private name is mangled); one reading the attribute
+    when the class holds none under that name."""
     if name.startswith("__") and not name.endswith("__"):
         name = f"_{cls.__name__.lstrip('_')}{name}"
-    return cls.__dict__[name]
+    found = cls.__dict__.get(name)
+    return found if hasattr(found, "__get__") else _ByName(name)
+
+
+class _ByName:
+    """Reads an attribute by its name (see :func:`_slot`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type) -> Any:
+        return getattr(obj, self.name)
 
 
 def _slot_names(cls: type) -> tuple[str, ...]:

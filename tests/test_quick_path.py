@@ -226,3 +226,54 @@ def test_the_quick_nodes_are_built_directly() -> None:
     from diceengine.systems.standard import quick
 
     assert all(make.__name__ == "make" for make in (quick._dice, quick._keep, quick._number, quick._add, quick._sub))
+
+
+def _specs(plan: object) -> list:
+    """The term specs a plan holds (every object it reaches, its system and shared objects aside)."""
+    import gc
+
+    from diceengine.systems.standard.term.spec import TermSpec
+
+    from diceengine.registry import System
+
+    seen, stack, found = set(), [plan], []
+    while stack:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, (type, System, str, int, float)) or type(o).__name__ in ("module", "code"):
+            continue
+        seen.add(id(o))
+        if isinstance(o, TermSpec):
+            found.append(o)
+            continue
+        if isinstance(o, dict) and "__builtins__" in o:  # a module's globals
+            continue
+        stack.extend(gc.get_referents(o))
+    return found
+
+
+def test_a_spec_written_at_once_is_the_constructors() -> None:
+    # compile_term writes a TermSpec's fields at once (term.compile.new_spec): the same spec as its constructor
+    import dataclasses
+
+    from diceengine.systems.standard.term.spec import TermSpec
+
+    from tests.peer_corpus import CORPUS
+
+    texts = ["4d6!kh3", "8d10>=7f1", "3d6r<2", "4dF", "2d20kh1cs20cf1", "6d%max50.45", "5d6u", "3d6ro<3!", "1d6!p",
+             *{e for e, _, o, _ in CORPUS if not o}]
+    checked = 0
+    for expression in texts:
+        try:
+            plan = api.plan(expression)
+        except DiceError:
+            continue
+        for spec in _specs(plan):
+            again = TermSpec(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(TermSpec) if f.init})
+            assert vars(again) == vars(spec), expression
+            checked += 1
+    assert checked > 20
+    with pytest.raises(TypeError):
+        from diceengine.systems.standard.term.compile import new_spec
+
+        new_spec(node=None, text="", count=1, faces=range(1, 7), kind="d6", window=None, explode=None,
+                 compound=False, reroll=None, reroll_once=False, success=None, failure=None, label=None, colour=1)
