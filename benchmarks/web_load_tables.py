@@ -174,16 +174,27 @@ class RawClient:
     """A light HTTP/1.1 client over asyncio streams (keep-alive connections, Content-Length answers), for the
     table run's ``--client raw``: what a client costs left out of the machine's two cores as far as can be."""
 
+    #: seconds an idle connection is kept (the server closes one idle for 5 s: uvicorn's keep-alive timeout)
+    KEEP = 2.0
+
     def __init__(self, port: int) -> None:
         self.port = port
-        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
+
+    async def _connection(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        while self._idle:
+            reader, writer, since = self._idle.pop()
+            if time.monotonic() - since < self.KEEP:
+                return reader, writer
+            writer.close()
+        return await asyncio.open_connection(HOST, self.port)
 
     async def post(self, path: str, body: dict[str, Any], key: str) -> tuple[int, Any]:
         """POST ``body`` as JSON with the member's key: the status and the JSON answer."""
         data = json.dumps(body).encode()
         request = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
                    f"Authorization: Bearer {key}\r\nContent-Length: {len(data)}\r\n\r\n").encode() + data
-        reader, writer = self._idle.pop() if self._idle else await asyncio.open_connection(HOST, self.port)
+        reader, writer = await self._connection()
         try:
             writer.write(request)
             head = await reader.readuntil(b"\r\n\r\n")
@@ -195,7 +206,7 @@ class RawClient:
         except BaseException:
             writer.close()
             raise
-        self._idle.append((reader, writer))
+        self._idle.append((reader, writer, time.monotonic()))
         return int(head[9:12]), json.loads(answer) if answer else None
 
 

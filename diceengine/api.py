@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from diceengine import registry
 
+from . import rng as _rng
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
@@ -168,13 +169,13 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
         except DiceError as err:
             raise translate_error(err, lang) if lang is not None else err
     try:
-        outcome, record = found.roll(python_rng(seed))
+        outcome, record = found.roll(_rng._default if seed is None else python_rng(seed))
     except DiceError as err:  # an error of the dice thrown (a division by zero...): in the spelling typed
         located = _in_spelling(err, expression, system)
         raise (translate_error(located, lang) if lang is not None else located) from None
     if type(expression) is not str:
         expression = plain_text(expression)
-    return Roll(found, outcome, record, expression, _name(system), lang)
+    return Roll(found, outcome, record, expression, system if type(system) is str else _name(system), lang)
 
 
 def sample(expression: str, n: int, system: str | System = "standard", seed: Seed = None,

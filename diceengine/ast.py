@@ -1,4 +1,4 @@
-"""The immutable syntax tree: one frozen dataclass per rule of ``grammars/core.lark``.
+"""The immutable syntax tree: one frozen record per rule of ``grammars/core.lark``.
 
 Systems define the nodes of their own grammar fragment the same way (subclasses of :class:`Node`
 in their module) and the parser builds each rule with the class of the same name from both sets of classes
@@ -9,15 +9,16 @@ is parsed by Lark); a node class that also inherits :class:`AsList` receives its
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
-
 from .errors import DiceLimitError
 from .i18n import N_
 from .lalr import Token
 from .limits import MAX_CONSTANT
+from .records import dataclass, field, fields, is_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, ClassVar
 
 __all__ = [
     "Add",
@@ -38,7 +39,8 @@ __all__ = [
 
 
 class Node:
-    """Base class of every syntax-tree node (frozen dataclasses)."""
+    """Base class of every syntax-tree node: frozen records of :mod:`diceengine.records` (declared and behaving as
+    frozen, slotted dataclasses; a plug-in's nodes may be dataclasses)."""
 
     __slots__ = ()
 
@@ -100,9 +102,9 @@ def counterpart(tree: Any, other: Any, column: int) -> int | None:
 
 def children(node: Any) -> Iterator[Any]:
     """The child nodes of ``node`` (fields that are nodes, or tuples of nodes), in order."""
-    if not dataclasses.is_dataclass(node):
+    if not is_dataclass(node):
         return
-    for f in dataclasses.fields(node):
+    for f in fields(node):
         value = getattr(node, f.name)
         if isinstance(value, Node):
             yield value

@@ -186,7 +186,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    import dataclasses
+    from . import records as dataclasses
 
     names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
     return names

@@ -19,7 +19,9 @@ A part is one of:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
+
+from .records import NamedTuple
 
 __all__ = ["Dice", "Die", "Face", "Group", "Part", "TextMemo", "Words", "dice_writer"]
 

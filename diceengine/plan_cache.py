@@ -27,7 +27,6 @@ lookup of a spelling is one dictionary read.
 
 from __future__ import annotations
 
-import copy
 import sys
 import types
 from _thread import RLock  # threading's own lock, without importing threading on a first roll
@@ -234,6 +233,8 @@ class PlanCache:
             return None
         plan = entry[0]
         if getattr(plan, "expression", expression) != expression:
+            import copy  # on first use: a first roll loads neither copy nor weakref
+
             plan = copy.copy(plan)  # shares everything heavy; shows this spelling
             plan.expression = expression
         return plan
@@ -353,6 +354,8 @@ def _answer_bytes(dist: Any) -> int:
 
 def _copied(dist: Any) -> Any:
     """A copy of an exact distribution that shares nothing a caller may change (its arrays are copied)."""
+    import copy
+
     out = copy.copy(dist)
     out.columns = {name: col.copy() for name, col in dist.columns.items()}
     out.probabilities = dist.probabilities.copy()

@@ -19,11 +19,11 @@ from __future__ import annotations
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import DiceError
 from .i18n import N_
+from .records import dataclass
 
 if TYPE_CHECKING:
     import random

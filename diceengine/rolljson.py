@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from json import dumps as _dumps
-from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 from typing import Any, Protocol
+
+try:  # json.encoder's own string writer (the C one), without importing the json package on a roll
+    from _json import encode_basestring as _quote
+except ImportError:  # pragma: no cover - an interpreter without the C accelerator
+    from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 
 from .errors import Unwritten
 from .parts import TextMemo
@@ -37,6 +40,8 @@ def _scalar(v: Any) -> str:
         return _quote(v)
     if t is Fraction:
         return _quote(str(v))  # as pydantic writes a Fraction
+    from json import dumps as _dumps  # a float, or another type: json's rules
+
     try:
         return _dumps(v, allow_nan=False)
     except (TypeError, ValueError):  # not a JSON value, or not a finite number
@@ -105,13 +110,14 @@ class WrittenPlan(Protocol):
 def write_roll(plan: WrittenPlan, outcome: Any, record: Any, system: str, expression: str) -> str:
     """The JSON of a roll of ``plan`` (its outcome and raw record, the system's name and the expression as
     spelt); raises :class:`~diceengine.errors.Unwritten` for a value only pydantic knows how to write."""
-    ends = getattr(plan, "_json_ends", None)
-    found = ends.get(expression) if ends else None
-    head, tail = found or _ends(plan, system, expression)
+    try:
+        head, tail = plan._json_ends[expression]  # type: ignore[attr-defined]
+    except (AttributeError, KeyError):
+        head, tail = _ends(plan, system, expression)
     if len(outcome) == 1 and type(outcome[0]) is int:  # one whole number: the common case
-        fields = f'"{outcome._fields[0]}":{outcome[0]}'
-    else:
-        fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
+        return (f'{head}"{outcome._fields[0]}":{outcome[0]}}},"dice":[{plan.dice_json(record)}],"text":'
+                f'{_quote(plan.describe(outcome, record))}{tail}')
+    fields = ",".join([f'"{k}":{_scalar(v)}' for k, v in zip(outcome._fields, outcome) if v is not None])
     return (f'{head}{fields}}},"dice":[{plan.dice_json(record)}],"text":{_quote(plan.describe(outcome, record))}'
             f'{tail}')
 

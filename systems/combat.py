@@ -6,7 +6,9 @@ memoised exact chains. The D6 combatant (dice codes in encounter files) is in
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -16,9 +18,14 @@ from diceengine.limits import MAX_REROLLS
 
 __all__ = [
     "MAX_SIDE",
+    "MAX_TABLE",
     "NO_ROLL",
     "ArrayBattle",
+    "OutcomeSampler",
+    "RowDraws",
+    "TableSampler",
     "TotalSampler",
+    "exact_weights",
     "first_enemy",
     "memo",
     "pairs_status",
@@ -26,10 +33,16 @@ __all__ = [
     "status_of",
 ]
 
+assert (GOING, A_WINS, B_WINS, BOTH_DOWN) == (0, 1, 2, 3)  # pairs_status adds the sides' bits
+
 #: the total of a roll that cannot be made (a code reduced to 0D): below every difficulty
 NO_ROLL = -(10**6)
 #: most combatants a side
 MAX_SIDE = 20
+#: the largest common denominator a :class:`TableSampler` writes out (entries a row of its table)
+MAX_TABLE = 1 << 20
+#: the most entries a :class:`TableSampler`'s table holds, all rows together
+MAX_TABLE_ENTRIES = 1 << 21
 
 
 def reroll_ties(first: np.ndarray, second: np.ndarray, draw: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
@@ -103,6 +116,130 @@ class TotalSampler:
         return np.take(self.values, at)
 
 
+def exact_weights(probs: np.ndarray, most: int = MAX_TABLE) -> tuple[np.ndarray, int] | None:
+    """``(integer weights, their sum D)`` when every probability of ``probs`` (normalised first) is a
+    multiple of ``1/D`` for some ``D <= most`` (the totals of ``k`` six-sided dice: ``D = 6**k``), the
+    floats read as those fractions to within 1e-13; ``None`` otherwise."""
+    p = np.asarray(probs, dtype=np.float64)
+    total = float(p.sum())
+    if not total > 0 or not np.isfinite(total):
+        return None
+    p = p / total
+    smallest = float(p[p > 0].min())
+    if smallest * most < 1 - 1e-9:  # a chance k / D is at least 1 / D: D would pass ``most``
+        return None
+    fractions: dict[float, Fraction] = {}
+    size = 1
+    for x in set(p.tolist()):
+        f = fractions[x] = Fraction(x).limit_denominator(most)
+        size = math.lcm(size, f.denominator)
+        if size > most:
+            return None
+    weights = [fractions[x].numerator * (size // fractions[x].denominator) for x in p.tolist()]
+    if sum(weights) != size or any(w < 0 for w in weights):
+        return None
+    if np.abs(np.array(weights, dtype=np.float64) / size - p).max() > 1e-13:
+        return None
+    return np.array(weights, dtype=np.int64), size
+
+
+class TableSampler:
+    """Exact draws from several distributions whose probabilities are multiples of ``1/size``: each row
+    of the table writes every total as many times as its weight (``size`` entries a row), so a uniform
+    integer below ``size`` looked up in the row is a draw of exactly that distribution (a row ``None``
+    always gives :data:`NO_ROLL`). One integer and one look-up a draw; no float, no search."""
+
+    def __init__(self, rows: Sequence[tuple[np.ndarray, np.ndarray] | None], size: int) -> None:
+        self.size = size
+        table = np.full((max(len(rows), 1), size), NO_ROLL, dtype=np.int32)
+        for r, row in enumerate(rows):
+            if row is not None:
+                values, weights = row
+                table[r] = np.repeat(values.astype(np.int32), weights * (size // int(weights.sum())))
+        self.table = table.ravel()
+
+    @classmethod
+    def build(cls, pmfs: Sequence[tuple[np.ndarray, np.ndarray] | None]) -> TableSampler | None:
+        """The table of these distributions, or ``None`` when one is not a multiple of a small enough
+        denominator (see :func:`exact_weights`) or the table would be too large."""
+        rows: list[tuple[np.ndarray, np.ndarray] | None] = []
+        size = 1
+        for pmf in pmfs:
+            if pmf is None:
+                rows.append(None)
+                continue
+            exact = exact_weights(pmf[1])
+            if exact is None:
+                return None
+            rows.append((np.asarray(pmf[0]), exact[0]))
+            size = math.lcm(size, exact[1])
+            if size > MAX_TABLE or size * len(pmfs) > MAX_TABLE_ENTRIES:
+                return None
+        return cls(rows, size)
+
+    def __call__(self, rows: np.ndarray | int, n: int, gen: np.random.Generator) -> np.ndarray:
+        """``n`` totals (``int32``), draw ``i`` from row ``rows[i]`` (or every one from row ``rows``)."""
+        at = gen.integers(0, self.size, n)
+        if isinstance(rows, np.ndarray):
+            if rows.any():  # (the first round of a fight: every draw from the first row)
+                at += np.multiply(rows, self.size, dtype=np.int64)
+        elif rows:
+            at += rows * self.size
+        return np.take(self.table, at)
+
+
+class RowDraws:
+    """Totals drawn by row from several exact distributions: a :class:`TableSampler` when they allow
+    one (exact, the faster), else a :class:`TotalSampler` (exact to the rounding of a float CDF)."""
+
+    def __init__(self, pmfs: Sequence[tuple[np.ndarray, np.ndarray] | None]) -> None:
+        self.table = TableSampler.build(pmfs)
+        self.floats = TotalSampler(pmfs) if self.table is None else None
+
+    def __call__(self, rows: np.ndarray | int, n: int, gen: np.random.Generator) -> np.ndarray:
+        """``n`` totals, draw ``i`` from row ``rows[i]`` (or every one from row ``rows``)."""
+        if self.table is not None:
+            return self.table(rows, n, gen)
+        assert self.floats is not None
+        at = rows.astype(np.int64) if isinstance(rows, np.ndarray) else np.full(n, rows, dtype=np.int64)
+        return self.floats(at, gen)
+
+
+class OutcomeSampler:
+    """Draws one of a few outcomes ``first, first + 1, ...`` with the chances of a row of ``weights``:
+    a uniform number against the row's cumulative weights (integers below ``2**62``: exact; otherwise
+    floats, exact to their rounding). ``weights[r][k]`` is the weight of outcome ``first + k`` in row ``r``."""
+
+    def __init__(self, weights: Sequence[Sequence[int | float]], first: int = 0) -> None:
+        self.first = first
+        exact = all(isinstance(w, (int, np.integer)) for row in weights for w in row)
+        if exact:
+            size = 1
+            for row in weights:
+                size = math.lcm(size, int(sum(int(w) for w in row)))
+            exact = size < (1 << 62)
+        if exact:
+            scaled = [[int(w) * (size // int(sum(int(x) for x in row))) for w in row] for row in weights]
+            self.size: int | None = size
+            self.dtype: type = np.int32 if size < (1 << 31) else np.int64
+            cum = np.cumsum(np.array(scaled, dtype=np.int64), axis=1)
+        else:
+            self.size = None
+            self.dtype = np.float64
+            w = np.array(weights, dtype=np.float64)
+            cum = np.cumsum(w, axis=1) / w.sum(axis=1, keepdims=True)
+        # draw u passes threshold k when u >= cum[:, k]: the outcome is first + the thresholds passed
+        self.thresholds = [np.ascontiguousarray(cum[:, k]).astype(self.dtype) for k in range(cum.shape[1] - 1)]
+
+    def __call__(self, rows: np.ndarray | int, n: int, gen: np.random.Generator) -> np.ndarray:
+        """``n`` outcomes (``int8``), draw ``i`` with the chances of row ``rows[i]`` (or of row ``rows``)."""
+        u = gen.integers(0, self.size, n, dtype=self.dtype) if self.size is not None else gen.random(n)
+        out = np.full(n, self.first, dtype=np.int8)
+        for edge in self.thresholds:
+            out += u >= (np.take(edge, rows) if isinstance(rows, np.ndarray) else edge[rows])
+        return out
+
+
 def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(has a target, target)``: the first combatant still standing on the other side (the policy:
     every attacker fires at the first enemy still standing, in the order of the file)."""
@@ -112,10 +249,9 @@ def first_enemy(able: np.ndarray, side: np.ndarray, actor_side: np.ndarray) -> t
 
 def pairs_status(a_up: np.ndarray, b_up: np.ndarray) -> np.ndarray:
     """The status of each fight from whether each side still has someone standing."""
-    out = np.full(len(a_up), GOING, dtype=np.int8)
-    out[a_up & ~b_up] = A_WINS
-    out[b_up & ~a_up] = B_WINS
-    out[~a_up & ~b_up] = BOTH_DOWN
+    # the statuses are numbered so that a side down adds its bit: b down 1 (a wins), a down 2, both 3
+    out = np.logical_not(b_up).view(np.int8)
+    out += np.logical_not(a_up).view(np.int8) * np.int8(2)
     return out
 
 
@@ -135,6 +271,8 @@ class ArrayBattle(Battle):
     write :meth:`step` and :meth:`out` (who is out of the fight)."""
 
     arrays: tuple[str, ...] = ()
+    #: the axis of those arrays that runs over the fights
+    fights_axis = 0
 
     def __init__(self, side: np.ndarray, n: int) -> None:
         self.side = side
@@ -147,7 +285,7 @@ class ArrayBattle(Battle):
     def keep(self, mask: np.ndarray) -> None:
         idx = np.flatnonzero(mask)
         for name in self.arrays:
-            setattr(self, name, np.take(getattr(self, name), idx, axis=0))
+            setattr(self, name, np.take(getattr(self, name), idx, axis=self.fights_axis))
         self.n = len(idx)
 
     def out(self) -> np.ndarray:  # pragma: no cover - provided by subclasses

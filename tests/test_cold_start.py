@@ -39,3 +39,43 @@ def test_a_shipped_system_loads_without_reading_every_entry_point():
 def test_an_unknown_system_still_lists_the_installed_ones():
     with pytest.raises(de.DiceError, match="standard"):
         de.roll("1d6", "no such system")
+
+
+#: what a standard roll (and ``dice roll``) leaves unloaded: numpy, Lark, pydantic, reading the installed metadata,
+#: dataclasses (and the inspect, ast, dis, tokenize it imports: the nodes are diceengine.records), json (the roll
+#: JSON writer takes json's C string writer alone), copy and weakref (the plan cache copies on first use)
+_NOT_LOADED = ("numpy", "lark", "pydantic", "importlib.metadata", "dataclasses", "inspect", "ast", "dis", "tokenize",
+               "json", "copy", "weakref", "shutil", "threading")
+_CHECK = "import sys\n{call}\nprint('LOADED', *[m for m in {names!r} if m in sys.modules])"
+
+
+@pytest.mark.parametrize("call", [
+    "import diceengine; diceengine.roll('4d6kh3')",
+    ("import diceengine; [diceengine.roll(e) for e in ('1d6!', '8d10>=7f1', '2d20kl1+5', '3d6[fire] + 1d4', '4dF', "
+     "'{1d6,2d4}kh1', '4d6kh3 fire damage', '1.5*2d6', 'max(1d6, 2)', '2d6cs>5', '4d6r1!', '3d6u', '10d10>=8dbl10', "
+     "'(1d6, 2d4)kh1', '4d6mi2', '4d6kh3 + 1d4 - 2', '2d20kh1 // 3')]"),
+    "import diceengine; print(diceengine.roll('4d6kh3', seed=1))",
+    "from diceengine.cli import main; sys.argv = ['dice', 'roll', '4d6kh3']; main()",
+    "from diceengine.cli import main; sys.argv = ['dice', 'roll', '-2d6+1d4', '-n', '2', '--seed', '3']; main()",
+])
+def test_a_standard_roll_leaves_these_modules_unloaded(call):
+    # in a fresh process, as a user's first command runs (benchmarks/cold_start.py times it; nothing here is timed)
+    out = subprocess.run([sys.executable, "-c", _CHECK.format(call=call, names=_NOT_LOADED)], capture_output=True,
+                         text=True, check=True).stdout
+    loaded = out[out.rindex("LOADED"):].split()[1:]
+    assert loaded == []
+
+
+def test_the_cli_reads_a_negative_expression_as_its_pattern_does():
+    # dice roll "-1d6": the hand-written test of diceengine.cli, against the regular expression it stands for
+    import itertools
+    import re
+
+    from diceengine.cli import _negative_expression
+
+    pattern = re.compile(r"-\s*(\d|\(|[dD](\d|%|[fF]))")
+    alphabet = ["-", " ", "\t", "\u2003", "1", "\u0663", "(", "d", "D", "%", "f", "F", "x", "²", "+"]
+    for size in range(5):
+        for chars in itertools.product(alphabet, repeat=size):
+            text = "".join(chars)
+            assert _negative_expression(text) is bool(pattern.match(text)), repr(text)

@@ -58,7 +58,9 @@ def test_the_reader_sees_lazy_and_type_only_imports() -> None:
 
 
 def test_the_shared_types_are_a_leaf() -> None:
-    assert imports("diceengine.parts") == set()
+    # the one core module they import is the leaf of stand-ins for dataclasses and NamedTuple (issue 25)
+    assert imports("diceengine.parts") <= {"diceengine.records"}
+    assert imports("diceengine.records") == set()
     assert diceengine.Die is diceengine.parts.Die is diceengine.rolls.Die  # the public names stay
 
 

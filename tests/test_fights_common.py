@@ -9,6 +9,7 @@ from diceengine.systems import combat as fc
 from diceengine.systems.d6 import Code, fighters
 
 from diceengine.fights import A_WINS, B_WINS, BOTH_DOWN, GOING
+from tests.helpers import chi2_passes
 
 
 @pytest.mark.parametrize("value, code", [
@@ -186,3 +187,116 @@ def test_the_sampler_finds_every_value_of_a_long_tail_from_its_cdf():
                     want.append(v[min(int(np.searchsorted(cdf, x, side="right")), len(v) - 1)])
     got = sampler(np.array(rows), _Uniforms(np.array(u)))  # type: ignore[arg-type]
     assert got.tolist() == want
+
+
+# ---------------------------------------------------------------- exact lookup tables
+
+
+class _EveryInteger:
+    """A generator whose ``integers(0, size, n)`` is every integer below ``size`` once (``n == size``):
+    a sampler's draws over it are its exact distribution, written out."""
+
+    def integers(self, low: int, high: int, n: int, dtype: type = np.int64) -> np.ndarray:
+        assert low == 0 and n == high
+        return np.arange(high, dtype=dtype)
+
+
+def _dice_counts(dice: int, pips: int) -> dict[int, int]:
+    """How many of the 6**dice throws give each total (enumerated here)."""
+    import itertools
+
+    counts: dict[int, int] = {}
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        counts[sum(faces) + pips] = counts.get(sum(faces) + pips, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("dice, pips", [(1, 0), (2, 1), (3, -1), (4, 2), (5, 1)])
+def test_the_weights_of_a_codes_totals_are_its_throws(dice, pips):
+    values, probs = fighters.code_pmf(Code(dice, pips), "d6")
+    weights, size = fc.exact_weights(probs)
+    assert size == 6**dice
+    assert dict(zip(values.tolist(), weights.tolist())) == _dice_counts(dice, pips)
+
+
+def test_weights_that_are_not_small_fractions_are_refused():
+    assert fc.exact_weights(np.array([0.1234567890123, 1 - 0.1234567890123])) is None
+    assert fc.exact_weights(np.array([1.0, 2.0**21])) is None  # 1 / (2**21 + 1): past the largest table
+    assert fc.exact_weights(np.array([1.0, 2.0**21]), most=1 << 22)[1] == 2**21 + 1
+    assert fc.exact_weights(np.array([0.0, 0.0])) is None
+    assert fc.exact_weights(np.array([1.0, 3.0]))[0].tolist() == [1, 3]  # unnormalised: normalised first
+
+
+def test_a_table_row_is_its_codes_throws_and_a_row_of_nothing_no_roll():
+    codes = [Code(2, 1), Code(0, 0), Code(3, 0), Code(1, 2)]
+    sampler = fc.TableSampler.build([fighters.code_pmf(c, "d6") for c in codes])
+    assert sampler is not None and sampler.size == 216  # the common denominator 6**3
+    for row, code in enumerate(codes):
+        got = sampler(row, sampler.size, _EveryInteger())  # type: ignore[arg-type]
+        if code.dice == 0:
+            assert got.tolist() == [fc.NO_ROLL] * 216
+            continue
+        scale = 216 // 6**code.dice
+        assert dict(zip(*np.unique(got, return_counts=True))) == {
+            v: c * scale for v, c in _dice_counts(code.dice, code.pips).items()}
+    rows = np.array([0, 2, 3, 1] * 54, dtype=np.int8)  # by row: the same draw as the row alone
+    by_row = sampler(rows, 216, _EveryInteger())  # type: ignore[arg-type]
+    alone = {r: sampler(r, 216, _EveryInteger()) for r in range(4)}  # type: ignore[arg-type]
+    assert by_row.tolist() == [int(alone[int(r)][i]) for i, r in enumerate(rows.tolist())]
+
+
+def test_rows_too_large_for_a_table_take_the_float_sampler_with_the_same_interface():
+    small = fc.RowDraws([fighters.code_pmf(Code(3, 1), "d6"), None])
+    assert small.table is not None
+    big = fc.RowDraws([fighters.code_pmf(Code(10, 2), "d6"), None])  # 6**10 outcomes: no table
+    assert big.table is None
+    draws = big(np.array([0, 1, 0, 1] * 10_000, dtype=np.int8), 40_000, np.random.default_rng(3))
+    assert (draws[1::2] == fc.NO_ROLL).all()
+    assert 10 * 3.5 + 2 - 0.1 < draws[::2].mean() < 10 * 3.5 + 2 + 0.1  # mean 37, sd 5.4 / sqrt(20000)
+
+
+def test_the_outcome_sampler_gives_each_outcome_exactly_its_weight():
+    weights = [[3, 1, 0, 4], [1, 1, 1, 1]]  # sums 8 and 4: common denominator 8
+    sampler = fc.OutcomeSampler(weights, first=1)
+    assert sampler.size == 8
+    for row, w in enumerate(weights):
+        got = sampler(row, 8, _EveryInteger())  # type: ignore[arg-type]
+        assert got.dtype == np.int8
+        assert [int((got == 1 + k).sum()) for k in range(4)] == [x * (8 // sum(w)) for x in w]
+    rows = np.array([1, 0] * 4)
+    assert sampler(rows, 8, _EveryInteger()).tolist() == [  # type: ignore[arg-type]
+        int(sampler(int(r), 8, _EveryInteger())[i]) for i, r in enumerate(rows.tolist())]  # type: ignore[arg-type]
+    floats = fc.OutcomeSampler([[0.25, 0.5, 0.25]])  # not integers: a float CDF
+    assert floats.size is None
+    assert chi2_passes(floats(0, 30_000, np.random.default_rng(5)), {0: 0.25, 1: 0.5, 2: 0.25})
+
+
+def test_the_d6_duel_draws_a_hits_result_with_the_enumerated_chances():
+    """A hit's damage result: damage 2D against Strength 1D+1 (no armour), every throw enumerated here and
+    read by the rule of text 000 written here (Strength higher: stunned; damage below twice: wounded;
+    below three times: incapacitated; else mortally wounded)."""
+    import itertools
+
+    from diceengine.systems.d6 import fight as F
+
+    counts = [0, 0, 0, 0]
+    for d1, d2, s in itertools.product(range(1, 7), repeat=3):
+        damage, strength = d1 + d2, s + 1
+        counts[0 if strength > damage else 1 if damage < 2 * strength else 2 if damage < 3 * strength else 3] += 1
+    sampler = F._hit_results(Code(2, 0), (Code(1, 1),))
+    assert sampler.size == 216
+    got = sampler(0, 216, _EveryInteger())  # type: ignore[arg-type]
+    assert [int((got == r).sum()) for r in (1, 2, 3, 4)] == counts
+
+
+def test_the_d6_duel_takes_the_tables_when_its_codes_allow_them():
+    from diceengine.systems.d6 import fight as F
+
+    a = F.D6Fighter(name="a", attack="5D+1", dodge="4D+1", strength="3D", damage="5D", force_points=1)
+    b = F.D6Fighter(name="b", attack="4D", strength="2D+2", damage="4D")
+    plain = F.D6Battle(F.D6Setup(a=[a], b=[b], dodge="always"), 10)
+    assert all(side.attack.table is not None and side.hits.size is not None for side in plain.duel)
+    assert plain.duel[0].dodge is not None and plain.duel[1].dodge is None  # b has no dodge code
+    spent = F.D6Battle(F.D6Setup(a=[a], b=[b], force_point="first_round"), 10)
+    assert spent.duel[0].attack.table is None  # 10D+2 with the Force point: 6**10 throws, no table
+    assert spent.duel[1].attack.table is not None  # b has no Force point: its plain rows only

@@ -3,7 +3,8 @@ one keep / drop) are read and prepared directly (:mod:`diceengine.systems.standa
 what the general one gives (the parser's tree, positions included; the same term spec; the same rolls seed for
 seed, texts, dice, JSON, samples, exact odds and their cost), leave to it whatever it could refuse or read
 otherwise, and its plans' sizes, known from their shape, must never be less than what the plan cache measured
-by walking them (:func:`diceengine.plan_cache.footprint`), and at most 1.25 times that."""
+by walking them (:func:`diceengine.plan_cache.footprint`), even once they made their dice, sample and odds, and at
+most 1.6 times what they hold when kept."""
 
 from __future__ import annotations
 
@@ -161,7 +162,8 @@ def test_quick_odds_are_the_general_ones() -> None:
 
 def test_a_quick_plans_size_bounds_what_it_holds() -> None:
     # the size a plan of a known shape is counted is never less than its footprint, even once its terms made
-    # what they make when first asked (their dice, sample and odds), and at most 1.4 times its footprint when kept
+    # what they make when first asked (their dice and their JSON tables, sample and odds), and at most 1.6 times its
+    # footprint when kept (what it makes later is counted from the start)
     cache = PlanCache()
     resolved = STANDARD.resolve_options({})
     checked = 0
@@ -170,7 +172,7 @@ def test_a_quick_plans_size_bounds_what_it_holds() -> None:
         assert found is not None and found[1] is not None
         plan = found[1]()
         counted, walked = cache.plan_bytes(plan), footprint(plan)
-        assert walked <= counted <= 1.4 * walked, (expression, counted, walked)
+        assert walked <= counted <= 1.6 * walked, (expression, counted, walked)
         for term in _terms(plan.root):
             _ = term.term.dice, term.term.sample, term.term.pmf
         assert footprint(plan) <= counted, expression
@@ -190,11 +192,12 @@ def test_the_walk_makes_nothing() -> None:
 
 def test_the_cache_counts_quick_plans_by_their_shape() -> None:
     api.PLANS.clear()
-    expressions = [f"{n}d{m}+{k}" for n in (2, 3) for m in (6, 8) for k in range(1, 40)]
+    expressions = [f"{n}d{m}+{k}" for n in (50, 60) for m in (6, 8) for k in range(1, 40)]
     for e in expressions:
         de.roll(e)
     plans = [api.plan(e) for e in expressions]
-    assert all(p.shape == (("d", False, ""), "+", ("n",)) for p in plans)
+    assert all(p.shape == (("d", False, ""), "+", ("n",)) for p in plans)  # many dice: one shape
+    assert api.plan("3d6+1").shape == (("d", False, "", 3, 0), "+", ("n",))  # a few: their text is prepared for 3
     assert api.PLANS.bytes >= sum(footprint(p) for p in plans)  # what it counts covers what it holds
     assert ("standard", plans[0].shape) in api.PLANS._shapes  # measured once, kept when the plans go
 
@@ -253,10 +256,9 @@ def _specs(plan: object) -> list:
 
 def test_a_spec_written_at_once_is_the_constructors() -> None:
     # compile_term writes a TermSpec's fields at once (term.compile.new_spec): the same spec as its constructor
-    import dataclasses
-
     from diceengine.systems.standard.term.spec import TermSpec
 
+    from diceengine.records import fields
     from tests.peer_corpus import CORPUS
 
     texts = ["4d6!kh3", "8d10>=7f1", "3d6r<2", "4dF", "2d20kh1cs20cf1", "6d%max50.45", "5d6u", "3d6ro<3!", "1d6!p",
@@ -268,7 +270,7 @@ def test_a_spec_written_at_once_is_the_constructors() -> None:
         except DiceError:
             continue
         for spec in _specs(plan):
-            again = TermSpec(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(TermSpec) if f.init})
+            again = TermSpec(**{f.name: getattr(spec, f.name) for f in fields(TermSpec) if f.init})
             assert vars(again) == vars(spec), expression
             checked += 1
     assert checked > 20

@@ -170,6 +170,40 @@ def test_two_writers_of_one_version_give_one_step_and_one_conflict(where):
             first.create(table)
 
 
+def test_a_step_on_a_remembered_table_another_writer_moved_is_taken_again_on_the_stored_one(where):
+    table, _keys = seated("ffg", ffg_play.destiny_from_roll(light=1, dark=0))
+    with T.open_store(where) as first, T.open_store(where) as second:
+        first.create(table)
+        second.load("game")
+        first.update("game", lambda t: T.roll(t, "Kira", "1a"))  # second's remembered table is now behind
+        tried: list[int] = []
+
+        def jax_rolls(t: T.Table) -> T.Table:
+            tried.append(t.version)
+            return T.roll(t, "Jax", "1a")
+
+        done = second.update("game", jax_rolls)  # no retries asked: the remembered try is not one of them
+        assert tried == [table.version, table.version + 1]
+        assert [e.member for e in done.log[-2:]] == ["Kira", "Jax"] and first.load("game") == done
+        # its own step remembered, the next is taken on it with nothing read before the commit
+        statements: list[str] = []
+        sa.event.listen(second.engine, "before_cursor_execute",
+                        lambda *args: statements.append(args[2].split()[0].upper()))
+        tried.clear()
+        second.update("game", jax_rolls)
+        assert tried == [done.version] and statements[0] in ("UPDATE", "WITH")  # the step's write comes first
+        # told that another writer moved the table (a notification), it reads it first
+        first.update("game", lambda t: T.roll(t, "Kira", "1a"))
+        second.moved_on("game", done.version + 2)
+        assert second.cached("game") is None
+        tried.clear()
+        second.update("game", jax_rolls)
+        assert tried == [done.version + 2]
+        assert second.cached("game").version == done.version + 3
+        second.moved_on("game", 1)  # an older version tells nothing
+        assert second.cached("game").version == done.version + 3
+
+
 WRITERS, STEPS = 8, 200
 
 

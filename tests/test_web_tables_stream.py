@@ -88,11 +88,23 @@ def postgres() -> Iterator[str]:
         admin.dispose()
 
 
-def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str) -> None:
+def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two applications on one PostgreSQL database, neither reading the versions on its own (a recheck an hour
-    apart): a roll through one reaches a client of the other, by the notification alone."""
+    apart): a roll through one reaches a client of the other, by the notification alone, which carries the step
+    (nothing read back); a step too large for a notification is read back."""
     import httpx2 as httpx
 
+    from diceengine.table.notices import MAX_PAYLOAD
+    from diceengine.web import table_events
+
+    reads: list[int] = []
+    real_read = table_events._read_since
+
+    def counted(*args: Any) -> Any:
+        reads.append(args[2])
+        return real_read(*args)
+
+    monkeypatch.setattr(table_events, "_read_since", counted)
     settings = {"db": postgres, "recheck_seconds": 3600.0, "heartbeat_seconds": 30.0}
     one, one_thread, one_base = serve(create_app(workers=0, tables=TableSettings(**settings)))  # type: ignore[arg-type]
     two, two_thread, two_base = serve(create_app(workers=0, tables=TableSettings(**settings)))  # type: ignore[arg-type]
@@ -100,11 +112,18 @@ def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str) -> 
         with httpx.Client(base_url=one_base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
             far = Stream(two_base, t["id"], t["keys"]["Jax"], after=3)
-            time.sleep(0.5)  # the other process's LISTEN is in place
+            time.sleep(0.5)  # the other process's LISTEN is in place (and the table read again then)
+            before = list(reads)
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(5)]
             got = far.take(5, timeout=20)
             assert [i for i, _ in got] == [4, 5, 6, 7, 8] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
+            assert reads == before  # the five steps came with their notifications: nothing read back
+            big = c.post(f"/tables/{t['id']}/roll", json={"expression": "200d6", "system": "standard"},
+                         headers=bearer(t["keys"]["Kira"])).json()["step"]
+            assert len(json.dumps(big)) > MAX_PAYLOAD
+            [(ident, data)] = far.take(1, timeout=20)
+            assert ident == 9 and data["dice"] == big["dice"] and reads == [*before, 8]  # too large: read back
             far.close()
     finally:
         one.should_exit = two.should_exit = True
@@ -115,14 +134,14 @@ def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str) -> 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_step_stored_by_another_program_reaches_the_stream(backend: str, tmp_path: Path,
                                                              request: pytest.FixtureRequest) -> None:
-    """A step stored straight into the database (the library, no web server, no notification) reaches the
-    live log: the poll (SQLite) or the recheck (PostgreSQL) reads the versions."""
+    """A step stored straight into the database by the library (no web server) reaches the live log: the poll
+    reads the versions (SQLite), the store's own notification wakes it (PostgreSQL, no recheck for an hour)."""
     import httpx2 as httpx
 
     from diceengine.table import open_store
 
     db = str(tmp_path / "t.sqlite") if backend == "sqlite" else request.getfixturevalue("postgres")
-    app = create_app(workers=0, tables=TableSettings(db=db, poll_seconds=0.05, recheck_seconds=0.2))
+    app = create_app(workers=0, tables=TableSettings(db=db, poll_seconds=0.05, recheck_seconds=3600.0))
     server, thread, base = serve(app)
     try:
         with httpx.Client(base_url=base, timeout=30) as c:

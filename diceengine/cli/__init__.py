@@ -10,8 +10,6 @@ parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -54,14 +52,22 @@ def _language(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-#: an argument that starts like a negative expression (``-1d6``, ``-d20+5``, ``-(2d6)``), not an option
-_NEGATIVE_EXPRESSION = re.compile(r"-\s*(\d|\(|[dD](\d|%|[fF]))")
+def _negative_expression(arg: str) -> bool:
+    """``arg`` starts like a negative expression (``-1d6``, ``-d20+5``, ``-(2d6)``, ``- 3``), not an option: a minus,
+    spaces, then a digit, a parenthesis or a die (``d`` and a digit, ``%`` or ``F``); the regular expression
+    ``-\\s*(\\d|\\(|[dD](\\d|%|[fF]))``, without compiling one on every command line."""
+    if not arg.startswith("-"):
+        return False
+    rest = arg[1:].lstrip()
+    if rest[:1].isdecimal() or rest[:1] == "(":
+        return True
+    return rest[:1] in ("d", "D") and (rest[1:2].isdecimal() or rest[1:2] in ("%", "f", "F"))
 
 
 def _expressions_not_options(argv: Sequence[str]) -> list[str]:
     """``argv`` with each negative expression shielded by a leading space, so that argparse takes
     ``dice roll "-1d6"`` for the expression it is (the space is stripped with the system prefix)."""
-    return [" " + a if _NEGATIVE_EXPRESSION.match(a) else a for a in argv]
+    return [" " + a if _negative_expression(a) else a for a in argv]
 
 
 def _percent(p: float) -> str:
@@ -120,6 +126,8 @@ def cmd_roll(args: argparse.Namespace) -> int:
     rng = python_rng(args.seed) if args.seed is not None else None
     rolls = [roll(expr, system, seed=rng, lang=args.lang, **options) for _ in range(args.n)]
     if args.json:
+        import json
+
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
         for r in rolls:
@@ -136,6 +144,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     prepared = plan(expr, system, **options)
     fields = getattr(prepared, "table_fields", None) or [dist.fields[0]]
     if args.json:
+        import json
+
         data = dist.model().model_dump()
         data["summary"] = _summary(dist, prepared)
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
@@ -172,6 +182,8 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
     found = systems()
     if args.json:
+        import json
+
         print(json.dumps({name: {"summary": s.summary, "examples": list(s.examples),
                                  "options": {k: {"default": o.default, "doc": o.doc,
                                                  "choices": list(o.choices) if o.choices else None}
@@ -228,7 +240,7 @@ class HelpFormatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
 
 
-#: the commands of this module: a command line naming one of them builds no other command (:func:`_command`)
+#: the commands of this module: a command line naming one of them builds its parser alone (:func:`_command`)
 CORE_COMMANDS = ("roll", "odds", "systems", "bench")
 
 
@@ -249,9 +261,9 @@ def _command(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
-    """The parser of ``dice``'s arguments; ``core_only``: the commands of :data:`CORE_COMMANDS` alone (a command
-    line naming one of them: ``dice roll`` imports no module of the other commands)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``dice``'s arguments; ``command``, one of :data:`CORE_COMMANDS`: that command alone (a command
+    line naming it: ``dice roll`` builds no other command's parser and imports no module of the other commands)."""
     parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.",
                                      formatter_class=HelpFormatter)
     add_lang(parser, default=None)
@@ -264,31 +276,41 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="a system option, e.g. -o complication=remove_highest")
 
-    p = sub.add_parser("roll", help="roll and explain", formatter_class=HelpFormatter)
-    p.add_argument("expression")
-    p.add_argument("-n", type=int, default=1, help="number of rolls")
-    p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
-                   help="how the roll is written (default: plain)")
-    common(p)
-    p.set_defaults(func=cmd_roll)
+    def wanted(name: str) -> bool:
+        return command is None or command == name
 
-    p = sub.add_parser("odds", help="exact distribution, mean and chances", formatter_class=HelpFormatter)
-    p.add_argument("expression")
-    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the distribution (needs the plot extra)")
-    p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
-    common(p)
-    p.set_defaults(func=cmd_odds)
+    if wanted("roll"):
+        p = sub.add_parser("roll", help="roll and explain", formatter_class=HelpFormatter)
+        p.add_argument("expression")
+        p.add_argument("-n", type=int, default=1, help="number of rolls")
+        p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
+                       help="how the roll is written (default: plain)")
+        common(p)
+        p.set_defaults(func=cmd_roll)
 
-    p = sub.add_parser("systems", help="the registered systems, their notation and options", formatter_class=HelpFormatter)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_systems)
+    if wanted("odds"):
+        p = sub.add_parser("odds", help="exact distribution, mean and chances", formatter_class=HelpFormatter)
+        p.add_argument("expression")
+        p.add_argument("--plot", metavar="FILE.png", default=None,
+                       help="draw the distribution (needs the plot extra)")
+        p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
+        common(p)
+        p.set_defaults(func=cmd_odds)
 
-    p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)", formatter_class=HelpFormatter)
-    p.set_defaults(func=cmd_bench)
+    if wanted("systems"):
+        p = sub.add_parser("systems", help="the registered systems, their notation and options",
+                           formatter_class=HelpFormatter)
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=cmd_systems)
 
-    if core_only:
-        for command in sub.choices.values():
-            add_lang(command)
+    if wanted("bench"):
+        p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)",
+                           formatter_class=HelpFormatter)
+        p.set_defaults(func=cmd_bench)
+
+    if command is not None:
+        for each in sub.choices.values():
+            add_lang(each)
         return parser
     try:
         from .compare import add_commands
@@ -305,15 +327,15 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     from .table import add_commands as add_table
 
     add_table(sub, add_lang)
-    for command in sub.choices.values():  # every sub-command takes --lang after its name too
-        add_lang(command)
+    for each in sub.choices.values():  # every sub-command takes --lang after its name too
+        add_lang(each)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``dice`` console script; returns the exit status."""
     argv = _expressions_not_options(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(core_only=_command(argv) is not None)
+    parser = build_parser(_command(argv))
     args = parser.parse_args(argv)
     if args.lang is None:
         from ..i18n import language_from_environment

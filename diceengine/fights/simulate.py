@@ -39,10 +39,11 @@ def simulate_counts(fight: Fight, n: int, gen: np.random.Generator, max_rounds: 
             played += battle.size
             battle.step(gen)
             status = battle.status()
-            over = status != GOING
-            if over.any():
-                counts[:, t] += np.bincount(status[over], minlength=4)[:4]
-                battle.keep(~over)
+            going = status == GOING
+            if np.count_nonzero(going) < battle.size:
+                for ended in (A_WINS, B_WINS, BOTH_DOWN):
+                    counts[ended, t] += np.count_nonzero(status == ended)
+                battle.keep(going)
         counts[GOING, max_rounds + 1] += battle.size
     return counts, played
 

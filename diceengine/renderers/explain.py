@@ -5,10 +5,11 @@ face, the per-language :class:`Context` that remembers texts, the compiled expla
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, translations
 from ..parts import Dice
+from ..records import NamedTuple
 
 if TYPE_CHECKING:
     from ..parts import Face, Words

@@ -36,10 +36,12 @@ from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .luck import fairness as _fairness
 from .luck import luck as _luck_of
 from .model import FORMAT, Entry, Table, marked
+from .notices import CHANNEL, payload
 from .schema import VERSION_TABLE, steps, tables
 
 #: the PostgreSQL advisory lock held while the schema is checked or built (a number of this store's own)
 SCHEMA_LOCK = 0x64696365
+
 
 __all__ = ["Seat", "SqlTableStore", "TableStore", "open_store"]
 
@@ -49,6 +51,18 @@ _STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"),
 _MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
     .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
 _INSERT = sa.insert(steps)
+_INSERT_ONE = sa.insert(steps).values({c.name: sa.bindparam(c.name) for c in steps.c})
+#: PostgreSQL: a step of one entry in one statement (its own transaction): the table's row moved on, the entry
+#: added only then, and announced only once added (one round trip instead of five)
+_MOVED = _MOVE.returning(tables.c.id).cte("moved")
+_ADDED = sa.insert(steps).from_select(
+    ["table_id", "seq", "kind", "member", "secret", "entry"],
+    sa.select(_MOVED.c.id, sa.bindparam("seq", type_=sa.Integer), sa.bindparam("kind", type_=sa.String),
+              sa.bindparam("member", type_=sa.String), sa.bindparam("secret", type_=sa.Boolean),
+              sa.bindparam("entry", type_=sa.Text))).returning(steps.c.seq).cte("added")
+_ONE_STEP = sa.select(sa.func.pg_notify(sa.bindparam("channel", type_=sa.Text),
+                                        sa.bindparam("payload", type_=sa.Text))).select_from(_ADDED)
+_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel", type_=sa.Text), sa.bindparam("payload", type_=sa.Text)))
 
 _jitter = random.Random()
 
@@ -80,20 +94,35 @@ class TableStore(ABC):
     def close(self) -> None:
         """Release the store's connections."""
 
+    def cached(self, table_id: str) -> Table | None:
+        """The table as this store last read or committed it, if it keeps it (it may have moved on since)."""
+        return None
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """A hint (a notification) that the table is stored at ``version`` or later: a remembered older table
+        is no longer taken for the latest."""
+
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
         """Load the table, take ``step`` on it and commit the result; on a conflict, take the step again on the
         newer table up to ``retries`` times (for steps that still make sense then, such as a roll), after a
         short random pause that grows with each try (writers that collided do not collide again in step), else
-        raise it."""
-        for attempt in range(retries + 1):
-            table = self.load(table_id)
+        raise it. The first step is taken on the :meth:`cached` table when there is one, with nothing read:
+        the commit refuses it if another writer moved the table since, and it is taken again on the stored
+        table (that try not counted among the ``retries``)."""
+        table = self.cached(table_id)
+        remembered, attempt = table is not None, 0
+        while True:
+            if table is None:
+                table = self.load(table_id)
             try:
                 return self.commit(step(table), table.version)
             except TableConflict:
-                if attempt == retries:
-                    raise
-            time.sleep(_jitter.uniform(0, 0.002 * min(attempt + 1, 10)))
-        raise AssertionError("unreachable")
+                if not remembered:
+                    if attempt == retries:
+                        raise
+                    attempt += 1
+                    time.sleep(_jitter.uniform(0, 0.002 * min(attempt, 10)))
+            table, remembered = None, False
 
     def seat(self, table_id: str, key: str, retries: int = 0) -> Seat:
         """The handle of the member whose key is ``key`` on the table ``table_id``."""
@@ -135,6 +164,7 @@ class SqlTableStore(TableStore):
         self.url = _url(where)
         self.shown = _shown(self.url)
         self._cache: dict[str, Table] = {}
+        self._newer: dict[str, int] = {}
         sqlite = self.url.startswith("sqlite")
         if sqlite:
             path = sa.engine.make_url(self.url).database
@@ -159,6 +189,12 @@ class SqlTableStore(TableStore):
         except BaseException:
             self.engine.dispose()
             raise
+        self._notify = self.engine.dialect.name == "postgresql"
+        self._move, self._insert, self._announce = (_Prepared(stmt, self.engine.dialect)
+                                                    for stmt in (_MOVE, _INSERT_ONE, _NOTIFY))
+        if self._notify:
+            self._one_step = _Prepared(_ONE_STEP, self.engine.dialect)
+            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     # ---- the schema
 
@@ -219,7 +255,7 @@ class SqlTableStore(TableStore):
         except exc.IntegrityError:
             raise TableError(N_("there is already a table named {name} in {where}"), name=repr(table.id),
                              where=self.shown) from None
-        self._cache[table.id] = table
+        self._remember(table)
         return table
 
     def load(self, table_id: str) -> Table:
@@ -248,7 +284,7 @@ class SqlTableStore(TableStore):
             raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
         table = head.model_copy(update={"log": marked(log)})
-        self._cache[table_id] = table
+        self._remember(table)
         return table
 
     def commit(self, table: Table, expected: int) -> Table:
@@ -258,28 +294,57 @@ class SqlTableStore(TableStore):
                              version=table.version, expected=expected)
         if not new:
             return table
-        state = _state_json(table)
+        moved = {"tid": table.id, "expected": expected, "new": table.version, "new_state": _state_json(table)}
+        rows = _rows(table, new)
         try:
-            with self.engine.begin() as conn:
-                done = conn.execute(_MOVE, {"tid": table.id, "expected": expected, "new": table.version,
-                                            "new_state": state})
-                if done.rowcount != 1:
-                    stored = conn.execute(sa.select(tables.c.version).where(tables.c.id == table.id)).scalar()
-                    if stored is None:
-                        raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table.id),
-                                            where=self.shown)
-                    raise TableConflict(N_("the table {name} moved on to version {stored} while this step was "
-                                           "taken on version {expected}: nothing was stored"),
-                                        name=repr(table.id), stored=stored, expected=expected)
-                conn.execute(_INSERT, _rows(table, new))
+            if self._notify and len(rows) == 1:  # PostgreSQL: one statement, its own transaction
+                notice = {"channel": CHANNEL, "payload": payload(table.id, table.version, new, [rows[0]["entry"]])}
+                with self._autocommit.connect() as conn:
+                    if not self._one_step(conn, {**moved, **rows[0], **notice}).fetchall():
+                        self._refuse(conn, table, expected)
+            else:
+                with self.engine.begin() as conn:
+                    if self._move(conn, moved).rowcount != 1:
+                        self._refuse(conn, table, expected)
+                    for row in rows:
+                        self._insert(conn, row)
+                    if self._notify:
+                        # in the step's transaction: delivered once it is committed (diceengine.table.notices)
+                        self._announce(conn, {"channel": CHANNEL, "payload": payload(
+                            table.id, table.version, new, [row["entry"] for row in rows])})
         except exc.IntegrityError:
             raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
                                    "nothing was stored"), name=repr(table.id), expected=expected) from None
         except exc.OperationalError as err:  # SQLite still locked after the busy timeout, a lost connection
             raise TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table.id),
                                 reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
-        self._cache[table.id] = table
+        self._remember(table)
         return table
+
+    def _refuse(self, conn: Any, table: Table, expected: int) -> None:
+        """The table did not move from ``expected``: gone, or moved on by another writer."""
+        stored = conn.execute(sa.select(tables.c.version).where(tables.c.id == table.id)).scalar()
+        if stored is None:
+            raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table.id), where=self.shown)
+        raise TableConflict(N_("the table {name} moved on to version {stored} while this step was taken on "
+                               "version {expected}: nothing was stored"),
+                            name=repr(table.id), stored=stored, expected=expected)
+
+    def cached(self, table_id: str) -> Table | None:
+        table = self._cache.get(table_id)
+        if table is not None and self._newer.get(table_id, 0) > table.version:
+            return None
+        return table
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        table = self._cache.get(table_id)
+        if table is not None and version > table.version:
+            self._newer[table_id] = version
+
+    def _remember(self, table: Table) -> None:
+        self._cache[table.id] = table
+        if self._newer.get(table.id, -1) <= table.version:
+            self._newer.pop(table.id, None)
 
     def ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -287,6 +352,22 @@ class SqlTableStore(TableStore):
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+class _Prepared:
+    """A statement of a step's commit, compiled once for the store's dialect and run on the driver with its
+    parameters by name (a step's commit runs three: SQLAlchemy's per-execution work, its cache key and
+    parameter processing, was a fifth of a server's time under the table load run)."""
+
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order = tuple(compiled.positiontup) if compiled.positional else None
+
+    def __call__(self, conn: Any, params: dict[str, Any]) -> Any:
+        if self.order is not None:
+            return conn.exec_driver_sql(self.sql, tuple(params[name] for name in self.order))
+        return conn.exec_driver_sql(self.sql, params)
 
 
 def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:

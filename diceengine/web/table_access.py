@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import DiceError
@@ -23,7 +24,8 @@ from ..i18n import N_
 from ..table import Table
 from .ratelimit import TokenBucket
 
-__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "language_of", "public", "refusals"]
+__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
+           "refusals", "refused_response"]
 
 
 @dataclass
@@ -37,7 +39,9 @@ class TableSettings:
     every ``recheck_seconds`` besides (a step stored by another program that sends none); each stream sends a
     comment every ``heartbeat_seconds``. ``sync`` (SQLite, ``$DICE_TABLE_SYNC``): ``full``, each step on the disk
     before it is answered (an ``fsync`` per step, the default); ``normal``, in the operating system's hands,
-    which outlives a killed server but not a power cut, and takes many more steps a second."""
+    which outlives a killed server but not a power cut, and takes many more steps a second. ``fast_path``: rolls
+    answered before the framework's routing (:mod:`~diceengine.web.table_fastpath`; off, the documented route
+    answers them, with the same answers)."""
 
     db: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_DB", "dice-tables.sqlite"))
     origins: list[str] = field(default_factory=lambda: [o.strip() for o in os.environ.get(
@@ -48,6 +52,7 @@ class TableSettings:
     recheck_seconds: float = 1.0
     heartbeat_seconds: float = 15.0
     sync: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_SYNC", "full"))
+    fast_path: bool = True
 
 
 class Refused(Exception):
@@ -89,6 +94,15 @@ def language_of(request: Request) -> str:
         except DiceError:
             continue
     return DEFAULT_LANGUAGE
+
+
+def refused_response(request: Request, err: Refused) -> JSONResponse:
+    """A refusal in the engine's error shape, in the request's language, with its headers."""
+    from .answers import error_response
+
+    response = error_response(err.status, err.kind, err.said_in(language_of(request)))
+    response.headers.update(err.headers)
+    return response
 
 
 @contextmanager
@@ -211,7 +225,8 @@ class TableState:
 _bearer = HTTPBearer(auto_error=False, description="a member's key: the game master's or a player's")
 
 
-def _who(key: str) -> str:
+def key_bucket(key: str) -> str:
+    """The bucket of a member's key (its hash: the key itself is kept nowhere)."""
     return "key:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -228,7 +243,7 @@ async def _key_of(request: Request,
         tables.limit(client_of(request))
         raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
                       {"WWW-Authenticate": "Bearer"})
-    tables.limit(_who(creds.credentials))
+    tables.limit(key_bucket(creds.credentials))
     return creds.credentials
 
 

@@ -3,32 +3,35 @@
 A :class:`Hub` keeps, for each table some client of this process follows, the table as last read from the
 database, and wakes that table's streams when it moves on. What tells it so:
 
-- a step taken through this process (:meth:`Hub.committed`, at once);
-- on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the process that took the
-  step once it is committed; one ``LISTEN`` connection per process), and a reading of the followed tables'
-  versions every ``recheck_seconds`` (a step stored by a program that sends no notification);
+- a step taken through this process: handed over as committed (:meth:`Hub.arrived`, at once, nothing read
+  back from the database);
+- on PostgreSQL, the database's notification (``NOTIFY dice_table_steps``, sent by the store in the step's own
+  transaction, so once it is committed, with the step's entries when they fit: :mod:`~diceengine.table.
+  notices`; one ``LISTEN`` connection per process), and a reading of the followed tables' versions every
+  ``recheck_seconds`` (a notification lost with a connection);
 - on SQLite, a reading of the followed tables' versions every ``poll_seconds``: one query for all of them.
 
-A notification only wakes: the log is the source of truth. The hub reads the table (the steps after the ones
-it holds) and each stream sends the steps after the last it sent, so nothing is missed or doubled whatever
-the process that stored a step, a notification lost, or a client reconnecting with ``Last-Event-ID``.
+The log is the source of truth: a step is taken from a notification only when it follows on from the steps
+the hub holds, else the hub reads the table (the steps after the ones it holds); each stream sends the steps
+after the last it sent, so nothing is missed or doubled whatever the process that stored a step, a
+notification lost, or a client reconnecting with ``Last-Event-ID``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 from ..i18n import N_
 from ..table import Entry, Table
+from ..table.notices import CHANNEL, read
 from .table_access import TableState
 
-__all__ = ["CHANNEL", "Hub", "stream"]
+__all__ = ["Hub", "stream"]
 
-#: the PostgreSQL notification channel: its payload is ``TABLE_ID VERSION``
-CHANNEL = "dice_table_steps"
 #: ids per query of the versions
 _CHUNK = 500
 #: events kept ready per followed table (the latest; an older one, for a client far behind, is made again)
@@ -44,7 +47,7 @@ class _Watch:
         self.table_id = table_id
         self.streams = 0
         self.table: Table | None = None
-        """the table's state without its log (its members, their roles: what a reader may see)"""
+        """the table's version and members (their roles: what a reader may see); its log is not read"""
         self.steps: list[Entry] = []
         """the table's steps, read once each: the step ``n`` at ``n - 1``"""
         self.gone = False
@@ -100,22 +103,6 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
-    # ---- from the endpoints' threads
-
-    def committed(self, table_id: str, version: int) -> None:
-        """A step stored through this process (called in the endpoint's thread once it is committed): the
-        other processes are told (PostgreSQL); the endpoint wakes this one's streams (:meth:`moved`)."""
-        if self.state.postgres:
-            try:
-                import sqlalchemy as sa
-
-                with self.state.store.engine.connect() as conn:
-                    conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                                 {"channel": CHANNEL, "payload": f"{table_id} {version}"})
-                    conn.commit()
-            except Exception:  # the step is stored: the others read it at their next recheck
-                log.warning("could not notify the other server processes of a step", exc_info=True)
-
     # ---- on the event loop
 
     def _start(self) -> None:
@@ -124,7 +111,7 @@ class Hub:
             return
         self.stop()
         self.loop, self.watches = loop, {}
-        self._tasks = [loop.create_task(self._poll())]
+        self._tasks = [loop.create_task(self._poll()), loop.create_task(self._beat())]
         if self.state.postgres:
             self._tasks.append(loop.create_task(self._listen()))
 
@@ -166,6 +153,16 @@ class Hub:
         if watch.streams <= 0 and self.watches.get(watch.table_id) is watch:
             del self.watches[watch.table_id]
 
+    def arrived(self, table: Table) -> None:
+        """A table as this process just committed it (its whole log in hand): its streams take the new steps
+        from it, with nothing read back; a table no stream follows, or one the hub holds as new, is left."""
+        if self.loop is not asyncio.get_running_loop():
+            return
+        watch = self.watches.get(table.id)
+        if watch is None or watch.table is None or table.version <= watch.version:
+            return
+        watch.take((table, list(table.log[len(watch.steps):table.version])))
+
     def moved(self, table_id: str, version: int | None = None) -> None:
         """The table may have moved past ``version`` (``None``: past what the hub holds): read it again."""
         if self.loop is not asyncio.get_running_loop():  # no stream follows a table on this loop
@@ -178,6 +175,24 @@ class Hub:
             return
         watch.loading = True
         asyncio.get_running_loop().create_task(self._read(watch))
+
+    def notified(self, payload: str) -> None:
+        """A step announced on PostgreSQL (:mod:`~diceengine.table.notices`): the store is told the table moved
+        on; its streams take the step's entries from the payload when they follow on from what they hold (the
+        table's members unchanged: such a step adds none), else the table is read again."""
+        table_id, version, new = read(payload)
+        if version is None:
+            self.moved(table_id)
+            return
+        self.state.store.moved_on(table_id, version)
+        watch = self.watches.get(table_id)
+        if watch is None or version <= watch.version:
+            return
+        if new and watch.table is not None and not watch.loading \
+                and [e.seq for e in new] == list(range(watch.version + 1, version + 1)):
+            watch.take((watch.table.model_copy(update={"version": version}), new))
+            return
+        self.moved(table_id, version)
 
     async def _read(self, watch: _Watch) -> None:
         try:
@@ -219,6 +234,14 @@ class Hub:
                 elif version is not None:
                     self.moved(table_id, version)
 
+    async def _beat(self) -> None:
+        """Every ``heartbeat_seconds``, every followed table's streams woken: one with nothing new to send sends
+        a comment (a connection kept alive through proxies, a client gone found out), with no timer per stream."""
+        while True:
+            await asyncio.sleep(self.state.settings.heartbeat_seconds)
+            for watch in list(self.watches.values()):
+                watch.wake()
+
     async def _listen(self) -> None:
         """PostgreSQL: ``LISTEN`` on one connection of its own; each notification wakes its table. Connected
         again after a loss, and every followed table read again then (its notifications may be lost)."""
@@ -232,8 +255,7 @@ class Hub:
                     for table_id in list(self.watches):
                         self.moved(table_id)
                     async for note in conn.notifies():
-                        table_id, _, version = note.payload.rpartition(" ")
-                        self.moved(table_id, int(version) if version.isdigit() else None)
+                        self.notified(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -241,23 +263,33 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
+@functools.cache
+def _statements() -> tuple[Any, Any, Any]:
+    """The watcher's queries, built once: a table's row, its steps after a number, the versions of tables."""
+    import sqlalchemy as sa
+
+    from ..table.schema import steps, tables
+
+    row = sa.select(tables.c.version, tables.c.format, tables.c.state).where(tables.c.id == sa.bindparam("tid"))
+    since = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"), steps.c.seq > sa.bindparam("after"),
+                                           steps.c.seq <= sa.bindparam("upto")).order_by(steps.c.seq)
+    versions = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(sa.bindparam("ids", expanding=True)))
+    return row, since, versions
+
+
 def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entry]] | None:
     """The table's state (without its log) and its steps after ``after``, as stored (``None``: it is gone): one
     reading of the new steps only, whatever the length of the log."""
-    import sqlalchemy as sa
-
     from ..table import TableFormatError
     from ..table.model import FORMAT
-    from ..table.schema import steps, tables
 
+    read_row, read_steps, _ = _statements()
     with store.engine.connect() as conn:
-        row = conn.execute(sa.select(tables.c.version, tables.c.format, tables.c.state)
-                           .where(tables.c.id == table_id)).first()
+        row = conn.execute(read_row, {"tid": table_id}).first()
         if row is None:
             return None
         texts = [] if row.version <= after else [r.entry for r in conn.execute(
-            sa.select(steps.c.entry).where(steps.c.table_id == table_id, steps.c.seq > after,
-                                           steps.c.seq <= row.version).order_by(steps.c.seq))]
+            read_steps, {"tid": table_id, "after": after, "upto": row.version})]
     if row.format != FORMAT:
         raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
                                found=repr(row.format), format=FORMAT)
@@ -270,15 +302,11 @@ def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entr
 
 def _versions(store: Any, ids: list[str]) -> dict[str, int]:
     """The stored versions of the tables ``ids`` (those that are gone are left out)."""
-    import sqlalchemy as sa
-
-    from ..table.schema import tables
-
+    query = _statements()[2]
     found: dict[str, int] = {}
     with store.engine.connect() as conn:
         for i in range(0, len(ids), _CHUNK):
-            query = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(ids[i:i + _CHUNK]))
-            found.update({row.id: int(row.version) for row in conn.execute(query)})
+            found.update({row.id: int(row.version) for row in conn.execute(query, {"ids": ids[i:i + _CHUNK]})})
     return found
 
 
@@ -292,7 +320,8 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
         watch = await hub.follow(table_id)
     except TableNotFound:  # gone since the key was checked
         return
-    heartbeat = hub.state.settings.heartbeat_seconds
+    members: object = None  # the members the key was last checked against (a table's are replaced, never changed)
+    name = ""
     try:
         yield b"retry: 1000\n\n"
         sent = start
@@ -302,19 +331,20 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
             if watch.gone or table is None:
                 return
             if table.version > sent:
-                try:
-                    name = R.authenticate(table, key)
-                except TableAccessError:
-                    return
+                if table.members is not members:
+                    try:
+                        name = R.authenticate(table, key)
+                    except TableAccessError:
+                        return
+                    members = table.members
                 chunk = []
                 for entry in watch.steps[sent:table.version]:
                     chunk.append(watch.event(entry, R.readable(table, name, entry)))
                 sent = table.version
                 yield b"".join(chunk)
                 continue
-            try:
-                await asyncio.wait_for(moved.wait(), heartbeat)
-            except TimeoutError:
-                yield b": alive\n\n"
+            await moved.wait()
+            if watch.table is not None and watch.table.version <= sent and not watch.gone:
+                yield b": alive\n\n"  # the hub's heartbeat (:meth:`Hub._beat`)
     finally:
         hub.leave(watch)

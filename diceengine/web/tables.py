@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..i18n import N_
 from ..table import Table
-from .answers import error_response
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
-from .table_access import Key, Refused, TableSettings, TableState, client_of, language_of, public, refusals
+from .table_access import Key, Refused, TableSettings, TableState, client_of, public, refusals, refused_response
 from .table_events import Hub, stream
 from .table_models import (
     AdjustRequest,
@@ -53,7 +52,8 @@ from .table_models import (
     TableRollRequest,
 )
 
-__all__ = ["Refused", "TableSettings", "TokenBucket", "install", "install_cors", "router_for"]
+__all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", "install_cors", "roll_of",
+           "router_for"]
 
 #: steps returned by one request of the log
 MAX_LOG = 10_000
@@ -64,8 +64,29 @@ _ROLL_PARAMETERS = frozenset({"table", "actor", "expression", "system", "secret"
 _ERR: dict[int | str, dict[str, Any]] = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 422, 429)}
 
 
-def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
-    """The table endpoints over the store ``settings`` name, and their state."""
+class TableRoutes(NamedTuple):
+    """The table endpoints, their state, and what the hot path shares with them: ``step(table_id, key, op,
+    *args)`` takes a member's step, ``roll_of(req)`` is the step of a roll request."""
+
+    router: APIRouter
+    state: TableState
+    step: Callable[..., Awaitable[StepResponse]]
+
+
+def roll_of(req: TableRollRequest) -> Callable[..., Table]:
+    """The step of a roll request (:func:`diceengine.table.rules.roll` with its fields), else 400 when an option
+    names one of the roll's own parameters."""
+    from ..table import rules as R
+
+    taken = sorted(set(req.options) & _ROLL_PARAMETERS)
+    if taken:  # the roll's own parameters (its seed, its time...) are the table's, not options
+        raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
+    options: dict[str, Any] = dict(req.options)
+    return functools.partial(R.roll, expression=req.expression, system=req.system, secret=req.secret, **options)
+
+
+def router_for(settings: TableSettings) -> TableRoutes:
+    """The table endpoints over the store ``settings`` name, their state and their steps."""
     from ..table import rules as R
 
     tables = TableState(settings)
@@ -73,7 +94,7 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
     tables.on_close.append(hub.stop)
     router = APIRouter(prefix="/tables", tags=["tables"], responses=_ERR)
 
-    def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
+    def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> tuple[Table, StepResponse]:
         """``op(table, member, *args)`` of :mod:`diceengine.table.rules` as the member whose key is ``key``: one
         reading of the table, the step, its commit (taken again on a newer table after a conflict)."""
         from ..table import TableAccessError
@@ -90,15 +111,14 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
 
         with refusals(), tables.writer(table_id):
             table = tables.store.update(table_id, stepped, retries=5)
-        hub.committed(table_id, table.version)
-        return StepResponse(step=R.readable(table, member[-1], table.log[-1]))
+        return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
 
     async def step(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
         """The member's step, taken by a writer thread (:meth:`TableState.write`); the live logs of this process
-        woken."""
-        done: StepResponse = await tables.write(take, table_id, key, op, *args)
-        hub.moved(table_id, done.step.seq)
-        return done
+        handed the table as committed."""
+        table, done = await tables.write(take, table_id, key, op, *args)
+        hub.arrived(table)
+        return done  # type: ignore[no-any-return]
 
     @router.post("", response_model=CreateTableResponse, status_code=201)
     async def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
@@ -127,17 +147,15 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
             new, given["key"] = R.join(table, req.name)
             return new
 
-        def enter() -> JoinResponse:
+        def enter() -> tuple[Table, JoinResponse]:
             with refusals(), tables.writer(table_id):
                 table = tables.store.update(table_id, joined, retries=5)
-            hub.committed(table_id, table.version)
-            given["version"] = str(table.version)
-            return JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
-                                table=public(R.view(table, req.name)))
+            return table, JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
+                                       table=public(R.view(table, req.name)))
 
-        joined_as: JoinResponse = await tables.write(enter)
-        hub.moved(table_id, int(given["version"]))
-        return joined_as
+        table, joined_as = await tables.write(enter)
+        hub.arrived(table)
+        return joined_as  # type: ignore[no-any-return]
 
     @router.get("/{table_id}", response_model=Table)
     async def read_table(table_id: str, key: Key) -> Table:
@@ -151,13 +169,9 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
 
     @router.post("/{table_id}/roll", response_model=StepResponse)
     async def roll(table_id: str, req: TableRollRequest, key: Key) -> StepResponse:
-        """Roll, public or secret (a secret roll's dice are for the game master only)."""
-        taken = sorted(set(req.options) & _ROLL_PARAMETERS)
-        if taken:  # the roll's own parameters (its seed, its time...) are the table's, not options
-            raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
-        options: dict[str, Any] = dict(req.options)
-        return await step(table_id, key, functools.partial(R.roll, expression=req.expression, system=req.system,
-                                                             secret=req.secret, **options))
+        """Roll, public or secret (a secret roll's dice are for the game master only; answered first by
+        :class:`~diceengine.web.table_fastpath.TableRollFastPath`)."""
+        return await step(table_id, key, roll_of(req))
 
     @router.post("/{table_id}/reroll", response_model=StepResponse)
     async def reroll(table_id: str, key: Key) -> StepResponse:
@@ -251,24 +265,27 @@ def router_for(settings: TableSettings) -> tuple[APIRouter, TableState]:
         return StreamingResponse(stream(hub, table_id, key, start), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    return router, tables
+    return TableRoutes(router, tables, step)
 
 
 def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[[], str] | None = None) -> None:
-    """Add the table endpoints to ``app``, the refusals' handler and the page's Content-Security-Policy
-    (``page`` gives the page's text); call :func:`install_cors` once the application's other middleware is in."""
+    """Add the table endpoints to ``app`` (and their hot path, unless the settings turn it off), the refusals'
+    handler and the page's Content-Security-Policy (``page`` gives the page's text); call :func:`install_cors`
+    once the application's other middleware is in."""
+    from .table_fastpath import TableRollFastPath
+
     settings = settings or TableSettings()
-    router, state = router_for(settings)
-    app.include_router(router)
-    app.state.tables = state
+    routes = router_for(settings)
+    app.include_router(routes.router)
+    app.state.tables = routes.state
     app.state.table_settings = settings
 
     @app.exception_handler(Refused)
     async def on_refused(request: Request, err: Refused) -> JSONResponse:
-        response = error_response(err.status, err.kind, err.said_in(language_of(request)))
-        response.headers.update(err.headers)
-        return response
+        return refused_response(request, err)
 
+    if settings.fast_path:  # inside the security headers: its answers carry them
+        app.add_middleware(TableRollFastPath, state=routes.state, step=routes.step, roll_of=roll_of)
     app.add_middleware(SecurityHeaders, page=page)
 
 

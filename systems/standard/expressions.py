@@ -1,15 +1,19 @@
-"""Syntax-tree nodes of the standard notation around its dice terms (``grammars/standard.lark``), one frozen dataclass
+"""Syntax-tree nodes of the standard notation around its dice terms (``grammars/standard.lark``), one frozen record
 per rule: descriptions, comparisons and operators, labels, function calls, groups and sets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import re
 
 from diceengine.ast import AsList, Node, Token, _Binary, _Unary
 from diceengine.errors import DiceSyntaxError
+from diceengine.records import dataclass, field
 
 from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Call",
@@ -39,7 +43,7 @@ class Described(Node):
         if isinstance(self.text, Token):
             object.__setattr__(self, "pos", self.text.start_pos)
             raw = str(self.text).strip()
-            operator = _LONE_LETTER.match(raw)
+            operator = re.match(_LONE_LETTER, raw)
             if operator:  # "6d6 o 3", "(1, 2, 5) v 3", "6 e 5": another roller's operator, not words
                 letter = operator.group(1)
                 hint = " (multiply with *)" if letter.lower() == "x" else ""

@@ -1,19 +1,20 @@
-"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``), one frozen dataclass per rule: the dice
+"""Syntax-tree nodes of the standard dice notation (``grammars/standard.lark``), one frozen record per rule: the dice
 term and its modifiers (the expressions around it are in :mod:`.expressions`)."""
 
 from __future__ import annotations
-
-import re
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
 
 from diceengine.ast import AsList, Node, Token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
+from diceengine.records import dataclass, field
 
 from .exact import DecimalValue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
+    from typing import Any
 
 __all__ = [
     "Clamp",
@@ -94,8 +95,9 @@ class Compare(Node, AsList):
         return f"{self.op}{self.value}"
 
 
-#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator
-_LONE_LETTER = re.compile(r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])")
+#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator (the
+#: pattern's text: :func:`re.match` compiles it on first use, not every import)
+_LONE_LETTER = r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])"
 
 
 def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compare | None]:
@@ -307,6 +309,8 @@ MAX_DECIMALS = 9
 
 def decimal_of(token: Any) -> Fraction:
     """The exact value of a ``DECIMAL`` token (``1.5``, ``.5``, ``0.20``), bounded as integers are."""
+    from fractions import Fraction
+
     text = str(token)
     whole, _, digits = text.partition(".")
     column = getattr(token, "start_pos", None)

@@ -15,13 +15,13 @@ shape and knows the size of the others (:mod:`diceengine.plan_cache`).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from diceengine.ast import Add, Number, Sub
 from diceengine.limits import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES
+from diceengine.records import fields
 
 from .evaluate.arith import Binary
 from .evaluate.base import Context, Evaluator
@@ -40,18 +40,23 @@ _KEEPS = {"k": "kh", "kh": "kh", "kl": "kl", "d": "dl", "dh": "dh", "dl": "dl"}
 #: most items read here (the tree stays far from MAX_DEPTH)
 _MOST_ITEMS = 12
 
-#: an item of a shape: ("n",) a number, or ("d", how the count is written, the keep / drop as typed or "")
+#: an item of a shape: ("n",) a number, or ("d", how the count is written, the keep / drop as typed or "") for many
+#: dice, ("d", how the count is written, the keep / drop, the count, the dice it keeps or drops) for a few
 Shape = tuple[Any, ...]
+#: a term of at most this many dice is a shape of its own for each count and keep / drop (its text is prepared for
+#: them: :mod:`.term.text` writes up to 32 dice with one format, one format per die struck)
+_FEW = 40
 
 
 def _maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
-    """``make(*values)``: a node of ``cls`` with these field values, as ``cls(*values)`` builds it from values
-    (not tokens: its ``__post_init__`` then changes nothing), its slots set directly; ``cls`` itself when its
-    fields are not ``names`` (a node changed since: the constructor stays right)."""
-    if tuple(f.name for f in dataclasses.fields(cls)) != names:
+    """``make(*values)``: a node of ``cls`` (a frozen record, :mod:`diceengine.records`) with these field values,
+    as ``cls(*values)`` builds it from values (not tokens: its ``__post_init__`` then changes nothing), its slots
+    set directly; ``cls`` itself when its fields are not ``names`` (a node changed since: the constructor stays
+    right)."""
+    if tuple(f.name for f in fields(cls)) != names:
         return cls
     new = object.__new__
-    slots = [getattr(cls, name) for name in names]  # the member descriptors of the frozen dataclass
+    slots = [getattr(cls, name) for name in names]  # the member descriptors of its slots
 
     def make(*values: Any) -> Any:
         node: Any = new(cls)
@@ -108,7 +113,11 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
                 spelled = ""
                 mods = _NONE
             node: Any = _dice(None if count_text is None else count, "d", sides, mods, start)
-            shape.append(("d", None if count_text is None else count == 1, spelled))
+            if count > _FEW:
+                shape.append(("d", None if count_text is None else count == 1, spelled))
+            else:  # a few dice: their text is prepared for their number and the ranks kept (.term.text)
+                shape.append(("d", None if count_text is None else count == 1, spelled, count,
+                              min(int(keep_n), count) if keep_text is not None else 0))
         else:
             node = _number(int(number), m.start(5))
             keep = False  # type: ignore[assignment]
@@ -179,9 +188,14 @@ def reference(shape: Shape, plan: Callable[..., Any]) -> Any:
         elif item[0] == "n":
             parts.append(str(100_000 + i))
         else:
-            _, one, spelled = item
-            count = "" if one is None else "1" if one else str(600 + i)
-            parts.append(f"{count}d{1_000 + i}" + (f"{spelled}{300 + i}" if spelled else ""))
+            if len(item) == 3:
+                _, one, spelled = item
+                count = "" if one is None else "1" if one else str(600 + i)
+                kept = 300 + i
+            else:  # a few dice: their very number, and as many kept
+                _, one, spelled, n, kept = item
+                count = "" if one is None else str(n)
+            parts.append(f"{count}d{1_000 + i}" + (f"{spelled}{kept}" if spelled else ""))
     found = read("".join(parts), {}, plan)
     assert found is not None and found[1] is not None and found[2] == shape
     largest = found[1]()

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from sys import getsizeof
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
@@ -25,12 +25,15 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
 from diceengine.parts import Group, Part
 from diceengine.pmf import PMF
+from diceengine.records import NamedTuple
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
 from . import expressions, nodes, quick
 from .evaluate.arith import Binary
+from .evaluate.base import INT_TEXT as ints
+from .evaluate.base import faces_of, pieces
 from .evaluate.compile import (
     CRITICALS_SAMPLED,
     Const,
@@ -139,9 +142,20 @@ class StandardPlan(Plan):
             return owner.dice_json(data)
         return ",".join([text for owner, data in record if (text := owner.dice_json(data))])
 
+    @property
+    def expression(self) -> str:
+        """The expression as spelt; a respelled copy (the plan cache's) sets its own, which its line follows."""
+        return self._expression
+
+    @expression.setter
+    def expression(self, text: str) -> None:
+        self._expression = text
+        self.__dict__.pop("describe", None)  # the line compiled for the other spelling
+
     def describe(self, outcome: Any, record: list) -> str:
-        total = outcome.total
-        return f"{self.expression}: {self.root.render_list(record)} = {total if type(total) is int else show(total)}"
+        # compiled on first use into a function of this plan (an attribute: later lines call it directly)
+        self.describe = _describer(self.expression, self.root)  # type: ignore[method-assign,assignment]
+        return self.describe(outcome, record)
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
@@ -195,6 +209,62 @@ class StandardPlan(Plan):
 
 
 ArithmeticPlan = StandardPlan
+
+
+def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
+    """``(outcome, record) -> "1d20+5: [12] + 5 = 17"``: a plan's line with its fixed texts joined once
+    (:func:`~.evaluate.base.pieces` of the root's template)."""
+    cut = pieces(root.template())
+    if cut is None or len(cut[1]) > 2:
+        head, body = f"{expression}: ", root.list_writer()
+
+        def line(outcome: Any, record: list) -> str:
+            total = outcome[0]
+            return f"{head}{body(record)} = {ints[total] if type(total) is int else show(total)}"
+        return line
+    literals, writers = cut
+    head, last, slow = f"{expression}: {literals[0]}", f"{literals[-1]} = ", root.list_writer()
+    if not writers:
+        head = f"{expression}: "
+
+    def other(outcome: Any, record: list) -> str:  # records that are not one per writer: render() writes them
+        total = outcome[0]
+        return f"{expression}: {slow(record)} = {ints[total] if type(total) is int else show(total)}"
+
+    if not writers:
+        def constant(outcome: Any, record: list) -> str:
+            if record:
+                return other(outcome, record)
+            total = outcome[0]
+            return f"{head}{last}{ints[total] if type(total) is int else show(total)}"
+        return constant
+    if len(writers) == 1:
+        write = writers[0]
+        faces = faces_of(write)
+        if faces is not None:  # 1d20+5: one die, its text read directly
+            def one_die(outcome: Any, record: list) -> str:
+                if len(record) != 1:
+                    return other(outcome, record)
+                total, data = outcome[0], record[0][1]
+                return (f"{head}{faces[data[0]] if len(data) == 1 else write(data)}{last}"
+                        f"{ints[total] if type(total) is int else show(total)}")
+            return one_die
+
+        def one(outcome: Any, record: list) -> str:
+            if len(record) != 1:
+                return other(outcome, record)
+            total = outcome[0]
+            return f"{head}{write(record[0][1])}{last}{ints[total] if type(total) is int else show(total)}"
+        return one
+    (w1, w2), middle = writers, literals[1]
+
+    def two(outcome: Any, record: list) -> str:
+        if len(record) != 2:
+            return other(outcome, record)
+        total = outcome[0]
+        return (f"{head}{w1(record[0][1])}{middle}{w2(record[1][1])}{last}"
+                f"{ints[total] if type(total) is int else show(total)}")
+    return two
 
 
 class CriticalPlan(StandardPlan):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
+from string import Formatter
 from typing import Any
 
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
-from diceengine.parts import Part
+from diceengine.parts import Part, TextMemo
 from diceengine.pmf import PMF, _check_support
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
@@ -55,20 +56,23 @@ class Evaluator:
         function writing each record's text (``None``: the node is rendered by :meth:`render` only)."""
         return None
 
-    _compiled: tuple[str, list[Callable[[Any], str]]] | tuple[()] | None = None
+    _list_writer: Callable[[list], str] | None = None
+
+    def list_writer(self) -> Callable[[list], str]:
+        """:meth:`render_list` compiled once: ``records -> text``, the node's :meth:`template` filled (the
+        literal texts cut once), or :meth:`render` when it has none."""
+        found = self._list_writer
+        if found is None:
+            found = self._list_writer = fill(pieces(self.template()), self._render_records)
+        return found
+
+    def _render_records(self, records: list) -> str:
+        return self.render(iter(records))
 
     def render_list(self, records: list) -> str:
         """:meth:`render` of a list of records, through the node's :meth:`template` (compiled once) when
         it has one."""
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = self.template() or ()
-        if compiled and len(compiled[1]) == len(records):
-            text, writers = compiled
-            if len(writers) == 1:
-                return text.format(writers[0](records[0][1]))
-            return text.format(*[write(data) for write, (_, data) in zip(writers, records)])
-        return self.render(iter(records))
+        return (self._list_writer or self.list_writer())(records)
 
     def truncated(self) -> float:
         return 0.0
@@ -116,6 +120,90 @@ class Evaluator:
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         raise NotImplementedError
+
+
+Pieces = tuple[list[str], list[Callable[[Any], str]]]
+
+
+def pieces(template: tuple[str, list[Callable[[Any], str]]] | None) -> Pieces | None:
+    """A :meth:`Evaluator.template` cut once: the literal texts around its fields (one more than the writers),
+    and the writers; ``None`` without a template (or one with other fields than ``{}``)."""
+    if template is None:
+        return None
+    text, writers = template
+    literals: list[str] = []
+    current = ""
+    try:
+        for literal, field, spec, conversion in Formatter().parse(text):
+            current += literal  # "{{" already read as "{"
+            if field is not None:
+                if field or spec or conversion:
+                    return None
+                literals.append(current)
+                current = ""
+    except ValueError:  # not a template: rendered by render()
+        return None
+    literals.append(current)
+    if len(literals) != len(writers) + 1:
+        return None
+    return literals, writers
+
+
+def faces_of(write: Callable[[Any], str]) -> Mapping[int, str] | None:
+    """The face -> text table of a writer of one die's data (``[face]``), when it has one (a plain term of one
+    die, :mod:`..term.text`): a writer reads ``faces[data[0]]`` instead of calling it."""
+    return getattr(write, "faces", None)
+
+
+#: a whole number's text, remembered for the commonest (a roll's total, a group item's value)
+INT_TEXT = TextMemo(str)
+
+
+def fill(cut: Pieces | None, otherwise: Callable[[list], str]) -> Callable[[list], str]:
+    """``records -> the template's text``, each record's data written by its writer (``cut``: :func:`pieces`);
+    ``otherwise(records)`` writes the text without a template, or for records that are not one per writer."""
+    if cut is None:
+        return otherwise
+    literals, writers = cut
+    n = len(writers)
+    if n == 0:
+        text = literals[0]
+        return lambda records: otherwise(records) if records else text
+    if n == 1:
+        (write,), (a, b) = writers, literals
+        faces = faces_of(write)
+        if faces is not None:  # one die: its text read directly
+            def one_die(records: list) -> str:
+                if len(records) != 1:
+                    return otherwise(records)
+                data = records[0][1]
+                return f"{a}{faces[data[0]] if len(data) == 1 else write(data)}{b}"
+            one_die.one_die = (a, faces, b)  # type: ignore[attr-defined]  # for a group to write it inline
+            return one_die
+
+        def one(records: list) -> str:
+            if len(records) != 1:
+                return otherwise(records)
+            return f"{a}{write(records[0][1])}{b}"
+        return one
+    if n == 2:
+        (w1, w2), (a, b, c) = writers, literals
+
+        def two(records: list) -> str:
+            if len(records) != 2:
+                return otherwise(records)
+            return f"{a}{w1(records[0][1])}{b}{w2(records[1][1])}{c}"
+        return two
+    first, rest = literals[0], list(zip(writers, literals[1:]))
+
+    def many(records: list) -> str:
+        if len(records) != n:
+            return otherwise(records)
+        out = [first]
+        for (write, after), (_, data) in zip(rest, records):
+            out += (write(data), after)
+        return "".join(out)
+    return many
 
 
 def _span(lo: Any, hi: Any) -> int:

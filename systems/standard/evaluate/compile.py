@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from diceengine import records as dataclasses
 from diceengine.ast import Add, Div, Mul, Neg, Number, Sub
 from diceengine.errors import DiceError, DiceValueError
 from diceengine.i18n import N_

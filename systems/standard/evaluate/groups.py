@@ -22,6 +22,7 @@ from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
 from ..expressions import Group
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from ..term import keep_rule
+from .base import INT_TEXT as ints
 from .base import Context, Evaluator, _as_array, _span, snap
 
 
@@ -70,8 +71,15 @@ class LabelledGroup(Evaluator):
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         inner = self.inner.template() if self.constant else None
         if inner is None:
-            return None
+            return None if self.constant else ("{}", [self._writer()])
         return f"{inner[0]} ({_braces(self.label)})", inner[1]
+
+    def _writer(self) -> Callable[[list], str]:
+        """:meth:`render` of a labelled expression that throws dice, from its record's data (the inner records)."""
+        inner, after = self.inner.list_writer(), f" ({self.label})"
+        if self.inner.prec < 9:
+            return lambda sub: f"({inner(sub)}){after}"
+        return lambda sub: inner(sub) + after
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         if self.constant:
@@ -284,6 +292,69 @@ class GroupEval(Evaluator):
             order = sorted(range(len(parts)), key=values.__getitem__, reverse=self.sort == "sd")
             parts = [parts[i] for i in order]
         return self.open + ", ".join(parts) + self.close + self.suffix
+
+    def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
+        return "{}", [self._writer()]
+
+    def _writer(self) -> Callable[[Any], str]:
+        """:meth:`render` from the group's record's data, each item's text compiled once
+        (:meth:`~.base.Evaluator.list_writer`)."""
+        writers = [item.list_writer() for item in self.items]
+        shows_value, opening, closing = self.shows_value, self.open, self.close + self.suffix
+        score, sort = (self._score if self.success is not None else None), self.sort
+
+        def write(data: Any) -> str:
+            subs, values, kept = data
+            parts = []
+            for item, sub, value, k, shows in zip(writers, subs, values, kept, shows_value):
+                text = item(sub)
+                if shows:
+                    text = f"{text} = {value if type(value) is int else show(value)}"
+                if score is not None and k:
+                    points = score(value)
+                    text += "*" * max(points, 0) + "_" * max(-points, 0)
+                parts.append(text if k else f"~{text}~")
+            if sort is not None:
+                order = sorted(range(len(parts)), key=values.__getitem__, reverse=sort == "sd")
+                parts = [parts[i] for i in order]
+            return opening + ", ".join(parts) + closing
+
+        if len(writers) != 2 or score is not None or sort is not None or not all(shows_value):
+            return write
+        first, second = writers  # (1d20+5, 1d20+5)kh1: two items that throw dice, each shown with its value
+
+        def pair(data: Any) -> str:
+            subs, values, kept = data
+            if len(subs) != 2:
+                return write(data)
+            x, y = values
+            a = f"{first(subs[0])} = {ints[x] if type(x) is int else show(x)}"
+            b = f"{second(subs[1])} = {ints[y] if type(y) is int else show(y)}"
+            k, m = kept
+            return f"{opening}{a if k else f'~{a}~'}, {b if m else f'~{b}~'}{closing}"
+
+        one, other = getattr(first, "one_die", None), getattr(second, "one_die", None)
+        if one is None or other is None:
+            return pair
+        (a1, f1, b1), (a2, f2, b2) = one, other  # (1d20+5, 1d20+5)kh1: each item one die and fixed texts
+
+        def pair_of_dice(data: Any) -> str:
+            try:
+                (s, t), (x, y), (k, m) = data
+                ((_, (u,)),), ((_, (v,)),) = s, t  # one record of one die each
+            except ValueError:
+                return write(data)
+            a, b = f1[u], f2[v]
+            x = ints[x] if type(x) is int else show(x)
+            y = ints[y] if type(y) is int else show(y)
+            if k and not m:
+                return f"{opening}{a1}{a}{b1} = {x}, ~{a2}{b}{b2} = {y}~{closing}"
+            if m and not k:
+                return f"{opening}~{a1}{a}{b1} = {x}~, {a2}{b}{b2} = {y}{closing}"
+            if k:
+                return f"{opening}{a1}{a}{b1} = {x}, {a2}{b}{b2} = {y}{closing}"
+            return f"{opening}~{a1}{a}{b1} = {x}~, ~{a2}{b}{b2} = {y}~{closing}"
+        return pair_of_dice
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
         _, (subs, values, kept) = next(records)

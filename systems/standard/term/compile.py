@@ -4,14 +4,13 @@ read (:func:`compile_term`), what no roll could honour refused up front, and the
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import MISSING
 from typing import Any
 
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, MAX_SIDES, MAX_THROWS, TRUNCATION
+from diceengine.records import MISSING, fields
 
 from ..nodes import (
     Clamp,
@@ -195,21 +194,21 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
 
 
 #: the defaults of :class:`TermSpec`'s fields
-_SPEC_DEFAULTS = {f.name: f.default for f in dataclasses.fields(TermSpec) if f.init and f.default is not MISSING}
-_INIT_NAMES = {f.name for f in dataclasses.fields(TermSpec) if f.init}
+_SPEC_DEFAULTS = {f.name: f.default for f in fields(TermSpec) if f.init and f.default is not MISSING}
+_INIT_NAMES = {f.name for f in fields(TermSpec) if f.init}
 _INIT_FIELDS = len(_INIT_NAMES)
 #: the fields :func:`compile_term` gives a term with no modifier but keep / drop (:func:`plain_term`)
 _PLAIN = {**_SPEC_DEFAULTS, "selection": None, "each_die": False, "explode": None, "compound": False, "reroll": None,
           "reroll_once": False, "success": None, "failure": None, "double": None, "label": None}
 
 
-def new_spec(**fields: Any) -> TermSpec:
+def new_spec(**given: Any) -> TermSpec:
     """``TermSpec(**fields)``, its fields written at once rather than one ``object.__setattr__`` each (the
-    frozen dataclass's constructor: a quarter of a term's compiling)."""
+    frozen record's constructor: a quarter of a term's compiling)."""
     spec = object.__new__(TermSpec)
     held = spec.__dict__
     held.update(_SPEC_DEFAULTS)
-    held.update(fields)
+    held.update(given)
     if len(held) != _INIT_FIELDS:
         raise TypeError(f"TermSpec fields: {sorted(set(held) ^ _INIT_NAMES)}")
     spec.__post_init__()
@@ -222,11 +221,13 @@ def plain_term(node: Dice, count: int, sides: int, keeps: tuple, label: str | No
     ``MAX_SIDES``) whose modifiers are only ``keeps``, keep / drop in Roll20's reading (no ``p``, no point): the
     same term, built without reading every other modifier (nothing of it can be refused)."""
     spec = object.__new__(TermSpec)
-    fields = spec.__dict__
-    fields.update(_PLAIN)
-    fields.update(node=node, text=_term_text(node, count, sides), count=count, faces=range(1, sides + 1),
-                  kind=f"d{sides}", window=window_of(keeps, count), keeps=keeps, label=label,
-                  each_die=explosions == "dice", reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)))
+    held = spec.__dict__
+    held.update(_PLAIN)
+    held.update(node=node, text=_term_text(node, count, sides), count=count, faces=range(1, sides + 1),
+                kind=f"d{sides}", window=window_of(keeps, count), keeps=keeps, label=label,
+                each_die=explosions == "dice", reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)))
+    if len(held) != _INIT_FIELDS:
+        raise TypeError(f"TermSpec fields: {sorted(set(held) ^ _INIT_NAMES)}")
     spec.__post_init__()
     return DiceTerm(spec)
 

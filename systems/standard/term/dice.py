@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from diceengine.rolljson import FaceJson
@@ -19,11 +20,17 @@ class TermDice:
     """A dice term's record (:class:`~.roll.TermRoll`) read back as dice, and their JSON, each kind of die
     written once."""
 
-    __slots__ = ("_json", "spec")
+    __slots__ = ("_json", "dice_json", "spec")
+
+    #: ``(data, dropped=False) -> JSON``: the JSON of :meth:`dice` (the items of an array), each kind of die
+    #: written once; ``dropped``: every die marked not kept (its group's item is dropped). A function chosen once
+    #: for the term's modifiers (:meth:`_dice_json`, or a faster equivalent)
+    dice_json: Callable[..., str]
 
     def __init__(self, spec: TermSpec) -> None:
         self.spec = spec
         self._json: tuple[FaceJson, FaceJson, FaceJson] | None = None
+        self.dice_json = self._json_writer()
 
     def dice(self, data: list) -> list[Die]:
         """Die views of this term's record."""
@@ -52,7 +59,51 @@ class TermDice:
                                bool(f & ADDED), False, None, label, critical(spec, v) if marks else None))
         return out
 
-    def dice_json(self, data: list, dropped: bool = False) -> str:
+    def _json_writer(self) -> Callable[..., str]:
+        """:attr:`dice_json` for this term: :meth:`_dice_json` without the questions its modifiers answer once
+        (flat terms that keep every die, one or two dice, one die of n dropped)."""
+        spec = self.spec
+        if not spec.flat or spec.selection is not None:
+            return self._dice_json
+        kept_table, dropped_table = self._json_tables()[:2]
+        kept_faces, dropped_faces = kept_table.__getitem__, dropped_table.__getitem__
+        window, n = spec.window, spec.count
+        if window is None:
+            if n == 1:
+                def one(data: list, dropped: bool = False) -> str:
+                    if len(data) != 1:
+                        return self._dice_json(data, dropped)
+                    return dropped_table[data[0]] if dropped else kept_table[data[0]]
+                return one
+
+            def every(data: list, dropped: bool = False) -> str:
+                return ",".join(map(dropped_faces if dropped else kept_faces, data))
+            return every
+        if n == 2 and window in ((1, 2), (0, 1)):  # 2d20kh1, 2d20kl1: the lower (kh1) or the higher die dropped
+            highest = window[0] == 1
+
+            def one_of_two(data: list, dropped: bool = False) -> str:
+                if dropped or len(data) != 2:
+                    return self._dice_json(data, dropped)
+                x, y = data
+                if (x <= y) == highest:
+                    return f"{dropped_faces(x)},{kept_faces(y)}"
+                return f"{kept_faces(x)},{dropped_faces(y)}"
+            return one_of_two
+        if n > 2 and window in ((1, n), (0, n - 1)):  # 4d6kh3: the first lowest or the last highest dropped
+            lowest = window[0] == 1
+
+            def all_but_one(data: list, dropped: bool = False) -> str:
+                if dropped or len(data) != n:
+                    return self._dice_json(data, dropped)
+                i = data.index(min(data)) if lowest else n - 1 - data[::-1].index(max(data))
+                texts = list(map(kept_faces, data))
+                texts[i] = dropped_faces(data[i])
+                return ",".join(texts)
+            return all_but_one
+        return self._dice_json
+
+    def _dice_json(self, data: list, dropped: bool = False) -> str:
         """The JSON of :meth:`dice`, each kind of die written once (:class:`~diceengine.rolljson.FaceJson`);
         ``dropped``: every die marked not kept (its group's item is dropped)."""
         spec = self.spec

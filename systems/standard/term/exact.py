@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from functools import partial
 from math import comb
 from typing import Any
@@ -23,6 +22,7 @@ from diceengine.pmf import (
     keep_window,
     power_cost,
 )
+from diceengine.records import replace
 
 from .chains import bounds, chain_depth, chain_tolerance, first_face, first_face_arrays
 from .each_die import MAX_UNIQUE_STATES, EachDie

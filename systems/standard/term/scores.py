@@ -3,10 +3,10 @@ drop leaves out of a record, and the tally that folds the critical counts into t
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from diceengine.lazy import np
+from diceengine.records import replace
 
 from .chains import chain_depth, kept_units
 from .faces import REROLLED, split_faces, window_of

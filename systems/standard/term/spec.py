@@ -45,10 +45,10 @@ is drawn directly among the allowed faces (the same distribution).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from diceengine.limits import MAX_REROLLS
+from diceengine.records import dataclass, field
 
 from ..nodes import Compare, Dice
 from ..selection import Selection

@@ -20,16 +20,52 @@ _FACE_PARTS = 4096
 _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
+_list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
+#: most dice of a term whose text is one %-format (more: the list's own text)
+_FORMATTED = 32
+
+
+def _percent_list(n: int, struck: int = -1) -> str:
+    """``"[%s, %s, ~%s~]"``: the %-format of ``n`` faces, the one at ``struck`` between tildes."""
+    return "[" + ", ".join(["~%s~" if i == struck else "%s" for i in range(n)]) + "]"
+
+
+def _plain_renderer(n: int, after: str) -> Callable[[list], str]:
+    """``data -> "[6, 5, 3]" + after`` for ``n`` whole faces: one die's text remembered per face, a few dice's
+    written by one %-format, more by the list's own text (the same text: ``str`` of each face)."""
+    if n == 1:
+        faces = TextMemo(lambda v: f"[{v}]{after}")
+
+        def one(data: list) -> str:
+            return faces[data[0]] if len(data) == 1 else _list_text(data) + after
+        one.faces = faces  # type: ignore[attr-defined]  # for a writer to read one die's text directly: see faces_of
+        return one
+    if n <= _FORMATTED:
+        text = _percent_list(n) + after.replace("%", "%%")
+
+        def few(data: list) -> str:
+            return text % tuple(data) if len(data) == n else _list_text(data) + after
+        return few
+    if not after:
+        return _list_text
+    return lambda data: _list_text(data) + after
+
+
 class TermText:
     """A dice term's record (:class:`~.roll.TermRoll`) as text: parts, a writer compiled per format and
     language, and plain text; each face's part and text made once."""
 
-    __slots__ = ("_faces", "_flat_texts", "spec")
+    __slots__ = ("_faces", "_flat_texts", "render", "spec")
+
+    #: ``data -> text``: the term's dice as plain text (``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a
+    #: success; ``20(cs)`` a critical success), a function chosen once for the term's modifiers
+    render: Callable[[list], str]
 
     def __init__(self, spec: TermSpec) -> None:
         self.spec = spec
         self._faces: dict[tuple[int, bool, int, int], Face] = {}
         self._flat_texts: tuple[TextMemo, TextMemo] | None = None
+        self.render = self._renderer()
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         """The part of one face (made once per face, state and score: parts are immutable)."""
@@ -179,9 +215,76 @@ class TermText:
 
         return write_flat
 
-    def render(self, data: list) -> str:
-        """The term's dice as text: ``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a success; ``20(cs)``
-        a critical success."""
+    def _renderer(self) -> Callable[[list], str]:
+        """:attr:`render` for this term: the same text as :meth:`_render`, without the questions its modifiers
+        answer once (the common terms: plain, kept or dropped, exploding, flat success counts)."""
+        spec = self.spec
+        suffix = spec.label_suffix
+        if spec.plain:
+            after = suffix[1:]  # "" or " (label)"
+            if spec.window is None:
+                return _plain_renderer(spec.count, after)
+            return self._kept_renderer(spec.window, after)
+        if spec.flat:
+            if spec.selection is not None or spec.window is not None or spec.sort is not None:
+                return self._render_flat
+            kept = self._flat_text_tables()[0].__getitem__
+            return lambda data: "[" + ", ".join(map(kept, data)) + suffix
+        if spec.explode_only:
+            faces = TextMemo(str)
+
+            def exploded(data: list) -> str:
+                texts = []
+                for unit in data:
+                    if len(unit) == 1:
+                        texts.append(faces[unit[0][0]])
+                    else:
+                        texts.append("+".join([f"{v}!" if f & EXPLODED else str(v) for v, f in unit]))
+                return "[" + ", ".join(texts) + suffix
+            return exploded
+        return self._render
+
+    def _kept_renderer(self, window: tuple[int, int], after: str) -> Callable[[list], str]:
+        """:attr:`render` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
+        a, b = window
+        n = self.spec.count
+        whole = _plain_renderer(n, after)
+
+        def kept(data: list) -> str:
+            order = sorted(range(len(data)), key=data.__getitem__)
+            gone = order[:a] + order[b:]
+            if not gone:
+                return whole(data)
+            texts = list(map(str, data))
+            for i in gone:
+                texts[i] = f"~{texts[i]}~"
+            return "[" + ", ".join(texts) + "]" + after
+
+        if n == 2 and window in ((1, 2), (0, 1)):  # 2d20kh1, 2d20kl1: the lower (kh1) or the higher die struck, the first on a tie
+            highest = a == 1
+
+            def one_of_two(data: list) -> str:
+                if len(data) != 2:
+                    return kept(data)
+                x, y = data
+                if (x <= y) == highest:
+                    return f"[~{x}~, {y}]{after}"
+                return f"[{x}, ~{y}~]{after}"
+            return one_of_two
+        if 2 < n <= _FORMATTED and window in ((1, n), (0, n - 1)):  # 4d6kh3, 4d6dh1: one die struck, the first lowest or the last highest
+            escaped = after.replace("%", "%%")
+            struck = [_percent_list(n, i) + escaped for i in range(n)]  # the text with die i struck
+
+            def all_but_one(data: list) -> str:
+                if len(data) != n:
+                    return kept(data)
+                i = data.index(min(data)) if a else n - 1 - data[::-1].index(max(data))
+                return struck[i] % tuple(data)
+            return all_but_one
+        return kept
+
+    def _render(self, data: list) -> str:
+        """The term's dice as text, whatever its modifiers (:attr:`render` is this, or a faster equivalent)."""
         spec = self.spec
         if spec.plain:
             if spec.window is None:
