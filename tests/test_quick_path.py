@@ -279,3 +279,13 @@ def test_a_spec_written_at_once_is_the_constructors() -> None:
 
         new_spec(node=None, text="", count=1, faces=range(1, 7), kind="d6", window=None, explode=None,
                  compound=False, reroll=None, reroll_once=False, success=None, failure=None, label=None, colour=1)
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS[:60] + ["4d6!kh3 + 2", "{1d20+5, 1d20+5}kh1", "(1d4)d6 + 1",
+                                                           "3 + 4", "1d6/2", "2d6 * 1.5", "8d10>=7f1", "1d20cs>=19 + 5"])
+def test_the_first_line_is_the_compiled_one(expression: str) -> None:
+    # a plan's first line is written by its tree, the next ones by the line compiled on the second: the same text
+    for options in ({}, {"division": "exact"}):
+        api.PLANS.clear()
+        lines = [str(de.roll(expression, seed=seed, **options)) for seed in (7, 7, 7, 8, 8)]
+        assert lines[0] == lines[1] == lines[2] and lines[3] == lines[4], expression

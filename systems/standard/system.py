@@ -153,9 +153,16 @@ class StandardPlan(Plan):
         self.__dict__.pop("describe", None)  # the line compiled for the other spelling
 
     def describe(self, outcome: Any, record: list) -> str:
-        # compiled on first use into a function of this plan (an attribute: later lines call it directly)
-        self.describe = _describer(self.expression, self.root)  # type: ignore[method-assign,assignment]
-        return self.describe(outcome, record)
+        # compiled on second use into a function of this plan (an attribute: later lines call it directly); the
+        # first line is written by the tree (the same line: tests/test_fast_paths.py), so that an expression
+        # rolled once does not pay for compiling its line
+        if self.__dict__.get("_described"):
+            self.describe = _describer(self.expression, self.root)  # type: ignore[method-assign,assignment]
+            return self.describe(outcome, record)
+        self._described = True
+        total = outcome[0]
+        return (f"{self.expression}: {self.root.render(iter(record))} = "
+                f"{ints[total] if type(total) is int else show(total)}")
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
