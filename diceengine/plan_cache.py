@@ -13,10 +13,10 @@ Two levels:
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
 but not kept. A plan that says its shape (``plan.footprint_shape()``: plans of one shape hold the same objects,
-only their texts differ) is not walked: the largest plan of its shape is measured once, its texts aside, and
-each plan of the shape counts that, its own texts and :data:`SHAPE_SLACK` (the numbers a plan holds may take a
-few bytes more than the reference's); ``tests/test_quick_path.py`` checks that this is never less than the
-plan's :func:`footprint`.
+only their texts differ) is not walked, but the first of its shape: with the second, the largest plan of the
+shape is measured once, its texts aside, and each plan of the shape counts that, its own texts and
+:data:`SHAPE_SLACK` (the numbers a plan holds may take a few bytes more than the reference's);
+``tests/test_quick_path.py`` checks that this is never less than what the plan holds.
 
 The exact distributions of the meanings kept are remembered too (:meth:`PlanCache.answer`), measured from the
 arrays they hold and kept under :data:`MAX_ANSWER_BYTES` (the least recently asked goes first; one larger than
@@ -53,13 +53,13 @@ MAX_SHAPES = 4096
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
-#: how footprint() looks into an object of each type: (kind, slot descriptors); kinds below (an instance of a class without
+#: how footprint() looks into an object of each type: (kind, slot descriptors, bytes it makes later); kinds below (an instance of a class without
 #: ``__dict__``, all slots, is an _OBJECT_SLOTS)
-_LAYOUTS: dict[type, tuple[int, tuple[Any, ...]]] = {}
+_LAYOUTS: dict[type, tuple[int, tuple[Any, ...], int]] = {}
 _SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
 
 
-def _layout(cls: type) -> tuple[int, tuple[Any, ...]]:
+def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
     """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
     from .registry import System
 
@@ -85,7 +85,7 @@ def _layout(cls: type) -> tuple[int, tuple[Any, ...]]:
                   if name not in ("__dict__", "__weakref__"))
     if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
         kind = _OBJECT_SLOTS  # no instance dictionary to look for
-    found = _LAYOUTS[cls] = (kind, slots)
+    found = _LAYOUTS[cls] = (kind, slots, getattr(cls, "__footprint_later__", 0) if kind >= _OBJECT else 0)
     return found
 
 
@@ -115,8 +115,10 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     return (names,) if isinstance(names, str) else tuple(names)
 
 
-def footprint(obj: Any, limit: int = 1 << 30) -> int:
-    """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
+def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
+    """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers; with ``later``,
+    what an object makes when first asked too (its class's ``__footprint_later__``, bytes: a dice term's dice, sample
+    and odds), made or not.
 
     Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
     are the names of an instance's attributes (its class's). Stops early once past ``limit`` (the result is then only
@@ -143,6 +145,8 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
         if kind == _LEAF:
             continue
         if kind >= _OBJECT:
+            if later:
+                total += layout[2]
             if kind == _OBJECT:
                 d = getattr(o, "__dict__", None)
                 if d is not None and id(d) not in seen:
@@ -202,6 +206,8 @@ class PlanCache:
         self.bytes = 0
         #: a shape of plans -> bytes of its reference plan, its texts aside (see the module docstring)
         self._shapes: dict[Hashable, int] = {}
+        #: the shapes seen once (their first plan walked: a shape used once is not measured)
+        self._once: set[Hashable] = set()
 
     def plan_bytes(self, plan: Any, limit: int = 1 << 30) -> int:
         """Bytes counted for ``plan``: from its shape when it says one, else its :func:`footprint` (past
@@ -215,7 +221,11 @@ class PlanCache:
         if base is None:
             if len(self._shapes) >= MAX_SHAPES:  # so many shapes: the rarest are walked
                 return footprint(plan, limit)
-            largest = reference()
+            if shape not in self._once and len(self._once) < MAX_SHAPES:  # a shape's first plan is walked
+                self._once.add(shape)
+                return footprint(plan, limit)
+            self._once.discard(shape)
+            largest = reference()  # its second: the shape measured
             base = self._shapes[shape] = footprint(largest) - largest.footprint_shape()[1]
         return base + texts + SHAPE_SLACK
 

@@ -178,9 +178,9 @@ def _build(tree: Any, items: list[tuple[Any, Any]], expression: str, options: Ma
 
 
 def reference(shape: Shape, plan: Callable[..., Any]) -> Any:
-    """A plan of ``shape`` whose numbers are all distinct and beyond the small integers Python shares, its terms'
-    dice, sample and odds made: the largest a plan of this shape is, its texts aside (what the plan cache measures,
-    :mod:`diceengine.plan_cache`)."""
+    """A plan of ``shape`` whose numbers are all distinct and beyond the small integers Python shares: the largest a
+    plan of this shape is, its texts aside (what the plan cache measures, :mod:`diceengine.plan_cache`, with what its
+    terms make when first asked)."""
     parts = []
     for i, item in enumerate(shape):
         if item in ("+", "-"):
@@ -198,12 +198,4 @@ def reference(shape: Shape, plan: Callable[..., Any]) -> Any:
             parts.append(f"{count}d{1_000 + i}" + (f"{spelled}{kept}" if spelled else ""))
     found = read("".join(parts), {}, plan)
     assert found is not None and found[1] is not None and found[2] == shape
-    largest = found[1]()
-    stack = [largest.root]
-    while stack:  # with what its terms make when first asked (their dice, sample and odds)
-        node = stack.pop()
-        if isinstance(node, Binary):
-            stack += (node.left, node.right)
-        elif isinstance(node, Term):
-            _ = node.term.views, node.term.odds, node.term.sample
-    return largest
+    return found[1]()

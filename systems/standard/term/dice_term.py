@@ -36,6 +36,11 @@ class DiceTerm:
     __slots__ = ("dice", "dice_json", "exact_cost", "odds", "parts", "pmf", "render", "rolls", "sample",
                  "shown", "spec", "truncated_mass", "views", "writer")
 
+    #: bytes that what a term makes when first asked (its parts and writer, dice and their JSON, sample, odds) may
+    #: hold, counted by the plan cache from the start (:func:`diceengine.plan_cache.footprint`): about 1.1 KB on
+    #: CPython 3.11; tests/test_quick_path.py checks that this covers them
+    __footprint_later__ = 2048
+
     #: ``(n, gen) -> scores``: ``n`` throws in bulk (:func:`.sample.sample`)
     sample: Callable[[int, np.random.Generator], np.ndarray]
     #: the exact distribution, its cost ``(cost, lo, hi)`` and the mass it leaves out (:class:`.exact.TermOdds`)
