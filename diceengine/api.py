@@ -55,26 +55,51 @@ def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: str.__str__(v) if isinstance(v, str) else v for k, v in options.items()}
 
 
+#: system name -> (the system, its options, what they resolve to when none is given, and their items sorted)
+_DEFAULTS: dict[str, tuple[System, Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+
+
+def _resolved(sys_: System, options: dict[str, Any]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """``(options resolved, their items sorted)``; those of a system asked with none given, kept (a copy each time)
+    unless the system resolves its options itself."""
+    if not options:
+        found = _DEFAULTS.get(sys_.name)
+        if found is not None and found[0] is sys_ and found[1] is sys_.options:
+            return dict(found[2]), found[3]
+    resolved = sys_.resolve_options(options)
+    settings = tuple(sorted(resolved.items(), key=lambda kv: kv[0]))
+    if not options and type(sys_).resolve_options is System.resolve_options:
+        _DEFAULTS[sys_.name] = (sys_, sys_.options, dict(resolved), settings)
+    return resolved, settings
+
+
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
-    if not isinstance(system, System):
+    if type(system) is not str and not isinstance(system, System):
         system = plain_text(system, "a system name")
     sys_ = get_system(system)
     expression = plain_text(expression)
     options = _plain_options(options)
-    from .parser import parse
+    resolved, settings = _resolved(sys_, options)
+    quick = getattr(sys_, "quick", None)  # the commonest expressions, read and prepared directly
+    found = quick(expression, resolved) if quick is not None else None
+    if found is None:
+        from .parser import parse
 
-    resolved = sys_.resolve_options(options)
-    tree = parse(expression, sys_)
-    meaning = (sys_.name, tree, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
+        tree, build = parse(expression, sys_), None
+    else:
+        tree, build, _ = found
+    meaning = (sys_.name, tree, settings)
     prepared = PLANS.by_meaning(meaning, expression)
-    if prepared is None:
-        try:
-            prepared = sys_.prepare(tree, expression, resolved)
-        except DiceError as err:
-            if err.expression is None and err.column is not None:  # point the caret into this expression
-                raise type(err)(err.message, expression, err.column) from None
-            raise
-    PLANS.put(key, meaning, prepared, expression)
+    if prepared is not None:
+        PLANS.put(key, meaning, prepared, expression)
+        return prepared
+    try:
+        prepared = build() if build is not None else sys_.prepare(tree, expression, resolved)
+    except DiceError as err:
+        if err.expression is None and err.column is not None:  # point the caret into this expression
+            raise type(err)(err.message, expression, err.column) from None
+        raise
+    PLANS.put(key, meaning, prepared, expression, new=True)
     return prepared
 
 
@@ -133,13 +158,14 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
     try:
         found = _plans.get(key)
+        hashable = True
     except TypeError:  # an unhashable option value: plan() names the problem
-        found = None
+        found, hashable = None, False
     if found is None:
         try:
             if lang is not None:
                 language(lang)
-            found = plan(expression, system, **options)
+            found = _prepare(key, expression, system, options) if hashable else plan(expression, system, **options)
         except DiceError as err:
             raise translate_error(err, lang) if lang is not None else err
     try:

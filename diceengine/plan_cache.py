@@ -12,7 +12,11 @@ Two levels:
 
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
-but not kept.
+but not kept. A plan that says its shape (``plan.footprint_shape()``: plans of one shape hold the same objects,
+only their texts differ) is not walked, but the first of its shape: with the second, the largest plan of the
+shape is measured once, its texts aside, and each plan of the shape counts that, its own texts and
+:data:`SHAPE_SLACK` (the numbers a plan holds may take a few bytes more than the reference's);
+``tests/test_quick_path.py`` checks that this is never less than what the plan holds.
 
 The exact distributions of the meanings kept are remembered too (:meth:`PlanCache.answer`), measured from the
 arrays they hold and kept under :data:`MAX_ANSWER_BYTES` (the least recently asked goes first; one larger than
@@ -29,7 +33,8 @@ from _thread import RLock  # threading's own lock, without importing threading o
 from collections.abc import Hashable
 from typing import Any
 
-__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "PlanCache", "footprint"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "PlanCache",
+           "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
@@ -39,17 +44,22 @@ MAX_PLAN_BYTES = 2 * 2**20
 MAX_ANSWER_BYTES = 32 * 2**20
 #: largest exact distribution kept
 MAX_ANSWER_ITEM_BYTES = 4 * 2**20
+#: bytes a plan of a known shape is counted beyond its shape's reference and its texts (a number past 2**30 takes
+#: 4 bytes more than the reference's, equal small numbers share one object in one plan and not in another)
+SHAPE_SLACK = 256
+#: most shapes whose size is remembered (a few hundred bytes each); the plans of any other shape are walked
+MAX_SHAPES = 4096
 
 _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, types.BuiltinMethodType)
 
 
-#: how footprint() looks into an object of each type: (kind, slot names); kinds below (an instance of a class without
+#: how footprint() looks into an object of each type: (kind, slot descriptors, bytes it makes later); kinds below (an instance of a class without
 #: ``__dict__``, all slots, is an _OBJECT_SLOTS)
-_LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {}
+_LAYOUTS: dict[type, tuple[int, tuple[Any, ...], int]] = {}
 _SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
 
 
-def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
+def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
     """How :func:`footprint` reads an object of ``cls`` (worked out once per type)."""
     from .registry import System
 
@@ -70,11 +80,34 @@ def _layout(cls: type) -> tuple[int, tuple[str, ...]]:
         kind = _METHOD
     else:
         kind = _OBJECT
-    slots = tuple(name for c in cls.__mro__ for name in _slot_names(c) if name not in ("__dict__", "__weakref__"))
+    # each slot's own descriptor: reading it never calls the class's __getattr__ (what it would make is not held)
+    slots = tuple(_slot(c, name) for c in cls.__mro__ for name in _slot_names(c)
+                  if name not in ("__dict__", "__weakref__"))
     if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
         kind = _OBJECT_SLOTS  # no instance dictionary to look for
-    found = _LAYOUTS[cls] = (kind, slots)
+    found = _LAYOUTS[cls] = (kind, slots, getattr(cls, "__footprint_later__", 0) if kind >= _OBJECT else 0)
     return found
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of the slot ``name`` of ``cls`` (a private name is mangled); one reading the attribute
+    when the class holds none under that name."""
+    if name.startswith("__") and not name.endswith("__"):
+        name = f"_{cls.__name__.lstrip('_')}{name}"
+    found = cls.__dict__.get(name)
+    return found if hasattr(found, "__get__") else _ByName(name)
+
+
+class _ByName:
+    """Reads an attribute by its name (see :func:`_slot`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type) -> Any:
+        return getattr(obj, self.name)
 
 
 def _slot_names(cls: type) -> tuple[str, ...]:
@@ -82,8 +115,10 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     return (names,) if isinstance(names, str) else tuple(names)
 
 
-def footprint(obj: Any, limit: int = 1 << 30) -> int:
-    """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers.
+def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
+    """Bytes held by ``obj`` and what it owns: containers, instance fields, closures, numpy buffers; with ``later``,
+    what an object makes when first asked too (its class's ``__footprint_later__``, bytes: a dice term's dice, sample
+    and odds), made or not.
 
     Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
     are the names of an instance's attributes (its class's). Stops early once past ``limit`` (the result is then only
@@ -110,14 +145,19 @@ def footprint(obj: Any, limit: int = 1 << 30) -> int:
         if kind == _LEAF:
             continue
         if kind >= _OBJECT:
+            if later:
+                total += layout[2]
             if kind == _OBJECT:
                 d = getattr(o, "__dict__", None)
                 if d is not None and id(d) not in seen:
                     see(id(d))
                     total += getsize(d)
                     extend(d.values())  # the attribute names are the class's
-            for name in layout[1]:
-                value = getattr(o, name, None)  # an unset slot: nothing held
+            for slot in layout[1]:
+                try:
+                    value = slot.__get__(o, cls)
+                except AttributeError:  # an unset slot: nothing held
+                    continue
                 if value is not None:
                     push(value)
         elif kind == _SEQUENCE:
@@ -164,6 +204,30 @@ class PlanCache:
         self._meanings: dict[Hashable, list[Any]] = {}
         #: bytes held, in all
         self.bytes = 0
+        #: a shape of plans -> bytes of its reference plan, its texts aside (see the module docstring)
+        self._shapes: dict[Hashable, int] = {}
+        #: the shapes seen once (their first plan walked: a shape used once is not measured)
+        self._once: set[Hashable] = set()
+
+    def plan_bytes(self, plan: Any, limit: int = 1 << 30) -> int:
+        """Bytes counted for ``plan``: from its shape when it says one, else its :func:`footprint` (past
+        ``limit``: only known to exceed it)."""
+        says = getattr(plan, "footprint_shape", None)
+        shaped = says() if says is not None else None
+        if shaped is None:
+            return footprint(plan, limit)
+        shape, texts, reference = shaped
+        base = self._shapes.get(shape)
+        if base is None:
+            if len(self._shapes) >= MAX_SHAPES:  # so many shapes: the rarest are walked
+                return footprint(plan, limit)
+            if shape not in self._once and len(self._once) < MAX_SHAPES:  # a shape's first plan is walked
+                self._once.add(shape)
+                return footprint(plan, limit)
+            self._once.discard(shape)
+            largest = reference()  # its second: the shape measured
+            base = self._shapes[shape] = footprint(largest) - largest.footprint_shape()[1]
+        return base + texts + SHAPE_SLACK
 
     def get(self, spelling: Hashable) -> Any:
         """The plan of this spelling, or ``None``."""
@@ -185,28 +249,49 @@ class PlanCache:
             plan.expression = expression
         return plan
 
-    def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
+    def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, new: bool = False) -> None:
         """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
-        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept."""
-        with self._lock:
-            self._put(spelling, meaning, plan, expression)
-
-    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str) -> None:
-        try:
-            entry = self._meanings.get(meaning)
-        except TypeError:
-            meaning = ("spelling", spelling)
-            entry = self._meanings.get(meaning)
-        if entry is None:
-            size = footprint(plan, self.max_plan_bytes)
+        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the
+        plan was just built (not found by :meth:`by_meaning`): measured before the meaning is looked up, once."""
+        if new:
+            size = self.plan_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
             if size > self.max_plan_bytes:
                 return
-            entry = self._meanings[meaning] = [plan, size, []]
-            self.bytes += size
+        with self._lock:
+            self._put(spelling, meaning, plan, expression, size if new else None)
+
+    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, size: int | None) -> None:
+        whole = False  # plan counted whole (not a respelled copy of the meaning's plan)
+        entry: list[Any] | None
+        if size is not None:  # a new plan: entered unless another one of this meaning was meanwhile
+            try:
+                entry = self._meanings.setdefault(meaning, [plan, size, []])
+            except TypeError:
+                meaning = ("spelling", spelling)
+                entry = self._meanings.setdefault(meaning, [plan, size, []])
+            if entry[0] is plan:
+                self.bytes += size
+            elif spelling not in self._owner:  # built twice at once: this one kept for its spelling, counted whole
+                entry[1] += size
+                self.bytes += size
+                whole = True
+        else:
+            try:
+                entry = self._meanings.get(meaning)
+            except TypeError:
+                meaning = ("spelling", spelling)
+                entry = self._meanings.get(meaning)
+            if entry is None:
+                size = self.plan_bytes(plan, self.max_plan_bytes)
+                if size > self.max_plan_bytes:
+                    return
+                entry = self._meanings[meaning] = [plan, size, []]
+                self.bytes += size
+        assert entry is not None
         if spelling in self._owner:
             return
         extra = sys.getsizeof(spelling) + sys.getsizeof(expression) + 200  # key, text, two dict slots
-        if plan is not entry[0]:  # a respelled copy
+        if plan is not entry[0] and not whole:  # a respelled copy
             extra += sys.getsizeof(plan) + sys.getsizeof(getattr(plan, "__dict__", None))
         entry[1] += extra
         entry[2].append(spelling)

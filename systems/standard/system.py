@@ -12,8 +12,10 @@ How modifiers combine is documented in :mod:`diceengine.systems.standard.term.sp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
+from sys import getsizeof
 from typing import Any, ClassVar
 
 from diceengine.distributions import Distribution
@@ -28,15 +30,18 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
-from . import expressions, nodes
+from . import expressions, nodes, quick
+from .evaluate.arith import Binary
 from .evaluate.base import INT_TEXT as ints
 from .evaluate.base import faces_of, pieces
 from .evaluate.compile import (
     CRITICALS_SAMPLED,
+    Const,
     Context,
     CriticalGroup,
     CriticalTerm,
     Evaluator,
+    Term,
     compile_node,
     conditioned,
     conditioned_cost,
@@ -74,13 +79,20 @@ class StandardPlan(Plan):
 
     outcome_type: type = StandardOutcome
     language_free = True  # numbers, operators and marks: the same text in every language
+    #: the shape of a plan built by :mod:`.quick` (None: another plan)
+    shape: tuple | None = None
 
-    def __init__(self, root: Evaluator, expression: str, description: str | None) -> None:
+    def __init__(self, root: Evaluator, expression: str, description: str | None,
+                 bounds: tuple[Any, Any] | None = None, shape: tuple | None = None) -> None:
         self.root = root
         self.expression = expression
         self.description = description
         self.dice_per_roll = max(1, root.dice_count)
-        self.bounds = root.bounds()  # the engine's integer rule, proved before anything is thrown
+        # the engine's integer rule, proved before anything is thrown (``bounds``: what root.bounds() gives, known
+        # to whoever built the plan: :mod:`.quick`)
+        self.bounds = root.bounds() if bounds is None else bounds
+        if shape is not None:
+            self.shape = shape
         compiled = root.roller()
         if callable(compiled):
             self._roll = compiled
@@ -91,6 +103,29 @@ class StandardPlan(Plan):
     def roll(self, rng: Any) -> tuple[Any, list]:
         record: list = []
         return _new_tuple(StandardOutcome, (self._roll(rng.random, record),)), record
+
+    def footprint_shape(self) -> tuple[Hashable, int, Callable[[], Any]] | None:
+        """``(shape, bytes of its texts, reference)`` of a plan built by :mod:`.quick`: plans of one shape hold
+        the same objects but their texts (the expression, each term's and number's), and ``reference()`` is
+        the largest plan of that shape, texts aside (:func:`.quick.reference`); ``None`` for other plans
+        (the plan cache measures them, :mod:`diceengine.plan_cache`)."""
+        shape = self.shape
+        if shape is None:
+            return None
+        texts = [self.expression]
+        stack: list[Any] = [self.root]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is Binary:
+                stack += (node.left, node.right)
+            elif kind is Term:
+                spec = node.term.spec
+                texts += (spec.text, spec.kind)
+            else:
+                assert kind is Const
+                texts.append(node.text)
+        return ("standard", shape), sum(map(getsizeof, texts)), partial(quick.reference, shape, type(self))
 
     def dice(self, record: list) -> list[Die]:
         if len(record) == 1:
@@ -118,9 +153,16 @@ class StandardPlan(Plan):
         self.__dict__.pop("describe", None)  # the line compiled for the other spelling
 
     def describe(self, outcome: Any, record: list) -> str:
-        # compiled on first use into a function of this plan (an attribute: later lines call it directly)
-        self.describe = _describer(self.expression, self.root)  # type: ignore[method-assign,assignment]
-        return self.describe(outcome, record)
+        # compiled on second use into a function of this plan (an attribute: later lines call it directly); the
+        # first line is written by the tree (the same line: tests/test_fast_paths.py), so that an expression
+        # rolled once does not pay for compiling its line
+        if self.__dict__.get("_described"):
+            self.describe = _describer(self.expression, self.root)  # type: ignore[method-assign,assignment]
+            return self.describe(outcome, record)
+        self._described = True
+        total = outcome[0]
+        return (f"{self.expression}: {self.root.render(iter(record))} = "
+                f"{ints[total] if type(total) is int else show(total)}")
 
     def explain(self, outcome: Any, record: list) -> list[Part]:
         """The parts of the roll's text (:mod:`diceengine.parts`): the expression, every die, the result."""
@@ -340,6 +382,14 @@ class StandardSystem(System):
 
     def ast_modules(self) -> Sequence[Any]:
         return (nodes, expressions)
+
+    def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
+        """The commonest expressions read and prepared directly (:func:`.quick.read`): ``(tree, build, shape)``
+        or ``None`` (the parser and :meth:`prepare` read the expression; always for a subclass, whose grammar,
+        nodes or plans may differ)."""
+        if type(self) is not StandardSystem:
+            return None
+        return quick.read(expression, options, StandardPlan)
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         description = None

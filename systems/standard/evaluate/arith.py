@@ -53,6 +53,11 @@ _NP_COMPARE = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal"
                "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 
 
+#: ``+ - *`` of whole numbers
+_WHOLE: dict[str, Callable[[Any, Any], Any]] = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
+                                               "*": lambda a, b: a * b}
+
+
 class Binary(Evaluator):
     """``+ - * / // % ^`` and comparisons between two expressions."""
 
@@ -85,12 +90,8 @@ class Binary(Evaluator):
         if self.rational and op in ("+", "-", "*"):  # 1/2 + 1/2 is the int 1, as every other exact value
             arithmetic = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
             return lambda a, b: normal(arithmetic(a, b))
-        if op == "+":
-            return lambda a, b: a + b
-        if op == "-":
-            return lambda a, b: a - b
-        if op == "*":
-            return lambda a, b: a * b
+        if op in _WHOLE:  # shared by every node (nothing of this one held)
+            return _WHOLE[op]
         if op in _COMPARE:
             test = _COMPARE[op]
             if self.left.rational or self.right.rational:  # a real function's floats: equal up to rounding
@@ -124,17 +125,17 @@ class Binary(Evaluator):
         a, b, fn = self.left.roller(), self.right.roller(), self.fn
         if not callable(a) and not callable(b):
             return fn(a, b)
-        if self.op == "+" and not self.rational:
+        if self.op == "+" and not self.rational:  # (the operands bound as defaults: one tuple held, not two cells)
             if not callable(b):  # the common "dice + modifier": one call less per roll
-                return lambda r, rec: a(r, rec) + b
+                return lambda r, rec, a=a, b=b: a(r, rec) + b
             if not callable(a):
-                return lambda r, rec: a + b(r, rec)
-            return lambda r, rec: a(r, rec) + b(r, rec)
+                return lambda r, rec, a=a, b=b: a + b(r, rec)
+            return lambda r, rec, a=a, b=b: a(r, rec) + b(r, rec)
         if not callable(b):
-            return lambda r, rec: fn(a(r, rec), b)
+            return lambda r, rec, a=a, b=b, fn=fn: fn(a(r, rec), b)
         if not callable(a):
-            return lambda r, rec: fn(a, b(r, rec))
-        return lambda r, rec: fn(a(r, rec), b(r, rec))
+            return lambda r, rec, a=a, b=b, fn=fn: fn(a, b(r, rec))
+        return lambda r, rec, a=a, b=b, fn=fn: fn(a(r, rec), b(r, rec))
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         a = self.left.sample(n, gen)

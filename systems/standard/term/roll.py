@@ -30,23 +30,24 @@ class TermRoll:
         spec, owner = self.spec, self.owner
         n, faces, s = spec.count, spec.faces, spec.sides
         lo = faces[0]
-        if spec.plain:
+        if spec.plain:  # what they read bound as defaults: one tuple held, not a cell each
             if spec.window is None:
                 if n == 1:
-                    def roll_one(r: Any, rec: list) -> int:
+                    def roll_one(r: Any, rec: list, s: int = s, lo: int = lo, owner: Any = owner) -> int:
                         v = int(r() * s) + lo
                         rec.append((owner, [v]))
                         return v
                     return roll_one
 
-                def roll_plain(r: Any, rec: list) -> int:
+                def roll_plain(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner) -> int:
                     vals = [int(r() * s) + lo for _ in range(n)]
                     rec.append((owner, vals))
                     return sum(vals)
                 return roll_plain
             a, b = spec.window
 
-            def roll_keep(r: Any, rec: list) -> int:
+            def roll_keep(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner, a: int = a,
+                          b: int = b) -> int:
                 vals = [int(r() * s) + lo for _ in range(n)]
                 rec.append((owner, vals))
                 return sum(sorted(vals)[a:b])
