@@ -194,7 +194,8 @@ def _sum_2d6() -> dict[int, int]:
 
 
 def _pct(p: float) -> str:
-    return f"{100 * p:.2f}%"
+    """A chance as the page writes it (common.js ``pct``: none is ``0%``; the chances here are above 1e-4)."""
+    return "0%" if p == 0 else f"{100 * p:.2f}%"
 
 
 def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_stays_text(
