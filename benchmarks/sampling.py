@@ -1,6 +1,8 @@
-"""Bulk samples against a numpy floor written for each (issue 25): the FFG pool ``2a1p1b vs 2d1s`` against numpy
-drawing its seven dice and summing their symbols from packed face tables (one int64 per face, a byte per
-symbol), written here from the published faces. Both sides are timed alternately; each keeps its best.
+"""Bulk samples against a numpy floor written for each system (issue 25): the FFG pool ``2a1p1b vs 2d1s`` against
+numpy drawing its seven dice and summing their symbols from packed face tables (one int64 per face, a byte per
+symbol), written here from the published faces; the D6 check ``4D+2 vs 15`` (four dice summed), with the Wild Die
+(three dice and a Wild Die that explodes on a 6, its first 1 flagged), and the d20 pool ``3d20<=12 vs 2`` (a 1 two
+successes, up to 12 one), each as plain numpy of its rules. Both sides are timed alternately; each keeps its best.
 Goal: at least 0.6 of the floor's speed.
 
 ``python -m benchmarks.sampling``.
@@ -9,7 +11,7 @@ Goal: at least 0.6 of the floor's speed.
 from __future__ import annotations
 
 import timeit
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -54,24 +56,61 @@ def ffg_floor(n: int = N, seed: int = 1) -> dict[str, np.ndarray]:
     return out
 
 
-def ratio(rounds: int = 7) -> tuple[float, float, float]:
+def d6_floor(n: int = N, seed: int = 1) -> dict[str, np.ndarray]:
+    total = np.random.default_rng(seed).integers(1, 7, size=(n, 4)).sum(axis=1) + 2
+    return {"total": total, "succeeded": total >= 15}
+
+
+def d6wild_floor(n: int = N, seed: int = 1) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    total = rng.integers(1, 7, size=(n, 3)).sum(axis=1) + 2
+    wild = rng.integers(1, 7, size=n)
+    complication = wild == 1
+    total += wild
+    live = np.flatnonzero(wild == 6)
+    while live.size:  # the Wild Die's 6: rolled again and added
+        again = rng.integers(1, 7, size=live.size)
+        total[live] += again
+        live = live[again == 6]
+    return {"total": total, "complication": complication, "succeeded": total >= 15}
+
+
+def d20pool_floor(n: int = N, seed: int = 1) -> dict[str, np.ndarray]:
+    dice = np.random.default_rng(seed).integers(1, 21, size=(n, 3))
+    successes = (dice <= 12).sum(axis=1) + (dice == 1).sum(axis=1)
+    return {"successes": successes, "succeeded": successes >= 2}
+
+
+#: (what is sampled, its system, its expression, the floor)
+CASES: list[tuple[str, str, str, Callable[[], object]]] = [
+    ("FFG pools", "ffg", "2a1p1b vs 2d1s", ffg_floor),
+    ("D6 checks", "d6", "4D+2 vs 15", d6_floor),
+    ("D6 checks with the Wild Die", "d6wild", "4D+2 vs 15", d6wild_floor),
+    ("d20 pools", "d20pool", "3d20<=12 vs 2", d20pool_floor),
+]
+
+
+def ratio(system: str = "ffg", expression: str = "2a1p1b vs 2d1s", floor: Callable[[], object] = ffg_floor,
+          rounds: int = 7) -> tuple[float, float, float]:
     """``(engine s, floor s, floor time / engine time)`` for N rolls."""
     def ours() -> object:
-        return de.sample("2a1p1b vs 2d1s", N, "ffg", seed=1)
+        return de.sample(expression, N, system, seed=1)
 
-    ours(), ffg_floor()
+    ours(), floor()
     mine, theirs = [], []
     for _ in range(rounds):
         mine.append(timeit.timeit(ours, number=1))
-        theirs.append(timeit.timeit(ffg_floor, number=1))
+        theirs.append(timeit.timeit(floor, number=1))
     return min(mine), min(theirs), min(theirs) / min(mine)
 
 
 def run() -> Iterator[str]:
-    engine, floor, speed = ratio()
-    ok = "ok" if speed >= GOAL else "MISSED"
-    yield (f"bulk sample of {N:,} FFG pools 2a1p1b vs 2d1s: engine {engine:.3f} s, packed numpy floor {floor:.3f} s: "
-           f"{speed:.2f} of the floor's speed ({N / engine / 1e6:.1f} M rolls/s; goal >= {GOAL})  {ok}")
+    for what, system, expression, floor in CASES:
+        engine, floored, speed = ratio(system, expression, floor)
+        ok = "ok" if speed >= GOAL else "MISSED"
+        yield (f"bulk sample of {N:,} {what} {expression} ({system}): engine {engine:.3f} s, numpy floor "
+               f"{floored:.3f} s: {speed:.2f} of the floor's speed ({N / engine / 1e6:.1f} M rolls/s; goal >= {GOAL})"
+               f"  {ok}")
 
 
 def main() -> None:
