@@ -28,6 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ["DICE_CORS_ORIGINS"] = ",".join(args.allow_origin)
     if args.workers < 1:
         raise DiceError("--workers must be at least 1")
+    os.environ["DICE_SERVER_GC"] = "1"  # the server's collector (diceengine.web.collector), in each server process
     reload_dirs = None
     if args.reload:  # watch the engine's own code (its systems and grammars may live beside it)
         import importlib

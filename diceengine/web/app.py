@@ -6,6 +6,7 @@ never a 500: the engine's errors keep their message and the position of the faul
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +23,7 @@ from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from diceengine.web import fights, service, words
 
 from ..errors import DiceError
+from . import collector
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
 from .docs import install_docs
 from .fastpath import RollFastPath
@@ -74,9 +76,12 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
 
         await run_in_threadpool(offload.start)
         service.list_systems()
+        collecting = asyncio.get_running_loop().create_task(collector.collect()) if collector.enabled() else None
         try:
             yield
         finally:
+            if collecting is not None:
+                collecting.cancel()
             offload.stop()
             app.state.tables.close()
 
