@@ -286,7 +286,7 @@ class SqlTableStore(TableStore):
             raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
         table = head.model_copy(update={"log": marked(log)})
-        self._remember(table)
+        self._remember(table, read=True)
         return table
 
     def commit(self, table: Table, expected: int) -> Table:
@@ -349,7 +349,12 @@ class SqlTableStore(TableStore):
         else:
             self._newer[table_id] = version
 
-    def _remember(self, table: Table) -> None:
+    def _remember(self, table: Table, read: bool = False) -> None:
+        """Keep ``table`` as the latest known; one ``read`` from the database is, else a newer one kept already
+        (another thread's) stays."""
+        held = self._cache.get(table.id)
+        if not read and held is not None and held.version > table.version:
+            return
         self._cache[table.id] = table
         if self._newer.get(table.id, -1) <= table.version:
             self._newer.pop(table.id, None)
