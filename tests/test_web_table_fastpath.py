@@ -130,3 +130,17 @@ def test_the_bucket_is_taken_once_per_roll(tmp_path: Path) -> None:
         t = seated(c, players=("Kira",))
         statuses = [roll(c, t, {"expression": "2a"}).status_code for _ in range(6)]
     assert statuses == [200, 200, 200, 200, 429, 429]
+
+
+def test_a_large_body_and_doubled_headers_are_the_routes(pair: Any, routed: list[int]) -> None:
+    big = b'{"expression": "2a", "options": {"x": "' + b"y" * 100_000 + b'"}}'
+    answers = {fast: roll(c, t, big) for fast, (c, t) in pair.items()}
+    assert answers[True].status_code == answers[False].status_code == 413  # the service's body limit, outside
+    assert answers[True].text == answers[False].text
+    for fast, (c, t) in pair.items():  # two keys: the first is the one read, on both paths
+        r = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a"},
+                   headers=[("Authorization", "Bearer wrong"), ("Authorization", f"Bearer {t['keys']['Kira']}")])
+        assert r.status_code == 401, fast
+        r = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a"},
+                   headers=[("Authorization", f"Bearer {t['keys']['Kira']}"), ("Authorization", "Bearer wrong")])
+        assert r.status_code == 200, fast

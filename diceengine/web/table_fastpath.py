@@ -31,6 +31,8 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _PREFIX, _SUFFIX = "/tables/", "/roll"
+#: the most of a body read here: a roll's request is far smaller (an expression of 2,000 characters, 32 options)
+MAX_BODY = 64 * 1024
 
 
 class TableRollFastPath:
@@ -49,21 +51,28 @@ class TableRollFastPath:
             return
         table_id = path[len(_PREFIX):-len(_SUFFIX)]
         key: str | None = None
-        content_type: bytes | None = None
-        for name, value in scope["headers"]:
-            if name == b"authorization":
+        authorization = content_type = None
+        for name, value in scope["headers"]:  # the first of each, as the route reads them
+            if name == b"authorization" and authorization is None:
+                authorization = value
                 scheme, _, credentials = value.decode("latin-1").partition(" ")
                 key = credentials if scheme.lower() == "bearer" and credentials else None
-            elif name == b"content-type":
+            elif name == b"content-type" and content_type is None:
                 content_type = value.split(b";", 1)[0].strip().lower()
-        chunks = []
-        while True:  # the body (its size bounded by the body limit outside)
+        chunks: list[bytes] = []
+        size = 0
+        while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
-            chunks.append(message.get("body", b""))
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            size += len(chunk)
             if not message.get("more_body", False):
                 break
+            if size > MAX_BODY:  # no roll's request: the route reads the rest (and refuses it)
+                await self.app(scope, _replay(b"".join(chunks), receive, more=True), send)
+                return
         body = b"".join(chunks)
         req = None
         if table_id and "/" not in table_id and key and content_type == b"application/json":
@@ -86,15 +95,16 @@ class TableRollFastPath:
         await response(scope, receive, send)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """``receive`` with the body already read given again first."""
+def _replay(body: bytes, receive: Receive, more: bool = False) -> Receive:
+    """``receive`` with the body already read given again first (``more``: the rest still to come from
+    ``receive``)."""
     given = False
 
     async def again() -> Message:
         nonlocal given
         if not given:
             given = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": more}
         return await receive()
 
     return again
