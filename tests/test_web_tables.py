@@ -279,9 +279,11 @@ def test_dice_serve_takes_the_database_and_the_origins(monkeypatch: pytest.Monke
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.update(k))
     monkeypatch.delenv("DICE_TABLE_DB", raising=False)
     monkeypatch.delenv("DICE_CORS_ORIGINS", raising=False)
+    monkeypatch.delenv("DICE_SERVER_GC", raising=False)  # set by dice serve: gone with the test
     main(["serve", "--db", "postgresql://dice@db/tables", "--allow-origin", "https://a.example",
           "--allow-origin", "https://b.example"])
     assert os.environ["DICE_TABLE_DB"] == "postgresql://dice@db/tables"
+    assert os.environ["DICE_SERVER_GC"] == "1"  # the server's collector, in each server process
     settings = TableSettings()
     assert settings.db == "postgresql://dice@db/tables" and settings.origins == ["https://a.example",
                                                                                  "https://b.example"]
