@@ -14,7 +14,7 @@ from typing import Any
 from .answers import error_response, roll_response
 from .offload import Offloader
 
-__all__ = ["ROLL_PATH", "RollFastPath"]
+__all__ = ["ROLL_PATH", "RollFastPath", "read_body"]
 
 ROLL_PATH = "/api/roll"
 
@@ -36,19 +36,29 @@ class RollFastPath:
         if scope["type"] != "http" or scope["path"] != ROLL_PATH or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        chunks = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                response = error_response(413, "too_large", f"the request body is larger than {self.max_body} bytes")
-                await response(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        await (await roll_response(b"".join(chunks), self.offload))(scope, receive, send)
+        read = await read_body(receive, self.max_body)
+        if read is None:
+            return
+        body, _ = read
+        if len(body) > self.max_body:
+            response = error_response(413, "too_large", f"the request body is larger than {self.max_body} bytes")
+            await response(scope, receive, send)
+            return
+        await (await roll_response(body, self.offload))(scope, receive, send)
+
+
+async def read_body(receive: Receive, limit: int) -> tuple[bytes, bool] | None:
+    """A request's body as a hot path reads it, stopping once more than ``limit`` bytes came: ``(body, ended)``,
+    ``ended`` false when the rest is still to come (``body`` is what came so far); ``None`` when the client left."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        ended = not message.get("more_body", False)
+        if ended or size > limit:
+            return b"".join(chunks), ended

@@ -19,6 +19,7 @@ from starlette.responses import Response
 
 from ..errors import DiceError
 from .answers import dice_error_response
+from .fastpath import read_body
 from .table_access import Refused, TableState, key_bucket, refused_response
 from .table_models import StepResponse, TableRollRequest
 
@@ -59,21 +60,13 @@ class TableRollFastPath:
                 key = credentials if scheme.lower() == "bearer" and credentials else None
             elif name == b"content-type" and content_type is None:
                 content_type = value.split(b";", 1)[0].strip().lower()
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            chunks.append(chunk)
-            size += len(chunk)
-            if not message.get("more_body", False):
-                break
-            if size > MAX_BODY:  # no roll's request: the route reads the rest (and refuses it)
-                await self.app(scope, _replay(b"".join(chunks), receive, more=True), send)
-                return
-        body = b"".join(chunks)
+        read = await read_body(receive, MAX_BODY)
+        if read is None:
+            return
+        body, ended = read
+        if len(body) > MAX_BODY:  # no roll's request: the route reads it (and the rest) and refuses it
+            await self.app(scope, _replay(body, receive, more=not ended), send)
+            return
         req = None
         if table_id and "/" not in table_id and key and content_type == b"application/json":
             try:
