@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from diceengine import registry
+import diceengine.registry as registry  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.rng as _rng
 
-from . import rng as _rng
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE

@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from diceengine import ast, lalr
+import diceengine.ast as ast  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.lalr as lalr  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
 from .i18n import N_
@@ -186,7 +187,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    from . import records as dataclasses
+    import diceengine.records as dataclasses
 
     names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
     return names

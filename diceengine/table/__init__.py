@@ -51,7 +51,7 @@ _STORE = ("Seat", "SqlTableStore", "TableStore", "open_store")
 
 def __getattr__(name: str) -> Any:
     if name in _STORE:  # SQLAlchemy (the ``table`` extra) is imported only when storage is asked for
-        from diceengine.table import store
+        import diceengine.table.store as store  # noqa: PLR0402 - the module itself, not its package
 
         return getattr(store, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

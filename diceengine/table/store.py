@@ -29,8 +29,8 @@ import sqlalchemy as sa
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import event, exc
 
+import diceengine.table.rules as rules  # noqa: PLR0402 - the module itself, not its package's re-exports
 from diceengine.i18n import N_
-from diceengine.table import rules
 
 from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .luck import fairness as _fairness

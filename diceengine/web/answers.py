@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.responses import JSONResponse, Response
 
-from diceengine.web import service
+import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
 from .models import ErrorResponse, RollRequest

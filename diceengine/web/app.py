@@ -20,10 +20,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
-from diceengine.web import fights, service, words
+import diceengine.web.collector as collector  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.web.fights as fights  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.web.words as words  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from ..errors import DiceError
-from . import collector
 from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
 from .docs import install_docs
 from .fastpath import RollFastPath

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from diceengine.web import service
+import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from ..errors import DiceValueError
 from ..fights import FightOdds, compare, load_encounter

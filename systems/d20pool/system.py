@@ -265,7 +265,7 @@ class D20PoolSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d20pool.play`)."""
-        from . import play
+        import diceengine.systems.d20pool.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
 
         return play
 

@@ -25,11 +25,12 @@ import types
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
+import diceengine.systems.d6.codes as codes  # noqa: PLR0402 - the module itself, not its package's re-exports
+
 from diceengine.i18n import N_
 from diceengine.registry import Option, Plan, System
 
 from ..symbols import D6_FACES
-from . import codes
 from .checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from .rules import (
     actions_in_round,
@@ -83,7 +84,7 @@ class D6System(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d6.play`)."""
-        from . import play
+        import diceengine.systems.d6.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
 
         return play
 

@@ -82,7 +82,7 @@ class D6WildSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.d6wild.play`)."""
-        from . import play
+        import diceengine.systems.d6wild.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
 
         return play
 

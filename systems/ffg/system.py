@@ -329,7 +329,7 @@ class FFGSystem(System):
 
     def rules_of_play(self) -> types.ModuleType:
         """The state of play of this ruleset (:mod:`diceengine.systems.ffg.play`)."""
-        from . import play
+        import diceengine.systems.ffg.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
 
         return play
 

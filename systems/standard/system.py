@@ -18,6 +18,10 @@ from functools import partial
 from sys import getsizeof
 from typing import Any, ClassVar
 
+import diceengine.systems.standard.expressions as expressions  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.systems.standard.nodes as nodes  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.systems.standard.quick as quick  # noqa: PLR0402 - the module itself, not its package's re-exports
+
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
@@ -30,7 +34,6 @@ from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
 from ..symbols import D6_FACES, FUDGE_FACES
-from . import expressions, nodes, quick
 from .evaluate.arith import Binary
 from .evaluate.base import INT_TEXT as ints
 from .evaluate.base import faces_of, pieces
