@@ -66,6 +66,16 @@ class Follower:
     out_of_order: int = 0
     reconnects: int = 0
 
+    def got(self, n: int, now: float) -> None:
+        """The event of step ``n`` arrived at ``now``: doubled or out of order, it is counted so."""
+        if n in self.arrival:
+            self.duplicated += 1
+        else:
+            self.arrival[n] = now
+        if self.seen and n != self.seen[-1] + 1:
+            self.out_of_order += 1
+        self.seen.append(n)
+
 
 @dataclass
 class TableRun:
@@ -155,14 +165,7 @@ async def _follow(client: Any, table_id: str, f: Follower) -> None:
                     pause = 0.05
                     async for line in r.aiter_lines():
                         if line.startswith("id: "):
-                            n, now = int(line[4:]), time.perf_counter()
-                            if n in f.arrival:
-                                f.duplicated += 1
-                            else:
-                                f.arrival[n] = now
-                            if f.seen and n != f.seen[-1] + 1:
-                                f.out_of_order += 1
-                            f.seen.append(n)
+                            f.got(int(line[4:]), time.perf_counter())
         except (httpx.HTTPError, OSError):
             pass
         f.reconnects += 1
@@ -233,14 +236,7 @@ async def _follow_raw(port: int, table_id: str, f: Follower) -> None:
                     now = time.perf_counter()
                     for event in events:
                         if event.startswith(b"id: "):
-                            n = int(event[4:event.index(b"\n")])
-                            if n in f.arrival:
-                                f.duplicated += 1
-                            else:
-                                f.arrival[n] = now
-                            if f.seen and n != f.seen[-1] + 1:
-                                f.out_of_order += 1
-                            f.seen.append(n)
+                            f.got(int(event[4:event.index(b"\n")]), now)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass
         finally:
