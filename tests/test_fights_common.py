@@ -277,13 +277,13 @@ def test_the_d6_duel_draws_a_hits_result_with_the_enumerated_chances():
     below three times: incapacitated; else mortally wounded)."""
     import itertools
 
-    from diceengine.systems.d6 import fight as F
+    from diceengine.systems.d6 import battle
 
     counts = [0, 0, 0, 0]
     for d1, d2, s in itertools.product(range(1, 7), repeat=3):
         damage, strength = d1 + d2, s + 1
         counts[0 if strength > damage else 1 if damage < 2 * strength else 2 if damage < 3 * strength else 3] += 1
-    sampler = F._hit_results(Code(2, 0), (Code(1, 1),))
+    sampler = battle._hit_results(Code(2, 0), (Code(1, 1),))
     assert sampler.size == 216
     got = sampler(0, 216, _EveryInteger())  # type: ignore[arg-type]
     assert [int((got == r).sum()) for r in (1, 2, 3, 4)] == counts

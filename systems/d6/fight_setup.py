@@ -1,0 +1,100 @@
+"""The setup of a classic D6 fight (rule text ``000``) shared by its exact chain and its simulation
+(:mod:`~diceengine.systems.d6.fight`): the encounter's settings, a hit's damage results, the penalties of
+wounds and stuns."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..combat import (
+    MAX_SIDE,
+)
+from .codes import Code
+from .fighters import (
+    D6Fighter,
+    code_pmf,
+    range_difficulty,
+    relies_on_force,
+)
+from .rules import Health, Wound, damage_result
+from .shared import RANGE_DIFFICULTIES
+
+__all__ = ["NONE", "RESULTS", "D6Setup", "after_hit", "penalty", "result_chances"]
+
+SYSTEM = "d6"
+#: damage results a hit can give, in order
+RESULTS = (Wound.STUNNED, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOUNDED)
+NONE = 0  # no hit this round
+
+
+class D6Setup(BaseModel):
+    """An encounter in classic D6 terms."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
+    b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
+    range: str | int = "short"
+    dodge: Literal["never", "always", "reaction"] = "never"
+    force_point: Literal["never", "first_round", "when_wounded"] = "never"
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, value: str | int) -> str | int:
+        range_difficulty(value, RANGE_DIFFICULTIES)
+        return value
+
+    def spends(self, level: int, points: int, opening: bool) -> bool:
+        """Whether a character with ``points`` Force points left spends one at the start of a round."""
+        return relies_on_force(self.force_point, level == Wound.WOUNDED, points, opening)
+
+    @property
+    def difficulty(self) -> int:
+        return range_difficulty(self.range, RANGE_DIFFICULTIES)
+
+    def fighters(self) -> list[D6Fighter]:
+        return list(self.a) + list(self.b)
+
+    def dodges(self, f: D6Fighter) -> bool:
+        return self.dodge != "never" and f.dodge is not None
+
+    def shot_penalty(self, f: D6Fighter) -> int:
+        """Dice the shot loses to the dodge: 1 when declared with it (``"always"``), none when the dodge
+        is a reaction made after the shot (``"reaction"``, text ``000``)."""
+        return int(self.dodge == "always" and f.dodge is not None)
+
+
+@lru_cache(maxsize=4096)
+def _pmf(code: Code) -> tuple[np.ndarray, np.ndarray] | None:
+    return code_pmf(code, SYSTEM)
+
+
+@lru_cache(maxsize=1024)
+def result_chances(damage: Code, resist: Code) -> np.ndarray:
+    """Exact chance of each damage result (``RESULTS`` order) of a hit: the damage roll against the
+    Strength roll (plus armour), read by :func:`damage_result`."""
+    dv, dp = _pmf(damage)  # type: ignore[misc]
+    sv, sp = _pmf(resist)  # type: ignore[misc]
+    out = np.zeros(len(RESULTS))
+    for i, d in enumerate(dv.tolist()):
+        for j, s in enumerate(sv.tolist()):
+            out[RESULTS.index(damage_result(d, s))] += dp[i] * sp[j]
+    return out / out.sum()
+
+
+def after_hit(level: int, result: int) -> tuple[int, int]:
+    """``(level, stunned this round)`` after a round's damage result (``NONE``: not hit), by
+    :meth:`Health.hit`; a stun passes, so the level keeps only the lasting wounds."""
+    if result == NONE:
+        return level, 0
+    state = Health(Wound(level)).hit(Wound(result)).state
+    return (Wound.HEALTHY if state == Wound.STUNNED else int(state)), int(result == Wound.STUNNED)
+
+
+def penalty(level: int, stunned: int) -> int:
+    """Dice lost on skill rolls at the start of a round: stuns of the last round, and a wound."""
+    return Health(Wound(level), stunned).penalty
