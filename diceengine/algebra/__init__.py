@@ -1,0 +1,26 @@
+"""The die algebra: dice and pools as values, each operation written once.
+
+A :class:`Die` is the exact distribution of one integer outcome; a :class:`Pool` is several dice thrown together.
+Every operation returns a new value, so the standard notation, the rulesets and the AnyDice language compose
+their dice from the same pieces:
+
+- arithmetic between dice and numbers (``+ - * //``, ``abs``, unary ``-``), :meth:`Die.compare` (a die over
+  {0, 1}), :meth:`Die.map`, :meth:`Die.mix`, :meth:`Die.repeat` (``NdM`` is ``Die.uniform(M).repeat(N)``);
+- a die changed: :meth:`Die.explode` (on a set of outcomes, to a depth or truncated; penetrating),
+  :meth:`Die.reroll` (once, to a depth, until), :meth:`Die.clip`;
+- a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
+  :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
+  :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);
+- :class:`Throw`: one die's throws as the three interpretations of an operation: a roll that records every face
+  thrown, a numpy sample, and the exact die (an explosion chain is written once, here, for all three).
+
+Exact operations check the work budget of :mod:`diceengine.limits` and raise
+:class:`~diceengine.errors.DiceLimitError` past it, never hang.
+"""
+
+from __future__ import annotations
+
+from .die import COMPARISONS, Die, Operand, as_die, explosion_chain
+from .pool import Pool
+
+__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "as_die", "explosion_chain"]

@@ -1,0 +1,292 @@
+"""A die as an exact value: the distribution of one integer outcome, and the operations that return new dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Union
+
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.lazy import np
+from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
+from diceengine.pmf import PMF
+
+if TYPE_CHECKING:
+    from .pool import Pool
+
+__all__ = ["COMPARISONS", "Die", "Operand"]
+
+#: what an operation takes beside a die: another die, or a number (a die that always shows it)
+Operand = Union["Die", int]
+
+#: each comparison's name and its test on numpy arrays (d20's ``SetOperator`` table: one row a comparison)
+COMPARISONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal, "!=": np.not_equal,
+    "=": np.equal,
+}
+
+
+def _trunc_div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Integer division truncated toward zero (as AnyDice and C divide); a division by zero gives 0."""
+    safe = np.where(y == 0, 1, y)
+    q = np.abs(x) // np.abs(safe) * np.sign(x) * np.sign(safe)
+    return np.where(y == 0, 0, q)
+
+
+class Die:
+    """The exact distribution of one integer outcome (immutable).
+
+    Every operation returns a new die: arithmetic with another die or a number treats the two as independent
+    (``d + d`` is two dice, :meth:`repeat` the sum of copies), :meth:`compare` gives a die over {0, 1},
+    :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
+    the die itself, and :meth:`pool` makes a :class:`~diceengine.algebra.Pool` of copies. ``truncated`` is the
+    probability an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
+    """
+
+    __slots__ = ("pmf", "truncated")
+
+    def __init__(self, pmf: PMF, truncated: float = 0.0) -> None:
+        total = pmf.mass
+        if total <= 0:
+            raise DiceValueError("a die needs at least one face")
+        target = 1.0 - truncated  # what a truncated explosion left out stays out
+        self.pmf = pmf if abs(total - target) < 1e-15 else pmf.scale_mass(target / total)
+        self.truncated = truncated
+
+    # ------------------------------------------------------------ making dice
+    @classmethod
+    def uniform(cls, sides: int) -> Die:
+        """A fair die numbered 1 to ``sides``."""
+        if sides < 1:
+            raise DiceValueError("a die needs at least one face")
+        return cls(PMF(1, np.full(sides, 1.0 / sides)))
+
+    @classmethod
+    def of(cls, faces: Iterable[int]) -> Die:
+        """A fair die with these faces (a face listed twice is twice as likely: AnyDice's ``d{1,1,2}``)."""
+        return cls(PMF.from_counts([int(f) for f in faces]))
+
+    @classmethod
+    def constant(cls, value: int) -> Die:
+        """A die that always shows ``value``."""
+        return cls(PMF.point(int(value)))
+
+    @classmethod
+    def from_weights(cls, weights: Mapping[int, float]) -> Die:
+        """Outcomes with these relative weights (non-negative, not all zero)."""
+        if any(w < 0 for w in weights.values()):
+            raise DiceValueError("a weight cannot be negative")
+        return cls(PMF.from_mapping({int(k): float(w) for k, w in weights.items()}))
+
+    @classmethod
+    def mix(cls, parts: Iterable[tuple[Operand, float]]) -> Die:
+        """The mixture of dice (or numbers), each chosen with its relative weight."""
+        out = PMF.point(0, 0.0)
+        truncated = total = 0.0
+        for part, weight in parts:
+            die = as_die(part)
+            out = out.mix(die.pmf.scale_mass(weight))
+            truncated += die.truncated * weight
+            total += weight
+        if total <= 0:
+            raise DiceValueError("a die needs at least one face")
+        return cls(out, truncated / total)
+
+    # ------------------------------------------------------------ reading
+    def items(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` for each possible outcome, lowest first."""
+        return self.pmf.items()
+
+    def outcomes(self) -> list[int]:
+        """The possible outcomes, lowest first."""
+        return [v for v, _ in self.items()]
+
+    def probability(self, outcome: int) -> float:
+        """The chance of exactly ``outcome``."""
+        return self.pmf.prob(int(outcome))
+
+    def mean(self) -> float:
+        """The expected outcome."""
+        return self.pmf.mean()
+
+    def variance(self) -> float:
+        """The variance of the outcome."""
+        values = self.pmf.values
+        return float(np.dot((values - self.mean()) ** 2, self.pmf.p))
+
+    def min(self) -> int:
+        """The lowest possible outcome."""
+        return self.pmf.offset
+
+    def max(self) -> int:
+        """The highest possible outcome."""
+        return self.pmf.offset + len(self.pmf.p) - 1
+
+    def chance(self, op: str, other: Operand) -> float:
+        """The probability that ``self op other`` holds (``op`` a key of :data:`COMPARISONS`)."""
+        return self.compare(op, other).probability(1)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{v}: {p:.6g}" for v, p in self.items()[:12])
+        return f"Die({{{shown}{', ...' if len(self.pmf.p) > 12 else ''}}})"
+
+    def __len__(self) -> int:
+        return len(self.items())
+
+    def same(self, other: Die, tolerance: float = 1e-12) -> bool:
+        """Whether the two dice have the same outcomes with the same chances (within ``tolerance``)."""
+        a, b = self.pmf, other.pmf
+        lo, hi = min(a.offset, b.offset), max(a.offset + len(a.p), b.offset + len(b.p))
+        pa, pb = np.zeros(hi - lo), np.zeros(hi - lo)
+        pa[a.offset - lo:a.offset - lo + len(a.p)] = a.p
+        pb[b.offset - lo:b.offset - lo + len(b.p)] = b.p
+        return bool(np.abs(pa - pb).max() <= tolerance)
+
+    # ------------------------------------------------------------ two values
+    def combine(self, other: Operand, op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Die:
+        """The die of ``op(self, other)`` for independent outcomes (``op`` vectorised)."""
+        o = as_die(other)
+        return Die(self.pmf.combine(o.pmf, op), self.truncated + o.truncated)
+
+    def __add__(self, other: Operand) -> Die:
+        if isinstance(other, int):
+            return Die(self.pmf.shift(other), self.truncated)
+        return Die(self.pmf + other.pmf, self.truncated + other.truncated)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Die:
+        return Die(-self.pmf, self.truncated)
+
+    def __sub__(self, other: Operand) -> Die:
+        return self + (-as_die(other) if isinstance(other, Die) else -other)
+
+    def __rsub__(self, other: int) -> Die:
+        return (-self) + other
+
+    def __mul__(self, other: Operand) -> Die:
+        return self.combine(other, np.multiply)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: Operand) -> Die:
+        return self.combine(other, _trunc_div)
+
+    def __rfloordiv__(self, other: int) -> Die:
+        return as_die(other).combine(self, _trunc_div)
+
+    def __abs__(self) -> Die:
+        return self.map(abs)
+
+    def compare(self, op: str, other: Operand) -> Die:
+        """A die showing 1 where ``self op other`` holds and 0 elsewhere."""
+        test = COMPARISONS.get(op)
+        if test is None:
+            raise DiceValueError(f"unknown comparison {op!r}")
+        return self.combine(other, lambda x, y: test(x, y).astype(np.int64))
+
+    # ------------------------------------------------------------ one die changed
+    def map(self, fn: Callable[[int], Operand]) -> Die:
+        """The die of ``fn(outcome)``: a number, or a die thrown in its place."""
+        return Die.mix((fn(v), p) for v, p in self.items())
+
+    def repeat(self, n: Operand) -> Die:
+        """The sum of ``n`` independent copies (``n`` a number, or a die: that many copies)."""
+        if isinstance(n, Die):
+            return Die.mix((self.repeat(k), p) for k, p in n.items())
+        if n < 0:
+            return -self.repeat(-n)
+        return Die(self.pmf.power(n), self.truncated * n)
+
+    def clip(self, lo: int | None = None, hi: int | None = None) -> Die:
+        """Outcomes below ``lo`` read as ``lo``, above ``hi`` as ``hi``."""
+        low = -(2**62) if lo is None else lo
+        high = 2**62 if hi is None else hi
+        return Die(self.pmf.map(lambda v: np.clip(v, low, high)), self.truncated)
+
+    def reroll(self, on: Collection[int] | Callable[[int], bool], depth: int | None = 1) -> Die:
+        """Thrown again while it shows an outcome ``on`` names, at most ``depth`` times (None: until it does not;
+        the last throw stands)."""
+        hit = _membership(on)
+        mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
+        q = float(self.pmf.p[mask].sum())
+        miss = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
+        if depth is None:
+            if q >= 1.0 - 1e-15:
+                raise DiceValueError("every face is re-rolled: the die never stops")
+            return Die(miss, self.truncated)
+        # after k throws that hit, the (k+1)-th stands unless another re-roll is allowed
+        return Die(miss.scale_mass((1 - q ** depth) / (1 - q) if q < 1 else depth).mix(self.pmf.scale_mass(q ** depth)),
+                   self.truncated)
+
+    def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = 2,
+                penetrate: bool = False) -> Die:
+        """Thrown again and added while the throw shows an outcome ``on`` names (None: the highest), at most
+        ``depth`` more throws (None: until the chance left is below the truncation). ``penetrate``: each added
+        throw counts one less (the test reads the face thrown)."""
+        hit = _membership([self.max()] if on is None else on)
+        mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
+        stop = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
+        go = PMF(self.pmf.offset, np.where(mask, self.pmf.p, 0.0))
+        return Die(*explosion_chain(stop, go, depth, -1 if penetrate else 0))
+
+    def pool(self, n: int) -> Pool:
+        """``n`` independent copies, as a pool to keep, count or sum."""
+        from .pool import Pool
+
+        return Pool([self] * n)
+
+
+def explosion_chain(stop: PMF, go: PMF, depth: int | None, added: int = 0) -> tuple[PMF, float]:
+    """The total of an explosion chain: a throw ends on ``stop`` or goes on on ``go`` (masses of one throw), each
+    added throw (not the first) shifted by ``added``; at most ``depth`` added throws (the last stands whatever it shows), or, with
+    None, until the chains still going weigh less than the truncation. Returns the total and the mass left out."""
+    q = go.mass
+    if q <= 0:
+        return stop, 0.0
+    if q >= 1.0 - 1e-15 and depth is None:
+        raise DiceValueError("every face explodes: the die never stops")
+    out = PMF.point(0, 0.0)
+    prefix = PMF.point(0)  # the sum of the throws so far that exploded, with their mass
+    whole = stop.mix(go)
+    k = 0
+    while True:
+        shift = added if k else 0
+        if depth is not None and k == depth:
+            return out.mix(prefix + whole.shift(shift)), 0.0
+        out = out.mix(prefix + stop.shift(shift))
+        prefix = prefix + go.shift(shift)
+        k += 1
+        if depth is None and (prefix.mass < TRUNCATION / 10 or k > MAX_EXPLOSIONS):
+            if prefix.mass >= TRUNCATION / 10:
+                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+            return out, prefix.mass
+
+
+def explosion_cost(faces: int, depth: int) -> Cost:
+    """What :func:`explosion_chain` costs for a die of ``faces`` outcomes followed ``depth`` throws deep."""
+    span = faces * (depth + 1)
+    return Cost(depth * (2 * faces * span + 3000), 3 * span)
+
+
+def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:
+    if callable(on):
+        return on
+    members = frozenset(int(v) for v in on)
+    return members.__contains__
+
+
+def as_die(value: Operand) -> Die:
+    """A die as it is; a number as the die that always shows it."""
+    if isinstance(value, Die):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise DiceValueError(f"expected a die or a whole number, not {value!r}")
+    return Die.constant(int(value))
+
+
+def sequence_sum(values: Sequence[Operand]) -> Die:
+    """The sum of independent dice and numbers."""
+    out = Die.constant(0)
+    for v in values:
+        out = out + v
+    return out

@@ -1,0 +1,188 @@
+"""A pool: several dice thrown together, read by the rank of each die (keep, drop, positions), by count, or summed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterator, Sequence
+from itertools import combinations_with_replacement, product
+
+from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.lazy import np
+from diceengine.limits import MAX_WORK, PYTHON_STEP
+from diceengine.pmf import PMF, keep_sum, keep_sum_cost
+
+from .die import Die, _membership
+
+__all__ = ["Pool"]
+
+#: most sorted rolls :meth:`Pool.sorted_outcomes` lists (each is one call of what reads it)
+MAX_SORTED_OUTCOMES = 1_000_000
+
+
+class Pool:
+    """Dice thrown together (identical or not). A pool is read by rank, highest first by default: :meth:`highest`,
+    :meth:`lowest`, :meth:`window`, :meth:`positions` sum the dice at those ranks; :meth:`count` counts the dice
+    showing some outcomes; :meth:`sum` adds every die; :meth:`sorted_outcomes` lists every sorted roll with its
+    chance (what reads a pool as a sequence)."""
+
+    __slots__ = ("dice", "groups")
+
+    def __init__(self, dice: Sequence[Die]) -> None:
+        self.dice = tuple(dice)
+        groups: list[tuple[Die, int]] = []
+        for die in self.dice:
+            for i, (other, n) in enumerate(groups):
+                if other is die or other.same(die, 0.0):
+                    groups[i] = (other, n + 1)
+                    break
+            else:
+                groups.append((die, 1))
+        self.groups = tuple(groups)
+
+    def __len__(self) -> int:
+        return len(self.dice)
+
+    def __repr__(self) -> str:
+        return f"Pool({[f'{n} x {d!r}' for d, n in self.groups]})"
+
+    def sum(self) -> Die:
+        """The total of every die."""
+        out = Die.constant(0)
+        for die, n in self.groups:
+            out = out + die.repeat(n)
+        return out
+
+    def highest(self, n: int = 1) -> Die:
+        """The total of the ``n`` highest dice."""
+        return self.window(0, max(0, n), order="highest")
+
+    def lowest(self, n: int = 1) -> Die:
+        """The total of the ``n`` lowest dice."""
+        return self.window(0, max(0, n), order="lowest")
+
+    def middle(self, n: int) -> Die:
+        """The total of the ``n`` middle dice (with an odd number left over, the extra one is the higher)."""
+        n = max(0, min(n, len(self)))
+        skip = (len(self) - n) // 2
+        return self.window(skip, skip + n, order="highest")
+
+    def window(self, lo: int, hi: int, order: str = "highest") -> Die:
+        """The total of the dice ranked ``lo`` to ``hi - 1`` (0-based, ``order`` "highest" or "lowest" first)."""
+        lo, hi = max(0, lo), min(len(self), hi)
+        if hi <= lo:
+            return Die.constant(0)
+        if len(self.groups) == 1 and lo == 0:
+            die = self.groups[0][0]
+            keep_sum_cost(len(die), len(self), hi, die.min(), die.max()).check("this pool's odds")
+            return Die(keep_sum(die.items(), len(self), hi, highest=order == "highest"),
+                       die.truncated * len(self))
+        weights = [1 if lo <= i < hi else 0 for i in range(len(self))]
+        return self.ranked(weights, order)
+
+    def positions(self, picks: Collection[int], order: str = "highest") -> Die:
+        """The total of the dice at these 1-based ranks (a rank named twice counts twice; ranks past the pool
+        count nothing), ``order`` "highest" or "lowest" first."""
+        weights = [0] * len(self)
+        for p in picks:
+            if 1 <= p <= len(self):
+                weights[p - 1] += 1
+        return self.ranked(weights, order)
+
+    def ranked(self, weights: Sequence[int], order: str = "highest") -> Die:
+        """The total of each die times the weight of its rank (``weights[0]`` for the first in ``order``)."""
+        if order not in ("highest", "lowest"):
+            raise DiceValueError(f"a pool is sorted 'highest' or 'lowest' first, not {order!r}")
+        if len(weights) != len(self):
+            raise DiceValueError("one weight a die")
+        return _ranked(self.groups, list(weights), order == "highest")
+
+    def count(self, on: Collection[int] | Callable[[int], bool]) -> Die:
+        """How many dice show an outcome that ``on`` names."""
+        hit = _membership(on)
+        out = Die.constant(0)
+        for die, n in self.groups:
+            q = sum(p for v, p in die.items() if hit(v))
+            out = out + Die(PMF(0, np.array([1 - q, q]))).repeat(n)
+        return out
+
+    def map(self, fn: Callable[[Die], Die]) -> Pool:
+        """The pool of ``fn(die)`` for each die."""
+        return Pool([fn(d) for d in self.dice])
+
+    def sorted_outcomes(self, order: str = "highest") -> Iterator[tuple[tuple[int, ...], float]]:
+        """Every sorted roll of the pool (``order`` "highest" or "lowest" first) with its chance."""
+        total = 1
+        for die, n in self.groups:
+            total *= math.comb(len(die) + n - 1, n)
+        if total > MAX_SORTED_OUTCOMES:
+            raise DiceLimitError(f"this pool has {total:,} sorted rolls to list (at most {MAX_SORTED_OUTCOMES:,})")
+        per_group = [list(_multisets(die, n)) for die, n in self.groups]
+        merged: dict[tuple[int, ...], float] = {}
+        for combo in product(*per_group):
+            faces = tuple(sorted((f for fs, _ in combo for f in fs), reverse=order == "highest"))
+            merged[faces] = merged.get(faces, 0.0) + math.prod(p for _, p in combo)
+        yield from merged.items()
+
+
+def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:
+    """Every multiset of ``n`` throws of ``die`` with its chance (multinomial)."""
+    items = die.items()
+    for combo in combinations_with_replacement(range(len(items)), n):
+        counts: dict[int, int] = {}
+        for i in combo:
+            counts[i] = counts.get(i, 0) + 1
+        p = float(math.factorial(n))
+        for i, c in counts.items():
+            p *= items[i][1] ** c / math.factorial(c)
+        yield tuple(items[i][0] for i in combo), p
+
+
+def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool) -> Die:
+    """The weighted total by rank, the outcomes visited best first: at each outcome, how many dice of each group
+    show it (binomially among those left), the ranks they take, and what those ranks add."""
+    values = sorted({v for die, _ in groups for v in die.outcomes()}, reverse=highest)
+    counts = tuple(n for _, n in groups)
+    _ranked_cost(len(values), counts, weights)
+    # the chance of each outcome among the outcomes not yet visited, per group
+    shares: list[list[float]] = []
+    for die, _ in groups:
+        tail, row = 1.0, []
+        last = max(i for i, v in enumerate(values) if die.probability(v) > 0)
+        for i, v in enumerate(values):
+            q = die.probability(v)
+            row.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
+            tail -= q
+        shares.append(row)
+    prefix = np.concatenate([[0], np.cumsum(weights)])
+    state: dict[tuple[int, ...], PMF] = {tuple(0 for _ in counts): PMF.point(0)}
+    for index, value in enumerate(values):
+        new: dict[tuple[int, ...], PMF] = {}
+        for placed, acc in state.items():
+            left = [n - k for n, k in zip(counts, placed, strict=True)]
+            for taken in product(*[range(r + 1) for r in left]):
+                w = 1.0
+                for g, (r, c) in enumerate(zip(left, taken, strict=True)):
+                    s = shares[g][index]
+                    w *= math.comb(r, c) * s ** c * (1 - s) ** (r - c)
+                if w == 0.0:
+                    continue
+                start = sum(placed)
+                ranks_weight = int(prefix[start + sum(taken)] - prefix[start])
+                key = tuple(k + c for k, c in zip(placed, taken, strict=True))
+                part = acc.shift(ranks_weight * value).scale_mass(w)
+                prev = new.get(key)
+                new[key] = part if prev is None else prev.mix(part)
+        state = new
+    truncated = sum(die.truncated * n for die, n in groups)
+    return Die(state[counts], truncated)
+
+
+def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> None:
+    """Refuse a ranked reading past the work budget (the states times the ways to place dice, per outcome)."""
+    states = math.prod(n + 1 for n in counts)
+    steps = outcomes * states * states
+    span = outcomes * max(1, sum(abs(w) for w in weights))
+    work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
+    if work > MAX_WORK:
+        raise DiceLimitError(f"this pool's odds would take about {work / MAX_WORK:.3g} times the work budget "
+                             f"of exact odds (about 1 s): use sample() to estimate them")

@@ -1,0 +1,202 @@
+"""The die algebra against brute-force enumeration written here (every face sequence with its chance)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from diceengine.algebra import Die, Pool
+from diceengine.errors import DiceLimitError, DiceValueError
+
+Faces = Sequence[int]
+
+
+def enumerate_dice(dice: Sequence[Faces], reading: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
+    """The distribution of ``reading(roll)`` over every roll of these fair dice (a die: its list of faces)."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    total = math.prod(len(f) for f in dice)
+    for roll in itertools.product(*dice):
+        out[reading(roll)] += Fraction(1, total)
+    return dict(out)
+
+
+def assert_matches(die: Die, expected: dict[int, Fraction], tol: float = 1e-12) -> None:
+    got = dict(die.items())
+    for v in set(got) | set(expected):
+        assert abs(got.get(v, 0.0) - float(expected.get(v, 0))) <= tol, (v, got.get(v), expected.get(v))
+
+
+def die_of(faces: Faces) -> Die:
+    return Die.of(faces)
+
+
+small_faces = st.lists(st.integers(-3, 7), min_size=1, max_size=4)
+
+
+@given(st.lists(small_faces, min_size=1, max_size=3), st.data())
+@settings(max_examples=60, deadline=None)
+def test_ranks_of_a_mixed_pool_match_enumeration(dice: list[list[int]], data: st.DataObject) -> None:
+    n = len(dice)
+    weights = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    highest = data.draw(st.booleans())
+
+    def reading(roll: tuple[int, ...]) -> int:
+        ranked = sorted(roll, reverse=highest)
+        return sum(w * v for w, v in zip(weights, ranked, strict=True))
+
+    got = Pool([die_of(f) for f in dice]).ranked(weights, "highest" if highest else "lowest")
+    assert_matches(got, enumerate_dice(dice, reading))
+
+
+@pytest.mark.parametrize("n,keep", [(1, 1), (3, 2), (4, 3), (5, 1), (5, 4)])
+@pytest.mark.parametrize("highest", [True, False])
+def test_keep_of_identical_dice_matches_enumeration(n: int, keep: int, highest: bool) -> None:
+    faces = [1, 2, 2, 5]  # a listed die with a repeated face
+
+    def reading(roll: tuple[int, ...]) -> int:
+        return sum(sorted(roll, reverse=highest)[:keep])
+
+    pool = die_of(faces).pool(n)
+    expected = enumerate_dice([faces] * n, reading)
+    assert_matches(pool.highest(keep) if highest else pool.lowest(keep), expected)
+    # the general ranked reading (another algorithm) agrees with the fast keep
+    weights = [1] * keep + [0] * (n - keep)
+    assert_matches(pool.ranked(weights, "highest" if highest else "lowest"), expected)
+
+
+def test_middle_and_positions() -> None:
+    faces = list(range(1, 7))
+    assert_matches(Die.uniform(6).pool(3).middle(1), enumerate_dice([faces] * 3, lambda r: sorted(r)[1]))
+    assert_matches(Die.uniform(6).pool(4).middle(2), enumerate_dice([faces] * 4, lambda r: sum(sorted(r)[1:3])))
+    # AnyDice's {1, 1, 3}@4d6: the highest counted twice and the third highest; a rank past the pool adds nothing
+    assert_matches(Die.uniform(6).pool(4).positions([1, 1, 3, 9]),
+                   enumerate_dice([faces] * 4, lambda r: 2 * max(r) + sorted(r, reverse=True)[2]))
+    assert_matches(Die.uniform(6).pool(3).positions([1], order="lowest"), enumerate_dice([faces] * 3, min))
+
+
+def test_count_and_sum() -> None:
+    faces_a, faces_b = [1, 2, 3, 4], [0, 5, 5]
+    pool = Pool([die_of(faces_a), die_of(faces_a), die_of(faces_b)])
+    assert_matches(pool.count({2, 5}), enumerate_dice([faces_a, faces_a, faces_b], lambda r: sum(v in (2, 5) for v in r)))
+    assert_matches(pool.sum(), enumerate_dice([faces_a, faces_a, faces_b], sum))
+
+
+def test_sorted_outcomes_list_every_sorted_roll() -> None:
+    faces_a, faces_b = [1, 2, 3], [2, 4]
+    expected: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
+    for roll in itertools.product(faces_a, faces_a, faces_b):
+        expected[tuple(sorted(roll, reverse=True))] += Fraction(1, 18)
+    got = dict(Pool([die_of(faces_a), die_of(faces_a), die_of(faces_b)]).sorted_outcomes())
+    assert set(got) == set(expected)
+    for k, p in expected.items():
+        assert abs(got[k] - float(p)) < 1e-12
+
+
+def _chain_enumeration(faces: Faces, on: set[int], depth: int, penetrate: bool) -> dict[int, Fraction]:
+    """An explosion followed throw by throw: every sequence of throws, each throw 1/len(faces)."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+
+    def follow(total: int, mass: Fraction, k: int) -> None:
+        for f in faces:
+            value = f - 1 if penetrate and k else f
+            m = mass / len(faces)
+            if f in on and k < depth:
+                follow(total + value, m, k + 1)
+            else:
+                out[total + value] += m
+
+    follow(0, Fraction(1), 0)
+    return dict(out)
+
+
+@pytest.mark.parametrize("faces,on,depth", [([1, 2, 3, 4, 5, 6], {6}, 2), ([1, 2, 3], {2, 3}, 3), ([0, 1, 1], {1}, 4)])
+@pytest.mark.parametrize("penetrate", [False, True])
+def test_explode_to_a_depth_matches_enumeration(faces: list[int], on: set[int], depth: int, penetrate: bool) -> None:
+    assert_matches(die_of(faces).explode(on, depth=depth, penetrate=penetrate),
+                   _chain_enumeration(faces, on, depth, penetrate))
+
+
+def test_unbounded_explosion_is_truncated_and_says_so() -> None:
+    d = Die.uniform(6).explode(depth=None)
+    deep = _chain_enumeration(list(range(1, 7)), {6}, 30, False)
+    assert_matches(d, deep, tol=1e-13)
+    assert 0 < d.truncated < 1e-12
+    assert abs(sum(v * p for v, p in d.items()) - 3.5 * 6 / 5) < 1e-10
+    with pytest.raises(DiceValueError):
+        Die.constant(3).explode(depth=None)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 5])
+def test_reroll_to_a_depth_matches_enumeration(depth: int) -> None:
+    faces, on = [1, 2, 3, 4], {1, 2}
+    out: dict[int, Fraction] = defaultdict(Fraction)
+
+    def follow(mass: Fraction, k: int) -> None:
+        for f in faces:
+            if f in on and k < depth:
+                follow(mass / 4, k + 1)
+            else:
+                out[f] += mass / 4
+
+    follow(Fraction(1), 0)
+    assert_matches(die_of(faces).reroll(on, depth=depth), out)
+    assert_matches(die_of(faces).reroll(on, depth=None), {3: Fraction(1, 2), 4: Fraction(1, 2)})
+
+
+def test_arithmetic_compare_and_map() -> None:
+    a, b = [-2, 1, 3], [1, 2, 4, 4]
+    da, db = die_of(a), die_of(b)
+    assert_matches(da + db, enumerate_dice([a, b], lambda r: r[0] + r[1]))
+    assert_matches(da - db, enumerate_dice([a, b], lambda r: r[0] - r[1]))
+    assert_matches(da * db, enumerate_dice([a, b], lambda r: r[0] * r[1]))
+    assert_matches(da // db, enumerate_dice([a, b], lambda r: int(r[0] / r[1])))  # toward zero
+    assert_matches(3 - da, enumerate_dice([a], lambda r: 3 - r[0]))
+    assert_matches(abs(da), enumerate_dice([a], lambda r: abs(r[0])))
+    for op, fn in [("<", lambda x, y: x < y), (">=", lambda x, y: x >= y), ("!=", lambda x, y: x != y)]:
+        assert_matches(da.compare(op, db), enumerate_dice([a, b], lambda r, fn=fn: int(fn(r[0], r[1]))))
+    assert abs(da.chance(">", db) - float(enumerate_dice([a, b], lambda r: int(r[0] > r[1]))[1])) < 1e-12
+    # a function that throws a die in place of some outcomes
+    mapped = da.map(lambda v: db if v > 0 else v)
+    expected = enumerate_dice([a, b], lambda r: r[1] if r[0] > 0 else r[0])
+    assert_matches(mapped, expected)
+    assert_matches(da.clip(0, 2), enumerate_dice([a], lambda r: min(max(r[0], 0), 2)))
+
+
+def test_repeat_by_a_number_and_by_a_die() -> None:
+    d4 = [1, 2, 3, 4]
+    assert_matches(Die.uniform(4).repeat(3), enumerate_dice([d4] * 3, sum))
+    # d2 copies of d4: one or two d4, each half the time
+    expected: dict[int, Fraction] = defaultdict(Fraction)
+    for n in (1, 2):
+        for k, p in enumerate_dice([d4] * n, sum).items():
+            expected[k] += p / 2
+    assert_matches(Die.uniform(4).repeat(Die.uniform(2)), expected)
+
+
+def test_refusals() -> None:
+    with pytest.raises(DiceValueError):
+        Die.uniform(0)
+    with pytest.raises(DiceValueError):
+        Die.from_weights({1: -1.0})
+    with pytest.raises(DiceValueError):
+        Die.uniform(6).compare("<>", 3)
+    with pytest.raises(DiceLimitError):
+        list(Die.uniform(100).pool(20).sorted_outcomes())
+    with pytest.raises(DiceLimitError):
+        Pool([Die.uniform(100 + i) for i in range(12)]).highest(3)
+
+
+def _all(items: Iterable[tuple[int, float]]) -> float:
+    return sum(p for _, p in items)
+
+
+def test_every_die_sums_to_one() -> None:
+    for d in [Die.uniform(6).pool(5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
+        assert abs(_all(d.items()) + d.truncated - 1.0) < 1e-12
