@@ -8,11 +8,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diceengine.algebra import Die, Pool
+from diceengine.algebra import Die, Pool, Throw
 from diceengine.errors import DiceLimitError, DiceValueError
 
 Faces = Sequence[int]
@@ -200,3 +201,57 @@ def _all(items: Iterable[tuple[int, float]]) -> float:
 def test_every_die_sums_to_one() -> None:
     for d in [Die.uniform(6).pool(5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
         assert abs(_all(d.items()) + d.truncated - 1.0) < 1e-12
+
+
+# ---------------------------------------------------------------- a throw: the three interpretations of one definition
+
+
+def _scripted(draws: list[float]) -> Callable[[], float]:
+    it = iter(draws)
+    return lambda: next(it)
+
+
+def test_a_throw_rolls_its_chain_from_the_draws() -> None:
+    wild = Throw.of(Die.uniform(6)).explode({6})
+    # 0.9 -> 6, 0.95 -> 6, 0.1 -> 1: two explosions, then it stops
+    assert wild.roll(_scripted([0.9, 0.95, 0.1])) == [6, 6, 1]
+    assert wild.total([6, 6, 1]) == 13
+    capped = Throw.of(Die.uniform(6)).explode({6}, depth=1, penetrate=True)
+    assert capped.roll(_scripted([0.99, 0.99, 0.0])) == [6, 6]
+    assert capped.total([6, 6]) == 11
+    listed = Throw.of(Die.of([1, 1, 4]))  # a listed die draws by its cumulative chances
+    assert [listed.face(_scripted([x])) for x in (0.0, 0.6, 0.7)] == [1, 1, 4]
+
+
+@pytest.mark.parametrize("throw", [
+    Throw.of(Die.uniform(6)).explode({6}),
+    Throw.of(Die.of([0, 1, 1, 3])).explode({3}, depth=3, penetrate=True),
+    Throw.of(Die.uniform(4)).explode({3, 4}, depth=2),
+])
+def test_roll_sample_and_exact_of_a_throw_agree(throw: Throw) -> None:
+    exact = dict(throw.exact().items())
+    gen = np.random.default_rng(5)
+    n = 200_000
+    _, totals, added = throw.sample(n, gen)
+    rng = np.random.default_rng(6)
+    rolled = np.array([throw.total(throw.roll(rng.random)) for _ in range(20_000)])
+    for values, size in ((totals, n), (rolled, 20_000)):
+        for v, p in exact.items():
+            seen = float(np.count_nonzero(values == v)) / size
+            assert abs(seen - p) <= 5 * math.sqrt(p * (1 - p) / size) + 1e-9, (v, seen, p)
+        assert set(np.unique(values)) <= set(exact)
+    # the chains by added throws weigh what the sample's added throws count
+    by_k = {k: part.mass for k, part in throw.chains() if k >= 0}
+    for k, mass in by_k.items():
+        seen = float(np.count_nonzero(added == k)) / n
+        assert abs(seen - mass) <= 5 * math.sqrt(mass * (1 - mass) / n) + 1e-9
+
+
+def test_a_throw_is_refused_past_the_explosion_limit() -> None:
+    sure = Throw.of(Die.of([6, 6])).explode({6})
+    with pytest.raises(DiceValueError):
+        sure.exact()
+    with pytest.raises(DiceLimitError):
+        sure.roll(lambda: 0.5)
+    with pytest.raises(DiceLimitError):
+        sure.sample(10, np.random.default_rng(1))

@@ -20,7 +20,8 @@ Exact operations check the work budget of :mod:`diceengine.limits` and raise
 
 from __future__ import annotations
 
-from .die import COMPARISONS, Die, Operand, as_die, explosion_chain
+from .die import COMPARISONS, Die, Operand, as_die
 from .pool import Pool
+from .throw import Throw
 
-__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "as_die", "explosion_chain"]
+__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "Throw", "as_die"]

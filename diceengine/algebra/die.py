@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Union
 
-from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.errors import DiceValueError
 from diceengine.lazy import np
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
 from diceengine.pmf import PMF
 
 if TYPE_CHECKING:
@@ -223,49 +222,15 @@ class Die:
         """Thrown again and added while the throw shows an outcome ``on`` names (None: the highest), at most
         ``depth`` more throws (None: until the chance left is below the truncation). ``penetrate``: each added
         throw counts one less (the test reads the face thrown)."""
-        hit = _membership([self.max()] if on is None else on)
-        mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
-        stop = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
-        go = PMF(self.pmf.offset, np.where(mask, self.pmf.p, 0.0))
-        return Die(*explosion_chain(stop, go, depth, -1 if penetrate else 0))
+        from .throw import Throw
+
+        return Throw(self).explode(on, depth, penetrate).exact()
 
     def pool(self, n: int) -> Pool:
         """``n`` independent copies, as a pool to keep, count or sum."""
         from .pool import Pool
 
         return Pool([self] * n)
-
-
-def explosion_chain(stop: PMF, go: PMF, depth: int | None, added: int = 0) -> tuple[PMF, float]:
-    """The total of an explosion chain: a throw ends on ``stop`` or goes on on ``go`` (masses of one throw), each
-    added throw (not the first) shifted by ``added``; at most ``depth`` added throws (the last stands whatever it shows), or, with
-    None, until the chains still going weigh less than the truncation. Returns the total and the mass left out."""
-    q = go.mass
-    if q <= 0:
-        return stop, 0.0
-    if q >= 1.0 - 1e-15 and depth is None:
-        raise DiceValueError("every face explodes: the die never stops")
-    out = PMF.point(0, 0.0)
-    prefix = PMF.point(0)  # the sum of the throws so far that exploded, with their mass
-    whole = stop.mix(go)
-    k = 0
-    while True:
-        shift = added if k else 0
-        if depth is not None and k == depth:
-            return out.mix(prefix + whole.shift(shift)), 0.0
-        out = out.mix(prefix + stop.shift(shift))
-        prefix = prefix + go.shift(shift)
-        k += 1
-        if depth is None and (prefix.mass < TRUNCATION / 10 or k > MAX_EXPLOSIONS):
-            if prefix.mass >= TRUNCATION / 10:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            return out, prefix.mass
-
-
-def explosion_cost(faces: int, depth: int) -> Cost:
-    """What :func:`explosion_chain` costs for a die of ``faces`` outcomes followed ``depth`` throws deep."""
-    span = faces * (depth + 1)
-    return Cost(depth * (2 * faces * span + 3000), 3 * span)
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:
