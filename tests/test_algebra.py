@@ -64,7 +64,7 @@ def test_keep_of_identical_dice_matches_enumeration(n: int, keep: int, highest: 
     def reading(roll: tuple[int, ...]) -> int:
         return sum(sorted(roll, reverse=highest)[:keep])
 
-    pool = die_of(faces).pool(n)
+    pool = Pool.of(die_of(faces), n)
     expected = enumerate_dice([faces] * n, reading)
     assert_matches(pool.highest(keep) if highest else pool.lowest(keep), expected)
     # the general ranked reading (another algorithm) agrees with the fast keep
@@ -74,12 +74,12 @@ def test_keep_of_identical_dice_matches_enumeration(n: int, keep: int, highest: 
 
 def test_middle_and_positions() -> None:
     faces = list(range(1, 7))
-    assert_matches(Die.uniform(6).pool(3).middle(1), enumerate_dice([faces] * 3, lambda r: sorted(r)[1]))
-    assert_matches(Die.uniform(6).pool(4).middle(2), enumerate_dice([faces] * 4, lambda r: sum(sorted(r)[1:3])))
+    assert_matches(Pool.of(Die.uniform(6), 3).middle(1), enumerate_dice([faces] * 3, lambda r: sorted(r)[1]))
+    assert_matches(Pool.of(Die.uniform(6), 4).middle(2), enumerate_dice([faces] * 4, lambda r: sum(sorted(r)[1:3])))
     # AnyDice's {1, 1, 3}@4d6: the highest counted twice and the third highest; a rank past the pool adds nothing
-    assert_matches(Die.uniform(6).pool(4).positions([1, 1, 3, 9]),
+    assert_matches(Pool.of(Die.uniform(6), 4).positions([1, 1, 3, 9]),
                    enumerate_dice([faces] * 4, lambda r: 2 * max(r) + sorted(r, reverse=True)[2]))
-    assert_matches(Die.uniform(6).pool(3).positions([1], order="lowest"), enumerate_dice([faces] * 3, min))
+    assert_matches(Pool.of(Die.uniform(6), 3).positions([1], order="lowest"), enumerate_dice([faces] * 3, min))
 
 
 def test_count_and_sum() -> None:
@@ -189,7 +189,7 @@ def test_refusals() -> None:
     with pytest.raises(DiceValueError):
         Die.uniform(6).compare("<>", 3)
     with pytest.raises(DiceLimitError):
-        list(Die.uniform(100).pool(20).sorted_outcomes())
+        list(Pool.of(Die.uniform(100), 20).sorted_outcomes())
     with pytest.raises(DiceLimitError):
         Pool([Die.uniform(100 + i) for i in range(12)]).highest(3)
 
@@ -199,7 +199,7 @@ def _all(items: Iterable[tuple[int, float]]) -> float:
 
 
 def test_every_die_sums_to_one() -> None:
-    for d in [Die.uniform(6).pool(5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
+    for d in [Pool.of(Die.uniform(6), 5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
         assert abs(_all(d.items()) + d.truncated - 1.0) < 1e-12
 
 

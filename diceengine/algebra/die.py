@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
 from diceengine.pmf import PMF
 
-if TYPE_CHECKING:
-    from .pool import Pool
+from .chains import chains_total
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
 
@@ -37,7 +36,7 @@ class Die:
     Every operation returns a new die: arithmetic with another die or a number treats the two as independent
     (``d + d`` is two dice, :meth:`repeat` the sum of copies), :meth:`compare` gives a die over {0, 1},
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
-    the die itself, and :meth:`pool` makes a :class:`~diceengine.algebra.Pool` of copies. ``truncated`` is the
+    the die itself; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>` throws ``n`` copies together. ``truncated`` is the
     probability an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
     """
 
@@ -222,15 +221,9 @@ class Die:
         """Thrown again and added while the throw shows an outcome ``on`` names (None: the highest), at most
         ``depth`` more throws (None: until the chance left is below the truncation). ``penetrate``: each added
         throw counts one less (the test reads the face thrown)."""
-        from .throw import Throw
-
-        return Throw(self).explode(on, depth, penetrate).exact()
-
-    def pool(self, n: int) -> Pool:
-        """``n`` independent copies, as a pool to keep, count or sum."""
-        from .pool import Pool
-
-        return Pool([self] * n)
+        hit = _membership([self.max()] if on is None else on)
+        faces = frozenset(v for v in self.outcomes() if hit(v))
+        return Die(*chains_total(self.pmf, faces, depth, penetrate))
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:

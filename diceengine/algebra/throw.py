@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 
-from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.errors import DiceLimitError
 from diceengine.lazy import np
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
+from diceengine.limits import MAX_EXPLOSIONS
 from diceengine.pmf import PMF
 
+from .chains import chains, chains_total
 from .die import Die, _membership
 
 __all__ = ["Throw"]
@@ -98,38 +99,13 @@ class Throw:
 
     # ------------------------------------------------------------ exact
     def chains(self) -> Iterator[tuple[int, PMF]]:
-        """``(k, masses)``: the totals of the throws that added exactly ``k`` throws, weighted by their chance;
-        the last item's ``k`` is -1 and its masses are what the truncation left out (an empty PMF, or None's
-        tail)."""
-        pmf = self.die.pmf
-        mask = np.isin(pmf.values, np.fromiter(self.explode_on, dtype=np.int64))
-        stop, go = PMF(pmf.offset, np.where(mask, 0.0, pmf.p)), PMF(pmf.offset, np.where(mask, pmf.p, 0.0))
-        if go.mass >= 1.0 - 1e-15 and self.depth is None:
-            raise DiceValueError("every face explodes: the die never stops")
-        prefix, k = PMF.point(0), 0
-        while True:
-            shift = -1 if self.penetrate and k else 0
-            if self.depth is not None and k == self.depth:
-                yield k, prefix + pmf.shift(shift)
-                return
-            yield k, prefix + stop.shift(shift)
-            prefix = prefix + go.shift(shift)
-            k += 1
-            if go.mass <= 0 or (self.depth is None and prefix.mass < TRUNCATION / 10):
-                yield -1, prefix if go.mass > 0 else PMF.point(0, 0.0)
-                return
-            if self.depth is None and k > MAX_EXPLOSIONS:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+        """``(k, masses)``: the totals of the throws that added exactly ``k`` throws, weighted by their chance; the
+        last item's ``k`` is -1 with what the truncation left out (:func:`~.chains.chains`)."""
+        return chains(self.die.pmf, self.explode_on, self.depth, self.penetrate)
 
     def exact(self) -> Die:
         """The die of one throw's total."""
-        out, left = PMF.point(0, 0.0), 0.0
-        for k, part in self.chains():
-            if k < 0:
-                left = part.mass
-            else:
-                out = out.mix(part)
-        return Die(out, left)
+        return Die(*chains_total(self.die.pmf, self.explode_on, self.depth, self.penetrate))
 
 
 def _draw_table(die: Die) -> tuple[int, list[float] | None]:
