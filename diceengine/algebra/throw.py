@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 
-from diceengine.errors import DiceLimitError
 from diceengine.lazy import np
-from diceengine.limits import MAX_EXPLOSIONS
 from diceengine.pmf import PMF
 
-from .chains import chains, chains_total
+from .chains import chains, chains_total, roll_steps, sample_steps
 from .die import Die, _membership
 
 __all__ = ["Throw"]
@@ -63,10 +61,8 @@ class Throw:
     def roll(self, r: Callable[[], float]) -> list[int]:
         """The faces thrown, in order (the first, then each added throw as thrown)."""
         chain = [self.face(r)]
-        while chain[-1] in self.explode_on and (self.depth is None or len(chain) <= self.depth):
-            if len(chain) > MAX_EXPLOSIONS:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            chain.append(self.face(r))
+        if chain[0] in self.explode_on:
+            chain += roll_steps(chain[0], lambda: self.face(r), self.explode_on.__contains__, self.depth)
         return chain
 
     def total(self, chain: list[int]) -> int:
@@ -87,14 +83,9 @@ class Throw:
         total = first.copy()
         added = np.zeros(n, dtype=np.int64)
         on = np.fromiter(self.explode_on, dtype=np.int64)
-        active = np.flatnonzero(np.isin(first, on))
-        while len(active) and (self.depth is None or added[active[0]] < self.depth):
-            if added[active[0]] >= MAX_EXPLOSIONS:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            new = self.faces(len(active), gen)
-            total[active] += new - int(self.penetrate)
-            added[active] += 1
-            active = active[np.isin(new, on)]
+        for idx, new in sample_steps(first, lambda k: self.faces(k, gen), lambda v: np.isin(v, on), self.depth):
+            total[idx] += new - int(self.penetrate)
+            added[idx] += 1
         return first, total, added
 
     # ------------------------------------------------------------ exact
