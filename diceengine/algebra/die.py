@@ -16,10 +16,11 @@ __all__ = ["COMPARISONS", "Die", "Operand"]
 #: what an operation takes beside a die: another die, or a number (a die that always shows it)
 Operand = Union["Die", int]
 
-#: each comparison's name and its test on numpy arrays (d20's ``SetOperator`` table: one row a comparison)
-COMPARISONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal, "!=": np.not_equal,
-    "=": np.equal,
+#: each comparison's spelling and the numpy function that tests it (d20's ``SetOperator`` table: one row a
+#: comparison; names, so that importing the algebra imports no numpy)
+COMPARISONS: dict[str, str] = {
+    "<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal", "!=": "not_equal",
+    "=": "equal", "<>": "not_equal",
 }
 
 
@@ -177,9 +178,10 @@ class Die:
 
     def compare(self, op: str, other: Operand) -> Die:
         """A die showing 1 where ``self op other`` holds and 0 elsewhere."""
-        test = COMPARISONS.get(op)
-        if test is None:
+        name = COMPARISONS.get(op)
+        if name is None:
             raise DiceValueError(f"unknown comparison {op!r}")
+        test = getattr(np, name)
         return self.combine(other, lambda x, y: test(x, y).astype(np.int64))
 
     # ------------------------------------------------------------ one die changed

@@ -47,7 +47,7 @@ _WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words
 
 
 #: the Wild Die (text 003): a d6 thrown again and added on each 6; the exploding character point throws the same
-WILD_DIE = algebra.Throw.of(algebra.Die.uniform(6)).explode({6})
+WILD_DIE = algebra.Throw.of(range(1, 7)).explode({6})
 
 
 @dataclass(frozen=True)
