@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import pytest
 
 Z_999 = 3.090232306167813  # standard normal quantile of 0.999
 
@@ -95,3 +96,21 @@ def clear_engine_caches() -> None:
                     value.cache_clear()
                 elif type(value).__name__ == "PlanCache":  # the prepared plans of diceengine.api
                     value.clear()
+
+
+def roundtrip(state: Any) -> Any:
+    """A state of play stored as JSON and read back (a bot keeps it between messages): nothing is lost."""
+    back = type(state).model_validate_json(state.model_dump_json())
+    assert back == state
+    return back
+
+
+def refused(rule: Callable[..., Any], state: Any, *args: Any, match: str | None = None, **kwargs: Any) -> Any:
+    """An illegal action raises the engine's error (matching ``match``) and leaves the state as it was; the error."""
+    import diceengine as de
+
+    before = state.model_dump_json()
+    with pytest.raises(de.DiceError, match=match) as err:
+        rule(state, *args, **kwargs)
+    assert state.model_dump_json() == before
+    return err.value

@@ -15,17 +15,9 @@ from hypothesis import strategies as st
 
 from diceengine.algebra import Die, Pool, Throw
 from diceengine.errors import DiceLimitError, DiceValueError
+from tests.helpers import enumerate_dice
 
 Faces = Sequence[int]
-
-
-def enumerate_dice(dice: Sequence[Faces], reading: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
-    """The distribution of ``reading(roll)`` over every roll of these fair dice (a die: its list of faces)."""
-    out: dict[int, Fraction] = defaultdict(Fraction)
-    total = math.prod(len(f) for f in dice)
-    for roll in itertools.product(*dice):
-        out[reading(roll)] += Fraction(1, total)
-    return dict(out)
 
 
 def assert_matches(die: Die, expected: dict[int, Fraction], tol: float = 1e-12) -> None:

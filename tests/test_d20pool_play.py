@@ -15,21 +15,7 @@ from diceengine.systems.d20pool.play import PoolState
 
 import diceengine as de
 from diceengine.cli import main
-
-
-def roundtrip(state: PoolState) -> PoolState:
-    """A bot stores the state as JSON between messages: nothing is lost."""
-    back = PoolState.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, **kwargs) -> None:
-    """An illegal action raises the engine's error and leaves the state as it was."""
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def success_chance(dice: int, threshold: int, difficulty: int) -> Fraction:

@@ -12,23 +12,9 @@ import pytest
 from diceengine.systems.d20pool import play
 from diceengine.systems.d20pool.play import Character, PoolState
 
-import diceengine as de
 from diceengine.cli import main
 from diceengine.i18n import translate_error
-
-
-def roundtrip(state: PoolState) -> PoolState:
-    back = PoolState.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, **kwargs) -> de.DiceError:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError) as err:
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
-    return err.value
+from tests.helpers import refused, roundtrip
 
 
 def party() -> PoolState:

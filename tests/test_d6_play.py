@@ -15,19 +15,7 @@ from diceengine.systems.d6wild.play import WildCharacter
 
 import diceengine as de
 from diceengine.cli import main
-
-
-def roundtrip(state: D6Scene) -> D6Scene:
-    back = D6Scene.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError, match=match):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def plain(dice: int, pips: int = 0) -> dict[int, Fraction]:

@@ -9,20 +9,7 @@ from diceengine.systems.d6 import play
 from diceengine.systems.d6.play import D6Character, D6Scene
 from diceengine.systems.d6.rules import Wound
 
-import diceengine as de
-
-
-def roundtrip(state: D6Scene) -> D6Scene:
-    back = D6Scene.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError, match=match):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def scene(**roark) -> D6Scene:

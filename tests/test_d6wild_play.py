@@ -10,20 +10,8 @@ from diceengine.systems.d6wild import play as wplay
 from diceengine.systems.d6wild.play import Stun, WildCharacter, WildScene
 
 import diceengine as de
+from tests.helpers import refused, roundtrip
 from tests.test_d6wild import chance_at_least, wild_code
-
-
-def roundtrip(state: WildScene) -> WildScene:
-    back = WildScene.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError, match=match):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
 
 
 def scene() -> WildScene:

@@ -8,20 +8,7 @@ import pytest
 from diceengine.systems.d6wild import play
 from diceengine.systems.d6wild.play import WildCharacter, WildScene
 
-import diceengine as de
-
-
-def roundtrip(state: WildScene) -> WildScene:
-    back = WildScene.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError, match=match):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def scene() -> WildScene:

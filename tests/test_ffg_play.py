@@ -8,19 +8,7 @@ from diceengine.systems.ffg import DicePool, NarrativeOutcome, play
 from diceengine.systems.ffg.play import CharacterSheet, DestinyState, Encounter, MinionGroup
 
 import diceengine as de
-
-
-def roundtrip(state: Encounter) -> Encounter:
-    back = Encounter.model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def troopers(**kw) -> MinionGroup:

@@ -11,23 +11,9 @@ import pytest
 from diceengine.systems.ffg import play
 from diceengine.systems.ffg.play import CharacterSheet, Encounter, MinionGroup
 
-import diceengine as de
 from diceengine.cli import main
 from diceengine.i18n import translate_error
-
-
-def roundtrip(state):
-    back = type(state).model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, **kwargs) -> de.DiceError:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError) as err:
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
-    return err.value
+from tests.helpers import refused, roundtrip
 
 
 def officer() -> CharacterSheet:

@@ -5,26 +5,11 @@ as it was."""
 
 from __future__ import annotations
 
-import pytest
 from diceengine.systems.ffg import play
 from diceengine.systems.ffg.play import CharacterSheet
 
-import diceengine as de
 from diceengine.i18n import translate_error
-
-
-def roundtrip(sheet: CharacterSheet) -> CharacterSheet:
-    back = CharacterSheet.model_validate_json(sheet.model_dump_json())
-    assert back == sheet
-    return back
-
-
-def refused(rule, sheet, *args, **kwargs) -> de.DiceError:
-    before = sheet.model_dump_json()
-    with pytest.raises(de.DiceError) as err:
-        rule(sheet, *args, **kwargs)
-    assert sheet.model_dump_json() == before
-    return err.value
+from tests.helpers import refused, roundtrip
 
 
 def test_the_grit_example():

@@ -4,9 +4,8 @@ against a brute-force enumeration written here."""
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -15,25 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diceengine as de
-
-
-def enumerate_dice(dice: Sequence[Sequence[int]], reading: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = defaultdict(Fraction)
-    size = 1
-    for d in dice:
-        size *= len(d)
-    for roll in itertools.product(*dice):
-        out[reading(roll)] += Fraction(1, size)
-    return dict(out)
+from tests.helpers import assert_close, enumerate_dice
 
 
 def exact(expr: str) -> dict[int, float]:
     return {o.total: p for o, p in de.distribution(expr).items()}
-
-
-def assert_close(got: dict[int, float], expected: dict[int, Fraction], tol: float = 1e-9) -> None:
-    for k in set(got) | set(expected):
-        assert abs(got.get(k, 0.0) - float(expected.get(k, 0))) <= tol, (k, got.get(k), expected.get(k))
 
 
 def assert_sampled(expr: str, expected: dict[int, Fraction], n: int = 60_000) -> None:

@@ -5,26 +5,12 @@ refused physical effort (003), a Force point doubling the Strength roll against 
 
 from __future__ import annotations
 
-import pytest
 from diceengine.systems.d6 import play as d6play
 from diceengine.systems.d6.play import D6Character, D6Scene
 from diceengine.systems.d6wild import play as wildplay
 from diceengine.systems.d6wild.play import WildCharacter, WildScene
 
-import diceengine as de
-
-
-def roundtrip(state):
-    back = type(state).model_validate_json(state.model_dump_json())
-    assert back == state
-    return back
-
-
-def refused(rule, state, *args, match: str | None = None, **kwargs) -> None:
-    before = state.model_dump_json()
-    with pytest.raises(de.DiceError, match=match):
-        rule(state, *args, **kwargs)
-    assert state.model_dump_json() == before
+from tests.helpers import refused, roundtrip
 
 
 def jedi_scene(mode: str = "add") -> D6Scene:
