@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Union
-
 from diceengine.records import dataclass, field
 
 __all__ = [
@@ -69,7 +67,7 @@ class Binary:
 class Call:
     """``[words and arguments]``: ``parts`` holds each word as a ``str`` and each argument as an expression."""
 
-    parts: tuple[Union[str, Expr], ...]
+    parts: tuple[str | Expr, ...]
     pos: int = field(default=0, compare=False)
 
     @property
@@ -83,7 +81,7 @@ class Call:
         return tuple(p for p in self.parts if not isinstance(p, str))
 
 
-Expr = Union[Number, Name, Sequence, Unary, Binary, Call]
+Expr = Number | Name | Sequence | Unary | Binary | Call
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +131,7 @@ class Result:
 class FunctionDef:
     """``function: words and parameters {body}``."""
 
-    parts: tuple[Union[str, Param], ...]
+    parts: tuple[str | Param, ...]
     body: Block
     pos: int = field(default=0, compare=False)
 
@@ -154,7 +152,7 @@ class If:
 
     condition: Expr
     then: Block
-    otherwise: Union[Block, If, None] = None
+    otherwise: Block | If | None = None
     pos: int = field(default=0, compare=False)
 
 
@@ -173,11 +171,11 @@ class Set:
     """``set "setting" to value`` (the value a string or an expression)."""
 
     setting: str
-    value: Union[str, Expr]
+    value: str | Expr
     pos: int = field(default=0, compare=False)
 
 
-Statement = Union[Assign, Output, Result, FunctionDef, If, Loop, Set]
+Statement = Assign | Output | Result | FunctionDef | If | Loop | Set
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,6 @@ and :data:`NULL` (a count that is blank, ``[f]d4``), each with its own rules in 
 
 from __future__ import annotations
 
-from typing import Union
-
 from diceengine.algebra import Die, Pool
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_
@@ -68,7 +66,7 @@ class Dice:
         return f"Dice({self.name}: {self.total()!r})"
 
 
-Value = Union[int, tuple, Dice, Empty]
+Value = int | tuple | Dice | Empty
 
 
 def check_number(value: int) -> int:
