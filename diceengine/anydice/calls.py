@@ -86,7 +86,8 @@ def mix_results(results: list[tuple[Value, float]]) -> Value:
     """The die of an enumerated call: each result (a sequence summed) with its chance. A blank result is left out
     and the others weigh as much as before together; a NULL result keeps its weight but shows nothing (AnyDice's
     total then falls short of 100%: the die's ``truncated`` is what it lost)."""
-    parts: list[tuple[Die, float]] = []
+    numbers: dict[int, float] = {}
+    dice: list[tuple[Die, float]] = []
     lost = kept = 0.0
     for value, weight in results:
         if value is BLANK:
@@ -94,13 +95,16 @@ def mix_results(results: list[tuple[Value, float]]) -> Value:
         kept += weight
         if value is NULL:
             lost += weight
-            continue
-        if isinstance(value, tuple):
-            value = sum_of(value)
-        parts.append((value.total() if isinstance(value, Dice) else Die.constant(check_number(value)), weight))
-    if not parts:
+        elif isinstance(value, Dice):
+            dice.append((value.total(), weight))
+        else:
+            number = check_number(sum_of(value))  # type: ignore[arg-type]
+            numbers[number] = numbers.get(number, 0.0) + weight
+    if numbers:
+        dice.append((Die.from_weights(numbers), sum(numbers.values())))
+    if not dice:
         return NULL if lost else BLANK
-    die = Die.mix(parts)
+    die = Die.mix(dice)
     if lost:
         die = Die(die.pmf, die.truncated + lost / kept)
     return Dice.of(die)

@@ -4,6 +4,7 @@ budget (steps, function depth, sequence sizes), refused with the engine's limit 
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from typing import Any
@@ -21,7 +22,7 @@ from .values import BLANK, Dice, Empty, Value, describe, output_die, sum_of, typ
 __all__ = ["MAX_FUNCTION_DEPTH", "MAX_SEQUENCE", "MAX_STEPS", "Interpreter", "Output", "Settings"]
 
 #: most steps (statements run, functions called) one program may take
-MAX_STEPS = 2_000_000
+MAX_STEPS = 500_000
 #: highest "maximum function depth" a program may set
 MAX_FUNCTION_DEPTH = 100
 #: most elements one sequence may hold
@@ -273,6 +274,9 @@ class Interpreter:
         per_argument = [choices(kind, value, order) for kind, value in zip(function.types, args, strict=True)]
         if all(len(c) == 1 and c[0][1] == 1.0 for c in per_argument):
             return self._invoke(function, tuple(c[0][0] for c in per_argument))
+        calls = math.prod(len(c) for c in per_argument)
+        if calls + self.steps > MAX_STEPS:
+            raise DiceLimitError(N_("this program takes more than {limit} steps"), limit=MAX_STEPS)
         results = [(self._invoke(function, values), weight) for values, weight in combinations(per_argument)]
         return mix_results(results)
 

@@ -12,12 +12,14 @@ from diceengine.i18n import N_
 
 from . import tree as t
 
-__all__ = ["MAX_PROGRAM_LENGTH", "locate", "parse_program"]
+__all__ = ["MAX_NESTING", "MAX_PROGRAM_LENGTH", "MAX_TREE_DEPTH", "locate", "parse_program"]
 
 #: longest program accepted, in characters
 MAX_PROGRAM_LENGTH = 100_000
-#: deepest nesting of expressions and blocks
+#: deepest nesting of brackets
 MAX_NESTING = 200
+#: deepest tree (a chain of operators nests as deep as it is long)
+MAX_TREE_DEPTH = 1000
 
 #: how each terminal is named in an error (messages of the catalogues)
 _TERMINALS = {
@@ -187,6 +189,20 @@ def _syntax_error(text: str, err: Any) -> DiceSyntaxError:
                   expected=_expected(err.accepts or err.expected))
 
 
+def _depth(program: t.Program) -> None:
+    """Refuse a tree deeper than :data:`MAX_TREE_DEPTH`."""
+    stack: list[tuple[Any, int]] = [(s, 1) for s in program.statements]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise _error(program.text, N_("nested too deeply (more than {limit} levels)"), int(getattr(node, "pos", 0)),
+                         DiceLimitError, limit=MAX_TREE_DEPTH)
+        if isinstance(node, tuple):
+            stack.extend((item, depth) for item in node)
+        elif type(node).__module__ == t.__name__:
+            stack.extend((getattr(node, name), depth + 1) for name in type(node).__slots__ if name != "pos")
+
+
 def _nesting(text: str) -> None:
     """Refuse a program nested deeper than :data:`MAX_NESTING` brackets (before Lark reads it)."""
     depth, deepest = 0, 0
@@ -221,4 +237,6 @@ def parse_program(text: str) -> t.Program:
         raise
     except DiceSyntaxError as err:
         raise _error(text, err.template, err.column or 0, **err.params) from None
-    return t.Program(program.statements, text)
+    program = t.Program(program.statements, text)
+    _depth(program)
+    return program
