@@ -27,6 +27,8 @@ MAX_STEPS = 500_000
 MAX_FUNCTION_DEPTH = 100
 #: most elements one sequence may hold
 MAX_SEQUENCE = 100_000
+#: Python frames a run may nest (calls and expressions deep inside calls)
+RECURSION = 20_000
 #: results of calls kept for reuse
 MAX_MEMO = 200_000
 
@@ -90,11 +92,14 @@ class Interpreter:
     def run(self) -> list[Output]:
         """Run the program; its outputs in order."""
         limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
+        sys.setrecursionlimit(max(limit, RECURSION))
         try:
             self._block(self.program.statements)
         except _Returned as returned:
             raise self._at(DiceValueError(N_("result: outside a function")), returned.value) from None
+        except RecursionError:
+            raise DiceLimitError(N_("this program nests its calls and expressions too deeply (deeper than {limit} "
+                                    "Python frames)"), limit=RECURSION) from None
         finally:
             sys.setrecursionlimit(limit)
         return self.outputs
