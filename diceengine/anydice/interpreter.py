@@ -15,6 +15,7 @@ from diceengine.i18n import N_
 
 from . import tree as t
 from .calls import Function, choices, combinations, mix_results
+from .errors import located
 from .library import library
 from .operators import MAX_NUMBER, binary, unary
 from .values import BLANK, Dice, Empty, Value, describe, output_die, sum_of, type_name
@@ -108,10 +109,7 @@ class Interpreter:
         """``err`` located at ``node`` (a line and a caret), unless it already is."""
         if err.expression is not None:
             return err
-        from .parse import locate
-
-        line, shown, column = locate(self.program.text, int(getattr(node, "pos", 0)))
-        return type(err)(N_("line {line}: ") + err.template, shown, column, line=line, **err.params)
+        return located(type(err), err.template, self.program.text, int(getattr(node, "pos", 0)), **err.params)
 
     def _step(self) -> None:
         self.steps += 1
@@ -147,7 +145,7 @@ class Interpreter:
 
     def _define(self, node: t.FunctionDef) -> None:
         if self.depth:
-            raise DiceValueError(N_("a function is defined outside any function"))
+            raise DiceValueError(N_("a function can only be defined outside functions"))
         params = node.params
         self.functions[node.key] = Function(node.key, tuple(p.name for p in params), tuple(p.type for p in params),
                                             body=node.body)
@@ -157,7 +155,7 @@ class Interpreter:
     def _if(self, node: t.If) -> None:
         condition = self.evaluate(node.condition)
         if not isinstance(condition, int):
-            raise DiceValueError(N_("a condition is a number, not {got}"), got=type_name(condition))
+            raise DiceValueError(N_("a condition is a number, not {got}"), got=[type_name(condition)])
         if condition:
             self._block(node.then.statements)
         elif isinstance(node.otherwise, t.If):
@@ -171,7 +169,7 @@ class Interpreter:
         if isinstance(over, int):
             over = (over,)
         if not isinstance(over, tuple):
-            raise DiceValueError(N_("a loop goes over a sequence, not {got}"), got=type_name(over))
+            raise DiceValueError(N_("a loop goes over a sequence, not {got}"), got=[type_name(over)])
         for value in over:
             self.frames[-1][node.name] = value
             self._block(node.body.statements)
@@ -248,7 +246,7 @@ class Interpreter:
             return values
         times = self.evaluate(item.repeat)
         if not isinstance(times, (int, tuple)):
-            raise DiceValueError(N_("a repetition is a number, not {got}"), got=type_name(times))
+            raise DiceValueError(N_("a repetition is a number, not {got}"), got=[type_name(times)])
         times = max(0, sum_of(times))
         if len(values) * times > MAX_SEQUENCE:
             raise DiceLimitError(N_("a sequence of more than {limit} elements"), limit=MAX_SEQUENCE)
@@ -256,7 +254,7 @@ class Interpreter:
 
     def _bound(self, value: Value) -> int:
         if isinstance(value, (Dice, Empty)):
-            raise DiceValueError(N_("a range is between numbers, not {got}"), got=type_name(value))
+            raise DiceValueError(N_("a range is between numbers, not {got}"), got=[type_name(value)])
         return sum_of(value)
 
     def _unary(self, node: t.Unary) -> Value:

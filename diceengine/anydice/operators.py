@@ -162,7 +162,7 @@ def pick(a: Value, b: Value, order: str = "highest") -> Value:
     """``a @ b``: the sum of the elements of ``b`` at the positions ``a`` names (1-based; a die's dice sorted by
     ``order``, a number's digits)."""
     if not isinstance(a, (int, tuple)):
-        raise DiceValueError(N_("a position is a number or a sequence, not {got}"), got=type_name(a))
+        raise DiceValueError(N_("a position is a number or a sequence, not {got}"), got=[type_name(a)])
     positions = (a,) if isinstance(a, int) else a
     if b is BLANK:
         return BLANK

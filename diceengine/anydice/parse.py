@@ -11,8 +11,9 @@ from diceengine.errors import DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 
 from . import tree as t
+from .errors import located
 
-__all__ = ["MAX_NESTING", "MAX_PROGRAM_LENGTH", "MAX_TREE_DEPTH", "locate", "parse_program"]
+__all__ = ["MAX_NESTING", "MAX_PROGRAM_LENGTH", "MAX_TREE_DEPTH", "parse_program"]
 
 #: longest program accepted, in characters
 MAX_PROGRAM_LENGTH = 100_000
@@ -31,15 +32,6 @@ _TERMINALS = {
     "RANGE": "'..'", "LBRACE": "'{'", "LBRACKET": "'['", "RBRACE": "'}'", "RSQB": "']'", "LPAR": "'('",
     "RPAR": "')'", "COLON": "':'", "COMMA": "','",
 }
-
-
-def locate(text: str, pos: int) -> tuple[int, str, int]:
-    """``(line number from 1, the line's text, column in it)`` of the character offset ``pos``."""
-    pos = max(0, min(pos, len(text)))
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    line = text[start:] if end < 0 else text[start:end]
-    return text.count("\n", 0, pos) + 1, line, pos - start
 
 
 def _start(node: Any) -> int:
@@ -166,8 +158,7 @@ def _parser() -> Any:
 
 
 def _error(text: str, message: str, pos: int, cls: type = DiceSyntaxError, **params: Any) -> Any:
-    line, shown, column = locate(text, pos)
-    return cls(N_("line {line}: ") + message, shown, column, line=line, **params)
+    return located(cls, message, text, pos, **params)
 
 
 def _expected(names: Any) -> list[str]:
