@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .samples import Sample
 
-__all__ = ["Expressible", "distribution", "plan", "roll", "sample", "systems"]
+__all__ = ["Expressible", "anydice", "distribution", "plan", "roll", "sample", "systems"]
 
 #: dice drawn at once by a bulk sample (bounds its memory: a few arrays of this many int64)
 CHUNK_DICE = 1 << 21
@@ -222,6 +222,23 @@ def distribution(expression: str, system: str | System = "standard", **options: 
     PLANS.remember(key, dist)
     dist.system, dist.expression = _name(system), plain_text(expression)
     return dist
+
+
+def anydice(program: str, lang: str | None = None) -> list[Distribution]:
+    """The outputs of an AnyDice program (anydice.com's language), exact, in order: each a distribution of one field,
+    ``total``, whose ``expression`` is the output's label (one without any outcome, as AnyDice shows nothing, has no
+    rows). An error is the engine's, at its line with a caret, said in ``lang``."""
+    from .anydice import run
+    from .anydice.errors import say
+    from .anydice.results import distribution_of
+
+    program = plain_text(program, "a program")
+    try:
+        if lang is not None:
+            language(lang)
+        return [distribution_of(output) for output in run(program)]
+    except DiceError as err:
+        raise (say(err, lang) if lang is not None else err) from None
 
 
 def systems() -> dict[str, System]:
