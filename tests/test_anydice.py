@@ -238,3 +238,15 @@ def test_the_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("output d6 @ 1"))
     assert main(["--lang", "fr", "anydice", "-"]) == 2
     assert "ligne 1 : une position est un nombre ou une séquence, pas un dé" in capsys.readouterr().err
+
+
+def test_answers_are_kept_for_the_last_programs_only():
+    import diceengine.anydice as package
+
+    first = package.run("output 3d6")
+    again = package.run("output 3d6")
+    assert first[0] is again[0]  # not run again
+    for n in range(package.KEEP + 1):
+        package.run(f"output {n}")
+    assert package.run("output 3d6")[0] is not first[0]  # pushed out, run again
+    assert len(package._ANSWERS) <= package.KEEP

@@ -22,13 +22,25 @@ from .parse import parse_program
 if TYPE_CHECKING:
     from diceengine.distributions import Distribution
 
-__all__ = ["Output", "parse_program", "run"]
+__all__ = ["KEEP", "Output", "parse_program", "run"]
+
+
+#: programs answered lately (a program's outputs depend on its text alone): text -> outputs, oldest first
+_ANSWERS: dict[str, tuple[Output, ...]] = {}
+#: how many programs :data:`_ANSWERS` keeps
+KEEP = 64
 
 
 def run(program: str) -> list[Output]:
     """Run an AnyDice program; its outputs in order (each a label and a die, ``None`` where AnyDice shows
-    nothing)."""
-    return Interpreter(parse_program(program)).run()
+    nothing). The answers of the last :data:`KEEP` programs are kept: a program asked again is not run again."""
+    found = _ANSWERS.pop(program, None)
+    if found is None:
+        found = tuple(Interpreter(parse_program(program)).run())
+        if len(_ANSWERS) >= KEEP:
+            del _ANSWERS[next(iter(_ANSWERS))]
+    _ANSWERS[program] = found
+    return list(found)
 
 
 class _AnyDicePackage(types.ModuleType):
