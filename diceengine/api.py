@@ -228,17 +228,9 @@ def anydice(program: str, lang: str | None = None) -> list[Distribution]:
     """The outputs of an AnyDice program (anydice.com's language), exact, in order: each a distribution of one field,
     ``total``, whose ``expression`` is the output's label (one without any outcome, as AnyDice shows nothing, has no
     rows). An error is the engine's, at its line with a caret, said in ``lang``."""
-    from .anydice import run
-    from .anydice.errors import say
-    from .anydice.results import distribution_of
+    from .anydice import outputs
 
-    program = plain_text(program, "a program")
-    try:
-        if lang is not None:
-            language(lang)
-        return [distribution_of(output) for output in run(program)]
-    except DiceError as err:
-        raise (say(err, lang) if lang is not None else err) from None
+    return outputs(plain_text(program, "a program"), lang)
 
 
 def systems() -> dict[str, System]:

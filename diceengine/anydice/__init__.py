@@ -22,7 +22,7 @@ from .parse import parse_program
 if TYPE_CHECKING:
     from diceengine.distributions import Distribution
 
-__all__ = ["KEEP", "Output", "parse_program", "run"]
+__all__ = ["KEEP", "Output", "outputs", "parse_program", "run"]
 
 
 #: programs answered lately (a program's outputs depend on its text alone): text -> outputs, oldest first
@@ -43,13 +43,32 @@ def run(program: str) -> list[Output]:
     return list(found)
 
 
+def outputs(program: str, lang: str | None = None) -> list[Distribution]:
+    """The outputs of ``program`` as distributions (:func:`diceengine.api.anydice`); an error said in ``lang``."""
+    from diceengine.errors import DiceError
+    from diceengine.i18n import language
+
+    from .errors import say
+    from .results import distribution_of
+
+    if type(program) is not str:
+        if not isinstance(program, str):
+            raise DiceError(f"a program must be a string, not {type(program).__name__}")
+        program = str.__str__(program)
+    try:
+        if lang is not None:
+            language(lang)
+        return [distribution_of(output) for output in run(program)]
+    except DiceError as err:
+        raise (say(err, lang) if lang is not None else err) from None
+
+
 class _AnyDicePackage(types.ModuleType):
-    """The package, callable: ``diceengine.anydice(program)`` is :func:`diceengine.api.anydice`."""
+    """The package, callable: ``diceengine.anydice(program, lang=None)`` is :func:`outputs`, as
+    :func:`diceengine.api.anydice` is."""
 
     def __call__(self, program: str, lang: str | None = None) -> list[Distribution]:
-        from diceengine.api import anydice
-
-        return anydice(program, lang)
+        return outputs(program, lang)
 
 
 sys.modules[__name__].__class__ = _AnyDicePackage

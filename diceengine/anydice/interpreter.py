@@ -18,6 +18,7 @@ from .calls import Function, choices, combinations, mix_results
 from .errors import located
 from .library import library
 from .operators import MAX_NUMBER, binary, unary
+from .settings import Settings
 from .values import BLANK, Dice, Empty, Value, describe, output_die, sum_of, type_name
 
 __all__ = ["MAX_FUNCTION_DEPTH", "MAX_SEQUENCE", "MAX_STEPS", "Interpreter", "Output", "Settings"]
@@ -34,20 +35,6 @@ RECURSION = 20_000
 MAX_MEMO = 200_000
 
 _LABEL_NAME = re.compile(r"\[([A-Z_]+)\]")
-
-
-class Settings:
-    """The settings a program may change with ``set``."""
-
-    __slots__ = ("explode_depth", "max_depth", "order")
-
-    def __init__(self) -> None:
-        self.explode_depth = 2
-        self.max_depth = 10
-        self.order = "highest"
-
-    def key(self) -> tuple[int, int, str]:
-        return self.explode_depth, self.max_depth, self.order
 
 
 class Output:

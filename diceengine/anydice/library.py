@@ -5,13 +5,10 @@ are, so ``[highest 1 of 2d20]`` and ``[absolute d6 - 3]`` follow the rules of :m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .calls import Function
+from .settings import Settings
 from .values import BLANK, Dice, Empty, Value
-
-if TYPE_CHECKING:
-    from .interpreter import Settings
 
 __all__ = ["library"]
 

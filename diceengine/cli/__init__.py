@@ -330,7 +330,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_table(sub, add_lang)
     from .anydice import add_commands as add_anydice
 
-    add_anydice(sub)
+    add_anydice(sub, HelpFormatter)
     for each in sub.choices.values():  # every sub-command takes --lang after its name too
         add_lang(each)
     return parser

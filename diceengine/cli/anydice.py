@@ -85,12 +85,10 @@ def cmd_anydice(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
-    """Register ``anydice`` on the sub-command parser ``sub``."""
-    from . import HelpFormatter
-
+def add_commands(sub: Any, formatter: type[argparse.HelpFormatter] = argparse.HelpFormatter) -> None:
+    """Register ``anydice`` on the sub-command parser ``sub`` (its help written by ``formatter``)."""
     p = sub.add_parser("anydice", help="run an AnyDice program (anydice.com's language): its outputs, exact",
-                       formatter_class=HelpFormatter)
+                       formatter_class=formatter)
     p.add_argument("file", help="the program's file, or - to read it from standard input")
     p.add_argument("--view", default="normal", choices=("normal", "at-least", "at-most", "all"),
                    help="which of AnyDice's views to print (default: normal)")
