@@ -133,6 +133,13 @@ def _logic(op: str, a: Value, b: Value) -> Value:
 
 def binary(op: str, a: Value, b: Value, order: str = "highest") -> Value:
     """``a op b`` (``op`` one of :data:`BINARY`; ``order`` the setting "position order" for ``@``)."""
+    if type(a) is int and type(b) is int:  # the commonest case, first
+        test = _TESTS.get(op)
+        if test is not None:
+            return int(test(a, b))
+        fn = _ARITHMETIC.get(op)
+        if fn is not None:
+            return _number(fn(a, b))
     if op == "d":
         return roll(a, b)
     if op == "@":
@@ -161,6 +168,8 @@ def _digits(value: int, order: str) -> list[int]:
 def pick(a: Value, b: Value, order: str = "highest") -> Value:
     """``a @ b``: the sum of the elements of ``b`` at the positions ``a`` names (1-based; a die's dice sorted by
     ``order``, a number's digits)."""
+    if type(a) is int and type(b) is tuple:  # the commonest case, first
+        return b[a - 1] if 1 <= a <= len(b) else 0
     if not isinstance(a, (int, tuple)):
         raise DiceValueError(N_("a position is a number or a sequence, not {got}"), got=[type_name(a)])
     positions = (a,) if isinstance(a, int) else a
