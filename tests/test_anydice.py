@@ -250,3 +250,12 @@ def test_answers_are_kept_for_the_last_programs_only():
         package.run(f"output {n}")
     assert package.run("output 3d6")[0] is not first[0]  # pushed out, run again
     assert len(package._ANSWERS) <= package.KEEP
+
+
+def test_the_command_line_draws_the_outputs(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    path, png = tmp_path / "p.anydice", tmp_path / "p.png"
+    path.write_text("output 2d6\noutput [highest 1 of 2d6]\n")
+    assert main(["anydice", str(path), "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "output 2" in capsys.readouterr().out
