@@ -200,3 +200,18 @@ def _all(items: Iterable[tuple[int, float]]) -> float:
 def test_every_die_sums_to_one() -> None:
     for d in [Die.uniform(6).pool(5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
         assert abs(_all(d.items()) + d.truncated - 1.0) < 1e-12
+
+
+def test_sorted_outcomes_of_many_dice_keep_their_chances() -> None:
+    # 1000 coins: the sorted roll with k ones has the binomial chance C(1000, k) / 2**1000 (the multinomial
+    # coefficient outgrows a float, and (1/2)**1000 alone nears its smallest value)
+    got = dict(Die.uniform(2).pool(1000).sorted_outcomes(order="lowest"))
+    assert len(got) == 1001
+    for k in (0, 1, 300, 500, 1000):
+        roll = tuple([1] * k + [2] * (1000 - k))
+        want = Fraction(math.comb(1000, k), 2**1000)
+        assert got[roll] == pytest.approx(float(want), rel=1e-9, abs=1e-300)
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-9)
+    # 300 d3: every sorted roll, its chances summing to the whole
+    total = sum(p for _, p in Die.uniform(3).pool(300).sorted_outcomes())
+    assert total == pytest.approx(1.0, abs=1e-9)
