@@ -150,3 +150,34 @@ def test_mutated_programs_never_crash(chunk):
             assert str(err)  # the engine's error, in words
             continue
         assert isinstance(outputs, list)
+
+
+_ATOMS = ["0", "1", "2", "-3", "7", "999", "d6", "2d4", "d{}", "{}", "{1,2}", "{0,-1,3}", "d{1,1,5}", "[f]", "[f]d0",
+          "X", "S", "D", "0d4", "{d4}", "[g d4]", "[h 2d3]", "[highest 1 of 3d4]", "[explode d3]", "[sort {3,1}]",
+          "1000000000", "#{}"]
+_BINARY = ["+", "-", "*", "/", "^", "@", "d", "=", "!=", "<", "<=", ">", ">=", "&", "|"]
+_PRELUDE = ("function: f {}\nfunction: g N:n { result: N * 2 }\nfunction: h S:s { result: 1@S }\n"
+            "X: 3\nS: {1,2,3}\nD: 2d6\n")
+
+
+def _expression(rng: random.Random, depth: int = 0) -> str:
+    r = rng.random()
+    if depth > 3 or r < 0.3:
+        return rng.choice(_ATOMS)
+    if r < 0.5:
+        return rng.choice(["-", "!", "#", "d", "+"]) + _expression(rng, depth + 1)
+    if r < 0.6:
+        return "(" + _expression(rng, depth + 1) + ")"
+    return f"{_expression(rng, depth + 1)} {rng.choice(_BINARY)} {_expression(rng, depth + 1)}"
+
+
+def test_random_expressions_over_every_type_pair_never_crash():
+    """Every operator between numbers, sequences, dice, pools and both empty dice, nested at random."""
+    rng = random.Random(35)
+    for _ in range(300):
+        program = _PRELUDE + f'output {_expression(rng)} named "[X] [S] [D]"'
+        try:
+            outputs = de.anydice(program)
+        except DiceError:
+            continue
+        assert len(outputs) == 1
