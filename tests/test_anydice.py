@@ -259,3 +259,13 @@ def test_the_command_line_draws_the_outputs(tmp_path, capsys):
     assert main(["anydice", str(path), "--plot", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "output 2" in capsys.readouterr().out
+
+
+def test_diceengine_anydice_is_the_package_and_the_function():
+    import diceengine.anydice as package
+
+    assert de.anydice is package and callable(de.anydice)
+    assert de.anydice("output 1")[0].mean() == 1
+    assert de.api.anydice("output 2")[0].mean() == 2
+    with pytest.raises(de.DiceError, match="a program must be a string, not bytes"):
+        de.anydice(b"output 1")
