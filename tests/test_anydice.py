@@ -223,6 +223,8 @@ def test_the_distribution_has_the_views_every_distribution_has():
     assert dist.at_least(10) == pytest.approx(6 / 36)
     assert dist.probability(lambda o: o.total <= 4) == pytest.approx(6 / 36)
     assert de.anydice("function: f {}\noutput [f]")[0].marginal() == {}
+    model = dist.model().model_dump()  # the JSON view every distribution has
+    assert model["system"] == "anydice" and model["fields"] == ["total"] and len(model["outcomes"]) == 11
 
 
 def test_the_command_line(tmp_path, capsys, monkeypatch):
