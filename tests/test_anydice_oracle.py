@@ -181,3 +181,40 @@ def test_random_expressions_over_every_type_pair_never_crash():
         except DiceError:
             continue
         assert len(outputs) == 1
+
+
+# ---------------------------------------------------------------- the prebuilt tables read programs as Lark does
+
+def _read_by(parse, text: str) -> tuple:
+    from lark.exceptions import UnexpectedInput
+
+    from diceengine import lalr
+
+    try:
+        return ("tree", repr(parse(text)))  # positions included
+    except (lalr.Unparsed, UnexpectedInput):
+        return ("not a program",)
+    except DiceError as err:
+        return ("refused", str(err))
+
+
+def test_the_runtime_reads_every_program_as_lark_does():
+    """grammars/_tables_anydice.py (python -m diceengine.lalr) read by the engine's runtime: the same trees,
+    positions included, the same refusals, the same texts out of the grammar as Lark's own parser."""
+    from diceengine.anydice import parse
+
+    seen = set()
+    for text in [p["program"] for p in PROGRAMS] + _mutants(300, seed=25):
+        ours, theirs = _read_by(parse._runtime().parse, text), _read_by(parse._parser().parse, text)
+        assert ours == theirs, text
+        seen.add(ours[0])
+    assert seen == {"tree", "not a program", "refused"}
+
+
+def test_a_program_is_read_without_lark():
+    import subprocess
+    import sys
+
+    code = ("import sys, diceengine as de; de.anydice('output [highest 2 of 3d6]'); "
+            "print('lark' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -100,7 +100,7 @@ class _Builder:
         left, op, right = children
         return t.Binary(str(op), left, right, op.start_pos)
 
-    def unary(self, children: list[Any]) -> t.Unary:
+    def prefix(self, children: list[Any]) -> t.Unary:
         op, operand = children
         return t.Unary(str(op), operand, op.start_pos)
 
@@ -142,19 +142,50 @@ def _string(token: Any) -> str:
     return "".join(out)
 
 
+def _builders() -> dict[str, Any]:
+    """Rule name -> the builder of its node (a method of :class:`_Builder`, taking the rule's children)."""
+    builder = _Builder()
+    return {name: getattr(builder, name) for name in dir(builder) if not name.startswith("_")}
+
+
+@cache
+def _grammar() -> str:
+    """The grammar's full text: ``core.lark`` followed by ``anydice.lark``, as the rulesets' grammars are joined."""
+    from diceengine.parser import core_grammar
+    from diceengine.registry import package_text
+
+    return core_grammar() + "\n" + package_text("diceengine.grammars", "anydice.lark")
+
+
+@cache
+def _runtime() -> Any:
+    """The engine's LALR runtime on the tables Lark wrote for the grammar (:mod:`diceengine.lalr`: no Lark import)."""
+    from diceengine import lalr
+
+    return lalr.Parser(lalr.tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
+
+
 @cache
 def _parser() -> Any:
+    """Lark's parser of the grammar, building the same nodes (what says why a text is not a program)."""
     from lark import Transformer, v_args
 
     from diceengine.lalr import compile_grammar
-    from diceengine.registry import package_text
 
-    builder = _Builder()
     transformer = Transformer()
-    for name in dir(builder):
-        if not name.startswith("_"):
-            setattr(transformer, name, v_args(inline=False)(getattr(builder, name)))
-    return compile_grammar(package_text("diceengine.grammars", "anydice.lark"), transformer)
+    for name, fn in _builders().items():
+        setattr(transformer, name, v_args(inline=False)(fn))
+    return compile_grammar(_grammar(), transformer)
+
+
+def _read(text: str) -> Any:
+    """The program's tree: read by the runtime, or by Lark (whose error is the one raised) when the runtime cannot."""
+    from diceengine import lalr
+
+    try:
+        return _runtime().parse(text)
+    except lalr.Unparsed:
+        return _parser().parse(text)
 
 
 def _error(text: str, message: str, pos: int, cls: type = DiceSyntaxError, **params: Any) -> Any:
@@ -215,19 +246,19 @@ def parse_program(text: str) -> t.Program:
         raise DiceLimitError(N_("program too long: {length} characters (at most {limit})"), length=len(text),
                              limit=MAX_PROGRAM_LENGTH)
     _nesting(text)
-    from lark.exceptions import UnexpectedInput, VisitError
-
     try:
-        program = _parser().parse(text)
-    except UnexpectedInput as err:
-        raise _syntax_error(text, err) from None
-    except VisitError as err:
-        inner = err.orig_exc
-        if isinstance(inner, DiceSyntaxError):
-            raise _error(text, inner.template, inner.column or 0, **inner.params) from None
-        raise
+        program = _read(text)
     except DiceSyntaxError as err:
         raise _error(text, err.template, err.column or 0, **err.params) from None
+    except Exception as err:
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        if isinstance(err, UnexpectedInput):
+            raise _syntax_error(text, err) from None
+        if isinstance(err, VisitError) and isinstance(err.orig_exc, DiceSyntaxError):
+            inner = err.orig_exc
+            raise _error(text, inner.template, inner.column or 0, **inner.params) from None
+        raise
     program = t.Program(program.statements, text)
     _depth(program)
     return program
