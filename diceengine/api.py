@@ -155,6 +155,8 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
     """Roll ``expression`` once; the :class:`Roll` keeps every die and explains itself, in ``lang``
     (``"en"``, ``"fr"``; ``None``: English) unless its ``render`` asks for another; an error is said
     in ``lang`` too."""
+    if lang is not None:  # checked on every call, a cached plan's too (no roll that cannot say itself)
+        language(lang)
     key = (system, expression, tuple(sorted(options.items()))) if options else (system, expression)
     try:
         found = _plans.get(key)
@@ -163,8 +165,6 @@ def roll(expression: str, system: str | System = "standard", seed: Seed = None, 
         found, hashable = None, False
     if found is None:
         try:
-            if lang is not None:
-                language(lang)
             found = _prepare(key, expression, system, options) if hashable else plan(expression, system, **options)
         except DiceError as err:
             raise translate_error(err, lang) if lang is not None else err

@@ -58,14 +58,20 @@ def locale_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 
 
-@cache
 def language(lang: str | None) -> str:
     """The catalogue code of ``lang``: ``"fr_FR.UTF-8"`` -> ``"fr"``; ``None`` -> English. An unknown
     language raises the engine's error naming the known ones."""
     if lang is None:
         return DEFAULT_LANGUAGE
-    if not isinstance(lang, str):
-        raise DiceError(f"a language is a code such as 'fr', not {type(lang).__name__}")
+    if type(lang) is not str:
+        if not isinstance(lang, str):
+            raise DiceError(f"a language is a code such as 'fr', not {type(lang).__name__}")
+        lang = str(lang)  # a str subclass: a plain copy before it is cached
+    return _code(lang)
+
+
+@cache
+def _code(lang: str) -> str:
     code = lang.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     if code not in LANGUAGES:
         raise DiceError(f"no catalogue for language {lang!r} (known: {', '.join(LANGUAGES)})")

@@ -8,11 +8,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diceengine.algebra import Die, Pool
+from diceengine.algebra import Die, Pool, Throw
 from diceengine.errors import DiceLimitError, DiceValueError
 
 Faces = Sequence[int]
@@ -63,7 +64,7 @@ def test_keep_of_identical_dice_matches_enumeration(n: int, keep: int, highest: 
     def reading(roll: tuple[int, ...]) -> int:
         return sum(sorted(roll, reverse=highest)[:keep])
 
-    pool = die_of(faces).pool(n)
+    pool = Pool.of(die_of(faces), n)
     expected = enumerate_dice([faces] * n, reading)
     assert_matches(pool.highest(keep) if highest else pool.lowest(keep), expected)
     # the general ranked reading (another algorithm) agrees with the fast keep
@@ -73,12 +74,12 @@ def test_keep_of_identical_dice_matches_enumeration(n: int, keep: int, highest: 
 
 def test_middle_and_positions() -> None:
     faces = list(range(1, 7))
-    assert_matches(Die.uniform(6).pool(3).middle(1), enumerate_dice([faces] * 3, lambda r: sorted(r)[1]))
-    assert_matches(Die.uniform(6).pool(4).middle(2), enumerate_dice([faces] * 4, lambda r: sum(sorted(r)[1:3])))
+    assert_matches(Pool.of(Die.uniform(6), 3).middle(1), enumerate_dice([faces] * 3, lambda r: sorted(r)[1]))
+    assert_matches(Pool.of(Die.uniform(6), 4).middle(2), enumerate_dice([faces] * 4, lambda r: sum(sorted(r)[1:3])))
     # AnyDice's {1, 1, 3}@4d6: the highest counted twice and the third highest; a rank past the pool adds nothing
-    assert_matches(Die.uniform(6).pool(4).positions([1, 1, 3, 9]),
+    assert_matches(Pool.of(Die.uniform(6), 4).positions([1, 1, 3, 9]),
                    enumerate_dice([faces] * 4, lambda r: 2 * max(r) + sorted(r, reverse=True)[2]))
-    assert_matches(Die.uniform(6).pool(3).positions([1], order="lowest"), enumerate_dice([faces] * 3, min))
+    assert_matches(Pool.of(Die.uniform(6), 3).positions([1], order="lowest"), enumerate_dice([faces] * 3, min))
 
 
 def test_count_and_sum() -> None:
@@ -186,9 +187,9 @@ def test_refusals() -> None:
     with pytest.raises(DiceValueError):
         Die.from_weights({1: -1.0})
     with pytest.raises(DiceValueError):
-        Die.uniform(6).compare("<>", 3)
+        Die.uniform(6).compare("<=>", 3)
     with pytest.raises(DiceLimitError):
-        list(Die.uniform(100).pool(20).sorted_outcomes())
+        list(Pool.of(Die.uniform(100), 20).sorted_outcomes())
     with pytest.raises(DiceLimitError):
         Pool([Die.uniform(100 + i) for i in range(12)]).highest(3)
 
@@ -198,14 +199,67 @@ def _all(items: Iterable[tuple[int, float]]) -> float:
 
 
 def test_every_die_sums_to_one() -> None:
-    for d in [Die.uniform(6).pool(5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
+    for d in [Pool.of(Die.uniform(6), 5).middle(3), Die.uniform(10).explode(depth=None), Die.of([1, 1, 2]).repeat(7)]:
         assert abs(_all(d.items()) + d.truncated - 1.0) < 1e-12
 
+
+# ---------------------------------------------------------------- a throw: the three interpretations of one definition
+
+
+def _scripted(draws: list[float]) -> Callable[[], float]:
+    it = iter(draws)
+    return lambda: next(it)
+
+
+def test_a_throw_rolls_its_chain_from_the_draws() -> None:
+    wild = Throw.of(range(1, 7)).explode({6})
+    # 0.9 -> 6, 0.95 -> 6, 0.1 -> 1: two explosions, then it stops
+    assert wild.roll(_scripted([0.9, 0.95, 0.1])) == [6, 6, 1]
+    assert wild.total([6, 6, 1]) == 13
+    capped = Throw.of(range(1, 7)).explode({6}, depth=1, penetrate=True)
+    assert capped.roll(_scripted([0.99, 0.99, 0.0])) == [6, 6]
+    assert capped.total([6, 6]) == 11
+    listed = Throw.of([1, 1, 4])  # a listed die draws by index, as every die of the engine
+    assert [listed.face(_scripted([x])) for x in (0.0, 0.6, 0.7)] == [1, 1, 4]
+
+
+@pytest.mark.parametrize("throw", [
+    Throw.of(range(1, 7)).explode({6}),
+    Throw.of([0, 1, 1, 3]).explode({3}, depth=3, penetrate=True),
+    Throw.of(range(1, 5)).explode({3, 4}, depth=2),
+])
+def test_roll_sample_and_exact_of_a_throw_agree(throw: Throw) -> None:
+    exact = dict(throw.exact().items())
+    gen = np.random.default_rng(5)
+    n = 200_000
+    _, totals, added = throw.sample(n, gen)
+    rng = np.random.default_rng(6)
+    rolled = np.array([throw.total(throw.roll(rng.random)) for _ in range(20_000)])
+    for values, size in ((totals, n), (rolled, 20_000)):
+        for v, p in exact.items():
+            seen = float(np.count_nonzero(values == v)) / size
+            assert abs(seen - p) <= 5 * math.sqrt(p * (1 - p) / size) + 1e-9, (v, seen, p)
+        assert set(np.unique(values)) <= set(exact)
+    # the chains by added throws weigh what the sample's added throws count
+    by_k = {k: part.mass for k, part in throw.chains() if k >= 0}
+    for k, mass in by_k.items():
+        seen = float(np.count_nonzero(added == k)) / n
+        assert abs(seen - mass) <= 5 * math.sqrt(mass * (1 - mass) / n) + 1e-9
+
+
+def test_a_throw_is_refused_past_the_explosion_limit() -> None:
+    sure = Throw.of([6, 6]).explode({6})
+    with pytest.raises(DiceValueError):
+        sure.exact()
+    with pytest.raises(DiceLimitError):
+        sure.roll(lambda: 0.5)
+    with pytest.raises(DiceLimitError):
+        sure.sample(10, np.random.default_rng(1))
 
 def test_sorted_outcomes_of_many_dice_keep_their_chances() -> None:
     # 1000 coins: the sorted roll with k ones has the binomial chance C(1000, k) / 2**1000 (the multinomial
     # coefficient outgrows a float, and (1/2)**1000 alone nears its smallest value)
-    got = dict(Die.uniform(2).pool(1000).sorted_outcomes(order="lowest"))
+    got = dict(Pool.of(Die.uniform(2), 1000).sorted_outcomes(order="lowest"))
     assert len(got) == 1001
     for k in (0, 1, 300, 500, 1000):
         roll = tuple([1] * k + [2] * (1000 - k))
@@ -213,5 +267,5 @@ def test_sorted_outcomes_of_many_dice_keep_their_chances() -> None:
         assert got[roll] == pytest.approx(float(want), rel=1e-9, abs=1e-300)
     assert sum(got.values()) == pytest.approx(1.0, abs=1e-9)
     # 300 d3: every sorted roll, its chances summing to the whole
-    total = sum(p for _, p in Die.uniform(3).pool(300).sorted_outcomes())
+    total = sum(p for _, p in Pool.of(Die.uniform(3), 300).sorted_outcomes())
     assert total == pytest.approx(1.0, abs=1e-9)

@@ -221,3 +221,15 @@ def test_docs_languages_page_is_what_the_cli_prints(capsys):
                 break
             assert printed[i] == line, command
         assert status == (2 if printed and printed[0].startswith("dice: e") else 0)
+
+
+@pytest.mark.parametrize("bad", ["xx", ["fr"], 3])
+def test_an_unknown_language_is_refused_whether_the_plan_is_cached_or_not(bad):
+    # the drift issue 33 found: lang was checked only when a plan was built, so a second roll of a cached
+    # expression returned a roll whose text raised
+    for expression in ("1d6+2", "4d6kh2"):
+        de.roll(expression)  # its plan cached
+        with pytest.raises(de.DiceError) as err:
+            de.roll(expression, lang=bad)
+        assert "language" in str(err.value)
+    assert str(de.roll("1d6+1", seed=1, lang="fr")).startswith("1d6+1")

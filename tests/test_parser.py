@@ -11,11 +11,11 @@ import diceengine as de
 
 
 @pytest.mark.parametrize("expr, system, column, message", [
-    ("3d6 +", "standard", 5, "the expression ends too early: expected '(', '+', '-', 'd', '{', a number, decimal or function"),
+    ("3d6 +", "standard", 5, "the expression ends too early: expected '(', '+', '-', 'P(', 'd', '{', a number, decimal or function"),
     ("(3d6", "standard", 4, "the expression ends too early: expected ')' or ','"),
-    ("3d6>", "standard", 4, "the expression ends too early: expected '-' or a number"),
+    ("3d6>", "standard", 4, "the expression ends too early: expected '(', '-' or a number"),
     ("3d6 )", "standard", 4, "unexpected ')': expected description or the end of the expression"),
-    ("1d6 + ſ", "standard", 6, "unexpected character 'ſ': expected '(', '+', '-', 'd', '{', a number, decimal or function"),
+    ("1d6 + ſ", "standard", 6, "unexpected character 'ſ': expected '(', '+', '-', 'P(', 'd', '{', a number, decimal or function"),
     ("profİciencies", "standard", 4, "unexpected character 'İ': letters are ASCII letters here"),
     ("2a1p vs", "ffg", 7, "the expression ends too early: expected a die letter (a p b d c s f) or name or a number"),
     ("2a1p vs q", "ffg", 8, "unexpected character 'q': expected a die letter (a p b d c s f) or name or a number"),

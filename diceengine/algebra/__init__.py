@@ -5,7 +5,7 @@ Every operation returns a new value, so the standard notation, the rulesets and 
 their dice from the same pieces:
 
 - arithmetic between dice and numbers (``+ - * //``, ``abs``, unary ``-``), :meth:`Die.compare` (a die over
-  {0, 1}), :meth:`Die.map`, :meth:`Die.mix`, :meth:`Die.repeat` (``NdM`` is ``Die.uniform(M).repeat(N)``);
+  {0, 1}), :meth:`Die.map`, :meth:`Die.mix`, :meth:`Die.repeat` (``NdM`` is ``Die.uniform(M).repeat(N)``); ``Pool.of(die, n)`` throws ``n`` copies together;
 - a die changed: :meth:`Die.explode` (on a set of outcomes, to a depth or truncated; penetrating),
   :meth:`Die.reroll` (once, to a depth, until), :meth:`Die.clip`;
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
@@ -20,7 +20,8 @@ Exact operations check the work budget of :mod:`diceengine.limits` and raise
 
 from __future__ import annotations
 
-from .die import COMPARISONS, Die, Operand, as_die, explosion_chain
+from .die import COMPARISONS, Die, Operand, as_die
 from .pool import Pool
+from .throw import Throw
 
-__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "as_die", "explosion_chain"]
+__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "Throw", "as_die"]

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
-from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.errors import DiceValueError
 from diceengine.lazy import np
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
 from diceengine.pmf import PMF
 
-if TYPE_CHECKING:
-    from .pool import Pool
+from .chains import chains_total
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
 
 #: what an operation takes beside a die: another die, or a number (a die that always shows it)
 Operand = Union["Die", int]
 
-#: each comparison's name and its test on numpy arrays (d20's ``SetOperator`` table: one row a comparison)
-COMPARISONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal, "!=": np.not_equal,
-    "=": np.equal,
+#: each comparison's spelling and the numpy function that tests it (d20's ``SetOperator`` table: one row a
+#: comparison; names, so that importing the algebra imports no numpy)
+COMPARISONS: dict[str, str] = {
+    "<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal", "!=": "not_equal",
+    "=": "equal", "<>": "not_equal",
 }
 
 
@@ -38,7 +37,7 @@ class Die:
     Every operation returns a new die: arithmetic with another die or a number treats the two as independent
     (``d + d`` is two dice, :meth:`repeat` the sum of copies), :meth:`compare` gives a die over {0, 1},
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
-    the die itself, and :meth:`pool` makes a :class:`~diceengine.algebra.Pool` of copies. ``truncated`` is the
+    the die itself; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>` throws ``n`` copies together. ``truncated`` is the
     probability an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
     """
 
@@ -179,9 +178,10 @@ class Die:
 
     def compare(self, op: str, other: Operand) -> Die:
         """A die showing 1 where ``self op other`` holds and 0 elsewhere."""
-        test = COMPARISONS.get(op)
-        if test is None:
+        name = COMPARISONS.get(op)
+        if name is None:
             raise DiceValueError(f"unknown comparison {op!r}")
+        test = getattr(np, name)
         return self.combine(other, lambda x, y: test(x, y).astype(np.int64))
 
     # ------------------------------------------------------------ one die changed
@@ -224,48 +224,8 @@ class Die:
         ``depth`` more throws (None: until the chance left is below the truncation). ``penetrate``: each added
         throw counts one less (the test reads the face thrown)."""
         hit = _membership([self.max()] if on is None else on)
-        mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
-        stop = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
-        go = PMF(self.pmf.offset, np.where(mask, self.pmf.p, 0.0))
-        return Die(*explosion_chain(stop, go, depth, -1 if penetrate else 0))
-
-    def pool(self, n: int) -> Pool:
-        """``n`` independent copies, as a pool to keep, count or sum."""
-        from .pool import Pool
-
-        return Pool([self] * n)
-
-
-def explosion_chain(stop: PMF, go: PMF, depth: int | None, added: int = 0) -> tuple[PMF, float]:
-    """The total of an explosion chain: a throw ends on ``stop`` or goes on on ``go`` (masses of one throw), each
-    added throw (not the first) shifted by ``added``; at most ``depth`` added throws (the last stands whatever it shows), or, with
-    None, until the chains still going weigh less than the truncation. Returns the total and the mass left out."""
-    q = go.mass
-    if q <= 0:
-        return stop, 0.0
-    if q >= 1.0 - 1e-15 and depth is None:
-        raise DiceValueError("every face explodes: the die never stops")
-    out = PMF.point(0, 0.0)
-    prefix = PMF.point(0)  # the sum of the throws so far that exploded, with their mass
-    whole = stop.mix(go)
-    k = 0
-    while True:
-        shift = added if k else 0
-        if depth is not None and k == depth:
-            return out.mix(prefix + whole.shift(shift)), 0.0
-        out = out.mix(prefix + stop.shift(shift))
-        prefix = prefix + go.shift(shift)
-        k += 1
-        if depth is None and (prefix.mass < TRUNCATION / 10 or k > MAX_EXPLOSIONS):
-            if prefix.mass >= TRUNCATION / 10:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            return out, prefix.mass
-
-
-def explosion_cost(faces: int, depth: int) -> Cost:
-    """What :func:`explosion_chain` costs for a die of ``faces`` outcomes followed ``depth`` throws deep."""
-    span = faces * (depth + 1)
-    return Cost(depth * (2 * faces * span + 3000), 3 * span)
+        faces = frozenset(v for v in self.outcomes() if hit(v))
+        return Die(*chains_total(self.pmf, faces, depth, penetrate))
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:

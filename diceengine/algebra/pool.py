@@ -39,6 +39,13 @@ class Pool:
                 groups.append((die, 1))
         self.groups = tuple(groups)
 
+    @classmethod
+    def of(cls, die: Die, n: int) -> Pool:
+        """``n`` independent copies of ``die``."""
+        if n < 0:
+            raise DiceValueError(f"a pool has a number of dice, not {n}")
+        return cls([die] * n)
+
     def __len__(self) -> int:
         return len(self.dice)
 

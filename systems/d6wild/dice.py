@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine import algebra
+from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
-from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION, Cost
+from diceengine.limits import Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
 from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
 from diceengine.rolls import Die
@@ -45,16 +46,8 @@ CHARACTER_POINT = N_("character point")
 _WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words(CHARACTER_POINT)
 
 
-def _exploding_d6(tolerance: float) -> tuple[PMF, float]:
-    """One d6 that is rolled again and added on each 6 (truncated); the mass left out."""
-    out = PMF.point(0, 0.0)
-    k = 0
-    while True:
-        mass = (1 / 6) ** k
-        if mass < tolerance or k > MAX_EXPLOSIONS:
-            return out, mass
-        out = out.mix(PMF.from_counts(range(1, 6), mass / 6).shift(6 * k))
-        k += 1
+#: the Wild Die (text 003): a d6 thrown again and added on each 6; the exploding character point throws the same
+WILD_DIE = algebra.Throw.of(range(1, 7)).explode({6})
 
 
 @dataclass(frozen=True)
@@ -69,18 +62,10 @@ class WildDice(CodeDice):
     extras = ("complication", "explosions")
 
     # ------------------------------------------------------------ one roll
-    def _chain(self, r: Callable[[], float]) -> list[int]:
-        chain = [int(r() * 6) + 1]
-        while chain[-1] == 6:
-            if len(chain) > MAX_EXPLOSIONS:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            chain.append(int(r() * 6) + 1)
-        return chain
-
     def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
         wild = self.wild
         normal = [int(r() * 6) + 1 for _ in range(code.dice - 1 if wild else code.dice)]
-        chain = self._chain(r) if wild else []
+        chain = WILD_DIE.roll(r) if wild else []
         flagged = wild and chain[0] == 1 and self.complication != "none"
         removed = None
         if flagged and self.complication == "remove_highest":
@@ -93,7 +78,7 @@ class WildDice(CodeDice):
             total = sum(normal) + sum(chain)
         bonus: list[int] = []
         if self.character_point:
-            bonus = self._chain(r) if self.character_point_explodes else [int(r() * 6) + 1]
+            bonus = WILD_DIE.roll(r) if self.character_point_explodes else [WILD_DIE.face(r)]
         total += sum(bonus) + code.pips
         return total, (flagged, max(len(chain) - 1, 0)), (normal, chain, bonus, removed, flagged, code.pips)
 
@@ -175,7 +160,8 @@ class WildDice(CodeDice):
         if not self.character_point:
             return PMF.point(0), 0.0
         if self.character_point_explodes:
-            return _exploding_d6(TRUNCATION / 10)
+            exact = WILD_DIE.exact()
+            return exact.pmf, exact.truncated
         return _D6, 0.0
 
     def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
@@ -196,14 +182,11 @@ class WildDice(CodeDice):
             else:
                 rest = keep_sum([(f, 1 / 6) for f in range(1, 7)], n, n - 1, highest=False)
             out[(True, 0)] = (rest + tail).scale_mass(1 / 6)
-        k = 1
-        while True:
-            mass = (1 / 6) ** (k + 1)  # k sixes, then each of 1..5
-            if 5 * mass < TRUNCATION / 10 or k > MAX_EXPLOSIONS:
-                truncated += (1 / 6) ** k  # chains of k sixes or more
-                break
-            out[(False, k)] = normal + PMF.from_counts(range(1, 6), mass).shift(6 * k) + tail
-            k += 1
+        for k, chains in WILD_DIE.chains():  # the Wild Die's explosions: k sixes, then one of 1..5
+            if k < 0:
+                truncated += chains.mass
+            elif k:
+                out[(False, k)] = normal + chains + tail
         return out, truncated
 
     def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
@@ -221,28 +204,12 @@ class WildDice(CodeDice):
         return cost, keys * length, length + 6 * keys
 
     # ------------------------------------------------------------ bulk
-    def _sample_chain(self, n: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        first = gen.integers(1, 7, size=n)
-        total = first.copy()
-        explosions = np.zeros(n, dtype=np.int64)
-        active = np.flatnonzero(first == 6)
-        depth = 0
-        while len(active):
-            depth += 1
-            if depth > MAX_EXPLOSIONS:
-                raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
-            new = gen.integers(1, 7, size=len(active))
-            total[active] += new
-            explosions[active] += 1
-            active = active[new == 6]
-        return first, total, explosions
-
     def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         k = code.dice - 1 if self.wild else code.dice
         normal = gen.integers(1, 7, size=(n, k)) if k else np.zeros((n, 0), dtype=np.int64)
         total = normal.sum(axis=1)
         if self.wild:
-            first, wild_total, explosions = self._sample_chain(n, gen)
+            first, wild_total, explosions = WILD_DIE.sample(n, gen)
             flagged = first == 1 if self.complication != "none" else np.zeros(n, dtype=bool)
             total = total + wild_total
             if self.complication == "remove_highest":
@@ -253,7 +220,7 @@ class WildDice(CodeDice):
             explosions = np.zeros(n, dtype=np.int64)
         if self.character_point:
             if self.character_point_explodes:
-                total = total + self._sample_chain(n, gen)[1]
+                total = total + WILD_DIE.sample(n, gen)[1]
             else:
                 total = total + gen.integers(1, 7, size=n)
         return total + code.pips, {"complication": flagged, "explosions": explosions}
@@ -274,7 +241,7 @@ def spend_character_point(roll: Any, seed: Any = None, explodes: bool = False) -
         raise DiceValueError("a character point adds one die to a roll, not more (not cumulative)")
     dice = replace(plan.dice_model, character_point=True, character_point_explodes=explodes)
     r = python_rng(seed).random
-    extra = dice._chain(r) if explodes else [int(r() * 6) + 1]
+    extra = WILD_DIE.roll(r) if explodes else [WILD_DIE.face(r)]
     total = roll.outcome.total + sum(extra)
     fields = {"total": total}
     if roll.outcome.success is not None:

@@ -3,8 +3,9 @@ term and its modifiers (the expressions around it are in :mod:`.expressions`).""
 
 from __future__ import annotations
 
-from diceengine.ast import AsList, Node, Token, to_int
-from diceengine.errors import DiceLimitError, DiceSyntaxError
+from diceengine.arith import IntAlgebra, fold
+from diceengine.ast import AsList, Node, Token, position, start, to_int
+from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
 from diceengine.records import dataclass, field
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Clamp",
     "Compare",
+    "Computed",
     "CountFailures",
     "CountSuccesses",
     "Critical",
@@ -27,6 +29,7 @@ __all__ = [
     "Explode",
     "GroupKeep",
     "Keep",
+    "ListedFaces",
     "Modifiers",
     "Reroll",
     "RerollRank",
@@ -35,13 +38,85 @@ __all__ = [
 ]
 
 
+MODIFIER_NUMBER = N_("a number in a modifier is whole and has no dice")
+
+
+class _ModifierNumber(IntAlgebra):
+    """The integers of a number computed in a modifier: the core arithmetic, ``//``, ``%`` and unary ``+``."""
+
+    def leaf(self, node: Any) -> int:
+        from .expressions import FloorDiv, Mod, Pos, Pow
+
+        if type(node) is Pos:
+            return fold(node.operand, self)
+        if type(node) is Pow:
+            a, b = fold(node.left, self), fold(node.right, self)
+            if b < 0:
+                raise DiceValueError(MODIFIER_NUMBER, column=position(node))
+            if abs(a) > 1 and b > 64:  # past any bound: refused before it is computed
+                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=position(node),
+                                     number=f"{a}^{b}", limit=MAX_CONSTANT)
+            return self._ok(a**b, node)
+        if type(node) in (FloorDiv, Mod):
+            a, b = fold(node.left, self), fold(node.right, self)
+            if b == 0:
+                raise DiceValueError(N_("division by zero"), column=node.pos)
+            return a // b if type(node) is FloorDiv else a % b
+        raise DiceValueError(MODIFIER_NUMBER, column=position(node))
+
+
+@dataclass(frozen=True, slots=True)
+class Computed(Node):
+    """A number computed in a modifier, ``(1+2)`` in ``4d6kh(1+2)``: whole, without dice, within the constants'
+    bound."""
+
+    expr: Any
+    value: int = 0
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.expr, Node):
+            value = fold(self.expr, _ModifierNumber())
+            if abs(value) > MAX_CONSTANT:
+                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=start(self.expr),
+                                     number=str(value), limit=MAX_CONSTANT)
+            object.__setattr__(self, "value", value)
+            object.__setattr__(self, "pos", start(self.expr))
+            object.__setattr__(self, "expr", None)
+
+
+@dataclass(frozen=True, slots=True)
+class ListedFaces(Node, AsList):
+    """The faces of a die listed one by one, ``{1,2,4,8}`` in ``d{1,2,4,8}`` (a face listed twice is twice as
+    likely)."""
+
+    items: Any
+    faces: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.items, list):
+            faces, sign = [], 1
+            for tok in self.items:
+                if tok is None:
+                    continue
+                if tok.type == "MINUS":
+                    sign = -1
+                    continue
+                faces.append(sign * to_int(tok))
+                sign = 1
+            object.__setattr__(self, "faces", tuple(faces))
+            object.__setattr__(self, "items", ())
+
+
 def _compare_parts(items: Any) -> tuple[str, int]:
-    """``(op, value)`` from the tokens ``[COMPARATOR] [MINUS] INT``."""
+    """``(op, value)`` from the tokens ``[COMPARATOR] [MINUS] INT`` (or a :class:`Computed` number)."""
     op, sign, value = "=", 1, 0
     for tok in items:
         if tok is None:
             continue
-        if tok.type == "COMPARATOR":
+        if isinstance(tok, Computed):
+            value = tok.value
+        elif tok.type == "COMPARATOR":
             op = str(tok)
         elif tok.type == "MINUS":
             sign = -1
@@ -149,6 +224,10 @@ class Keep(Node):
             object.__setattr__(self, "kind", _KEEP_SPELLINGS.get(kind, kind))
         if isinstance(self.n, Token):
             object.__setattr__(self, "n", to_int(self.n))
+        elif isinstance(self.n, Computed):
+            if self.n.value < 0:
+                raise DiceValueError(f"a keep / drop takes a number of dice, not {self.n.value}", column=self.n.pos)
+            object.__setattr__(self, "n", self.n.value)
         elif self.n is None:
             object.__setattr__(self, "n", 1)
             object.__setattr__(self, "spelled", self.spelled + "\x00")  # no number was typed
@@ -411,7 +490,8 @@ class Modifiers(Node, AsList):
 @dataclass(frozen=True, slots=True)
 class Dice(Node):
     """``NdM`` with its modifiers; the count and the sides may be expressions (``(1d4)d6``, ``2d(1d6+2)``);
-    ``dF`` is ``dF.2`` (-1/0/+1), ``dF.1`` has one -1, four 0 and one +1."""
+    ``dF`` is ``dF.2`` (-1/0/+1), ``dF.1`` has one -1, four 0 and one +1; listed faces (``d{1,2,4,8}``) are a
+    tuple."""
 
     count: Any
     die: Any
@@ -426,7 +506,9 @@ class Dice(Node):
             object.__setattr__(self, "die", "d")
         if isinstance(self.count, Token):
             object.__setattr__(self, "count", to_int(self.count))
-        if isinstance(self.sides, Token):
+        if isinstance(self.sides, ListedFaces):
+            object.__setattr__(self, "sides", self.sides.faces)
+        elif isinstance(self.sides, Token):
             kind = self.sides.type
             text = str(self.sides).upper()
             object.__setattr__(self, "sides", "%" if kind == "PERCENT" else ("F.1" if text == "F.1" else "F")

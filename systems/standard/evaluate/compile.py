@@ -136,7 +136,7 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
             outer, ctx.marked = ctx.marked, []
             try:
                 count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
-                sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str)) else None
+                sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str, tuple)) else None
             finally:
                 inner, ctx.marked = ctx.marked, outer
             if inner or any(isinstance(m, Critical) for m in node.modifiers.items):

@@ -16,6 +16,7 @@ from diceengine.rolls import Die
 from ..exact import pairs as exact_pairs
 from ..nodes import Dice
 from ..term import DiceTerm, compile_term
+from ..term.compile import sides_text
 from .base import Context, Evaluator, _as_array, _span
 
 #: most (count, sides) pairs the exact odds of computed dice may mix
@@ -101,7 +102,7 @@ class ComputedDice(Evaluator):
         _, (sub, inner) = next(records)
         it = iter(sub)
         count = f"({self.count.render(it)})" if self.count is not None else str(self.node.count or "")
-        sides = f"({self.sides.render(it)})" if self.sides is not None else str(self.node.sides)
+        sides = f"({self.sides.render(it)})" if self.sides is not None else sides_text(self.node.sides)
         owner, data = inner[0]
         return f"{count}d{sides}={owner.render(data)}"
 
@@ -116,7 +117,7 @@ class ComputedDice(Evaluator):
         if self.sides is not None:
             self.sides.wrapped(it, out, True)
         else:
-            out.append(str(self.node.sides))
+            out.append(sides_text(self.node.sides))
         out.append("=")
         owner, data = inner[0]
         out.extend(owner.parts(data))

@@ -33,7 +33,10 @@ from .dice_term import DiceTerm
 from .faces import AnyPoint, Listed, split_faces, window_of
 from .spec import TermSpec
 
-__all__ = ["compile_term", "decimal_scale", "keep_rule", "new_spec", "plain_term"]
+__all__ = ["compile_term", "decimal_scale", "keep_rule", "new_spec", "plain_term", "sides_text"]
+
+#: most faces a die may list (d{1,2,4,8}): the expression's length bounds them first
+MAX_LISTED_FACES = 1000
 
 
 def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) \
@@ -83,6 +86,12 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     elif sides_spec == "F.1":
         faces = Listed((-1, 0, 0, 0, 0, 1))
         kind = "dF.1"
+    elif isinstance(sides_spec, tuple):  # listed faces: d{1,2,4,8}
+        if len(sides_spec) > MAX_LISTED_FACES:
+            raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos,
+                                 sides=len(sides_spec), limit=MAX_LISTED_FACES)
+        faces = Listed(sorted(sides_spec))
+        kind = "d" + sides_text(sides_spec)
     else:
         sides = 100 if sides_spec == "%" else sides_spec
         if sides < 1:
@@ -270,8 +279,13 @@ def _reroll_rank(mods: tuple, count: int, expression: str, pos: int) -> tuple[st
     return (rank.kind, rank.side, chosen) if chosen > 0 else None
 
 
+def sides_text(sides: Any) -> str:
+    """How a die's sides are written: ``6``, ``%``, ``F``, ``{1,2,4,8}``."""
+    return "{" + ",".join(map(str, sides)) + "}" if isinstance(sides, tuple) else str(sides)
+
+
 def _term_text(node: Dice, count: int, sides: Any) -> str:
-    text = f"{'' if node.count is None and count == 1 else count}d{sides}"
+    text = f"{'' if node.count is None and count == 1 else count}d{sides_text(sides)}"
     for m in node.modifiers.items:
         if isinstance(m, Keep):
             text += m.text

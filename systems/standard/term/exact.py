@@ -8,6 +8,7 @@ from functools import partial
 from math import comb
 from typing import Any
 
+from diceengine.algebra.chains import chains_total
 from diceengine.errors import DiceLimitError
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, Cost
@@ -255,28 +256,17 @@ class TermOdds:
         spec = self.spec
         explode = spec.explode
         assert explode is not None
-        pen = int(spec.penetrate)
-        going = PMF.from_mapping({f: p for f, p in first.items() if explode.test(f)})
-        done = PMF.from_mapping({f: p for f, p in first.items() if not explode.test(f)})
-        on, off = split_faces(spec.faces, explode)
-        step_on = PMF.from_counts(on, 1 / spec.sides).shift(-pen)
-        step_off = PMF.from_counts(off, 1 / spec.sides).shift(-pen)
+        on, _ = split_faces(spec.faces, explode)
         _steps(3 * len(first))  # split in two (each face tested), then tabled
-        if spec.explode_limit is not None:
-            done = done.mix(going + step_on.mix(step_off))
-            going = PMF.point(0, 0.0)
-        depth = 0
-        while going.mass > tolerance and depth <= MAX_EXPLOSIONS:  # the bound refused up front is never reached
-            depth += 1
-            done = done.mix(going + step_off)
-            going = going + step_on
+        done, left = chains_total(PMF.from_counts(spec.faces), frozenset(on), spec.explode_limit, spec.penetrate,
+                                  first=PMF.from_mapping(first), tolerance=tolerance)
         out: dict[tuple[int, int], float] = {}
         listed = done.items()
         _steps(len(done.p) + len(listed))  # every cell of the sums read, every result placed
         for total, p in listed:
             key = (total, score(total) if score is not None else total)
             out[key] = out.get(key, 0.0) + p
-        return out, going.mass
+        return out, left
 
     def _marked_chains(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
         """:meth:`_chain_sums` of a tallied term (:func:`.scores.with_tally`): the chains' sums followed apart for each

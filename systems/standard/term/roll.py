@@ -6,8 +6,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from diceengine.errors import DiceLimitError
-from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
+from diceengine.algebra.chains import roll_steps
+from diceengine.limits import MAX_REROLLS
 
 from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
 from .scores import face_score, unique_test, unit_score
@@ -76,15 +76,9 @@ class TermRoll:
                     continue
                 throws = [[v, EXPLODED]]
                 total += v
-                for _depth in range(MAX_EXPLOSIONS):
-                    v = int(r() * s) + lo
-                    total += v
-                    if not explodes(v):
-                        throws.append([v, ADDED])
-                        break
-                    throws.append([v, ADDED | EXPLODED])
-                else:
-                    raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
+                for face in roll_steps(v, lambda: int(r() * s) + lo, explodes, None, spec.text):
+                    total += face
+                    throws.append([face, ADDED | EXPLODED if explodes(face) else ADDED])
                 units.append(throws)
             rec.append((owner, units))
             return total
@@ -122,7 +116,6 @@ class TermRoll:
         allowed, cap = spec.allowed, spec.reroll_cap
         units: list[list[list[int]]] = []
         seen: set[int] = set()
-        limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
         for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
@@ -156,17 +149,10 @@ class TermRoll:
                     v = faces[int(r() * s)]
                 seen.add(v)
             throws.append([v, 0])
-            if explode is not None:
-                depth = 0
-                while explode.test(v):
-                    depth += 1
-                    if depth > limit:
-                        if spec.explode_limit is not None:
-                            break
-                        raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
+            if explode is not None and explode.test(v):
+                for face in roll_steps(v, lambda: faces[int(r() * s)], explode.test, spec.explode_limit, spec.text):
                     throws[-1][1] |= EXPLODED
-                    v = faces[int(r() * s)]
-                    throws.append([v - pen, ADDED])  # a penetrating die counts one less; its face explodes
+                    throws.append([face - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
         if spec.reroll_rank is not None:
             self._reroll_ranks(r, units)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from diceengine.errors import DiceLimitError
+from diceengine.algebra.chains import sample_steps
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
@@ -120,24 +120,13 @@ def sample_general(spec: TermSpec, values: np.ndarray, gen: np.random.Generator)
     score = base(values) if per_count else None
     marks = mark_array(spec, values) if spec.tally is not None else None  # every face of a unit marked
     if spec.explode is not None:
-        active = spec.explode.test(values)
-        depth = 0
-        limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
-        while active.any():
-            depth += 1
-            if depth > limit:
-                if spec.explode_limit is not None:
-                    break
-                raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {spec.text}")
-            idx = np.flatnonzero(active)
-            new = draw(spec, gen, len(idx))
+        for idx, new in sample_steps(values, partial(draw, spec, gen), spec.explode.test, spec.explode_limit,
+                                     spec.text):
             total.flat[idx] += new - pen
             if per_count:
                 score.flat[idx] += base(new - pen)  # type: ignore[union-attr]
             if marks is not None:
                 marks.flat[idx] += mark_array(spec, new - pen)
-            active = np.zeros_like(active)
-            active.flat[idx] = spec.explode.test(new)
     if not counting:
         score = total.copy()
     elif not per_count:
@@ -167,17 +156,14 @@ def sample_each_die(spec: TermSpec, values: np.ndarray, gen: np.random.Generator
     assert explode is not None
     pen = int(spec.penetrate)
     blocks, alive_blocks = [values], [np.ones(values.shape, dtype=bool)]
-    active = explode.test(values)
-    depth = 0
-    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
-    while active.any() and depth < limit:
-        depth += 1
+    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit  # each die's column: no refusal
+    for idx, new in sample_steps(values, partial(draw, spec, gen), explode.test, limit, spec.text):
         raw = np.zeros(values.shape, dtype=np.int64)
-        idx = np.flatnonzero(active)
-        raw.flat[idx] = draw(spec, gen, len(idx))
+        raw.flat[idx] = new
+        alive = np.zeros(values.shape, dtype=bool)
+        alive.flat[idx] = True
         blocks.append(raw - pen)
-        alive_blocks.append(active.copy())
-        active = active & explode.test(raw)
+        alive_blocks.append(alive)
     keys = np.concatenate(blocks, axis=1)
     alive = np.concatenate(alive_blocks, axis=1)
     score = score_array(spec, keys)  # the value or success score, critical marks folded in when tallied

@@ -1,0 +1,98 @@
+"""One die thrown under its operations, with the three interpretations of each: a roll that records every face
+thrown, a numpy sample, and the exact die. An explosion is written here once for the three."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from diceengine.errors import DiceValueError
+from diceengine.lazy import np
+from diceengine.pmf import PMF
+
+from .chains import chains, chains_total, roll_steps, sample_steps
+from .die import Die, _membership
+
+__all__ = ["Throw"]
+
+
+@dataclass(frozen=True, eq=False)
+class Throw:
+    """A fair die with these ``faces`` (a range, or the faces listed: a face listed twice is twice as likely) thrown,
+    and thrown again and added while it shows a face of ``explode_on`` (at most ``depth`` more throws; None: until
+    it stops, truncated in the exact die below :data:`~diceengine.limits.TRUNCATION` and refused past
+    :data:`~diceengine.limits.MAX_EXPLOSIONS` throws in a roll or a sample). ``penetrate``: each added throw counts
+    one less (the test reads the face thrown).
+
+    The three interpretations: :meth:`roll` (the faces thrown, for the text), :meth:`sample` (totals and added
+    throws of ``n`` throws), :meth:`exact` (the die of the total) and :meth:`chains` (its parts by added throws).
+    A roll needs no numpy: a face is ``faces[int(r() * len(faces))]``, as every die of the engine is drawn.
+    """
+
+    faces: Sequence[int]
+    explode_on: frozenset[int] = frozenset()
+    depth: int | None = None
+    penetrate: bool = False
+
+    @classmethod
+    def of(cls, faces: Sequence[int]) -> Throw:
+        """A fair die with these faces, thrown once."""
+        if not len(faces):
+            raise DiceValueError("a die needs at least one face")
+        return cls(faces if isinstance(faces, range) else tuple(sorted(faces)))
+
+    def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = None,
+                penetrate: bool = False) -> Throw:
+        """This throw exploding on ``on`` (None: the highest face)."""
+        hit = _membership([max(self.faces)] if on is None else on)
+        return Throw(self.faces, frozenset(v for v in set(self.faces) if hit(v)), depth, penetrate)
+
+    @cached_property
+    def die(self) -> Die:
+        """One throw's face, as a die."""
+        return Die.of(self.faces)
+
+    # ------------------------------------------------------------ one roll
+    def face(self, r: Callable[[], float]) -> int:
+        """One face from a uniform draw in [0, 1)."""
+        return self.faces[int(r() * len(self.faces))]
+
+    def roll(self, r: Callable[[], float]) -> list[int]:
+        """The faces thrown, in order (the first, then each added throw as thrown)."""
+        chain = [self.face(r)]
+        if chain[0] in self.explode_on:
+            chain += roll_steps(chain[0], lambda: self.face(r), self.explode_on.__contains__, self.depth)
+        return chain
+
+    def total(self, chain: list[int]) -> int:
+        """What the faces of one roll add up to."""
+        return sum(chain) - (len(chain) - 1 if self.penetrate else 0)
+
+    # ------------------------------------------------------------ bulk
+    def faces_of(self, n: int, gen: np.random.Generator) -> np.ndarray:
+        """``n`` faces (the same draws as the engine's dice: ``integers(lo, hi)`` for a range, an index otherwise)."""
+        if isinstance(self.faces, range) and self.faces.step == 1:
+            return gen.integers(self.faces.start, self.faces.stop, size=n)
+        return np.asarray(self.faces)[gen.integers(0, len(self.faces), size=n)]
+
+    def sample(self, n: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(first faces, totals, added throws)`` of ``n`` independent throws."""
+        first = self.faces_of(n, gen)
+        total = first.copy()
+        added = np.zeros(n, dtype=np.int64)
+        on = np.fromiter(self.explode_on, dtype=np.int64)
+        for idx, new in sample_steps(first, lambda k: self.faces_of(k, gen), lambda v: np.isin(v, on), self.depth):
+            total[idx] += new - int(self.penetrate)
+            added[idx] += 1
+        return first, total, added
+
+    # ------------------------------------------------------------ exact
+    def chains(self) -> Iterator[tuple[int, PMF]]:
+        """``(k, masses)``: the totals of the throws that added exactly ``k`` throws, weighted by their chance; the
+        last item's ``k`` is -1 with what the truncation left out (:func:`~.chains.chains`)."""
+        return chains(self.die.pmf, self.explode_on, self.depth, self.penetrate)
+
+    def exact(self) -> Die:
+        """The die of one throw's total."""
+        return Die(*chains_total(self.die.pmf, self.explode_on, self.depth, self.penetrate))
