@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from diceengine.algebra import Die
@@ -71,9 +72,9 @@ class Interpreter:
         self.version = 0  # changes when a function is (re)defined: calls remembered before are stale
         self.memo: dict[Any, Value] = {}
         self.free_names: set[str] = set()
-        self._expr = {t.Number: self._number, t.Name: self._name, t.Sequence: self._sequence, t.Unary: self._unary,
+        self._expr: dict[type, Callable[[Any], Value]] = {t.Number: self._number, t.Name: self._name, t.Sequence: self._sequence, t.Unary: self._unary,
                       t.Binary: self._binary, t.Call: self._call}
-        self._stmt = {t.Assign: self._assign, t.Output: self._output, t.Result: self._result,
+        self._stmt: dict[type, Callable[[Any], None]] = {t.Assign: self._assign, t.Output: self._output, t.Result: self._result,
                       t.FunctionDef: self._define, t.If: self._if, t.Loop: self._loop, t.Set: self._set}
 
     # ------------------------------------------------------------ running
@@ -189,7 +190,7 @@ class Interpreter:
     def evaluate(self, node: t.Expr) -> Value:
         """The value of an expression."""
         try:
-            return self._expr[type(node)](node)  # type: ignore[no-any-return]
+            return self._expr[type(node)](node)
         except DiceError as err:
             raise self._at(err, node) from None
 

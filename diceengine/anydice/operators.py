@@ -236,6 +236,7 @@ def roll(count: Value, sides: Value) -> Value:
         if count == 0:
             return Dice(Die.constant(0), 0, "d{0..0}")
         return Dice(die if count > 0 else -die, abs(count), _label(count, name, sign))
+    assert isinstance(count, Dice)
     outcomes = count.total().items()
     if outcomes and max(abs(k) for k, _ in outcomes) > MAX_DICE:
         raise DiceLimitError(N_("too many dice: {count} (at most {limit})"), count=count.total().max(),
@@ -257,12 +258,13 @@ def unary(op: str, a: Value) -> Value:
         return 1 if (a.null and op == "!") else a
     if isinstance(a, tuple):
         a = sum(a)
+    if isinstance(a, int):
+        return a if op == "+" else -a if op == "-" else int(a == 0)
+    assert isinstance(a, Dice)
     if op == "+":
         return a
     if op == "-":
-        return -a if isinstance(a, int) else Dice(-a.base, a.count)
-    if isinstance(a, int):
-        return int(a == 0)
+        return Dice(-a.base, a.count)
     total = a.total()
     return Dice.of(total.combine(0, lambda x, _y: (x == 0).astype(np.int64)))
 

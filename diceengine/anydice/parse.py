@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from diceengine.errors import DiceLimitError, DiceSyntaxError
+from diceengine.errors import DiceError, DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 
 from . import tree as t
@@ -172,7 +172,7 @@ def _parser() -> Any:
 
     from diceengine.lalr import compile_grammar
 
-    transformer = Transformer()
+    transformer: Any = Transformer()
     for name, fn in _builders().items():
         setattr(transformer, name, v_args(inline=False)(fn))
     return compile_grammar(_grammar(), transformer)
@@ -188,8 +188,14 @@ def _read(text: str) -> Any:
         return _parser().parse(text)
 
 
-def _error(text: str, message: str, pos: int, cls: type = DiceSyntaxError, **params: Any) -> Any:
+def _error(text: str, message: str, pos: int, *, cls: type[DiceError] = DiceSyntaxError, **params: Any) -> Any:
     return located(cls, message, text, pos, **params)
+
+
+def _relocated(text: str, err: DiceSyntaxError) -> Any:
+    """A node's refusal (at a column of the whole text) located at its line."""
+    params: dict[str, Any] = dict(err.params)
+    return _error(text, err.template, err.column or 0, **params)
 
 
 def _expected(names: Any) -> list[str]:
@@ -218,7 +224,7 @@ def _depth(program: t.Program) -> None:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             raise _error(program.text, N_("nested too deeply (more than {limit} levels)"), int(getattr(node, "pos", 0)),
-                         DiceLimitError, limit=MAX_TREE_DEPTH)
+                         cls=DiceLimitError, limit=MAX_TREE_DEPTH)
         if isinstance(node, tuple):
             stack.extend((item, depth) for item in node)
         elif type(node).__module__ == t.__name__:
@@ -234,7 +240,7 @@ def _nesting(text: str) -> None:
             if depth > deepest:
                 deepest = depth
                 if depth > MAX_NESTING:
-                    raise _error(text, N_("nested too deeply (more than {limit} brackets)"), i, DiceLimitError,
+                    raise _error(text, N_("nested too deeply (more than {limit} brackets)"), i, cls=DiceLimitError,
                                  limit=MAX_NESTING)
         elif c in ")]}":
             depth -= 1
@@ -249,15 +255,14 @@ def parse_program(text: str) -> t.Program:
     try:
         program = _read(text)
     except DiceSyntaxError as err:
-        raise _error(text, err.template, err.column or 0, **err.params) from None
+        raise _relocated(text, err) from None
     except Exception as err:
         from lark.exceptions import UnexpectedInput, VisitError
 
         if isinstance(err, UnexpectedInput):
             raise _syntax_error(text, err) from None
         if isinstance(err, VisitError) and isinstance(err.orig_exc, DiceSyntaxError):
-            inner = err.orig_exc
-            raise _error(text, inner.template, inner.column or 0, **inner.params) from None
+            raise _relocated(text, err.orig_exc) from None
         raise
     program = t.Program(program.statements, text)
     _depth(program)
