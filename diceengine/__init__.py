@@ -16,7 +16,7 @@ from . import (  # type: ignore[attr-defined]
     systems,
 )
 from ._version import __version__ as __version__
-from .api import distribution, roll, sample
+from .api import anydice, distribution, roll, sample
 from .errors import DiceError, DiceLimitError, DiceSyntaxError, DiceValueError
 from .registry import Option, Plan, System, register
 from .rolls import Die, Roll
@@ -31,6 +31,7 @@ __all__ = [
     "Plan",
     "Roll",
     "System",
+    "anydice",
     "distribution",
     "register",
     "roll",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .distributions import Distribution
     from .samples import Sample
 
-__all__ = ["Expressible", "distribution", "plan", "roll", "sample", "systems"]
+__all__ = ["Expressible", "anydice", "distribution", "plan", "roll", "sample", "systems"]
 
 #: dice drawn at once by a bulk sample (bounds its memory: a few arrays of this many int64)
 CHUNK_DICE = 1 << 21
@@ -222,6 +222,15 @@ def distribution(expression: str, system: str | System = "standard", **options: 
     PLANS.remember(key, dist)
     dist.system, dist.expression = _name(system), plain_text(expression)
     return dist
+
+
+def anydice(program: str, lang: str | None = None) -> list[Distribution]:
+    """The outputs of an AnyDice program (anydice.com's language), exact, in order: each a distribution of one field,
+    ``total``, whose ``expression`` is the output's label (one without any outcome, as AnyDice shows nothing, has no
+    rows). An error is the engine's, at its line with a caret, said in ``lang``."""
+    from .anydice import outputs
+
+    return outputs(plain_text(program, "a program"), lang)
 
 
 def systems() -> dict[str, System]:

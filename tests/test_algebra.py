@@ -247,3 +247,17 @@ def test_a_throw_is_refused_past_the_explosion_limit() -> None:
         sure.roll(lambda: 0.5)
     with pytest.raises(DiceLimitError):
         sure.sample(10, np.random.default_rng(1))
+
+def test_sorted_outcomes_of_many_dice_keep_their_chances() -> None:
+    # 1000 coins: the sorted roll with k ones has the binomial chance C(1000, k) / 2**1000 (the multinomial
+    # coefficient outgrows a float, and (1/2)**1000 alone nears its smallest value)
+    got = dict(Pool.of(Die.uniform(2), 1000).sorted_outcomes(order="lowest"))
+    assert len(got) == 1001
+    for k in (0, 1, 300, 500, 1000):
+        roll = tuple([1] * k + [2] * (1000 - k))
+        want = Fraction(math.comb(1000, k), 2**1000)
+        assert got[roll] == pytest.approx(float(want), rel=1e-9, abs=1e-300)
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-9)
+    # 300 d3: every sorted roll, its chances summing to the whole
+    total = sum(p for _, p in Pool.of(Die.uniform(3), 300).sorted_outcomes())
+    assert total == pytest.approx(1.0, abs=1e-9)

@@ -138,9 +138,16 @@ def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:
         counts: dict[int, int] = {}
         for i in combo:
             counts[i] = counts.get(i, 0) + 1
-        p = float(math.factorial(n))
-        for i, c in counts.items():
-            p *= items[i][1] ** c / math.factorial(c)
+        ways = math.factorial(n)  # the multinomial coefficient, exact (it outgrows a float past 170 dice)
+        for c in counts.values():
+            ways //= math.factorial(c)
+        chance = math.prod(items[i][1] ** c for i, c in counts.items())
+        if chance > 1e-250 and ways < 2**900:
+            p = ways * chance
+        elif all(items[i][1] > 0 for i in counts):  # in logs: the chance alone would underflow
+            p = math.exp(math.log(ways) + sum(c * math.log(items[i][1]) for i, c in counts.items()))
+        else:
+            p = 0.0
         yield tuple(items[i][0] for i in combo), p
 
 

@@ -1,10 +1,11 @@
-"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve, table.
+"""The ``dice`` command line: roll, odds, compare, convert, ladder, systems, bench, fight, serve, table, anydice.
 
 The package holds :func:`main` (the console script ``dice = "diceengine.cli:main"`` and ``python -m diceengine``)
 with the parser and the ``roll``, ``odds``, ``systems`` and ``bench`` commands; :mod:`~diceengine.cli.args` the
 parsing of arguments the commands share (``system:`` prefixes, ``-o NAME=VALUE``, sparklines);
 :mod:`~diceengine.cli.compare` ``compare``, ``convert``, ``ladder`` and ``rule``; :mod:`~diceengine.cli.fight`
-``fight``; :mod:`~diceengine.cli.serve` ``serve``; :mod:`~diceengine.cli.table` ``table``.
+``fight``; :mod:`~diceengine.cli.serve` ``serve``; :mod:`~diceengine.cli.table` ``table``; :mod:`~diceengine.cli.anydice`
+``anydice``.
 """
 
 from __future__ import annotations
@@ -327,6 +328,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from .table import add_commands as add_table
 
     add_table(sub, add_lang)
+    from .anydice import add_commands as add_anydice
+
+    add_anydice(sub, HelpFormatter)
     for each in sub.choices.values():  # every sub-command takes --lang after its name too
         add_lang(each)
     return parser

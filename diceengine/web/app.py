@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
+import diceengine.web.anydice as anydice  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.collector as collector  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.fights as fights  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
@@ -108,6 +109,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     install_tables(app, tables, _page)
     app.include_router(fights.router)  # POST /api/fight: an encounter compared across its rulesets
     app.include_router(words.router)  # GET /api/words/{lang}: the page's words
+    app.include_router(anydice.router)  # POST /api/anydice: an AnyDice program's outputs
     install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
     app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # the hot path skips the rest

@@ -18,6 +18,7 @@ const VIEWS = {
   table: [N_("Table"), () => import("./table.js")],
   ladders: [N_("Ladders"), () => import("./ladders.js")],
   fights: [N_("Fights"), () => import("./fights.js")],
+  anydice: [N_("AnyDice programs"), () => import("./anydice.js")],
 };
 const mounted = {};
 

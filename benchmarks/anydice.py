@@ -1,0 +1,135 @@
+"""AnyDice programs against icepool (the ``bench`` extra): the three pools of issue 35 that AnyDice's server times
+out on, as ratios from one run.
+
+Each problem runs in fresh processes (``--rounds`` of them, alternating which library goes first), both libraries
+imported and warmed on another question first (``[highest 1 of 2d4]``, ``d4.highest(2, 1)``), so that the first
+call pays what a new program costs: reading it, running it, the odds. The repeated call is the best of several
+calls of the same program in the same process (this engine reads and runs the program again each time: it keeps no
+answer). The ratio of a row is the median of the per-process ratios; the means must agree to 1e-9 (AnyDice's
+``explode`` throws at most twice more, icepool's ``explode(depth=2)`` too).
+
+Goal (issue 35): each program at most 0.5x icepool's time for the same problem, first and repeated call. The last
+row, the RISK problem of icepool's paper (3 dice a side) written as an AnyDice program, misses it: the function is
+called once per pair of sorted rolls (56 x 56), each call read by the interpreter, where icepool evaluates the
+multisets directly.
+
+``python -m benchmarks.anydice [--rounds N]``; skipped cleanly when icepool is not installed. Timings on a shared
+machine are indicative; the ratios are what the goal reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from collections.abc import Iterator
+
+#: (an AnyDice program, icepool's expression of the same odds)
+PROBLEMS: list[tuple[str, str]] = [
+    ("output [highest 5 of 10d[explode d10]]", "d10.explode(depth=2).highest(10, 5)"),
+    ("output [highest 8 of 16d10]", "d10.highest(16, 8)"),
+    ("output [highest 2 of 20d10]", "d10.highest(20, 2)"),
+    # the icepool paper's RISK problem, 3 dice a side, as an AnyDice program: the pairs the attacker wins
+    ("function: risk A:s B:s { result: (1@A > 1@B) + (2@A > 2@B) + (3@A > 3@B) }\noutput [risk 3d6 3d6]",
+     "d6.pool(3).sort_pair('>', d6.pool(3)).size()"),
+]
+
+GOAL = 0.5
+
+_CHILD = r"""
+import json, sys, time
+import icepool
+from icepool import d4, d10
+import diceengine as de
+
+program, peer_expr, peer_first = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+peer_env = {"icepool": icepool, "d10": d10, "d6": icepool.d6}
+de.anydice("output [highest 1 of 2d4]")[0].mean()
+float(d4.highest(2, 1).mean())
+
+def ours():
+    return de.anydice(program)[0].mean()
+
+def peer():
+    return float(eval(peer_expr, peer_env).mean())
+
+def first(fn):
+    t = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t, value
+
+def repeated(fn):
+    best = float("inf")
+    for _ in range(7):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+if peer_first:
+    tp, mp = first(peer)
+    to, mo = first(ours)
+else:
+    to, mo = first(ours)
+    tp, mp = first(peer)
+ro, rp = repeated(ours), repeated(peer)
+print(json.dumps({"ours": to, "peer": tp, "ours_again": ro, "peer_again": rp, "mean": mo, "peer_mean": mp}))
+"""
+
+
+def available() -> bool:
+    """Whether icepool can be imported (the ``bench`` extra)."""
+    try:
+        import icepool  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def measure_one(program: str, peer: str, rounds: int = 5) -> dict[str, float]:
+    """Median per-process ratios of one problem (``first``, ``again``), the median times (s) and the largest
+    disagreement of the means."""
+    runs = []
+    for i in range(rounds):
+        out = subprocess.run([sys.executable, "-c", _CHILD, program, peer, "1" if i % 2 else "0"],
+                             capture_output=True, text=True, check=True).stdout
+        runs.append(json.loads(out))
+    return {
+        "first": statistics.median(r["ours"] / r["peer"] for r in runs),
+        "again": statistics.median(r["ours_again"] / r["peer_again"] for r in runs),
+        "ours": statistics.median(r["ours"] for r in runs),
+        "peer": statistics.median(r["peer"] for r in runs),
+        "ours_again": statistics.median(r["ours_again"] for r in runs),
+        "peer_again": statistics.median(r["peer_again"] for r in runs),
+        "gap": max(abs(r["mean"] - r["peer_mean"]) for r in runs),
+    }
+
+
+def run(rounds: int = 5) -> Iterator[str]:
+    """The report's lines."""
+    if not available():
+        yield "AnyDice programs against icepool: skipped (pip install -e '.[bench]' to compare with icepool)"
+        return
+    yield (f"AnyDice programs against icepool, fresh processes ({rounds} per row, median of the per-process ratios; "
+           f"goal: first and repeated call <= {GOAL}x)")
+    for program, peer in PROBLEMS:
+        m = measure_one(program, peer, rounds)
+        ok = "ok" if m["first"] <= GOAL and m["again"] <= GOAL and m["gap"] <= 1e-9 else "MISSED"
+        shown = program if len(program) <= 40 else program[:37] + "..."
+        yield (f"  {shown:<40} first {m['ours'] * 1e3:8.3f} ms vs {m['peer'] * 1e3:8.3f} ms  {m['first']:6.3f}x   "
+               f"repeated {m['ours_again'] * 1e3:7.3f} ms vs {m['peer_again'] * 1e3:7.3f} ms  {m['again']:6.3f}x   "
+               f"means agree to {m['gap']:.1e}  {ok}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    for line in run(args.rounds):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

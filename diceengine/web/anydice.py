@@ -1,0 +1,83 @@
+"""The AnyDice endpoint: a program of AnyDice's language (anydice.com) and its outputs, exact.
+
+``POST /api/anydice`` answers what :func:`diceengine.api.anydice` computes: each output's label, mean, standard
+deviation and the chance of each value (the page draws AnyDice's views from them). The program runs in a compute
+worker under its CPU budget (:mod:`~diceengine.web.offload`), within the language's own budget; a faulty program is
+the engine's error at its line, with a caret, in the language asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, ValidationError
+
+import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
+
+from .answers import invalid_response
+from .models import ErrorResponse, _Strict
+
+__all__ = ["MAX_PROGRAM", "AnyDiceOutput", "AnyDiceRequest", "AnyDiceResponse", "do_anydice", "router"]
+
+#: longest program a request may send (its JSON body stays within the service's limit of 64 KiB)
+MAX_PROGRAM = 60_000
+
+_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+                                             503: {"model": ErrorResponse}}
+
+
+class AnyDiceRequest(_Strict):
+    """An AnyDice program."""
+
+    program: str = Field(max_length=MAX_PROGRAM, description="the program's text",
+                         examples=['output [highest 2 of 3d6] named "best two"'])
+    lang: Literal["en", "fr"] | None = Field(None, description="the language of an error (default: English)")
+
+
+class AnyDiceOutput(BaseModel):
+    """One output: its label, and its value's distribution (empty where AnyDice shows nothing)."""
+
+    label: str
+    mean: float | None = Field(description="None for an output without outcomes")
+    stdev: float | None
+    truncated: float = Field(description="the probability AnyDice's answer lacks (its defect, reproduced)")
+    values: list[int]
+    probabilities: list[float]
+
+
+class AnyDiceResponse(BaseModel):
+    """Every output of the program, in order."""
+
+    outputs: list[AnyDiceOutput]
+
+
+def do_anydice(req: AnyDiceRequest) -> AnyDiceResponse:
+    """The outputs of ``req``'s program."""
+    from ..api import anydice
+
+    outputs = []
+    for dist in anydice(req.program, req.lang):
+        marginal = dist.marginal()
+        empty = not marginal
+        outputs.append(AnyDiceOutput(label=dist.expression, mean=None if empty else dist.mean(),
+                                     stdev=None if empty else dist.stdev(), truncated=dist.truncated,
+                                     values=list(marginal), probabilities=list(marginal.values())))
+    return AnyDiceResponse(outputs=outputs)
+
+
+router = APIRouter(tags=["anydice"])
+
+
+@router.post("/api/anydice", response_model=AnyDiceResponse, responses=_ERRORS,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": AnyDiceRequest.model_json_schema()}}}})
+async def anydice(request: Request) -> Response:
+    """The outputs of an AnyDice program, exact (``de.anydice``): labels, means and each value's chance."""
+    try:
+        req = AnyDiceRequest.model_validate_json(await request.body())
+    except ValidationError as err:
+        return invalid_response(err.errors(include_url=False, include_context=False))
+    text = await request.app.state.offload.run(service.as_json, do_anydice, req)
+    return Response(text, media_type="application/json")
