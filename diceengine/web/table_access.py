@@ -107,13 +107,15 @@ def refused_response(request: Request, err: Refused) -> JSONResponse:
 
 @contextmanager
 def refusals() -> Iterator[None]:
-    """The table's errors as HTTP refusals: 403 (a step the member may not take), 404, 409."""
-    from ..table import TableAccessError, TableConflict, TableNotFound
+    """The table's errors as HTTP refusals: 403 (a step the member may not take; a full table), 404, 409."""
+    from ..table import TableAccessError, TableConflict, TableFull, TableNotFound
 
     try:
         yield
     except TableAccessError as err:
         raise Refused(403, "forbidden", err.template, error=err) from None
+    except TableFull as err:
+        raise Refused(403, "table_full", err.template, error=err) from None
     except TableNotFound as err:
         if "where" in err.params and "name" in err.params:  # where the tables are kept is the server's to know
             raise Refused(404, "not_found", N_("no table named {name}"), name=err.params["name"]) from None

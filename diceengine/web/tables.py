@@ -47,6 +47,9 @@ from .table_models import (
     LogResponse,
     LuckResponse,
     OrderRequest,
+    RekeyRequest,
+    RekeyResponse,
+    RemoveRequest,
     RuleOfPlayRequest,
     StepResponse,
     TableRollRequest,
@@ -97,7 +100,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
     def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> tuple[Table, StepResponse]:
         """``op(table, member, *args)`` of :mod:`diceengine.table.rules` as the member whose key is ``key``: one
         reading of the table, the step, its commit (taken again on a newer table after a conflict)."""
-        from ..table import TableAccessError
+        from ..table import TableAccessError, TableConflict
 
         member: list[str] = []
 
@@ -105,6 +108,10 @@ def router_for(settings: TableSettings) -> TableRoutes:
             try:
                 name = R.authenticate(table, key)
             except TableAccessError as err:
+                if tables.store.load(table_id).version != table.version:  # a key given since (by another process)
+                    raise TableConflict(N_("the table {name} moved on while this step was taken on version "
+                                           "{expected}: nothing was stored"), name=repr(table_id),
+                                        expected=table.version) from None
                 raise Refused(401, "unauthorized", err.template, error=err) from None
             member.append(name)
             return op(table, name, *args)
@@ -223,6 +230,26 @@ def router_for(settings: TableSettings) -> TableRoutes:
     async def next_round(table_id: str, key: Key) -> StepResponse:
         """A new round begins."""
         return await step(table_id, key, R.next_round)
+
+    @router.post("/{table_id}/remove", response_model=StepResponse)
+    async def remove(table_id: str, req: RemoveRequest, key: Key) -> StepResponse:
+        """Remove a member (the game master; a member may remove themselves): from this step on their key is
+        refused on every route, and their open live logs end."""
+        return await step(table_id, key, R.remove_member, req.name)
+
+    @router.post("/{table_id}/rekey", response_model=RekeyResponse)
+    async def rekey(table_id: str, req: RekeyRequest, key: Key) -> RekeyResponse:
+        """A new key for the caller (no ``name``) or, by the game master, for any member: from this step on the
+        old key is refused on every route, and its open live logs end."""
+        given: dict[str, str] = {}
+
+        def rotate(table: Table, member: str) -> Table:
+            new, given["key"] = R.rotate_key(table, member, req.name)
+            given["name"] = req.name or member
+            return new
+
+        done = await step(table_id, key, rotate)
+        return RekeyResponse(name=given["name"], key=given["key"], step=done.step)
 
     @router.get("/{table_id}/log", response_model=LogResponse)
     async def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
