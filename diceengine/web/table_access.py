@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import logging
 import os
 import queue
 import threading
@@ -221,6 +222,29 @@ class TableState:
                 if self._reads is None:
                     self._reads = Threads(self.readers, "dice-table-read")
         return await self._reads.run(functools.partial(fn, *args))
+
+    def open(self) -> None:
+        """Open the store before the first request (its schema built or upgraded: the migrations run at start)
+        and take the table's code path once in memory; a store that cannot open is logged, and the readiness
+        route says so (each table request then answers its error)."""
+        from ..table import rules as R
+
+        try:
+            self.store
+        except DiceError:
+            logging.getLogger("diceengine.web.tables").exception("the tables' database did not open")
+        R.view(R.new_table("warm-up", "standard", "gm")[0], "gm")
+
+    def ready(self) -> str | None:
+        """``None`` when the tables' database answers, else why not (:func:`open` first)."""
+        try:
+            with self.store.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except Exception as err:  # noqa: BLE001 - any failure is a reason not to be ready
+            # the reason, never where the database is (the server's to know)
+            reason = err.params.get("reason") if isinstance(err, DiceError) else None
+            return str(reason) if reason else type(err).__name__
+        return None
 
     @property
     def store(self) -> Any:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..table import Entry, Fairness, Luck, Table
 
 __all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
-           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "RekeyRequest", "RekeyResponse",
+           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "ReadyResponse", "RekeyRequest", "RekeyResponse",
            "RemoveRequest", "RuleOfPlayRequest", "StateIn", "StepResponse", "TableRollRequest"]
 
 
@@ -147,3 +147,10 @@ class RekeyResponse(BaseModel):
     name: str
     key: str
     step: Entry
+
+
+class ReadyResponse(BaseModel):
+    """The service is ready: started, and its tables' database (``sqlite`` or ``postgresql``) answering."""
+
+    ready: bool
+    database: str

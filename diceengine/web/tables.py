@@ -47,6 +47,7 @@ from .table_models import (
     LogResponse,
     LuckResponse,
     OrderRequest,
+    ReadyResponse,
     RekeyRequest,
     RekeyResponse,
     RemoveRequest,
@@ -310,6 +311,17 @@ def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[
     @app.exception_handler(Refused)
     async def on_refused(request: Request, err: Refused) -> JSONResponse:
         return refused_response(request, err)
+
+    @app.get("/api/ready", tags=["service"], response_model=ReadyResponse,
+             responses={503: {"model": ErrorResponse, "description": "the tables' database does not answer"}})
+    async def ready() -> ReadyResponse:
+        """Ready: started (the schema and migrations done before the server listened) and the tables' database
+        answering; else 503 ``not_ready``."""
+        reason = await routes.state.read(routes.state.ready)
+        if reason is not None:
+            raise Refused(503, "not_ready", N_("not ready: the tables' database does not answer ({reason})"),
+                          {"Retry-After": "1"}, reason=reason)
+        return ReadyResponse(ready=True, database=routes.state.store.engine.dialect.name)
 
     if settings.fast_path:  # inside the security headers: its answers carry them
         app.add_middleware(TableRollFastPath, state=routes.state, step=routes.step, roll_of=roll_of)
