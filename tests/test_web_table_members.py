@@ -77,7 +77,7 @@ def test_a_key_rotated_by_its_holder_and_by_the_game_master(tmp_path: Path) -> N
 
 def test_a_full_table_refuses_a_newcomer_in_the_callers_language(tmp_path: Path) -> None:
     """The probe's 100 anonymous joins: 49 seated beside the game master, the rest refused."""
-    with make_client(tmp_path, burst=10_000, create_burst=10_000) as c:
+    with make_client(tmp_path, burst=10_000, new_burst=10_000) as c:
         t = seated(c, players=())
         answers = [c.post(f"/tables/{t['id']}/join", json={"name": f"anon{i}"}) for i in range(100)]
         assert [a.status_code for a in answers] == [201] * 49 + [403] * 51

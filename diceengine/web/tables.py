@@ -6,8 +6,9 @@ on the game master's actions, on another player's character) is 403, both in the
 Every answer is what that member may read: a player never reads the dice of the game master's secret rolls.
 
 A table's id is 128 random bits; knowing it (the join link) is what lets a new player join. The keys are
-kept hashed. Each key (or, without a key, each client address) has a small token bucket of requests: 429
-when it is empty.
+kept hashed. Each key (or, without a key, each client address) has a small token bucket of requests, and each
+client address one of new tables and joins, kept in the tables' database for every server process: 429 when it
+is empty.
 
 The live log, ``GET /tables/{id}/events``, is a stream of server-sent events read from the log in the database
 by one watcher per server process (:mod:`~diceengine.web.table_events`): several server processes on one
@@ -34,7 +35,17 @@ from ..table import Table
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
-from .table_access import Key, Refused, TableSettings, TableState, client_of, public, refusals, refused_response
+from .table_access import (
+    Key,
+    Refused,
+    TableSettings,
+    TableState,
+    client_of,
+    key_bucket,
+    public,
+    refusals,
+    refused_response,
+)
 from .table_events import Hub, stream
 from .table_models import (
     AdjustRequest,
@@ -117,6 +128,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
             member.append(name)
             return op(table, name, *args)
 
+        tables.limit(key_bucket(key))
         with refusals(), tables.writer(table_id):
             table = tables.store.update(table_id, stepped, retries=5)
         return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
@@ -131,9 +143,10 @@ def router_for(settings: TableSettings) -> TableRoutes:
     @router.post("", response_model=CreateTableResponse, status_code=201)
     async def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
         """A new table, with its game master; the answer holds the game master's key and the join link."""
-        tables.limit(client_of(request))
+        who = client_of(request)
 
         def create() -> CreateTableResponse:
+            tables.limit_new(who)
             scene = None
             if req.scene is not None:
                 scene = R.state_class(req.system, req.scene.kind).model_validate(req.scene.state)
@@ -148,7 +161,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
     @router.post("/{table_id}/join", response_model=JoinResponse, status_code=201)
     async def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
         """A player joins the table by its link (knowing the table's id is the invitation)."""
-        tables.limit(client_of(request))
+        who = client_of(request)
         given: dict[str, str] = {}
 
         def joined(table: Table) -> Table:
@@ -156,6 +169,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
             return new
 
         def enter() -> tuple[Table, JoinResponse]:
+            tables.limit_new(who)
             with refusals(), tables.writer(table_id):
                 table = tables.store.update(table_id, joined, retries=5)
             return table, JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
