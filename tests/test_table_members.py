@@ -69,7 +69,7 @@ def test_a_key_rotated_by_its_holder_or_the_game_master() -> None:
 
 
 def test_an_undo_passes_over_removals_and_new_keys() -> None:
-    table, keys = seated()
+    table, _ = seated()
     table = T.roll(table, "Kira", "1d6")
     table, _ = T.rotate_key(T.remove_member(table, "Ana", "Jax"), "Ana", "Kira")
     undone = T.undo(table, "Ana")

@@ -24,7 +24,7 @@ from diceengine import table as T
 from diceengine.web.ratelimit import SharedBuckets, TokenBucket
 from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
-from .test_web_tables import bearer, make_client, seated
+from .test_web_tables import bearer, make_client
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -110,9 +110,10 @@ def test_the_readiness_route_is_documented_and_says_why_not(tmp_path: Path) -> N
         assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("ReadyResponse")
         assert op["responses"]["503"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorResponse")
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
+    from fastapi.testclient import TestClient
+
     from diceengine.web import create_app
     from diceengine.web.tables import TableSettings
-    from fastapi.testclient import TestClient
 
     with TestClient(create_app(workers=0, tables=TableSettings(db=str(tmp_path / "junk.sqlite"))),
                     raise_server_exceptions=False) as c:

@@ -250,7 +250,7 @@ class TableState:
         from ..table import rules as R
 
         try:
-            self.store
+            self.buckets  # noqa: B018 - the store and its buckets opened: the schema built or upgraded
         except DiceError:
             logging.getLogger("diceengine.web.tables").exception("the tables' database did not open")
         R.view(R.new_table("warm-up", "standard", "gm")[0], "gm")
