@@ -69,17 +69,21 @@ def test_two_processes_share_one_budget(where: str) -> None:  # noqa: F811
 
 
 def test_a_flood_of_keys_forgets_the_oldest_not_everyone(where: str) -> None:  # noqa: F811
+    """Past ``size`` buckets the least recently used go, not all of them: a drained bucket another process keeps
+    asking for stays drained through a flood of new keys."""
     clock = Clock()
     limit = shared(where, clock, burst=2.0, rate=0.001, size=5, evict_every=1)
-    for _ in range(3):
+    other = shared(where, clock, burst=2.0, rate=0.001, size=5, evict_every=1)
+    for _ in range(2):
         clock.now += 1
-        limit.take("drained")
+        assert limit.take("drained")
     assert not limit.take("drained")
     for i in range(20):  # twenty new keys, each used once, after the drained one
         clock.now += 1
         limit.take(f"flood{i}")
         clock.now += 1
-        assert not limit.take("drained"), i  # kept (recently used): still empty
+        assert not other.take("drained"), i  # asked of the database (nothing given to that process): still empty
+        assert not limit.take("drained"), i
     with limit.engine.connect() as conn:
         kept = {r.who for r in conn.execute(sa.text("SELECT who FROM dice_buckets"))}
     assert kept == {"drained", "flood16", "flood17", "flood18", "flood19"}
@@ -87,7 +91,9 @@ def test_a_flood_of_keys_forgets_the_oldest_not_everyone(where: str) -> None:  #
     limit.take("late")
     with limit.engine.connect() as conn:
         assert [r.who for r in conn.execute(sa.text("SELECT who FROM dice_buckets"))] == ["late"]
+    assert limit.take("drained") and other.take("drained")
     limit.close()
+    other.close()
 
 
 def test_the_in_memory_bucket_forgets_the_least_recently_used() -> None:
@@ -190,3 +196,27 @@ def test_a_database_of_schema_0001_is_upgraded_with_its_tables_kept(where: str) 
     with T.open_store(where, create=False) as again:
         assert again.schema_version() == "0002" and "dice_buckets" in sa.inspect(again.engine).get_table_names()
         assert again.load("night").version == 3 and T.authenticate(again.load("night"), keys["Kira"]) == "Kira"
+
+
+def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:  # noqa: F811
+    """Once a key's bucket is empty, its flood costs no statement: the process's own bucket, which never holds
+    fewer tokens than the shared one, refuses first; a token the other processes took is not counted here."""
+    clock = Clock()
+    one, two = shared(where, clock, burst=3.0), shared(where, clock, burst=3.0)
+    ran: list[str] = []
+    sa.event.listen(one.engine, "before_cursor_execute", lambda conn, cursor, statement, *a: ran.append(statement))
+    assert [two.take("k") for _ in range(2)] == [True, True]
+    assert [one.take("k"), one.take("k")] == [True, False]  # the shared bucket's last token, then none
+    asked = len(ran)
+    assert not any(one.take("k") for _ in range(100))
+    assert len(ran) == asked + 100  # this process was given one token: it asks the database each time
+    clock.now += 0.5  # one token back
+    assert one.take("k") and not one.take("k")
+    three = shared(where, clock, burst=3.0)
+    for _ in range(5):
+        three.take("flood")
+    ran3: list[str] = []
+    sa.event.listen(three.engine, "before_cursor_execute", lambda conn, cursor, statement, *a: ran3.append(statement))
+    assert not any(three.take("flood") for _ in range(100)) and ran3 == []
+    for b in (one, two, three):
+        b.close()

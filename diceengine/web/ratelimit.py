@@ -5,7 +5,10 @@ second, a request taking one.
 every server process on that database (``dice serve --workers N``, several servers) draws from the same bucket:
 two processes give the budget of one, not twice it. A request's take is one statement (the refill, the take and
 the answer at once, atomic on SQLite and PostgreSQL), committed without waiting for the disk (a bucket lost to a
-power cut is a full bucket). :class:`TokenBucket` is the same in one process's memory.
+power cut is a full bucket). :class:`TokenBucket` is the same in one process's memory; a shared bucket keeps one
+too, in front of the database, holding what this process was given: it never holds fewer tokens than the shared
+bucket (which counts every process's requests), so when it is empty the request is refused with nothing written,
+and a flood from one key or address costs no statement once its bucket is empty.
 
 Neither forgets everyone at once: past ``size`` buckets the least recently used go first, and in the database a
 bucket idle long enough to be full again is dropped (it reads as a new, full bucket), so that a flood of new keys
@@ -29,10 +32,11 @@ SIZE = 100_000
 class TokenBucket:
     """Requests per key in this process's memory: ``who``'s bucket holds up to ``burst`` tokens, refilled at
     ``rate`` a second; a request takes one (:meth:`take` is false when there is none). At most ``size`` keys are
-    remembered, the least recently used forgotten first."""
+    remembered, the least recently used forgotten first; ``clock`` gives seconds."""
 
-    def __init__(self, rate: float, burst: float, size: int = SIZE) -> None:
-        self.rate, self.burst, self.size = rate, burst, size
+    def __init__(self, rate: float, burst: float, size: int = SIZE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -41,15 +45,22 @@ class TokenBucket:
         it is empty."""
         rate = self.rate if rate is None else rate
         burst = self.burst if burst is None else burst
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             tokens, then = self._buckets.pop(who, (burst, now))
-            tokens = min(burst, tokens + (now - then) * rate)
+            tokens = min(burst, tokens + max(0.0, now - then) * rate)
             granted = tokens >= 1
             self._buckets[who] = (tokens - 1 if granted else tokens, now)
             while len(self._buckets) > self.size:
                 self._buckets.popitem(last=False)
             return granted
+
+    def refund(self, who: str) -> None:
+        """Give back the token :meth:`take` just gave ``who`` (a request refused elsewhere after all)."""
+        with self._lock:
+            found = self._buckets.get(who)
+            if found is not None:
+                self._buckets[who] = (found[0] + 1, found[1])
 
 
 class SharedBuckets:
@@ -64,6 +75,7 @@ class SharedBuckets:
         self.engine, self.rate, self.burst, self.idle, self.size = engine, rate, burst, idle, size
         self.evict_every, self.clock = evict_every, clock
         self._take = _take_statement(engine.dialect.name)
+        self._local = TokenBucket(rate, burst, size, clock)
         self._count = 0
         self._lock = threading.Lock()
 
@@ -72,6 +84,8 @@ class SharedBuckets:
         statement, committed; false when it is empty."""
         rate = self.rate if rate is None else rate
         burst = self.burst if burst is None else burst
+        if not self._local.take(who, rate, burst):  # empty here, so empty there: nothing to ask the database
+            return False
         with self.engine.begin() as conn:
             granted = conn.execute(self._take, {"who": who, "now": self.clock(), "rate": rate, "burst": burst,
                                                 "full": burst - 1.0}).scalar_one()
@@ -80,6 +94,8 @@ class SharedBuckets:
             evict = self._count % self.evict_every == 0
         if evict:
             self.evict()
+        if not granted:
+            self._local.refund(who)  # the other processes took it: this process was given nothing
         return bool(granted)
 
     def evict(self) -> None:
