@@ -122,20 +122,25 @@ def _take_statement(dialect: str) -> Any:
 
     from ..table.schema import buckets
 
+    insert: Any
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
 
-        least, greatest = sa.func.least, sa.func.greatest
+        least, greatest = "least", "greatest"
     else:
-        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+        from sqlalchemy.dialects.sqlite import insert
 
-        least, greatest = sa.func.min, sa.func.max
+        least, greatest = "min", "max"  # SQLite's scalar min and max of several values
+
+    def fn(name: str, *args: Any) -> Any:
+        return getattr(sa.func, name)(*args)
+
     p = {name: sa.bindparam(name, type_=sa.Float) for name in ("now", "rate", "burst", "full")}
-    refilled = least(p["burst"], buckets.c.tokens + greatest(0.0, p["now"] - buckets.c.stamp) * p["rate"])
+    refilled = fn(least, p["burst"], buckets.c.tokens + fn(greatest, 0.0, p["now"] - buckets.c.stamp) * p["rate"])
     new = insert(buckets).values(who=sa.bindparam("who", type_=sa.String), tokens=p["full"], stamp=p["now"],
                                  granted=True)
     return new.on_conflict_do_update(index_elements=[buckets.c.who], set_={
         "tokens": sa.case((refilled >= 1.0, refilled - 1.0), else_=refilled),
-        "stamp": greatest(buckets.c.stamp, p["now"]),
+        "stamp": fn(greatest, buckets.c.stamp, p["now"]),
         "granted": refilled >= 1.0,
     }).returning(buckets.c.granted)
