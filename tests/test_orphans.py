@@ -145,3 +145,31 @@ def test_a_worker_started_by_a_thread_lives_while_its_parent_does(how: str, tmp_
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_dice_serve_killed_leaves_no_compute_worker(tmp_path: Path) -> None:
+    """A real ``dice serve`` with two compute workers, killed with SIGKILL (its own process, not its group): the
+    workers end with it."""
+    import httpx2 as httpx
+
+    from benchmarks.web_load_tables import free_port
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db",
+                               str(tmp_path / "t.sqlite"), "--compute-workers", "2", "--log-level", "warning"],
+                              cwd=tmp_path, env=ENV)
+    try:
+        deadline = time.time() + 120
+        while True:
+            assert server.poll() is None and time.time() < deadline, "the server did not start"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        workers = {p for p in children(server.pid) if b"spawn_main" in (Path("/proc") / str(p) / "cmdline").read_bytes()}
+        assert len(workers) == 2
+        kill_and_check(server, workers)
+    finally:
+        if server.poll() is None:
+            server.kill()
