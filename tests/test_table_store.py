@@ -308,7 +308,7 @@ def test_the_schema_is_alembics_and_matches_the_models(store):
 
     from diceengine.table.schema import VERSION_TABLE, metadata
 
-    assert store.schema_version() == "0001"
+    assert store.schema_version() == "0002"
     with store.engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
         assert compare_metadata(context, metadata) == []

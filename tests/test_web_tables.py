@@ -197,7 +197,8 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
                 "/tables/{table_id}/characters": "post", "/tables/{table_id}/flip": "post",
                 "/tables/{table_id}/adjust": "post", "/tables/{table_id}/order": "post",
                 "/tables/{table_id}/turn": "post", "/tables/{table_id}/round": "post",
-                "/tables/{table_id}/log": "get", "/tables/{table_id}/luck": "get", "/tables/{table_id}/events": "get"}
+                "/tables/{table_id}/log": "get", "/tables/{table_id}/luck": "get", "/tables/{table_id}/events": "get",
+                "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post"}
     assert set(paths) == set(expected)
     for path, method in expected.items():
         op = paths[path][method]
@@ -211,7 +212,8 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
     assert "text/event-stream" in paths["/tables/{table_id}/events"]["get"]["responses"]["200"]["content"]
     assert "HTTPBearer" in schema["components"]["securitySchemes"]
     for name in ("CreateTableRequest", "CreateTableResponse", "JoinRequest", "JoinResponse", "TableRollRequest",
-                 "RuleOfPlayRequest", "FlipRequest", "StepResponse", "LogResponse", "LuckResponse", "Entry"):
+                 "RuleOfPlayRequest", "FlipRequest", "StepResponse", "LogResponse", "LuckResponse", "Entry",
+                 "RemoveRequest", "RekeyRequest", "RekeyResponse"):
         assert name in schema["components"]["schemas"], name
 
 

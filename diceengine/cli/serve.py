@@ -7,7 +7,10 @@ from typing import Any
 
 from ..errors import DiceError
 
-__all__ = ["add_commands", "cmd_serve"]
+__all__ = ["WORKER_TIMEOUT", "add_commands", "cmd_serve"]
+
+#: how long a server process (``--workers N``) may take to answer its supervisor's health check, in seconds
+WORKER_TIMEOUT = 60
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -35,9 +38,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         names = ("diceengine", "diceengine.systems", "diceengine.grammars")
         reload_dirs = sorted({os.path.dirname(importlib.import_module(n).__file__ or "") for n in names})
+    if args.worker_timeout < 1:
+        raise DiceError("--worker-timeout must be at least 1 second")
+    # a worker process answers its supervisor's health check only once its interpreter is up: under load that takes
+    # more than uvicorn's 5 s, and a worker still starting was declared dead and started again, over and over
     uvicorn.run("diceengine.web:app", host=args.host, port=args.port, reload=args.reload, reload_dirs=reload_dirs,
                 workers=None if args.reload else args.workers, log_level=args.log_level,
-                access_log=not args.no_access_log)
+                access_log=not args.no_access_log, timeout_worker_healthcheck=args.worker_timeout)
     return 0
 
 
@@ -48,6 +55,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--reload", action="store_true", help="restart when the code changes (development)")
     p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.add_argument("--worker-timeout", type=int, default=WORKER_TIMEOUT, metavar="SECONDS",
+                   help=f"with --workers: how long a server process may take to answer its health check before it is "
+                        f"restarted (default {WORKER_TIMEOUT})")
     p.add_argument("--compute-workers", type=int, default=None, metavar="N",
                    help="processes per server computing exact odds and comparisons (default 1; 0: threads)")
     p.add_argument("--db", default=None, metavar="URL",

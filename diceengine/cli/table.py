@@ -1,5 +1,5 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
-naming the table there): ``new``, ``join``, ``roll``, ``log``, ``luck``, ``undo``.
+naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``log``, ``luck``, ``undo``.
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -27,6 +27,8 @@ NEW = N_("table {where}: {system}, step {version}")
 KEY = N_("key of {name} ({role}): {key}")
 KEYS_NOTE = N_("each key is shown once: give it to its member (the table keeps only its hash)")
 JOINED = N_("{name} joins the table; key: {key}")
+REMOVED = N_("{name} is no longer a member of the table: their key opens it no more")
+REKEYED = N_("{name}'s new key (shown once; the old one opens the table no more): {key}")
 SECRET = N_("secret roll by {name}")
 ROLLED = N_("#{seq} {name}: {text}")
 ODDS_CHANCE = N_("percentile {percentile}, chance of success {chance}")
@@ -41,7 +43,8 @@ FAIR_NONE = N_("fairness: too few rolls to test")
 STEP = N_("#{seq} {name}: {kind}")
 KINDS = {"join": N_("joins"), "rule": N_("applies a rule"), "flip": N_("flips a token"),
          "adjust": N_("changes a pool"), "order": N_("sets the initiative order"), "turn": N_("next turn"),
-         "character": N_("adds a character"), "undo": N_("undoes a step")}
+         "character": N_("adds a character"), "undo": N_("undoes a step"), "remove": N_("removes a member"),
+         "rekey": N_("changes a key")}
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -145,6 +148,8 @@ def _entry_text(entry: Any, lang: str | None) -> str:
             line += f" -> {entry.check}"
         if entry.undoes:
             line += f" #{entry.undoes}"
+        if entry.target and entry.kind in ("remove", "rekey"):
+            line += f" {entry.target}"
     if entry.rerolled_by:
         line += " " + gettext(REROLLED, lang, seq=entry.rerolled_by)
     if entry.undone_by:
@@ -214,6 +219,43 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_remove(args: argparse.Namespace) -> int:
+    from .. import table as T
+
+    store, table_id = _store(args)
+    with store:
+        store.update(table_id, lambda t: T.remove_member(t, _remover(t, args), args.name))
+    print(gettext(REMOVED, args.lang, name=args.name))
+    return 0
+
+
+def _remover(table: Any, args: argparse.Namespace) -> str:
+    """Who removes: ``--as``, else a game master other than the member removed (else that member: a game master
+    leaving, whom the table refuses when they are its only one)."""
+    if args.as_name is not None:
+        return str(args.as_name)
+    others = [name for name in table.gm() if name != args.name]
+    return str(others[0]) if others else str(args.name)
+
+
+def cmd_rekey(args: argparse.Namespace) -> int:
+    from .. import table as T
+
+    store, table_id = _store(args)
+    given: list[str] = []
+
+    def rotate(table: Any) -> Any:
+        new, key = T.rotate_key(table, args.as_name or args.name, args.name)
+        given.append(key)
+        return new
+
+    with store:
+        store.update(table_id, rotate)
+    print(json.dumps({"name": args.name, "key": given[-1]}) if args.json else
+          gettext(REKEYED, args.lang, name=args.name, key=given[-1]))
+    return 0
+
+
 def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add ``table`` and its sub-commands to the ``dice`` parser (``add_lang``: the ``--lang`` option each of them
     takes, as every command does)."""
@@ -241,6 +283,19 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("name", metavar="NAME")
     q.add_argument("--gm", action="store_true", help="as a game master")
     q.set_defaults(func=cmd_join)
+
+    q = inner.add_parser("remove", help="a member is removed: their key opens the table no more")
+    common(q, json_flag=False)
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
+    q.set_defaults(func=cmd_remove)
+
+    q = inner.add_parser("rekey", help="a member gets a new key (printed once); the old one opens the table no more")
+    common(q)
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--as", dest="as_name", default=None, metavar="NAME",
+                   help="who asks: the member (the default) or a game master")
+    q.set_defaults(func=cmd_rekey)
 
     q = inner.add_parser("roll", help="a member rolls: the dice, the outcome and its exact odds join the log")
     common(q)

@@ -110,7 +110,7 @@ def sweep(fight: Fight, grid: Mapping[str, Sequence[Any]], fights: int = 100_000
 
     ``dask``: a ``dask.distributed.Client`` or a scheduler address (``"tcp://host:8786"``) to run the
     cells on; otherwise they run in local processes (``workers``, default: every core; ``1``: in this
-    process)."""
+    process), which end if this process dies (:func:`diceengine.orphans.end_with_parent`)."""
     check_count(fights)
     check_rounds(max_rounds)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -133,6 +133,10 @@ def sweep(fight: Fight, grid: Mapping[str, Sequence[Any]], fights: int = 100_000
         else:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=min(count, len(cells))) as pool:
+            from ..orphans import end_with_parent
+
+            # the workers end with this process, even killed (SIGKILL): no orphan left computing
+            with ProcessPoolExecutor(max_workers=min(count, len(cells)), initializer=end_with_parent,
+                                     initargs=(os.getpid(),)) as pool:
                 results = list(pool.map(run_cell, *zip(*args)))
     return [_row(values, counts, played, fights) for values, (counts, played) in zip(cells, results)]

@@ -1,8 +1,9 @@
 """The game table: a game's members, its state of play, its roll log and its luck, kept in a database.
 
 - :mod:`~diceengine.table.model`: the state as plain data (:class:`Table`, :class:`Entry`...), JSON both ways;
-- :mod:`~diceengine.table.rules`: the rules of the table, functions from a table to a new one (roll, secret
-  roll, re-roll, undo, a rule of play, flip a token, next turn, export and import the log);
+- :mod:`~diceengine.table.rules`: the rules of the table, functions from a table to a new one (a member joins,
+  leaves or is removed, a key rotated; roll, secret roll, re-roll, undo, a rule of play, flip a token, next turn,
+  export and import the log);
 - :mod:`~diceengine.table.luck`: luck and fairness against the exact odds;
 - :mod:`~diceengine.table.store`: storage behind :class:`TableStore` (SQLAlchemy: SQLite, PostgreSQL; the
   ``table`` extra), and :class:`Seat`, a member's handle on a stored table, by key.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import TableAccessError, TableConflict, TableError, TableFormatError, TableNotFound
+from .errors import TableAccessError, TableConflict, TableError, TableFormatError, TableFull, TableNotFound
 from .luck import Fairness, GroupFit, Luck, chi2_sf, fairness, luck
 from .model import FORMAT, Character, Entry, Member, Odds, Play, Table
 from .rules import (
@@ -29,8 +30,10 @@ from .rules import (
     new_table,
     next_round,
     next_turn,
+    remove_member,
     reroll,
     roll,
+    rotate_key,
     rule,
     set_order,
     state_of,
@@ -41,9 +44,9 @@ from .rules import (
 __all__ = [
     "FORMAT", "Character", "Entry", "Fairness", "GroupFit", "Luck", "Member", "Odds", "Play", "Seat",
     "SqlTableStore", "Table", "TableAccessError", "TableConflict", "TableError", "TableFormatError",
-    "TableNotFound", "TableStore", "add_character", "adjust", "authenticate", "chi2_sf", "export_log",
+    "TableFull", "TableNotFound", "TableStore", "add_character", "adjust", "authenticate", "chi2_sf", "export_log",
     "fairness", "flip", "import_log", "join", "last_roll", "luck", "new_table", "next_round", "next_turn",
-    "open_store", "reroll", "roll", "rule", "set_order", "state_of", "undo", "view",
+    "open_store", "remove_member", "reroll", "roll", "rotate_key", "rule", "set_order", "state_of", "undo", "view",
 ]
 
 _STORE = ("Seat", "SqlTableStore", "TableStore", "open_store")

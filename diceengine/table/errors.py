@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from diceengine.errors import DiceError
 
-__all__ = ["TableAccessError", "TableConflict", "TableError", "TableFormatError", "TableNotFound"]
+__all__ = ["TableAccessError", "TableConflict", "TableError", "TableFormatError", "TableFull", "TableNotFound"]
 
 
 class TableError(DiceError):
@@ -19,6 +19,10 @@ class TableError(DiceError):
 
 class TableAccessError(TableError):
     """The caller is not a member of the table (an unknown name or key) or may not take that step."""
+
+
+class TableFull(TableError):
+    """The table seats no more members (:data:`~diceengine.table.members.MAX_MEMBERS`)."""
 
 
 class TableConflict(TableError):

@@ -1,5 +1,5 @@
-"""A table's members: a new table, joining it, the keys (128 bits from :mod:`secrets`, kept hashed), and what
-each member may read of the log."""
+"""A table's members: a new table, joining it, leaving it or being removed, the keys (128 bits from :mod:`secrets`,
+kept hashed, rotated by their holder or a game master), and what each member may read of the log."""
 
 from __future__ import annotations
 
@@ -14,13 +14,16 @@ from pydantic import BaseModel
 
 from diceengine.i18n import N_
 
-from .errors import TableAccessError, TableError
+from .errors import TableAccessError, TableError, TableFull
 from .model import Entry, Member, Play, Table
 from .rulesets import state_class
-from .steps import appended, member_of, new_entry, now
+from .steps import appended, game_master, member_of, new_entry, now
 
 #: the bits of a member's key (from :mod:`secrets`)
 KEY_BYTES = 16
+#: the most members a table seats, game masters and players (a table of friends, or a club's table of a few dozen;
+#: the join link is all a newcomer needs, so an unbounded table would grow with every stranger who has it)
+MAX_MEMBERS = 50
 
 
 def new_key() -> str:
@@ -73,10 +76,40 @@ def join(table: Table, name: str, role: str = "player", key: str | None = None,
         raise TableError(N_("a member's name is 1 to 100 characters, not {name}"), name=repr(name))
     if name in table.members:
         raise TableError(N_("{name} is already a member of this table"), name=repr(name))
+    if len(table.members) >= MAX_MEMBERS:
+        raise TableFull(N_("this table is full: it seats at most {most} members"), most=MAX_MEMBERS)
     key = key or new_key()
     member = Member(name=name, role=role, key_hash=hash_key(key))  # type: ignore[arg-type]
     entry = new_entry(table, "join", name, time, result=role)
     return appended(table, entry, members={**table.members, name: member}), key
+
+
+def remove_member(table: Table, actor: str, name: str, time: datetime | None = None) -> Table:
+    """``name`` leaves the table, removed by a game master or by their own choice: their key opens it no more
+    (every request with it refused, their live logs closed); their steps stay in the log, under their name. A
+    table keeps at least one game master."""
+    if actor != name:
+        game_master(table, actor, N_("only the game master may remove another member"))
+    removed = member_of(table, name)
+    if removed.role == "gm" and len(table.gm()) == 1:
+        raise TableError(N_("{name} is the table's only game master and cannot be removed"), name=repr(name))
+    entry = new_entry(table, "remove", actor, time, target=name)
+    return appended(table, entry, members={n: m for n, m in table.members.items() if n != name})
+
+
+def rotate_key(table: Table, actor: str, name: str | None = None, key: str | None = None,
+               time: datetime | None = None) -> tuple[Table, str]:
+    """A new key for the member ``name`` (``None``: the ``actor``'s own), asked by its holder or by a game master:
+    the old key opens the table no more. Returns the table and the new key (a fresh one unless ``key`` is given);
+    the log says who changed whose key, nothing of either key."""
+    name = actor if name is None else name
+    if actor != name:
+        game_master(table, actor, N_("only the game master may change another member's key"))
+    member = member_of(table, name)
+    key = key or new_key()
+    entry = new_entry(table, "rekey", actor, time, target=name)
+    members = {**table.members, name: member.model_copy(update={"key_hash": hash_key(key)})}
+    return appended(table, entry, members=members), key
 
 
 def authenticate(table: Table, key: str) -> str:

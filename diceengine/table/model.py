@@ -13,13 +13,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["FORMAT", "Character", "Entry", "Member", "Odds", "Play", "Table", "marked"]
+__all__ = ["FORMAT", "MEMBER_KINDS", "Character", "Entry", "Member", "Odds", "Play", "Table", "marked"]
 
 #: the version of the table's JSON (a log exported by another version is refused by name)
 FORMAT = 1
 
 Role = Literal["gm", "player"]
-Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo"]
+Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey"]
+#: the steps that change the members, not the state of play (a member joins, is removed, gets a new key): never
+#: undone, and a watcher reads the table again after one (its members changed)
+MEMBER_KINDS = frozenset({"join", "remove", "rekey"})
 
 
 class _Data(BaseModel):
@@ -81,7 +84,8 @@ class Entry(_Data):
     - a rule of play (``"rule"``): the ``rule``, its ``target`` (``None``: the scene; else a character), its
       ``args``, the ``check`` it calls for (``check_system``, ``check_options``) or its ``result``;
     - every step that changes the state of play keeps it ``before`` and ``after``;
-    - an undo (``"undo"``) names the step it ``undoes``; that step is marked ``undone_by``.
+    - an undo (``"undo"``) names the step it ``undoes``; that step is marked ``undone_by``;
+    - a member removed (``"remove"``) or given a new key (``"rekey"``): the member in ``target``, nothing of the key.
 
     ``rerolled_by`` and ``undone_by`` are derived from the later entries (:func:`marked`), never stored.
     """

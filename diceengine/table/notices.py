@@ -1,8 +1,8 @@
 """A step announced on PostgreSQL: the channel, and the payload the store writes and a watcher reads.
 
 The store sends ``NOTIFY`` in the step's own transaction, so the notice is delivered once the step is
-committed, and to every listener in commit order. Its payload is ``TABLE_ID VERSION``, then, when the step adds
-no member and the whole fits in :data:`MAX_PAYLOAD` bytes, a line with the JSON list of the step's new entries
+committed, and to every listener in commit order. Its payload is ``TABLE_ID VERSION``, then, when the step leaves
+the members as they were and the whole fits in :data:`MAX_PAYLOAD` bytes, a line with the JSON list of the step's new entries
 as stored: a watcher that holds the steps before them need not read them back.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import TypeAdapter, ValidationError
 
-from .model import Entry
+from .model import MEMBER_KINDS, Entry
 
 __all__ = ["CHANNEL", "MAX_PAYLOAD", "Notice", "entries", "head", "payload", "read"]
 
@@ -31,7 +31,7 @@ def payload(table_id: str, version: int, new: Sequence[Entry], texts: Sequence[s
     """The notice of a step that brought ``table_id`` to ``version`` with the entries ``new`` (stored as
     ``texts``)."""
     head = f"{table_id} {version}"
-    if any(e.kind == "join" for e in new):  # a new member: a watcher reads the table again
+    if any(e.kind in MEMBER_KINDS for e in new):  # the members changed: a watcher reads the table again
         return head
     full = head + "\n[" + ",".join(texts) + "]"
     return full if len(full.encode()) <= MAX_PAYLOAD else head

@@ -13,7 +13,19 @@ scene or on a character, and logs the state before and after.
 from __future__ import annotations
 
 from .logfile import LOG_KIND, check_log, export_log, import_log, validated
-from .members import KEY_BYTES, authenticate, hash_key, join, new_key, new_table, readable, view
+from .members import (
+    KEY_BYTES,
+    MAX_MEMBERS,
+    authenticate,
+    hash_key,
+    join,
+    new_key,
+    new_table,
+    readable,
+    remove_member,
+    rotate_key,
+    view,
+)
 from .play import add_character, rule, state_of
 from .rolls import last_roll, reroll, roll
 from .rulesets import rules_of, state_class
@@ -23,6 +35,7 @@ from .turns import adjust, flip, next_round, next_turn, set_order
 __all__ = [
     "KEY_BYTES",
     "LOG_KIND",
+    "MAX_MEMBERS",
     "add_character",
     "adjust",
     "authenticate",
@@ -38,8 +51,10 @@ __all__ = [
     "next_round",
     "next_turn",
     "readable",
+    "remove_member",
     "reroll",
     "roll",
+    "rotate_key",
     "rule",
     "rules_of",
     "set_order",

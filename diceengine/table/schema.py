@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["VERSION_TABLE", "metadata", "steps", "tables"]
+__all__ = ["VERSION_TABLE", "buckets", "metadata", "steps", "tables"]
 
 #: Alembic's version table, named apart from an application's own in a shared database
 VERSION_TABLE = "dice_alembic_version"
@@ -30,4 +30,15 @@ steps = sa.Table(
     sa.Column("member", sa.String(100), nullable=False),
     sa.Column("secret", sa.Boolean, nullable=False),
     sa.Column("entry", sa.Text, nullable=False),
+)
+
+#: the web service's request buckets, one row each (a key's hash or a client's address): the tokens left after the
+#: last request, its time (seconds since the epoch), and whether that request got a token
+buckets = sa.Table(
+    "dice_buckets", metadata,
+    sa.Column("who", sa.String(200), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("stamp", sa.Float, nullable=False),
+    sa.Column("granted", sa.Boolean, nullable=False),
+    sa.Index("dice_buckets_stamp", "stamp"),
 )

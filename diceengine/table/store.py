@@ -476,6 +476,24 @@ class Seat:
         """Undo the last step that stands (the game master)."""
         return self._step(rules.undo)
 
+    def remove(self, name: str) -> Entry:
+        """Remove the member ``name`` (the game master; anyone: themselves), their key refused from then on."""
+        return self._step(rules.remove_member, name)
+
+    def rotate_key(self, name: str | None = None) -> str:
+        """A new key for ``name`` (``None``: this member's own, which this seat then uses); returns it."""
+        given: list[str] = []
+
+        def rotate(table: Table, actor: str) -> Table:
+            new, key = rules.rotate_key(table, actor, name)
+            given.append(key)
+            return new
+
+        self._step(rotate)
+        if name is None or name == self.name:
+            self._key = given[-1]
+        return given[-1]
+
     def fairness(self, member: str | None = None, expression: str | None = None, method: str = "chi2") -> Any:
         """The fairness test of the rolls this member may read."""
         return _fairness(self.table(), member, expression, method)  # type: ignore[arg-type]

@@ -79,6 +79,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
 
         await run_in_threadpool(offload.start)
         service.list_systems()
+        await run_in_threadpool(app.state.tables.open)  # the schema and migrations before the first request
         collecting = asyncio.get_running_loop().create_task(collector.collect()) if collector.enabled() else None
         try:
             yield

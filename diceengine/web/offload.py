@@ -4,7 +4,8 @@ Exact odds, bulk samples, comparisons and the converter can take a good fraction
 the server's own process they would hold the interpreter and stall every other request. They run in
 worker processes instead, each task stopped by the engine's error once it has used ``cpu_seconds`` of
 CPU (a profiling timer in the worker), and refused with ``busy`` when it cannot start within
-``queue_seconds``. A worker that dies is replaced.
+``queue_seconds``. A worker that dies is replaced; a worker whose server dies ends
+(:func:`diceengine.orphans.end_with_parent`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import DiceError, DiceLimitError
+from ..orphans import end_with_parent
 
 __all__ = ["CPU_SECONDS", "QUEUE_SECONDS", "Busy", "Offloader"]
 
@@ -42,7 +44,8 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _OverBudget()
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
+    end_with_parent(parent)  # a server killed (SIGKILL) leaves no worker behind
     signal.signal(signal.SIGPROF, _alarm)
     try:
         os.nice(5)  # the event loop (rolls) keeps priority over exact odds
@@ -89,7 +92,8 @@ class Offloader:
         """Start the worker processes (and load the engine in them)."""
         if self.workers and self._pool is None:
             ctx = multiprocessing.get_context("spawn")  # never fork a process running an event loop
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                             initargs=(os.getpid(),))
             for f in [self._pool.submit(_warm) for _ in range(self.workers)]:
                 f.result()
 

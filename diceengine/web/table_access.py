@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import logging
 import os
 import queue
 import threading
@@ -22,10 +23,25 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ..errors import DiceError
 from ..i18n import N_
 from ..table import Table
-from .ratelimit import TokenBucket
+from .ratelimit import SharedBuckets
 
-__all__ = ["Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
+__all__ = ["NEW_BURST", "NEW_RATE", "Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
            "refusals", "refused_response"]
+
+
+#: new tables and joins from one client address: a burst of ``NEW_BURST``, then ``NEW_RATE`` a second (a small
+#: fraction of what one server writes: docs/web.md gives the measure)
+NEW_RATE = 1.0
+NEW_BURST = 10.0
+
+
+def _number(name: str, default: float) -> float:
+    """A positive number from the environment variable ``name``, else ``default``."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
 
 
 @dataclass
@@ -33,7 +49,10 @@ class TableSettings:
     """Where the tables are kept and how they are served: ``db`` a SQLite file's path or a database URL
     (``$DICE_TABLE_DB``, default ``dice-tables.sqlite`` in the working directory); ``origins`` the browser
     origins allowed to call the API from elsewhere (``$DICE_CORS_ORIGINS``, comma-separated; none by
-    default); each key's bucket holds ``burst`` requests and refills at ``rate`` a second. The live log of a
+    default); each key's bucket holds ``burst`` requests and refills at ``rate`` a second (``$DICE_KEY_BURST``,
+    ``$DICE_KEY_RATE``), each client address's bucket of new tables and joins ``new_burst`` and ``new_rate``
+    (``$DICE_NEW_BURST``, ``$DICE_NEW_RATE``), the buckets kept in the tables' database, shared by every server
+    process on it (:class:`~diceengine.web.ratelimit.SharedBuckets`). The live log of a
     server process reads the versions of the tables its clients follow every ``poll_seconds`` (one query for
     all of them) on SQLite; on PostgreSQL it is woken by the database's notifications and reads the versions
     every ``recheck_seconds`` besides (a step stored by another program that sends none); each stream sends a
@@ -46,8 +65,10 @@ class TableSettings:
     db: str = field(default_factory=lambda: os.environ.get("DICE_TABLE_DB", "dice-tables.sqlite"))
     origins: list[str] = field(default_factory=lambda: [o.strip() for o in os.environ.get(
         "DICE_CORS_ORIGINS", "").split(",") if o.strip()])
-    rate: float = 20.0
-    burst: float = 60.0
+    rate: float = field(default_factory=lambda: _number("DICE_KEY_RATE", 20.0))
+    burst: float = field(default_factory=lambda: _number("DICE_KEY_BURST", 60.0))
+    new_rate: float = field(default_factory=lambda: _number("DICE_NEW_RATE", NEW_RATE))
+    new_burst: float = field(default_factory=lambda: _number("DICE_NEW_BURST", NEW_BURST))
     poll_seconds: float = 0.05
     recheck_seconds: float = 1.0
     heartbeat_seconds: float = 15.0
@@ -107,13 +128,15 @@ def refused_response(request: Request, err: Refused) -> JSONResponse:
 
 @contextmanager
 def refusals() -> Iterator[None]:
-    """The table's errors as HTTP refusals: 403 (a step the member may not take), 404, 409."""
-    from ..table import TableAccessError, TableConflict, TableNotFound
+    """The table's errors as HTTP refusals: 403 (a step the member may not take; a full table), 404, 409."""
+    from ..table import TableAccessError, TableConflict, TableFull, TableNotFound
 
     try:
         yield
     except TableAccessError as err:
         raise Refused(403, "forbidden", err.template, error=err) from None
+    except TableFull as err:
+        raise Refused(403, "table_full", err.template, error=err) from None
     except TableNotFound as err:
         if "where" in err.params and "name" in err.params:  # where the tables are kept is the server's to know
             raise Refused(404, "not_found", N_("no table named {name}"), name=err.params["name"]) from None
@@ -193,7 +216,7 @@ class TableState:
 
     def __init__(self, settings: TableSettings) -> None:
         self.settings = settings
-        self.buckets = TokenBucket(settings.rate, settings.burst)
+        self._buckets: SharedBuckets | None = None
         self.on_close: list[Callable[[], None]] = []
         self._store: Any = None
         self._lock = threading.Lock()
@@ -219,6 +242,29 @@ class TableState:
                 if self._reads is None:
                     self._reads = Threads(self.readers, "dice-table-read")
         return await self._reads.run(functools.partial(fn, *args))
+
+    def open(self) -> None:
+        """Open the store before the first request (its schema built or upgraded: the migrations run at start)
+        and take the table's code path once in memory; a store that cannot open is logged, and the readiness
+        route says so (each table request then answers its error)."""
+        from ..table import rules as R
+
+        try:
+            self.buckets  # noqa: B018 - the store and its buckets opened: the schema built or upgraded
+        except DiceError:
+            logging.getLogger("diceengine.web.tables").exception("the tables' database did not open")
+        R.view(R.new_table("warm-up", "standard", "gm")[0], "gm")
+
+    def ready(self) -> str | None:
+        """``None`` when the tables' database answers, else why not (:func:`open` first)."""
+        try:
+            with self.store.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except Exception as err:  # noqa: BLE001 - any failure is a reason not to be ready
+            # the reason, never where the database is (the server's to know)
+            reason = err.params.get("reason") if isinstance(err, DiceError) else None
+            return str(reason) if reason else type(err).__name__
+        return None
 
     @property
     def store(self) -> Any:
@@ -258,17 +304,42 @@ class TableState:
         self._writes = self._reads = None
         if self._store is not None:
             self._store.close()
+        if self._buckets is not None:
+            self._buckets.close()
+            self._buckets = None
+
+    @property
+    def buckets(self) -> SharedBuckets:
+        """The requests' buckets, in the tables' database (opened with the store)."""
+        if self._buckets is None:
+            store = self.store
+            with self._lock:
+                if self._buckets is None:
+                    s = self.settings
+                    self._buckets = SharedBuckets(_buckets_engine(store.url), s.rate, s.burst,
+                                                  idle=max(s.burst / s.rate, s.new_burst / s.new_rate))
+        return self._buckets
 
     def limit(self, who: str) -> None:
-        """A token from ``who``'s bucket, else 429."""
+        """A token from the bucket of ``who`` (a key's, :func:`key_bucket`), else 429 (in a thread: it is a
+        statement in the database)."""
         if not self.buckets.take(who):
             raise Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
                           {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
 
+    def limit_new(self, who: str) -> None:
+        """A token from the bucket of new tables and joins of the client address ``who`` (:func:`client_of`),
+        else 429 (in a thread)."""
+        if not self.buckets.take("new:" + who, self.settings.new_rate, self.settings.new_burst):
+            raise Refused(429, "rate_limited", N_("too many new tables and joins from this address; slow down"),
+                          {"Retry-After": str(max(1, round(1 / self.settings.new_rate)))})
+
     def seat(self, table_id: str, key: str) -> Any:
-        """The member's seat, else 401 (a wrong key) or 404 (no such table)."""
+        """The member's seat (a token taken from the key's bucket), else 429, 401 (a wrong key) or 404 (no such
+        table); in a thread."""
         from ..table import Seat, TableAccessError
 
+        self.limit(key_bucket(key))
         with refusals():
             try:
                 return Seat(self.store, table_id, key, retries=5)
@@ -291,15 +362,39 @@ def client_of(request: Request) -> str:
 
 async def _key_of(request: Request,
                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
-    """The member's key from ``Authorization: Bearer KEY``, a token taken from its bucket; else 401 / 429."""
+    """The member's key from ``Authorization: Bearer KEY``; else 401 (or 429: a token taken from the client
+    address's bucket). The key's own token is taken where the request is served (:meth:`TableState.seat`, a
+    step), in the thread that reads or writes the database anyway."""
     tables: TableState = request.app.state.tables
     if creds is None or not creds.credentials:
-        tables.limit(client_of(request))
+        await tables.write(tables.limit, client_of(request))
         raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
                       {"WWW-Authenticate": "Bearer"})
-    tables.limit(key_bucket(creds.credentials))
     return creds.credentials
 
 
-#: the member's key of a request (a dependency: 401 without one, 429 when its bucket is empty)
+#: the member's key of a request (a dependency: 401 without one)
 Key = Annotated[str, Depends(_key_of)]
+
+
+def _buckets_engine(url: str) -> Any:
+    """An engine of its own for the buckets, on the tables' database: a take is committed without waiting for the
+    disk (SQLite ``synchronous=NORMAL``; PostgreSQL ``synchronous_commit off``)."""
+    import sqlalchemy as sa
+
+    from ..table.store import BUSY_TIMEOUT_MS
+
+    engine = sa.create_engine(url)
+
+    @sa.event.listens_for(engine, "connect")
+    def unhurried(dbapi_connection: Any, record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if engine.dialect.name == "sqlite":
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        elif engine.dialect.name == "postgresql":
+            cursor.execute("SET synchronous_commit TO off")
+            dbapi_connection.commit()
+        cursor.close()
+
+    return engine

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from ..errors import DiceError
 from .answers import dice_error_response
 from .fastpath import read_body
-from .table_access import Refused, TableState, key_bucket, refused_response
+from .table_access import Refused, TableState, refused_response
 from .table_models import StepResponse, TableRollRequest
 
 __all__ = ["TableRollFastPath"]
@@ -78,8 +78,7 @@ class TableRollFastPath:
             return
         response: Response
         try:
-            self.state.limit(key_bucket(key))
-            done = await self.step(table_id, key, self.roll_of(req))
+            done = await self.step(table_id, key, self.roll_of(req))  # the key's token taken with the step
             response = Response(done.model_dump_json(), media_type="application/json")
         except Refused as err:
             response = refused_response(Request(scope), err)

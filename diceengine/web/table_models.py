@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..table import Entry, Fairness, Luck, Table
 
 __all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
-           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "RuleOfPlayRequest",
-           "StateIn", "StepResponse", "TableRollRequest"]
+           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "ReadyResponse", "RekeyRequest", "RekeyResponse",
+           "RemoveRequest", "RuleOfPlayRequest", "StateIn", "StepResponse", "TableRollRequest"]
 
 
 class _Strict(BaseModel):
@@ -127,3 +127,30 @@ class LuckResponse(BaseModel):
 
     luck: dict[str, Luck]
     fairness: Fairness
+
+
+class RemoveRequest(_Strict):
+    """The member to remove from the table (the game master removes anyone; a member may leave)."""
+
+    name: str = Field(min_length=1, max_length=100, examples=["Kira"])
+
+
+class RekeyRequest(_Strict):
+    """Whose key to change: ``name`` (the game master changes anyone's), or none for the caller's own."""
+
+    name: str | None = Field(None, min_length=1, max_length=100, examples=["Kira"])
+
+
+class RekeyResponse(BaseModel):
+    """The member's new key (keep it: only its hash is stored; the old key is refused from now on) and the step."""
+
+    name: str
+    key: str
+    step: Entry
+
+
+class ReadyResponse(BaseModel):
+    """The service is ready: started, and its tables' database (``sqlite`` or ``postgresql``) answering."""
+
+    ready: bool
+    database: str

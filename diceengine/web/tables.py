@@ -6,8 +6,9 @@ on the game master's actions, on another player's character) is 403, both in the
 Every answer is what that member may read: a player never reads the dice of the game master's secret rolls.
 
 A table's id is 128 random bits; knowing it (the join link) is what lets a new player join. The keys are
-kept hashed. Each key (or, without a key, each client address) has a small token bucket of requests: 429
-when it is empty.
+kept hashed. Each key (or, without a key, each client address) has a small token bucket of requests, and each
+client address one of new tables and joins, kept in the tables' database for every server process: 429 when it
+is empty.
 
 The live log, ``GET /tables/{id}/events``, is a stream of server-sent events read from the log in the database
 by one watcher per server process (:mod:`~diceengine.web.table_events`): several server processes on one
@@ -34,7 +35,17 @@ from ..table import Table
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
-from .table_access import Key, Refused, TableSettings, TableState, client_of, public, refusals, refused_response
+from .table_access import (
+    Key,
+    Refused,
+    TableSettings,
+    TableState,
+    client_of,
+    key_bucket,
+    public,
+    refusals,
+    refused_response,
+)
 from .table_events import Hub, stream
 from .table_models import (
     AdjustRequest,
@@ -47,6 +58,10 @@ from .table_models import (
     LogResponse,
     LuckResponse,
     OrderRequest,
+    ReadyResponse,
+    RekeyRequest,
+    RekeyResponse,
+    RemoveRequest,
     RuleOfPlayRequest,
     StepResponse,
     TableRollRequest,
@@ -97,7 +112,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
     def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> tuple[Table, StepResponse]:
         """``op(table, member, *args)`` of :mod:`diceengine.table.rules` as the member whose key is ``key``: one
         reading of the table, the step, its commit (taken again on a newer table after a conflict)."""
-        from ..table import TableAccessError
+        from ..table import TableAccessError, TableConflict
 
         member: list[str] = []
 
@@ -105,10 +120,15 @@ def router_for(settings: TableSettings) -> TableRoutes:
             try:
                 name = R.authenticate(table, key)
             except TableAccessError as err:
+                if tables.store.load(table_id).version != table.version:  # a key given since (by another process)
+                    raise TableConflict(N_("the table {name} moved on while this step was taken on version "
+                                           "{expected}: nothing was stored"), name=repr(table_id),
+                                        expected=table.version) from None
                 raise Refused(401, "unauthorized", err.template, error=err) from None
             member.append(name)
             return op(table, name, *args)
 
+        tables.limit(key_bucket(key))
         with refusals(), tables.writer(table_id):
             table = tables.store.update(table_id, stepped, retries=5)
         return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
@@ -123,9 +143,10 @@ def router_for(settings: TableSettings) -> TableRoutes:
     @router.post("", response_model=CreateTableResponse, status_code=201)
     async def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
         """A new table, with its game master; the answer holds the game master's key and the join link."""
-        tables.limit(client_of(request))
+        who = client_of(request)
 
         def create() -> CreateTableResponse:
+            tables.limit_new(who)
             scene = None
             if req.scene is not None:
                 scene = R.state_class(req.system, req.scene.kind).model_validate(req.scene.state)
@@ -140,7 +161,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
     @router.post("/{table_id}/join", response_model=JoinResponse, status_code=201)
     async def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
         """A player joins the table by its link (knowing the table's id is the invitation)."""
-        tables.limit(client_of(request))
+        who = client_of(request)
         given: dict[str, str] = {}
 
         def joined(table: Table) -> Table:
@@ -148,6 +169,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
             return new
 
         def enter() -> tuple[Table, JoinResponse]:
+            tables.limit_new(who)
             with refusals(), tables.writer(table_id):
                 table = tables.store.update(table_id, joined, retries=5)
             return table, JoinResponse(table_id=table_id, name=req.name, player_key=given["key"],
@@ -224,6 +246,26 @@ def router_for(settings: TableSettings) -> TableRoutes:
         """A new round begins."""
         return await step(table_id, key, R.next_round)
 
+    @router.post("/{table_id}/remove", response_model=StepResponse)
+    async def remove(table_id: str, req: RemoveRequest, key: Key) -> StepResponse:
+        """Remove a member (the game master; a member may remove themselves): from this step on their key is
+        refused on every route, and their open live logs end."""
+        return await step(table_id, key, R.remove_member, req.name)
+
+    @router.post("/{table_id}/rekey", response_model=RekeyResponse)
+    async def rekey(table_id: str, req: RekeyRequest, key: Key) -> RekeyResponse:
+        """A new key for the caller (no ``name``) or, by the game master, for any member: from this step on the
+        old key is refused on every route, and its open live logs end."""
+        given: dict[str, str] = {}
+
+        def rotate(table: Table, member: str) -> Table:
+            new, given["key"] = R.rotate_key(table, member, req.name)
+            given["name"] = req.name or member
+            return new
+
+        done = await step(table_id, key, rotate)
+        return RekeyResponse(name=given["name"], key=given["key"], step=done.step)
+
     @router.get("/{table_id}/log", response_model=LogResponse)
     async def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
         """The steps after ``after``, as the member reads them."""
@@ -283,6 +325,17 @@ def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[
     @app.exception_handler(Refused)
     async def on_refused(request: Request, err: Refused) -> JSONResponse:
         return refused_response(request, err)
+
+    @app.get("/api/ready", tags=["service"], response_model=ReadyResponse,
+             responses={503: {"model": ErrorResponse, "description": "the tables' database does not answer"}})
+    async def ready() -> ReadyResponse:
+        """Ready: started (the schema and migrations done before the server listened) and the tables' database
+        answering; else 503 ``not_ready``."""
+        reason = await routes.state.read(routes.state.ready)
+        if reason is not None:
+            raise Refused(503, "not_ready", N_("not ready: the tables' database does not answer ({reason})"),
+                          {"Retry-After": "1"}, reason=reason)
+        return ReadyResponse(ready=True, database=routes.state.store.engine.dialect.name)
 
     if settings.fast_path:  # inside the security headers: its answers carry them
         app.add_middleware(TableRollFastPath, state=routes.state, step=routes.step, roll_of=roll_of)

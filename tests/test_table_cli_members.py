@@ -1,0 +1,47 @@
+"""``dice table remove`` and ``dice table rekey``: a member removed by the game master, a key rotated by its
+holder or by the game master (printed once), the old key refused; in English and French."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from diceengine import table as T
+from diceengine.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_remove_and_rekey_on_the_command_line(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = str(tmp_path / "night.db")
+    code, out, _ = run(capsys, "table", "new", path, "--system", "standard", "--gm", "Ana", "--player", "Kira", "Jax")
+    keys = dict(re.findall(r"key of (\w+) \(\w+\): (\S+)", out))
+    code, out, _ = run(capsys, "table", "rekey", path, "Kira", "--json")
+    assert code == 0 and json.loads(out)["name"] == "Kira"
+    new = json.loads(out)["key"]
+    code, out, _ = run(capsys, "table", "rekey", path, "Jax", "--as", "Ana")
+    assert code == 0 and out.startswith("Jax's new key (shown once; the old one opens the table no more): ")
+    jax = out.rsplit(" ", 1)[1].strip()
+    code, _, err = run(capsys, "table", "rekey", path, "Jax", "--as", "Kira")
+    assert code != 0 and "only the game master may change another member's key" in err
+    code, out, _ = run(capsys, "table", "remove", path, "Kira")
+    assert code == 0 and out.strip() == "Kira is no longer a member of the table: their key opens it no more"
+    code, _, err = run(capsys, "table", "remove", path, "Ana", "--lang", "fr")
+    assert code != 0 and "seul meneur de jeu" in err
+    code, out, _ = run(capsys, "table", "log", path, "--lang", "fr")
+    assert "#4 Kira : change une clé Kira" in out and "#5 Ana : change une clé Jax" in out
+    assert "#6 Ana : retire un membre Kira" in out
+    with T.open_store(path, create=False) as store:
+        table = store.load("table")
+    for old in (keys["Kira"], keys["Jax"], new):
+        with pytest.raises(T.TableAccessError):
+            T.authenticate(table, old)
+    assert T.authenticate(table, jax) == "Jax" and set(table.members) == {"Ana", "Jax"}
