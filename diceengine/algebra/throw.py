@@ -4,12 +4,12 @@ thrown, a numpy sample, and the exact die. An explosion is written here once for
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
 from diceengine.pmf import PMF
+from diceengine.records import dataclass
 
 from .chains import chains, chains_total, roll_steps, sample_steps
 from .die import Die, _membership
