@@ -24,6 +24,8 @@ __all__ = [
     "power_cost",
     "rank_dp",
     "rank_dp_cost",
+    "window_sum",
+    "window_sum_cost",
 ]
 
 #: largest support an exact distribution may have
@@ -488,3 +490,63 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
             new[c:, s:] += move[:keep + 1 - c, c:c + 1] * state[:keep + 1 - c, :span - s]
         state = new
     return PMF(keep * vmin, state[keep])
+
+
+def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) -> Cost:
+    """Cost of :func:`window_sum`: ``faces`` distinct values from ``vmin`` to ``vmax``, ``n`` dice, the ranks ``lo``
+    to ``hi - 1`` (lowest first) kept."""
+    hi = max(0, min(hi, n))
+    lo = max(0, min(lo, hi))
+    if hi == lo or faces == 0:
+        return Cost()
+    span = (hi - lo) * (vmax - vmin) + 1
+    binomials = hi * (n + 1)
+    table = (n + 2) * PYTHON_STEP + (hi + 4) * NUMPY_CALL + 2 * binomials
+    # each face: its binomial weights, then one shifted add of one row for each (dice placed, dice showing it)
+    pairs = hi * (hi + 1) / 2 + hi
+    per_face = 14 * NUMPY_CALL + pairs * (2 * span + NUMPY_CALL / 4) + 12 * binomials
+    return Cost(table + faces * per_face, (2 * hi + 2) * span + 6 * binomials)
+
+
+def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> PMF:
+    """Sum of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice with these ``(value,
+    probability)`` faces (the probabilities are shares of their total): :func:`keep_sum` for a window that touches
+    neither end (``4d6dl1dh1``)."""
+    hi = max(0, min(hi, n))
+    lo = max(0, min(lo, hi))
+    ordered = sorted(faces, key=lambda f: f[0])
+    if hi == lo or not ordered:
+        return PMF.point(0)
+    vmin, vmax = ordered[0][0], ordered[-1][0]
+    _check_support((hi - lo) * (vmax - vmin) + 1)
+    WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
+    visited: list[tuple[int, float]] = []
+    tail = float(sum(q for _, q in ordered))
+    for index, (value, q) in enumerate(ordered):
+        share = 1.0 if index == len(ordered) - 1 or tail <= 0 else min(1.0, q / tail)
+        tail -= q
+        if share > 0.0:
+            visited.append((value - vmin, share))
+            if share == 1.0:
+                break
+    table = _binomial_table(n, hi)
+    logs = table is None
+    if table is None:
+        table = _log_binomial_table(n, hi)
+    moves = _moves(table, logs, n, hi, np.array([s for _, s in visited]))
+    # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
+    # state[hi]: final once the window's dice are all placed (the dice left show higher faces)
+    span = (hi - lo) * (vmax - vmin) + 1
+    state = np.zeros((hi + 1, span))
+    state[0, 0] = 1.0
+    for (d, _), move in zip(visited, moves, strict=True):
+        new = state * move[:, :1]  # no die shows this face (row hi: stays as it is)
+        for j in range(hi):
+            row = state[j]
+            if not row.any():
+                continue
+            for c in range(1, hi - j + 1):  # c more dice placed (c = hi - j: at least that many)
+                s = d * max(0, min(j + c, hi) - max(j, lo))
+                new[j + c, s:] += move[j, c] * row[:span - s]
+        state = new
+    return PMF((hi - lo) * vmin, state[hi])

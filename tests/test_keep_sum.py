@@ -12,7 +12,7 @@ import pytest
 
 import diceengine as de
 from diceengine import api
-from diceengine.pmf import WORK, keep_sum, keep_sum_cost
+from diceengine.pmf import WORK, keep_sum, keep_sum_cost, window_sum
 from tests.helpers import clear_engine_caches
 
 
@@ -113,3 +113,38 @@ def test_the_estimate_grows_with_the_dice_kept_not_with_the_dice_thrown_squared(
     assert 10 * few.work < many.work
     assert keep_sum_cost(6, 100, 3, 1, 6).work < 3 * keep_sum_cost(6, 10, 3, 1, 6).work
     assert keep_sum_cost(6, 4, 0, 1, 6).work == 0
+
+
+def enumerate_window(faces: dict[int, Fraction], n: int, lo: int, hi: int) -> dict[int, Fraction]:
+    out: Counter = Counter()
+    for throw in itertools.product(faces, repeat=n):
+        p = Fraction(1)
+        for v in throw:
+            p *= faces[v]
+        out[sum(sorted(throw)[lo:hi])] += p
+    return {k: v for k, v in out.items() if v}
+
+
+@pytest.mark.parametrize("n, lo, hi", [(3, 1, 2), (4, 1, 3), (5, 1, 4), (5, 2, 3), (6, 1, 5), (5, 0, 2), (5, 3, 5),
+                                       (4, 0, 4), (4, 2, 2)])
+def test_a_window_against_every_throw(n, lo, hi):
+    faces = [(v, float(q)) for v, q in UNEVEN.items()]
+    got = dict(window_sum(faces, n, lo, hi).items())
+    close(got, enumerate_window(UNEVEN, n, lo, hi) if hi > lo else {0: Fraction(1)})
+
+
+@pytest.mark.parametrize("expression, sides, n, lo, hi", [("4d6dl1dh1", 6, 4, 1, 3), ("6d4dl1dh3", 4, 6, 1, 3),
+                                                          ("5d5dh1dl2", 5, 5, 2, 4)])
+def test_middle_dice_terms_against_every_throw(expression, sides, n, lo, hi):
+    want = enumerate_window({v: Fraction(1, sides) for v in range(1, sides + 1)}, n, lo, hi)
+    clear_engine_caches()
+    close(de.distribution(expression).marginal("total"), want)
+
+
+@pytest.mark.parametrize("expression", ["4d6dl1dh1", "12d20dl4dh5", "11d12dl4dh2", "30d6dl10dh10"])
+def test_the_window_estimate_bounds_the_work_counted(expression):
+    clear_engine_caches()
+    cost = api.plan(expression).exact_cost()
+    WORK.work = 0
+    de.distribution(expression)
+    assert 0 < WORK.work <= cost.work

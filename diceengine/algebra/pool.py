@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement, product
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP
-from diceengine.pmf import PMF, keep_sum, keep_sum_cost
+from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
 
 from .die import Die, _membership
 
@@ -78,11 +78,14 @@ class Pool:
         lo, hi = max(0, lo), min(len(self), hi)
         if hi <= lo:
             return Die.constant(0)
-        if len(self.groups) == 1 and lo == 0:
-            die = self.groups[0][0]
-            keep_sum_cost(len(die), len(self), hi, die.min(), die.max()).check("this pool's odds")
-            return Die(keep_sum(die.items(), len(self), hi, highest=order == "highest"),
-                       die.truncated * len(self))
+        if len(self.groups) == 1:  # identical dice: the vectorised keep
+            die, n = self.groups[0][0], len(self)
+            if lo == 0:
+                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check("this pool's odds")
+                return Die(keep_sum(die.items(), n, hi, highest=order == "highest"), die.truncated * n)
+            first, last = (n - hi, n - lo) if order == "highest" else (lo, hi)  # lowest first
+            window_sum_cost(len(die), n, first, last, die.min(), die.max()).check("this pool's odds")
+            return Die(window_sum(die.items(), n, first, last), die.truncated * n)
         weights = [1 if lo <= i < hi else 0 for i in range(len(self))]
         return self.ranked(weights, order)
 

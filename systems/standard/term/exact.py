@@ -22,6 +22,8 @@ from diceengine.pmf import (
     keep_sum_cost,
     keep_window,
     power_cost,
+    window_sum,
+    window_sum_cost,
 )
 from diceengine.records import replace
 
@@ -137,10 +139,12 @@ class TermOdds:
             cost = cost + Cost((entries + min(entries, s_hi - s_lo + 1)) * PYTHON_STEP, entries)
             return cost + power, min(0, spec.count * s_lo), max(0, spec.count * s_hi)
         k = spec.keep or 0
-        if not counting and spec.tally is None and spec.window is not None and \
-                (spec.window[0] == 0 or spec.window[1] == spec.count):
+        if not counting and spec.tally is None and spec.window is not None:
             cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
-            return cost + keep_sum_cost(keys, spec.count, k, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
+            a, b = spec.window
+            rank = keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if a == 0 or b == spec.count else \
+                window_sum_cost(keys, spec.count, a, b, s_lo, s_hi)
+            return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
         cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
         # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
         # 4d6>=4kh2 and 5d10>=8f1dl2, tests/test_keep_dp_estimate.py); with them, the chains' estimate above
@@ -187,9 +191,10 @@ class TermOdds:
             return PMF.from_mapping(score).power(spec.count)
         a, b = spec.window
         n = spec.count
-        if spec.success is None and spec.tally is None and (a == 0 or b == n):  # a die's score is its value
+        if spec.success is None and spec.tally is None:  # a die's score is its value
             _steps(len(units))
-            return keep_sum([(key, p) for (key, _), p in units.items()], n, b - a, a > 0)
+            faces = [(key, p) for (key, _), p in units.items()]
+            return keep_sum(faces, n, b - a, a > 0) if a == 0 or b == n else window_sum(faces, n, a, b)
         table = _by_key(units)
         if a == 0 or b == n:
             return keep_dp(table, n, b - a, a > 0)
