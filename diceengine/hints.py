@@ -31,7 +31,6 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "DECIMAL": N_("a number"),
     "DIE": N_("a die (d6, d20...)"),
     "DCODE": N_("D (a dice code: 4D)"),
-    "D20": N_("d20"),
     "SYMBOL_DIE": N_("a die letter (a p b d c s f) or name"),
     "FUDGE": N_("F (Fudge dice)"),
     "FUNCTION": N_("a function (floor, max...)"),
@@ -145,7 +144,7 @@ def _prefix_fix(expression: str, system: System, systems: Mapping[str, System]) 
     if colon:
         if name in systems:
             return DiceSyntaxError(N_("{name}: names a system: roll {rest} with the system {name} (the command "
-                                      "line and the page read the prefix, Python takes system={name!r})"),
+                                      "line and the page read the prefix, Python takes system='{name}')"),
                                    expression, m.start(1), name=name, rest=rest)
         guess = closest(name, systems, 0.6)
         if guess is not None:

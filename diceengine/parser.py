@@ -155,7 +155,10 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: S
                                got=repr(expression[odd]))
     if system is None:
         return error
-    return system_fix(expression, system, column) or modifier_fix(expression, column) or error
+    found = system_fix(expression, system, column)
+    if found is None and system.grammar == "standard.lark":
+        found = modifier_fix(expression, column)
+    return found or error
 
 
 def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
@@ -248,13 +251,12 @@ def _meant(tree: Any, expression: str, system: System) -> Any:
             raise _in_typed(err, expression, text) from None
         if found is None:
             return tree
-        text, refusal = found
-        other = parser_for(system).reads(text)
+        other = parser_for(system).reads(found[0])
         if other is None:
-            if refusal is not None:
-                raise _in_typed(refusal, expression, text) from None
+            if found[1] is not None:
+                raise _in_typed(found[1], expression, text) from None
             return tree
-        tree = other
+        text, tree = found[0], other
     return tree
 
 

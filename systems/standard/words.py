@@ -223,6 +223,11 @@ def _advantage(operation: str, typed: str, head: str, words: list[tuple[str, int
 
 def _refused(operation: str, typed: str, column: int, head: str) -> DiceSyntaxError:
     """The refusal of an operation's words that say no one thing (``explode 5``: on 5, or on 5 and more?)."""
-    examples = {"keep": "kh3", "drop": "dl1", "reroll": "r1", "explode": "! (!>=5 on 5 or more, !5 on 5)"}
+    dice = _example(head, "")
+    if operation == "explode":
+        return DiceSyntaxError(N_("{words} with a number has no one meaning: write {dice}! (on the highest face), "
+                                  "{dice}!>=5 (on 5 or more) or {dice}!5 (on 5)"), None, column, words=repr(typed),
+                               dice=dice)
+    examples = {"keep": "kh3", "drop": "dl1", "reroll": "r1"}
     return DiceSyntaxError(N_("{words} has no one meaning here: write {example}"), None, column,
-                           words=repr(typed), example=_example(head, examples[operation]))
+                           words=repr(typed), example=dice + examples[operation])
