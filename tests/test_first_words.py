@@ -131,8 +131,8 @@ def test_the_command_line_reads_the_words(capsys):
 
 @pytest.mark.parametrize("lang, first", [
     ("en", "this is not the standard notation but reads in d6 or d6wild: write d6: 4D+2 vs 15 or d6wild: 4D+2 vs 15"),
-    ("fr", "ce n'est pas la notation standard mais elle se lit en d6 ou d6wild : écrivez d6: 4D+2 vs 15 ou "
-           "d6wild: 4D+2 vs 15"),
+    ("fr", ("ce n'est pas la notation standard mais elle se lit en d6 ou d6wild : écrivez d6: 4D+2 vs 15 ou "
+           "d6wild: 4D+2 vs 15")),
 ])
 def test_a_d6_code_without_its_system_says_which_system(lang, first):
     # the issue: "unexpected '+': expected '%', '(', a number or fudge"

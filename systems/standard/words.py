@@ -19,6 +19,7 @@ from diceengine.ast import children
 from diceengine.errors import DiceError, DiceSyntaxError
 from diceengine.hints import closest
 from diceengine.i18n import N_
+
 from ..words import plain_word
 
 __all__ = ["OPERATION_WORDS", "meant"]
