@@ -240,8 +240,8 @@ _MOST_READINGS = 4
 
 
 def _meant(tree: Any, expression: str, system: System) -> Any:
-    """The tree of the text that ``tree``'s words mean (:meth:`meant` of its root), ``tree`` when they are words;
-    their error when that text does not read and the words must be dice."""
+    """The tree of what ``tree``'s words mean (:meth:`meant` of its root: a text to read instead, or a tree), ``tree``
+    when they are words; their error when that text does not read and the words must be dice."""
     text = expression
     for _ in range(_MOST_READINGS):
         meant = getattr(tree, "meant", None)
@@ -251,6 +251,9 @@ def _meant(tree: Any, expression: str, system: System) -> Any:
             raise _in_typed(err, expression, text) from None
         if found is None:
             return tree
+        if not isinstance(found, tuple):  # the tree the words make (positions in the text read so far)
+            tree = found
+            continue
         other = parser_for(system).reads(found[0])
         if other is None:
             if found[1] is not None:

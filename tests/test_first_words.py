@@ -80,6 +80,8 @@ def test_vs_is_a_check_meeting_or_beating_the_number(expr):
 def test_words_after_the_check_still_describe():
     r = de.roll("1d20+5 vs 15 to hit", seed=2)
     assert r.description == "to hit" and r.total == int(r.dice[0].value + 5 >= 15)
+    assert str(r) == f"1d20+5 vs 15 to hit: [{r.dice[0].value}] + 5 >= 15 = {r.total}"  # the check as the total >= 15
+    assert exact("1d20 vs 15 adv") == enumerate_([D20] * 2, lambda t: int(max(t) >= 15))
     # two readings in a row: the keep, then the check
     assert exact("4d6 keep 3 vs 12") == {1: sum(p for v, p in KEEP_3.items() if v >= 12),
                                          0: sum(p for v, p in KEEP_3.items() if v < 12)}
@@ -98,6 +100,7 @@ def test_reroll_and_explode_in_words():
     ("4d6+1d4 keep 3", 8, "write kh3 right after the dice it changes (4d6kh3)"),
     ("1d6 explode 5", 4, "1d6!>=5 (on 5 or more) or 1d6!5 (on 5)"),
     ("1d20+5 vs goblin", 7, "a check is written 1d20+5 vs 15"),
+    ("1d20+5 vs 15 vs 3", 13, "a check is written 1d20+5 vs 15"),
     ("4d6 kep 3", 4, "did you mean keep?"),
     ("1d20 advantge", 5, "did you mean advantage?"),
     ("6d6 o 3", 4, "another roller's operator"),  # issue 24's refusals stand

@@ -63,10 +63,10 @@ _NUMBER = re.compile(r"[<>=]{0,2}[0-9]+")
 _WORD_SPLIT = re.compile(r"[^\s]+")
 
 
-def meant(expression: str, pos: int, tree: Any) -> tuple[str, DiceError | None] | None:
+def meant(expression: str, pos: int, tree: Any) -> Any:
     """What the description at ``pos`` of ``expression`` (after the roll ``tree``) means: ``None`` (words),
-    or ``(text, error)``: the text to read instead, and the error to raise if it does not read (``None``: then
-    the words stay a description)."""
+    ``(text, error)``: the text to read instead, and the error to raise if it does not read (``None``: then
+    the words stay a description), or the tree the words make of ``tree`` (positions in ``expression``)."""
     head, raw = expression[:pos], expression[pos:]
     column = pos + len(raw) - len(raw.lstrip())
     text = raw.strip()
@@ -116,12 +116,11 @@ def _lone_letter(text: str, column: int) -> DiceSyntaxError | None:
                            None, column, got=repr(operator.group(0).strip()), quoted=f'"{text}"')
 
 
-def _operation(operation: str, head: str, words: list[tuple[str, int]], column: int,
-               tree: Any) -> tuple[str, DiceError | None]:
+def _operation(operation: str, head: str, words: list[tuple[str, int]], column: int, tree: Any) -> Any:
     """The text an operation's words mean, or their refusal."""
     typed = words[0][0]
     if operation == "vs":
-        return _versus(head, words, column)
+        return _versus(head, words, column, tree)
     if operation in ("advantage", "disadvantage"):
         return _advantage(operation, typed, head, words, column, tree)
     number, rank, tail = _number_and_rank(words[1:])
@@ -195,14 +194,27 @@ def _tail(tail: list[tuple[str, int]]) -> str:
     return (" " + " ".join(word for word, _ in tail)) if tail else ""
 
 
-def _versus(head: str, words: list[tuple[str, int]], column: int) -> tuple[str, DiceError | None]:
-    """``1d20+5 vs 15``: the check meets or beats 15, a success (1) or a failure (0); written ``15 <= 1d20+5``, as
-    ``>=`` right after dice would count the dice meeting 15."""
+def _versus(head: str, words: list[tuple[str, int]], column: int, tree: Any) -> Any:
+    """``1d20+5 vs 15``: the check meets or beats 15, a success (1) or a failure (0). A whole number is the tree
+    ``total >= 15`` (any words after it its description); another expression is written ``10+2 <= 1d20+5``, as
+    ``>=`` right after dice would count the dice meeting the number."""
+    from diceengine.ast import Number
+    from diceengine.lalr import Token
+
+    from .expressions import Comparison, Described
+
     refusal = DiceSyntaxError(N_("a check is written {example}: the roll, vs and the number to meet or beat"), None,
-                              column, example=f"{head.strip()} vs 15")
-    if len(words) < 2 or not (words[1][0][0].isdigit() or words[1][0][0] in "(+-"):
+                              column, example="1d20+5 vs 15" if isinstance(tree, Comparison) else f"{head.strip()} vs 15")
+    if len(words) < 2 or not (words[1][0][0].isdigit() or words[1][0][0] in "(+-") or isinstance(tree, Comparison):
         raise refusal
-    return f"{words[1][0]} <= {head.strip()}{_tail(words[2:])}", refusal
+    number, at = words[1]
+    if number.isdigit() and len(number) <= 9:
+        check = Comparison(tree, ">=", Number(int(number), pos=at))
+        if len(words) == 2:
+            return check
+        start = at + len(number)
+        return Described(check, Token("DESCRIPTION", " " + _tail(words[2:]).strip(), start_pos=start))
+    return f"{number} <= {head.strip()}{_tail(words[2:])}", refusal
 
 
 def _advantage(operation: str, typed: str, head: str, words: list[tuple[str, int]], column: int,
