@@ -164,6 +164,12 @@ def test_systems_and_difficulties_by_a_near_name():
                                                                    "short ?")
 
 
+def test_a_system_prefix_in_python_says_the_keyword():
+    err = refused("d6: 4D+2")
+    assert str(err).splitlines()[0] == ("d6: names a system: roll 4D+2 with the system d6 (the command line and the page "
+                                        "read the prefix, Python takes system='d6')")
+
+
 def test_the_command_line_says_the_fix(capsys):
     assert main(["roll", "d6wlid: 4D+2"]) != 0
     assert "did you mean d6wild?" in capsys.readouterr().err
