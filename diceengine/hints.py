@@ -8,7 +8,6 @@ suggestions (:func:`closest`, :func:`system_fix`) are tried only on the way out 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -94,6 +93,8 @@ def expected_words(names: Iterable[str], patterns: Mapping[str, Any]) -> list[st
 def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | None:
     """The choice nearest ``word`` (:func:`difflib.get_close_matches`, ignoring case), or ``None`` when none is
     near enough."""
+    import difflib
+
     by_key = {c.lower(): c for c in choices}
     found = difflib.get_close_matches(word.lower(), list(by_key), n=1, cutoff=cutoff)
     return by_key[found[0]] if found else None

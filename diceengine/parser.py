@@ -105,13 +105,16 @@ class _Engine:
 
     def reads(self, expression: str) -> Any | None:
         """The tree of ``expression``, or ``None`` when it does not read (Lark is not asked why)."""
+        if self.runtime is not None:
+            try:
+                return self.runtime.parse(expression)
+            except (DiceError, lalr.Unparsed):
+                return None
         from lark.exceptions import UnexpectedInput, VisitError
 
         try:
-            if self.runtime is not None:
-                return self.runtime.parse(expression)
             return self.lark.parse(expression)
-        except (DiceError, lalr.Unparsed, UnexpectedInput, VisitError):
+        except (DiceError, UnexpectedInput, VisitError):
             return None
 
 

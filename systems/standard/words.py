@@ -82,7 +82,9 @@ def meant(expression: str, pos: int, tree: Any) -> Any:
     lone = _lone_letter(text, column)
     if lone is not None:
         raise lone
-    guess = closest(plain_word(first), OPERATION_WORDS, 0.85) if len(first) >= 3 else None
+    plain = plain_word(first)
+    near = [w for w in OPERATION_WORDS if w[0] == plain[0] and abs(len(w) - len(plain)) <= 2]
+    guess = closest(plain, near, 0.85) if len(plain) >= 3 and near else None
     if guess is not None:
         raise DiceSyntaxError(N_("{got} is not a word of the notation: did you mean {guess}? (to keep words as a "
                                  "description, begin them with #)"), expression, column, got=repr(first),
