@@ -37,6 +37,10 @@ OPERATION_WORDS: dict[str, str] = {
     **dict.fromkeys(("explode", "explodes", "exploding", "explosive", "explose", "explosif", "explosifs"),
                     "explode"),
 }
+#: the operation words by their first letter (a misspelt word is looked for among those of its initial)
+_BY_INITIAL: dict[str, list[str]] = {}
+for _word in OPERATION_WORDS:
+    _BY_INITIAL.setdefault(_word[0], []).append(_word)
 #: words that may stand between an operation's words and its number ("keep the 3 highest", "garde les 3 meilleurs")
 _FILLERS = frozenset(("the", "les", "le", "la", "de", "des", "dice", "die", "on", "sur", "plus"))
 #: "reroll once", "relance une fois": re-rolled once (ro), not until the face misses (r)
@@ -83,7 +87,7 @@ def meant(expression: str, pos: int, tree: Any) -> Any:
     if lone is not None:
         raise lone
     plain = plain_word(first)
-    near = [w for w in OPERATION_WORDS if w[0] == plain[0] and abs(len(w) - len(plain)) <= 2]
+    near = [w for w in _BY_INITIAL.get(plain[:1], ()) if abs(len(w) - len(plain)) <= 2]
     guess = closest(plain, near, 0.85) if len(plain) >= 3 and near else None
     if guess is not None:
         raise DiceSyntaxError(N_("{got} is not a word of the notation: did you mean {guess}? (to keep words as a "
