@@ -162,6 +162,10 @@ def test_systems_and_difficulties_by_a_near_name():
     assert str(err).startswith("unknown difficulty 'modrate': did you mean moderate?") and err.column == 8
     assert str(refused("4D vs shrot", "d6", lang="fr")).startswith("difficulté inconnue 'shrot' : vouliez-vous dire "
                                                                    "short ?")
+    from diceengine.systems.ffg import rules
+
+    with pytest.raises(de.DiceValueError, match=r"unknown difficulty 'hrad': did you mean hard\?"):
+        rules.build_pool(3, 1, "hrad")
 
 
 def test_a_system_prefix_in_python_says_the_keyword():
