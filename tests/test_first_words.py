@@ -46,7 +46,8 @@ KEEP_3 = enumerate_([D6] * 4, lambda t: sum(sorted(t)[1:]))
 
 @pytest.mark.parametrize("expr", ["4d6 keep 3", "4d6 garde 3", "4d6 keep the 3 highest", "4d6 keep highest 3",
                                   "4d6 garde les 3 plus hauts", "4d6 garde les 3 meilleurs", "4d6 drop lowest",
-                                  "4d6 drop 1", "4d6 KEEP 3", "4d6 kh3", "4d6 kh 3"])
+                                  "4d6 drop 1", "4d6 KEEP 3", "4d6 kh3", "4d6 kh 3", "4d6 keep three",
+                                  "4d6 garde trois"])
 def test_keep_in_words_is_the_keep(expr):
     # the issue: "4d6 keep 3" summed four dice (= 14); now the three highest of four
     assert exact(expr) == KEEP_3
@@ -77,6 +78,11 @@ def test_vs_is_a_check_meeting_or_beating_the_number(expr):
     assert exact(expr) == expected == {1: Fraction(11, 20), 0: Fraction(9, 20)}
 
 
+def test_words_after_an_operation_describe():
+    r = de.roll("4d6 drop lowest for strength", seed=4)
+    assert r.description == "for strength" and r.total == sum(sorted(d.value for d in r.dice)[1:])
+
+
 def test_words_after_the_check_still_describe():
     r = de.roll("1d20+5 vs 15 to hit", seed=2)
     assert r.description == "to hit" and r.total == int(r.dice[0].value + 5 >= 15)
@@ -89,7 +95,7 @@ def test_words_after_the_check_still_describe():
 
 def test_reroll_and_explode_in_words():
     # r1: a 1 is thrown again until it misses (each die 2 to 6)
-    assert exact("1d6 reroll 1s") == {v: Fraction(1, 5) for v in range(2, 7)}
+    assert exact("1d6 reroll 1s") == exact("1d6 reroll ones") == {v: Fraction(1, 5) for v in range(2, 7)}
     once = enumerate_([D6, D6], lambda t: t[1] if t[0] == 1 else t[0])
     assert exact("1d6 reroll once 1") == once
     assert exact("1d6 explode") == exact("1d6!")
@@ -97,6 +103,8 @@ def test_reroll_and_explode_in_words():
 
 @pytest.mark.parametrize("expr, column, words", [
     ("3d6 advantage", 4, "2d20kh1"),  # advantage of what? one d20 only
+    ("4d6 keep", 4, "no one meaning here: write 4d6kh3"),  # how many?
+    ("4d6 keep for strength", 4, "no one meaning here: write 4d6kh3"),
     ("4d6+1d4 keep 3", 8, "write kh3 right after the dice it changes (4d6kh3)"),
     ("1d6 explode 5", 4, "1d6!>=5 (on 5 or more) or 1d6!5 (on 5)"),
     ("1d20+5 vs goblin", 7, "a check is written 1d20+5 vs 15"),

@@ -43,6 +43,10 @@ for _word in OPERATION_WORDS:
     _BY_INITIAL.setdefault(_word[0], []).append(_word)
 #: words that may stand between an operation's words and its number ("keep the 3 highest", "garde les 3 meilleurs")
 _FILLERS = frozenset(("the", "les", "le", "la", "de", "des", "dice", "die", "on", "sur", "plus"))
+#: numbers in words, English and French ("keep three", "garde trois")
+_NUMBER_WORDS = {word: str(n) for n, words in enumerate((
+    (), ("one", "ones", "un"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"), ("six",),
+    ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for word in words}
 #: "reroll once", "relance une fois": re-rolled once (ro), not until the face misses (r)
 _ONCE = frozenset(("once", "une", "fois"))
 #: "plus haut(s)" / "plus bas" in French: highest / lowest
@@ -135,7 +139,9 @@ def _operation(operation: str, head: str, words: list[tuple[str, int]], column: 
         operation, rank = "keep", operation
     spelling = {"keep": {"high": "kh", "low": "kl", None: "kh"}, "drop": {"high": "dh", "low": "dl", None: "dl"},
                 "reroll": {None: "ro" if once else "r"}, "explode": {None: "!"}}[operation]
-    if rank not in spelling or (operation == "explode" and number is not None):
+    bare = number is None and rank is None  # "keep" alone: how many? "explode 5": on 5, or from 5?
+    if rank not in spelling or (operation == "explode" and number is not None) or \
+            (bare and (operation in ("keep", "drop") or (tail and operation == "reroll"))):
         raise _refused(operation, typed, column, head)
     modifier = spelling[rank] + (number or ("1" if operation in ("keep", "drop") else ""))
     return _after_dice(head, modifier, tail, column, tree, typed)
@@ -155,6 +161,8 @@ def _number_and_rank(words: list[tuple[str, int]]) -> tuple[str | None, str | No
             rank = _FRENCH_RANKS[plain]
         elif number is None and _NUMBER.fullmatch(plain.removesuffix("s")):
             number = plain.removesuffix("s")
+        elif number is None and plain in _NUMBER_WORDS:
+            number = _NUMBER_WORDS[plain]
         elif plain not in _FILLERS and plain not in _ONCE:
             break
         taken += 1
