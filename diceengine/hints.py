@@ -9,14 +9,14 @@ suggestions (:func:`closest`, :func:`system_fix`) are tried only on the way out 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from .errors import DiceError, DiceSyntaxError
+from .errors import DiceSyntaxError
 from .i18n import N_
 
-if TYPE_CHECKING:
-    from .registry import System
+#: a system (:class:`diceengine.registry.System`: not imported here, the registry asks :func:`closest`)
+System = Any
 
 __all__ = ["MODIFIER_SPELLINGS", "TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix"]
 
@@ -125,18 +125,11 @@ def modifier_fix(expression: str, column: int) -> DiceSyntaxError | None:
 
 _PREFIX = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(:?)\s*")
 
-
-def _reads(expression: str, system: System) -> bool:
-    from .parser import parse
-
-    try:
-        tree = parse(expression, system, hints=False)
-    except DiceError:
-        return False
-    return not hasattr(tree, "meant")  # a description hides what the notation did not read
+#: ``reads(text, system)``: the system's notation reads the text, with no description left over
+Reads = Callable[[str, System], bool]
 
 
-def _prefix_fix(expression: str, system: System, systems: Mapping[str, System]) -> DiceSyntaxError | None:
+def _prefix_fix(expression: str, systems: Mapping[str, System], reads: Reads) -> DiceSyntaxError | None:
     """``"d6wlid: 4D+2"`` (an unknown system, or a near one), ``"ffg 2a1p"`` (a system without its colon)."""
     m = _PREFIX.match(expression)
     if m is None or not m.group(1):
@@ -154,28 +147,21 @@ def _prefix_fix(expression: str, system: System, systems: Mapping[str, System]) 
         return DiceSyntaxError(N_("unknown system {name} (known: {names})"), expression, m.start(1),
                                name=repr(name), names=", ".join(sorted(systems)))
     guess = name if name in systems else closest(name, systems, 0.8)
-    if guess is not None and rest and _reads(rest, systems[guess]):
+    if guess is not None and rest and reads(rest, systems[guess]):
         return DiceSyntaxError(N_("write the system with a colon: {fix}"), expression, m.end(1),
                                fix=f"{guess}: {rest}")
     return None
 
 
-def _other_systems(expression: str, system: System, systems: Mapping[str, System]) -> list[str]:
-    """The other built-in systems whose notation reads ``expression``."""
-    return [name for name, other in sorted(systems.items())
-            if other is not system and other.grammar_package == "diceengine.grammars" and _reads(expression, other)]
-
-
-def system_fix(expression: str, system: System, column: int) -> DiceSyntaxError | None:
+def system_fix(expression: str, system: System, column: int, systems: Mapping[str, System],
+               reads: Reads) -> DiceSyntaxError | None:
     """The error that says the fix of a text ``system`` cannot read (at ``column``), when there is one: a system
-    prefix to correct, a colon to add, another system that reads the text as it is."""
-    from .registry import registered_systems
-
-    systems = registered_systems()
-    found = _prefix_fix(expression, system, systems)
+    prefix to correct, a colon to add, another built-in system of ``systems`` whose notation ``reads`` the text."""
+    found = _prefix_fix(expression, systems, reads)
     if found is not None:
         return found
-    others = _other_systems(expression, system, systems)
+    others = [name for name, other in sorted(systems.items())
+              if other is not system and other.grammar_package == "diceengine.grammars" and reads(expression, other)]
     if not others:
         return None
     fixes: Sequence[str] = [f"{name}: {expression.strip()}" for name in others]

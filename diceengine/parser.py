@@ -149,6 +149,7 @@ def _look_alike(expression: str, column: int) -> int | None:
 def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: System | None) -> DiceSyntaxError:
     """Lark's error in a player's words, with the fix when one is known (:mod:`diceengine.hints`)."""
     from .hints import modifier_fix, system_fix
+    from .registry import registered_systems
 
     error = _lark_syntax_error(parser, expression, err)
     column = error.column if error.column is not None else 0
@@ -158,10 +159,19 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: S
                                got=repr(expression[odd]))
     if system is None:
         return error
-    found = system_fix(expression, system, column)
+    found = system_fix(expression, system, column, registered_systems(), _reads_as_it_is)
     if found is None and system.grammar == "standard.lark":
         found = modifier_fix(expression, column)
     return found or error
+
+
+def _reads_as_it_is(expression: str, system: System) -> bool:
+    """``system``'s notation reads ``expression``, no description left over (one would hide what it did not read)."""
+    try:
+        tree = parse(expression, system, hints=False)
+    except DiceError:
+        return False
+    return not hasattr(tree, "meant")
 
 
 def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
