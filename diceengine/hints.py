@@ -24,7 +24,8 @@ _MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
 _OPERATOR = N_("an operator (+, -, *, /, ^)")
 
 #: a token of the grammars -> the words that name it in a message (messages of the catalogues), in the order
-#: a message lists them; a token written as one plain string and absent here is shown as that string ('(')
+#: a message lists them; a token written as one plain string and absent here is shown as that string ('('). A key
+#: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things)
 TERMINAL_WORDS: Mapping[str, str] = {
     "INT": N_("a number"),
     "DECIMAL": N_("a number"),
@@ -68,10 +69,10 @@ _TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
 _SOMETHING_ELSE = N_("something else")
 
 
-def expected_words(names: Iterable[str], patterns: Mapping[str, Any]) -> list[str]:
-    """The words of the tokens ``names`` (``patterns``: token name -> Lark's pattern), each once, in the order of
-    :data:`TERMINAL_WORDS`, then the plain strings ('(', '+', 'vs'...)."""
-    names = set(names)
+def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "") -> list[str]:
+    """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern), each once, in
+    the order of :data:`TERMINAL_WORDS`, then the plain strings ('(', '+', 'vs'...)."""
+    names = {f"{grammar}:{n}" if f"{grammar}:{n}" in TERMINAL_WORDS else n for n in names}
     words: list[str] = []
     for group, phrase in _TOGETHER:
         if group <= names:
@@ -83,7 +84,7 @@ def expected_words(names: Iterable[str], patterns: Mapping[str, Any]) -> list[st
         if name in TERMINAL_WORDS:
             words.append(TERMINAL_WORDS[name])
             continue
-        pattern = patterns.get(name)
+        pattern = patterns.get(name.rpartition(":")[2])
         if pattern is not None and pattern.type == "str":
             plain.append(repr(pattern.value))
     shown = list(dict.fromkeys(words + sorted(set(plain))))
@@ -144,6 +145,8 @@ def _prefix_fix(expression: str, systems: Mapping[str, System], reads: Reads) ->
         if guess is not None:
             return DiceSyntaxError(N_("unknown system {name}: did you mean {guess}?"), expression, m.start(1),
                                    name=repr(name), guess=guess)
+        if not any(reads(rest, other) for other in systems.values()):
+            return None  # a colon of the notation itself (a program's "function: ..."), not a system's prefix
         return DiceSyntaxError(N_("unknown system {name} (known: {names})"), expression, m.start(1),
                                name=repr(name), names=", ".join(sorted(systems)))
     guess = name if name in systems else closest(name, systems, 0.8)

@@ -124,11 +124,11 @@ def parser_for(system: System) -> _Engine:
     return _Engine(system)
 
 
-def _describe_terminals(parser: Lark, names: Iterable[str]) -> list[str]:
-    """The tokens ``names`` in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`)."""
+def _describe_terminals(parser: Lark, names: Iterable[str], grammar: str) -> list[str]:
+    """The tokens ``names`` of ``grammar`` in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`)."""
     from .hints import expected_words
 
-    return expected_words(names, {t.name: t.pattern for t in parser.terminals})
+    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, grammar)
 
 
 _WORD = re.compile(r"\w+")
@@ -146,18 +146,18 @@ def _look_alike(expression: str, column: int) -> int | None:
     return None
 
 
-def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: System | None) -> DiceSyntaxError:
-    """Lark's error in a player's words, with the fix when one is known (:mod:`diceengine.hints`)."""
+def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: System, hints: bool) -> DiceSyntaxError:
+    """Lark's error in a player's words, with the fix when one is known (``hints``: :mod:`diceengine.hints`)."""
     from .hints import modifier_fix, system_fix
     from .registry import registered_systems
 
-    error = _lark_syntax_error(parser, expression, err)
+    error = _lark_syntax_error(parser, expression, err, system.grammar)
     column = error.column if error.column is not None else 0
     odd = _look_alike(expression, column)
     if odd is not None and odd != column:
         return DiceSyntaxError(N_("unexpected character {got}: letters are ASCII letters here"), expression, odd,
                                got=repr(expression[odd]))
-    if system is None:
+    if not hints:
         return error
     found = system_fix(expression, system, column, registered_systems(), _reads_as_it_is)
     if found is None and system.grammar == "standard.lark":
@@ -174,22 +174,22 @@ def _reads_as_it_is(expression: str, system: System) -> bool:
     return not hasattr(tree, "meant")
 
 
-def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
+def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, grammar: str) -> DiceSyntaxError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "''"
-        expected = _describe_terminals(parser, err.allowed or ())
+        expected = _describe_terminals(parser, err.allowed or (), grammar)
         return DiceSyntaxError(N_("unexpected character {got}: expected {expected}"), expression, column, got=got,
                                expected=expected)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        expected = _describe_terminals(parser, getattr(err, "expected", ()) or ())
+        expected = _describe_terminals(parser, getattr(err, "expected", ()) or (), grammar)
         return DiceSyntaxError(N_("the expression ends too early: expected {expected}"), expression, len(expression),
                                expected=expected)
     assert isinstance(err, UnexpectedToken)
     column = err.token.start_pos if err.token.start_pos is not None else len(expression)
-    expected = _describe_terminals(parser, err.accepts or err.expected)
+    expected = _describe_terminals(parser, err.accepts or err.expected, grammar)
     return DiceSyntaxError(N_("unexpected {got}: expected {expected}"), expression, column, got=repr(str(err.token)),
                            expected=expected)
 
@@ -292,7 +292,7 @@ def _tree(expression: str, system: System, hints: bool) -> Any:
         from lark.exceptions import UnexpectedInput, VisitError
 
         if isinstance(err, UnexpectedInput):
-            raise _syntax_error(parser.lark, expression, err, system if hints else None) from None
+            raise _syntax_error(parser.lark, expression, err, system, hints) from None
         if not isinstance(err, VisitError):
             raise
         # a node refused its children

@@ -270,3 +270,18 @@ def test_the_pages_check_reads_the_words_and_says_the_fix():
             assert answer.status_code == 400 and words in answer.json()["message"], answer.json()
         answer = client.post("/api/roll", json={"expression": "4D+2 vs 15", "lang": "fr"})
         assert "écrivez d6: 4D+2 vs 15 ou d6wild: 4D+2 vs 15" in answer.json()["message"]
+
+
+def test_a_grammar_may_name_its_own_tokens(monkeypatch):
+    """Two grammars may give one token name two meanings: ``"grammar.lark:NAME"`` wins for that grammar."""
+    from diceengine import hints
+
+    monkeypatch.setitem(hints.TERMINAL_WORDS, "other.lark:WORD", "a word of the other notation")
+    assert hints.expected_words({"WORD"}, {}, "d6.lark") == ["a difficulty by name"]
+    assert hints.expected_words({"WORD"}, {}, "other.lark") == ["a word of the other notation"]
+
+
+def test_a_colon_that_names_no_system_is_no_system():
+    # "note: 1d6+" is no system's text, whatever comes before the colon: the plain syntax error
+    assert str(refused("note: 1d6+")).startswith("unexpected character 'n': expected a number")
+    assert str(refused("note: 1d6")).startswith("unknown system 'note' (known: ")
