@@ -37,18 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["core_grammar", "grammar_text", "parse", "parser_for"]
 
-#: how a terminal is named in an error message (messages of the catalogues)
-_TERMINAL_NAMES = {
-    "INT": N_("a number"),
-    "WORD": N_("a name"),
-    "FRENCH_WORD": N_("a name"),
-    "$END": N_("the end of the expression"),
-    "LABEL": N_("a label in brackets"),
-    "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
-    "SYMBOL_DIE": N_("a die letter (a p b d c s f) or name"),
-}
-
-
 @cache
 def core_grammar() -> str:
     """The text of the engine's ``core.lark``."""
@@ -115,6 +103,20 @@ class _Engine:
                 pass  # Lark says why (or, should the two ever disagree, reads it)
         return self.lark.parse(expression)
 
+    def reads(self, expression: str) -> Any | None:
+        """The tree of ``expression``, or ``None`` when it does not read (Lark is not asked why)."""
+        if self.runtime is not None:
+            try:
+                return self.runtime.parse(expression)
+            except (DiceError, lalr.Unparsed):
+                return None
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        try:
+            return self.lark.parse(expression)
+        except (DiceError, UnexpectedInput, VisitError):
+            return None
+
 
 @cache
 def parser_for(system: System) -> _Engine:
@@ -122,19 +124,11 @@ def parser_for(system: System) -> _Engine:
     return _Engine(system)
 
 
-def _describe_terminals(parser: Lark, names: Iterable[str]) -> list[str]:
-    patterns = {t.name: t.pattern for t in parser.terminals}
-    shown = []
-    for name in sorted(set(names)):
-        if name in _TERMINAL_NAMES:
-            shown.append(_TERMINAL_NAMES[name])
-        elif name in patterns and patterns[name].type == "str":
-            shown.append(repr(patterns[name].value))
-        elif name in patterns:
-            shown.append(name.lower())
-        else:
-            shown.append(name)
-    return sorted(set(shown))
+def _describe_terminals(parser: Lark, names: Iterable[str], grammar: str) -> list[str]:
+    """The tokens ``names`` of ``grammar`` in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`)."""
+    from .hints import expected_words
+
+    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, grammar)
 
 
 _WORD = re.compile(r"\w+")
@@ -152,32 +146,50 @@ def _look_alike(expression: str, column: int) -> int | None:
     return None
 
 
-def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
-    error = _lark_syntax_error(parser, expression, err)
+def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: System, hints: bool) -> DiceSyntaxError:
+    """Lark's error in a player's words, with the fix when one is known (``hints``: :mod:`diceengine.hints`)."""
+    from .hints import modifier_fix, system_fix
+    from .registry import registered_systems
+
+    error = _lark_syntax_error(parser, expression, err, system.grammar)
     column = error.column if error.column is not None else 0
     odd = _look_alike(expression, column)
     if odd is not None and odd != column:
         return DiceSyntaxError(N_("unexpected character {got}: letters are ASCII letters here"), expression, odd,
                                got=repr(expression[odd]))
-    return error
+    if not hints:
+        return error
+    found = system_fix(expression, system, column, registered_systems(), _reads_as_it_is)
+    if found is None and system.grammar == "standard.lark":
+        found = modifier_fix(expression, column)
+    return found or error
 
 
-def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput) -> DiceSyntaxError:
+def _reads_as_it_is(expression: str, system: System) -> bool:
+    """``system``'s notation reads ``expression``, no description left over (one would hide what it did not read)."""
+    try:
+        tree = parse(expression, system, hints=False)
+    except DiceError:
+        return False
+    return not hasattr(tree, "meant")
+
+
+def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, grammar: str) -> DiceSyntaxError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "''"
-        expected = _describe_terminals(parser, err.allowed or ())
+        expected = _describe_terminals(parser, err.allowed or (), grammar)
         return DiceSyntaxError(N_("unexpected character {got}: expected {expected}"), expression, column, got=got,
                                expected=expected)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        expected = _describe_terminals(parser, getattr(err, "expected", ()) or ())
+        expected = _describe_terminals(parser, getattr(err, "expected", ()) or (), grammar)
         return DiceSyntaxError(N_("the expression ends too early: expected {expected}"), expression, len(expression),
                                expected=expected)
     assert isinstance(err, UnexpectedToken)
     column = err.token.start_pos if err.token.start_pos is not None else len(expression)
-    expected = _describe_terminals(parser, err.accepts or err.expected)
+    expected = _describe_terminals(parser, err.accepts or err.expected, grammar)
     return DiceSyntaxError(N_("unexpected {got}: expected {expected}"), expression, column, got=repr(str(err.token)),
                            expected=expected)
 
@@ -217,9 +229,13 @@ def check_depth(tree: Any, expression: str) -> None:
                 stack.extend((item, deeper) for item in value if isinstance(item, node_type))
 
 
-def parse(expression: str, system: System) -> Any:
+def parse(expression: str, system: System, hints: bool = True) -> Any:
     """The syntax tree of ``expression`` in ``system``'s notation (not cached here: the plan cache of
-    :mod:`diceengine.api`, bounded in bytes, keeps what is worth keeping)."""
+    :mod:`diceengine.api`, bounded in bytes, keeps what is worth keeping). A syntax error says the fix when one is
+    known (``hints``: another system reads the text, a system name misspelt...).
+
+    A tree whose root reads its words as dice (:meth:`meant`: ``4d6 keep 3`` is ``4d6kh3``) is the tree of the
+    text they mean, or its own error (a caret under the words and the spelling to use)."""
     if not isinstance(expression, str):
         raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
     if len(expression) > MAX_EXPRESSION_LENGTH:
@@ -227,6 +243,46 @@ def parse(expression: str, system: System) -> Any:
                              limit=MAX_EXPRESSION_LENGTH)
     if not expression.strip():
         raise DiceSyntaxError(N_("empty expression"), expression, 0)
+    tree = _meant(_tree(expression, system, hints), expression, system)
+    check_depth(tree, expression)
+    return tree
+
+
+#: words read as dice read again at most this many times ("4d6 keep 3 vs 12": the keep, then the check)
+_MOST_READINGS = 4
+
+
+def _meant(tree: Any, expression: str, system: System) -> Any:
+    """The tree of what ``tree``'s words mean (:meth:`meant` of its root: a text to read instead, or a tree), ``tree``
+    when they are words; their error when that text does not read and the words must be dice."""
+    text = expression
+    for _ in range(_MOST_READINGS):
+        meant = getattr(tree, "meant", None)
+        try:
+            found = meant(text) if meant is not None else None
+        except DiceError as err:
+            raise _in_typed(err, expression, text) from None
+        if found is None:
+            return tree
+        if not isinstance(found, tuple):  # the tree the words make (positions in the text read so far)
+            tree = found
+            continue
+        other = parser_for(system).reads(found[0])
+        if other is None:
+            if found[1] is not None:
+                raise _in_typed(found[1], expression, text) from None
+            return tree
+        text, tree = found[0], other
+    return tree
+
+
+def _in_typed(err: DiceError, expression: str, text: str) -> DiceError:
+    """``err``, found in words at the end of ``text`` (the expression as read so far), located in ``expression``."""
+    column = err.column if err.column is not None else len(text)
+    return err.at(expression, max(0, column - (len(text) - len(expression))))
+
+
+def _tree(expression: str, system: System, hints: bool) -> Any:
     parser = parser_for(system)
     try:
         tree = parser.parse(expression)
@@ -236,7 +292,7 @@ def parse(expression: str, system: System) -> Any:
         from lark.exceptions import UnexpectedInput, VisitError
 
         if isinstance(err, UnexpectedInput):
-            raise _syntax_error(parser.lark, expression, err) from None
+            raise _syntax_error(parser.lark, expression, err, system, hints) from None
         if not isinstance(err, VisitError):
             raise
         # a node refused its children
@@ -244,5 +300,4 @@ def parse(expression: str, system: System) -> Any:
         if isinstance(inner, DiceError):
             raise inner.at(expression, inner.column) from None
         raise
-    check_depth(tree, expression)
     return tree

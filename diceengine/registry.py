@@ -368,7 +368,14 @@ def get_system(name: str | System) -> System:
     if ep is None:
         ep = _entry_points().get(name)
     if ep is None:
-        known = ", ".join(sorted(set(_registry) | set(_entry_points()))) or "none"
+        names = sorted(set(_registry) | set(_entry_points()))
+        known = ", ".join(names) or "none"
+        from .hints import closest
+
+        guess = closest(name, names, 0.6)
+        if guess is not None:
+            raise DiceError(N_("unknown system {name}: did you mean {guess}? (registered: {known})"), name=repr(name),
+                            guess=guess, known=known)
         raise DiceError(N_("unknown system {name} (registered: {known})"), name=repr(name), known=known)
     return _load(ep)
 

@@ -14,7 +14,7 @@ import diceengine as de
     "expr, column, words",
     [
         ("3d6 +", 5, "ends too early"),
-        ("4d6r<", 5, "or a number"),
+        ("4d6r<", 5, "expected a number"),
         ("2d6 $ 3", 4, "unexpected character '$'"),
         ("3d6)", 3, "unexpected ')'"),
         ("(3d6", 4, "ends too early"),

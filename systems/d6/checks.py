@@ -388,6 +388,20 @@ def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: 
     return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated)
 
 
+
+def _unknown_difficulty(node: Any, ladder: Mapping[str, Any], expression: str) -> DiceValueError:
+    """A difficulty name the ladder lacks: the nearest name when one is near ("modrate": moderate), else them all."""
+    from diceengine.hints import closest
+
+    names = ", ".join(sorted(ladder))
+    name = repr(node.words.replace("_", " "))
+    guess = closest(node.words, ladder, 0.7)
+    if guess is not None:
+        return DiceValueError(N_("unknown difficulty {name}: did you mean {guess}? (known: {names})"), expression,
+                              node.pos, name=name, guess=guess.replace("_", " "), names=names)
+    return DiceValueError(N_("unknown difficulty {name} (known: {names})"), expression, node.pos, name=name,
+                          names=names)
+
 def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type,
                   ladder: Mapping[str, int], tie: str, transform: Callable[[Code], Code] | None = None) -> CodePlan:
     """The plan of a code or a check; ``transform`` changes the actor's code (a Force point)."""
@@ -407,9 +421,7 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
     difficulty: int | Code | None = None
     if isinstance(diff_node, NamedDifficulty):
         if diff_node.words not in ladder:
-            names = ", ".join(sorted(ladder))
-            raise DiceValueError(N_("unknown difficulty {name} (known: {names})"), expression, diff_node.pos,
-                                 name=repr(diff_node.words.replace("_", " ")), names=names)
+            raise _unknown_difficulty(diff_node, ladder, expression)
         difficulty = ladder[diff_node.words]
     elif diff_node is not None:
         code = code_of(diff_node, expression)

@@ -99,6 +99,18 @@ def _split(characteristic: int, ranks: int, whose: str = "a") -> tuple[int, int]
     return max(characteristic, ranks) - min(characteristic, ranks), min(characteristic, ranks)
 
 
+def _unknown_difficulty(name: str) -> DiceValueError:
+    """A difficulty name FFG lacks: the nearest one when one is near ("hrad": hard), else them all."""
+    from diceengine.hints import closest
+
+    names = ", ".join(DIFFICULTIES)
+    guess = closest(name, DIFFICULTIES, 0.7)
+    if guess is not None:
+        return DiceValueError(N_("unknown difficulty {name}: did you mean {guess}? (known: {names})"), name=repr(name),
+                              guess=guess, names=names)
+    return DiceValueError(N_("unknown difficulty {name} (known: {names})"), name=repr(name), names=names)
+
+
 def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost: int = 0, setback: int = 0,
                upgrades: int = 0, downgrades: int = 0, difficulty_upgrades: int = 0,
                difficulty_downgrades: int = 0, opponent: tuple[int, int] | None = None, force: int = 0) -> DicePool:
@@ -112,7 +124,7 @@ def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost
     else:
         if isinstance(difficulty, str):
             if difficulty.lower() not in DIFFICULTIES:
-                raise DiceValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+                raise _unknown_difficulty(difficulty)
             difficulty = DIFFICULTIES[difficulty.lower()]
         if not 0 <= difficulty <= 5:
             raise DiceValueError(f"a difficulty is 0 to 5 purple dice, not {difficulty}")

@@ -3,13 +3,11 @@ per rule: descriptions, comparisons and operators, labels, function calls, group
 
 from __future__ import annotations
 
-import re
-
 from diceengine.ast import AsList, Node, Token, _Binary, _Unary
-from diceengine.errors import DiceSyntaxError
+from diceengine.errors import DiceError
 from diceengine.records import dataclass, field
 
-from .nodes import _LONE_LETTER, CountFailures, CountSuccesses, Keep, Sort, decimal_of
+from .nodes import CountFailures, CountSuccesses, Keep, Sort, decimal_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +31,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Described(Node):
-    """An expression followed by its description: ``1d20+5 to hit``, ``2d6 # fire``, ``1d8 // note``."""
+    """An expression followed by its description: ``1d20+5 to hit``, ``2d6 # fire``, ``1d8 // note``; words that
+    name an operation are no description (:meth:`meant`)."""
 
     expr: Node
     text: Any
@@ -43,15 +42,6 @@ class Described(Node):
         if isinstance(self.text, Token):
             object.__setattr__(self, "pos", self.text.start_pos)
             raw = str(self.text).strip()
-            operator = re.match(_LONE_LETTER, raw)
-            if operator:  # "6d6 o 3", "(1, 2, 5) v 3", "6 e 5": another roller's operator, not words
-                letter = operator.group(1)
-                hint = " (multiply with *)" if letter.lower() == "x" else ""
-                raise DiceSyntaxError(
-                    f"'{operator.group(0).strip()}' reads as another roller's operator, not as a description"
-                    f"{hint}: write the modifier right after the dice, or quote the description "
-                    f"(\"{raw}\") or begin it with #",
-                    column=(self.text.start_pos or 0) + len(str(self.text)) - len(str(self.text).lstrip()))
             if raw.startswith("/*"):
                 raw = raw[2:]
                 raw = raw.removesuffix("*/")
@@ -60,6 +50,13 @@ class Described(Node):
             elif raw.startswith("#"):
                 raw = raw[1:]
             object.__setattr__(self, "text", raw.strip())
+
+    def meant(self, expression: str) -> tuple[str, DiceError | None] | Node | None:
+        """What the words mean when they are dice (``4d6 keep 3``: ``4d6kh3``): the text to read instead and the
+        error to raise if it does not read, or the tree they make (:func:`.words.meant`); ``None`` for words."""
+        from .words import meant
+
+        return meant(expression, self.pos or 0, self.expr)
 
 
 @dataclass(frozen=True, slots=True)

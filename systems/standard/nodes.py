@@ -170,11 +170,6 @@ class Compare(Node, AsList):
         return f"{self.op}{self.value}"
 
 
-#: a description that begins with a lone letter and a number ("o 3", "v 3", "e 5", "x2"): an operator (the
-#: pattern's text: :func:`re.match` compiles it on first use, not every import)
-_LONE_LETTER = r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d])"
-
-
 def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compare | None]:
     """A modifier letter read with a ``!=`` right after it (``r!=5``, ``cs!=20``): the letter, and its compare
     point ``!=N`` (rpg-dice-roller: a compare point of that modifier, never an explosion)."""

@@ -1,0 +1,172 @@
+"""What a syntax error says: the tokens a grammar expected, in words a player knows, and the fix when the text
+reads elsewhere ("did you mean d6wild?", a D6 code without its system, a system name without its colon).
+
+The one table from the grammars' token names to user words is :data:`TERMINAL_WORDS`: every message of the
+parser names tokens through it (a test checks that every token of every built-in grammar has its words). The
+suggestions (:func:`closest`, :func:`system_fix`) are tried only on the way out of a failed parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from .errors import DiceSyntaxError
+from .i18n import N_
+
+#: a system (:class:`diceengine.registry.System`: not imported here, the registry asks :func:`closest`)
+System = Any
+
+__all__ = ["MODIFIER_SPELLINGS", "TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix"]
+
+_MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
+_OPERATOR = N_("an operator (+, -, *, /, ^)")
+
+#: a token of the grammars -> the words that name it in a message (messages of the catalogues), in the order
+#: a message lists them; a token written as one plain string and absent here is shown as that string ('('). A key
+#: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things)
+TERMINAL_WORDS: Mapping[str, str] = {
+    "INT": N_("a number"),
+    "DECIMAL": N_("a number"),
+    "DIE": N_("a die (d6, d20...)"),
+    "DCODE": N_("D (a dice code: 4D)"),
+    "SYMBOL_DIE": N_("a die letter (a p b d c s f) or name"),
+    "FUDGE": N_("F (Fudge dice)"),
+    "FUNCTION": N_("a function (floor, max...)"),
+    "WORD": N_("a difficulty by name"),
+    "FRENCH_WORD": N_("a difficulty by name"),
+    "STAR": _OPERATOR,
+    "SLASH": _OPERATOR,
+    "DSLASH": _OPERATOR,
+    "POW": _OPERATOR,
+    "KEEP": _MODIFIER,
+    "GROUP_KEEP": _MODIFIER,
+    "BRACE_DROP": _MODIFIER,
+    "BANG": _MODIFIER,
+    "EXPLODE_E": _MODIFIER,
+    "REROLL": _MODIFIER,
+    "REROLL_RANK": _MODIFIER,
+    "FAIL": _MODIFIER,
+    "FAIL_NOT": _MODIFIER,
+    "DOUBLE": _MODIFIER,
+    "CLAMP": _MODIFIER,
+    "UNIQUE": _MODIFIER,
+    "SORT": _MODIFIER,
+    "CRITICAL": _MODIFIER,
+    "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
+    "LABEL": N_("a label in brackets ([fire])"),
+    "DESCRIPTION": N_("a description (# a note)"),
+    "$END": N_("the end of the expression"),
+}
+
+#: tokens that, expected together, are one thing to a player: the sides of a die, an operator after a term
+_TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"INT", "PERCENT", "FUDGE"}), N_("the die's sides (6, %, F)")),
+    (frozenset({"STAR", "PLUS", "MINUS", "PERCENT"}), _OPERATOR),
+)
+#: shown when a grammar expects only tokens with no words here (a plug-in's)
+_SOMETHING_ELSE = N_("something else")
+
+
+def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "") -> list[str]:
+    """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern), each once, in
+    the order of :data:`TERMINAL_WORDS`, then the plain strings ('(', '+', 'vs'...)."""
+    names = {f"{grammar}:{n}" if f"{grammar}:{n}" in TERMINAL_WORDS else n for n in names}
+    words: list[str] = []
+    for group, phrase in _TOGETHER:
+        if group <= names:
+            names -= group
+            words.append(phrase)
+    order = list(TERMINAL_WORDS)
+    plain: list[str] = []
+    for name in sorted(names, key=lambda n: (order.index(n) if n in TERMINAL_WORDS else len(order), n)):
+        if name in TERMINAL_WORDS:
+            words.append(TERMINAL_WORDS[name])
+            continue
+        pattern = patterns.get(name.rpartition(":")[2])
+        if pattern is not None and pattern.type == "str":
+            plain.append(repr(pattern.value))
+    shown = list(dict.fromkeys(words + sorted(set(plain))))
+    return shown or [_SOMETHING_ELSE]
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | None:
+    """The choice nearest ``word`` (:func:`difflib.get_close_matches`, ignoring case), or ``None`` when none is
+    near enough."""
+    import difflib
+
+    by_key = {c.lower(): c for c in choices}
+    found = difflib.get_close_matches(word.lower(), list(by_key), n=1, cutoff=cutoff)
+    return by_key[found[0]] if found else None
+
+
+#: the modifier spellings of the standard notation, for "did you mean" (their letters; the numbers follow)
+MODIFIER_SPELLINGS = ("kh", "kl", "dh", "dl", "k", "d", "p", "ph", "pl", "r", "ro", "rr", "ra", "rol", "roh", "ral",
+                      "rah", "mi", "ma", "min", "max", "u", "uo", "s", "sa", "sd", "cs", "cf", "dbl", "e", "f")
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def modifier_fix(expression: str, column: int) -> DiceSyntaxError | None:
+    """A misspelt modifier right after dice (``4d6hk3``: did you mean kh?), or ``None``."""
+    start = column
+    while start > 0 and expression[start - 1].isalpha():
+        start -= 1
+    run = _LETTERS.match(expression, start)
+    if run is None or not re.search(r"[0-9%F)]\s*$", expression[:start]):
+        return None
+    typed = run.group(0).lower()
+    guess = next((m for m in MODIFIER_SPELLINGS if sorted(m) == sorted(typed)), None)  # letters swapped: hk
+    guess = guess or closest(typed, MODIFIER_SPELLINGS, 0.6)
+    if guess is None or guess == typed:
+        return None
+    return DiceSyntaxError(N_("unknown modifier {got}: did you mean {guess}?"), expression, start,
+                           got=repr(run.group(0)), guess=guess)
+
+
+_PREFIX = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(:?)\s*")
+
+#: ``reads(text, system)``: the system's notation reads the text, with no description left over
+Reads = Callable[[str, System], bool]
+
+
+def _prefix_fix(expression: str, systems: Mapping[str, System], reads: Reads) -> DiceSyntaxError | None:
+    """``"d6wlid: 4D+2"`` (an unknown system, or a near one), ``"ffg 2a1p"`` (a system without its colon)."""
+    m = _PREFIX.match(expression)
+    if m is None or not m.group(1):
+        return None
+    name, colon, rest = m.group(1), m.group(2), expression[m.end():]
+    if colon:
+        if name in systems:
+            return DiceSyntaxError(N_("{name}: names a system: roll {rest} with the system {name} (the command "
+                                      "line and the page read the prefix, Python takes system='{name}')"),
+                                   expression, m.start(1), name=name, rest=rest)
+        guess = closest(name, systems, 0.6)
+        if guess is not None:
+            return DiceSyntaxError(N_("unknown system {name}: did you mean {guess}?"), expression, m.start(1),
+                                   name=repr(name), guess=guess)
+        if not any(reads(rest, other) for other in systems.values()):
+            return None  # a colon of the notation itself (a program's "function: ..."), not a system's prefix
+        return DiceSyntaxError(N_("unknown system {name} (known: {names})"), expression, m.start(1),
+                               name=repr(name), names=", ".join(sorted(systems)))
+    guess = name if name in systems else closest(name, systems, 0.8)
+    if guess is not None and rest and reads(rest, systems[guess]):
+        return DiceSyntaxError(N_("write the system with a colon: {fix}"), expression, m.end(1),
+                               fix=f"{guess}: {rest}")
+    return None
+
+
+def system_fix(expression: str, system: System, column: int, systems: Mapping[str, System],
+               reads: Reads) -> DiceSyntaxError | None:
+    """The error that says the fix of a text ``system`` cannot read (at ``column``), when there is one: a system
+    prefix to correct, a colon to add, another built-in system of ``systems`` whose notation ``reads`` the text."""
+    found = _prefix_fix(expression, systems, reads)
+    if found is not None:
+        return found
+    others = [name for name, other in sorted(systems.items())
+              if other is not system and other.grammar_package == "diceengine.grammars" and reads(expression, other)]
+    if not others:
+        return None
+    fixes: Sequence[str] = [f"{name}: {expression.strip()}" for name in others]
+    return DiceSyntaxError(N_("this is not the {system} notation but reads in {systems}: write {fixes}"),
+                           expression, column, system=system.name, systems=others, fixes=list(fixes))
