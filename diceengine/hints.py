@@ -57,7 +57,7 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
     "LABEL": N_("a label in brackets ([fire])"),
     "DESCRIPTION": N_("a description (# a note)"),
-    "_QUESTION": N_("a question (P(4d6kh3 > 3d6))"),
+    "_QUESTION": N_("a question P(...)"),
     "$END": N_("the end of the expression"),
 }
 

@@ -11,11 +11,11 @@ import diceengine as de
 
 
 @pytest.mark.parametrize("expr, system, column, message", [
-    ("3d6 +", "standard", 5, "the expression ends too early: expected a number, a die (d6, d20...), a function (floor, max...), '(', '+', '-' or '{'"),
+    ("3d6 +", "standard", 5, "the expression ends too early: expected a number, a die (d6, d20...), a function (floor, max...), a question P(...), '(', '+', '-' or '{'"),
     ("(3d6", "standard", 4, "the expression ends too early: expected ')' or ','"),
-    ("3d6>", "standard", 4, "the expression ends too early: expected a number or '-'"),
+    ("3d6>", "standard", 4, "the expression ends too early: expected a number, '(' or '-'"),
     ("3d6 )", "standard", 4, "unexpected ')': expected a description (# a note) or the end of the expression"),
-    ("1d6 + ſ", "standard", 6, "unexpected character 'ſ': expected a number, a die (d6, d20...), a function (floor, max...), '(', '+', '-' or '{'"),
+    ("1d6 + ſ", "standard", 6, "unexpected character 'ſ': expected a number, a die (d6, d20...), a function (floor, max...), a question P(...), '(', '+', '-' or '{'"),
     ("profİciencies", "standard", 4, "unexpected character 'İ': letters are ASCII letters here"),
     ("2a1p vs", "ffg", 7, "the expression ends too early: expected a number or a die letter (a p b d c s f) or name"),
     ("2a1p vs q", "ffg", 8, "unexpected character 'q': expected a number or a die letter (a p b d c s f) or name"),
