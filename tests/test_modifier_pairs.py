@@ -20,6 +20,8 @@ import diceengine as de
 from tests.dice_enumerator import Enumeration, Term, enumerate_term, point
 from tests.helpers import Scripted, chi2_critical, chi2_statistic
 
+#: every pair enumerated and thrown three ways: a minute or two of CPU
+pytestmark = pytest.mark.slow
 ALWAYS = point(">=", -(10**9))
 #: the standard normal quantile of 1 - 1e-6: a sample of a correct engine fails one case in a million
 Z_STRICT = 4.753424308822899
