@@ -44,6 +44,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("post", "/tables/{table_id}/characters"): SHEET,
     ("post", "/tables/{table_id}/adjust"): {"pool": "destiny.light", "delta": 1},
     ("post", "/tables/{table_id}/order"): {"order": ["Kira", "Jax"]},
+    ("post", "/tables/{table_id}/remove"): {"name": "Jax"},
 }
 PATH_VALUES = {"table_id": TABLE, "system": "ffg", "rule": "buy_skill", "lang": "fr"}
 
@@ -74,6 +75,21 @@ def _clean(text: str, secrets: list[str], keys: dict[str, str], own: str | None,
             assert key not in text, f"{where}: {name}'s key in the answer"
 
 
+def _follow_keys(r: Any, keys: dict[str, str], secrets: list[str]) -> None:
+    """A route that gives a member a new key (a key rotated, a player joined): the walk goes on with it, and its
+    hash is one more secret."""
+    try:
+        body = r.json()
+    except ValueError:
+        return
+    if not isinstance(body, dict):
+        return
+    for name_field, key_field in (("name", "key"), ("name", "player_key")):
+        if isinstance(body.get(key_field), str) and isinstance(body.get(name_field), str):
+            keys[body[name_field]] = body[key_field]
+            secrets.append(hashlib.sha256(body[key_field].encode()).hexdigest())
+
+
 def _routes(openapi: dict) -> list[tuple[str, str]]:
     return [(method, path) for path, item in openapi["paths"].items() for method in item
             if method in ("get", "post", "put", "patch", "delete")]
@@ -102,6 +118,8 @@ def test_no_answer_of_any_route_holds_a_secret(seeded: tuple[str, dict[str, str]
                 assert r.status_code < 500, (method, url, who, r.status_code, r.text[:300])
                 _clean(r.text, secrets, keys, who, f"{method.upper()} {url} as {who}")
                 _clean(str(r.headers), secrets, keys, who, f"{method.upper()} {url} as {who} (headers)")
+                if path.startswith("/tables/{table_id}"):
+                    _follow_keys(r, keys, secrets)
                 walked += 1
         assert walked >= 3 * 20
         for page in ("/", "/docs", "/redoc", "/openapi.json"):
