@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +28,13 @@ class Sample(Mapping[str, np.ndarray]):
             return self.arrays[field]
         except KeyError:
             raise DiceError(f"this sample has no field {field!r} (fields: {', '.join(self.arrays)})") from None
+
+    def __contains__(self, field: object) -> bool:
+        return field in self.arrays
+
+    def get(self, field: str, default: Any = None) -> Any:
+        """The array of ``field``, or ``default`` when the sample has no such field (as a mapping's ``get``)."""
+        return self.arrays.get(field, default)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.arrays)

@@ -12,6 +12,19 @@ settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark what needs a browser (the ``browser`` fixture) or a PostgreSQL server (the ``postgres`` fixture, a
+    ``postgresql`` parameter): ``-m "not browser and not postgres"`` leaves them out, the default run runs all."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        callspec = getattr(item, "callspec", None)
+        params = {str(v) for v in callspec.params.values()} if callspec is not None else set()
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if "postgres" in names or "postgresql" in params:
+            item.add_marker(pytest.mark.postgres)
+
+
 def examples(n: int) -> int:
     """``n`` property examples, scaled by ``DICE_PROPERTY_SCALE``."""
     return int(n * float(os.environ.get("DICE_PROPERTY_SCALE", "1")))

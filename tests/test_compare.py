@@ -54,6 +54,7 @@ def test_converter_is_ordered_and_symmetric():
     assert abs(back[0].chance - back_chance) <= abs(best.chance - chance) + 1e-12
 
 
+@pytest.mark.slow
 def test_converter_search_is_exhaustive():
     # the best match is no worse than any check of the catalogue
     chance, matches = compare.convert("2a1p vs 2d", "ffg", "d20pool", top=1)

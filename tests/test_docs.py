@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_mkdocs_build_strict(tmp_path):
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",

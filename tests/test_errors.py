@@ -88,6 +88,7 @@ def test_non_string_and_bad_arguments():
         de.sample("1d6", 10**12)
 
 
+@pytest.mark.slow
 def test_exact_odds_never_hang():
     # big supports go through FFT convolution; work beyond the budget is a clear limit error
     assert de.distribution("10d100000").mean() == pytest.approx(500005, rel=1e-12)

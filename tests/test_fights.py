@@ -484,6 +484,7 @@ def test_sweep_errors():
         fights.parse_grid(["range"])
 
 
+@pytest.mark.slow
 def test_sweep_on_a_dask_local_cluster_matches_the_local_run():
     distributed = pytest.importorskip("distributed")
     fight = fights.load_encounter(ROARK)["d6"]

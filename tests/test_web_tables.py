@@ -466,6 +466,7 @@ def test_the_stream_of_two_servers_on_one_database(tmp_path: Path) -> None:
         two_thread.join(10)
 
 
+@pytest.mark.postgres
 def test_two_server_processes_on_postgresql_deliver_to_each_others_clients(tmp_path: Path) -> None:
     """Two ``dice serve`` processes on one PostgreSQL database: the rolls taken through one reach the live log
     of a client of the other, in order, none missed."""

@@ -20,6 +20,7 @@ pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) 
 from benchmarks.web_load_tables import Server, free_port, table_run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "workers"), [("sqlite", 1), ("sqlite-normal", 1), ("postgresql", 2)])
 def test_a_server_killed_under_load_loses_and_doubles_nothing(backend: str, workers: int, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:

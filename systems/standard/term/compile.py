@@ -155,6 +155,8 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
                                  f"{MAX_EXPLOSIONS} dice would be too likely", expression, explode_mod.pos or pos)
     elif add_mod is not None:
         explode, limit = add_mod.compare or Compare.of("=", faces[0]), 1
+        if not len(split_faces(faces, explode)[0]):  # no face can add a die (1d4ra5): a plain die, as 1d6!7
+            explode, limit = None, None
     if explosions == "dice" and dialect == "d20" and keeps and explode is not None and window is not None:
         # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
         window, selection = None, selection_of(keeps)
