@@ -1,0 +1,199 @@
+"""Group commit: the steps waiting at the same moment share one durable commit.
+
+A store's steps are handed to one thread of its own (:class:`Committer`). While it commits a group, the steps
+that arrive wait in its queue; it then takes all of them (up to :data:`MAX_GROUP`) in one transaction: each step
+in its own savepoint (a step that fails, its reading, its rule or its writing, is rolled back alone and its
+caller gets its error; the others stay), then one commit, one ``fsync`` for the whole group. Each caller is
+answered only once that commit has returned, that is once its step is on the disk; a commit that fails stores
+none of the group, and each of its callers is told so.
+
+The steps of one table in a group are taken in the order they arrived, each on the table as the step before it
+left it; the group's tables are visited in the order of their ids, so that two processes committing groups on
+one PostgreSQL database lock the rows they share in the same order (no deadlock between them).
+
+The rules themselves are the store's (:class:`Writer`, which :class:`~diceengine.table.store.SqlTableStore` is):
+how a table is read and a step written inside a transaction, what its transaction begins with.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from sqlalchemy import exc
+
+from diceengine.i18n import N_
+
+from .errors import TableConflict, TableError
+from .model import Table
+
+__all__ = ["MAX_GROUP", "Committer", "Request", "Writer"]
+
+#: the most steps committed together (a group's transaction stays short)
+MAX_GROUP = 256
+
+
+class Writer(Protocol):
+    """What a :class:`Committer` needs of its store: a connection, and a step's reading and writing in it."""
+
+    engine: Any
+
+    def begin_group(self, conn: Any) -> None:
+        """Begin the group's transaction on ``conn`` (SQLite: the database's write lock, taken at once)."""
+
+    def read_in(self, conn: Any, table_id: str) -> Table:
+        """The table as stored, read inside the group's transaction."""
+
+    def cached(self, table_id: str) -> Table | None:
+        """The table as last known, if the store keeps it."""
+
+    def write_in(self, conn: Any, table: Table, expected: int) -> None:
+        """Store ``table``'s steps after ``expected`` inside the group's transaction, else raise (a conflict:
+        :class:`~diceengine.table.errors.TableConflict`)."""
+
+    def committed(self, table: Table) -> None:
+        """``table`` is on the disk: the store's memory of it follows."""
+
+    def not_stored(self, table_id: str, reason: str) -> TableError:
+        """The error of a step whose group's commit failed."""
+
+
+class Request:
+    """A step waiting for its group: ``step`` taken on the latest table ``table_id`` (``retries`` more times
+    after a conflict with another process), or, without ``step``, ``table`` stored as taken on ``expected``.
+    Its caller waits on ``done``; then ``result`` is the committed table, or ``error`` says why there is none."""
+
+    __slots__ = ("context", "done", "error", "expected", "result", "retries", "step", "table", "table_id")
+
+    def __init__(self, table_id: str, step: Callable[[Table], Table] | None = None, retries: int = 0,
+                 table: Table | None = None, expected: int = 0) -> None:
+        self.table_id, self.step, self.retries, self.table, self.expected = table_id, step, retries, table, expected
+        self.context = contextvars.copy_context()  # the caller's: the step runs as if in the caller's thread
+        self.done = threading.Event()
+        self.result: Table | None = None
+        self.error: BaseException | None = None
+
+    def answer(self) -> Table:
+        """Wait for the group's commit: the table as committed, or the step's error."""
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+
+class Committer:
+    """The thread that commits a store's waiting steps by groups (started with the first, ended by
+    :meth:`close`)."""
+
+    def __init__(self, store: Writer) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def waiting(self) -> int:
+        """How many steps wait for the next group."""
+        return self._queue.qsize()
+
+    def submit(self, request: Request) -> Table:
+        """Hand ``request`` to the thread and wait for its group's commit: the committed table, else its error."""
+        if threading.current_thread() is self._thread:  # a step taking a step: it would wait for itself
+            raise TableError(N_("a step on the table {name} may not take another step of the store"),
+                             name=repr(request.table_id))
+        with self._lock:
+            if self._closed:
+                raise self.store.not_stored(request.table_id, "the store is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="dice-table-commit", daemon=True)
+                self._thread.start()
+            self._queue.put(request)
+        return request.answer()
+
+    def close(self) -> None:
+        """Commit the steps already waiting, then end the thread."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+            if thread is not None:
+                self._queue.put(None)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self) -> None:
+        while (first := self._queue.get()) is not None:
+            group = [first]
+            try:
+                while len(group) < MAX_GROUP:
+                    more = self._queue.get_nowait()
+                    if more is None:
+                        self._queue.put(None)  # the end, once this group is committed
+                        break
+                    group.append(more)
+            except queue.Empty:
+                pass
+            self.commit_group(group)
+
+    def commit_group(self, group: list[Request]) -> None:
+        """Take every step of ``group`` in one transaction, commit it once, and answer each caller."""
+        try:
+            with self.store.engine.connect() as conn:
+                self.store.begin_group(conn)
+                working: dict[str, Table] = {}
+                for request in sorted(group, key=lambda r: r.table_id):  # stable: a table's steps in order
+                    self._take(conn, request, working)
+                conn.commit()
+        except BaseException as err:  # nothing of the group is stored: each caller is told
+            reason = str(err.orig).splitlines()[0] if isinstance(err, exc.DBAPIError) and err.orig else str(err)
+            for request in group:
+                if request.error is None:
+                    request.result, request.error = None, self.store.not_stored(request.table_id, reason)
+            if not isinstance(err, Exception):
+                raise
+        else:
+            for request in group:
+                if request.result is not None:
+                    self.store.committed(request.result)
+        finally:
+            for request in group:
+                request.done.set()
+
+    def _take(self, conn: Any, request: Request, working: dict[str, Table]) -> None:
+        """``request``'s step in a savepoint of the group's transaction: its table (the group's latest, else
+        the store's memory, else read), the step, its writing; a conflict with another process's step takes it
+        again on the table as stored (not counted among the retries when it was taken on the store's memory)."""
+        table = None if request.step is None else working.get(request.table_id) or self.store.cached(request.table_id)
+        remembered, conflicts = table is not None, 0
+        while True:
+            conn.exec_driver_sql("SAVEPOINT step")
+            try:
+                if request.step is None:
+                    assert request.table is not None
+                    new, expected = request.table, request.expected
+                else:
+                    if table is None:
+                        table = self.store.read_in(conn, request.table_id)
+                    new, expected = request.context.run(request.step, table), table.version
+                self.store.write_in(conn, new, expected)
+            except TableConflict as err:
+                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT step")
+                conn.exec_driver_sql("RELEASE SAVEPOINT step")
+                if request.step is None or (not remembered and conflicts == request.retries):
+                    request.error = err
+                    return
+                if not remembered:
+                    conflicts += 1
+                table, remembered = None, False
+                continue
+            except Exception as err:  # noqa: BLE001 - the step's error, its caller's to see; the others go on
+                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT step")
+                conn.exec_driver_sql("RELEASE SAVEPOINT step")
+                request.error = err
+                return
+            conn.exec_driver_sql("RELEASE SAVEPOINT step")
+            working[request.table_id] = request.result = new
+            return
