@@ -140,14 +140,15 @@ class Committer:
 
     def commit_group(self, group: list[Request]) -> None:
         """Take every step of ``group`` in one transaction, commit it once, and answer each caller."""
+        conn = self.store.engine.connect()
         try:
-            with self.store.engine.connect() as conn:
-                self.store.begin_group(conn)
-                working: dict[str, Table] = {}
-                for request in sorted(group, key=lambda r: r.table_id):  # stable: a table's steps in order
-                    self._take(conn, request, working)
-                conn.commit()
+            self.store.begin_group(conn)
+            working: dict[str, Table] = {}
+            for request in sorted(group, key=lambda r: r.table_id):  # stable: a table's steps in order
+                self._take(conn, request, working)
+            conn.commit()
         except BaseException as err:  # nothing of the group is stored: each caller is told
+            conn.invalidate()  # its transaction in a state unknown (a failed COMMIT may leave it open): not reused
             reason = str(err.orig).splitlines()[0] if isinstance(err, exc.DBAPIError) and err.orig else str(err)
             for request in group:
                 if request.error is None:
@@ -159,6 +160,7 @@ class Committer:
                 if request.result is not None:
                     self.store.committed(request.result)
         finally:
+            conn.close()
             for request in group:
                 request.done.set()
 
