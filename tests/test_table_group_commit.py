@@ -23,6 +23,7 @@ pytest.importorskip("alembic")
 import sqlalchemy as sa
 
 from diceengine import table as T
+from diceengine.i18n import translate_error
 from diceengine.table.schema import steps
 from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
@@ -223,8 +224,10 @@ def test_a_step_that_takes_another_step_is_refused_not_left_waiting(where):  # n
             store.update("a", lambda t: T.roll(t, "GM", "1d6"))
             return table
 
-        with pytest.raises(T.TableError, match="may not take another step"):
+        with pytest.raises(T.TableError, match="may not take another step while") as refused:
             store.update("a", nested)
+        assert translate_error(refused.value, "fr").message == \
+            "une étape sur la table 'a' ne peut pas en prendre une autre pendant qu'elle est prise"
         assert store.update("a", lambda t: T.roll(t, "GM", "1d6")).version == 1 + len(PLAYERS) + 1
 
 
@@ -241,7 +244,9 @@ def test_steps_waiting_when_the_store_closes_are_committed_and_later_ones_refuse
     callers.release()
     closing.join(PATIENCE)
     assert all(isinstance(callers.results[i], T.Table) for i in range(-1, 3))
-    with pytest.raises(T.TableConflict, match="closed"):
+    with pytest.raises(T.TableConflict, match="the table database is closed") as refused:
         store.update("a", lambda t: T.roll(t, "GM", "1d6"))
+    assert translate_error(refused.value, "fr").message == \
+        "l'étape sur la table 'a' n'a pas été enregistrée : la base de tables est fermée"
     with T.open_store(where, create=False) as reopened:
         assert reopened.load("a").version == 1 + len(PLAYERS) + 4

@@ -103,11 +103,12 @@ class Committer:
     def submit(self, request: Request) -> Table:
         """Hand ``request`` to the thread and wait for its group's commit: the committed table, else its error."""
         if threading.current_thread() is self._thread:  # a step taking a step: it would wait for itself
-            raise TableError(N_("a step on the table {name} may not take another step of the store"),
+            raise TableError(N_("a step on the table {name} may not take another step while it is taken"),
                              name=repr(request.table_id))
         with self._lock:
             if self._closed:
-                raise self.store.not_stored(request.table_id, "the store is closed")
+                raise TableConflict(N_("the step on the table {name} was not stored: the table database is closed"),
+                                    name=repr(request.table_id))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="dice-table-commit", daemon=True)
                 self._thread.start()
