@@ -1,11 +1,14 @@
 """Group commit: the steps waiting at the same moment share one durable commit.
 
 A store's steps are handed to one thread of its own (:class:`Committer`). While it commits a group, the steps
-that arrive wait in its queue; it then takes all of them (up to :data:`MAX_GROUP`) in one transaction: each step
-in its own savepoint (a step that fails, its reading, its rule or its writing, is rolled back alone and its
-caller gets its error; the others stay), then one commit, one ``fsync`` for the whole group. Each caller is
-answered only once that commit has returned, that is once its step is on the disk; a commit that fails stores
-none of the group, and each of its callers is told so.
+that arrive wait in its queue; it then takes all of them (up to :data:`MAX_GROUP`) in one transaction, then
+commits once: one ``fsync`` for the whole group. Each step has a savepoint of its own: a step that fails (its
+rule, its reading, its writing refused by the database) is rolled back alone and its caller gets its error; the
+others stay. On PostgreSQL, where a savepoint costs two round trips a step, a group is first taken without
+them: a step refused by its rule or by a conflict wrote nothing, and only an error of the database (rare: a row
+refused, a lost connection) sends the group back to its start, taken again with a savepoint a step. Each caller
+is answered only once the group's commit has returned, that is once its step is on the disk; a commit that
+fails stores none of the group, and each of its callers is told so.
 
 The steps of one table in a group are taken in the order they arrived, each on the table as the step before it
 left it; the group's tables are visited in the order of their ids, so that two processes committing groups on
@@ -40,6 +43,9 @@ class Writer(Protocol):
     """What a :class:`Committer` needs of its store: a connection, and a step's reading and writing in it."""
 
     engine: Any
+    savepoints_always: bool
+    """whether each step has its savepoint from the start (SQLite: in the process, nearly free), or only when
+    its group is taken again after a step's SQL failed (PostgreSQL: two round trips a step saved)"""
 
     def begin_group(self, conn: Any) -> None:
         """Begin the group's transaction on ``conn`` (SQLite: the database's write lock, taken at once)."""
@@ -51,8 +57,12 @@ class Writer(Protocol):
         """The table as last known, if the store keeps it."""
 
     def write_in(self, conn: Any, table: Table, expected: int) -> None:
-        """Store ``table``'s steps after ``expected`` inside the group's transaction, else raise (a conflict:
-        :class:`~diceengine.table.errors.TableConflict`)."""
+        """Store ``table``'s steps after ``expected`` inside the group's transaction. Another writer's step
+        stored since: :class:`~diceengine.table.errors.TableConflict`, raised before anything is written; any
+        other error may come after a part of the step was written."""
+
+    def refusal(self, table_id: str, expected: int, err: Exception) -> BaseException:
+        """What the caller of a step that failed with ``err`` is told (the database's errors in the engine's)."""
 
     def committed(self, table: Table) -> None:
         """``table`` is on the disk: the store's memory of it follows."""
@@ -142,11 +152,15 @@ class Committer:
     def commit_group(self, group: list[Request]) -> None:
         """Take every step of ``group`` in one transaction, commit it once, and answer each caller."""
         conn = self.store.engine.connect()
+        order = sorted(group, key=lambda r: r.table_id)  # stable: a table's steps in the order they came
         try:
-            self.store.begin_group(conn)
-            working: dict[str, Table] = {}
-            for request in sorted(group, key=lambda r: r.table_id):  # stable: a table's steps in order
-                self._take(conn, request, working)
+            try:
+                self._attempt(conn, order, guarded=self.store.savepoints_always)
+            except _Unguarded:  # a step's SQL failed without its savepoint: the group again, each step guarded
+                conn.rollback()
+                for request in group:
+                    request.result = request.error = None
+                self._attempt(conn, order, guarded=True)
             conn.commit()
         except BaseException as err:  # nothing of the group is stored: each caller is told
             conn.invalidate()  # its transaction in a state unknown (a failed COMMIT may leave it open): not reused
@@ -165,26 +179,38 @@ class Committer:
             for request in group:
                 request.done.set()
 
-    def _take(self, conn: Any, request: Request, working: dict[str, Table]) -> None:
-        """``request``'s step in a savepoint of the group's transaction: its table (the group's latest, else
-        the store's memory, else read), the step, its writing; a conflict with another process's step takes it
-        again on the table as stored (not counted among the retries when it was taken on the store's memory)."""
+    def _attempt(self, conn: Any, order: list[Request], guarded: bool) -> None:
+        self.store.begin_group(conn)
+        working: dict[str, Table] = {}
+        for request in order:
+            self._take(conn, request, working, guarded)
+
+    def _take(self, conn: Any, request: Request, working: dict[str, Table], guarded: bool) -> None:
+        """``request``'s step in the group's transaction (``guarded``: in a savepoint of its own; otherwise an
+        error of the database raises :class:`_Unguarded`): its table (the group's latest, else the store's
+        memory, else read), the step, its writing. A conflict with another process's step takes it again on the
+        table as stored (not counted among the retries when it was taken on the store's memory)."""
         table = None if request.step is None else working.get(request.table_id) or self.store.cached(request.table_id)
         remembered, conflicts = table is not None, 0
         while True:
-            conn.exec_driver_sql("SAVEPOINT step")
+            if guarded:
+                conn.exec_driver_sql("SAVEPOINT step")
             try:
-                if request.step is None:
-                    assert request.table is not None
-                    new, expected = request.table, request.expected
-                else:
-                    if table is None:
-                        table = self.store.read_in(conn, request.table_id)
-                    new, expected = request.context.run(request.step, table), table.version
+                try:
+                    if request.step is None:
+                        assert request.table is not None
+                        new, expected = request.table, request.expected
+                    else:
+                        if table is None:
+                            table = self.store.read_in(conn, request.table_id)
+                        new, expected = request.context.run(request.step, table), table.version
+                except exc.DBAPIError:
+                    raise
+                except Exception as err:  # noqa: BLE001 - the step refused (its rule, no such table...): nothing written
+                    raise _Refused(err) from None
                 self.store.write_in(conn, new, expected)
-            except TableConflict as err:
-                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT step")
-                conn.exec_driver_sql("RELEASE SAVEPOINT step")
+            except TableConflict as err:  # raised before anything of the step was written
+                _end(conn, guarded)
                 if request.step is None or (not remembered and conflicts == request.retries):
                     request.error = err
                     return
@@ -192,11 +218,34 @@ class Committer:
                     conflicts += 1
                 table, remembered = None, False
                 continue
-            except Exception as err:  # noqa: BLE001 - the step's error, its caller's to see; the others go on
-                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT step")
-                conn.exec_driver_sql("RELEASE SAVEPOINT step")
-                request.error = err
+            except _Refused as refused:
+                _end(conn, guarded)
+                request.error = refused.err
                 return
-            conn.exec_driver_sql("RELEASE SAVEPOINT step")
+            except Exception as err:  # the database refused the step, or failed: the others go on
+                if not guarded:
+                    raise _Unguarded from err
+                conn.exec_driver_sql("ROLLBACK TO SAVEPOINT step")
+                _end(conn, guarded)
+                request.error = self.store.refusal(request.table_id, expected, err)
+                return
+            _end(conn, guarded)
             working[request.table_id] = request.result = new
             return
+
+
+class _Refused(Exception):
+    """A step that refused before anything of it was written: its error is ``err``."""
+
+    def __init__(self, err: Exception) -> None:
+        super().__init__(err)
+        self.err = err
+
+
+class _Unguarded(Exception):
+    """A step of a group taken without savepoints failed: the group is taken again, each step guarded."""
+
+
+def _end(conn: Any, guarded: bool) -> None:
+    if guarded:
+        conn.exec_driver_sql("RELEASE SAVEPOINT step")

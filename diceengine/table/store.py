@@ -196,6 +196,7 @@ class SqlTableStore(TableStore):
             self.engine.dispose()
             raise
         self._notify = self.engine.dialect.name == "postgresql"
+        self.savepoints_always = sqlite  # a savepoint a step costs nothing on SQLite, two round trips on PostgreSQL
         self._move, self._insert, self._announce = (_Prepared(stmt, self.engine.dialect)
                                                     for stmt in (_MOVE, _INSERT_ONE, _NOTIFY))
         if self._notify:
@@ -324,24 +325,26 @@ class SqlTableStore(TableStore):
             return
         moved = {"tid": table.id, "expected": expected, "new": table.version, "new_state": _state_json(table)}
         rows = _rows(table, new)
-        try:
-            if self._notify and len(rows) == 1:  # PostgreSQL: one statement
-                notice = {"channel": CHANNEL, "payload": payload(table.id, table.version, new, [rows[0]["entry"]])}
-                if not self._one_step(conn, {**moved, **rows[0], **notice}).fetchall():
-                    self._refuse(conn, table, expected)
-                return
-            if self._move(conn, moved).rowcount != 1:
+        if self._notify and len(rows) == 1:  # PostgreSQL: one statement
+            notice = {"channel": CHANNEL, "payload": payload(table.id, table.version, new, [rows[0]["entry"]])}
+            if not self._one_step(conn, {**moved, **rows[0], **notice}).fetchall():
                 self._refuse(conn, table, expected)
-            for row in rows:
-                self._insert(conn, row)
-            if self._notify:  # delivered once the transaction is committed (diceengine.table.notices)
-                self._announce(conn, {"channel": CHANNEL, "payload": payload(
-                    table.id, table.version, new, [row["entry"] for row in rows])})
-        except exc.IntegrityError:
-            raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
-                                   "nothing was stored"), name=repr(table.id), expected=expected) from None
-        except exc.OperationalError as err:  # SQLite still locked after the busy timeout, a lost connection
-            raise self.not_stored(table.id, _reason(err)) from None
+            return
+        if self._move(conn, moved).rowcount != 1:
+            self._refuse(conn, table, expected)
+        for row in rows:
+            self._insert(conn, row)
+        if self._notify:  # delivered once the transaction is committed (diceengine.table.notices)
+            self._announce(conn, {"channel": CHANNEL, "payload": payload(
+                table.id, table.version, new, [row["entry"] for row in rows])})
+
+    def refusal(self, table_id: str, expected: int, err: Exception) -> BaseException:
+        if isinstance(err, exc.IntegrityError):  # the log's key: a step of that number is stored already
+            return TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
+                                    "nothing was stored"), name=repr(table_id), expected=expected)
+        if isinstance(err, exc.OperationalError):  # SQLite still locked after the busy timeout, a lost connection
+            return self.not_stored(table_id, _reason(err))
+        return err
 
     def not_stored(self, table_id: str, reason: str) -> TableError:
         return TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table_id),
