@@ -96,23 +96,30 @@ class Request:
 
 
 class Committer:
-    """The thread that commits a store's waiting steps by groups (started with the first, ended by
-    :meth:`close`)."""
+    """Commits a store's steps by groups: a step that finds no group being committed is committed at once by
+    its caller's thread, with whatever waits; the steps that come while a group is committed wait for the
+    committer's own thread (started with the first step, ended by :meth:`close`), which takes them together."""
 
     def __init__(self, store: Writer) -> None:
         self.store = store
         self._queue: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
+        self._committing = threading.Lock()
+        """held by whoever commits a group (a caller or the thread)"""
+        self._local = threading.local()
         self._thread: threading.Thread | None = None
+        self._held = 0
+        """steps the thread took from the queue and holds until the group being committed is done"""
         self._closed = False
 
     def waiting(self) -> int:
         """How many steps wait for the next group."""
-        return self._queue.qsize()
+        return self._queue.qsize() + self._held
 
     def submit(self, request: Request) -> Table:
-        """Hand ``request`` to the thread and wait for its group's commit: the committed table, else its error."""
-        if threading.current_thread() is self._thread:  # a step taking a step: it would wait for itself
+        """Commit ``request`` (in this thread when no group is being committed, else with the next group) and
+        wait for its group's commit: the committed table, else its error."""
+        if getattr(self._local, "committing", False):  # a step taking a step: it would wait for itself
             raise TableError(N_("a step on the table {name} may not take another step while it is taken"),
                              name=repr(request.table_id))
         with self._lock:
@@ -122,7 +129,14 @@ class Committer:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="dice-table-commit", daemon=True)
                 self._thread.start()
-            self._queue.put(request)
+            alone = self._committing.acquire(blocking=False)
+            if not alone:  # queued before the end that :meth:`close` queues, so committed before the thread ends
+                self._queue.put(request)
+        if alone:  # nobody commits: this step at once, and what waits
+            try:
+                self._commit([*self._drain([]), request])
+            finally:
+                self._committing.release()
         return request.answer()
 
     def close(self) -> None:
@@ -137,17 +151,31 @@ class Committer:
 
     def _run(self) -> None:
         while (first := self._queue.get()) is not None:
-            group = [first]
-            try:
-                while len(group) < MAX_GROUP:
-                    more = self._queue.get_nowait()
-                    if more is None:
-                        self._queue.put(None)  # the end, once this group is committed
-                        break
-                    group.append(more)
-            except queue.Empty:
-                pass
+            self._held = 1
+            with self._committing:
+                group = self._drain([first])
+                self._held = 0
+                self._commit(group)
+
+    def _drain(self, group: list[Request]) -> list[Request]:
+        """``group`` and the steps waiting in the queue (up to :data:`MAX_GROUP` in all)."""
+        try:
+            while len(group) < MAX_GROUP:
+                more = self._queue.get_nowait()
+                if more is None:
+                    self._queue.put(None)  # the end, once this group is committed
+                    break
+                group.append(more)
+        except queue.Empty:
+            pass
+        return group
+
+    def _commit(self, group: list[Request]) -> None:
+        self._local.committing = True
+        try:
             self.commit_group(group)
+        finally:
+            self._local.committing = False
 
     def commit_group(self, group: list[Request]) -> None:
         """Take every step of ``group`` in one transaction, commit it once, and answer each caller."""
