@@ -1,8 +1,8 @@
 """Group commit: the steps waiting at the same moment share one durable commit.
 
-A store's steps are handed to one thread of its own (:class:`Committer`). While it commits a group, the steps
-that arrive wait in its queue; it then takes all of them (up to :data:`MAX_GROUP`) in one transaction, then
-commits once: one ``fsync`` for the whole group. Each step has a savepoint of its own: a step that fails (its
+A step that finds no group being committed is committed at once, in its caller's thread (:class:`Committer`).
+The steps that arrive while a group is committed wait in a queue; the store's own thread then takes all of them
+(up to :data:`MAX_GROUP`) in one transaction, and commits once: one ``fsync`` for the whole group. Each step has a savepoint of its own: a step that fails (its
 rule, its reading, its writing refused by the database) is rolled back alone and its caller gets its error; the
 others stay. On PostgreSQL, where a savepoint costs two round trips a step, a group is first taken without
 them: a step refused by its rule or by a conflict wrote nothing, and only an error of the database (rare: a row
