@@ -216,6 +216,35 @@ def test_a_commit_that_fails_stores_none_of_its_group_and_tells_each_caller(wher
     assert b.version == before["b"] + 1 and b.log[-1].expression == "1d20"
 
 
+def test_a_step_that_finds_its_table_moved_on_is_taken_again_as_update_promises(where):  # noqa: F811
+    """A step may raise :class:`TableConflict` itself (the table it was given is stale: a key given since by
+    another process): it is taken again on the table as stored, ``retries`` times, as ``TableStore.update``
+    does; nothing of a refused try is stored."""
+    with T.open_store(where) as store:
+        _tables(store, "a")
+        tried: list[int] = []
+
+        def stale_once(table: T.Table) -> T.Table:
+            tried.append(table.version)
+            if len(tried) == 1:
+                raise T.TableConflict("the table moved on")
+            return T.roll(table, "GM", "1d6")
+
+        done = store.update("a", stale_once)  # the first try was on the remembered table: not a retry
+        assert len(tried) == 2 and done.version == 1 + len(PLAYERS) + 1
+
+        def always_stale(table: T.Table) -> T.Table:
+            tried.append(table.version)
+            raise T.TableConflict("the table moved on")
+
+        tried.clear()
+        with pytest.raises(T.TableConflict):
+            store.update("a", always_stale, retries=2)
+        assert len(tried) == 1 + 1 + 2  # remembered, read, two retries
+    with T.open_store(where, create=False) as reopened:
+        assert reopened.load("a").version == done.version
+
+
 def test_a_step_that_takes_another_step_is_refused_not_left_waiting(where):  # noqa: F811 - the fixture
     with T.open_store(where) as store:
         _tables(store, "a")

@@ -232,12 +232,12 @@ class Committer:
                         if table is None:
                             table = self.store.read_in(conn, request.table_id)
                         new, expected = request.context.run(request.step, table), table.version
-                except exc.DBAPIError:
+                except (exc.DBAPIError, TableConflict):  # the step saw the table moved on: taken again, as below
                     raise
                 except Exception as err:  # noqa: BLE001 - the step refused (its rule, no such table...): nothing written
                     raise _Refused(err) from None
                 self.store.write_in(conn, new, expected)
-            except TableConflict as err:  # raised before anything of the step was written
+            except TableConflict as err:  # raised before anything of the step was written (by the step itself too)
                 _end(conn, guarded)
                 if request.step is None or (not remembered and conflicts == request.retries):
                     request.error = err
