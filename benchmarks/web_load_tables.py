@@ -401,6 +401,8 @@ def run_tables(args: argparse.Namespace) -> int:
     import tempfile
 
     os.environ["DICE_TABLE_SYNC"] = args.sync  # read by the server's processes
+    for limit in ("DICE_NEW_RATE", "DICE_NEW_BURST"):  # the tables seated at once from one address: the run
+        os.environ.setdefault(limit, "1000")           # measures the rolls, not the limit on new tables and joins
     with tempfile.TemporaryDirectory() as tmp:
         if args.fsync_ms:
             from .slow_disk import environment
