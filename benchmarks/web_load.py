@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="SQLite: each step fsynced before its answer (full, the default) or not (normal)")
     tables.add_argument("--kill-at", type=float, default=None, metavar="S",
                         help="kill the server (SIGKILL) S seconds into the run and start it again")
+    tables.add_argument("--fsync-ms", type=float, default=0.0, metavar="MS",
+                        help="SQLite: every fsync of the server's processes MS milliseconds slower (a slower disk)")
     args = parser.parse_args(argv)
     port = args.port or free_port()
     try:

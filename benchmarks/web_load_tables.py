@@ -87,6 +87,8 @@ class TableRun:
     seconds: float
     acked: list[dict[int, float]]
     """per table: each acknowledged roll's step number, and when its request was sent"""
+    acked_by: list[dict[int, str]]
+    """per table: each acknowledged roll's step number, and the member who rolled it"""
     followers: list[Follower]
     table_ids: list[str]
     sent: int = 0
@@ -269,6 +271,7 @@ async def _roll_at(client: Any, run: TableRun, t: int, table_id: str, keys: list
             return
         if status == 200:
             run.acked[t][answer["step"]["seq"]] = start
+            run.acked_by[t][answer["step"]["seq"]] = answer["step"]["member"]
         else:
             assert run.refused is not None
             run.refused[status] = run.refused.get(status, 0) + 1
@@ -306,7 +309,7 @@ async def table_run(server: Server, tables: int, clients: int, rate: float, seco
         seated = []
         for i in range(0, tables, 10):  # ten tables at a time
             seated += await asyncio.gather(*(_seat_table(calls, clients) for _ in range(i, min(tables, i + 10))))
-        run = TableRun(tables, clients, rate, seconds, [{} for _ in seated],
+        run = TableRun(tables, clients, rate, seconds, [{} for _ in seated], [{} for _ in seated],
                        [Follower(t, key, [], {}) for t, (_, keys) in enumerate(seated) for key in keys],
                        [tid for tid, _ in seated], refused={}, errors={})
         following = [asyncio.create_task(_follow_raw(server.port, seated[f.table][0], f) if raw else
@@ -347,6 +350,23 @@ async def table_run(server: Server, tables: int, clients: int, rate: float, seco
     return run
 
 
+def missing_from_log(run: TableRun, db: str) -> list[tuple[str, int]]:
+    """The acknowledged rolls the database's log does not hold (table id, step number): each acknowledged step
+    must be there, a roll of its member's, whatever befell the server after it was answered."""
+    from diceengine.table import open_store
+
+    missing = []
+    with open_store(db, create=False) as store:
+        for t, table_id in enumerate(run.table_ids):
+            log = {e.seq: e for e in store.load(table_id).log}
+            for seq, member in run.acked_by[t].items():
+                entry = log.get(seq)
+                if entry is None or entry.kind != "roll" or entry.member != member \
+                        or entry.expression != TABLE_ROLL["expression"]:
+                    missing.append((table_id, seq))
+    return missing
+
+
 def print_table_run(run: TableRun, workers: int, db: str) -> bool:
     """Print what the run measured; true when no acknowledged roll was lost, doubled or out of order."""
     lat = sorted(run.latencies())
@@ -357,6 +377,8 @@ def print_table_run(run: TableRun, workers: int, db: str) -> bool:
     acked = sum(len(a) for a in run.acked)
     where = "PostgreSQL" if db.startswith("postgres") else \
         f"SQLite (synchronous={os.environ.get('DICE_TABLE_SYNC', 'full')})"
+    if "DICE_SLOW_FSYNC_US" in os.environ:
+        where += f", every fsync {int(os.environ['DICE_SLOW_FSYNC_US']) / 1000:g} ms slower (--fsync-ms)"
     print(f"table run: {run.tables} tables x {run.clients} live clients (server-sent events), {run.rate:g} rolls a "
           f"second per table, {run.seconds:g} s; dice serve --workers {workers} on {where}; {os.cpu_count()} cores "
           f"shared by server and clients, load average {os.getloadavg()[0]:.1f}")
@@ -379,7 +401,13 @@ def run_tables(args: argparse.Namespace) -> int:
     import tempfile
 
     os.environ["DICE_TABLE_SYNC"] = args.sync  # read by the server's processes
+    for limit in ("DICE_NEW_RATE", "DICE_NEW_BURST"):  # the tables seated at once from one address: the run
+        os.environ.setdefault(limit, "1000")           # measures the rolls, not the limit on new tables and joins
     with tempfile.TemporaryDirectory() as tmp:
+        if args.fsync_ms:
+            from .slow_disk import environment
+
+            os.environ.update(environment(args.fsync_ms, tmp))  # the server's processes, not this one
         db = args.db or os.path.join(tmp, "tables.sqlite")
         server = Server(args.port or free_port(), args.workers, db, cwd=tmp)
         try:
@@ -388,7 +416,11 @@ def run_tables(args: argparse.Namespace) -> int:
             alive = server.process.poll() is None
         finally:
             server.stop()
-    print(f"clients: {args.client}")
-    ok = print_table_run(run, args.workers, db)
+        print(f"clients: {args.client}")
+        ok = print_table_run(run, args.workers, db)
+        missing = missing_from_log(run, db)
+    acked = sum(len(a) for a in run.acked)
+    print(f"  acknowledged rolls missing from the database's log{' after the restart' if run.killed_at else ''}: "
+          f"{len(missing)} of {acked} {missing[:5] if missing else ''}")
     print(f"server still up: {'yes' if alive else 'NO'}")
-    return 0 if ok and alive else 1
+    return 0 if ok and alive and not missing else 1

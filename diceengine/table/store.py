@@ -5,14 +5,15 @@ default (embedded, nothing to start), PostgreSQL by URL (``postgresql://user@hos
 processes sharing tables. Its schema is built and upgraded by the Alembic migrations shipped in
 ``diceengine/table/migrations``.
 
-Every step is one transaction: the table's row moves from the version the step was taken on to the next one
-(``UPDATE ... WHERE version = expected``) and the step's entry is inserted under its number. Two writers of the
-same version: one commits, the other gets :class:`~diceengine.table.errors.TableConflict` and stores nothing;
-the log's key (table, step number) refuses a doubled step. A step returned by :meth:`TableStore.commit` is
-committed (SQLite: write-ahead log, ``synchronous=FULL``).
+Every step is a savepoint of a transaction: the table's row moves from the version the step was taken on to
+the next one (``UPDATE ... WHERE version = expected``) and the step's entry is inserted under its number. Two
+writers of the same version: one commits, the other gets :class:`~diceengine.table.errors.TableConflict` and
+stores nothing; the log's key (table, step number) refuses a doubled step. The steps waiting at the same moment
+share one transaction and one commit (:mod:`~diceengine.table.group_commit`); a step returned by
+:meth:`TableStore.update` or :meth:`TableStore.commit` is committed (SQLite: write-ahead log,
+``synchronous=FULL``: on the disk).
 
-:class:`Seat` is a member's handle on a stored table, by key: every step it takes is that member's, every read
-leaves out what that member may not see.
+:class:`~diceengine.table.seat.Seat` is a member's handle on a stored table, by key.
 """
 
 from __future__ import annotations
@@ -26,18 +27,18 @@ from importlib import resources
 from typing import Any, Self
 
 import sqlalchemy as sa
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from sqlalchemy import event, exc
 
 import diceengine.table.rules as rules  # noqa: PLR0402 - the module itself, not its package's re-exports
 from diceengine.i18n import N_
 
 from .errors import TableConflict, TableError, TableFormatError, TableNotFound
-from .luck import fairness as _fairness
-from .luck import luck as _luck_of
+from .group_commit import Committer, Request
 from .model import FORMAT, Entry, Table, marked
 from .notices import CHANNEL, payload
 from .schema import VERSION_TABLE, steps, tables
+from .seat import Seat
 
 #: the PostgreSQL advisory lock held while the schema is checked or built (a number of this store's own)
 SCHEMA_LOCK = 0x64696365
@@ -167,13 +168,16 @@ class SqlTableStore(TableStore):
         self.shown = _shown(self.url)
         self._cache: dict[str, Table] = {}
         self._newer: dict[str, int] = {}
-        sqlite = self.url.startswith("sqlite")
+        sqlite = self._sqlite = self.url.startswith("sqlite")
+        options: dict[str, Any] = {}
         if sqlite:
             path = sa.engine.make_url(self.url).database
             if path and path != ":memory:" and not create and not os.path.exists(path):
                 raise TableNotFound(N_("no table database at {where}"), where=path)
+            if not path or path == ":memory:":  # one database in memory, whichever thread commits
+                options = {"poolclass": sa.pool.StaticPool, "connect_args": {"check_same_thread": False}}
         try:
-            self.engine = sa.create_engine(self.url, echo=echo)
+            self.engine = sa.create_engine(self.url, echo=echo, **options)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as err:
             raise TableError(N_("cannot open the table database {where}: {reason}"), where=self.shown,
                              reason=str(err)) from None
@@ -187,16 +191,17 @@ class SqlTableStore(TableStore):
         except exc.DBAPIError as err:
             self.engine.dispose()
             raise TableFormatError(N_("{where} is not a table database ({reason})"), where=self.shown,
-                                   reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
+                                   reason=_reason(err)) from None
         except BaseException:
             self.engine.dispose()
             raise
         self._notify = self.engine.dialect.name == "postgresql"
+        self.savepoints_always = sqlite  # a savepoint a step costs nothing on SQLite, two round trips on PostgreSQL
         self._move, self._insert, self._announce = (_Prepared(stmt, self.engine.dialect)
                                                     for stmt in (_MOVE, _INSERT_ONE, _NOTIFY))
         if self._notify:
             self._one_step = _Prepared(_ONE_STEP, self.engine.dialect)
-            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._committer = Committer(self)
 
     # ---- the schema
 
@@ -262,15 +267,21 @@ class SqlTableStore(TableStore):
 
     def load(self, table_id: str) -> Table:
         with self.engine.connect() as conn:
-            row = conn.execute(_LOAD, {"tid": table_id}).first()
-            if row is None:
-                raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table_id), where=self.shown)
-            cached = self._cache.get(table_id)
-            if cached is not None and cached.version == row.version:
-                return cached
-            start = cached.version if cached is not None and cached.version < row.version else 0
-            found = conn.execute(_STEPS, {"tid": table_id, "start": start, "stop": row.version})
-            texts = [r.entry for r in found]
+            table = self.read_in(conn, table_id)
+        self._remember(table, read=True)
+        return table
+
+    def read_in(self, conn: Any, table_id: str) -> Table:
+        """The table as ``conn`` reads it (in its transaction, when one is open); only the steps after the
+        remembered table are read, when it is remembered."""
+        row = conn.execute(_LOAD, {"tid": table_id}).first()
+        if row is None:
+            raise TableNotFound(N_("no table named {name} in {where}"), name=repr(table_id), where=self.shown)
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.version == row.version:
+            return cached
+        start = cached.version if cached is not None and cached.version < row.version else 0
+        texts = [r.entry for r in conn.execute(_STEPS, {"tid": table_id, "start": start, "stop": row.version})]
         if row.format != FORMAT:
             raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
                                    found=repr(row.format), format=FORMAT)
@@ -285,43 +296,62 @@ class SqlTableStore(TableStore):
         if head.version != row.version:
             raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
-        table = head.model_copy(update={"log": marked(log)})
-        self._remember(table, read=True)
-        return table
+        return head.model_copy(update={"log": marked(log)})
+
+    def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
+        """:meth:`TableStore.update` in the next group commit (:mod:`~diceengine.table.group_commit`): the step
+        is taken on the table as the group's transaction finds it, after the group's earlier steps on it; a
+        conflict can only come from another process (then it is taken again, up to ``retries`` times)."""
+        return self._committer.submit(Request(table_id, step, retries))
 
     def commit(self, table: Table, expected: int) -> Table:
-        new = table.log[expected:]
-        if table.version != expected + len(new) or any(e.seq != expected + i for i, e in enumerate(new, 1)):
-            raise TableError(N_("a table of version {version} does not follow version {expected}"),
-                             version=table.version, expected=expected)
-        if not new:
+        if not _following(table, expected):
             return table
+        return self._committer.submit(Request(table.id, table=table, expected=expected))
+
+    def waiting(self) -> int:
+        """How many steps wait for the next group commit."""
+        return self._committer.waiting()
+
+    # ---- the group commit's parts (diceengine.table.group_commit.Writer)
+
+    def begin_group(self, conn: Any) -> None:
+        if self._sqlite:  # the write lock at once: what the group reads stays the latest until it commits
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def write_in(self, conn: Any, table: Table, expected: int) -> None:
+        new = _following(table, expected)
+        if not new:
+            return
         moved = {"tid": table.id, "expected": expected, "new": table.version, "new_state": _state_json(table)}
         rows = _rows(table, new)
-        try:
-            if self._notify and len(rows) == 1:  # PostgreSQL: one statement, its own transaction
-                notice = {"channel": CHANNEL, "payload": payload(table.id, table.version, new, [rows[0]["entry"]])}
-                with self._autocommit.connect() as conn:
-                    if not self._one_step(conn, {**moved, **rows[0], **notice}).fetchall():
-                        self._refuse(conn, table, expected)
-            else:
-                with self.engine.begin() as conn:
-                    if self._move(conn, moved).rowcount != 1:
-                        self._refuse(conn, table, expected)
-                    for row in rows:
-                        self._insert(conn, row)
-                    if self._notify:
-                        # in the step's transaction: delivered once it is committed (diceengine.table.notices)
-                        self._announce(conn, {"channel": CHANNEL, "payload": payload(
-                            table.id, table.version, new, [row["entry"] for row in rows])})
-        except exc.IntegrityError:
-            raise TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
-                                   "nothing was stored"), name=repr(table.id), expected=expected) from None
-        except exc.OperationalError as err:  # SQLite still locked after the busy timeout, a lost connection
-            raise TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table.id),
-                                reason=str(err.orig).splitlines()[0] if err.orig else str(err)) from None
+        if self._notify and len(rows) == 1:  # PostgreSQL: one statement
+            notice = {"channel": CHANNEL, "payload": payload(table.id, table.version, new, [rows[0]["entry"]])}
+            if not self._one_step(conn, {**moved, **rows[0], **notice}).fetchall():
+                self._refuse(conn, table, expected)
+            return
+        if self._move(conn, moved).rowcount != 1:
+            self._refuse(conn, table, expected)
+        for row in rows:
+            self._insert(conn, row)
+        if self._notify:  # delivered once the transaction is committed (diceengine.table.notices)
+            self._announce(conn, {"channel": CHANNEL, "payload": payload(
+                table.id, table.version, new, [row["entry"] for row in rows])})
+
+    def refusal(self, table_id: str, expected: int, err: Exception) -> BaseException:
+        if isinstance(err, exc.IntegrityError):  # the log's key: a step of that number is stored already
+            return TableConflict(N_("the table {name} moved on while this step was taken on version {expected}: "
+                                    "nothing was stored"), name=repr(table_id), expected=expected)
+        if isinstance(err, exc.OperationalError):  # SQLite still locked after the busy timeout, a lost connection
+            return self.not_stored(table_id, _reason(err))
+        return err
+
+    def not_stored(self, table_id: str, reason: str) -> TableError:
+        return TableConflict(N_("the step on the table {name} was not stored ({reason})"), name=repr(table_id),
+                             reason=reason)
+
+    def committed(self, table: Table) -> None:
         self._remember(table)
-        return table
 
     def _refuse(self, conn: Any, table: Table, expected: int) -> None:
         """The table did not move from ``expected``: gone, or moved on by another writer."""
@@ -364,6 +394,7 @@ class SqlTableStore(TableStore):
             return [r.id for r in conn.execute(sa.select(tables.c.id).order_by(tables.c.id))]
 
     def close(self) -> None:
+        self._committer.close()
         self.engine.dispose()
 
 
@@ -396,6 +427,20 @@ def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
     return pragmas
 
 
+def _following(table: Table, expected: int) -> tuple[Entry, ...]:
+    """The steps of ``table`` after version ``expected``, checked to follow on from it."""
+    new = table.log[expected:]
+    if table.version != expected + len(new) or any(e.seq != expected + i for i, e in enumerate(new, 1)):
+        raise TableError(N_("a table of version {version} does not follow version {expected}"),
+                         version=table.version, expected=expected)
+    return new
+
+
+def _reason(err: exc.DBAPIError) -> str:
+    """The first line of the database's own message."""
+    return str(err.orig).splitlines()[0] if err.orig else str(err)
+
+
 def _state_json(table: Table) -> str:
     return table.model_dump_json(exclude={"log"})
 
@@ -408,100 +453,3 @@ def _rows(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
 def open_store(where: str, create: bool = True) -> SqlTableStore:
     """The store at ``where``: a SQLite file's path or a database URL (PostgreSQL: ``postgresql://...``)."""
     return SqlTableStore(where, create=create)
-
-
-class Seat:
-    """A member's handle on a stored table, found by their key: each step is taken as that member and
-    committed (retried ``retries`` times on a conflict, the step taken again on the newer table); each read
-    is the table as that member may see it (:func:`~diceengine.table.rules.view`)."""
-
-    def __init__(self, store: TableStore, table_id: str, key: str, retries: int = 0) -> None:
-        self.store, self.table_id, self._key, self.retries = store, table_id, key, retries
-        self.name = rules.authenticate(store.load(table_id), key)
-
-    def _step(self, op: Callable[..., Table], *args: Any, **kwargs: Any) -> Entry:
-        def step(table: Table) -> Table:
-            return op(table, rules.authenticate(table, self._key), *args, **kwargs)
-
-        table = self.store.update(self.table_id, step, self.retries)
-        return rules.readable(table, self.name, table.log[-1])
-
-    def table(self) -> Table:
-        """The table as this member may read it."""
-        table = self.store.load(self.table_id)
-        return rules.view(table, rules.authenticate(table, self._key))
-
-    def log(self) -> tuple[Entry, ...]:
-        """The log as this member may read it."""
-        return self.table().log
-
-    def roll(self, expression: str, system: str | None = None, secret: bool = False, seed: Any = None,
-             **options: Any) -> Entry:
-        """Roll (:func:`~diceengine.table.rules.roll`); returns the step as this member reads it."""
-        return self._step(rules.roll, expression, system, secret, seed, **options)
-
-    def reroll(self, seed: Any = None) -> Entry:
-        """Re-roll this member's last roll."""
-        return self._step(rules.reroll, seed)
-
-    def rule(self, name: str, target: str | None = None, **args: Any) -> Entry:
-        """Apply a rule of play (:func:`~diceengine.table.rules.rule`)."""
-        return self._step(rules.rule, name, target, args)
-
-    def add_character(self, state: BaseModel, name: str | None = None, owner: str | None = None) -> Entry:
-        """A character joins the table."""
-        return self._step(rules.add_character, state, name, owner)
-
-    def flip(self, source: str, to: str, tokens: int = 1) -> Entry:
-        """Flip tokens from one pool to another."""
-        return self._step(rules.flip, source, to, tokens)
-
-    def adjust(self, pool: str, delta: int) -> Entry:
-        """Add to (or take from) a pool."""
-        return self._step(rules.adjust, pool, delta)
-
-    def set_order(self, order: Sequence[str]) -> Entry:
-        """Set the initiative order (the game master)."""
-        return self._step(rules.set_order, order)
-
-    def next_turn(self) -> Entry:
-        """The next in the initiative order acts."""
-        return self._step(rules.next_turn)
-
-    def next_round(self) -> Entry:
-        """A new round begins."""
-        return self._step(rules.next_round)
-
-    def undo(self) -> Entry:
-        """Undo the last step that stands (the game master)."""
-        return self._step(rules.undo)
-
-    def remove(self, name: str) -> Entry:
-        """Remove the member ``name`` (the game master; anyone: themselves), their key refused from then on."""
-        return self._step(rules.remove_member, name)
-
-    def rotate_key(self, name: str | None = None) -> str:
-        """A new key for ``name`` (``None``: this member's own, which this seat then uses); returns it."""
-        given: list[str] = []
-
-        def rotate(table: Table, actor: str) -> Table:
-            new, key = rules.rotate_key(table, actor, name)
-            given.append(key)
-            return new
-
-        self._step(rotate)
-        if name is None or name == self.name:
-            self._key = given[-1]
-        return given[-1]
-
-    def fairness(self, member: str | None = None, expression: str | None = None, method: str = "chi2") -> Any:
-        """The fairness test of the rolls this member may read."""
-        return _fairness(self.table(), member, expression, method)  # type: ignore[arg-type]
-
-    def luck(self) -> dict[str, Any]:
-        """Each member's luck over the rolls this member may read."""
-        return _luck_of(self.table())
-
-    def export_log(self) -> str:
-        """The table and its log as this member may read them, as JSON."""
-        return rules.export_log(self.table())

@@ -207,11 +207,13 @@ class TableState:
     """The store (opened at its first use), the buckets and the database's threads of one application;
     ``on_close`` are called when it closes.
 
-    The steps are taken by writer threads of their own (one on SQLite, which has one writer at a time;
-    ``writers`` on PostgreSQL), the reads by ``readers`` threads: few threads touch the database, each keeps its
-    connection, and a step back from the database does not queue for Python's lock behind dozens of others."""
+    The steps are handed to the store by ``writers`` threads of their own, each waiting for its step's group
+    commit (the store's own thread takes the steps waiting at the same moment in one transaction: as many
+    waiting threads, as many steps can share one commit), the reads are made by ``readers`` threads: few threads
+    touch the database, and a step back from the database does not queue for Python's lock behind dozens of
+    others."""
 
-    writers = 4
+    writers = 32
     readers = 4
 
     def __init__(self, settings: TableSettings) -> None:
@@ -220,7 +222,6 @@ class TableState:
         self.on_close: list[Callable[[], None]] = []
         self._store: Any = None
         self._lock = threading.Lock()
-        self._writing = threading.Lock()
         self._tables_writing: dict[str, threading.Lock] = {}
         self._writes: Threads | None = None
         self._reads: Threads | None = None
@@ -228,11 +229,10 @@ class TableState:
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in a writer thread."""
         if self._writes is None:
-            store = await self.read(lambda: self.store)  # opened out of the event loop
+            await self.read(lambda: self.store)  # opened out of the event loop
             with self._lock:
                 if self._writes is None:
-                    sqlite = store.engine.dialect.name == "sqlite"
-                    self._writes = Threads(1 if sqlite else self.writers, "dice-table-write")
+                    self._writes = Threads(self.writers, "dice-table-write")
         return await self._writes.run(functools.partial(fn, *args))
 
     async def read(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -282,16 +282,13 @@ class TableState:
         return bool(self.store.engine.dialect.name == "postgresql")
 
     def writer(self, table_id: str) -> threading.Lock:
-        """The lock a step on ``table_id`` is taken under in this process. SQLite: one for all the tables (the
-        database has one writer at a time, and its own lock makes a waiting writer sleep for milliseconds);
-        PostgreSQL: one per table (two steps on one table in one process would conflict and try again)."""
-        if not self.postgres:
-            return self._writing
+        """The lock a step on ``table_id`` is taken under in this process: one per table (a table's steps wait
+        for each other; the store commits the steps of different tables together)."""
         with self._lock:
             found = self._tables_writing.get(table_id)
             if found is None:
                 if len(self._tables_writing) >= 10_000:
-                    self._tables_writing.clear()  # at worst two steps of one table conflict: one tries again
+                    self._tables_writing.clear()  # at worst two steps of one table share a group commit
                 found = self._tables_writing[table_id] = threading.Lock()
             return found
 
