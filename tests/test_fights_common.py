@@ -26,7 +26,7 @@ def test_codes_in_encounter_files(value, code):
     (True, 'a dice code is written like "4D+2", not True'),
     (4.5, 'a dice code is written like "4D+2", not 4.5'),
     (None, 'a dice code is written like "4D+2", not None'),
-    ("banana", "not a dice code: 'banana' (unexpected 'banana': expected '(', '-' or a number)"),
+    ("banana", "not a dice code: 'banana' (unexpected 'banana': expected a number, '(' or '-')"),
     ("", "not a dice code: '' (empty expression)"),
 ])
 def test_bad_codes_say_why(value, message):
