@@ -78,15 +78,15 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float = 1.0) -> list[str]:
-    """Rows ``value  P(=)  P(>=)  bar`` for a marginal distribution (``start``: P(>=) of the first row)."""
+def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float = 1.0) -> list[list[str]]:
+    """Rows ``[value, P(=), P(>=), bar]`` of a marginal distribution (``start``: P(>=) of the first row), cells
+    for :func:`~diceengine.cli.args.columns`."""
     top = max(marginal.values()) if marginal else 1.0
     rows = []
     tail = start
-    vw = max((len(str(v)) for v in marginal), default=1)
     for value, p in marginal.items():
         bar = "#" * max(1 if p > 0 else 0, round(width * p / top))
-        rows.append(f"{value!s:>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
+        rows.append([str(value), _percent(p), _percent(min(tail, 1.0)), bar])
         tail -= p
     return rows
 
@@ -151,30 +151,40 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
         print(json.dumps(data, indent=2))
     else:
-        from ..i18n import gettext, ngettext
-
-        lang = args.lang
-        print(f"{system}: {expr}")
-        for key, value in _summary(dist, prepared).items():
-            print(f"  {_label(key, lang):<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
-        if dist.truncated:
-            print(f"  {gettext(TRUNCATED, lang):<22} {dist.truncated:.2e}")
-        for field in fields:
-            marginal = dist.marginal(field)
-            shown = trim(marginal) if not args.full else marginal
-            print(f"\n{gettext(field, lang):>6}  {'P(=)':>9}  {'P(>=)':>9}")
-            before = sum(p for k, p in marginal.items() if k < min(shown))
-            for row in histogram(shown, start=1.0 - before):
-                print(row)
-            hidden = len(marginal) - len(shown)
-            if hidden:
-                rest = sum(p for k, p in marginal.items() if k not in shown)
-                print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
+        _print_odds(system, expr, dist, prepared, fields, args)
     if args.plot:
         from ..plots import plot_odds
 
         plot_odds(dist, fields, args.plot, title=f"{system}: {expr}")
     return 0
+
+
+def _print_odds(system: str, expr: str, dist: Any, prepared: Any, fields: Sequence[str],
+                args: argparse.Namespace) -> None:
+    """``dice odds`` as text: the chances and means, then each field's table (its header over its columns)."""
+    from ..i18n import gettext, ngettext
+    from .args import columns
+
+    lang = args.lang
+    print(f"{system}: {expr}")
+    summary = [[_label(key, lang), _percent(value) if key.startswith("P(") else f"{value:.4f}"]
+               for key, value in _summary(dist, prepared).items()]
+    if dist.truncated:
+        summary.append([gettext(TRUNCATED, lang), f"{dist.truncated:.2e}"])
+    for line in columns(summary, "<>", indent="  ", gap="   "):
+        print(line)
+    for field in fields:
+        marginal = dist.marginal(field)
+        shown = trim(marginal) if not args.full else marginal
+        before = sum(p for k, p in marginal.items() if k < min(shown))
+        print()
+        for line in columns([[gettext(field, lang), "P(=)", "P(>=)", ""], *histogram(shown, start=1.0 - before)],
+                            ">>><"):
+            print(line)
+        hidden = len(marginal) - len(shown)
+        if hidden:
+            rest = sum(p for k, p in marginal.items() if k not in shown)
+            print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
