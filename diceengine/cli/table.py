@@ -1,5 +1,5 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
-naming the table there): ``new``, ``join``, ``roll``, ``log``, ``luck``, ``undo``.
+naming the table there): ``new``, ``join``, ``roll``, ``log``, ``export``, ``import``, ``luck``, ``undo``.
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
 from .args import parse_options
+from .table_log import entry_text
 
 __all__ = ["add_commands"]
 
@@ -27,21 +28,13 @@ NEW = N_("table {where}: {system}, step {version}")
 KEY = N_("key of {name} ({role}): {key}")
 KEYS_NOTE = N_("each key is shown once: give it to its member (the table keeps only its hash)")
 JOINED = N_("{name} joins the table; key: {key}")
-SECRET = N_("secret roll by {name}")
-ROLLED = N_("#{seq} {name}: {text}")
-ODDS_CHANCE = N_("percentile {percentile}, chance of success {chance}")
-ODDS_ONLY = N_("percentile {percentile}")
-REROLLED = N_("(re-rolled by #{seq})")
-UNDONE = N_("(undone by #{seq})")
 UNDID = N_("step #{seq} undone")
 LUCK = NP_("{name}: {n} roll, mean percentile {mean}", "{name}: {n} rolls, mean percentile {mean}")
 NO_ROLLS = N_("{name}: no rolls")
 FAIR = N_("fairness: p = {p} ({method}, {rolls} rolls, {dof} degrees of freedom)")
 FAIR_NONE = N_("fairness: too few rolls to test")
-STEP = N_("#{seq} {name}: {kind}")
-KINDS = {"join": N_("joins"), "rule": N_("applies a rule"), "flip": N_("flips a token"),
-         "adjust": N_("changes a pool"), "order": N_("sets the initiative order"), "turn": N_("next turn"),
-         "character": N_("adds a character"), "undo": N_("undoes a step")}
+EXPORTED = N_("{where}: {steps} steps written to {path}")
+IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -124,34 +117,6 @@ def cmd_join(args: argparse.Namespace) -> int:
     return 0
 
 
-def _entry_text(entry: Any, lang: str | None) -> str:
-    if entry.kind == "roll":
-        if entry.redacted:
-            line = f"#{entry.seq} " + gettext(SECRET, lang, name=entry.member)
-        else:
-            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=entry.text)
-            if entry.odds is not None:
-                odds = entry.odds
-                line += "  [" + (gettext(ODDS_CHANCE, lang, percentile=_percent(odds.percentile),
-                                         chance=_percent(odds.chance)) if odds.chance is not None else
-                                 gettext(ODDS_ONLY, lang, percentile=_percent(odds.percentile))) + "]"
-            if entry.secret:
-                line += "  (" + gettext(SECRET, lang, name=entry.member) + ")"
-    else:
-        line = gettext(STEP, lang, seq=entry.seq, name=entry.member, kind=gettext(KINDS[entry.kind], lang))
-        if entry.rule:
-            line += f" {entry.rule}"
-        if entry.check:
-            line += f" -> {entry.check}"
-        if entry.undoes:
-            line += f" #{entry.undoes}"
-    if entry.rerolled_by:
-        line += " " + gettext(REROLLED, lang, seq=entry.rerolled_by)
-    if entry.undone_by:
-        line += " " + gettext(UNDONE, lang, seq=entry.undone_by)
-    return line
-
-
 def cmd_roll(args: argparse.Namespace) -> int:
     from .. import table as T
 
@@ -161,7 +126,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
         table = store.update(table_id, lambda t: T.roll(t, args.name, args.expression, args.system, args.secret,
                                                         args.seed, **options), retries=5)
     entry = table.log[-1]
-    print(entry.model_dump_json() if args.json else _entry_text(entry, args.lang))
+    print(entry.model_dump_json() if args.json else entry_text(entry, args.lang))
     return 0
 
 
@@ -182,7 +147,48 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(T.export_log(table))
         return 0
     for entry in table.log:
-        print(_entry_text(entry, args.lang))
+        print(entry_text(entry, args.lang))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """The table as one JSON document (what ``dice table import`` and :func:`diceengine.table.import_log` read):
+    the whole table by default, as ``--as NAME`` reads it otherwise."""
+    from .. import table as T
+
+    store, table_id = _store(args)
+    with store:
+        table = store.load(table_id)
+    if args.as_name is not None:
+        table = T.view(table, args.as_name)
+    text = T.export_log(table)
+    if args.output in (None, "-"):
+        print(text)
+        return 0
+    with open(args.output, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    print(gettext(EXPORTED, args.lang, where=args.file, steps=table.version, path=args.output))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """A new table from a document of ``dice table export``, its log checked, in a new file (or, with ``--db``,
+    under the name FILE in that database)."""
+    from .. import table as T
+
+    try:
+        with open(args.log, encoding="utf-8") as found:
+            text = found.read()
+    except OSError as err:
+        raise T.TableNotFound(N_("cannot read {path}: {reason}"), path=args.log, reason=err.strerror) from None
+    table = T.import_log(text)
+    table = table.model_copy(update={"id": args.file if args.db else FILE_TABLE})
+    if not args.db and os.path.exists(args.file):
+        raise T.TableError(N_("{where} exists already: a new table needs a new file"), where=args.file)
+    store, _ = _store(args, create=True)
+    with store:
+        store.create(table)
+    print(gettext(IMPORTED, args.lang, where=args.file, system=table.system, steps=table.version, path=args.log))
     return 0
 
 
@@ -252,10 +258,24 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     q.set_defaults(func=cmd_roll)
 
-    q = inner.add_parser("log", help="the table's log (--json: the whole table, as dice table export writes it)")
+    q = inner.add_parser("log", help="the table's log in words (--json: the table as that member reads it, "
+                                     "as dice table export writes it)")
     common(q)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="as that member reads it")
     q.set_defaults(func=cmd_log)
+
+    q = inner.add_parser("export", help="the table and its whole log as one JSON document (dice table import "
+                                        "reads it back)")
+    common(q, json_flag=False)
+    q.add_argument("--as", dest="as_name", default=None, metavar="NAME",
+                   help="as that member reads it (default: the whole table, secret rolls included)")
+    q.add_argument("--output", "-o", default=None, metavar="PATH", help="write it to PATH (default: print it)")
+    q.set_defaults(func=cmd_export)
+
+    q = inner.add_parser("import", help="a new table from a document of dice table export (its log checked)")
+    common(q, json_flag=False)
+    q.add_argument("log", metavar="LOG.json", help="the exported document")
+    q.set_defaults(func=cmd_import)
 
     q = inner.add_parser("luck", help="each member's luck and the fairness of the dice, against the exact odds")
     common(q)
