@@ -39,8 +39,9 @@ DOMAIN = "page"
 
 def engine_words() -> list[str]:
     """The engine's words the page shows as the service answers them (in English): each system's summary,
-    the help of its options, the names of its difficulty ladder, and the fields of its outcomes (those of
-    its examples' rolls: ``success``, ``margin``...)."""
+    the help of its options, the names of its difficulty ladder, the fields of its outcomes (those of
+    its examples' rolls: ``success``, ``margin``...) and the kinds of their dice (``proficiency``, ``ability``:
+    the captions under the dice)."""
     from ..api import roll, systems
     from ..errors import DiceError
 
@@ -50,7 +51,9 @@ def engine_words() -> list[str]:
         words = [system.summary, *(o.doc for o in system.options.values()), *(label for label, _ in [*rows, *columns])]
         for example in system.examples:
             try:
-                words.extend(roll(example, name, seed=0).outcome._fields)
+                rolled = roll(example, name, seed=0)
+                words.extend(rolled.outcome._fields)
+                words.extend(d.kind for d in rolled.dice)
             except DiceError:
                 continue
         names.extend(w for w in words if w and w not in names)

@@ -386,7 +386,7 @@ function renderStep(step) {
     const line = el("p", { class: "line" }, el("code", { class: "step-expression", text: step.expression }));
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
-    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome), renderOdds(step.odds, step.outcome));
+    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome, step.odds), renderOdds(step.odds, step.outcome));
     if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "rule") {

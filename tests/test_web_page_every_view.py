@@ -1,0 +1,196 @@
+"""Issue 36: every view of the page in French and in English, at a desktop's and a phone's width, in a real browser
+(Debian's Chromium driven by Playwright, against a real uvicorn server, as ``test_web_page_views``).
+
+Each view is filled as a user fills it (a roll and its odds, a comparison, a conversion, a ladder, a fight, a table
+with rolls, a Force roll and a flipped destiny token), then read as rendered:
+
+- no untranslated label: in French, no element's own text is an English word or phrase that French says otherwise
+  (the words the service serves to the page, ``GET /api/words/fr``: the page's catalogue and the engine's words
+  it shows), nor ``P(word)`` of such a word;
+- no clipped table: every table fits the box it is in (its last column readable without scrolling), except the
+  tables made to scroll sideways on a phone (a fight's and a ladder's, one column a difficulty or a round mark),
+  and the page itself is never wider than the screen.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+from .browser import ARGS, CHROMIUM, require_chromium, serving
+
+expect = sync_api.expect
+WAIT = 60_000
+#: the tables made to scroll sideways in their box on a phone (a column per difficulty, per round mark)
+SCROLLING = {"fight-table", "ladder-table"}
+#: words French spells as English does, or names (a system's, a die's), which stay as they are
+SAME = {"Force"}
+#: what users wrote, shown as they wrote it (the example encounters' names)
+USER_TEXTS = {"Roark against a stormtrooper", "A rebel against a stormtrooper squad"}
+
+require_chromium()
+
+#: the texts of the elements shown, each element's own text (its text nodes, not its children's), the selected
+#: option of each select, and the tables that do not fit their box
+_READ = """() => {
+  const shown = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+                          return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"; };
+  const texts = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (["SCRIPT", "STYLE", "OPTION", "TEXTAREA"].includes(el.tagName) || !shown(el)) continue;
+    if (el.closest("[hidden]")) continue;
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join(" ").trim();
+    if (own) texts.push(own);
+    if (el.tagName === "SELECT" && el.selectedOptions.length) texts.push(el.selectedOptions[0].textContent.trim());
+    for (const a of ["title", "aria-label", "placeholder"]) if (el.getAttribute(a)) texts.push(el.getAttribute(a));
+  }
+  const clipped = [];
+  for (const t of document.body.querySelectorAll("table")) {
+    if (!shown(t) || t.closest("[hidden]")) continue;
+    const box = t.parentElement;
+    if (t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth + 1)
+      clipped.push(`${t.id || t.className}: ${t.scrollWidth} in ${box.clientWidth}`);
+  }
+  return { texts, clipped, page: document.documentElement.scrollWidth, width: innerWidth };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from diceengine.web import create_app
+    from diceengine.web.tables import TableSettings
+
+    db = tmp_path_factory.mktemp("tables") / "t.sqlite"
+    with serving(create_app(workers=1, tables=TableSettings(db=str(db)))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def _words(server: str, lang: str) -> dict[str, str]:
+    with urllib.request.urlopen(f"{server}/api/words/{lang}", timeout=60) as r:
+        return json.loads(r.read())
+
+
+def _template(english: str) -> re.Pattern[str]:
+    """A message with ``{names}`` as the texts it writes: each name any text (``flipped a destiny token from the
+    {source} to the {to}`` matches what it says filled in)."""
+    parts = re.split(r"\{\w+\}", english)
+    return re.compile(".+".join(re.escape(p) for p in parts))
+
+
+def _english_left(texts: list[str], french: dict[str, str]) -> list[str]:
+    """The texts shown that are an English word or phrase French says otherwise (``succeeded:``, ``letters``,
+    ``proficiency``), ``P(...)`` of one, or an English sentence with its names filled in."""
+    english = {en for en, fr in french.items() if "{" not in en and fr != en and en not in SAME}
+    templates = [_template(en) for en, fr in french.items()
+                 if "{" in en and fr != en and len(re.sub(r"\{\w+\}", "", en).strip()) > 3]
+    left = []
+    for text in texts:
+        said = text.strip().rstrip(":").strip()
+        if said in USER_TEXTS:
+            continue
+        inner = re.fullmatch(r"P\((.+)\)(?: .*)?", said)
+        if said in english or (inner and inner[1] in english) or any(t.fullmatch(said) for t in templates):
+            left.append(text)
+    return left
+
+
+def _read(page: Any) -> dict[str, Any]:
+    return page.evaluate(_READ)
+
+
+def _check_view(page: Any, lang: str, french: dict[str, str], where: str) -> list[str]:
+    found = _read(page)
+    troubles = [f"{where}: clipped {c}" for c in found["clipped"] if c.split(":")[0] not in SCROLLING]
+    if found["page"] > found["width"] + 1:
+        troubles.append(f"{where}: the page is {found['page']} wide on a {found['width']} screen")
+    if lang == "fr":
+        troubles += [f"{where}: English left: {text!r}" for text in _english_left(found["texts"], french)]
+    return troubles
+
+
+def _walk_check(page: Any) -> None:
+    page.select_option("#system", "ffg")
+    page.fill("#expression", "2a1p vs 2d")
+    page.press("#expression", "Enter")
+    expect(page.locator("#odds-stats li").first).to_be_visible(timeout=WAIT)
+    expect(page.locator("#roll-dice li").first).to_be_visible(timeout=WAIT)
+    page.locator("#odds details summary").click()
+    page.click("#compare-add")
+    expect(page.locator("#compare-table tr").nth(1)).to_be_visible(timeout=WAIT)
+    page.click("#convert-button")
+    expect(page.locator("#convert-table tr").nth(1)).to_be_visible(timeout=WAIT)
+
+
+def _walk_table(page: Any) -> None:
+    page.click("#tab-table")
+    page.fill("#table-gm", "Ana")
+    page.select_option("#table-system", "ffg")
+    page.fill("#table-light", "2")
+    page.fill("#table-dark", "1")
+    page.click("#table-create button[type=submit]")
+    expect(page.locator("#table-status")).to_have_attribute("data-state", "live", timeout=WAIT)
+    for expression in ("2a1p vs 2d", "1f"):
+        page.fill("#table-expression", expression)
+        page.click("#table-roll-button")
+    page.click("#table-flip-light")
+    expect(page.locator("#table-log > li")).to_have_count(4, timeout=WAIT)
+    expect(page.locator("#table-luck-table tr").nth(1)).to_be_visible(timeout=WAIT)
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_view_in_both_languages_and_widths(server: str, browser: Any, lang: str, width: int) -> None:
+    french = _words(server, "fr")
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="fr-FR" if lang == "fr" else "en-US")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.goto(server + "/#check")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=WAIT)
+    page.select_option("#lang", lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    troubles: list[str] = []
+    _walk_check(page)
+    troubles += _check_view(page, lang, french, "check")
+    page.click("#tab-ladders")
+    page.select_option("#ladder-system", "ffg")
+    expect(page.locator("#ladder-table tbody tr").first).to_be_visible(timeout=WAIT)
+    troubles += _check_view(page, lang, french, "ladders")
+    page.click("#tab-fights")
+    expect(page.locator("#fight-table tbody tr").first).to_be_visible(timeout=WAIT)
+    troubles += _check_view(page, lang, french, "fights")
+    _walk_table(page)
+    troubles += _check_view(page, lang, french, "table")
+    assert not troubles, "\n".join(troubles)
+    assert not problems, problems
+    context.close()
+
+
+def test_the_reading_finds_what_it_looks_for() -> None:
+    """The checks themselves: an English label, ``P(word)`` and a colon-ended caption are found; French, a
+    name and numbers are not."""
+    french = {"succeeded": "réussi", "letters": "lettres", "proficiency": "compétence", "total": "total",
+              "Force": "Force", "every die": "chaque dé", "flipped a destiny token from the {source} to the {to}":
+              "a retourné un jeton de destinée du {source} au {to}", "P({what})": "P({what})"}
+    shown = ["succeeded:", "P(succeeded) 65.08%", "letters", "proficiency", "total", "Force", "réussi", "65.08%",
+             "Kira", "chaque dé", "flipped a destiny token from the côté lumineux to the côté obscur",
+             "a retourné un jeton de destinée du côté lumineux au côté obscur", "P(réussi) 65.08%"]
+    assert _english_left(shown, french) == ["succeeded:", "P(succeeded) 65.08%", "letters", "proficiency",
+                                            "flipped a destiny token from the côté lumineux to the côté obscur"]
