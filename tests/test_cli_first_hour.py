@@ -215,3 +215,33 @@ def test_a_lone_force_die_is_a_force_roll_not_a_failed_check(capsys, tmp_path):
     assert entry.odds.at == pytest.approx(float(FORCE_LIGHT[light]))
     assert T.luck(table)["Kira"].rolls == 0  # not counted in luck
     assert T.fairness(table).rolls == 1  # its dice still tested against their odds
+
+
+def test_a_logged_roll_is_read_in_the_readers_language(capsys, tmp_path):
+    """A table's stored roll text stayed English under `--lang fr`: the log keeps the dice, and the text is written
+    when read, in the reader's language (the table was made in English)."""
+    from diceengine import table as T
+    from diceengine.table.rolls import roll_text
+
+    db = _table(capsys, tmp_path)
+    for expression in ("2a1p vs 2d", "1f"):
+        assert _run(capsys, "table", "roll", db, "Kira", expression)[0] == 0
+    assert _run(capsys, "table", "roll", db, "Kira", "4D+2 vs moderate", "--system", "d6wild")[0] == 0
+    status, out, _ = _run(capsys, "table", "log", db, "--lang", "fr")
+    assert status == 0
+    lines = out.splitlines()
+    assert "compétence" in lines[2] and "proficiency" not in lines[2] and ("réussite" in lines[2] or "échec" in lines[2])
+    assert re.search(r"^#4 Kira : 1f: \[Force : [^]]+\] = \d points? de côté (obscur|lumineux)", lines[3]), lines[3]
+    assert "aucun succès" not in lines[3] and "échec" not in lines[3]
+    assert "Dé Libre" in lines[4] and "wild" not in lines[4]
+    store = T.open_store(db)
+    with store:
+        table = store.load("table")
+    for entry in table.log[2:]:
+        assert roll_text(entry, "en") == entry.text  # thrown again with the stored faces: the very roll
+    # a die whose face is not 1..sides (a fudge die) is not thrown again: its stored text, as it was written
+    entry = T.roll(table, "Kira", "4dF", system="standard").log[-1]
+    assert roll_text(entry, "fr") == entry.text
+    # a stored die that does not match the roll thrown again: the stored text, never another roll's
+    forged = entry.model_copy(update={"expression": "4d6", "dice": [dict(d, value=7, sides=6) for d in entry.dice]})
+    assert roll_text(forged, "fr") == forged.text

@@ -1,5 +1,6 @@
 """A step of a table's log said in words, as ``dice table log`` prints it: who did what (``Ana flips 1 destiny token
-from the light side to the dark side``), a roll with its exact odds beside what happened, and the marks of a re-roll
+from the light side to the dark side``), a roll in the reader's language (rendered on read from its stored dice,
+:func:`diceengine.table.rolls.roll_text`) with its exact odds beside what happened, and the marks of a re-roll
 or an undo. The words are the catalogues'; the names and expressions the members typed are shown as they are."""
 
 from __future__ import annotations
@@ -97,11 +98,13 @@ def _odds(odds: Any, lang: str | None) -> str:
 
 def entry_text(entry: Any, lang: str | None) -> str:
     """One step of the log as a line: a roll with its text and exact odds, any other step in words."""
+    from ..table.rolls import roll_text
+
     if entry.kind == "roll":
         if entry.redacted:
             line = f"#{entry.seq} " + gettext(SECRET, lang, name=entry.member)
         else:
-            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=entry.text)
+            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=roll_text(entry, lang))
             if entry.odds is not None:
                 line += "  [" + _odds(entry.odds, lang) + "]"
             if entry.secret:
