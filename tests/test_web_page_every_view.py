@@ -7,6 +7,8 @@ with rolls, a Force roll and a flipped destiny token), then read as rendered:
 - no untranslated label: in French, no element's own text is an English word or phrase that French says otherwise
   (the words the service serves to the page, ``GET /api/words/fr``: the page's catalogue and the engine's words
   it shows), nor ``P(word)`` of such a word;
+- no tofu: no character of the dice, the outcomes and the legends is drawn as the font's missing glyph (rendered
+  on a canvas and compared with a private-use character's box), the FFG dice being the page's own SVG glyphs;
 - no clipped table: every table fits the box it is in (its last column readable without scrolling), except the
   tables made to scroll sideways on a phone (a fight's and a ladder's, one column a difficulty or a round mark),
   and the page itself is never wider than the screen.
@@ -60,7 +62,22 @@ _READ = """() => {
     if (t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth + 1)
       clipped.push(`${t.id || t.className}: ${t.scrollWidth} in ${box.clientWidth}`);
   }
-  return { texts, clipped, page: document.documentElement.scrollWidth, width: innerWidth };
+  // tofu: a character of the dice, the outcomes and the legends drawn as the font's missing glyph (the box a
+  // character with no glyph gets, the same as a private-use character's), by rendering each on a canvas
+  const canvas = document.createElement("canvas");
+  canvas.width = 48; canvas.height = 48;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const draw = (ch, font) => { ctx.clearRect(0, 0, 48, 48); ctx.font = font; ctx.fillStyle = "#000";
+                               ctx.fillText(ch, 4, 36); return ctx.getImageData(0, 0, 48, 48).data.join(","); };
+  const tofu = [];
+  for (const box of document.body.querySelectorAll(".dice, .outcome, .glyph-legend, #roll-line")) {
+    if (!shown(box) || box.closest("[hidden]")) continue;
+    const font = `24px ${getComputedStyle(box).fontFamily}`;
+    const missing = draw("\\u{10FFFD}", font);
+    for (const ch of new Set([...box.textContent].filter((c) => c.trim() && c.codePointAt(0) > 0x2000)))
+      if (draw(ch, font) === missing) tofu.push(ch);
+  }
+  return { texts, clipped, tofu, page: document.documentElement.scrollWidth, width: innerWidth };
 }"""
 
 
@@ -118,6 +135,7 @@ def _read(page: Any) -> dict[str, Any]:
 def _check_view(page: Any, lang: str, french: dict[str, str], where: str) -> list[str]:
     found = _read(page)
     troubles = [f"{where}: clipped {c}" for c in found["clipped"] if c.split(":")[0] not in SCROLLING]
+    troubles += [f"{where}: {ch!r} is drawn as a missing glyph" for ch in found["tofu"]]
     if found["page"] > found["width"] + 1:
         troubles.append(f"{where}: the page is {found['page']} wide on a {found['width']} screen")
     if lang == "fr":

@@ -1,6 +1,7 @@
 // The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
 "use strict";
-import { $, COLORS, api, dieFace, el, engine, kindWord, pct, t } from "./common.js";
+import { $, COLORS, api, el, engine, kindWord, pct, t } from "./common.js";
+import { drawsGlyphs, legend, shownFace } from "./glyphs.js";
 import { barChart, likely, lineChart } from "./charts.js";
 import { optionFields, optionValues, relabelOptions } from "./options.js";
 
@@ -74,11 +75,12 @@ function renderRoll(data) {
     if (d.added) classes.push("added");
     const what = [kindWord(d), d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "",
                   d.rerolled ? t("re-rolled") : "", d.added ? t("added") : ""].filter(Boolean).join(", ");
-    const face = dieFace(data.system, d);
+    const face = shownFace(data.system, d);
     if (face.symbols) classes.push("symbols");
     dice.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
                    face.shown, el("small", { text: kindWord(d) })));
   }
+  $("roll-legend").replaceChildren(...(drawsGlyphs(data.system, r.dice) ? [legend()] : []));
   const out = $("roll-outcome");
   out.replaceChildren();
   for (const [k, v] of Object.entries(r.outcome)) {

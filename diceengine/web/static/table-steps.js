@@ -1,7 +1,8 @@
 // The parts of a step of the table's log as the page shows them: its time, its dice, its outcome, its exact odds
 // beside what happened, and the words for a step that is not a roll. Everything a member typed is set as text.
 "use strict";
-import { dieFace, el, fill as fmt, kindWord, num, pct, t } from "./common.js";
+import { el, fill as fmt, kindWord, num, pct, t } from "./common.js";
+import { shownFace } from "./glyphs.js";
 
 export function timeOf(step) {
   const d = new Date(step.time);
@@ -19,7 +20,7 @@ export function renderDice(dice, system) {
     const kind = kindWord(d);
     const what = [kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "", d.rerolled ? t("re-rolled") : "",
                   d.added ? t("added") : ""].filter(Boolean).join(", ");
-    const face = dieFace(system, d);
+    const face = shownFace(system, d);
     if (face.symbols) classes.push("symbols");
     list.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
                    face.shown, el("small", { text: kind })));

@@ -6,6 +6,7 @@
 // What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
 "use strict";
 import { api, el, engine, fill as fmt, num, t } from "./common.js";
+import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
@@ -236,7 +237,7 @@ function buildRoom() {
 
   parts.log = el("ol", { id: "table-log", class: "table-log", "aria-live": "polite", "aria-label": t("the table's log") });
   const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
-    el("h2", { id: "table-log-title", text: t("Log") }), parts.log);
+    el("h2", { id: "table-log-title", text: t("Log") }), parts.log, legend());
   const rollBox = el("section", { id: "table-roll-box", "aria-labelledby": "table-roll-title" },
     el("h2", { id: "table-roll-title", text: t("Roll") }), form, buildRule());
 
