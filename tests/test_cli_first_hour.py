@@ -245,3 +245,29 @@ def test_a_logged_roll_is_read_in_the_readers_language(capsys, tmp_path):
     # a stored die that does not match the roll thrown again: the stored text, never another roll's
     forged = entry.model_copy(update={"expression": "4d6", "dice": [dict(d, value=7, sides=6) for d in entry.dice]})
     assert roll_text(forged, "fr") == forged.text
+
+
+# ----------------------------------------------------------------------------- glyphs in the terminal
+
+
+def test_symbols_without_colour_emoji_and_a_legend(capsys):
+    """The FFG colour squares are empty boxes without a colour emoji font: `--text-symbols` names each die instead,
+    and `--legend` says what each symbol stands for."""
+    from diceengine.renderers.symbols import legend
+
+    status, out, _ = _run(capsys, "roll", "ffg: 2a1p vs 2d1f", "--seed", "2", "-f", "symbols", "--text-symbols",
+                          "--legend", "--lang", "fr")
+    assert status == 0
+    line, said = out.splitlines()
+    assert all(width(ch) == 1 for ch in line)  # no character two columns wide: no colour emoji
+    assert line.startswith("2a1p vs 2d1f: [compétence ") and "capacité" in line and "Force" in line
+    assert said.startswith("légende : ✹ succès, ✖ échec, ▲ avantage, ▼ menace")
+    status, out, _ = _run(capsys, "roll", "ffg: 2a1p vs 2d1f", "--seed", "2", "-f", "symbols", "--legend")
+    assert out.splitlines()[0].startswith("2a1p vs 2d1f: [🟨 ")
+    # every symbol of the system is in its legend, each once, with its name
+    table = __import__("diceengine").systems()["ffg"].symbols
+    full = legend("ffg", "en")
+    for key, symbol in table.items():
+        assert f"{symbol} {key}" in full
+    assert legend("d6", "en") == ""  # a die's pips say themselves
+

@@ -24,6 +24,7 @@ BAR_WIDTH = 40
 
 P_OF, MEAN_OF, TRUNCATED, EXAMPLES, OPTION, ERROR = (
     N_("P({what})"), N_("mean {field}"), N_("truncated mass"), N_("examples"), N_("option"), N_("error"))
+LEGEND = N_("legend: {legend}")
 HIDDEN = NP_("({n} unlikely value not shown, {share} in all; --full shows them)",
              "({n} unlikely values not shown, {share} in all; --full shows them)")
 
@@ -118,6 +119,7 @@ def _label(key: str, lang: str | None) -> str:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     from ..api import roll
+    from ..i18n import gettext
 
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
@@ -130,8 +132,15 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
+        settings = {"colour_emoji": False} if args.format == "symbols" and args.text_symbols else {}
         for r in rolls:
-            print(r.render(args.format))
+            print(r.render(args.format, **settings))
+        if args.legend and args.format == "symbols":
+            from ..renderers.symbols import legend
+
+            said = legend(system, args.lang, colour_emoji=not args.text_symbols)
+            if said:
+                print(gettext(LEGEND, args.lang, legend=said))
     return 0
 
 
@@ -295,6 +304,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("-n", type=int, default=1, help="number of rolls")
         p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
                        help="how the roll is written (default: plain)")
+        p.add_argument("--text-symbols", action="store_true",
+                       help="with --format symbols: no colour emoji, each die named (for terminals without their font)")
+        p.add_argument("--legend", action="store_true", help="with --format symbols: say what each symbol means")
         common(p)
         p.set_defaults(func=cmd_roll)
 

@@ -94,8 +94,8 @@ def _fight_table(r: Any, lang: str | None = None, full: bool = False) -> list[st
 def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] = (1, 3, 5, 10)) -> list[str]:
     """``dice fight compare``: one row a ruleset (the words of :func:`diceengine.fights.compare.table`), its
     columns lined up, and what the "over by" columns count."""
-    from ..fights.compare import AGAINST as AGAINST_ALL, MEDIAN, METHOD, NEVER_END, OVER_BY, RULESET, SIM, \
-        STILL_GOING_AFTER, _count
+    from ..fights.compare import AGAINST as AGAINST_ALL
+    from ..fights.compare import MEDIAN, METHOD, NEVER_END, OVER_BY, RULESET, SIM, STILL_GOING_AFTER, _count
 
     if not results:
         return []

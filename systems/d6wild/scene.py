@@ -143,7 +143,7 @@ def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: 
 PHYSICAL_SKILLS = frozenset({
     "strength", "athletics", "climbing_jumping", "brawling", "brawling_parry", "endurance", "stamina", "lifting",
     "swimming", "running", "melee_weapons", "melee_combat", "melee", "melee_parry", "lightsaber",
-    "vigueur", "athletisme", "combat_a_mains_nues", "endurance", "levage", "natation", "course", "armes_de_melee",
+    "vigueur", "athletisme", "combat_a_mains_nues", "levage", "natation", "course", "armes_de_melee",
     "parade_de_melee", "sabre_laser",
 })
 
