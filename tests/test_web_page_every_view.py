@@ -196,6 +196,13 @@ def test_every_view_in_both_languages_and_widths(server: str, browser: Any, lang
     troubles += _check_view(page, lang, french, "fights")
     _walk_table(page)
     troubles += _check_view(page, lang, french, "table")
+    # a roll's stored text is in the table's language (English here): shown to its readers only, every other
+    # reader having the dice, the outcome and the odds in their own words
+    stored = page.locator("#table-log .step-text")
+    if lang == "fr":
+        expect(stored).to_have_count(0)
+    else:
+        expect(stored.first).to_contain_text("2a1p vs 2d: [")
     assert not troubles, "\n".join(troubles)
     assert not problems, problems
     context.close()

@@ -388,7 +388,10 @@ function renderStep(step) {
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
     li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome, step.odds), renderOdds(step.odds, step.outcome));
-    if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
+    // the stored text is in the table's language: shown to a reader of that language (the dice, outcome and odds
+    // above are in every reader's own words)
+    const sameLanguage = !room || (room.table.lang || "en") === document.documentElement.lang;
+    if (step.text && sameLanguage) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "rule") {
     if (step.check) {
