@@ -132,9 +132,9 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
-        settings = {"colour_emoji": False} if args.format == "symbols" and args.text_symbols else {}
+        settings: dict[str, Any] = {"colour_emoji": False} if args.format == "symbols" and args.text_symbols else {}
         for r in rolls:
-            print(r.render(args.format, **settings))
+            print(r.render(args.format, None, **settings))
         if args.legend and args.format == "symbols":
             from ..renderers.symbols import legend
 

@@ -292,11 +292,12 @@ def net_parts(o: Any, force_only: bool = False) -> list[Part]:
     """The net result in words: successes or failures, advantage or threat, triumph, despair, Force
     points, and whether the check succeeded; ``force_only`` (a roll of Force dice alone, which is no check):
     its light and dark side points only."""
-    if force_only:
-        parts = [part for name in ("light", "dark") if getattr(o, name)
-                 for part in (", ", Words(*NET_WORDS[name], n=getattr(o, name)))]
-        return parts[1:]
     parts: list[Part] = []
+    if force_only:
+        for name in ("light", "dark"):
+            if getattr(o, name):
+                parts += [", ", Words(*NET_WORDS[name], n=getattr(o, name))]
+        return parts[1:]
     if o.success:
         parts.append(Words(*NET_WORDS["success" if o.success > 0 else "failure"], n=abs(o.success)))
     else:
