@@ -1,5 +1,5 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
-naming the table there): ``new``, ``join``, ``roll``, ``log``, ``export``, ``import``, ``luck``, ``undo``.
+naming the table there): ``new``, ``join``, ``roll``, ``save``, ``log``, ``export``, ``import``, ``luck``, ``undo``.
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import parse_options
+from .args import parse_options, split_system
 from .table_log import entry_text
 
 __all__ = ["add_commands"]
@@ -35,6 +35,7 @@ FAIR = N_("fairness: p = {p} ({method}, {rolls} rolls, {dof} degrees of freedom)
 FAIR_NONE = N_("fairness: too few rolls to test")
 EXPORTED = N_("{where}: {steps} steps written to {path}")
 IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
+SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -119,12 +120,19 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     from .. import table as T
+    from ..table.aliases import roll_saved
 
     options = parse_options(args.option)
     store, table_id = _store(args)
+    saved = args.expression[1:] if args.expression.startswith("@") else None  # @hit: the roll saved as hit
+
+    def step(t: Any) -> Any:
+        if saved is not None:
+            return roll_saved(t, args.name, saved, args.secret, args.seed)
+        return T.roll(t, args.name, args.expression, args.system, args.secret, args.seed, **options)
+
     with store:
-        table = store.update(table_id, lambda t: T.roll(t, args.name, args.expression, args.system, args.secret,
-                                                        args.seed, **options), retries=5)
+        table = store.update(table_id, step, retries=5)
     entry = table.log[-1]
     print(entry.model_dump_json() if args.json else entry_text(entry, args.lang))
     return 0
@@ -148,6 +156,38 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     for entry in table.log:
         print(entry_text(entry, args.lang))
+    return 0
+
+
+def cmd_save(args: argparse.Namespace) -> int:
+    """Save a roll by name (``--forget``: forget it), or list the saved rolls."""
+    from ..table.aliases import save_roll
+
+    store, table_id = _store(args)
+    with store:
+        if args.name is None:
+            table = store.load(table_id)
+        else:
+            if args.saved is None or (args.expression is None) != args.forget:
+                raise DiceError(N_("dice table save FILE MEMBER NAME EXPR (or NAME --forget)"))
+            options = parse_options(args.option)
+            system, expression = args.system, args.expression
+            if expression is not None:  # a "d6: 4D" prefix names the system, as for dice roll
+                named, rest = split_system(expression, None)
+                system, expression = (named, rest) if rest != expression.strip() else (system, expression)
+            table = store.update(table_id, lambda t: save_roll(t, args.name, args.saved, expression, system,
+                                                               **options), retries=5)
+    if args.json:
+        print(json.dumps({k: v.model_dump() for k, v in table.play.saved.items()}))
+        return 0
+    lang = args.lang
+    if args.name is not None:
+        print(entry_text(table.log[-1], lang))
+    elif not table.play.saved:
+        print(gettext(NO_SAVED, lang))
+    for name, found in table.play.saved.items():
+        system = f"{found.system}: " if found.system else ""
+        print(gettext(SAVED, lang, name=name, expression=system + found.expression, member=found.saved))
     return 0
 
 
@@ -251,7 +291,7 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q = inner.add_parser("roll", help="a member rolls: the dice, the outcome and its exact odds join the log")
     common(q)
     q.add_argument("name", metavar="NAME")
-    q.add_argument("expression", metavar="EXPR")
+    q.add_argument("expression", metavar="EXPR", help="an expression, or @SAVED: the roll saved by that name")
     q.add_argument("--secret", action="store_true", help="readable by the game master only")
     q.add_argument("--system", default=None, help="another system than the table's")
     q.add_argument("--seed", type=int, default=None)
@@ -263,6 +303,17 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     common(q)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="as that member reads it")
     q.set_defaults(func=cmd_log)
+
+    q = inner.add_parser("save", help="a member saves a roll by name, which anyone at the table rolls as @NAME "
+                                      "(no argument: the saved rolls)")
+    common(q)
+    q.add_argument("name", metavar="MEMBER", nargs="?", default=None)
+    q.add_argument("saved", metavar="NAME", nargs="?", default=None)
+    q.add_argument("expression", metavar="EXPR", nargs="?", default=None)
+    q.add_argument("--forget", action="store_true", help="forget the roll saved as NAME")
+    q.add_argument("--system", default=None, help="another system than the table's")
+    q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    q.set_defaults(func=cmd_save)
 
     q = inner.add_parser("export", help="the table and its whole log as one JSON document (dice table import "
                                         "reads it back)")

@@ -32,6 +32,7 @@ CHARACTER = N_("brings in the character {name}")
 RULE_SCENE, RULE_ON = N_("applies {rule} to the scene"), N_("applies {rule} to {target}")
 CALLS_FOR = N_("which calls for the check {check}")
 UNDOES = N_("undoes step #{seq}")
+SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
 #: the pools of the scenes, in words (any other pool is said by its name)
 SIDES = {"destiny.light": N_("light side"), "destiny.dark": N_("dark side")}
 POOLS = {"destiny.light": N_("the light side of the destiny pool"),
@@ -76,6 +77,11 @@ def _what(entry: Any, lang: str | None) -> str:
         return gettext(CHARACTER, lang, name=entry.target)
     if kind == "undo":
         return gettext(UNDOES, lang, seq=entry.undoes)
+    if kind == "save":
+        if a.get("expression") is None:
+            return gettext(FORGETS, lang, name=a.get("name"))
+        system = f"{a['system']}: " if a.get("system") else ""
+        return gettext(SAVES, lang, name=a.get("name"), expression=system + a["expression"])
     if kind == "rule":
         said = gettext(RULE_ON if entry.target else RULE_SCENE, lang, rule=entry.rule, target=entry.target)
         return said + (", " + gettext(CALLS_FOR, lang, check=entry.check) if entry.check else "")

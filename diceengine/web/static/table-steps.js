@@ -80,6 +80,13 @@ function flipWords(a) {
   return t("moved {tokens} tokens from {source} to {to}", pools);
 }
 
+// a roll saved by name, or forgotten
+function savedWords(a) {
+  if (a.expression === null || a.expression === undefined) return t("forgot the saved roll @{name}", { name: a.name });
+  const expression = a.system ? a.system + ": " + a.expression : a.expression;
+  return t("saved the roll @{name}: {expression}", { name: a.name, expression });
+}
+
 export function describe(step) {
   const a = step.args || {};
   switch (step.kind) {
@@ -93,6 +100,7 @@ export function describe(step) {
       return fmt(t("next turn: {name}"), { name: step.after && step.after.order.length ? step.after.order[step.after.turn] : "-" });
     case "character": return fmt(t("brought in the character {name}"), { name: step.target });
     case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
+    case "save": return savedWords(a);
     case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
                             { rule: step.rule, target: step.target });
     case "roll":
