@@ -81,12 +81,16 @@ _READ = """() => {
 }"""
 
 
+DATABASE: list[str] = []  # the server's database, for a test that takes a step beside the page
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from diceengine.web import create_app
     from diceengine.web.tables import TableSettings
 
     db = tmp_path_factory.mktemp("tables") / "t.sqlite"
+    DATABASE[:] = [str(db)]
     with serving(create_app(workers=1, tables=TableSettings(db=str(db)))) as url:
         yield url
 
@@ -219,3 +223,36 @@ def test_the_reading_finds_what_it_looks_for() -> None:
              "a retourné un jeton de destinée du côté lumineux au côté obscur", "P(réussi) 65.08%"]
     assert _english_left(shown, french) == ["succeeded:", "P(succeeded) 65.08%", "letters", "proficiency",
                                             "flipped a destiny token from the côté lumineux to the côté obscur"]
+
+
+def test_a_saved_roll_is_rolled_by_name_on_the_page(server: str, browser: Any) -> None:
+    """A roll saved at the table (by a bot, the command line: the library's step, stored beside the page) reaches
+    the page live as a button; anyone rolls it as @name; an unknown name is refused in the page's words."""
+    from diceengine.table import open_store
+    from diceengine.table.aliases import save_roll
+
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.goto(server + "/#check")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=WAIT)
+    page.select_option("#lang", "en")
+    _walk_table(page)
+    table_id = page.input_value("#table-share").rsplit("/", 1)[1]
+    store = open_store(DATABASE[0])
+    with store:
+        store.update(table_id, lambda t: save_roll(t, "Ana", "shot", "4D+2 vs 15", system="d6wild",
+                                                   complication="none"))
+    expect(page.locator("#table-saved button")).to_have_text(["@shot"], timeout=WAIT)
+    page.locator("#table-saved button").click()
+    expect(page.locator("#table-expression")).to_have_value("@shot")
+    page.click("#table-roll-button")
+    last = page.locator("#table-log > li").last
+    expect(last.locator(".step-expression")).to_have_text("4D+2 vs 15", timeout=WAIT)
+    expect(last).to_contain_text("d6wild")
+    with store:
+        entry = store.load(table_id).log[-1]
+    assert (entry.expression, entry.system, entry.options) == ("4D+2 vs 15", "d6wild", {"complication": "none"})
+    page.fill("#table-expression", "@nope")
+    page.click("#table-roll-button")
+    expect(page.locator("#table-roll .table-error-message")).to_have_text("no saved roll named @nope")
+    context.close()

@@ -187,7 +187,7 @@ function buildRoom() {
     el("div", { class: "row table-actions" },
        button(t("Re-roll my last roll"), () => act("reroll"), "secondary"),
        parts.undo = button(t("Undo the last step"), () => act("undo"), "secondary")),
-    el("p", { class: "hint", id: "table-roll-hint" }), rollError);
+    el("p", { class: "hint", id: "table-roll-hint" }), parts.saved = el("p", { class: "hint", id: "table-saved" }), rollError);
   form.querySelector(".table-actions button").id = "table-reroll";
   parts.undo.id = "table-undo";
   const effectiveSystem = () => splitSystem(expression.value)[0] || (room && room.table.system);
@@ -200,9 +200,12 @@ function buildRoom() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearError(rollError);
-    const [system, text] = splitSystem(expression.value);
+    const saved = savedRoll(expression.value);
+    if (saved === null) { showError(rollError, { message: fmt(t("no saved roll named {name}"), { name: expression.value.trim() }) }); return; }
+    const [system, text] = saved ? [saved.system, saved.expression] : splitSystem(expression.value);
     const body = { expression: text };
     if (system) body.system = system;
+    if (saved && Object.keys(saved.options || {}).length) body.options = saved.options;
     const words = label.value.trim();
     if (words && !label.disabled) body.expression = `${text} # ${words}`;
     if (room.role === "gm" && secret.checked) body.secret = true;
@@ -534,6 +537,27 @@ function renderCharacters(play) {
   if (!parts.characters.children.length) parts.characters.append(el("li", { class: "muted", text: t("no character yet") }));
 }
 
+// "@hit": the roll saved at the table as hit (null: no such saved roll); undefined for any other expression
+function savedRoll(text) {
+  const name = text.trim();
+  if (!name.startsWith("@")) return undefined;
+  return (room.table.play.saved || {})[name.slice(1)] || null;
+}
+
+// the saved rolls, each a button that puts @name in the roll box
+function renderSaved(play) {
+  const names = Object.keys(play.saved || {});
+  parts.saved.replaceChildren();
+  if (!names.length) return;
+  parts.saved.append(t("Saved rolls:") + " ");
+  for (const name of names) {
+    const saved = play.saved[name];
+    const b = button("@" + name, () => { parts.expression.value = "@" + name; parts.labelState(); }, "secondary link");
+    b.title = (saved.system ? saved.system + ": " : "") + saved.expression;
+    parts.saved.append(b, " ");
+  }
+}
+
 function renderPlay() {
   const table = room.table, play = table.play;
   const gm = room.role === "gm";
@@ -546,6 +570,7 @@ function renderPlay() {
   renderPools(play);
   renderInitiative(play);
   renderCharacters(play);
+  renderSaved(play);
   // the game master's parts
   parts.share.hidden = !gm;
   parts.secretLabel.hidden = !gm;
