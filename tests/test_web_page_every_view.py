@@ -191,6 +191,13 @@ def test_every_view_in_both_languages_and_widths(server: str, browser: Any, lang
     troubles: list[str] = []
     _walk_check(page)
     troubles += _check_view(page, lang, french, "check")
+    if lang == "fr":  # the examples, each with its new answer
+        expect(page.locator("#odds-stats")).to_contain_text("P(réussite)")  # was P(succeeded)
+        expect(page.locator("#odds-stats")).to_contain_text("P(triomphe)")  # was P(triumph)
+        expect(page.locator("#roll-outcome")).to_contain_text(re.compile(r"réussite: (oui|non)"))  # succeeded: non
+        expect(page.locator("#options label").first).to_contain_text("lettres")  # was letters
+        captions = page.locator("#roll-dice small").all_inner_texts()
+        assert set(captions) <= {"compétence", "capacité", "difficulté"} and "compétence" in captions, captions
     page.click("#tab-ladders")
     page.select_option("#ladder-system", "ffg")
     expect(page.locator("#ladder-table tbody tr").first).to_be_visible(timeout=WAIT)
