@@ -271,3 +271,30 @@ def test_symbols_without_colour_emoji_and_a_legend(capsys):
         assert f"{symbol} {key}" in full
     assert legend("d6", "en") == ""  # a die's pips say themselves
 
+
+
+def test_the_docs_command_line_page_is_what_the_cli_prints(capsys, tmp_path, monkeypatch):
+    """Every ``$ dice ...`` example of `docs/cli.md`, run in order in an empty directory (the table's session
+    builds on its earlier lines), prints what the page shows (a ``...`` line stands for the rest)."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "120")
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    examples: list[tuple[str, list[str]]] = []
+    for block in text.split("```text")[1:]:
+        for line in block.split("```")[0].strip("\n").splitlines():
+            if line.startswith("$ dice "):
+                examples.append((line[2:].split("  #")[0].strip(), []))
+            elif examples:
+                examples[-1][1].append(line.rstrip())
+    assert len(examples) >= 20
+    for command, shown in examples:
+        status = main(shlex.split(command)[1:])
+        out, err = capsys.readouterr()
+        assert status == 0, (command, err)
+        printed = (out + err).splitlines()
+        for i, line in enumerate(shown):
+            if line.strip() == "...":
+                break
+            assert printed[i].rstrip() == line, command
