@@ -194,6 +194,7 @@ def test_every_view_in_both_languages_and_widths(server: str, browser: Any, lang
     if lang == "fr":  # the examples, each with its new answer
         expect(page.locator("#odds-stats")).to_contain_text("P(réussite)")  # was P(succeeded)
         expect(page.locator("#odds-stats")).to_contain_text("P(triomphe)")  # was P(triumph)
+        expect(page.locator("#odds-stats")).to_contain_text("P(avantage net)")  # was P(net advantage)
         expect(page.locator("#roll-outcome")).to_contain_text(re.compile(r"réussite: (oui|non)"))  # succeeded: non
         expect(page.locator("#options label").first).to_contain_text("lettres")  # was letters
         captions = page.locator("#roll-dice small").all_inner_texts()
