@@ -102,3 +102,33 @@ def test_the_command_line_saves_lists_and_rolls_by_name(capsys, tmp_path):
     assert main(["table", "save", db, "Kira", "shot", "--forget"]) == 0
     assert main(["table", "save", db]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "no saved rolls"
+
+
+def test_each_member_keeps_their_own_saved_rolls():
+    """Per user, as the bots' aliases: each member's own `hit`, rolled by them first, the table's by the others."""
+    from diceengine.table.aliases import readable_names
+
+    table = save_roll(_table(), "Kira", "hit", "1d20+5", personal=True)
+    table = save_roll(table, "Jax", "hit", "1d20+2", personal=True)
+    table = save_roll(table, "Ana", "hit", "1d20")
+    assert roll_saved(table, "Kira", "hit").log[-1].expression == "1d20+5"
+    assert roll_saved(table, "Jax", "hit").log[-1].expression == "1d20+2"
+    assert roll_saved(table, "Ana", "hit").log[-1].expression == "1d20"  # the table's
+    assert readable_names(table, "Kira") == ["hit"]
+    table = save_roll(table, "Kira", "dmg", "1d8+3", personal=True)
+    with pytest.raises(T.TableError):
+        roll_saved(table, "Jax", "dmg")  # Kira's own
+    table = save_roll(table, "Kira", "hit", None, personal=True)  # forgotten: the table's again
+    assert roll_saved(table, "Kira", "hit").log[-1].expression == "1d20"
+
+
+def test_the_command_line_keeps_a_members_own(capsys, tmp_path):
+    db = str(tmp_path / "night.db")
+    assert main(["table", "new", db, "--system", "standard", "--gm", "Ana", "--player", "Kira", "Jax"]) == 0
+    assert main(["table", "save", db, "Kira", "hit", "1d20+5", "--mine"]) == 0
+    assert "#4 Kira saves their own roll @hit: 1d20+5" in capsys.readouterr().out
+    assert main(["table", "roll", db, "Kira", "@hit"]) == 0
+    assert capsys.readouterr().out.startswith("#5 Kira: 1d20+5: ")
+    assert main(["table", "roll", db, "Jax", "@hit"]) == 2
+    assert main(["table", "save", db, "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "@hit : 1d20+5 (à Kira)"

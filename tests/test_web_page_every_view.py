@@ -260,6 +260,14 @@ def test_a_saved_roll_is_rolled_by_name_on_the_page(server: str, browser: Any) -
     with store:
         entry = store.load(table_id).log[-1]
     assert (entry.expression, entry.system, entry.options) == ("4D+2 vs 15", "d6wild", {"complication": "none"})
+    # one's own roll of that name comes first (Ana is the page's member)
+    with store:
+        store.update(table_id, lambda t: save_roll(t, "Ana", "shot", "3d", personal=True))
+    expect(page.locator("#table-saved button")).to_have_attribute("title", "3d", timeout=WAIT)
+    expect(page.locator("#table-saved button")).to_have_count(1)
+    page.fill("#table-expression", "@shot")
+    page.click("#table-roll-button")
+    expect(page.locator("#table-log > li").last.locator(".step-expression")).to_have_text("3d", timeout=WAIT)
     page.fill("#table-expression", "@nope")
     page.click("#table-roll-button")
     expect(page.locator("#table-roll .table-error-message")).to_have_text("no saved roll named @nope")

@@ -36,6 +36,7 @@ FAIR_NONE = N_("fairness: too few rolls to test")
 EXPORTED = N_("{where}: {steps} steps written to {path}")
 IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
 SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
+SAVED_OWN = N_("@{name}: {expression} ({member}'s own)")
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -176,7 +177,7 @@ def cmd_save(args: argparse.Namespace) -> int:
                 named, rest = split_system(expression, None)
                 system, expression = (named, rest) if rest != expression.strip() else (system, expression)
             table = store.update(table_id, lambda t: save_roll(t, args.name, args.saved, expression, system,
-                                                               **options), retries=5)
+                                                               personal=args.mine, **options), retries=5)
     if args.json:
         print(json.dumps({k: v.model_dump() for k, v in table.play.saved.items()}))
         return 0
@@ -185,9 +186,11 @@ def cmd_save(args: argparse.Namespace) -> int:
         print(entry_text(table.log[-1], lang))
     elif not table.play.saved:
         print(gettext(NO_SAVED, lang))
-    for name, found in table.play.saved.items():
+    for key, found in table.play.saved.items():
         system = f"{found.system}: " if found.system else ""
-        print(gettext(SAVED, lang, name=name, expression=system + found.expression, member=found.saved))
+        own = key.startswith(found.saved + "/")
+        print(gettext(SAVED_OWN if own else SAVED, lang, name=key.removeprefix(found.saved + "/"),
+                      expression=system + found.expression, member=found.saved))
     return 0
 
 
@@ -311,6 +314,7 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("saved", metavar="NAME", nargs="?", default=None)
     q.add_argument("expression", metavar="EXPR", nargs="?", default=None)
     q.add_argument("--forget", action="store_true", help="forget the roll saved as NAME")
+    q.add_argument("--mine", action="store_true", help="the member's own saved roll, which only they roll by NAME")
     q.add_argument("--system", default=None, help="another system than the table's")
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     q.set_defaults(func=cmd_save)

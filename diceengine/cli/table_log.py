@@ -33,6 +33,7 @@ RULE_SCENE, RULE_ON = N_("applies {rule} to the scene"), N_("applies {rule} to {
 CALLS_FOR = N_("which calls for the check {check}")
 UNDOES = N_("undoes step #{seq}")
 SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
+SAVES_OWN, FORGETS_OWN = N_("saves their own roll @{name}: {expression}"), N_("forgets their own roll @{name}")
 #: the pools of the scenes, in words (any other pool is said by its name)
 SIDES = {"destiny.light": N_("light side"), "destiny.dark": N_("dark side")}
 POOLS = {"destiny.light": N_("the light side of the destiny pool"),
@@ -78,10 +79,11 @@ def _what(entry: Any, lang: str | None) -> str:
     if kind == "undo":
         return gettext(UNDOES, lang, seq=entry.undoes)
     if kind == "save":
+        own = bool(a.get("personal"))
         if a.get("expression") is None:
-            return gettext(FORGETS, lang, name=a.get("name"))
+            return gettext(FORGETS_OWN if own else FORGETS, lang, name=a.get("name"))
         system = f"{a['system']}: " if a.get("system") else ""
-        return gettext(SAVES, lang, name=a.get("name"), expression=system + a["expression"])
+        return gettext(SAVES_OWN if own else SAVES, lang, name=a.get("name"), expression=system + a["expression"])
     if kind == "rule":
         said = gettext(RULE_ON if entry.target else RULE_SCENE, lang, rule=entry.rule, target=entry.target)
         return said + (", " + gettext(CALLS_FOR, lang, check=entry.check) if entry.check else "")

@@ -82,8 +82,12 @@ function flipWords(a) {
 
 // a roll saved by name, or forgotten
 function savedWords(a) {
-  if (a.expression === null || a.expression === undefined) return t("forgot the saved roll @{name}", { name: a.name });
+  if (a.expression === null || a.expression === undefined) {
+    if (a.personal) return t("forgot their own roll @{name}", { name: a.name });
+    return t("forgot the saved roll @{name}", { name: a.name });
+  }
   const expression = a.system ? a.system + ": " + a.expression : a.expression;
+  if (a.personal) return t("saved their own roll @{name}: {expression}", { name: a.name, expression });
   return t("saved the roll @{name}: {expression}", { name: a.name, expression });
 }
 

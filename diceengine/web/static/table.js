@@ -541,17 +541,20 @@ function renderCharacters(play) {
 function savedRoll(text) {
   const name = text.trim();
   if (!name.startsWith("@")) return undefined;
-  return (room.table.play.saved || {})[name.slice(1)] || null;
+  const saved = room.table.play.saved || {};
+  return saved[`${room.name}/${name.slice(1)}`] || saved[name.slice(1)] || null;  // one's own first, as the table does
 }
 
 // the saved rolls, each a button that puts @name in the roll box
 function renderSaved(play) {
-  const names = Object.keys(play.saved || {});
+  const mine = `${room.name}/`;
+  const names = [...new Set(Object.keys(play.saved || {}).filter((k) => !k.includes("/") || k.startsWith(mine))
+                                                        .map((k) => (k.startsWith(mine) ? k.slice(mine.length) : k)))];
   parts.saved.replaceChildren();
   if (!names.length) return;
   parts.saved.append(t("Saved rolls:") + " ");
   for (const name of names) {
-    const saved = play.saved[name];
+    const saved = savedRoll("@" + name);
     const b = button("@" + name, () => { parts.expression.value = "@" + name; parts.labelState(); }, "secondary link");
     b.title = (saved.system ? saved.system + ": " : "") + saved.expression;
     parts.saved.append(b, " ");
