@@ -32,6 +32,7 @@ CHARACTER = N_("brings in the character {name}")
 RULE_SCENE, RULE_ON = N_("applies {rule} to the scene"), N_("applies {rule} to {target}")
 CALLS_FOR = N_("which calls for the check {check}")
 UNDOES = N_("undoes step #{seq}")
+REMOVES, REKEYS = N_("removes {name} from the table"), N_("gives {name} a new key")
 SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
 SAVES_OWN, FORGETS_OWN = N_("saves their own roll @{name}: {expression}"), N_("forgets their own roll @{name}")
 #: the pools of the scenes, in words (any other pool is said by its name)
@@ -78,6 +79,9 @@ def _what(entry: Any, lang: str | None) -> str:
         return gettext(CHARACTER, lang, name=entry.target)
     if kind == "undo":
         return gettext(UNDOES, lang, seq=entry.undoes)
+    if kind in ("remove", "rekey"):
+        removes = kind == "remove"
+        return gettext(REMOVES if removes else REKEYS, lang, name=entry.target)
     if kind == "save":
         own = bool(a.get("personal"))
         if a.get("expression") is None:

@@ -105,6 +105,8 @@ export function describe(step) {
     case "character": return fmt(t("brought in the character {name}"), { name: step.target });
     case "undo": return fmt(t("undid step {seq}"), { seq: step.undoes });
     case "save": return savedWords(a);
+    case "remove": return t("removed {name} from the table", { name: step.target });
+    case "rekey": return t("gave {name} a new key", { name: step.target });
     case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
                             { rule: step.rule, target: step.target });
     case "roll":
