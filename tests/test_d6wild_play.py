@@ -85,8 +85,10 @@ def test_damage_bands_across_two_rounds_with_a_stun_running_out():
     trooper = state.characters["trooper"]
     assert trooper.fallen and trooper.penalty(3) == 2
     state = play.declare(state, "trooper", 1).state
-    refused(play.act, state, "trooper", "blaster", 10)  # a shot is physical effort (text 003)
-    assert play.act(state, "trooper", "blaster", 10, physical=False).check == "2D vs 10"
+    # a shot is no physical effort (text 003, issue 36): rolled at -2D; a punch is, refused
+    assert play.act(state, "trooper", "blaster", 10).check == "2D vs 10"
+    refused(play.act, state, "trooper", "brawling", 10)
+    refused(play.act, state, "trooper", "blaster", 10, physical=True)  # the game master says this one is
     state = roundtrip(play.take_damage(state, "trooper", 10).state)  # incapacitated: nothing more
     refused(play.act, state, "trooper", "blaster", 10)
 

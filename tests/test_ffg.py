@@ -404,9 +404,8 @@ def test_a_roll_explained_die_by_die():
     ("2a", [("ability", 4), ("ability", 8)], "2 successes, 2 advantage, succeeded", (2, 2, 0, 0, 0, 0, True)),
     ("1p1c", [("proficiency", 12), ("challenge", 12)], "no net success, 1 triumph, 1 despair, failed",
      (0, 0, 1, 1, 0, 0, False)),
-    ("2f", [("force", 7), ("force", 12)], "no net success, 2 light side points, 2 dark side points, failed",
-     (0, 0, 0, 0, 2, 2, False)),
-    ("1f", [("force", 1)], "no net success, 1 dark side point, failed", (0, 0, 0, 0, 0, 1, False)),
+    ("1a1f", [("ability", 1), ("force", 1)], "no net success, 1 dark side point, failed",
+     (0, 0, 0, 0, 0, 1, False)),
     ("1b1s", [("boost", 4), ("setback", 3)], "no net success, 1 advantage, failed", (0, 1, 0, 0, 0, 0, False)),
 ])
 def test_net_results_in_words(text, faces, words, outcome):
@@ -414,6 +413,23 @@ def test_net_results_in_words(text, faces, words, outcome):
     assert tuple(r.outcome) == outcome
     assert str(r).rsplit("] = ", 1)[1] == words
     assert ffg.net_text(r.outcome) == words
+
+
+@pytest.mark.parametrize("text, faces, words, outcome", [
+    ("2f", [("force", 7), ("force", 12)], "2 light side points, 2 dark side points", (0, 0, 0, 0, 2, 2, False)),
+    ("1f", [("force", 1)], "1 dark side point", (0, 0, 0, 0, 0, 1, False)),
+    ("1f", [("force", 12)], "2 light side points", (0, 0, 0, 0, 2, 0, False)),
+])
+def test_force_dice_alone_are_no_check(text, faces, words, outcome):
+    """Issue 36: a lone Force die (a destiny roll) says its points, not "no net success ... failed"."""
+    r = de.roll(text, "ffg", seed=Faces(faces))
+    assert tuple(r.outcome) == outcome
+    assert str(r).rsplit("] = ", 1)[1] == words
+    assert ffg.net_text(r.outcome, force_only=True) == words
+    assert r.render("plain", "fr").rsplit("] = ", 1)[1] == {
+        "2f": "2 points de côté lumineux, 2 points de côté obscur", "1f": words.replace(
+            "1 dark side point", "1 point de côté obscur").replace("2 light side points", "2 points de côté lumineux")
+    }[text]
 
 
 def test_samples_follow_the_published_faces_field_by_field():

@@ -157,11 +157,13 @@ def test_rule_result_fields_keep_their_names_and_say_booleans(capsys):
 def _listing(out: str) -> tuple[list[str], dict[str, str]]:
     """The titles of ``dice rule SYSTEM`` and each rule's summary line."""
     lines = out.splitlines()
-    titles = [line for line in lines if not line.startswith(" ")]
-    summaries = {}
-    for signature, summary in itertools.pairwise(lines):
-        if signature.startswith("  ") and not signature.startswith("    ") and summary.startswith("      "):
-            summaries[signature.strip().split("(")[0]] = summary.strip()
+    titles = [line for line in lines if not line.startswith((" ", "("))]
+    summaries, rule = {}, None
+    for line in lines:
+        if line.startswith("  ") and not line.startswith("   "):  # a rule and its arguments (further lines: 4)
+            rule = line.split()[0]
+        elif line.startswith("      ") and rule is not None:
+            summaries[rule], rule = line.strip(), None
     return titles, summaries
 
 
@@ -185,9 +187,13 @@ def test_rule_listing_in_both_languages(capsys, system):
     for name, summary in expected.items():
         assert en_summaries[name] == summary
         assert fr_summaries[name] == fr.gettext(summary) != summary
-    # the signatures are code: the same in both languages
-    assert [line for line in english.splitlines() if line.startswith("  ") and not line.startswith("    ")] == \
-           [line for line in french.splitlines() if line.startswith("  ") and not line.startswith("    ")]
+    # the arguments as a game master types them: the names are code (the same in both languages), their kinds
+    # words (no Python annotation left)
+    assert [line.split()[0] for line in english.splitlines() if line.startswith("  ") and line[2] != " "] == \
+           [line.split()[0] for line in french.splitlines() if line.startswith("  ") and line[2] != " "]
+    assert english.startswith("(each argument as name=value; [optional])\n")
+    for text in (english, french):
+        assert not any(mark in text for mark in ("'int'", "'str'", "Code | str", "->", "Literal["))
 
 
 def test_rule_listing_of_a_system_without_rules(capsys):
@@ -275,7 +281,7 @@ def test_compare_in_both_languages(capsys):
     status, french, _ = _run(capsys, "--lang", "fr", "compare", "d6: 4D vs 15", "d6wild: 4D vs 15")
     fr_head, fr_row = french.splitlines()[:2]
     assert fr_head.split() == ["jet", "succès", "moyenne", "marqueurs"]
-    assert fr_row == row.replace("  margin", "   marge")
+    assert fr_row.split() == row.replace(" margin ", " marge ").split()
     assert "complication" in french.splitlines()[3] and "(marge " in french.splitlines()[2]
     # the same numbers, formatted as in English
     assert _numbers(english) == _numbers(french) and len(_numbers(english)) >= 8

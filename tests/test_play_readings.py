@@ -94,14 +94,20 @@ def test_003_wounded_twice_refuses_physical_actions():
     assert wildplay.act(state, "Kel", "lifting", 10).check == "2D vs 10"  # once: -1D, still on his feet
     state = roundtrip(wildplay.take_damage(state, "Kel", 6).state)  # wounded a second time
     assert state.characters["Kel"].fallen
-    refused(wildplay.act, state, "Kel", "lifting", 10, match="physical")
-    refused(wildplay.act, state, "Kel", "blaster", 10, match="physical")
-    refused(wildplay.attack, state, "Kel", "trooper", "blaster", 10, match="physical")
-    refused(wildplay.react, state, "Kel", "dodge", match="physical")
+    # physical effort, a game master's reading: Strength and its skills, movement, melee and brawling, lifting
+    for skill in ("lifting", "strength", "brawling", "melee_weapons", "melee parry", "lightsaber", "swimming",
+                  "running", "Levage"):
+        refused(wildplay.act, state, "Kel", skill, 10, match="physical")
+    refused(wildplay.move, state, "Kel", 50, match="physical")
+    refused(wildplay.react, state, "Kel", "melee_parry", match="physical")
     refused(wildplay.act, state, "Kel", "computer", 10, physical=True)  # the game master says it is
     step = wildplay.act(state, "Kel", "computer", 10)  # the other actions: -2D
     assert step.check == "1D vs 10"
     roundtrip(step.state)
+    # issue 36: a blaster shot and a dodge are no physical effort: rolled at -2D, never refused
+    assert wildplay.act(state, "Kel", "blaster", 10).check == "2D+2 vs 10"  # 4D+2 - 2D
+    assert wildplay.attack(state, "Kel", "trooper", "blaster", 10).check == "2D+2 vs 10"
+    assert wildplay.react(state, "Kel", "dodge").check == "1D+1"  # 3D+1 - 2D, the action he declared
 
 
 def test_003_a_force_point_doubles_the_strength_roll_against_damage():

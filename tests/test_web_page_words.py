@@ -96,7 +96,9 @@ def test_french_says_the_words_in_french():
     same = [m.id for m in fr if m.id and m.string == m.id]
     # words French writes as English does (a round is a round; an expression, an expression)
     assert set(same) <= {"Expression", "exact", "expression", "round", "{distance} points", "Initiative", "secret",
-                         "Round {round}", "Table {id}", "{name}, {system}"}, same
+                         "Round {round}", "Table {id}", "{name}, {system}",
+                         # notation, and option words French spells as English does
+                         "P({what})", "complication", "division", "explosions"}, same
 
 
 def test_the_template_is_the_extraction():

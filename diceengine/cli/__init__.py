@@ -25,6 +25,7 @@ BAR_WIDTH = 40
 
 P_OF, MEAN_OF, TRUNCATED, EXAMPLES, OPTION, ERROR = (
     N_("P({what})"), N_("mean {field}"), N_("truncated mass"), N_("examples"), N_("option"), N_("error"))
+LEGEND = N_("legend: {legend}")
 HIDDEN = NP_("({n} unlikely value not shown, {share} in all; --full shows them)",
              "({n} unlikely values not shown, {share} in all; --full shows them)")
 
@@ -79,15 +80,15 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float = 1.0) -> list[str]:
-    """Rows ``value  P(=)  P(>=)  bar`` for a marginal distribution (``start``: P(>=) of the first row)."""
+def histogram(marginal: dict[Any, float], width: int = BAR_WIDTH, start: float = 1.0) -> list[list[str]]:
+    """Rows ``[value, P(=), P(>=), bar]`` of a marginal distribution (``start``: P(>=) of the first row), cells
+    for :func:`~diceengine.cli.args.columns`."""
     top = max(marginal.values()) if marginal else 1.0
     rows = []
     tail = start
-    vw = max((len(str(v)) for v in marginal), default=1)
     for value, p in marginal.items():
         bar = "#" * max(1 if p > 0 else 0, round(width * p / top))
-        rows.append(f"{value!s:>{vw}}  {_percent(p):>9}  {_percent(min(tail, 1.0)):>9}  {bar}")
+        rows.append([str(value), _percent(p), _percent(min(tail, 1.0)), bar])
         tail -= p
     return rows
 
@@ -119,6 +120,7 @@ def _label(key: str, lang: str | None) -> str:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     from ..api import roll
+    from ..i18n import gettext
 
     system, expr = split_system(args.expression, args.system)
     options = parse_options(args.option)
@@ -131,8 +133,15 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
+        settings: dict[str, Any] = {"colour_emoji": False} if args.format == "symbols" and args.text_symbols else {}
         for r in rolls:
-            print(r.render(args.format))
+            print(r.render(args.format, None, **settings))
+        if args.legend and args.format == "symbols":
+            from ..renderers.symbols import legend
+
+            said = legend(system, args.lang, colour_emoji=not args.text_symbols)
+            if said:
+                print(gettext(LEGEND, args.lang, legend=said))
     return 0
 
 
@@ -152,30 +161,40 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["marginals"] = {f: {str(k): v for k, v in dist.marginal(f).items()} for f in fields}
         print(json.dumps(data, indent=2))
     else:
-        from ..i18n import gettext, ngettext
-
-        lang = args.lang
-        print(f"{system}: {expr}")
-        for key, value in _summary(dist, prepared).items():
-            print(f"  {_label(key, lang):<22} {_percent(value) if key.startswith('P(') else f'{value:.4f}'}")
-        if dist.truncated:
-            print(f"  {gettext(TRUNCATED, lang):<22} {dist.truncated:.2e}")
-        for field in fields:
-            marginal = dist.marginal(field)
-            shown = trim(marginal) if not args.full else marginal
-            print(f"\n{gettext(field, lang):>6}  {'P(=)':>9}  {'P(>=)':>9}")
-            before = sum(p for k, p in marginal.items() if k < min(shown))
-            for row in histogram(shown, start=1.0 - before):
-                print(row)
-            hidden = len(marginal) - len(shown)
-            if hidden:
-                rest = sum(p for k, p in marginal.items() if k not in shown)
-                print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
+        _print_odds(system, expr, dist, prepared, fields, args)
     if args.plot:
         from ..plots import plot_odds
 
         plot_odds(dist, fields, args.plot, title=f"{system}: {expr}")
     return 0
+
+
+def _print_odds(system: str, expr: str, dist: Any, prepared: Any, fields: Sequence[str],
+                args: argparse.Namespace) -> None:
+    """``dice odds`` as text: the chances and means, then each field's table (its header over its columns)."""
+    from ..i18n import gettext, ngettext
+    from .args import columns
+
+    lang = args.lang
+    print(f"{system}: {expr}")
+    summary = [[_label(key, lang), _percent(value) if key.startswith("P(") else f"{value:.4f}"]
+               for key, value in _summary(dist, prepared).items()]
+    if dist.truncated:
+        summary.append([gettext(TRUNCATED, lang), f"{dist.truncated:.2e}"])
+    for line in columns(summary, "<>", indent="  ", gap="   "):
+        print(line)
+    for field in fields:
+        marginal = dist.marginal(field)
+        shown = trim(marginal) if not args.full else marginal
+        before = sum(p for k, p in marginal.items() if k < min(shown))
+        print()
+        for line in columns([[gettext(field, lang), "P(=)", "P(>=)", ""], *histogram(shown, start=1.0 - before)],
+                            ">>><"):
+            print(line)
+        hidden = len(marginal) - len(shown)
+        if hidden:
+            rest = sum(p for k, p in marginal.items() if k not in shown)
+            print(ngettext(*HIDDEN, hidden, lang, share=_percent(rest)))
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
@@ -286,6 +305,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("-n", type=int, default=1, help="number of rolls")
         p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
                        help="how the roll is written (default: plain)")
+        p.add_argument("--text-symbols", action="store_true",
+                       help="with --format symbols: no colour emoji, each die named (for terminals without their font)")
+        p.add_argument("--legend", action="store_true", help="with --format symbols: say what each symbol means")
         common(p)
         p.set_defaults(func=cmd_roll)
 

@@ -29,6 +29,11 @@ POINTS = N_("{distance} points")
 NO_RULES = N_("{system} has no rules to run")
 RULES_OF = N_("rules of {system}:")
 RULES_OF_PLAY = N_("rules of play of {system} (state=JSON, new state and the check to roll; {module}):")
+ARGUMENTS = N_("(each argument as name=value; [optional])")
+#: how an argument of a rule is written, by the kind of value it takes
+NUMBER, TEXT, CODE, POOL, JSON_OF, LIST_OF, NAMES = (
+    N_("NUMBER"), N_("TEXT"), N_("CODE"), N_("POOL"), N_("{{{kind} as JSON}}"), N_("{kind},..."), N_("NAME ..."))
+YES_NO_CHOICE = N_("yes|no")
 #: booleans of a rule's result, said in the user's language (``True`` / ``False`` in English)
 TRUE, FALSE = N_("True"), N_("False")
 
@@ -37,31 +42,62 @@ def _pct(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:6.2f}%"
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
+#: the operators of a comparison whose total is 1 when it holds, else 0 (``1d20+5 >= 15``)
+COMPARISONS = frozenset({"==", "=", "!=", "<>", "<", "<=", ">", ">="})
+YES_NO = N_("(fails {no}, succeeds {yes})")
+
+
+def _yes_no(system: str, expression: str, options: Mapping[str, Any]) -> bool:
+    """``expression`` ends in a comparison (``1d20+5 >= 15``: a plan whose last operation compares), so that its
+    total says whether it holds (1) or not (0): a check, whose chance of success is P(total = 1)."""
+    from ..api import plan
+
+    return getattr(getattr(plan(expression, system, **options), "root", None), "op", None) in COMPARISONS
+
+
+def _profiles(args: argparse.Namespace) -> list[Any]:
     from ..compare import profile
-    from .args import parse_options, sparkline, split_system, trim
+    from .args import parse_options, split_system
 
     options = parse_options(args.option)
     profiles = []
     for spec in args.checks:
         system, expr = split_system(spec, args.system)
-        profiles.append(profile(system, expr, **options))
+        found = profile(system, expr, **options)
+        if found.success is None and found.mean_field == "total" and _yes_no(system, expr, options):
+            found = dataclasses.replace(found, success=found.histogram.get(1, 0.0))
+        profiles.append(found)
+    return profiles
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .args import columns, sparkline, trim
+
+    profiles = _profiles(args)
     if args.json:
         print(json.dumps([{**dataclasses.asdict(p), "histogram": {str(k): v for k, v in p.histogram.items()}}
                           for p in profiles], indent=2))
     else:
         lang = args.lang
-        width = max(len(f"{p.system}: {p.expression}") for p in profiles)
-        print(f"{gettext(CHECK, lang):<{width}}  {gettext(SUCCESS, lang):>8}  {gettext(MEAN, lang):>16}  "
-              f"{gettext(FLAGS, lang)}")
+        rows: list[list[str]] = [[gettext(CHECK, lang), gettext(SUCCESS, lang), gettext(MEAN, lang),
+                                  gettext(FLAGS, lang)]]
+        shapes = []
         for p in profiles:
             flags = ", ".join(f"{gettext(k, lang)} {_pct(v).strip()}" for k, v in p.flags.items()) or "-"
             field = gettext(p.mean_field, lang)
-            mean = f"{field} {p.mean:+.2f}"
-            print(f"{p.system + ': ' + p.expression:<{width}}  {_pct(p.success):>8}  {mean:>16}  {flags}")
+            yes_no = p.mean_field == "total" and p.success is not None and set(p.histogram) <= {0, 1}
+            rows.append([f"{p.system}: {p.expression}", _pct(p.success).strip(),
+                         "-" if yes_no else f"{field} {p.mean:+.2f}", flags])
             shown = trim(p.histogram)
-            print(f"{'':<{width}}  {sparkline(shown)}  "
-                  + gettext(SPREAD, lang, field=field, low=min(shown), high=max(shown)))
+            shapes.append(f"{sparkline(shown)}  " + (
+                gettext(YES_NO, lang, no=_pct(p.histogram.get(0, 0.0)).strip(), yes=_pct(p.success).strip())
+                if yes_no else gettext(SPREAD, lang, field=field, low=min(shown), high=max(shown))))
+        lines = columns(rows, "<><<")
+        start = " " * (max(len(r[0]) for r in rows) + 2)  # the sparklines start under the success column
+        print(lines[0])
+        for line, shape in zip(lines[1:], shapes):
+            print(line)
+            print(start + shape)
     if args.plot:
         from ..plots import plot_compare
 
@@ -71,7 +107,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from ..compare import convert, convert_ladder
-    from .args import parse_options, split_system
+    from .args import columns, parse_options, split_system
 
     lang = args.lang
     src_opts, dst_opts = parse_options(args.from_option), parse_options(args.to_option)
@@ -84,9 +120,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
                               for r, d, c, m in rows], indent=2))
             return 0
         print(gettext(CONVERT_LADDER_TITLE, lang, source=args.source, target=args.target))
-        for r, d, c, m in rows:
-            print(f"  {r:<28} vs {gettext(d, lang):<16} {_pct(c)}  ->  {m.label:<48} {_pct(m.chance)} "
-                  f"({m.distance:+.2f})")
+        for line in columns([[r, f"vs {gettext(d, lang)}", _pct(c).strip(), "->", m.label, _pct(m.chance).strip(),
+                              f"({m.distance:+.2f})"] for r, d, c, m in rows], "<<><<>>", indent="  "):
+            print(line)
         return 0
     if not args.expression:
         raise DiceError(N_("convert needs an expression (or --ladder)"))
@@ -98,15 +134,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return 0
     print(gettext(SUCCEEDS, lang, system=source, expression=expr, chance=_pct(chance).strip()))
     print(gettext(CLOSEST, lang, target=args.target))
-    for m in matches:
-        same = "" if m.label == m.expression else f"   ({m.expression})"
-        print(f"  {_pct(m.chance)}  {gettext(POINTS, lang, distance=f'{m.distance:+6.2f}')}  {m.label}{same}")
+    for line in columns([[_pct(m.chance).strip(), gettext(POINTS, lang, distance=f"{m.distance:+.2f}"), m.label,
+                          "" if m.label == m.expression else f"({m.expression})"] for m in matches], ">><<",
+                        indent="  "):
+        print(line)
     return 0
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     from ..compare import ladder
-    from .args import parse_options
+    from .args import columns, parse_options
 
     system = args.system
     if not system:
@@ -116,13 +153,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         print(json.dumps({"system": system, "difficulties": names,
                           "rows": [{"character": r, "chances": c} for r, c in rows]}, indent=2))
     else:
-        title = gettext(LADDER_TITLE, args.lang, system=system)
-        shown = [gettext(n, args.lang) for n in names]
-        width = max(len(title), max(len(r) for r, _ in rows))
-        col = max(9, max(len(n) for n in shown) + 1)
-        print(title.ljust(width) + "".join(f"{n:>{col}}" for n in shown))
-        for r, chances in rows:
-            print(f"{r:<{width}}" + "".join(f"{_pct(c):>{col}}" for c in chances))
+        head = [gettext(LADDER_TITLE, args.lang, system=system), *(gettext(n, args.lang) for n in names)]
+        for line in columns([head, *([r, *(_pct(c).strip() for c in chances)] for r, chances in rows)],
+                            "<" + ">" * len(names)):
+            print(line)
     if args.plot:
         from ..plots import plot_ladder
 
@@ -223,6 +257,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if not args.rule:
         if not rules and not play_rules:
             print(gettext(NO_RULES, lang, system=system.name))
+        else:
+            print(gettext(ARGUMENTS, lang))
         for title, group, home in ((gettext(RULES_OF, lang, system=system.name), rules, module),
                                    (gettext(RULES_OF_PLAY, lang, system=system.name, module=play_name), play_rules,
                                     play)):
@@ -230,7 +266,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
                 continue
             print(title)
             for name, fn in group.items():
-                print(f"  {name}{inspect.signature(fn)}")
+                print(_usage(name, fn, lang))
                 print(f"      {_summary(name, fn, home, lang)}")
         return 0
     words = {*getattr(module, "RULE_WORDS", ()), *getattr(play, "RULE_WORDS", ())}
@@ -259,6 +295,58 @@ def cmd_rule(args: argparse.Namespace) -> int:
         raise DiceError(N_("{rule}: {reason}"), rule=args.rule, reason=str(err)) from None
     print(json.dumps(_jsonable(result)) if args.json else _text(result, lang, words))
     return 0
+
+
+def _kind(hint: Any, lang: str | None) -> str:
+    """How a value of the type ``hint`` is written on the command line, as a game master reads it: ``NUMBER``,
+    ``yes|no``, ``CODE`` (a D6 code such as ``4D+2``), the choices of an enumeration (``light|dark``), a list
+    (``NUMBER,...``), a state of play as JSON (``{D6Scene as JSON}``); a union gives its alternatives."""
+    origin, parts = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        kinds = list(dict.fromkeys(_kind(p, lang) for p in parts if p is not type(None)))
+        if gettext(CODE, lang) in kinds or gettext(POOL, lang) in kinds:  # a code or a pool is typed as text
+            kinds.remove(gettext(TEXT, lang))
+        return "|".join(kinds)
+    if origin is typing.Literal:
+        return "|".join(str(p) for p in parts)
+    if hint is bool:
+        return gettext(YES_NO_CHOICE, lang)
+    if hint is int or hint is float or hint is Any:
+        return gettext(NUMBER, lang)
+    if hint is str:
+        return gettext(TEXT, lang)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "|".join(str(m.value) for m in hint)
+    if origin is not None and (origin in (tuple, list) or getattr(origin, "__name__", "") in ("Sequence",)):
+        return gettext(LIST_OF, lang, kind=_kind(parts[0], lang) if parts else gettext(TEXT, lang))
+    if origin is dict or getattr(origin, "__name__", "") == "Mapping":
+        return "{JSON}"
+    name = getattr(hint, "__name__", str(hint))
+    if name == "Code":
+        return gettext(CODE, lang)
+    if name == "DicePool":
+        return gettext(POOL, lang)
+    return gettext(JSON_OF, lang, kind=name)
+
+
+def _usage(name: str, fn: Callable[..., Any], lang: str | None, width: int = 100) -> str:
+    """A rule's arguments as a game master types them (``damage_result damage=NUMBER strength=NUMBER
+    [armour=NUMBER]``), wrapped under its name (indented by two spaces, its further lines by four)."""
+    import textwrap
+
+    try:
+        hints = get_type_hints(fn)
+    except (NameError, TypeError):  # an annotation that does not resolve: said as written
+        hints = {}
+    words = []
+    for key, p in inspect.signature(fn).parameters.items():
+        kind = _kind(hints.get(key, p.annotation if p.annotation is not p.empty else Any), lang)
+        if p.kind is p.VAR_POSITIONAL:
+            words.append(f"[{gettext(NAMES, lang)}]")
+        elif p.kind is not p.VAR_KEYWORD:
+            words.append(f"{key}={kind}" if p.default is p.empty else f"[{key}={kind}]")
+    return textwrap.fill(" ".join([name, *words]), width, initial_indent="  ", subsequent_indent="    ",
+                         break_on_hyphens=False, break_long_words=False)
 
 
 def _said(value: Any, lang: str | None, words: set[str]) -> Any:

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import DiceError
-from ..i18n import N_, gettext
+from ..i18n import N_, NP_, gettext, ngettext
+from .args import columns
 
 __all__ = ["add_commands"]
 
@@ -43,7 +44,28 @@ def _load(path: str) -> Any:
     return load_encounter(path)
 
 
-def _fight_table(r: Any, lang: str | None = None) -> list[str]:
+#: a round is shown while at least this share of the fights is still going at its start (``--full``: every round)
+SHOWN_GOING = 0.001
+LATER = NP_("({n} later round not shown: {share} of the fights end in it; --full shows it)",
+            "({n} later rounds not shown: {share} of the fights end in them; --full shows them)")
+EXPLAIN_ROUNDS = (N_("ends: the share of the fights that end in this round"),
+                  N_("going: the share still going after it"),
+                  N_("{side} by now: the share {side} has won by the end of this round"))
+EXPLAIN_OVER = N_("over by N: the share of the fights over (won by a side, or both down) by the end of round N")
+
+
+def _shown_rounds(going: list[float], full: bool) -> int:
+    """How many rounds the table shows: every round with ``full``, else those that start with at least
+    :data:`SHOWN_GOING` of the fights still going (at least one)."""
+    if full:
+        return len(going)
+    shown = 1
+    while shown < len(going) and going[shown - 1] >= SHOWN_GOING:
+        shown += 1
+    return shown
+
+
+def _fight_table(r: Any, lang: str | None = None, full: bool = False) -> list[str]:
     a, b = r.sides
     how = (gettext(EXACT_HOW, lang, states=r.states) if r.method == "exact"
            else gettext(SIMULATED_HOW, lang, fights=f"{r.fights:,}"))
@@ -56,18 +78,49 @@ def _fight_table(r: Any, lang: str | None = None) -> list[str]:
     if r.unfinished > 1e-9:
         lines.append(f"  {gettext(NEVER_ENDING if r.method == 'exact' else STILL_GOING, lang)}: "
                      f"{_pct(r.unfinished).strip()}")
-    by_a, by_b = gettext(BY_NOW, lang, side=a), gettext(BY_NOW, lang, side=b)
-    wa, wb = max(len(by_a), 12), max(len(by_b), 12)
-    lines.append(f"  {gettext(ROUND, lang):>5}  {gettext(ENDS, lang):>8}  {gettext(GOING, lang):>8}  "
-                 f"{by_a:>{wa}}  {by_b:>{wb}}")
-    for t in range(len(r.ended)):
-        lines.append(f"  {t + 1:>5}  {_pct(r.ended[t]):>8}  {_pct(r.going[t]):>8}  "
-                     f"{_pct(r.a_by_round[t]):>{wa}}  {_pct(r.b_by_round[t]):>{wb}}")
+    shown = _shown_rounds(r.going, full)
+    rows = [[gettext(ROUND, lang), gettext(ENDS, lang), gettext(GOING, lang), gettext(BY_NOW, lang, side=a),
+             gettext(BY_NOW, lang, side=b)]]
+    rows += [[str(t + 1), _pct(r.ended[t]).strip(), _pct(r.going[t]).strip(), _pct(r.a_by_round[t]).strip(),
+              _pct(r.b_by_round[t]).strip()] for t in range(shown)]
+    lines += columns(rows, ">>>>>", indent="  ")
+    if shown < len(r.ended):
+        lines.append("  " + ngettext(*LATER, len(r.ended) - shown, lang,
+                                     share=_pct(sum(r.ended[shown:])).strip()))
+    lines += ["  " + gettext(line, lang, side=a) for line in EXPLAIN_ROUNDS]
     return lines
 
 
+def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] = (1, 3, 5, 10)) -> list[str]:
+    """``dice fight compare``: one row a ruleset (the words of :func:`diceengine.fights.compare.table`), its
+    columns lined up, and what the "over by" columns count."""
+    from ..fights.compare import AGAINST as AGAINST_ALL
+    from ..fights.compare import MEDIAN, METHOD, NEVER_END, OVER_BY, RULESET, SIM, STILL_GOING_AFTER, _count
+
+    if not results:
+        return []
+    first = results[0]
+    a, b = first.sides
+    rows = [[gettext(RULESET, lang), gettext(METHOD, lang), gettext(WINS, lang, side=a),
+             gettext(WINS, lang, side=b), gettext(BOTH_DOWN, lang), gettext(MEAN_ROUNDS, lang), gettext(MEDIAN, lang),
+             *(gettext(OVER_BY, lang, rounds=m) for m in marks)]]
+    notes = []
+    for r in results:
+        method = gettext(r.method, lang) if r.fights is None else gettext(SIM, lang, fights=_count(r.fights))
+        median = r.median_rounds()
+        rows.append([r.system, method, _pct(r.a_wins).strip(), _pct(r.b_wins).strip(), _pct(r.both_down).strip(),
+                     f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-", str(median) if median else "-",
+                     *(_pct(1 - r.going[m - 1]).strip() if m <= len(r.going) else "-" for m in marks)])
+        if r.unfinished > 1e-9:
+            notes.append(f"{r.system}: " + gettext(NEVER_END if r.method == "exact" else STILL_GOING_AFTER, lang,
+                                                   share=_pct(r.unfinished).strip()))
+    against = gettext(AGAINST_ALL, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
+    return [f"{first.encounter}: {against}", *columns(rows, "<<" + ">" * (5 + len(marks))), *notes,
+            gettext(EXPLAIN_OVER, lang)]
+
+
 def cmd_fight(args: argparse.Namespace) -> int:
-    from ..fights.compare import compare, odds, table
+    from ..fights.compare import compare, odds
 
     words = list(args.words)
     action = words.pop(0) if words and words[0] in ACTIONS and len(words) > 1 else None
@@ -82,14 +135,14 @@ def cmd_fight(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([r.model_dump() for r in results], indent=2))
         else:
-            print("\n".join(table(results, lang=args.lang)))
+            print("\n".join(_compare_table(results, args.lang)))
     else:
         system = args.system or encounter.systems[0]
         results = [odds(encounter[system], args.method, args.fights, args.seed, args.rounds)]
         if args.json:
             print(json.dumps(results[0].model_dump(), indent=2))
         else:
-            print("\n".join(_fight_table(results[0], args.lang)))
+            print("\n".join(_fight_table(results[0], args.lang, args.full)))
     if args.plot:
         from ..fights.plots import plot_fights
 
@@ -142,6 +195,7 @@ def add_commands(sub: Any, common: Callable[[argparse.ArgumentParser], None] | N
                    help="sweep axis, e.g. a.0.attack=3D,4D,5D or range=short,medium (repeatable)")
     p.add_argument("--dask", default=None, metavar="ADDRESS", help="run the sweep on this Dask scheduler")
     p.add_argument("--workers", type=int, default=None, help="local processes of a sweep (default: every core)")
+    p.add_argument("--full", action="store_true", help="every round of the table, the unlikely last ones too")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the fight (needs the plot extra)")
     p.set_defaults(func=cmd_fight)

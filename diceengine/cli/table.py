@@ -1,5 +1,6 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
-naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``log``, ``luck``, ``undo``.
+naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``save``, ``log``, ``export``, ``import``,
+``luck``, ``undo``.
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -16,7 +17,8 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import parse_options
+from .args import parse_options, split_system
+from .table_log import entry_text
 
 __all__ = ["add_commands"]
 
@@ -29,22 +31,15 @@ KEYS_NOTE = N_("each key is shown once: give it to its member (the table keeps o
 JOINED = N_("{name} joins the table; key: {key}")
 REMOVED = N_("{name} is no longer a member of the table: their key opens it no more")
 REKEYED = N_("{name}'s new key (shown once; the old one opens the table no more): {key}")
-SECRET = N_("secret roll by {name}")
-ROLLED = N_("#{seq} {name}: {text}")
-ODDS_CHANCE = N_("percentile {percentile}, chance of success {chance}")
-ODDS_ONLY = N_("percentile {percentile}")
-REROLLED = N_("(re-rolled by #{seq})")
-UNDONE = N_("(undone by #{seq})")
 UNDID = N_("step #{seq} undone")
 LUCK = NP_("{name}: {n} roll, mean percentile {mean}", "{name}: {n} rolls, mean percentile {mean}")
 NO_ROLLS = N_("{name}: no rolls")
 FAIR = N_("fairness: p = {p} ({method}, {rolls} rolls, {dof} degrees of freedom)")
 FAIR_NONE = N_("fairness: too few rolls to test")
-STEP = N_("#{seq} {name}: {kind}")
-KINDS = {"join": N_("joins"), "rule": N_("applies a rule"), "flip": N_("flips a token"),
-         "adjust": N_("changes a pool"), "order": N_("sets the initiative order"), "turn": N_("next turn"),
-         "character": N_("adds a character"), "undo": N_("undoes a step"), "remove": N_("removes a member"),
-         "rekey": N_("changes a key")}
+EXPORTED = N_("{where}: {steps} steps written to {path}")
+IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
+SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
+SAVED_OWN = N_("@{name}: {expression} ({member}'s own)")
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -127,46 +122,23 @@ def cmd_join(args: argparse.Namespace) -> int:
     return 0
 
 
-def _entry_text(entry: Any, lang: str | None) -> str:
-    if entry.kind == "roll":
-        if entry.redacted:
-            line = f"#{entry.seq} " + gettext(SECRET, lang, name=entry.member)
-        else:
-            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=entry.text)
-            if entry.odds is not None:
-                odds = entry.odds
-                line += "  [" + (gettext(ODDS_CHANCE, lang, percentile=_percent(odds.percentile),
-                                         chance=_percent(odds.chance)) if odds.chance is not None else
-                                 gettext(ODDS_ONLY, lang, percentile=_percent(odds.percentile))) + "]"
-            if entry.secret:
-                line += "  (" + gettext(SECRET, lang, name=entry.member) + ")"
-    else:
-        line = gettext(STEP, lang, seq=entry.seq, name=entry.member, kind=gettext(KINDS[entry.kind], lang))
-        if entry.rule:
-            line += f" {entry.rule}"
-        if entry.check:
-            line += f" -> {entry.check}"
-        if entry.undoes:
-            line += f" #{entry.undoes}"
-        if entry.target and entry.kind in ("remove", "rekey"):
-            line += f" {entry.target}"
-    if entry.rerolled_by:
-        line += " " + gettext(REROLLED, lang, seq=entry.rerolled_by)
-    if entry.undone_by:
-        line += " " + gettext(UNDONE, lang, seq=entry.undone_by)
-    return line
-
-
 def cmd_roll(args: argparse.Namespace) -> int:
     from .. import table as T
+    from ..table.aliases import roll_saved
 
     options = parse_options(args.option)
     store, table_id = _store(args)
+    saved = args.expression[1:] if args.expression.startswith("@") else None  # @hit: the roll saved as hit
+
+    def step(t: Any) -> Any:
+        if saved is not None:
+            return roll_saved(t, args.name, saved, args.secret, args.seed)
+        return T.roll(t, args.name, args.expression, args.system, args.secret, args.seed, **options)
+
     with store:
-        table = store.update(table_id, lambda t: T.roll(t, args.name, args.expression, args.system, args.secret,
-                                                        args.seed, **options), retries=5)
+        table = store.update(table_id, step, retries=5)
     entry = table.log[-1]
-    print(entry.model_dump_json() if args.json else _entry_text(entry, args.lang))
+    print(entry.model_dump_json() if args.json else entry_text(entry, args.lang))
     return 0
 
 
@@ -187,7 +159,82 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(T.export_log(table))
         return 0
     for entry in table.log:
-        print(_entry_text(entry, args.lang))
+        print(entry_text(entry, args.lang))
+    return 0
+
+
+def cmd_save(args: argparse.Namespace) -> int:
+    """Save a roll by name (``--forget``: forget it), or list the saved rolls."""
+    from ..table.aliases import save_roll
+
+    store, table_id = _store(args)
+    with store:
+        if args.name is None:
+            table = store.load(table_id)
+        else:
+            if args.saved is None or (args.expression is None) != args.forget:
+                raise DiceError(N_("dice table save FILE MEMBER NAME EXPR (or NAME --forget)"))
+            options = parse_options(args.option)
+            system, expression = args.system, args.expression
+            if expression is not None:  # a "d6: 4D" prefix names the system, as for dice roll
+                named, rest = split_system(expression, None)
+                system, expression = (named, rest) if rest != expression.strip() else (system, expression)
+            table = store.update(table_id, lambda t: save_roll(t, args.name, args.saved, expression, system,
+                                                               personal=args.mine, **options), retries=5)
+    if args.json:
+        print(json.dumps({k: v.model_dump() for k, v in table.play.saved.items()}))
+        return 0
+    lang = args.lang
+    if args.name is not None:
+        print(entry_text(table.log[-1], lang))
+    elif not table.play.saved:
+        print(gettext(NO_SAVED, lang))
+    for key, found in table.play.saved.items():
+        system = f"{found.system}: " if found.system else ""
+        own = key.startswith(found.saved + "/")
+        print(gettext(SAVED_OWN if own else SAVED, lang, name=key.removeprefix(found.saved + "/"),
+                      expression=system + found.expression, member=found.saved))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """The table as one JSON document (what ``dice table import`` and :func:`diceengine.table.import_log` read):
+    the whole table by default, as ``--as NAME`` reads it otherwise."""
+    from .. import table as T
+
+    store, table_id = _store(args)
+    with store:
+        table = store.load(table_id)
+    if args.as_name is not None:
+        table = T.view(table, args.as_name)
+    text = T.export_log(table)
+    if args.output in (None, "-"):
+        print(text)
+        return 0
+    with open(args.output, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    print(gettext(EXPORTED, args.lang, where=args.file, steps=table.version, path=args.output))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """A new table from a document of ``dice table export``, its log checked, in a new file (or, with ``--db``,
+    under the name FILE in that database)."""
+    from .. import table as T
+
+    try:
+        with open(args.log, encoding="utf-8") as found:
+            text = found.read()
+    except OSError as err:
+        raise T.TableNotFound(N_("cannot read {path}: {reason}"), path=args.log, reason=err.strerror) from None
+    table = T.import_log(text)
+    table = table.model_copy(update={"id": args.file if args.db else FILE_TABLE})
+    if not args.db and os.path.exists(args.file):
+        raise T.TableError(N_("{where} exists already: a new table needs a new file"), where=args.file)
+    store, _ = _store(args, create=True)
+    with store:
+        store.create(table)
+    print(gettext(IMPORTED, args.lang, where=args.file, system=table.system, steps=table.version, path=args.log))
     return 0
 
 
@@ -300,17 +347,43 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q = inner.add_parser("roll", help="a member rolls: the dice, the outcome and its exact odds join the log")
     common(q)
     q.add_argument("name", metavar="NAME")
-    q.add_argument("expression", metavar="EXPR")
+    q.add_argument("expression", metavar="EXPR", help="an expression, or @SAVED: the roll saved by that name")
     q.add_argument("--secret", action="store_true", help="readable by the game master only")
     q.add_argument("--system", default=None, help="another system than the table's")
     q.add_argument("--seed", type=int, default=None)
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     q.set_defaults(func=cmd_roll)
 
-    q = inner.add_parser("log", help="the table's log (--json: the whole table, as dice table export writes it)")
+    q = inner.add_parser("log", help="the table's log in words (--json: the table as that member reads it, "
+                                     "as dice table export writes it)")
     common(q)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="as that member reads it")
     q.set_defaults(func=cmd_log)
+
+    q = inner.add_parser("save", help="a member saves a roll by name, which anyone at the table rolls as @NAME "
+                                      "(no argument: the saved rolls)")
+    common(q)
+    q.add_argument("name", metavar="MEMBER", nargs="?", default=None)
+    q.add_argument("saved", metavar="NAME", nargs="?", default=None)
+    q.add_argument("expression", metavar="EXPR", nargs="?", default=None)
+    q.add_argument("--forget", action="store_true", help="forget the roll saved as NAME")
+    q.add_argument("--mine", action="store_true", help="the member's own saved roll, which only they roll by NAME")
+    q.add_argument("--system", default=None, help="another system than the table's")
+    q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    q.set_defaults(func=cmd_save)
+
+    q = inner.add_parser("export", help="the table and its whole log as one JSON document (dice table import "
+                                        "reads it back)")
+    common(q, json_flag=False)
+    q.add_argument("--as", dest="as_name", default=None, metavar="NAME",
+                   help="as that member reads it (default: the whole table, secret rolls included)")
+    q.add_argument("--output", "-o", default=None, metavar="PATH", help="write it to PATH (default: print it)")
+    q.set_defaults(func=cmd_export)
+
+    q = inner.add_parser("import", help="a new table from a document of dice table export (its log checked)")
+    common(q, json_flag=False)
+    q.add_argument("log", metavar="LOG.json", help="the exported document")
+    q.set_defaults(func=cmd_import)
 
     q = inner.add_parser("luck", help="each member's luck and the fairness of the dice, against the exact odds")
     common(q)

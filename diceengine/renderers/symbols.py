@@ -2,7 +2,9 @@
 declared ``symbols``: ``🟩 ✹▲`` for an ability die showing a success and an advantage, ``⚄`` for a
 five), or as emoji names a chat bot maps to its server's emoji (``emoji=True``: ``:ability: :success:
 :advantage:``; ``symbols={"success": "<:s:123>"}`` replaces any of them). Dice without a symbol are
-written as in plain text."""
+written as in plain text. ``colour_emoji=False`` writes each colour emoji (the FFG dice's squares, empty boxes
+where no colour emoji font is installed) as its name in the user's language (``capacité ✹▲``);
+:func:`legend` says what each symbol stands for."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from .explain import Context, Writers, compile_explainer, context, face_marks, w
 if TYPE_CHECKING:
     from ..rolls import Roll
 
-__all__ = ["emoji_name", "render"]
+__all__ = ["emoji_name", "legend", "render", "text_fallback"]
 
 
 def emoji_name(key: str) -> str:
@@ -24,10 +26,37 @@ def emoji_name(key: str) -> str:
     return ":" + key.replace(":", "_").replace("-", "minus") + ":"
 
 
+def _wide(text: str) -> bool:
+    """``text`` holds a colour emoji or another character two columns wide (the FFG dice's squares)."""
+    import unicodedata
+
+    return any(unicodedata.east_asian_width(ch) in ("W", "F") for ch in text)
+
+
+def text_fallback(system: str, lang: str | None = None) -> dict[str, str]:
+    """The system's symbols that are colour emoji, each as its name in ``lang`` (``{"ability": "capacité"}``): the
+    ``symbols`` to pass where no colour emoji font draws them."""
+    from ..i18n import gettext
+
+    return {key: gettext(key, lang) for key, shown in get_system(system).symbols.items() if _wide(shown)}
+
+
+def legend(system: str, lang: str | None = None, colour_emoji: bool = True) -> str:
+    """What each of the system's symbols stands for, in ``lang``: ``🟩 ability, 🟨 proficiency, ..., ✹ success``
+    (the faces of numeric dice, ``d6:5``, left out); an empty text for a system without symbols."""
+    from ..i18n import gettext
+
+    shown = {**get_system(system).symbols, **({} if colour_emoji else text_fallback(system, lang))}
+    return ", ".join(f"{symbol} {gettext(key, lang)}" for key, symbol in shown.items()
+                     if ":" not in key and symbol != gettext(key, lang))
+
+
 def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
-           symbols: Mapping[str, str] | None = None, **settings: Any) -> str:
-    """The roll with its faces as symbols."""
+           symbols: Mapping[str, str] | None = None, colour_emoji: bool = True, **settings: Any) -> str:
+    """The roll with its faces as symbols (``colour_emoji=False``: a colour emoji as its name)."""
     table: Mapping[str, str]
+    if not colour_emoji and not emoji:
+        symbols = {**text_fallback(roll.system, lang), **(symbols or {})}
     if symbols:  # a table given by the caller: its texts are not remembered
         table = {**_table(roll.system, emoji), **symbols}
         shared = context("symbols", roll.system, emoji, lang=lang)

@@ -5,7 +5,9 @@
   one expression's) against their exact odds: rolls are grouped by expression, each group's outcomes binned
   so that every bin expects at least :data:`MIN_EXPECTED` rolls, and the groups' statistics and degrees of
   freedom added up. ``p_value`` is the chance that fair dice stray at least that far.
-- :func:`luck`: each member's mean percentile (0.5 on average for fair dice: above, luckier than the odds).
+- :func:`luck`: each member's mean percentile (0.5 on average for fair dice: above, luckier than the odds),
+  over the rolls placed by a score (:data:`SCORE_FIELDS`, where more is better); a roll of Force dice alone
+  is no check and no luck (its odds place its light side points, which the fairness test counts).
 
 Every roll thrown counts, a re-rolled or undone one too (the dice were thrown; leaving out the rolls a player
 chose to re-roll would bias the test); a secret roll counts only for a reader who may see it.
@@ -87,13 +89,20 @@ class _Marginal:
         self.field, self.values, self.probabilities, self.chance = field, values, probabilities, chance
 
 
+def _varies(column: np.ndarray) -> bool:
+    return len(column) > 1 and bool((column != column[0]).any())
+
+
 def _score_field(columns: Mapping[str, np.ndarray]) -> str | None:
-    for name in SCORE_FIELDS:
-        if name in columns and columns[name].dtype != bool:
+    """The field a roll is placed by: the first of :data:`SCORE_FIELDS` whose value can vary, else the first
+    numeric field that can (a lone Force die: its light side points), else the first of them at all."""
+    numeric = [name for name in SCORE_FIELDS if name in columns and columns[name].dtype != bool]
+    numeric += [name for name, col in columns.items() if col.dtype.kind in "iuf" and name not in numeric]
+    for name in numeric:
+        if _varies(columns[name]):
             return name
-    for name, col in columns.items():
-        if col.dtype.kind in "iuf":
-            return name
+    if numeric:
+        return numeric[0]
     for name in CHANCE_FIELDS:
         if name in columns:
             return name
@@ -118,9 +127,10 @@ def _marginal(system: str, expression: str, options: tuple[tuple[str, Any], ...]
     values, inverse = np.unique(column, return_inverse=True)
     probabilities = np.bincount(inverse.ravel(), weights=dist.probabilities, minlength=len(values))
     chance = None
-    for name in CHANCE_FIELDS:
+    for name in CHANCE_FIELDS:  # a check's chance; none for dice that cannot change it (Force dice alone)
         if name in dist.columns and dist.columns[name].dtype == bool:
-            chance = dist.chance(name)
+            if _varies(dist.columns[name]):
+                chance = dist.chance(name)
             break
     return _Marginal(field, values, probabilities, chance)
 
@@ -273,7 +283,7 @@ class Luck(_Frozen):
 def _luck_of(member: str, entries: Iterable[Entry]) -> Luck:
     percentiles, variance, checks, successes, expected = [], 0.0, 0, 0, 0.0
     for e in entries:
-        if e.odds is None:
+        if e.odds is None or e.odds.field not in SCORE_FIELDS:  # a Force roll's light side points: no luck
             continue
         percentiles.append(e.odds.percentile)
         # the variance of a mid-percentile for fair dice: (1 - sum p^3) / 12 for the value's distribution;

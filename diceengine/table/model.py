@@ -13,13 +13,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["FORMAT", "MEMBER_KINDS", "Character", "Entry", "Member", "Odds", "Play", "Table", "marked"]
+__all__ = ["FORMAT", "MEMBER_KINDS", "Character", "Entry", "Member", "Odds", "Play", "SavedRoll", "Table", "marked"]
 
 #: the version of the table's JSON (a log exported by another version is refused by name)
 FORMAT = 1
 
 Role = Literal["gm", "player"]
-Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey"]
+Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey",
+               "save"]
 #: the steps that change the members, not the state of play (a member joins, is removed, gets a new key): never
 #: undone, and a watcher reads the table again after one (its members changed)
 MEMBER_KINDS = frozenset({"join", "remove", "rekey"})
@@ -47,10 +48,20 @@ class Character(_Data):
     state: dict[str, Any]
 
 
+class SavedRoll(_Data):
+    """A roll named at the table (:mod:`diceengine.table.aliases`): its expression, system (``None``: the table's)
+    and options, and the member who ``saved`` it."""
+
+    expression: str = Field(min_length=1, max_length=1000)
+    system: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    saved: str
+
+
 class Play(_Data):
     """What the rules change: the ruleset's scene (its state of play, as JSON, of the class ``scene_kind``),
     the characters by name, the table's own shared pools (counters by name), the initiative order, whose
-    turn it is (an index into ``order``) and the round."""
+    turn it is (an index into ``order``), the round, and the rolls saved by name."""
 
     scene: dict[str, Any] | None = None
     scene_kind: str | None = None
@@ -59,6 +70,7 @@ class Play(_Data):
     order: list[str] = Field(default_factory=list)
     turn: int = Field(default=0, ge=0)
     round: int = Field(default=1, ge=1)
+    saved: dict[str, SavedRoll] = Field(default_factory=dict)
 
 
 class Odds(_Data):

@@ -1,4 +1,5 @@
-"""Rolls at the table: a roll with its dice, outcome and odds in the log, and a re-roll of one's last."""
+"""Rolls at the table: a roll with its dice, outcome and odds in the log, a re-roll of one's last, and a logged
+roll's text in its reader's language (:func:`roll_text`, rendered on read from the stored dice)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from datetime import datetime
 from typing import Any
 
+from diceengine.errors import DiceError
 from diceengine.i18n import N_
 
 from .errors import TableError
@@ -42,6 +44,40 @@ def roll(table: Table, actor: str, expression: str, system: str | None = None, s
                   outcome=outcome, dice=dice, text=str(rolled), reroll_of=reroll_of,
                   odds=roll_odds(rolled.system, rolled.expression, options, outcome))
     return appended(table, entry)
+
+
+class _Replay(random.Random):
+    """Dice that fall as a stored roll's did: each draw the middle of the stored face's share of ``[0, 1)``, in
+    the order the roll lists its dice; a draw beyond them is refused (:class:`LookupError`)."""
+
+    def __init__(self, dice: list[dict[str, Any]]) -> None:
+        super().__init__(0)
+        self._draws = [(float(d["value"]) - 0.5) / float(d["sides"]) for d in dice]
+        self._draws.reverse()
+
+    def random(self) -> float:
+        if not self._draws:
+            raise LookupError("no stored die left")
+        return self._draws.pop()
+
+
+def roll_text(entry: Entry, lang: str | None) -> str | None:
+    """A logged roll's text in ``lang``, rendered on read from what the log stores (the expression, its system
+    and options, every die): the roll thrown again with the stored faces, and taken only when it gives the very
+    dice and outcome stored; else (a die whose face is no number of 1..sides, such as ``dF``) the stored text, in
+    the table's language. ``None`` for a step that is not a roll, or a secret roll its reader may not see."""
+    from diceengine.api import roll as bare_roll
+
+    if entry.kind != "roll" or entry.expression is None or entry.dice is None:
+        return entry.text
+    try:
+        again = bare_roll(entry.expression, entry.system or "standard", seed=_Replay(entry.dice), lang=lang,
+                          **entry.options)
+        dice = json.loads("[" + again._plan.dice_json(again._record) + "]")
+        outcome = {k: jsonable(v) for k, v in again.outcome._asdict().items() if v is not None}
+    except (LookupError, DiceError, TypeError, ValueError, KeyError, ZeroDivisionError):
+        return entry.text
+    return str(again) if dice == entry.dice and outcome == entry.outcome else entry.text
 
 
 def last_roll(table: Table, member: str) -> Entry:

@@ -39,8 +39,9 @@ DOMAIN = "page"
 
 def engine_words() -> list[str]:
     """The engine's words the page shows as the service answers them (in English): each system's summary,
-    the help of its options, the names of its difficulty ladder, and the fields of its outcomes (those of
-    its examples' rolls: ``success``, ``margin``...)."""
+    the help of its options, the names of its difficulty ladder, the fields of its outcomes (those of
+    its examples' rolls: ``success``, ``margin``...), the kinds of their dice (``proficiency``, ``ability``:
+    the captions under the dice) and the chances their exact odds name (``net advantage``)."""
     from ..api import roll, systems
     from ..errors import DiceError
 
@@ -50,11 +51,25 @@ def engine_words() -> list[str]:
         words = [system.summary, *(o.doc for o in system.options.values()), *(label for label, _ in [*rows, *columns])]
         for example in system.examples:
             try:
-                words.extend(roll(example, name, seed=0).outcome._fields)
+                rolled = roll(example, name, seed=0)
+                words.extend(rolled.outcome._fields)
+                words.extend(d.kind for d in rolled.dice)
+                words.extend(_chances(example, name))
             except DiceError:
                 continue
         names.extend(w for w in words if w and w not in names)
     return names
+
+
+def _chances(example: str, system: str) -> list[str]:
+    """The chances the exact odds of ``example`` name beyond its fields (``P(net advantage)``: ``net advantage``)."""
+    from ..api import distribution, plan
+
+    summary = getattr(plan(example, system), "odds_summary", None)
+    if summary is None:
+        return []
+    return [key[2:-1] if key.startswith("P(") and key.endswith(")") else key
+            for key in summary(distribution(example, system))]
 
 
 def page_words(lang: str) -> dict[str, str]:

@@ -22,8 +22,13 @@ reaction that adds an action takes the next step): :func:`move` is one of the de
 covers a share of it.
 
 Wounded twice, a character « tombe et ne peut plus entreprendre d'actions réclamant des efforts
-physiques, et subit une pénalité de 2D aux autres actions »: :func:`act`, :func:`attack` and
-:func:`react` refuse the skills of :data:`PHYSICAL_SKILLS` (or any the game master names physical).
+physiques, et subit une pénalité de 2D aux autres actions ». Physical effort, as a game master reads it
+(:data:`PHYSICAL_SKILLS`): Strength and its skills (athletics, climbing and jumping, brawling, endurance,
+lifting, swimming), movement (:func:`move`, running), melee and brawling (melee weapons, melee parry,
+lightsaber, brawling parry); :func:`act`, :func:`attack`, :func:`react` and :func:`move` refuse them (and any
+action the game master names physical, ``physical=True``). Every other action is rolled at -2D: a blaster
+shot, a dodge from the ground, a throw, piloting, a computer (``physical=False`` lets the game master allow
+one of the listed skills at -2D).
 
 Character points: +1D to one roll (the ``character_point`` option of the check), never two on one roll;
 the counter is kept here (one per hour of play: :func:`award_character_points`). A Force point doubles
@@ -120,8 +125,8 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     """The next declared action: the check of ``skill`` (with the round's penalties, running stuns and
     wounds, doubled after a Force point this round) against ``difficulty`` (a number, a name of the
     ladder or an opposing code). ``character_point`` spends one: +1D on this roll. Wounded twice, an
-    action of physical effort is refused (:data:`PHYSICAL_SKILLS`, or ``physical`` as the game master
-    says)."""
+    action of physical effort is refused (:data:`PHYSICAL_SKILLS`: Strength and its skills, movement, melee
+    and brawling, lifting; or ``physical`` as the game master says) and any other is rolled at -2D."""
     c = _who(state, name)
     _able(c)
     _physical(c, skill, physical)
@@ -138,7 +143,7 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
           physical: bool | None = None) -> Step[WildScene]:
     """A reaction (dodge, parry): it uses an action left, or adds one (every roll of the rest of the round
     loses one more die). Its roll stands for every attack of the round: one per round. A character
-    wounded twice cannot dodge or parry (physical effort)."""
+    wounded twice cannot parry (melee and brawling are physical effort) and dodges at -2D."""
     c = _who(state, name)
     _able(c)
     _physical(c, skill, physical)

@@ -134,20 +134,24 @@ def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: 
     return code
 
 
-#: the skills and attributes of physical effort (the text's lists under Dextérité and Vigueur), refused to a
-#: character wounded twice; any other skill may be named physical by the game master (``physical=True``)
+#: the actions of physical effort, refused to a character wounded twice (text ``003``: « tombe et ne peut plus
+#: entreprendre d'actions réclamant des efforts physiques »), a game master's reading of « efforts physiques »:
+#: Strength (Vigueur) and its skills (athletics, climbing and jumping, brawling, endurance, lifting, swimming),
+#: movement (running), melee and brawling (melee weapons, melee parry, lightsaber, brawling parry). Every other
+#: action (a blaster shot, a dodge, a throw, Mechanical, Perception, Knowledge, Technical skills) is rolled at
+#: -2D (:meth:`WildCharacter.penalty`); the game master names any other physical with ``physical=True``.
 PHYSICAL_SKILLS = frozenset({
-    "dexterity", "strength", "melee_weapons", "melee_combat", "melee", "blaster", "blasters", "dodge", "throwing",
-    "grenade", "melee_parry", "lightsaber", "pick_pocket", "running", "athletics", "brawling", "brawling_parry",
-    "endurance", "stamina", "lifting", "swimming", "climbing_jumping",
-    "dexterite", "vigueur", "armes_de_melee", "esquive", "lancer", "parade_de_melee", "sabre_laser", "course",
-    "athletisme", "combat_a_mains_nues", "levage", "natation",
+    "strength", "athletics", "climbing_jumping", "brawling", "brawling_parry", "endurance", "stamina", "lifting",
+    "swimming", "running", "melee_weapons", "melee_combat", "melee", "melee_parry", "lightsaber",
+    "vigueur", "athletisme", "combat_a_mains_nues", "levage", "natation", "course", "armes_de_melee",
+    "parade_de_melee", "sabre_laser",
 })
 
 
 def _physical(c: WildCharacter, skill: str, physical: bool | None) -> None:
-    """Refuse an action of physical effort to a character wounded twice (text ``003``: « tombe et ne peut
-    plus entreprendre d'actions réclamant des efforts physiques »)."""
+    """Refuse an action of physical effort (:data:`PHYSICAL_SKILLS`, or ``physical`` as the game master says) to a
+    character wounded twice (text ``003``: « tombe et ne peut plus entreprendre d'actions réclamant des efforts
+    physiques »); his other actions are rolled at -2D."""
     key = skill.lower().replace(" ", "_").replace("-", "_")
     if c.fallen and (physical if physical is not None else key in PHYSICAL_SKILLS):
         raise refuse(N_("{name} was wounded twice: down, and refused any action of physical effort ({skill})"),

@@ -187,6 +187,8 @@ class NarrativePlan(Plan):
         self.counts = {die: counts.get(die, 0) for die in ORDER if counts.get(die, 0)}
         self.order = [die for die in ORDER for _ in range(self.counts.get(die, 0))]
         self.dice_per_roll = len(self.order)
+        #: Force dice alone (``1f``, a destiny roll): no check, its result is its light and dark side points
+        self.force_only = set(self.counts) == {"force"}
         self._vectors = {die: VECTORS[die].tolist() for die in DICE}
 
     def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:
@@ -212,11 +214,12 @@ class NarrativePlan(Plan):
         for die, i in record:
             parts += (_FACES[die][i], ", ")
         parts[-1] = "] = "
-        result = _RESULTS.get(outcome)
+        force_only = self.force_only
+        result = _RESULTS.get((outcome, force_only))
         if result is None:
-            result = Group(tuple(net_parts(outcome)), "result")
+            result = Group(tuple(net_parts(outcome, force_only)), "result")
             if len(_RESULTS) < 4096:
-                _RESULTS[outcome] = result
+                _RESULTS[outcome, force_only] = result
         parts.append(result)
         return parts
 
@@ -230,7 +233,7 @@ class NarrativePlan(Plan):
         def write(outcome: Any, record: list[tuple[str, int]]) -> str:
             result = results.get(outcome)
             if result is None:
-                result = text(Group(tuple(net_parts(outcome)), "result"))
+                result = text(Group(tuple(net_parts(outcome, self.force_only)), "result"))
                 if len(results) < 4096:
                     results[outcome] = result
             return opening + sep.join([faces[die][i] for die, i in record]) + closing + result
@@ -285,10 +288,16 @@ SUCCEEDED, FAILED = N_("succeeded"), N_("failed")
 FIELD_WORDS = (N_("net advantage"),)
 
 
-def net_parts(o: Any) -> list[Part]:
+def net_parts(o: Any, force_only: bool = False) -> list[Part]:
     """The net result in words: successes or failures, advantage or threat, triumph, despair, Force
-    points, and whether the check succeeded."""
+    points, and whether the check succeeded; ``force_only`` (a roll of Force dice alone, which is no check):
+    its light and dark side points only."""
     parts: list[Part] = []
+    if force_only:
+        for name in ("light", "dark"):
+            if getattr(o, name):
+                parts += [", ", Words(*NET_WORDS[name], n=getattr(o, name))]
+        return parts[1:]
     if o.success:
         parts.append(Words(*NET_WORDS["success" if o.success > 0 else "failure"], n=abs(o.success)))
     else:
@@ -302,11 +311,11 @@ def net_parts(o: Any) -> list[Part]:
     return parts
 
 
-def net_text(o: Any, lang: str | None = None) -> str:
-    """``"2 successes, 1 threat, 1 triumph, succeeded"``."""
+def net_text(o: Any, lang: str | None = None, force_only: bool = False) -> str:
+    """``"2 successes, 1 threat, 1 triumph, succeeded"`` (``force_only``: ``"1 dark side point"``)."""
     from diceengine.renderers.plain import render_parts
 
-    return render_parts(net_parts(o), lang)
+    return render_parts(net_parts(o, force_only), lang)
 
 
 class FFGSystem(System):

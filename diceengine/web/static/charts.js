@@ -33,7 +33,7 @@ export function barChart(bars, mode, field) {
     svg.append(rect);
     if (i % every === 0) svg.append(svgEl("text", { x: x + step / 2, y: H - B + 14, "text-anchor": "middle" }, b.value));
   });
-  svg.append(svgEl("text", { x: W - R, y: H - 2, "text-anchor": "end" }, field));
+  svg.append(svgEl("text", { x: W - R, y: H - 2, "text-anchor": "end" }, t(field)));
   return svg;
 }
 

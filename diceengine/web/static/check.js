@@ -1,8 +1,9 @@
 // The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
 "use strict";
-import { $, COLORS, api, dieFace, el, engine, pct, t } from "./common.js";
+import { $, COLORS, api, el, engine, kindWord, pct, t } from "./common.js";
+import { drawsGlyphs, legend, shownFace } from "./glyphs.js";
 import { barChart, likely, lineChart } from "./charts.js";
-import { optionFields, optionValues } from "./options.js";
+import { optionFields, optionValues, relabelOptions } from "./options.js";
 
 const state = { odds: null, checks: [], roll: null, convert: null };
 
@@ -72,19 +73,20 @@ function renderRoll(data) {
     if (!d.kept) classes.push("dropped");
     if (d.exploded) classes.push("exploded");
     if (d.added) classes.push("added");
-    const what = [d.wild ? t("wild") : d.kind, d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "",
+    const what = [kindWord(d), d.kept ? "" : t("dropped"), d.exploded ? t("exploded") : "",
                   d.rerolled ? t("re-rolled") : "", d.added ? t("added") : ""].filter(Boolean).join(", ");
-    const face = dieFace(data.system, d);
+    const face = shownFace(data.system, d);
     if (face.symbols) classes.push("symbols");
     dice.append(el("li", { class: classes.join(" "), title: `${what}: ${face.words}`, "aria-label": `${what}: ${face.words}` },
-                   face.shown, el("small", { text: d.wild ? t("wild") : d.kind })));
+                   face.shown, el("small", { text: kindWord(d) })));
   }
+  $("roll-legend").replaceChildren(...(drawsGlyphs(data.system, r.dice) ? [legend()] : []));
   const out = $("roll-outcome");
   out.replaceChildren();
   for (const [k, v] of Object.entries(r.outcome)) {
     const b = el("b", { text: typeof v === "boolean" ? (v ? t("yes") : t("no")) : String(v) });
     if (k === "success" || k === "succeeded") b.className = v === true || v > 0 ? "good" : "bad";
-    out.append(el("li", {}, k + ": ", b));
+    out.append(el("li", {}, t(k) + ": ", b));
   }
   $("roll").hidden = false;
 }
@@ -108,7 +110,7 @@ function renderOdds(data) {
   state.odds = data;
   const stats = $("odds-stats");
   stats.replaceChildren();
-  for (const [k, p] of Object.entries(data.chances)) stats.append(el("li", {}, `P(${k}) `, el("b", { text: pct(p) })));
+  for (const [k, p] of Object.entries(data.chances)) stats.append(el("li", {}, t("P({what})", { what: t(k) }) + " ", el("b", { text: pct(p) })));
   for (const [k, m] of Object.entries(data.means)) stats.append(el("li", {}, t("mean {field}", { field: t(k) }) + " ", el("b", { text: m.toFixed(2) })));
   if (data.truncated > 0) stats.append(el("li", { class: "muted", text: t("truncated {mass}", { mass: data.truncated.toExponential(1) }) }));
   const select = $("odds-field");
@@ -156,7 +158,7 @@ async function renderCompare() {
   table.replaceChildren(el("tr", {}, el("th", { text: t("check") }), el("th", { text: t("success") }),
                            el("th", { text: t("mean") }), el("th", { text: t("flags") })));
   data.checks.forEach((c, i) => {
-    const flags = Object.entries(c.flags).map(([k, p]) => `${k} ${pct(p)}`).join(", ") || "-";
+    const flags = Object.entries(c.flags).map(([k, p]) => `${t(k)} ${pct(p)}`).join(", ") || "-";
     table.append(el("tr", {}, el("td", {}, swatch(COLORS[i % COLORS.length]),
                                  `${c.system}: ${c.expression}`),
                     el("td", { text: pct(c.success) }), el("td", { text: `${t(c.mean_field)} ${c.mean >= 0 ? "+" : ""}${c.mean.toFixed(2)}` }),
@@ -224,6 +226,7 @@ export function relang() {
     const opt = info && info.options[input.dataset.option];
     if (opt) input.closest("label").title = t(opt.doc);
   }
+  relabelOptions($("options"));
   renderExamples();
   if (state.roll && !$("roll").hidden) renderRoll(state.roll);
   if (state.odds && !$("odds").hidden) renderOdds(state.odds);

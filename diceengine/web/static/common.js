@@ -58,6 +58,10 @@ export function fill(text, values = {}) {
   return text.replace(/\{(\w+)\}/g, (all, name) => (Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all));
 }
 
+// A die's kind in words (its caption under the face): "capacité" for an ability die in French, "Dé Libre" for
+// the Wild Die; a kind the catalogues do not know (d6, d20) as it is.
+export function kindWord(d) { return d.wild ? t("wild") : t(String(d.kind)); }
+
 // A die as the page shows it: its face in the system's symbols when the system declares a glyph for its kind and
 // for every symbol on the face (FFG: "success + advantage" on an ability die is 🟩 ✹▲), else its face or value;
 // `words` is the face in words, for the die's title and its accessible name.

@@ -2,7 +2,7 @@
 // difficulties (POST /api/ladder), as a table and a chart.
 "use strict";
 import { $, COLORS, api, el, engine, pct, svgEl, t } from "./common.js";
-import { optionFields, optionValues } from "./options.js";
+import { optionFields, optionValues, relabelOptions } from "./options.js";
 
 const state = { system: null, data: null };
 
@@ -170,5 +170,6 @@ export function relang() {
     const opt = engine.systems[state.system].options[input.dataset.option];
     if (opt) input.closest("label").title = t(opt.doc);
   }
+  relabelOptions($("ladder-options"));
   if (state.data) render(state.data);
 }

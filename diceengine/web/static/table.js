@@ -6,6 +6,7 @@
 // What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
 "use strict";
 import { api, el, engine, fill as fmt, num, t } from "./common.js";
+import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
@@ -186,7 +187,7 @@ function buildRoom() {
     el("div", { class: "row table-actions" },
        button(t("Re-roll my last roll"), () => act("reroll"), "secondary"),
        parts.undo = button(t("Undo the last step"), () => act("undo"), "secondary")),
-    el("p", { class: "hint", id: "table-roll-hint" }), rollError);
+    el("p", { class: "hint", id: "table-roll-hint" }), parts.saved = el("p", { class: "hint", id: "table-saved" }), rollError);
   form.querySelector(".table-actions button").id = "table-reroll";
   parts.undo.id = "table-undo";
   const effectiveSystem = () => splitSystem(expression.value)[0] || (room && room.table.system);
@@ -199,9 +200,12 @@ function buildRoom() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearError(rollError);
-    const [system, text] = splitSystem(expression.value);
+    const saved = savedRoll(expression.value);
+    if (saved === null) { showError(rollError, { message: fmt(t("no saved roll named {name}"), { name: expression.value.trim() }) }); return; }
+    const [system, text] = saved ? [saved.system, saved.expression] : splitSystem(expression.value);
     const body = { expression: text };
     if (system) body.system = system;
+    if (saved && Object.keys(saved.options || {}).length) body.options = saved.options;
     const words = label.value.trim();
     if (words && !label.disabled) body.expression = `${text} # ${words}`;
     if (room.role === "gm" && secret.checked) body.secret = true;
@@ -236,7 +240,7 @@ function buildRoom() {
 
   parts.log = el("ol", { id: "table-log", class: "table-log", "aria-live": "polite", "aria-label": t("the table's log") });
   const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
-    el("h2", { id: "table-log-title", text: t("Log") }), parts.log);
+    el("h2", { id: "table-log-title", text: t("Log") }), parts.log, legend());
   const rollBox = el("section", { id: "table-roll-box", "aria-labelledby": "table-roll-title" },
     el("h2", { id: "table-roll-title", text: t("Roll") }), form, buildRule());
 
@@ -386,8 +390,11 @@ function renderStep(step) {
     const line = el("p", { class: "line" }, el("code", { class: "step-expression", text: step.expression }));
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
-    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome), renderOdds(step.odds, step.outcome));
-    if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
+    li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome, step.odds), renderOdds(step.odds, step.outcome));
+    // the stored text is in the table's language: shown to a reader of that language (the dice, outcome and odds
+    // above are in every reader's own words)
+    const sameLanguage = !room || (room.table.lang || "en") === document.documentElement.lang;
+    if (step.text && sameLanguage) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "rule") {
     if (step.check) {
@@ -530,6 +537,30 @@ function renderCharacters(play) {
   if (!parts.characters.children.length) parts.characters.append(el("li", { class: "muted", text: t("no character yet") }));
 }
 
+// "@hit": the roll saved at the table as hit (null: no such saved roll); undefined for any other expression
+function savedRoll(text) {
+  const name = text.trim();
+  if (!name.startsWith("@")) return undefined;
+  const saved = room.table.play.saved || {};
+  return saved[`${room.name}/${name.slice(1)}`] || saved[name.slice(1)] || null;  // one's own first, as the table does
+}
+
+// the saved rolls, each a button that puts @name in the roll box
+function renderSaved(play) {
+  const mine = `${room.name}/`;
+  const names = [...new Set(Object.keys(play.saved || {}).filter((k) => !k.includes("/") || k.startsWith(mine))
+                                                        .map((k) => (k.startsWith(mine) ? k.slice(mine.length) : k)))];
+  parts.saved.replaceChildren();
+  if (!names.length) return;
+  parts.saved.append(t("Saved rolls:") + " ");
+  for (const name of names) {
+    const saved = savedRoll("@" + name);
+    const b = button("@" + name, () => { parts.expression.value = "@" + name; parts.labelState(); }, "secondary link");
+    b.title = (saved.system ? saved.system + ": " : "") + saved.expression;
+    parts.saved.append(b, " ");
+  }
+}
+
 function renderPlay() {
   const table = room.table, play = table.play;
   const gm = room.role === "gm";
@@ -542,6 +573,7 @@ function renderPlay() {
   renderPools(play);
   renderInitiative(play);
   renderCharacters(play);
+  renderSaved(play);
   // the game master's parts
   parts.share.hidden = !gm;
   parts.secretLabel.hidden = !gm;
