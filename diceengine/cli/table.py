@@ -1,5 +1,6 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
-naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``log``, ``luck``, ``undo``.
+naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``log``, ``luck``, ``undo``; the committed seeds'
+``verify``, ``seed``, ``rotate``, ``end``, ``reveal`` (:mod:`diceengine.cli.table_provable`).
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -44,7 +45,8 @@ STEP = N_("#{seq} {name}: {kind}")
 KINDS = {"join": N_("joins"), "rule": N_("applies a rule"), "flip": N_("flips a token"),
          "adjust": N_("changes a pool"), "order": N_("sets the initiative order"), "turn": N_("next turn"),
          "character": N_("adds a character"), "undo": N_("undoes a step"), "remove": N_("removes a member"),
-         "rekey": N_("changes a key")}
+         "rekey": N_("changes a key"), "seed": N_("commits a server seed"), "end": N_("ends the table"),
+         "clientseed": N_("sets a client seed"), "reveal": N_("reveals a secret roll")}
 
 
 def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
@@ -81,7 +83,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     scene = _scene(args.system, args.scene) if args.scene else None
     table, keys = T.new_table(FILE_TABLE if not args.db else args.file, args.system, args.gm, args.player or [],
-                              scene=scene, seed=args.seed, lang=args.lang)
+                              scene=scene, seed=args.seed, lang=args.lang, provable=args.provable)
     if not args.db and os.path.exists(args.file):
         raise T.TableError(N_("{where} exists already: a new table needs a new file"), where=args.file)
     store, _ = _store(args, create=True)
@@ -146,8 +148,11 @@ def _entry_text(entry: Any, lang: str | None) -> str:
             line += f" {entry.rule}"
         if entry.check:
             line += f" -> {entry.check}"
-        if entry.undoes:
-            line += f" #{entry.undoes}"
+        if entry.undoes or entry.reveals:
+            line += f" #{entry.undoes or entry.reveals}"
+        if entry.commitment or entry.revealed:
+            line += "".join(f" {k}={v}" for k, v in (("revealed", entry.revealed), ("commitment", entry.commitment))
+                            if v)
         if entry.target and entry.kind in ("remove", "rekey"):
             line += f" {entry.target}"
     if entry.rerolled_by:
@@ -276,6 +281,8 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("--player", nargs="+", default=[], metavar="NAME", help="the players")
     q.add_argument("--seed", type=int, default=None, help="draw every roll from this seed (reproducible)")
     q.add_argument("--scene", default=None, metavar="KIND[=JSON]", help="the state of play to start from")
+    q.add_argument("--provable", action="store_true",
+                   help="derive the dice from a committed server seed (dice table verify checks them)")
     q.set_defaults(func=cmd_new)
 
     q = inner.add_parser("join", help="a member joins the table (prints their key)")
@@ -322,3 +329,7 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     common(q, json_flag=False)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
     q.set_defaults(func=cmd_undo)
+
+    from .table_provable import add_provable_commands
+
+    add_provable_commands(inner, common, add_lang)
