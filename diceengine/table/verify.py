@@ -124,7 +124,8 @@ def _drawn(w: _Walk, e: Entry) -> None:
         return
     if e.derivation not in KNOWN_DERIVATIONS:
         w.problem(e.seq, "version", f"derivation version {e.derivation!r} is unknown")
-    elif e.commitment != w.in_force:
+        return
+    if e.commitment != w.in_force:
         w.problem(e.seq, "seed", f"drawn under commitment {e.commitment}, the one in force is {w.in_force}")
     elif e.client_seed != w.clients.get(e.member, ""):
         w.problem(e.seq, "client-seed", f"client seed {e.client_seed!r}, {e.member}'s is "
@@ -159,8 +160,8 @@ def _recompute(table: Table, e: Entry, seed: str) -> str | None:
     from .rolls import thrown
 
     assert e.expression is not None and e.system is not None
-    digest = derive(seed, table.id, e.seq, e.client_seed or "", e.nonce or 0, e.derivation or 1)
     try:
+        digest = derive(seed, table.id, e.seq, e.client_seed or "", e.nonce or 0, e.derivation or 1)
         _, outcome, dice = thrown(e.expression, e.system, generator(digest), table.lang, dict(e.options))
     except Exception as err:  # noqa: BLE001 - any failure to roll the recorded expression is a mismatch
         return f"the recorded roll cannot be rolled again: {err}"
