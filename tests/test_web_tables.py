@@ -47,9 +47,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def seated(c: TestClient, players: tuple[str, ...] = ("Kira", "Jax"), scene: Any = ENCOUNTER) -> dict[str, Any]:
-    """A table of FFG with its game master and players: its id, each member's key."""
-    r = c.post("/tables", json={"system": "ffg", "gm": "GM", "scene": scene})
+def seated(c: TestClient, players: tuple[str, ...] = ("Kira", "Jax"), scene: Any = ENCOUNTER,
+           provable: bool = False) -> dict[str, Any]:
+    """A table of FFG with its game master and players (``provable``: of committed seeds): its id, each member's
+    key."""
+    r = c.post("/tables", json={"system": "ffg", "gm": "GM", "scene": scene, "provable": provable})
     assert r.status_code == 201, r.text
     made = r.json()
     keys = {"GM": made["gm_key"]}

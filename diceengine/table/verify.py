@@ -191,7 +191,10 @@ def _check(table: Table, w: _Walk, e: Entry, commitment: str) -> int:
     return 1
 
 
-def _reveals(table: Table, w: _Walk) -> None:
+def _reveals(table: Table, w: _Walk) -> int:
+    """Check each reveal against its seal, and recompute the dice of a roll this log shows only by its reveal;
+    returns how many were recomputed."""
+    checked = 0
     for e in table.log:
         if e.kind != "reveal":
             continue
@@ -209,6 +212,8 @@ def _reveals(table: Table, w: _Walk) -> None:
                 "expression", "system", "options", "dice", "outcome"}))), seed)
             if why is not None:
                 w.problem(e.seq, "dice", f"the roll revealed (step {rolled.seq}): {why}")
+            checked += 1
+    return checked
 
 
 def verify(log: str | bytes | Table) -> Report:
@@ -229,7 +234,7 @@ def verify(log: str | bytes | Table) -> Report:
         checked += n
         pending += commitment not in w.seeds
         sealed += n == 0 and commitment in w.seeds and e.kind == "roll"
-    _reveals(table, w)
+    checked += _reveals(table, w)
     revealed = {e.reveals for e in table.log if e.kind == "reveal"}
     sealed -= sum(1 for e, c in w.drawn if e.seq in revealed and c in w.seeds and e.expression is None)
     legacy = sum(1 for e in table.log if e.kind == "roll" and e.derivation is None)
