@@ -23,9 +23,9 @@ import hmac
 import json
 import random
 import secrets
-from json.encoder import encode_basestring as _quoted  # a JSON string as json.dumps(ensure_ascii=False) writes it
 from collections.abc import Mapping
 from datetime import datetime
+from json.encoder import encode_basestring as _quoted  # a JSON string as json.dumps(ensure_ascii=False) writes it
 from typing import Any
 
 from diceengine.i18n import N_
