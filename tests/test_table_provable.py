@@ -13,6 +13,7 @@ import pytest
 import diceengine as de
 from diceengine import table as T
 from diceengine.table import provable as P
+from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
 SEED = bytes(range(32)).hex()
 
@@ -171,3 +172,19 @@ def test_a_rule_seed_of_a_committed_table_is_derived_and_verified():
     forged["table"]["log"][e.seq - 1]["args"]["seed"] = wanted ^ 1
     first = T.verify(json.dumps(forged)).first
     assert (first.step, first.kind) == (e.seq, "rule-seed")
+
+
+def test_a_stored_table_keeps_its_server_seed_and_its_seats_draw_from_it(where):
+    pytest.importorskip("sqlalchemy")
+    table, keys = T.new_table("night", "standard", "Ana", ["Kira"], provable=True)
+    with T.open_store(where) as store:
+        store.create(table)
+        seat = store.seat("night", keys["Kira"])
+        store.update("night", lambda t: T.set_client_seed(t, "Kira", "mine"))
+        rolled = seat.roll("3d6")
+        assert (rolled.client_seed, rolled.nonce, rolled.commitment) == ("mine", 0, table.commitment)
+        assert table.server_seed not in seat.export_log()
+        store.update("night", lambda t: T.end_table(t, "Ana"))
+    with T.open_store(where) as store:
+        report = T.verify(store.load("night"))
+    assert report.complete and report.checked == 1
