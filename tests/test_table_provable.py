@@ -174,7 +174,7 @@ def test_a_rule_seed_of_a_committed_table_is_derived_and_verified():
     assert (first.step, first.kind) == (e.seq, "rule-seed")
 
 
-def test_a_stored_table_keeps_its_server_seed_and_its_seats_draw_from_it(where):
+def test_a_stored_table_keeps_its_server_seed_and_its_seats_draw_from_it(where):  # noqa: F811 - the fixture
     pytest.importorskip("sqlalchemy")
     table, keys = T.new_table("night", "standard", "Ana", ["Kira"], provable=True)
     with T.open_store(where) as store:
