@@ -36,6 +36,7 @@ def test_a_provable_night_on_the_command_line(tmp_path, capsys):
     log.write_text(out, encoding="utf-8")
     code, out, _ = run(capsys, "table", "verify", str(log))
     assert code == 0 and out.startswith("verified: 9 steps, 2 recomputed")
+    assert "fairness: too few rolls to test" in out  # the dice were not chosen, and the odds' test says how they fell
     code, out, _ = run(capsys, "table", "verify", str(log), "--lang", "fr")
     assert code == 0 and out.startswith("vérifié : 9 étapes")
     forged = json.loads(log.read_text(encoding="utf-8"))

@@ -200,6 +200,8 @@ def test_a_long_table_verifies_in_a_fresh_process(tmp_path):
     answer = json.loads(run.stdout)
     rolls = sum(e.kind == "roll" for e in table.log)
     assert answer["ok"] and answer["complete"] and answer["checked"] == rolls
+    fit = T.fairness(table)  # both: the dice not chosen, and as the exact odds say
+    assert (answer["fairness"]["p_value"], answer["fairness"]["rolls"]) == pytest.approx((fit.p_value, fit.rolls))
     forged = json.loads(path.read_text(encoding="utf-8"))
     victim = next(e for e in forged["table"]["log"][150:] if e["kind"] == "roll" and not e["secret"])
     victim["dice"][0]["value"] = victim["dice"][0]["value"] % victim["dice"][0]["sides"] + 1

@@ -34,8 +34,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except OSError as err:
         raise DiceError(N_("cannot read {where}: {reason}"), where=args.log, reason=err.strerror or str(err)) from None
     report = verify(text)
+    fit = _fairness(text) if report.ok else None
     if args.json:
-        print(json.dumps({"ok": report.ok, "complete": report.complete, "steps": report.steps,
+        print(json.dumps({"fairness": fit.model_dump() if fit is not None else None, "ok": report.ok, "complete": report.complete, "steps": report.steps,
                           "checked": report.checked, "sealed": report.sealed, "pending": report.pending,
                           "legacy": report.legacy, "commitments": list(report.commitments),
                           "problems": [vars(p) for p in report.problems]}))
@@ -51,7 +52,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(gettext(FIRST_COMMITMENT, lang, commitment=report.commitments[0]))
     if not report.complete:
         print(gettext(NOT_CHECKED, lang, sealed=report.sealed, pending=report.pending, legacy=report.legacy))
+    if fit is not None:
+        from .table import FAIR, FAIR_NONE
+
+        print(gettext(FAIR, lang, p=f"{fit.p_value:.4g}", method=fit.method, rolls=fit.rolls, dof=fit.dof) if fit.dof
+              else gettext(FAIR_NONE, lang))
     return 0
+
+
+def _fairness(text: bytes) -> Any:
+    """The dice of a verified log against their exact odds (the fairness test of ``dice table luck``)."""
+    from ..table import fairness, import_log
+
+    try:
+        return fairness(import_log(text))
+    except DiceError:  # a log verification read but the table's reader refuses: no fairness to tell
+        return None
 
 
 def _stepped(args: argparse.Namespace, step: Callable[[Any], Any]) -> Any:
