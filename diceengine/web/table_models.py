@@ -20,6 +20,7 @@ __all__ = [
     "JoinResponse",
     "LogResponse",
     "LuckResponse",
+    "Mismatch",
     "OrderRequest",
     "ReadyResponse",
     "RekeyRequest",

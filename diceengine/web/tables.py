@@ -59,6 +59,7 @@ from .table_models import (
     JoinResponse,
     LogResponse,
     LuckResponse,
+    Mismatch,
     OrderRequest,
     ReadyResponse,
     RekeyRequest,
@@ -323,7 +324,8 @@ def router_for(settings: TableSettings) -> TableRoutes:
                 report = verified(seat.table())
             return VerifyResponse(ok=report.ok, complete=report.complete, steps=report.steps, checked=report.checked,
                                   sealed=report.sealed, pending=report.pending, legacy=report.legacy,
-                                  commitments=list(report.commitments), problems=[vars(p) for p in report.problems])
+                                  commitments=list(report.commitments),
+                                  problems=[Mismatch(**vars(p)) for p in report.problems])
 
         return await tables.read(read)  # type: ignore[no-any-return]
 
