@@ -47,9 +47,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def seated(c: TestClient, players: tuple[str, ...] = ("Kira", "Jax"), scene: Any = ENCOUNTER) -> dict[str, Any]:
-    """A table of FFG with its game master and players: its id, each member's key."""
-    r = c.post("/tables", json={"system": "ffg", "gm": "GM", "scene": scene})
+def seated(c: TestClient, players: tuple[str, ...] = ("Kira", "Jax"), scene: Any = ENCOUNTER,
+           provable: bool = False) -> dict[str, Any]:
+    """A table of FFG with its game master and players (``provable``: of committed seeds): its id, each member's
+    key."""
+    r = c.post("/tables", json={"system": "ffg", "gm": "GM", "scene": scene, "provable": provable})
     assert r.status_code == 201, r.text
     made = r.json()
     keys = {"GM": made["gm_key"]}
@@ -198,13 +200,16 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
                 "/tables/{table_id}/adjust": "post", "/tables/{table_id}/order": "post",
                 "/tables/{table_id}/turn": "post", "/tables/{table_id}/round": "post",
                 "/tables/{table_id}/log": "get", "/tables/{table_id}/luck": "get", "/tables/{table_id}/events": "get",
-                "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post"}
+                "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post",
+                "/tables/{table_id}/clientseed": "post", "/tables/{table_id}/rotate": "post",
+                "/tables/{table_id}/end": "post", "/tables/{table_id}/reveal": "post",
+                "/tables/{table_id}/export": "get", "/tables/{table_id}/verify": "get"}
     assert set(paths) == set(expected)
     for path, method in expected.items():
         op = paths[path][method]
         ok = op["responses"].get("200") or op["responses"].get("201")
         assert ok and ok["content"], path
-        if path != "/tables/{table_id}/events":
+        if path not in ("/tables/{table_id}/events", "/tables/{table_id}/export"):  # a stream; a log's document
             assert "$ref" in ok["content"]["application/json"]["schema"], path
         for status in ("401", "403", "429"):
             assert op["responses"][status]["content"]["application/json"]["schema"]["$ref"].endswith(

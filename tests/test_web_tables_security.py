@@ -47,13 +47,19 @@ def endpoints(tid: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("GET", f"/tables/{tid}/log", None),
         ("GET", f"/tables/{tid}/luck", None),
         ("GET", f"/tables/{tid}/events", None),
+        ("POST", f"/tables/{tid}/clientseed", {"seed": "abc"}),
+        ("POST", f"/tables/{tid}/rotate", None),
+        ("POST", f"/tables/{tid}/reveal", {"step": 9}),
+        ("POST", f"/tables/{tid}/end", None),
+        ("GET", f"/tables/{tid}/export", None),
+        ("GET", f"/tables/{tid}/verify", None),
     ]
 
 
 @pytest.fixture
 def scene(tmp_path: Path) -> Any:
     with make_client(tmp_path, burst=10_000) as c:
-        t = seated(c)
+        t = seated(c, provable=True)
         keys = t["keys"]
         assert c.post(f"/tables/{t['id']}/characters", json=SHEET, headers=bearer(keys["Kira"])).status_code == 200
         assert c.post(f"/tables/{t['id']}/roll", json={"expression": "2a", "system": "ffg"},
@@ -102,6 +108,9 @@ def test_a_players_key_on_the_game_masters_actions_and_on_another_players_charac
         ("POST", f"/tables/{tid}/rule", {"rule": "buy_characteristic", "target": "Kira",
                                          "args": {"characteristic": "brawn"}}),
         ("POST", f"/tables/{tid}/characters", {**SHEET, "name": "Lo", "state": {**SHEET["state"], "name": "Lo"}}),
+        ("POST", f"/tables/{tid}/rotate", None),
+        ("POST", f"/tables/{tid}/end", None),
+        ("POST", f"/tables/{tid}/reveal", {"step": secret["seq"]}),
     ]:
         refused(c.request(method, path, json=body, headers=jax), 403, secret)
         assert snapshot(db) == before, path
@@ -117,7 +126,8 @@ def test_nothing_a_player_reads_holds_the_secret_roll(scene: Any) -> None:
     c, t, secret, _, _ = scene
     for player in ("Kira", "Jax"):
         key = bearer(t["keys"][player])
-        for path in (f"/tables/{t['id']}", f"/tables/{t['id']}/log", f"/tables/{t['id']}/luck"):
+        for path in (f"/tables/{t['id']}", f"/tables/{t['id']}/log", f"/tables/{t['id']}/luck",
+                     f"/tables/{t['id']}/export", f"/tables/{t['id']}/verify"):
             r = c.get(path, headers=key)
             assert r.status_code == 200
             leaked(r.text, secret)
@@ -191,6 +201,33 @@ def test_an_unknown_table_with_a_key_is_404_and_creates_nothing(client: TestClie
 def client(tmp_path: Path) -> Any:
     with make_client(tmp_path) as c:
         yield c
+
+
+def server_seed(db: Path, table_id: str) -> str:
+    with sqlite3.connect(db) as conn:
+        state = conn.execute("SELECT state FROM dice_tables WHERE id = ?", (table_id,)).fetchone()[0]
+    import json
+
+    return str(json.loads(state)["server_seed"])
+
+
+def test_no_answer_holds_the_server_seed_before_its_reveal(scene: Any) -> None:
+    c, t, _, _, db = scene
+    seed = server_seed(db, t["id"])
+    assert len(seed) == 64
+    for member in ("GM", "Kira"):
+        key = bearer(t["keys"][member])
+        for path in ("", "/log", "/luck", "/export", "/verify"):
+            r = c.get(f"/tables/{t['id']}{path}", headers=key)
+            assert r.status_code == 200 and seed not in r.text, (member, path)
+        for path, body in (("/roll", {"expression": "1a"}), ("/clientseed", {"seed": "x"})):
+            r = c.post(f"/tables/{t['id']}{path}", json=body, headers=key)
+            assert r.status_code == 200 and seed not in r.text, (member, path)
+    created = c.post("/tables", json={"system": "ffg", "gm": "Ana", "provable": True})
+    assert created.status_code == 201 and created.json()["table"]["server_seed"] is None
+    assert server_seed(db, created.json()["table_id"]) not in created.text
+    rotated = c.post(f"/tables/{t['id']}/rotate", headers=bearer(t["keys"]["GM"]))
+    assert rotated.json()["step"]["revealed"] == seed  # revealed at last, by the rotation
 
 
 def test_a_rolls_options_cannot_set_its_seed_or_its_time(scene: Any) -> None:

@@ -1,6 +1,7 @@
 """``dice table``: a game table kept in a SQLite file (or, with ``--db URL``, in a PostgreSQL database, FILE then
 naming the table there): ``new``, ``join``, ``remove``, ``rekey``, ``roll``, ``save``, ``log``, ``export``, ``import``,
-``luck``, ``undo``.
+``luck``, ``undo``; the committed seeds' ``verify``, ``seed``, ``rotate``, ``end``, ``reveal``
+(:mod:`diceengine.cli.table_provable`).
 
 The command line acts by member name: whoever holds the file holds the table (the keys printed by ``new`` and
 ``join`` are for the callers that identify by key, :class:`diceengine.table.Seat`). ``log`` and ``luck`` read the
@@ -76,7 +77,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     scene = _scene(args.system, args.scene) if args.scene else None
     table, keys = T.new_table(FILE_TABLE if not args.db else args.file, args.system, args.gm, args.player or [],
-                              scene=scene, seed=args.seed, lang=args.lang)
+                              scene=scene, seed=args.seed, lang=args.lang, provable=args.provable)
     if not args.db and os.path.exists(args.file):
         raise T.TableError(N_("{where} exists already: a new table needs a new file"), where=args.file)
     store, _ = _store(args, create=True)
@@ -323,6 +324,8 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("--player", nargs="+", default=[], metavar="NAME", help="the players")
     q.add_argument("--seed", type=int, default=None, help="draw every roll from this seed (reproducible)")
     q.add_argument("--scene", default=None, metavar="KIND[=JSON]", help="the state of play to start from")
+    q.add_argument("--provable", action="store_true",
+                   help="derive the dice from a committed server seed (dice table verify checks them)")
     q.set_defaults(func=cmd_new)
 
     q = inner.add_parser("join", help="a member joins the table (prints their key)")
@@ -395,3 +398,7 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     common(q, json_flag=False)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
     q.set_defaults(func=cmd_undo)
+
+    from .table_provable import add_provable_commands
+
+    add_provable_commands(inner, common, add_lang)

@@ -34,6 +34,12 @@ CALLS_FOR = N_("which calls for the check {check}")
 UNDOES = N_("undoes step #{seq}")
 REMOVES, REKEYS = N_("removes {name} from the table"), N_("gives {name} a new key")
 SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
+#: the committed seeds' steps (diceengine.table.provable)
+COMMITS = N_("commits to a server seed (SHA-256 {commitment})")
+COMMITS_REVEALS = N_("reveals the server seed {revealed} and commits to a new one (SHA-256 {commitment})")
+ENDS = N_("ends the table and reveals the server seed {revealed}")
+CLIENT_SEED = N_("sets their client seed to {seed}")
+REVEALS = N_("reveals the secret roll #{seq}")
 SAVES_OWN, FORGETS_OWN = N_("saves their own roll @{name}: {expression}"), N_("forgets their own roll @{name}")
 #: the pools of the scenes, in words (any other pool is said by its name)
 SIDES = {"destiny.light": N_("light side"), "destiny.dark": N_("dark side")}
@@ -82,6 +88,8 @@ def _what(entry: Any, lang: str | None) -> str:
     if kind in ("remove", "rekey"):
         removes = kind == "remove"
         return gettext(REMOVES if removes else REKEYS, lang, name=entry.target)
+    if kind in ("seed", "end", "clientseed", "reveal"):
+        return _seed_words(entry, lang)
     if kind == "save":
         own = bool(a.get("personal"))
         if a.get("expression") is None:
@@ -92,6 +100,19 @@ def _what(entry: Any, lang: str | None) -> str:
         said = gettext(RULE_ON if entry.target else RULE_SCENE, lang, rule=entry.rule, target=entry.target)
         return said + (", " + gettext(CALLS_FOR, lang, check=entry.check) if entry.check else "")
     return str(kind)
+
+
+def _seed_words(entry: Any, lang: str | None) -> str:
+    """What a step of the committed seeds did, as a sentence after the member's name."""
+    if entry.kind == "seed":
+        if entry.revealed:
+            return gettext(COMMITS_REVEALS, lang, revealed=entry.revealed, commitment=entry.commitment)
+        return gettext(COMMITS, lang, commitment=entry.commitment)
+    if entry.kind == "end":
+        return gettext(ENDS, lang, revealed=entry.revealed)
+    if entry.kind == "clientseed":
+        return gettext(CLIENT_SEED, lang, seed=entry.client_seed)
+    return gettext(REVEALS, lang, seq=entry.reveals)
 
 
 def _percent(p: float) -> str:

@@ -38,13 +38,17 @@ def hash_key(key: str) -> str:
 
 def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequence[str] = (),
               scene: BaseModel | Mapping[str, Any] | None = None, seed: int | None = None, lang: str | None = None,
-              pools: Mapping[str, int] | None = None, time: datetime | None = None) -> tuple[Table, dict[str, str]]:
+              pools: Mapping[str, int] | None = None, time: datetime | None = None, provable: bool = False
+              ) -> tuple[Table, dict[str, str]]:
     """A new table of ``system`` with its game master(s) and players, and each member's key (give each their
     own; the table keeps only their hashes). ``scene``: the ruleset's state of play to start from (an instance
     of one of its rules of play's state classes; ``None``: its default scene, when it has one); ``seed``: the
     rolls are drawn from it, step by step, reproducibly (``None``: fresh entropy); ``pools``: the table's own
-    counters."""
+    counters; ``provable``: the dice are derived from a server seed committed by the first step
+    (:mod:`diceengine.table.provable`; ``seed`` is then ignored)."""
     from diceengine.registry import get_system
+
+    from .provable import committed
 
     sys_ = get_system(system)
     play = Play(pools=dict(pools or {}))
@@ -52,6 +56,9 @@ def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequ
         play = play.model_copy(update=state_update(sys_, scene))
     table = Table(id=table_id, system=sys_.name, seed=seed, lang=lang, created=now(time), play=play)
     keys: dict[str, str] = {}
+    gms = [gm] if isinstance(gm, str) else list(gm)
+    if provable and gms:
+        table = committed(table.model_copy(update={"seed": None}), gms[0], time)
     for name in [gm] if isinstance(gm, str) else list(gm):
         table, keys[name] = join(table, name, "gm", time=time)
     for name in players:
@@ -125,7 +132,7 @@ def authenticate(table: Table, key: str) -> str:
 
 
 _HIDDEN: dict[str, Any] = {"expression": None, "system": None, "options": {}, "outcome": None, "dice": None, "text": None,
-           "odds": None}
+           "odds": None, "salt": None}
 
 
 def _reads_secrets(table: Table, reader: str | None) -> bool:
@@ -142,7 +149,9 @@ def readable(table: Table, reader: str | None, entry: Entry) -> Entry:
 def view(table: Table, reader: str | None) -> Table:
     """The table as the member ``reader`` may read it (``None``: as anyone, a member or not, may): for anyone
     but a game master, a secret roll shows who rolled and when, nothing of its dice, and the members' key
-    hashes are left out."""
+    hashes are left out. No one reads the server seed of a table of committed seeds before its reveal."""
+    if table.server_seed is not None:
+        table = table.model_copy(update={"server_seed": None})
     if _reads_secrets(table, reader):
         return table
     log = tuple(e.model_copy(update=_HIDDEN) if e.secret else e for e in table.log)

@@ -13,17 +13,23 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["FORMAT", "MEMBER_KINDS", "Character", "Entry", "Member", "Odds", "Play", "SavedRoll", "Table", "marked"]
+__all__ = ["FORMAT", "KEPT_KINDS", "MEMBER_KINDS", "SEED_KINDS", "Character", "Entry", "Member", "Odds", "Play", "SavedRoll",
+           "Table", "marked"]
 
 #: the version of the table's JSON (a log exported by another version is refused by name)
 FORMAT = 1
 
 Role = Literal["gm", "player"]
 Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey",
-               "save"]
+               "save", "seed", "end", "clientseed", "reveal"]
 #: the steps that change the members, not the state of play (a member joins, is removed, gets a new key): never
 #: undone, and a watcher reads the table again after one (its members changed)
 MEMBER_KINDS = frozenset({"join", "remove", "rekey"})
+#: the steps of the committed seeds (:mod:`diceengine.table.provable`): a server seed committed or revealed, the
+#: table ended, a member's client seed, a secret roll revealed
+SEED_KINDS = frozenset({"seed", "end", "clientseed", "reveal"})
+#: the steps an undo passes over
+KEPT_KINDS = MEMBER_KINDS | SEED_KINDS
 
 
 class _Data(BaseModel):
@@ -97,7 +103,13 @@ class Entry(_Data):
       ``args``, the ``check`` it calls for (``check_system``, ``check_options``) or its ``result``;
     - every step that changes the state of play keeps it ``before`` and ``after``;
     - an undo (``"undo"``) names the step it ``undoes``; that step is marked ``undone_by``;
-    - a member removed (``"remove"``) or given a new key (``"rekey"``): the member in ``target``, nothing of the key.
+    - a member removed (``"remove"``) or given a new key (``"rekey"``): the member in ``target``, nothing of the key;
+    - the committed seeds (:mod:`diceengine.table.provable`): a roll derived from the table's server seed records
+      the ``commitment`` in force, the roller's ``client_seed``, its ``nonce`` and the ``derivation`` version; a
+      secret one its ``sealed`` result (SHA-256 of its result and a ``salt``, the salt read by the game master
+      only). A ``"seed"`` step commits a server seed (``commitment``) and reveals the one before (``revealed``);
+      ``"end"`` reveals the last; ``"clientseed"`` sets the member's ``client_seed``; ``"reveal"`` shows the
+      secret roll it ``reveals`` (its expression, dice, outcome and salt).
 
     ``rerolled_by`` and ``undone_by`` are derived from the later entries (:func:`marked`), never stored.
     """
@@ -125,6 +137,14 @@ class Entry(_Data):
     before: Play | None = None
     after: Play | None = None
     undoes: int | None = None
+    commitment: str | None = None
+    client_seed: str | None = None
+    nonce: int | None = None
+    derivation: int | None = None
+    revealed: str | None = None
+    sealed: str | None = None
+    salt: str | None = None
+    reveals: int | None = None
     rerolled_by: int | None = None
     undone_by: int | None = None
 
@@ -137,7 +157,11 @@ class Entry(_Data):
 class Table(_Data):
     """A game table: its ``id``, ``system`` (a registered system's name), ``version`` (the number of steps in
     its log), the seed its rolls are drawn from (``None``: fresh entropy each roll), the language its rolls
-    are written in, its members by name, the state of play and the log."""
+    are written in, its members by name, the state of play and the log.
+
+    A table of committed seeds (:mod:`diceengine.table.provable`) holds its secret ``server_seed`` (hex; stored,
+    never shown before its reveal), its SHA-256 ``commitment`` (public), each member's ``client_seeds``, the
+    ``nonces`` (each member's rolls since their client seed or the seed's rotation) and whether it has ``ended``."""
 
     format: int = FORMAT
     id: str = Field(min_length=1, max_length=200)
@@ -145,6 +169,11 @@ class Table(_Data):
     version: int = Field(default=0, ge=0)
     seed: int | None = Field(default=None, ge=0)
     lang: str | None = None
+    server_seed: str | None = None
+    commitment: str | None = None
+    client_seeds: dict[str, str] = Field(default_factory=dict)
+    nonces: dict[str, int] = Field(default_factory=dict)
+    ended: bool = False
     created: datetime
     members: dict[str, Member] = Field(default_factory=dict)
     play: Play = Play()

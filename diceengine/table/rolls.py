@@ -11,6 +11,7 @@ from typing import Any
 from diceengine.errors import DiceError
 from diceengine.i18n import N_
 
+from . import provable
 from .errors import TableError
 from .luck import roll_odds
 from .model import Entry, Table
@@ -19,31 +20,48 @@ from .steps import appended, jsonable, member_of, now
 _entropy = random.SystemRandom()  # the dice of a table without a seed
 
 def dice_source(table: Table, seed: Any) -> Any:
+    """Where a step's dice come from: ``seed`` if given, else the table's committed server seed (a rule's seed,
+    :mod:`~diceengine.table.provable`), else its seed's stream for this step, else fresh entropy."""
     if seed is not None:
         return seed
+    if table.commitment is not None:
+        return provable.rule_source(table)
     if table.seed is not None:
         return random.Random((table.seed << 64) | (table.version + 1))  # one stream per step: reproducible
     return _entropy
+
+
+def thrown(expression: str, system: str, source: Any, lang: str | None, options: dict[str, Any]
+           ) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
+    """The roll of ``expression`` from ``source``, its outcome fields and its dice, as the log keeps them."""
+    from diceengine.api import roll as bare_roll
+
+    rolled = bare_roll(expression, system, seed=source, lang=lang, **options)
+    fields = rolled.outcome._asdict()
+    outcome = {k: jsonable(v) for k, v in fields.items() if v is not None}
+    dice = json.loads("[" + rolled._plan.dice_json(rolled._record) + "]")
+    return rolled, outcome, dice
 
 
 def roll(table: Table, actor: str, expression: str, system: str | None = None, secret: bool = False,
          seed: Any = None, time: datetime | None = None, reroll_of: int | None = None, **options: Any) -> Table:
     """``actor`` rolls ``expression`` (of the table's system unless ``system`` names another): the dice, the
     outcome and its exact odds before the roll join the log. ``secret``: readable by the game master only.
-    ``seed``: an int or a generator (by default the table's seed sequence, else fresh entropy)."""
-    from diceengine.api import roll as bare_roll
-
+    ``seed``: an int or a generator (by default the table's committed server seed, else its seed sequence, else
+    fresh entropy)."""
     member_of(table, actor)
     system = system or table.system
-    rolled = bare_roll(expression, system, seed=dice_source(table, seed), lang=table.lang, **options)
-    fields = rolled.outcome._asdict()
-    outcome = {k: jsonable(v) for k, v in fields.items() if v is not None}
-    dice = json.loads("[" + rolled._plan.dice_json(rolled._record) + "]")
+    drawn = provable.draw(table, actor) if seed is None and table.commitment is not None else None
+    source = drawn.source if drawn is not None else dice_source(table, seed)
+    rolled, outcome, dice = thrown(expression, system, source, table.lang, options)
     entry = Entry(seq=table.version + 1, kind="roll", member=actor, time=now(time), secret=bool(secret),
                   expression=rolled.expression, system=rolled.system, options=jsonable(dict(options)),
                   outcome=outcome, dice=dice, text=str(rolled), reroll_of=reroll_of,
-                  odds=roll_odds(rolled.system, rolled.expression, options, outcome))
-    return appended(table, entry)
+                  odds=roll_odds(rolled.system, rolled.expression, options, outcome),
+                  **(drawn.fields if drawn is not None else {}))
+    if drawn is None:
+        return appended(table, entry)
+    return appended(table, provable.sealed(entry) if entry.secret else entry, **drawn.update)
 
 
 class _Replay(random.Random):

@@ -10,7 +10,7 @@ from pydantic_core import to_jsonable_python
 from diceengine.i18n import N_
 
 from .errors import TableAccessError, TableError
-from .model import MEMBER_KINDS, Entry, Member, Play, Table
+from .model import KEPT_KINDS, Entry, Member, Play, Table
 
 
 def now(time: datetime | None) -> datetime:
@@ -54,7 +54,7 @@ def undo(table: Table, actor: str, time: datetime | None = None) -> Table:
     joining, removal or new key, never an undo): its state of play comes back and it is marked ``undone_by``; the log keeps it."""
     game_master(table, actor, N_("only the game master may undo a step"))
     for e in reversed(table.log):
-        if e.kind != "undo" and e.kind not in MEMBER_KINDS and e.undone_by is None:
+        if e.kind != "undo" and e.kind not in KEPT_KINDS and e.undone_by is None:
             break
     else:
         raise TableError(N_("there is no step to undo"))

@@ -146,9 +146,9 @@ def refusals() -> Iterator[None]:
 
 
 def public(table: Table) -> Table:
-    """The table without its key hashes and without its seed (a seed would tell the dice to come)."""
+    """The table without its key hashes and without its seed or server seed (either would tell the dice to come)."""
     members = {n: m.model_copy(update={"key_hash": ""}) for n, m in table.members.items()}
-    return table.model_copy(update={"members": members, "seed": None})
+    return table.model_copy(update={"members": members, "seed": None, "server_seed": None})
 
 
 class Threads:

@@ -9,9 +9,30 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..table import Entry, Fairness, Luck, Table
 
-__all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
-           "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "ReadyResponse", "RekeyRequest", "RekeyResponse",
-           "RemoveRequest", "RuleOfPlayRequest", "StateIn", "StepResponse", "TableRollRequest"]
+__all__ = [
+    "AdjustRequest",
+    "CharacterRequest",
+    "ClientSeedRequest",
+    "CreateTableRequest",
+    "CreateTableResponse",
+    "FlipRequest",
+    "JoinRequest",
+    "JoinResponse",
+    "LogResponse",
+    "LuckResponse",
+    "Mismatch",
+    "OrderRequest",
+    "ReadyResponse",
+    "RekeyRequest",
+    "RekeyResponse",
+    "RemoveRequest",
+    "RevealRequest",
+    "RuleOfPlayRequest",
+    "StateIn",
+    "StepResponse",
+    "TableRollRequest",
+    "VerifyResponse",
+]
 
 
 class _Strict(BaseModel):
@@ -33,6 +54,7 @@ class CreateTableRequest(_Strict):
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
     pools: dict[str, int] = Field(default_factory=dict, max_length=32)
+    provable: bool = Field(False, description="derive the dice from a server seed committed by the first step")
 
 
 class CreateTableResponse(BaseModel):
@@ -154,3 +176,38 @@ class ReadyResponse(BaseModel):
 
     ready: bool
     database: str
+
+
+class ClientSeedRequest(_Strict):
+    """The member's own client seed: their next rolls are derived from it too (the page makes one in the browser)."""
+
+    seed: str = Field(min_length=1, max_length=128, examples=["b3f1c0de"])
+
+
+class RevealRequest(_Strict):
+    """The secret roll the game master reveals, by its step number."""
+
+    step: int = Field(ge=1)
+
+
+class Mismatch(BaseModel):
+    """A step of the log that does not match (``step`` ``None``: the log as a whole), the kind of mismatch, what."""
+
+    step: int | None
+    kind: str
+    detail: str
+
+
+class VerifyResponse(BaseModel):
+    """The verification of the log as the member reads it (:func:`diceengine.table.verify`): ``ok``: no step
+    tampered with; ``complete``: every die checked; what could not be checked; the commitments in order."""
+
+    ok: bool
+    complete: bool
+    steps: int
+    checked: int
+    sealed: int
+    pending: int
+    legacy: int
+    commitments: list[str]
+    problems: list[Mismatch]

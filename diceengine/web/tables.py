@@ -32,6 +32,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..i18n import N_
 from ..table import Table
+from ..table import provable as P
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
@@ -50,6 +51,7 @@ from .table_events import Hub, stream
 from .table_models import (
     AdjustRequest,
     CharacterRequest,
+    ClientSeedRequest,
     CreateTableRequest,
     CreateTableResponse,
     FlipRequest,
@@ -57,14 +59,17 @@ from .table_models import (
     JoinResponse,
     LogResponse,
     LuckResponse,
+    Mismatch,
     OrderRequest,
     ReadyResponse,
     RekeyRequest,
     RekeyResponse,
     RemoveRequest,
+    RevealRequest,
     RuleOfPlayRequest,
     StepResponse,
     TableRollRequest,
+    VerifyResponse,
 )
 
 __all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", "install_cors", "roll_of",
@@ -151,7 +156,8 @@ def router_for(settings: TableSettings) -> TableRoutes:
             if req.scene is not None:
                 scene = R.state_class(req.system, req.scene.kind).model_validate(req.scene.state)
             table_id = secrets.token_urlsafe(16)
-            table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools)
+            table, keys = R.new_table(table_id, req.system, req.gm, scene=scene, lang=req.lang, pools=req.pools,
+                                       provable=req.provable)
             table = tables.store.create(table)
             return CreateTableResponse(table_id=table_id, gm_key=keys[req.gm], join_link=f"/tables/{table_id}/join",
                                        table=public(table))
@@ -274,6 +280,52 @@ def router_for(settings: TableSettings) -> TableRoutes:
             with refusals():
                 table = seat.table()
             return LogResponse(version=table.version, steps=list(table.log[after:after + MAX_LOG]))
+
+        return await tables.read(read)  # type: ignore[no-any-return]
+
+    @router.post("/{table_id}/clientseed", response_model=StepResponse)
+    async def client_seed(table_id: str, req: ClientSeedRequest, key: Key) -> StepResponse:
+        """The member sets their own client seed: their next rolls are derived from it too."""
+        return await step(table_id, key, P.set_client_seed, req.seed)
+
+    @router.post("/{table_id}/rotate", response_model=StepResponse)
+    async def rotate_seed(table_id: str, key: Key) -> StepResponse:
+        """The game master reveals the server seed and commits a new one."""
+        return await step(table_id, key, P.rotate_seed)
+
+    @router.post("/{table_id}/end", response_model=StepResponse)
+    async def end(table_id: str, key: Key) -> StepResponse:
+        """The game master ends the table: its server seed is revealed, no more dice are drawn."""
+        return await step(table_id, key, P.end_table)
+
+    @router.post("/{table_id}/reveal", response_model=StepResponse)
+    async def reveal(table_id: str, req: RevealRequest, key: Key) -> StepResponse:
+        """The game master reveals a secret roll (its seal in the log checks it)."""
+        return await step(table_id, key, P.reveal_secret, req.step)
+
+    @router.get("/{table_id}/export", responses={200: {"content": {"application/json": {}}}})
+    async def export(table_id: str, key: Key) -> Response:
+        """The table and its whole log as the member reads it, as ``dice table verify`` takes it."""
+        def read() -> str:
+            seat = tables.seat(table_id, key)
+            with refusals():
+                return R.export_log(seat.table())
+
+        return Response(await tables.read(read), media_type="application/json")
+
+    @router.get("/{table_id}/verify", response_model=VerifyResponse)
+    async def verify(table_id: str, key: Key) -> VerifyResponse:
+        """The log as the member reads it, verified by the engine (the same check runs offline)."""
+        def read() -> VerifyResponse:
+            from ..table.verify import verify as verified
+
+            seat = tables.seat(table_id, key)
+            with refusals():
+                report = verified(seat.table())
+            return VerifyResponse(ok=report.ok, complete=report.complete, steps=report.steps, checked=report.checked,
+                                  sealed=report.sealed, pending=report.pending, legacy=report.legacy,
+                                  commitments=list(report.commitments),
+                                  problems=[Mismatch(**vars(p)) for p in report.problems])
 
         return await tables.read(read)  # type: ignore[no-any-return]
 

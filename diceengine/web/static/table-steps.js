@@ -113,6 +113,10 @@ export function describe(step) {
       if (step.secret && step.expression === null) return t("rolled in secret");
       if (step.reroll_of) return fmt(t("re-rolled step {seq}"), { seq: step.reroll_of });
       return step.secret ? t("rolled in secret") : t("rolled");
+    case "seed": return step.revealed ? t("revealed the server seed and committed a new one") : t("committed a server seed");
+    case "end": return t("ended the table: its server seed revealed");
+    case "clientseed": return fmt(t("set their client seed: {seed}"), { seed: step.client_seed });
+    case "reveal": return fmt(t("revealed the secret roll of step {seq}"), { seq: step.reveals });
     default: return step.kind;
   }
 }

@@ -8,6 +8,7 @@
 import { api, el, engine, fill as fmt, num, t } from "./common.js";
 import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
+import { buildProvable, renderProvable, stepSeen } from "./table-provable.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
 // ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
@@ -95,22 +96,26 @@ function buildStart() {
   const light = el("input", { id: "table-light", type: "number", min: "0", max: "20", value: "2", class: "narrow" });
   const dark = el("input", { id: "table-dark", type: "number", min: "0", max: "20", value: "1", class: "narrow" });
   const destiny = el("span", { class: "table-destiny-start" }, field(t("Light side tokens"), light), field(t("Dark side tokens"), dark));
+  const provable = el("input", { id: "table-provable", type: "checkbox" });
+  const provableLabel = el("label", { class: "inline", id: "table-provable-label" }, provable, t("dice anyone can verify"));
   const showDestiny = () => { destiny.hidden = system.value !== "ffg"; };
   system.addEventListener("change", showDestiny);
   showDestiny();
   const createError = errorBox();
   const create = el("form", { id: "table-create", autocomplete: "off" },
-    el("div", { class: "row" }, field(t("Your name (game master)"), gm, "grow"), field(t("System"), system), destiny,
+    el("div", { class: "row" }, field(t("Your name (game master)"), gm, "grow"), field(t("System"), system), destiny, provableLabel,
        el("button", { type: "submit", text: t("Create the table") })), createError);
   create.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearError(createError);
     const body = { system: system.value, gm: gm.value.trim() };
+    if (provable.checked) body.provable = true;
     const scene = startingScene(system.value, parseInt(light.value || "0", 10), parseInt(dark.value || "0", 10));
     if (scene) body.scene = scene;
     try {
       const made = await api("/tables", body);
-      saveSeat(made.table_id, { key: made.gm_key, name: body.gm, system: body.system, since: Date.now() });
+      saveSeat(made.table_id, { key: made.gm_key, name: body.gm, system: body.system, since: Date.now(),
+                                commitment: made.table.commitment });
       location.hash = `#table/${made.table_id}`;
     } catch (err) { showError(createError, err); }
   });
@@ -159,7 +164,8 @@ function buildJoin() {
     const id = parts.joinId;
     try {
       const joined = await api(`/tables/${encodeURIComponent(id)}/join`, { name: name.value.trim() });
-      saveSeat(id, { key: joined.player_key, name: joined.name, system: joined.table.system, since: Date.now() });
+      saveSeat(id, { key: joined.player_key, name: joined.name, system: joined.table.system, since: Date.now(),
+                     commitment: (joined.table.log.find((s) => s.kind === "seed") || {}).commitment });
       await openTable(id);
     } catch (err) {
       showError(box, err.status === 404 ? { message: t("there is no such table: ask the game master for the link again") } : err);
@@ -316,7 +322,8 @@ function buildRoom() {
     el("p", { class: "hint", text: t("Each member's rolls against their exact odds: fair dice give a mean percentile of 50; above it, luckier.") }),
     parts.luck);
 
-  parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, luckBox);
+  parts.provable = buildProvable((what, body) => act(what, body), () => room);
+  parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, parts.provable.box, luckBox);
   return el("div", { id: "table-room", class: "table-room", hidden: "" },
     head, el("div", { class: "table-columns" }, el("div", { class: "table-main" }, rollBox, logBox), parts.side));
 }
@@ -386,7 +393,7 @@ function renderStep(step) {
                   el("span", { class: "step-what", text: describe(step) }),
                   el("time", { class: "step-time", datetime: step.time, text: timeOf(step) }));
   li.append(head);
-  if (step.kind === "roll" && step.expression !== null) {
+  if ((step.kind === "roll" || step.kind === "reveal") && step.expression !== null) {
     const line = el("p", { class: "line" }, el("code", { class: "step-expression", text: step.expression }));
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
@@ -396,6 +403,11 @@ function renderStep(step) {
     const sameLanguage = !room || (room.table.lang || "en") === document.documentElement.lang;
     if (step.text && sameLanguage) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
+  if (step.kind === "roll" && step.sealed && room && room.role === "gm" && step.expression !== null) {
+    li.append(el("p", { class: "line" }, button(t("Reveal to everyone"), () => act("reveal", { step: step.seq }), "secondary small reveal-secret")));
+  }
+  if (step.commitment && step.kind !== "roll") li.append(el("p", { class: "line muted" }, t("commitment "), el("code", { class: "wrap", text: step.commitment })));
+  if (step.revealed) li.append(el("p", { class: "line muted" }, t("revealed seed "), el("code", { class: "wrap step-revealed", text: step.revealed })));
   if (step.kind === "rule") {
     if (step.check) {
       const use = button(t("Roll this check"), () => {
@@ -449,6 +461,7 @@ function addStep(step) {
   if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
   remark();
   if (step.kind === "roll" || step.kind === "undo") refreshLuck();
+  if (["seed", "end", "clientseed"].includes(step.kind)) { stepSeen(room, step); renderProvable(parts.provable, room); }
 }
 
 // ---- the state of play: pools, initiative, characters
@@ -666,7 +679,9 @@ async function openTable(id) {
     return;
   }
   const me = table.members[seat.name];
-  room = { id, key: seat.key, name: seat.name, role: me ? me.role : "player", table, steps: new Map(), playSeq: table.version };
+  room = { id, key: seat.key, name: seat.name, role: me ? me.role : "player", table, steps: new Map(), playSeq: table.version,
+           firstCommitment: seat.commitment || (table.log.find((s) => s.kind === "seed") || {}).commitment };
+  renderProvable(parts.provable, room);
   parts.shareInput.value = shareLink(id);
   parts.expression.value = (engine.systems[table.system] && engine.systems[table.system].examples[0]) || "";
   const [kind, state] = CHARACTERS[table.system] || [null, {}];

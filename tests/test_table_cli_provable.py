@@ -1,0 +1,60 @@
+"""``dice table`` and the committed seeds: new --provable, seed, rotate, reveal, end, verify, in English and
+French; a tampered log names its step and exits 1; what is not a log is the engine's error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from diceengine.cli import main
+from diceengine.table import provable as P
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_provable_night_on_the_command_line(tmp_path, capsys):
+    path, log = str(tmp_path / "night.db"), tmp_path / "night.json"
+    assert run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", "--player", "Kira", "--provable")[0] == 0
+    code, out, _ = run(capsys, "table", "seed", path, "Kira", "my own")
+    assert code == 0 and out.strip() == "Kira's client seed: my own"
+    run(capsys, "table", "roll", path, "Kira", "3d6")
+    run(capsys, "table", "roll", path, "Ana", "1d20", "--secret")
+    code, out, _ = run(capsys, "table", "rotate", path)
+    revealed = out.split("revealed: ")[1].split(";")[0]
+    code, out, _ = run(capsys, "table", "log", path)
+    assert f"#1 Ana: commits a server seed commitment={P.commitment_of(revealed)}" in out
+    assert run(capsys, "table", "reveal", path, "6")[1].strip() == "secret roll #6 revealed"
+    assert run(capsys, "table", "end", path)[0] == 0
+    code, out, _ = run(capsys, "table", "log", path, "--json")
+    log.write_text(out, encoding="utf-8")
+    code, out, _ = run(capsys, "table", "verify", str(log))
+    assert code == 0 and out.startswith("verified: 9 steps, 2 recomputed")
+    assert "fairness: too few rolls to test" in out  # the dice were not chosen, and the odds' test says how they fell
+    code, out, _ = run(capsys, "table", "verify", str(log), "--lang", "fr")
+    assert code == 0 and out.startswith("vérifié : 9 étapes")
+    forged = json.loads(log.read_text(encoding="utf-8"))
+    forged["table"]["log"][4]["client_seed"] = "not mine"
+    log.write_text(json.dumps(forged), encoding="utf-8")
+    code, out, _ = run(capsys, "table", "verify", str(log), "--lang", "fr")
+    assert code == 1 and out.startswith("l'étape 5 ne correspond pas (client-seed)")
+
+
+def test_the_seed_commands_refuse_in_the_engines_words(tmp_path, capsys):
+    path = str(tmp_path / "night.db")
+    run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", "--player", "Kira")
+    code, _, err = run(capsys, "table", "seed", path, "Kira", "abc")
+    assert code != 0 and "no committed seed" in err
+    code, _, err = run(capsys, "table", "rotate", path, "--as", "Kira", "--lang", "fr")
+    assert code != 0 and "seul le meneur de jeu" in err
+    code, _, err = run(capsys, "table", "verify", str(tmp_path / "none.json"))
+    assert code != 0 and "cannot read" in err and "Traceback" not in err
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    code, out, _ = run(capsys, "table", "verify", str(tmp_path / "bad.json"))
+    assert code == 1 and "the log does not hold together (format)" in out
