@@ -29,7 +29,7 @@ def test_a_provable_night_on_the_command_line(tmp_path, capsys):
     code, out, _ = run(capsys, "table", "rotate", path)
     revealed = out.split("revealed: ")[1].split(";")[0]
     code, out, _ = run(capsys, "table", "log", path)
-    assert f"#1 Ana: commits a server seed commitment={P.commitment_of(revealed)}" in out
+    assert f"#1 Ana commits to a server seed (SHA-256 {P.commitment_of(revealed)})" in out
     assert run(capsys, "table", "reveal", path, "6")[1].strip() == "secret roll #6 revealed"
     assert run(capsys, "table", "end", path)[0] == 0
     code, out, _ = run(capsys, "table", "log", path, "--json")
