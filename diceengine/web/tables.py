@@ -305,11 +305,12 @@ def router_for(settings: TableSettings) -> TableRoutes:
 
     @router.get("/{table_id}/export", responses={200: {"content": {"application/json": {}}}})
     async def export(table_id: str, key: Key) -> Response:
-        """The table and its whole log as the member reads it, as ``dice table verify`` takes it."""
+        """The table and its whole log as the member reads it, as ``dice table verify`` takes it (without the key
+        hashes and the seeds, as every answer of the service)."""
         def read() -> str:
             seat = tables.seat(table_id, key)
             with refusals():
-                return R.export_log(seat.table())
+                return R.export_log(public(seat.table()))
 
         return Response(await tables.read(read), media_type="application/json")
 
