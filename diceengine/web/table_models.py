@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..table import Entry, Fairness, Luck, Table
+from ..table.model import Name
 
 __all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
            "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "RuleOfPlayRequest",
@@ -29,7 +30,7 @@ class CreateTableRequest(_Strict):
     """A new table: its ruleset, its game master's name, its scene to start from, its language."""
 
     system: str = Field(max_length=64, examples=["ffg"])
-    gm: str = Field(min_length=1, max_length=100, examples=["Marion"])
+    gm: Name = Field(examples=["Marion"])
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
     pools: dict[str, int] = Field(default_factory=dict, max_length=32)
@@ -48,7 +49,7 @@ class CreateTableResponse(BaseModel):
 class JoinRequest(_Strict):
     """A player's name at the table."""
 
-    name: str = Field(min_length=1, max_length=100, examples=["Kira"])
+    name: Name = Field(examples=["Kira"])
 
 
 class JoinResponse(BaseModel):
@@ -80,8 +81,8 @@ class RuleOfPlayRequest(_Strict):
 class CharacterRequest(_Strict):
     """A character joins the table with its state of play, played by ``owner`` (a member)."""
 
-    name: str | None = Field(None, max_length=100)
-    owner: str | None = Field(None, max_length=100)
+    name: Name | None = None
+    owner: Name | None = Field(None, description="the member who plays it (default: the caller)")
     kind: str = Field(max_length=100)
     state: dict[str, Any]
 

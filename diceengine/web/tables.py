@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..i18n import N_
 from ..table import Table
+from ..table.model import TableId
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
@@ -138,7 +139,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.write(create)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/join", response_model=JoinResponse, status_code=201)
-    async def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
+    async def join(table_id: TableId, req: JoinRequest, request: Request) -> JoinResponse:
         """A player joins the table by its link (knowing the table's id is the invitation)."""
         tables.limit(client_of(request))
         given: dict[str, str] = {}
@@ -158,7 +159,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return joined_as  # type: ignore[no-any-return]
 
     @router.get("/{table_id}", response_model=Table)
-    async def read_table(table_id: str, key: Key) -> Table:
+    async def read_table(table_id: TableId, key: Key) -> Table:
         """The table as the member reads it: its members, state of play and log."""
         def read() -> Table:
             seat = tables.seat(table_id, key)
@@ -168,30 +169,30 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/roll", response_model=StepResponse)
-    async def roll(table_id: str, req: TableRollRequest, key: Key) -> StepResponse:
+    async def roll(table_id: TableId, req: TableRollRequest, key: Key) -> StepResponse:
         """Roll, public or secret (a secret roll's dice are for the game master only; answered first by
         :class:`~diceengine.web.table_fastpath.TableRollFastPath`)."""
         return await step(table_id, key, roll_of(req))
 
     @router.post("/{table_id}/reroll", response_model=StepResponse)
-    async def reroll(table_id: str, key: Key) -> StepResponse:
+    async def reroll(table_id: TableId, key: Key) -> StepResponse:
         """Re-roll the member's last roll (the first stays in the log, marked)."""
         return await step(table_id, key, R.reroll)
 
     @router.post("/{table_id}/undo", response_model=StepResponse)
-    async def undo(table_id: str, key: Key) -> StepResponse:
+    async def undo(table_id: TableId, key: Key) -> StepResponse:
         """Undo the last step that stands (the game master)."""
         return await step(table_id, key, R.undo)
 
     @router.post("/{table_id}/rule", response_model=StepResponse)
-    async def rule(table_id: str, req: RuleOfPlayRequest, key: Key) -> StepResponse:
+    async def rule(table_id: TableId, req: RuleOfPlayRequest, key: Key) -> StepResponse:
         """Apply a rule of play to the scene or to a character (a player: only their own)."""
         if "seed" in req.args:  # a member choosing a rule's dice
             raise Refused(400, "value", N_("a rule's dice come from the table: no seed over HTTP"))
         return await step(table_id, key, R.rule, req.rule, req.target, req.args)
 
     @router.post("/{table_id}/characters", response_model=StepResponse)
-    async def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
+    async def add_character(table_id: TableId, req: CharacterRequest, key: Key) -> StepResponse:
         """A character joins the table (a player adds only their own)."""
         def add(table: Table, member: str) -> Table:
             state = R.state_class(table.system, req.kind).model_validate(req.state)
@@ -200,32 +201,32 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await step(table_id, key, add)
 
     @router.post("/{table_id}/flip", response_model=StepResponse)
-    async def flip(table_id: str, req: FlipRequest, key: Key) -> StepResponse:
+    async def flip(table_id: TableId, req: FlipRequest, key: Key) -> StepResponse:
         """Flip destiny tokens (or any tokens) from one pool to another."""
         return await step(table_id, key, R.flip, req.source, req.to, req.tokens)
 
     @router.post("/{table_id}/adjust", response_model=StepResponse)
-    async def adjust(table_id: str, req: AdjustRequest, key: Key) -> StepResponse:
+    async def adjust(table_id: TableId, req: AdjustRequest, key: Key) -> StepResponse:
         """Add to or take from a pool."""
         return await step(table_id, key, R.adjust, req.pool, req.delta)
 
     @router.post("/{table_id}/order", response_model=StepResponse)
-    async def order(table_id: str, req: OrderRequest, key: Key) -> StepResponse:
+    async def order(table_id: TableId, req: OrderRequest, key: Key) -> StepResponse:
         """Set the initiative order (the game master)."""
         return await step(table_id, key, R.set_order, req.order)
 
     @router.post("/{table_id}/turn", response_model=StepResponse)
-    async def next_turn(table_id: str, key: Key) -> StepResponse:
+    async def next_turn(table_id: TableId, key: Key) -> StepResponse:
         """The next in the initiative order acts."""
         return await step(table_id, key, R.next_turn)
 
     @router.post("/{table_id}/round", response_model=StepResponse)
-    async def next_round(table_id: str, key: Key) -> StepResponse:
+    async def next_round(table_id: TableId, key: Key) -> StepResponse:
         """A new round begins."""
         return await step(table_id, key, R.next_round)
 
     @router.get("/{table_id}/log", response_model=LogResponse)
-    async def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
+    async def log(table_id: TableId, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
         """The steps after ``after``, as the member reads them."""
         def read() -> LogResponse:
             seat = tables.seat(table_id, key)
@@ -236,7 +237,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.get("/{table_id}/luck", response_model=LuckResponse)
-    async def luck(table_id: str, key: Key) -> LuckResponse:
+    async def luck(table_id: TableId, key: Key) -> LuckResponse:
         """Each member's luck (the mean percentile of their rolls) and the fairness test, over the rolls the
         member may read."""
         def read() -> LuckResponse:
@@ -250,7 +251,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
                 responses={200: {"content": {"text/event-stream": {}},
                                  "description": "server-sent events: each step (`event: step`, `id:` its number, "
                                                 "`data:` its JSON as the member reads it)"}})
-    async def events(table_id: str, key: Key,
+    async def events(table_id: TableId, key: Key,
                      after: Annotated[int, Query(ge=0)] = 0,
                      last_event_id: Annotated[str | None, Header()] = None) -> Response:
         """The live log: every step after ``after`` (or the ``Last-Event-ID`` header), then each new one as it is
