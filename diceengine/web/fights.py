@@ -24,7 +24,7 @@ from ..errors import DiceValueError
 from ..fights import FightOdds, compare, load_encounter
 from ..fights.encounter import MAX_ROUNDS
 from ..i18n import N_
-from .answers import invalid_response
+from .answers import caller_language, invalid_response
 from .models import ErrorResponse, _Strict
 
 __all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
@@ -34,6 +34,10 @@ MAX_FIGHTS = 1_000_000
 #: most rulesets one request compares
 MAX_SYSTEMS = 8
 
+#: a whole encounter (a duel in D6), the documented example of a request's text
+_EXAMPLE = ('name = "Duel"\n[d6]\n[[d6.a]]\nname = "Roark"\nattack = "5D"\nstrength = "3D"\ndamage = "5D"\n'
+            '[[d6.b]]\nname = "Stormtrooper"\nattack = "4D"\nstrength = "2D"\ndamage = "4D"\n')
+
 _ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
                                              503: {"model": ErrorResponse}}
 
@@ -42,7 +46,7 @@ class FightRequest(_Strict):
     """An encounter, as text (``format``: ``toml`` or ``json``) or as a JSON object, and how to compute it."""
 
     text: str | None = Field(None, max_length=60_000, description="the encounter file's text",
-                             examples=['name = "Duel"\n[d6]\n[[d6.a]]\nattack = "5D"\n...'])
+                             examples=[_EXAMPLE])
     format: Literal["toml", "json"] = Field("toml", description="the format of `text`")
     encounter: dict[str, Any] | None = Field(None, description="the encounter as a JSON object (instead of text)")
     systems: list[str] | None = Field(None, max_length=MAX_SYSTEMS,
@@ -56,7 +60,7 @@ class FightRequest(_Strict):
     @model_validator(mode="after")
     def _one_encounter(self) -> FightRequest:
         if (self.text is None) == (self.encounter is None):
-            raise ValueError("give the encounter either as text or as an object, not both or neither")
+            raise ValueError(N_("give the encounter either as text or as an object, not both or neither"))
         return self
 
 
@@ -135,6 +139,6 @@ async def fight(request: Request) -> Response:
     try:  # the body read by pydantic's own parser: any JSON, however nested, is an answer in the error shape
         req = FightRequest.model_validate_json(await request.body())
     except ValidationError as err:
-        return invalid_response(err.errors(include_url=False, include_context=False))
+        return invalid_response(err.errors(include_url=False), caller_language(request))
     text = await request.app.state.offload.run(service.as_json, do_fight, req)
     return Response(text, media_type="application/json")
