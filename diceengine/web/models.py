@@ -54,10 +54,15 @@ MAX_BARS = 400
 
 #: a system option's value, as JSON gives it
 OptionValue = bool | int | str
-_EXPR: Any = Field(max_length=2000, description="an expression; a 'system:' prefix picks the system",
-              examples=["4D+2 vs 15"])
-_SYSTEM: Any = Field(None, max_length=64, description="the ruleset (default: standard, or the expression's prefix)",
-                examples=["d6wild"])
+_EXPR: Any = Field(max_length=2000, description="an expression; a 'system:' prefix picks the system")
+_SYSTEM: Any = Field(None, max_length=64, description="the ruleset (default: standard, or the expression's prefix)")
+#: a check the documented examples make (its system named: the default, standard, reads no ``4D``)
+_CHECK = {"expression": "4D+2 vs 15", "system": "d6wild"}
+
+
+def _example(**body: Any) -> ConfigDict:
+    """A strict request model's settings, with ``body`` its documented example (a whole, valid request)."""
+    return ConfigDict(extra="forbid", json_schema_extra={"examples": [body]})
 _OPTIONS: Any = Field(default_factory=dict, max_length=32, description="system options (see /api/systems)")
 
 
@@ -77,6 +82,8 @@ class ErrorResponse(BaseModel):
 
 class RollRequest(_Strict):
     """Roll an expression once or ``n`` times."""
+
+    model_config = _example(**_CHECK, n=2)
 
     expression: str = _EXPR
     system: str | None = _SYSTEM
@@ -99,6 +106,8 @@ class RollResponse(BaseModel):
 
 class OddsRequest(_Strict):
     """The exact distribution of an expression."""
+
+    model_config = _example(**_CHECK)
 
     expression: str = _EXPR
     system: str | None = _SYSTEM
@@ -133,6 +142,8 @@ class OddsResponse(BaseModel):
 class SampleRequest(_Strict):
     """Roll an expression ``n`` times at once and summarise."""
 
+    model_config = _example(**_CHECK, n=10_000, seed=1)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
@@ -164,6 +175,8 @@ class SampleResponse(BaseModel):
 class Check(_Strict):
     """One check of a comparison."""
 
+    model_config = _example(**_CHECK)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
@@ -171,6 +184,8 @@ class Check(_Strict):
 
 class CompareRequest(_Strict):
     """Several checks side by side."""
+
+    model_config = _example(checks=[_CHECK, {"expression": "2a1p vs 2d", "system": "ffg"}])
 
     checks: list[Check] = Field(min_length=1, max_length=MAX_CHECKS)
 
@@ -194,9 +209,11 @@ class CompareResponse(BaseModel):
 class ConvertRequest(_Strict):
     """The checks of another system closest in chance of success."""
 
+    model_config = _example(expression="4D+2 vs 15", source="d6wild", target="ffg")
+
     expression: str = _EXPR
     source: str | None = Field(None, max_length=64, description="the source system (or the expression's prefix)")
-    target: str = Field(max_length=64, examples=["ffg"])
+    target: str = Field(max_length=64)
     source_options: dict[str, OptionValue] = _OPTIONS
     target_options: dict[str, OptionValue] = _OPTIONS
     top: int = Field(5, ge=1, le=MAX_TOP)
