@@ -65,7 +65,11 @@ __all__ = ["MAX_BODY", "app", "create_app"]
 #: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
 CACHE_SIZE = 2048
 
-_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
+_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+                                             503: {"model": ErrorResponse}}
+#: the refusals any route may answer (the gate's: a body too large; a request that does not fit its route)
+_EVERYWHERE: dict[int | str, dict[str, Any]] = {413: {"model": ErrorResponse, "description": "a body past 64 KiB"},
+                                                422: {"model": ErrorResponse}}
 
 
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
@@ -94,6 +98,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             app.state.tables.close()
 
     app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
+                  responses=_EVERYWHERE,
                   description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
     app.state.offload = offload
     cache: OrderedDict[tuple[str, str], str] = OrderedDict()

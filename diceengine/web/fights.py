@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
@@ -25,7 +25,7 @@ from ..fights import FightOdds, compare, load_encounter
 from ..fights.encounter import MAX_ROUNDS
 from ..i18n import N_
 from .answers import caller_language, invalid_response
-from .models import ErrorResponse, _Strict
+from .models import ErrorResponse, Int, Seed, _Strict, whole_number
 
 __all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
 
@@ -53,15 +53,9 @@ class FightRequest(_Strict):
                                       description="the rulesets to compare (default: every one of the encounter)")
     method: Literal["auto", "exact", "simulated"] = Field(
         "auto", description="exact (one combatant a side), simulated, or auto (exact when possible)")
-    fights: int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="seed of the simulation")
-    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS, description="rounds in the tables (default: the file's)")
-
-    @model_validator(mode="after")
-    def _one_encounter(self) -> FightRequest:
-        if (self.text is None) == (self.encounter is None):
-            raise ValueError(N_("give the encounter either as text or as an object, not both or neither"))
-        return self
+    fights: Int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
+    seed: Seed | None = Field(None, description="seed of the simulation")
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS), BeforeValidator(whole_number)] | None = Field(None, description="rounds in the tables (default: the file's)")
 
 
 class FightResponse(BaseModel):
@@ -77,7 +71,10 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _parse(req: FightRequest) -> Any:
-    """The encounter's data from the request; the engine's error, a caret under the fault, if it does not parse."""
+    """The encounter's data from the request; the engine's error, a caret under the fault, if it does not parse,
+    and when the request gives both a text and an object, or neither (what its schema does not say)."""
+    if (req.text is None) == (req.encounter is None):
+        raise DiceValueError(N_("give the encounter either as text or as an object, not both or neither"))
     if req.encounter is not None:
         return req.encounter
     text = req.text or ""

@@ -291,10 +291,10 @@ def client_of(request: Request) -> str:
 
 async def _key_of(request: Request,
                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
-    """The member's key from ``Authorization: Bearer KEY``, a token taken from its bucket; else 401 / 429."""
+    """The member's key from ``Authorization: Bearer KEY``, a token taken from its bucket; else 401 / 429. A
+    request without a key is refused as such, at once (it touches nothing: no bucket, no database)."""
     tables: TableState = request.app.state.tables
     if creds is None or not creds.credentials:
-        tables.limit(client_of(request))
         raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
                       {"WWW-Authenticate": "Bearer"})
     tables.limit(key_bucket(creds.credentials))

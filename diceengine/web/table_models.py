@@ -8,7 +8,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..table import Entry, Fairness, Luck, Table
+from ..limits import MAX_EXPRESSION_LENGTH
 from ..table.model import Name
+from .models import Int, OptionValue
 
 __all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTableResponse", "FlipRequest",
            "JoinRequest", "JoinResponse", "LogResponse", "LuckResponse", "OrderRequest", "RuleOfPlayRequest",
@@ -16,7 +18,9 @@ __all__ = ["AdjustRequest", "CharacterRequest", "CreateTableRequest", "CreateTab
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no field but its own, each of its JSON type (no ``false`` for a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class StateIn(_Strict):
@@ -33,7 +37,7 @@ class CreateTableRequest(_Strict):
     gm: Name = Field(examples=["Marion"])
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
-    pools: dict[str, int] = Field(default_factory=dict, max_length=32)
+    pools: dict[str, Int] = Field(default_factory=dict, max_length=32)
 
 
 class CreateTableResponse(BaseModel):
@@ -64,10 +68,10 @@ class JoinResponse(BaseModel):
 class TableRollRequest(_Strict):
     """A roll at the table: public, or secret (its dice for the game master only)."""
 
-    expression: str = Field(max_length=2000, examples=["2a1p vs 2d"])
+    expression: str = Field(max_length=MAX_EXPRESSION_LENGTH, examples=["2a1p vs 2d"])
     system: str | None = Field(None, max_length=64, description="another ruleset than the table's")
     secret: bool = False
-    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=32)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
 
 
 class RuleOfPlayRequest(_Strict):
@@ -90,18 +94,18 @@ class CharacterRequest(_Strict):
 class FlipRequest(_Strict):
     """Flip tokens from one pool to another (``destiny.light`` to ``destiny.dark``)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     source: str = Field(alias="from", max_length=200, examples=["destiny.light"])
     to: str = Field(max_length=200, examples=["destiny.dark"])
-    tokens: int = Field(1, ge=1, le=1000)
+    tokens: Int = Field(1, ge=1, le=1000)
 
 
 class AdjustRequest(_Strict):
     """Add to (or take from) a pool."""
 
     pool: str = Field(max_length=200)
-    delta: int = Field(ge=-1_000_000, le=1_000_000)
+    delta: Int = Field(ge=-1_000_000, le=1_000_000)
 
 
 class OrderRequest(_Strict):
