@@ -66,6 +66,28 @@ def schema_valid_requests_fit_the_models(ctx: Any, response: Any, case: Any) -> 
     return None
 
 
+def _describe_lambdas_safely() -> None:
+    """Hypothesis describes a strategy's lambdas by parsing their source (for a repr it builds while checking a
+    strategy); CPython 3.11 before 3.11.8 may raise ``SystemError: AST constructor recursion depth mismatch``
+    there (gh-106905), which Schemathesis reports as a runtime error of the run. A description is only words:
+    an unknown one instead."""
+    from hypothesis.internal import lambda_sources
+
+    described = lambda_sources._lambda_description
+
+    def description(f: Any, *args: Any, **kwargs: Any) -> str:
+        try:
+            return described(f, *args, **kwargs)  # type: ignore[no-any-return]
+        except SystemError:
+            return "lambda: <unknown>"
+
+    lambda_sources._lambda_description = description
+
+
+if os.environ.get("SCHEMATHESIS_HOOKS") == __name__:  # loaded by the st process
+    _describe_lambdas_safely()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -105,9 +127,10 @@ def server(database: str, tmp_path: Path) -> Iterator[str]:
     # the buckets high enough for a fuzzer's pace (read where the service reads them)
     env = {**os.environ, "DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
            "DICE_NEW_RATE": "1000000"}
-    proc = subprocess.Popen([sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db", database,
-                             "--log-level", "warning", "--no-access-log"], cwd=tmp_path, env=env,
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "server.log", "w"))
+    with open(tmp_path / "server.log", "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db", database,
+                                 "--log-level", "warning", "--no-access-log"], cwd=tmp_path, env=env,
+                                start_new_session=True, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 120
@@ -137,7 +160,8 @@ def _schemathesis(base: str, tmp_path: Path, config: str, *args: str) -> subproc
                "--request-timeout", "20", "--report-dir", str(tmp_path / "report"), *args]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.test_schemathesis", "PYTHONPATH": str(ROOT)}
     try:
-        return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=SECONDS)
+        return subprocess.run(command, check=False, cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=SECONDS)
     except subprocess.TimeoutExpired as err:
         pytest.fail(f"schemathesis ran past {SECONDS:g} s ({EXAMPLES} examples an operation): "
                     f"{(err.stdout or '')[-3000:]!s}")

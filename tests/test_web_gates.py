@@ -223,6 +223,21 @@ def test_an_unforeseen_failure_is_a_500_in_the_shape() -> None:
     refused(c.get("/api/roll", headers=FR), 500, "internal", "le service a échoué")
 
 
+def test_another_status_of_the_framework_is_in_the_shape() -> None:
+    """A status of the framework's with no words of its own (a teapot's) is still a refusal in the shape, in the
+    caller's language, its headers kept."""
+    from starlette.requests import Request
+
+    from diceengine.web.answers import http_refusal
+
+    scope = {"type": "http", "method": "GET", "path": "/x", "headers": [(b"accept-language", b"fr")],
+             "query_string": b"", "server": ("t", 80), "scheme": "http", "root_path": ""}
+    r = http_refusal(Request(scope), 418, {"X-Why": "tea"})
+    assert r.status_code == 418 and r.headers["x-why"] == "tea"
+    body = json.loads(r.body)
+    assert set(body) == SHAPE and body["error"] == "refused" and body["message"] == "cette requête est refusée (HTTP 418)"
+
+
 # ---- 3. the documented examples make valid requests
 
 def test_every_documented_example_is_a_valid_request(client: TestClient) -> None:

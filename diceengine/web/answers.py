@@ -148,7 +148,7 @@ def http_refusal(conn: HTTPConnection, status: int, headers: Mapping[str, str] |
                        {"Allow": allowed}, method=conn.scope.get("method", "?"), path=path, allowed=allowed)
     if status == 413:
         return too_large_response(conn)
-    return refusal(conn, status, "refused", N_("this request is refused (HTTP {status})"), headers, status=status)
+    return refusal(conn, status, "refused", N_("this request is refused (HTTP {code})"), headers, code=status)
 
 
 def too_large_response(conn: HTTPConnection | Mapping[str, Any], limit: int | None = None) -> JSONResponse:

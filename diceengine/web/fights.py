@@ -55,7 +55,8 @@ class FightRequest(_Strict):
         "auto", description="exact (one combatant a side), simulated, or auto (exact when possible)")
     fights: Int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
     seed: Seed | None = Field(None, description="seed of the simulation")
-    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS), BeforeValidator(whole_number)] | None = Field(None, description="rounds in the tables (default: the file's)")
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS), BeforeValidator(whole_number)] | None = Field(
+        None, description="rounds in the tables (default: the file's)")
 
 
 class FightResponse(BaseModel):

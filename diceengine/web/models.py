@@ -11,10 +11,10 @@ from ..models import RollModel
 
 __all__ = [
     "MAX_BARS",
-    "MAX_SEED",
     "MAX_CHECKS",
     "MAX_ROLLS",
     "MAX_SAMPLE",
+    "MAX_SEED",
     "MAX_TOP",
     "Bar",
     "Check",

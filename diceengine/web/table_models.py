@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..table import Entry, Fairness, Luck, Table
 from ..limits import MAX_EXPRESSION_LENGTH
+from ..table import Entry, Fairness, Luck, Table
 from ..table.model import Name
 from .models import Int, OptionValue
 
