@@ -36,7 +36,7 @@ schemathesis = pytest.importorskip("schemathesis", reason="the test extra (schem
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
 #: examples an operation (each phase draws up to this many)
-EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "200"))
 #: the most one run may take (seconds); past it the run is stopped and the test fails
 SECONDS = float(os.environ.get("DICE_SCHEMATHESIS_SECONDS", "600"))
 ROOT = Path(__file__).resolve().parents[1]
