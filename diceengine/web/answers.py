@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
+from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse, Response
 
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError, caret_line
-from ..i18n import DEFAULT_LANGUAGE, N_, gettext, translate_error
+from ..i18n import DEFAULT_LANGUAGE, N_, accepted_language, gettext, translate_error
 from .models import ErrorResponse, RollRequest
 from .offload import Busy, Offloader
 
@@ -76,11 +77,8 @@ def error_response(status: int, kind: str, message: str, **extra: Any) -> JSONRe
 
 def caller_language(conn: HTTPConnection | Mapping[str, Any]) -> str:
     """The language a request asks for (its ``Accept-Language``, ``conn`` a request or its ASGI scope)."""
-    from starlette.requests import Request
-
-    from .table_access import language_of
-
-    return language_of(conn if isinstance(conn, HTTPConnection) else Request(conn))  # type: ignore[arg-type]
+    headers = conn.headers if isinstance(conn, HTTPConnection) else Headers(scope=conn)  # type: ignore[arg-type]
+    return accepted_language(headers.get("accept-language", ""))
 
 
 def refusal(conn: HTTPConnection | Mapping[str, Any], status: int, kind: str, template: str,

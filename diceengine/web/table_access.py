@@ -77,23 +77,9 @@ class Refused(Exception):
 
 def language_of(request: Request) -> str:
     """The first language of the request's ``Accept-Language`` that has a catalogue, else English."""
-    from ..i18n import DEFAULT_LANGUAGE, language
+    from ..i18n import accepted_language
 
-    asked = []
-    for i, part in enumerate(request.headers.get("accept-language", "")[:500].split(",")[:20]):
-        tag, _, q = part.strip().partition(";q=")
-        try:
-            weight = float(q) if q else 1.0
-        except ValueError:
-            continue
-        if tag and weight > 0:
-            asked.append((-weight, i, tag))
-    for _, _, tag in sorted(asked):
-        try:
-            return language(tag)
-        except DiceError:
-            continue
-    return DEFAULT_LANGUAGE
+    return accepted_language(request.headers.get("accept-language", ""))
 
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:
