@@ -33,6 +33,7 @@ __all__ = [
     "LANGUAGES",
     "NP_",
     "N_",
+    "accepted_language",
     "gettext",
     "language",
     "language_from_environment",
@@ -76,6 +77,26 @@ def _code(lang: str) -> str:
     if code not in LANGUAGES:
         raise DiceError(f"no catalogue for language {lang!r} (known: {', '.join(LANGUAGES)})")
     return code
+
+
+def accepted_language(header: str) -> str:
+    """The first language of an HTTP ``Accept-Language`` header (``"fr-CH, fr;q=0.9, en;q=0.5"``) that has a
+    catalogue, by weight, else English."""
+    asked = []
+    for i, part in enumerate(header[:500].split(",")[:20]):
+        tag, _, q = part.strip().partition(";q=")
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            continue
+        if tag and weight > 0:
+            asked.append((-weight, i, tag))
+    for _, _, tag in sorted(asked):
+        try:
+            return language(tag)
+        except DiceError:
+            continue
+    return DEFAULT_LANGUAGE
 
 
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:

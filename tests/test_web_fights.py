@@ -215,9 +215,15 @@ def test_a_simulation_past_the_cpu_budget_is_refused(tmp_path: Path) -> None:
         assert "0.5 s of computation" in body["message"]
 
 
+@pytest.mark.parametrize("request_body", [{"text": "name = 'x'", "encounter": {}}, {}, {"text": None}])
+def test_an_encounter_given_twice_or_not_at_all_is_the_engines_refusal(client: TestClient,
+                                                                       request_body: dict[str, Any]) -> None:
+    """Both a text and an object, or neither: what the schema does not say, refused as the engine's value error."""
+    body = _error(client.post("/api/fight", json=request_body), 400, "value")
+    assert "either as text or as an object" in body["message"]
+
+
 @pytest.mark.parametrize("request_body, words", [
-    ({"text": "name = 'x'", "encounter": {}}, "either as text or as an object"),
-    ({}, "either as text or as an object"),
     ({"text": 5}, "text"),
     ({"encounter": _roark(), "fights": 0}, "fights"),
     ({"encounter": _roark(), "fights": MAX_FIGHTS + 1}, "fights"),

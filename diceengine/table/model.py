@@ -8,16 +8,62 @@ order, the turn and the round) and the append-only log of every step (:class:`En
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
-__all__ = ["FORMAT", "KEPT_KINDS", "MEMBER_KINDS", "SEED_KINDS", "Character", "Entry", "Member", "Odds", "Play", "SavedRoll",
-           "Table", "marked"]
+from diceengine.i18n import N_
+
+from .errors import TableError
+
+__all__ = ["FORMAT", "KEPT_KINDS", "MEMBER_KINDS", "SEED_KINDS", "Character", "Entry", "Member", "Name", "Odds", "Play",
+           "SavedRoll", "Table", "TableId", "check_name", "check_table_id", "marked"]
 
 #: the version of the table's JSON (a log exported by another version is refused by name)
 FORMAT = 1
+
+#: the longest name of a member or a character, and the longest table id
+MAX_NAME, MAX_ID = 100, 200
+#: what no name or id holds: control characters (C0, DEL, C1: NUL, a line break...) and lone surrogates, which
+#: no database stores alike (PostgreSQL refuses NUL, neither encodes a surrogate in UTF-8)
+_FORBIDDEN = "\x00-\x1f\x7f-\x9f\ud800-\udfff"
+_REFUSED = re.compile(f"[{_FORBIDDEN}]")
+#: the same, as the OpenAPI schema says it (JSON Schema's regular expressions; surrogates are not text there)
+_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
+
+def check_name(value: str) -> str:
+    """``value`` if it may name a member or a character (1 to 100 characters, not blank, no control character),
+    else the engine's error (:class:`~diceengine.table.errors.TableError`): the one test of a name, for the
+    library and the web service alike, on every database."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or _REFUSED.search(value):
+        raise TableError(N_("a name is 1 to 100 characters, not blank, without control characters (such as NUL "
+                            "or a line break), not {name}"), name=_shown(value))
+    return value
+
+
+def check_table_id(value: str) -> str:
+    """``value`` if it may be a table's id (1 to 200 characters, no control character), else the engine's error:
+    the one test of an id, for the library and the web service alike, on every database."""
+    if not isinstance(value, str) or not value or len(value) > MAX_ID or _REFUSED.search(value):
+        raise TableError(N_("a table's id is 1 to 200 characters without control characters (such as NUL or a "
+                            "line break), not {name}"), name=_shown(value))
+    return value
+
+
+def _shown(value: object) -> str:
+    """``value`` as a message quotes it: escaped (a control character or a surrogate shown as its code), cut."""
+    return repr(value) if not isinstance(value, str) or len(value) <= 60 else repr(value[:60]) + "..."
+
+
+#: a member's or a character's name (validated by :func:`check_name`, which raises the engine's error)
+Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(
+    {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": _PATTERN})]
+#: a table's id (validated by :func:`check_table_id`, which raises the engine's error)
+TableId = Annotated[str, AfterValidator(check_table_id), WithJsonSchema(
+    {"type": "string", "minLength": 1, "maxLength": MAX_ID, "pattern": _PATTERN})]
 
 Role = Literal["gm", "player"]
 Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey",
@@ -39,7 +85,7 @@ class _Data(BaseModel):
 class Member(_Data):
     """A person at the table: a name, a role, and the SHA-256 of the secret key they identify with."""
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Name
     role: Role = "player"
     key_hash: str = ""
 
@@ -48,8 +94,8 @@ class Character(_Data):
     """A character and its state of play (the JSON of a state class of the ruleset's rules of play,
     named by ``kind``), played by ``owner`` (a member's name; ``None``: the game master's)."""
 
-    name: str = Field(min_length=1, max_length=100)
-    owner: str | None = None
+    name: Name
+    owner: Name | None = None
     kind: str
     state: dict[str, Any]
 
@@ -164,7 +210,7 @@ class Table(_Data):
     ``nonces`` (each member's rolls since their client seed or the seed's rotation) and whether it has ``ended``."""
 
     format: int = FORMAT
-    id: str = Field(min_length=1, max_length=200)
+    id: TableId
     system: str
     version: int = Field(default=0, ge=0)
     seed: int | None = Field(default=None, ge=0)

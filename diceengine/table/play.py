@@ -128,8 +128,11 @@ def _result(result: Any) -> tuple[BaseModel | None, str | None, dict[str, Any]]:
 def add_character(table: Table, actor: str, state: BaseModel, name: str | None = None, owner: str | None = None,
                   time: datetime | None = None) -> Table:
     """A character joins the table with its state of play (an instance of a state class of the system's rules
-    of play), played by ``owner`` (a member; a player may add only their own)."""
+    of play), played by ``owner`` (a member; a player may add only their own; ``None``: the caller's own, the
+    game master's for a game master)."""
     member = member_of(table, actor)
+    if owner is None and member.role != "gm":
+        owner = actor
     if owner is not None:
         member_of(table, owner)
     if member.role != "gm" and owner != actor:

@@ -152,11 +152,12 @@ def end_table(table: Table, actor: str, time: datetime | None = None) -> Table:
 
 
 def set_client_seed(table: Table, actor: str, seed: str, time: datetime | None = None) -> Table:
-    """``actor`` sets their own client seed (1 to 128 characters): their next rolls are derived from it too."""
+    """``actor`` sets their own client seed (1 to 128 printable characters: no control character, which a database
+    would refuse to store): their next rolls are derived from it too."""
     member_of(table, actor)
     if table.commitment is None:
         raise TableError(N_("this table has no committed seed: a client seed would not change its dice"))
-    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_CLIENT_SEED:
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_CLIENT_SEED or not seed.isprintable():
         raise TableError(N_("a client seed is 1 to {most} characters"), most=MAX_CLIENT_SEED)
     entry = new_entry(table, "clientseed", actor, time, client_seed=seed)
     return appended(table, entry, client_seeds={**table.client_seeds, actor: seed},

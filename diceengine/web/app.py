@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
-from starlette.middleware.body_limit import RequestBodyLimitMiddleware
+from starlette.exceptions import HTTPException
 
 import diceengine.web.anydice as anydice  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.collector as collector  # noqa: PLR0402 - the module itself, not its package's re-exports
@@ -27,7 +27,15 @@ import diceengine.web.service as service  # noqa: PLR0402 - the module itself, n
 import diceengine.web.words as words  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from ..errors import DiceError
-from .answers import busy_response, dice_error_response, error_response, invalid_response, roll_response
+from .answers import (
+    MAX_BODY,
+    busy_response,
+    caller_language,
+    dice_error_response,
+    http_refusal,
+    invalid_response,
+    roll_response,
+)
 from .docs import install_docs
 from .fastpath import RollFastPath
 from .models import (
@@ -55,12 +63,14 @@ from .tables import install as install_tables
 
 __all__ = ["MAX_BODY", "app", "create_app"]
 
-#: largest request body accepted, in bytes
-MAX_BODY = 64 * 1024
 #: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
 CACHE_SIZE = 2048
 
-_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
+_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+                                             503: {"model": ErrorResponse}}
+#: the refusals any route may answer (the gate's: a body too large; a request that does not fit its route)
+_EVERYWHERE: dict[int | str, dict[str, Any]] = {413: {"model": ErrorResponse, "description": "a body past 64 KiB"},
+                                                422: {"model": ErrorResponse}}
 
 
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
@@ -90,6 +100,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             app.state.tables.close()
 
     app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
+                  responses=_EVERYWHERE,
                   description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
     app.state.offload = offload
     cache: OrderedDict[tuple[str, str], str] = OrderedDict()
@@ -107,38 +118,17 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             cache.move_to_end(key)
         return _json(text)
 
+    # the middleware, innermost first: the hot paths (the roll's here, the table roll's in install_tables), then
+    # the gate of every answer (install_tables: security_headers.SecurityHeaders: the headers, the body limit, the
+    # last refusal), then CORS, outermost when origins are allowed: every answer, a hot path's too, passes the gate
+    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)
     install_tables(app, tables, _page)
     app.include_router(fights.router)  # POST /api/fight: an encounter compared across its rulesets
     app.include_router(words.router)  # GET /api/words/{lang}: the page's words
     app.include_router(anydice.router)  # POST /api/anydice: an AnyDice program's outputs
     install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
-    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
-    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)  # the hot path skips the rest
-    install_cors(app)  # outermost when origins are allowed: every answer carries its CORS headers
-
-    @app.exception_handler(DiceError)
-    async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:
-        return dice_error_response(err)
-
-    @app.exception_handler(RequestValidationError)
-    async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        return invalid_response(err.errors())
-
-    @app.exception_handler(Busy)
-    async def on_busy(request: Request, err: Busy) -> JSONResponse:
-        return busy_response()
-
-    @app.exception_handler(404)
-    async def on_not_found(request: Request, err: Exception) -> JSONResponse:
-        return error_response(404, "not_found", f"no such page: {request.url.path}")
-
-    @app.exception_handler(413)
-    async def on_too_large(request: Request, err: Exception) -> JSONResponse:
-        return error_response(413, "too_large", f"the request body is larger than {MAX_BODY} bytes")
-
-    @app.exception_handler(405)
-    async def on_bad_method(request: Request, err: Exception) -> JSONResponse:
-        return error_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+    install_cors(app)
+    _install_refusals(app)
 
     from starlette.staticfiles import StaticFiles
 
@@ -164,7 +154,7 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
         so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
-        return await roll_response(await request.body(), offload)
+        return await roll_response(await request.body(), offload, lambda: caller_language(request))
 
     @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
     async def odds(req: OddsRequest) -> Response:
@@ -208,6 +198,28 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
         return _json(await offload.run(service.as_json, service.run_rule, system, rule, req))
 
     return app
+
+
+def _install_refusals(app: FastAPI) -> None:
+    """Every failure a request meets answered in the error shape (:mod:`~diceengine.web.answers`), in the
+    caller's language: the engine's errors, a request that does not fit its model, a busy service, the
+    framework's own refusals (an unreadable body, no such page, a method not allowed, a body too large)."""
+
+    @app.exception_handler(DiceError)
+    async def on_dice_error(request: Request, err: DiceError) -> JSONResponse:
+        return dice_error_response(err, caller_language(request))
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        return invalid_response(err.errors(), caller_language(request))
+
+    @app.exception_handler(Busy)
+    async def on_busy(request: Request, err: Busy) -> JSONResponse:
+        return busy_response(caller_language(request))
+
+    @app.exception_handler(HTTPException)
+    async def on_http(request: Request, err: HTTPException) -> JSONResponse:
+        return http_refusal(request, err.status_code, err.headers)
 
 
 def _json(text: str) -> Response:

@@ -3,7 +3,9 @@
 A roll costs microseconds; the framework's middleware, routing and dependency machinery cost several
 times that. This ASGI middleware answers the roll endpoint directly, with the same answers as the
 documented route (which still serves it when the application is mounted under a prefix), and passes
-every other request on.
+every other request on. It sits inside the gate of every answer
+(:class:`~diceengine.web.security_headers.SecurityHeaders`): its answers carry the same headers, its bodies
+meet the same limit, its refusals are the route's (:mod:`~diceengine.web.answers`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from .answers import error_response, roll_response
+from .answers import caller_language, roll_response, too_large_response
 from .offload import Offloader
 
 __all__ = ["ROLL_PATH", "RollFastPath", "read_body"]
@@ -41,10 +43,10 @@ class RollFastPath:
             return
         body, _ = read
         if len(body) > self.max_body:
-            response = error_response(413, "too_large", f"the request body is larger than {self.max_body} bytes")
-            await response(scope, receive, send)
+            await too_large_response(scope, self.max_body)(scope, receive, send)
             return
-        await (await roll_response(body, self.offload))(scope, receive, send)
+        response = await roll_response(body, self.offload, lambda: caller_language(scope))
+        await response(scope, receive, send)
 
 
 async def read_body(receive: Receive, limit: int) -> tuple[bytes, bool] | None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
@@ -24,8 +24,8 @@ from ..errors import DiceValueError
 from ..fights import FightOdds, compare, load_encounter
 from ..fights.encounter import MAX_ROUNDS
 from ..i18n import N_
-from .answers import invalid_response
-from .models import ErrorResponse, _Strict
+from .answers import caller_language, invalid_response
+from .models import ErrorResponse, Int, Seed, _Strict, whole_number
 
 __all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
 
@@ -33,6 +33,10 @@ __all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
 MAX_FIGHTS = 1_000_000
 #: most rulesets one request compares
 MAX_SYSTEMS = 8
+
+#: a whole encounter (a duel in D6), the documented example of a request's text
+_EXAMPLE = ('name = "Duel"\n[d6]\n[[d6.a]]\nname = "Roark"\nattack = "5D"\nstrength = "3D"\ndamage = "5D"\n'
+            '[[d6.b]]\nname = "Stormtrooper"\nattack = "4D"\nstrength = "2D"\ndamage = "4D"\n')
 
 _ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
                                              503: {"model": ErrorResponse}}
@@ -42,22 +46,17 @@ class FightRequest(_Strict):
     """An encounter, as text (``format``: ``toml`` or ``json``) or as a JSON object, and how to compute it."""
 
     text: str | None = Field(None, max_length=60_000, description="the encounter file's text",
-                             examples=['name = "Duel"\n[d6]\n[[d6.a]]\nattack = "5D"\n...'])
+                             examples=[_EXAMPLE])
     format: Literal["toml", "json"] = Field("toml", description="the format of `text`")
     encounter: dict[str, Any] | None = Field(None, description="the encounter as a JSON object (instead of text)")
     systems: list[str] | None = Field(None, max_length=MAX_SYSTEMS,
                                       description="the rulesets to compare (default: every one of the encounter)")
     method: Literal["auto", "exact", "simulated"] = Field(
         "auto", description="exact (one combatant a side), simulated, or auto (exact when possible)")
-    fights: int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="seed of the simulation")
-    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS, description="rounds in the tables (default: the file's)")
-
-    @model_validator(mode="after")
-    def _one_encounter(self) -> FightRequest:
-        if (self.text is None) == (self.encounter is None):
-            raise ValueError("give the encounter either as text or as an object, not both or neither")
-        return self
+    fights: Int = Field(20_000, ge=1, le=MAX_FIGHTS, description="fights simulated per ruleset")
+    seed: Seed | None = Field(None, description="seed of the simulation")
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS), BeforeValidator(whole_number)] | None = Field(
+        None, description="rounds in the tables (default: the file's)")
 
 
 class FightResponse(BaseModel):
@@ -73,7 +72,10 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _parse(req: FightRequest) -> Any:
-    """The encounter's data from the request; the engine's error, a caret under the fault, if it does not parse."""
+    """The encounter's data from the request; the engine's error, a caret under the fault, if it does not parse,
+    and when the request gives both a text and an object, or neither (what its schema does not say)."""
+    if (req.text is None) == (req.encounter is None):
+        raise DiceValueError(N_("give the encounter either as text or as an object, not both or neither"))
     if req.encounter is not None:
         return req.encounter
     text = req.text or ""
@@ -135,6 +137,6 @@ async def fight(request: Request) -> Response:
     try:  # the body read by pydantic's own parser: any JSON, however nested, is an answer in the error shape
         req = FightRequest.model_validate_json(await request.body())
     except ValidationError as err:
-        return invalid_response(err.errors(include_url=False, include_context=False))
+        return invalid_response(err.errors(include_url=False), caller_language(request))
     text = await request.app.state.offload.run(service.as_json, do_fight, req)
     return Response(text, media_type="application/json")

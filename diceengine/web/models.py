@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from ..limits import MAX_EXPRESSION_LENGTH
 from ..models import RollModel
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "MAX_CHECKS",
     "MAX_ROLLS",
     "MAX_SAMPLE",
+    "MAX_SEED",
     "MAX_TOP",
     "Bar",
     "Check",
@@ -23,6 +25,7 @@ __all__ = [
     "ConvertResponse",
     "ErrorResponse",
     "FieldStatistics",
+    "Int",
     "LadderRequest",
     "LadderResponse",
     "LadderRow",
@@ -52,17 +55,40 @@ MAX_TOP = 20
 #: bars of one chart (values of a field) returned by odds and compare; the unlikely tails are cut first
 MAX_BARS = 400
 
+#: the largest seed: the largest integer a JSON number carries exactly
+MAX_SEED = 2**53 - 1
+
+
+def whole_number(value: Any) -> Any:
+    """A JSON number that is a whole number (``3.0``) as the integer it is; anything else as it came."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: an integer as JSON Schema has it (``3`` or ``3.0``; never ``true`` or ``"3"``, in the request models' strict mode)
+Int = Annotated[int, BeforeValidator(whole_number)]
+#: a seed (``0`` to :data:`MAX_SEED`)
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(whole_number)]
 #: a system option's value, as JSON gives it
-OptionValue = bool | int | str
-_EXPR: Any = Field(max_length=2000, description="an expression; a 'system:' prefix picks the system",
-              examples=["4D+2 vs 15"])
-_SYSTEM: Any = Field(None, max_length=64, description="the ruleset (default: standard, or the expression's prefix)",
-                examples=["d6wild"])
+OptionValue = bool | Int | str
+_EXPR: Any = Field(max_length=MAX_EXPRESSION_LENGTH, description="an expression; a 'system:' prefix picks the system")
+_SYSTEM: Any = Field(None, max_length=64, description="the ruleset (default: standard, or the expression's prefix)")
+#: a check the documented examples make (its system named: the default, standard, reads no ``4D``)
+_CHECK = {"expression": "4D+2 vs 15", "system": "d6wild"}
+
+
+def _example(**body: Any) -> ConfigDict:
+    """A strict request model's settings, with ``body`` its documented example (a whole, valid request)."""
+    return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [body]})
 _OPTIONS: Any = Field(default_factory=dict, max_length=32, description="system options (see /api/systems)")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no field but its own, each of its JSON type (no ``false`` for a number, no ``"5"`` for an
+    integer: what the schema says is refused is refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorResponse(BaseModel):
@@ -78,11 +104,13 @@ class ErrorResponse(BaseModel):
 class RollRequest(_Strict):
     """Roll an expression once or ``n`` times."""
 
+    model_config = _example(**_CHECK, n=2)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
-    seed: int | None = Field(None, ge=0, lt=2**63, description="for reproducible rolls")
-    n: int = Field(1, ge=1, le=MAX_ROLLS, description="number of rolls")
+    seed: Seed | None = Field(None, description="for reproducible rolls")
+    n: Int = Field(1, ge=1, le=MAX_ROLLS, description="number of rolls")
     lang: str | None = Field(None, max_length=16, description="language of the human line, when the engine has one")
     format: str | None = Field(None, max_length=16,
                                   description="a renderer of the roll (plain, markdown, html...), when the engine has one")
@@ -100,10 +128,12 @@ class RollResponse(BaseModel):
 class OddsRequest(_Strict):
     """The exact distribution of an expression."""
 
+    model_config = _example(**_CHECK)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
-    max_bars: int = Field(MAX_BARS, ge=1, le=MAX_BARS, description="most values listed per field")
+    max_bars: Int = Field(MAX_BARS, ge=1, le=MAX_BARS, description="most values listed per field")
 
 
 class Bar(BaseModel):
@@ -133,11 +163,13 @@ class OddsResponse(BaseModel):
 class SampleRequest(_Strict):
     """Roll an expression ``n`` times at once and summarise."""
 
+    model_config = _example(**_CHECK, n=10_000, seed=1)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
-    n: int = Field(100_000, ge=1, le=MAX_SAMPLE)
-    seed: int | None = Field(None, ge=0, lt=2**63)
+    n: Int = Field(100_000, ge=1, le=MAX_SAMPLE)
+    seed: Seed | None = None
 
 
 class FieldStatistics(BaseModel):
@@ -164,6 +196,8 @@ class SampleResponse(BaseModel):
 class Check(_Strict):
     """One check of a comparison."""
 
+    model_config = _example(**_CHECK)
+
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
@@ -171,6 +205,8 @@ class Check(_Strict):
 
 class CompareRequest(_Strict):
     """Several checks side by side."""
+
+    model_config = _example(checks=[_CHECK, {"expression": "2a1p vs 2d", "system": "ffg"}])
 
     checks: list[Check] = Field(min_length=1, max_length=MAX_CHECKS)
 
@@ -194,12 +230,14 @@ class CompareResponse(BaseModel):
 class ConvertRequest(_Strict):
     """The checks of another system closest in chance of success."""
 
+    model_config = _example(expression="4D+2 vs 15", source="d6wild", target="ffg")
+
     expression: str = _EXPR
     source: str | None = Field(None, max_length=64, description="the source system (or the expression's prefix)")
-    target: str = Field(max_length=64, examples=["ffg"])
+    target: str = Field(max_length=64)
     source_options: dict[str, OptionValue] = _OPTIONS
     target_options: dict[str, OptionValue] = _OPTIONS
-    top: int = Field(5, ge=1, le=MAX_TOP)
+    top: Int = Field(5, ge=1, le=MAX_TOP)
 
 
 class MatchModel(BaseModel):

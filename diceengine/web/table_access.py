@@ -98,23 +98,9 @@ class Refused(Exception):
 
 def language_of(request: Request) -> str:
     """The first language of the request's ``Accept-Language`` that has a catalogue, else English."""
-    from ..i18n import DEFAULT_LANGUAGE, language
+    from ..i18n import accepted_language
 
-    asked = []
-    for i, part in enumerate(request.headers.get("accept-language", "")[:500].split(",")[:20]):
-        tag, _, q = part.strip().partition(";q=")
-        try:
-            weight = float(q) if q else 1.0
-        except ValueError:
-            continue
-        if tag and weight > 0:
-            asked.append((-weight, i, tag))
-    for _, _, tag in sorted(asked):
-        try:
-            return language(tag)
-        except DiceError:
-            continue
-    return DEFAULT_LANGUAGE
+    return accepted_language(request.headers.get("accept-language", ""))
 
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:
@@ -359,12 +345,10 @@ def client_of(request: Request) -> str:
 
 async def _key_of(request: Request,
                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
-    """The member's key from ``Authorization: Bearer KEY``; else 401 (or 429: a token taken from the client
-    address's bucket). The key's own token is taken where the request is served (:meth:`TableState.seat`, a
-    step), in the thread that reads or writes the database anyway."""
-    tables: TableState = request.app.state.tables
+    """The member's key from ``Authorization: Bearer KEY``; else 401 at once (a request without a key touches
+    nothing: no bucket, no database) or 429. The key's own token is taken where the request is served
+    (:meth:`TableState.seat`, a step), in the thread that reads or writes the database anyway."""
     if creds is None or not creds.credentials:
-        await tables.write(tables.limit, client_of(request))
         raise Refused(401, "unauthorized", N_("this request needs a member's key: Authorization: Bearer KEY"),
                       {"WWW-Authenticate": "Bearer"})
     return creds.credentials

@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import DiceError
-from .answers import dice_error_response
+from ..table.model import check_table_id
+from .answers import MAX_BODY, caller_language, dice_error_response
 from .fastpath import read_body
 from .table_access import Refused, TableState, refused_response
 from .table_models import StepResponse, TableRollRequest
@@ -32,8 +33,6 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _PREFIX, _SUFFIX = "/tables/", "/roll"
-#: the most of a body read here: a roll's request is far smaller (an expression of 2,000 characters, 32 options)
-MAX_BODY = 64 * 1024
 
 
 class TableRollFastPath:
@@ -68,7 +67,7 @@ class TableRollFastPath:
             await self.app(scope, _replay(body, receive, more=not ended), send)
             return
         req = None
-        if table_id and "/" not in table_id and key and content_type == b"application/json":
+        if key and content_type == b"application/json" and "/" not in table_id and _is_id(table_id):
             try:
                 req = TableRollRequest.model_validate_json(body)
             except ValidationError:
@@ -83,8 +82,17 @@ class TableRollFastPath:
         except Refused as err:
             response = refused_response(Request(scope), err)
         except DiceError as err:
-            response = dice_error_response(err)
+            response = dice_error_response(err, caller_language(scope))
         await response(scope, receive, send)
+
+
+def _is_id(table_id: str) -> bool:
+    """Whether ``table_id`` may be a table's id (else the route refuses it, in its own words)."""
+    try:
+        check_table_id(table_id)
+    except DiceError:
+        return False
+    return True
 
 
 def _replay(body: bytes, receive: Receive, more: bool = False) -> Receive:

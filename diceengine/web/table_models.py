@@ -7,7 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..limits import MAX_EXPRESSION_LENGTH
 from ..table import Entry, Fairness, Luck, Table
+from ..table.model import Name
+from .models import Int, OptionValue
 
 __all__ = [
     "AdjustRequest",
@@ -36,7 +39,9 @@ __all__ = [
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no field but its own, each of its JSON type (no ``false`` for a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class StateIn(_Strict):
@@ -50,10 +55,10 @@ class CreateTableRequest(_Strict):
     """A new table: its ruleset, its game master's name, its scene to start from, its language."""
 
     system: str = Field(max_length=64, examples=["ffg"])
-    gm: str = Field(min_length=1, max_length=100, examples=["Marion"])
+    gm: Name = Field(examples=["Marion"])
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
-    pools: dict[str, int] = Field(default_factory=dict, max_length=32)
+    pools: dict[str, Int] = Field(default_factory=dict, max_length=32)
     provable: bool = Field(False, description="derive the dice from a server seed committed by the first step")
 
 
@@ -70,7 +75,7 @@ class CreateTableResponse(BaseModel):
 class JoinRequest(_Strict):
     """A player's name at the table."""
 
-    name: str = Field(min_length=1, max_length=100, examples=["Kira"])
+    name: Name = Field(examples=["Kira"])
 
 
 class JoinResponse(BaseModel):
@@ -85,10 +90,10 @@ class JoinResponse(BaseModel):
 class TableRollRequest(_Strict):
     """A roll at the table: public, or secret (its dice for the game master only)."""
 
-    expression: str = Field(max_length=2000, examples=["2a1p vs 2d"])
+    expression: str = Field(max_length=MAX_EXPRESSION_LENGTH, examples=["2a1p vs 2d"])
     system: str | None = Field(None, max_length=64, description="another ruleset than the table's")
     secret: bool = False
-    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=32)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
 
 
 class RuleOfPlayRequest(_Strict):
@@ -102,8 +107,8 @@ class RuleOfPlayRequest(_Strict):
 class CharacterRequest(_Strict):
     """A character joins the table with its state of play, played by ``owner`` (a member)."""
 
-    name: str | None = Field(None, max_length=100)
-    owner: str | None = Field(None, max_length=100)
+    name: Name | None = None
+    owner: Name | None = Field(None, description="the member who plays it (default: the caller)")
     kind: str = Field(max_length=100)
     state: dict[str, Any]
 
@@ -111,18 +116,18 @@ class CharacterRequest(_Strict):
 class FlipRequest(_Strict):
     """Flip tokens from one pool to another (``destiny.light`` to ``destiny.dark``)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     source: str = Field(alias="from", max_length=200, examples=["destiny.light"])
     to: str = Field(max_length=200, examples=["destiny.dark"])
-    tokens: int = Field(1, ge=1, le=1000)
+    tokens: Int = Field(1, ge=1, le=1000)
 
 
 class AdjustRequest(_Strict):
     """Add to (or take from) a pool."""
 
     pool: str = Field(max_length=200)
-    delta: int = Field(ge=-1_000_000, le=1_000_000)
+    delta: Int = Field(ge=-1_000_000, le=1_000_000)
 
 
 class OrderRequest(_Strict):
@@ -154,13 +159,13 @@ class LuckResponse(BaseModel):
 class RemoveRequest(_Strict):
     """The member to remove from the table (the game master removes anyone; a member may leave)."""
 
-    name: str = Field(min_length=1, max_length=100, examples=["Kira"])
+    name: Name = Field(examples=["Kira"])
 
 
 class RekeyRequest(_Strict):
     """Whose key to change: ``name`` (the game master changes anyone's), or none for the caller's own."""
 
-    name: str | None = Field(None, min_length=1, max_length=100, examples=["Kira"])
+    name: Name | None = Field(None, examples=["Kira"])
 
 
 class RekeyResponse(BaseModel):
@@ -181,7 +186,7 @@ class ReadyResponse(BaseModel):
 class ClientSeedRequest(_Strict):
     """The member's own client seed: their next rolls are derived from it too (the page makes one in the browser)."""
 
-    seed: str = Field(min_length=1, max_length=128, examples=["b3f1c0de"])
+    seed: str = Field(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$", examples=["b3f1c0de"])
 
 
 class RevealRequest(_Strict):

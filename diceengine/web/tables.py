@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from ..i18n import N_
 from ..table import Table
 from ..table import provable as P
+from ..table.model import TableId
 from .models import ErrorResponse
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
@@ -138,7 +139,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
             table = tables.store.update(table_id, stepped, retries=5)
         return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
 
-    async def step(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
+    async def step(table_id: TableId, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
         """The member's step, taken by a writer thread (:meth:`TableState.write`); the live logs of this process
         handed the table as committed."""
         table, done = await tables.write(take, table_id, key, op, *args)
@@ -165,7 +166,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.write(create)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/join", response_model=JoinResponse, status_code=201)
-    async def join(table_id: str, req: JoinRequest, request: Request) -> JoinResponse:
+    async def join(table_id: TableId, req: JoinRequest, request: Request) -> JoinResponse:
         """A player joins the table by its link (knowing the table's id is the invitation)."""
         who = client_of(request)
         given: dict[str, str] = {}
@@ -186,7 +187,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return joined_as  # type: ignore[no-any-return]
 
     @router.get("/{table_id}", response_model=Table)
-    async def read_table(table_id: str, key: Key) -> Table:
+    async def read_table(table_id: TableId, key: Key) -> Table:
         """The table as the member reads it: its members, state of play and log."""
         def read() -> Table:
             seat = tables.seat(table_id, key)
@@ -196,30 +197,30 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/roll", response_model=StepResponse)
-    async def roll(table_id: str, req: TableRollRequest, key: Key) -> StepResponse:
+    async def roll(table_id: TableId, req: TableRollRequest, key: Key) -> StepResponse:
         """Roll, public or secret (a secret roll's dice are for the game master only; answered first by
         :class:`~diceengine.web.table_fastpath.TableRollFastPath`)."""
         return await step(table_id, key, roll_of(req))
 
     @router.post("/{table_id}/reroll", response_model=StepResponse)
-    async def reroll(table_id: str, key: Key) -> StepResponse:
+    async def reroll(table_id: TableId, key: Key) -> StepResponse:
         """Re-roll the member's last roll (the first stays in the log, marked)."""
         return await step(table_id, key, R.reroll)
 
     @router.post("/{table_id}/undo", response_model=StepResponse)
-    async def undo(table_id: str, key: Key) -> StepResponse:
+    async def undo(table_id: TableId, key: Key) -> StepResponse:
         """Undo the last step that stands (the game master)."""
         return await step(table_id, key, R.undo)
 
     @router.post("/{table_id}/rule", response_model=StepResponse)
-    async def rule(table_id: str, req: RuleOfPlayRequest, key: Key) -> StepResponse:
+    async def rule(table_id: TableId, req: RuleOfPlayRequest, key: Key) -> StepResponse:
         """Apply a rule of play to the scene or to a character (a player: only their own)."""
         if "seed" in req.args:  # a member choosing a rule's dice
             raise Refused(400, "value", N_("a rule's dice come from the table: no seed over HTTP"))
         return await step(table_id, key, R.rule, req.rule, req.target, req.args)
 
     @router.post("/{table_id}/characters", response_model=StepResponse)
-    async def add_character(table_id: str, req: CharacterRequest, key: Key) -> StepResponse:
+    async def add_character(table_id: TableId, req: CharacterRequest, key: Key) -> StepResponse:
         """A character joins the table (a player adds only their own)."""
         def add(table: Table, member: str) -> Table:
             state = R.state_class(table.system, req.kind).model_validate(req.state)
@@ -228,38 +229,38 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await step(table_id, key, add)
 
     @router.post("/{table_id}/flip", response_model=StepResponse)
-    async def flip(table_id: str, req: FlipRequest, key: Key) -> StepResponse:
+    async def flip(table_id: TableId, req: FlipRequest, key: Key) -> StepResponse:
         """Flip destiny tokens (or any tokens) from one pool to another."""
         return await step(table_id, key, R.flip, req.source, req.to, req.tokens)
 
     @router.post("/{table_id}/adjust", response_model=StepResponse)
-    async def adjust(table_id: str, req: AdjustRequest, key: Key) -> StepResponse:
+    async def adjust(table_id: TableId, req: AdjustRequest, key: Key) -> StepResponse:
         """Add to or take from a pool."""
         return await step(table_id, key, R.adjust, req.pool, req.delta)
 
     @router.post("/{table_id}/order", response_model=StepResponse)
-    async def order(table_id: str, req: OrderRequest, key: Key) -> StepResponse:
+    async def order(table_id: TableId, req: OrderRequest, key: Key) -> StepResponse:
         """Set the initiative order (the game master)."""
         return await step(table_id, key, R.set_order, req.order)
 
     @router.post("/{table_id}/turn", response_model=StepResponse)
-    async def next_turn(table_id: str, key: Key) -> StepResponse:
+    async def next_turn(table_id: TableId, key: Key) -> StepResponse:
         """The next in the initiative order acts."""
         return await step(table_id, key, R.next_turn)
 
     @router.post("/{table_id}/round", response_model=StepResponse)
-    async def next_round(table_id: str, key: Key) -> StepResponse:
+    async def next_round(table_id: TableId, key: Key) -> StepResponse:
         """A new round begins."""
         return await step(table_id, key, R.next_round)
 
     @router.post("/{table_id}/remove", response_model=StepResponse)
-    async def remove(table_id: str, req: RemoveRequest, key: Key) -> StepResponse:
+    async def remove(table_id: TableId, req: RemoveRequest, key: Key) -> StepResponse:
         """Remove a member (the game master; a member may remove themselves): from this step on their key is
         refused on every route, and their open live logs end."""
         return await step(table_id, key, R.remove_member, req.name)
 
     @router.post("/{table_id}/rekey", response_model=RekeyResponse)
-    async def rekey(table_id: str, req: RekeyRequest, key: Key) -> RekeyResponse:
+    async def rekey(table_id: TableId, req: RekeyRequest, key: Key) -> RekeyResponse:
         """A new key for the caller (no ``name``) or, by the game master, for any member: from this step on the
         old key is refused on every route, and its open live logs end."""
         given: dict[str, str] = {}
@@ -273,7 +274,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return RekeyResponse(name=given["name"], key=given["key"], step=done.step)
 
     @router.get("/{table_id}/log", response_model=LogResponse)
-    async def log(table_id: str, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
+    async def log(table_id: TableId, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
         """The steps after ``after``, as the member reads them."""
         def read() -> LogResponse:
             seat = tables.seat(table_id, key)
@@ -284,27 +285,27 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.post("/{table_id}/clientseed", response_model=StepResponse)
-    async def client_seed(table_id: str, req: ClientSeedRequest, key: Key) -> StepResponse:
+    async def client_seed(table_id: TableId, req: ClientSeedRequest, key: Key) -> StepResponse:
         """The member sets their own client seed: their next rolls are derived from it too."""
         return await step(table_id, key, P.set_client_seed, req.seed)
 
     @router.post("/{table_id}/rotate", response_model=StepResponse)
-    async def rotate_seed(table_id: str, key: Key) -> StepResponse:
+    async def rotate_seed(table_id: TableId, key: Key) -> StepResponse:
         """The game master reveals the server seed and commits a new one."""
         return await step(table_id, key, P.rotate_seed)
 
     @router.post("/{table_id}/end", response_model=StepResponse)
-    async def end(table_id: str, key: Key) -> StepResponse:
+    async def end(table_id: TableId, key: Key) -> StepResponse:
         """The game master ends the table: its server seed is revealed, no more dice are drawn."""
         return await step(table_id, key, P.end_table)
 
     @router.post("/{table_id}/reveal", response_model=StepResponse)
-    async def reveal(table_id: str, req: RevealRequest, key: Key) -> StepResponse:
+    async def reveal(table_id: TableId, req: RevealRequest, key: Key) -> StepResponse:
         """The game master reveals a secret roll (its seal in the log checks it)."""
         return await step(table_id, key, P.reveal_secret, req.step)
 
     @router.get("/{table_id}/export", responses={200: {"content": {"application/json": {}}}})
-    async def export(table_id: str, key: Key) -> Response:
+    async def export(table_id: TableId, key: Key) -> Response:
         """The table and its whole log as the member reads it, as ``dice table verify`` takes it (without the key
         hashes and the seeds, as every answer of the service)."""
         def read() -> str:
@@ -315,7 +316,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return Response(await tables.read(read), media_type="application/json")
 
     @router.get("/{table_id}/verify", response_model=VerifyResponse)
-    async def verify(table_id: str, key: Key) -> VerifyResponse:
+    async def verify(table_id: TableId, key: Key) -> VerifyResponse:
         """The log as the member reads it, verified by the engine (the same check runs offline)."""
         def read() -> VerifyResponse:
             from ..table.verify import verify as verified
@@ -331,7 +332,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
         return await tables.read(read)  # type: ignore[no-any-return]
 
     @router.get("/{table_id}/luck", response_model=LuckResponse)
-    async def luck(table_id: str, key: Key) -> LuckResponse:
+    async def luck(table_id: TableId, key: Key) -> LuckResponse:
         """Each member's luck (the mean percentile of their rolls) and the fairness test, over the rolls the
         member may read."""
         def read() -> LuckResponse:
@@ -345,7 +346,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
                 responses={200: {"content": {"text/event-stream": {}},
                                  "description": "server-sent events: each step (`event: step`, `id:` its number, "
                                                 "`data:` its JSON as the member reads it)"}})
-    async def events(table_id: str, key: Key,
+    async def events(table_id: TableId, key: Key,
                      after: Annotated[int, Query(ge=0)] = 0,
                      last_event_id: Annotated[str | None, Header()] = None) -> Response:
         """The live log: every step after ``after`` (or the ``Last-Event-ID`` header), then each new one as it is
