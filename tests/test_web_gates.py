@@ -9,6 +9,7 @@ answers without ``nosniff``, the examples refused, a player's own character refu
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -359,3 +360,19 @@ def test_a_player_adds_their_own_character_without_naming_themselves(client: Tes
     assert client.post(f"/tables/{t['id']}/characters", json=npc, headers=bearer(t["keys"]["GM"])).status_code == 200
     table = client.get(f"/tables/{t['id']}", headers=bearer(t["keys"]["GM"])).json()
     assert table["play"]["characters"]["Vex"]["owner"] is None
+
+
+def test_the_library_store_refuses_a_nul_id_alike_on_every_database(tmp_path):
+    # the web routes refused it; the store itself raised psycopg's DataError on PostgreSQL (issue 34)
+    from diceengine import table as T
+
+    urls = [str(tmp_path / "t.sqlite")]
+    if os.environ.get("DICEENGINE_TEST_POSTGRES"):
+        urls.append(os.environ["DICEENGINE_TEST_POSTGRES"])
+    for url in urls:
+        with T.open_store(url) as store:
+            for bad in ("x\x00y", "a\nb"):
+                with pytest.raises(T.TableError):
+                    store.load(bad)
+                with pytest.raises(T.TableError):
+                    store.update(bad, lambda t: t)

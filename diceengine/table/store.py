@@ -35,7 +35,7 @@ from diceengine.i18n import N_
 
 from .errors import TableConflict, TableError, TableFormatError, TableNotFound
 from .group_commit import Committer, Request
-from .model import FORMAT, Entry, Table, marked
+from .model import FORMAT, Entry, Table, check_table_id, marked
 from .notices import CHANNEL, payload
 from .schema import VERSION_TABLE, steps, tables
 from .seat import Seat
@@ -266,6 +266,7 @@ class SqlTableStore(TableStore):
         return table
 
     def load(self, table_id: str) -> Table:
+        check_table_id(table_id)  # refused alike on every database (PostgreSQL raises on a NUL)
         with self.engine.connect() as conn:
             table = self.read_in(conn, table_id)
         self._remember(table, read=True)
@@ -302,6 +303,7 @@ class SqlTableStore(TableStore):
         """:meth:`TableStore.update` in the next group commit (:mod:`~diceengine.table.group_commit`): the step
         is taken on the table as the group's transaction finds it, after the group's earlier steps on it; a
         conflict can only come from another process (then it is taken again, up to ``retries`` times)."""
+        check_table_id(table_id)
         return self._committer.submit(Request(table_id, step, retries))
 
     def commit(self, table: Table, expected: int) -> Table:
