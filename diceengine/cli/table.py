@@ -20,11 +20,12 @@ from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
 from .args import parse_options, split_system
 from .table_log import entry_text
+from .table_store import FAIR, FAIR_NONE, FILE_TABLE
+from .table_store import game_master_of as _gm
+from .table_store import store_of as _store
 
 __all__ = ["add_commands"]
 
-#: the id of the table a SQLite file of the command line holds
-FILE_TABLE = "table"
 
 NEW = N_("table {where}: {system}, step {version}")
 KEY = N_("key of {name} ({role}): {key}")
@@ -35,41 +36,14 @@ REKEYED = N_("{name}'s new key (shown once; the old one opens the table no more)
 UNDID = N_("step #{seq} undone")
 LUCK = NP_("{name}: {n} roll, mean percentile {mean}", "{name}: {n} rolls, mean percentile {mean}")
 NO_ROLLS = N_("{name}: no rolls")
-FAIR = N_("fairness: p = {p} ({method}, {rolls} rolls, {dof} degrees of freedom)")
-FAIR_NONE = N_("fairness: too few rolls to test")
 EXPORTED = N_("{where}: {steps} steps written to {path}")
 IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
 SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
 SAVED_OWN = N_("@{name}: {expression} ({member}'s own)")
 
 
-def _store(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
-    try:
-        from ..table.store import open_store
-    except ImportError:
-        raise DiceError(N_("dice table needs the table extra: pip install 'diceengine[table]'")) from None
-    if args.db:
-        return open_store(args.db, create=True), args.file
-    if not create and not os.path.exists(args.file):
-        from ..table import TableNotFound
-
-        raise TableNotFound(N_("no table database at {where}"), where=args.file)
-    return open_store(args.file, create=create), FILE_TABLE
-
-
 def _percent(p: float) -> str:
     return f"{100 * p:.1f}%"
-
-
-def _gm(table: Any, name: str | None) -> str:
-    from ..table import TableAccessError
-
-    if name is not None:
-        return name
-    found = table.gm()
-    if not found:
-        raise TableAccessError(N_("only the game master may undo a step"))
-    return str(found[0])
 
 
 def cmd_new(args: argparse.Namespace) -> int:

@@ -53,7 +53,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not report.complete:
         print(gettext(NOT_CHECKED, lang, sealed=report.sealed, pending=report.pending, legacy=report.legacy))
     if fit is not None:
-        from .table import FAIR, FAIR_NONE
+        from .table_store import FAIR, FAIR_NONE
 
         print(gettext(FAIR, lang, p=f"{fit.p_value:.4g}", method=fit.method, rolls=fit.rolls, dof=fit.dof) if fit.dof
               else gettext(FAIR_NONE, lang))
@@ -71,7 +71,7 @@ def _fairness(text: bytes) -> Any:
 
 
 def _stepped(args: argparse.Namespace, step: Callable[[Any], Any]) -> Any:
-    from .table import _store
+    from .table_store import store_of as _store
 
     store, table_id = _store(args)
     with store:
@@ -79,7 +79,7 @@ def _stepped(args: argparse.Namespace, step: Callable[[Any], Any]) -> Any:
 
 
 def _gm_of(table: Any, name: str | None) -> str:
-    from .table import _gm
+    from .table_store import game_master_of as _gm
 
     return _gm(table, name)
 
