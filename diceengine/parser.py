@@ -124,11 +124,12 @@ def parser_for(system: System) -> _Engine:
     return _Engine(system)
 
 
-def _describe_terminals(parser: Lark, names: Iterable[str], grammar: str) -> list[str]:
-    """The tokens ``names`` of ``grammar`` in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`)."""
+def _describe_terminals(parser: Lark, names: Iterable[str], grammar: str | None) -> list[str]:
+    """The tokens ``names`` of ``grammar`` (``None``: the core's alone) in words a player knows
+    (:data:`diceengine.hints.TERMINAL_WORDS`)."""
     from .hints import expected_words
 
-    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, grammar)
+    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, grammar or "")
 
 
 _WORD = re.compile(r"\w+")
@@ -174,7 +175,7 @@ def _reads_as_it_is(expression: str, system: System) -> bool:
     return not hasattr(tree, "meant")
 
 
-def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, grammar: str) -> DiceSyntaxError:
+def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, grammar: str | None) -> DiceSyntaxError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):

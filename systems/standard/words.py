@@ -137,8 +137,10 @@ def _operation(operation: str, head: str, words: list[tuple[str, int]], column: 
     once = any(plain_word(word) in _ONCE for word, _ in words[1:len(words) - len(tail)])
     if operation in ("high", "low"):
         operation, rank = "keep", operation
-    spelling = {"keep": {"high": "kh", "low": "kl", None: "kh"}, "drop": {"high": "dh", "low": "dl", None: "dl"},
-                "reroll": {None: "ro" if once else "r"}, "explode": {None: "!"}}[operation]
+    spellings: dict[str, dict[str | None, str]] = {
+        "keep": {"high": "kh", "low": "kl", None: "kh"}, "drop": {"high": "dh", "low": "dl", None: "dl"},
+        "reroll": {None: "ro" if once else "r"}, "explode": {None: "!"}}
+    spelling = spellings[operation]
     bare = number is None and rank is None  # "keep" alone: how many? "explode 5": on 5, or from 5?
     if rank not in spelling or (operation == "explode" and number is not None) or \
             (bare and (operation in ("keep", "drop") or (tail and operation == "reroll"))):

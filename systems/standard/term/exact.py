@@ -141,9 +141,9 @@ class TermOdds:
         k = spec.keep or 0
         if not counting and spec.tally is None and spec.window is not None:
             cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
-            a, b = spec.window
-            rank = keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if a == 0 or b == spec.count else \
-                window_sum_cost(keys, spec.count, a, b, s_lo, s_hi)
+            first, last = spec.window
+            rank = keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if first == 0 or last == spec.count else \
+                window_sum_cost(keys, spec.count, first, last, s_lo, s_hi)
             return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
         cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
         # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
