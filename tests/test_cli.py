@@ -94,3 +94,19 @@ def test_odds_table_columns(capsys):
         ge = sum(Fraction(6 - abs(t - 7), 36) for t in range(total, 13))
         assert p_eq == pytest.approx(float(100 * eq), abs=0.006)
         assert p_ge == pytest.approx(float(100 * ge), abs=0.006)
+
+
+@pytest.mark.parametrize("argv, guess", [(["rol", "1d6"], "roll"), (["odd", "1d6"], "odds"),
+                                          (["table", "lgo", "night.db"], "log"), (["sytems"], "systems")])
+def test_a_misspelt_command_says_what_was_meant(capsys, argv, guess):
+    with pytest.raises(SystemExit) as code:
+        main(argv)
+    assert code.value.code == 2
+    assert f"did you mean {guess}?" in capsys.readouterr().err
+
+
+def test_a_command_too_far_from_any_is_refused_as_before(capsys):
+    with pytest.raises(SystemExit):
+        main(["xyzzy"])
+    err = capsys.readouterr().err
+    assert "invalid choice" in err and "did you mean" not in err

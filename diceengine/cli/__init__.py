@@ -281,11 +281,29 @@ def _command(argv: Sequence[str]) -> str | None:
     return None
 
 
+DID_YOU_MEAN = N_("invalid choice: {value!r}: did you mean {guess}?")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, with "did you mean" for a misspelt command or choice (``dice rol``, ``dice table lgo``);
+    its sub-command parsers are of this class too."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices and isinstance(value, str):
+            from ..hints import closest
+            from ..i18n import gettext
+
+            guess = closest(value, [str(c) for c in choices], 0.6)
+            if guess is not None:
+                raise argparse.ArgumentError(action, gettext(DID_YOU_MEAN, None, value=value, guess=guess))
+        super()._check_value(action, value)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of ``dice``'s arguments; ``command``, one of :data:`CORE_COMMANDS`: that command alone (a command
     line naming it: ``dice roll`` builds no other command's parser and imports no module of the other commands)."""
-    parser = argparse.ArgumentParser(prog="dice", description="Roll dice and compute exact odds.",
-                                     formatter_class=HelpFormatter)
+    parser = Parser(prog="dice", description="Roll dice and compute exact odds.", formatter_class=HelpFormatter)
     add_lang(parser, default=None)
     sub = parser.add_subparsers(dest="command", required=True)
 
