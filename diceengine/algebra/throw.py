@@ -60,10 +60,11 @@ class Throw:
 
     def roll(self, r: Callable[[], float]) -> list[int]:
         """The faces thrown, in order (the first, then each added throw as thrown)."""
-        chain = [self.face(r)]
-        if chain[0] in self.explode_on:
-            chain += roll_steps(chain[0], lambda: self.face(r), self.explode_on.__contains__, self.depth)
-        return chain
+        faces = self.faces
+        first = faces[int(r() * len(faces))]  # face(), written in place: the hot path of every exploding die
+        if first not in self.explode_on:
+            return [first]
+        return [first, *roll_steps(first, lambda: self.face(r), self.explode_on.__contains__, self.depth)]
 
     def total(self, chain: list[int]) -> int:
         """What the faces of one roll add up to."""
