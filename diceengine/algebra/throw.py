@@ -58,13 +58,23 @@ class Throw:
         """One face from a uniform draw in [0, 1)."""
         return self.faces[int(r() * len(self.faces))]
 
+    @cached_property
+    def roller(self) -> Callable[[Callable[[], float]], list[int]]:
+        """:meth:`roll` as a plain function with what it reads bound (the hot path of every exploding die: a
+        ruleset binds it once)."""
+        faces, n, on, depth = self.faces, len(self.faces), self.explode_on, self.depth
+
+        def roll(r: Callable[[], float]) -> list[int]:
+            first = faces[int(r() * n)]
+            if first not in on:
+                return [first]
+            return [first, *roll_steps(first, lambda: faces[int(r() * n)], on.__contains__, depth)]
+
+        return roll
+
     def roll(self, r: Callable[[], float]) -> list[int]:
         """The faces thrown, in order (the first, then each added throw as thrown)."""
-        faces = self.faces
-        first = faces[int(r() * len(faces))]  # face(), written in place: the hot path of every exploding die
-        if first not in self.explode_on:
-            return [first]
-        return [first, *roll_steps(first, lambda: self.face(r), self.explode_on.__contains__, self.depth)]
+        return self.roller(r)
 
     def total(self, chain: list[int]) -> int:
         """What the faces of one roll add up to."""

@@ -48,6 +48,7 @@ _WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words
 
 #: the Wild Die (text 003): a d6 thrown again and added on each 6; the exploding character point throws the same
 WILD_DIE = algebra.Throw.of(range(1, 7)).explode({6})
+_roll_wild = WILD_DIE.roller
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class WildDice(CodeDice):
     def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
         wild = self.wild
         normal = [int(r() * 6) + 1 for _ in range(code.dice - 1 if wild else code.dice)]
-        chain = WILD_DIE.roll(r) if wild else []
+        chain = _roll_wild(r) if wild else []
         flagged = wild and chain[0] == 1 and self.complication != "none"
         removed = None
         if flagged and self.complication == "remove_highest":
