@@ -452,18 +452,11 @@ def _moves(table: np.ndarray, logs: bool, n: int, keep: int, shares: np.ndarray)
     return moves
 
 
-def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
-    """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
-    faces (the probabilities are shares of their total)."""
-    keep = max(0, min(keep, n))
-    ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
-    if keep == 0 or not ordered:
-        return PMF.point(0)
-    vmin = min(v for v, _ in ordered)
-    vmax = max(v for v, _ in ordered)
-    _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
-    WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
-    # the faces visited best first, each with its chance among the faces not yet visited (the last: all of it)
+def _placing(ordered: Sequence[tuple[int, float]], vmin: int, n: int, keep: int) -> tuple[list[tuple[int, float]],
+                                                                                          np.ndarray]:
+    """What :func:`keep_sum` and :func:`window_sum` place: the faces in the order visited (less ``vmin``), each with
+    its chance among the faces not yet visited (the last: all of it), and their moves (:func:`_moves`) for ``keep``
+    rows of dice placed."""
     visited: list[tuple[int, float]] = []
     tail = float(sum(q for _, q in ordered))
     for index, (value, q) in enumerate(ordered):
@@ -477,7 +470,21 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
     logs = table is None
     if table is None:
         table = _log_binomial_table(n, keep)
-    moves = _moves(table, logs, n, keep, np.array([s for _, s in visited]))
+    return visited, _moves(table, logs, n, keep, np.array([s for _, s in visited]))
+
+
+def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
+    """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
+    faces (the probabilities are shares of their total)."""
+    keep = max(0, min(keep, n))
+    ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
+    if keep == 0 or not ordered:
+        return PMF.point(0)
+    vmin = min(v for v, _ in ordered)
+    vmax = max(v for v, _ in ordered)
+    _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
+    WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
+    visited, moves = _placing(ordered, vmin, n, keep)
     # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
     # kept dice once keep are placed (final: the other dice show worse faces)
     span = keep * (vmax - vmin) + 1
@@ -520,20 +527,7 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
     vmin, vmax = ordered[0][0], ordered[-1][0]
     _check_support((hi - lo) * (vmax - vmin) + 1)
     WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
-    visited: list[tuple[int, float]] = []
-    tail = float(sum(q for _, q in ordered))
-    for index, (value, q) in enumerate(ordered):
-        share = 1.0 if index == len(ordered) - 1 or tail <= 0 else min(1.0, q / tail)
-        tail -= q
-        if share > 0.0:
-            visited.append((value - vmin, share))
-            if share == 1.0:
-                break
-    table = _binomial_table(n, hi)
-    logs = table is None
-    if table is None:
-        table = _log_binomial_table(n, hi)
-    moves = _moves(table, logs, n, hi, np.array([s for _, s in visited]))
+    visited, moves = _placing(ordered, vmin, n, hi)
     # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
     # state[hi]: final once the window's dice are all placed (the dice left show higher faces)
     span = (hi - lo) * (vmax - vmin) + 1
