@@ -71,6 +71,35 @@ class Distribution:
     def __iter__(self) -> Iterator[tuple[Any, float]]:
         return iter(self.items())
 
+    def sample(self, n: int, seed: Any = None) -> Any:
+        """``n`` outcomes drawn by their exact chances, as a :class:`~diceengine.samples.Sample` (one array a field):
+        how any distribution is sampled, an AnyDice output's too (what a truncation left out is never drawn).
+        ``seed``: ``None``, an int or a ``numpy.random.Generator``."""
+        from .errors import DiceLimitError
+        from .limits import MAX_SAMPLE
+        from .rng import numpy_rng
+        from .samples import Sample
+
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise DiceError(f"the number of rolls must be a non-negative integer, not {n!r}")
+        if n > MAX_SAMPLE:
+            raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
+        if not len(self.probabilities):
+            raise DiceError("this distribution has no outcome to draw")
+        rows = numpy_rng(seed).choice(len(self.probabilities), size=n, p=self.probabilities / self.probabilities.sum())
+        return Sample({name: col[rows] for name, col in self.columns.items()}, n, self.system, self.expression)
+
+    def draw(self, seed: Any = None) -> Any:
+        """One outcome drawn by its exact chance (the roll of a distribution that has no dice of its own to show, such
+        as an AnyDice output)."""
+        from .rng import python_rng
+
+        if not len(self.probabilities):
+            raise DiceError("this distribution has no outcome to draw")
+        cumulative = np.cumsum(self.probabilities)
+        row = int(np.searchsorted(cumulative, python_rng(seed).random() * cumulative[-1], side="right"))
+        return self.items()[min(row, len(cumulative) - 1)][0]
+
     def probability(self, predicate: Callable[[Any], bool]) -> float:
         """Probability that ``predicate(outcome)`` holds."""
         return self._mass(np.fromiter((bool(predicate(outcome)) for outcome, _ in self.items()), dtype=bool,

@@ -10,12 +10,14 @@ from collections import Counter
 from fractions import Fraction
 from itertools import product
 
+import numpy as np
 import pytest
 
 import diceengine as de
 from diceengine.anydice import interpreter, parse
 from diceengine.cli import main
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
+from tests.helpers import enumerate_dice
 
 
 def _dist(program: str, index: int = 0) -> dict[int, float]:
@@ -271,3 +273,19 @@ def test_diceengine_anydice_is_the_package_and_the_function():
     assert de.api.anydice("output 2")[0].mean() == 2
     with pytest.raises(de.DiceError, match="a program must be a string, not bytes"):
         de.anydice(b"output 1")
+
+
+def test_an_output_is_sampled_and_drawn_by_its_exact_chances():
+    # issue 35: a roll and a sample of an output, where it is a die; checked against its own exact chances
+    (out,) = de.anydice("output [highest 2 of 3d6]")
+    chances = {k: float(v) for k, v in enumerate_dice([range(1, 7)] * 3, lambda r: sum(sorted(r)[1:])).items()}
+    sample = out.sample(60_000, seed=3)
+    assert len(sample["total"]) == 60_000 and set(np.unique(sample["total"]).tolist()) <= set(chances)
+    for value, p in chances.items():
+        seen = float(np.count_nonzero(sample["total"] == value)) / 60_000
+        assert abs(seen - p) <= 5 * (p * (1 - p) / 60_000) ** 0.5 + 1e-9, (value, seen, p)
+    draws = [out.draw(seed).total for seed in range(300)]
+    assert set(draws) <= set(chances) and draws == [out.draw(seed).total for seed in range(300)]  # reproducible
+    assert (out.sample(10, seed=5)["total"] == out.sample(10, seed=5)["total"]).all()
+    with pytest.raises(de.DiceError):
+        out.sample(-1)
