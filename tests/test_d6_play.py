@@ -5,6 +5,7 @@ refusals, checks and the state it leaves."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -297,7 +298,8 @@ def test_dice_rule_lists_and_runs_the_rules_of_play(capsys):
                           ("ffg", ["spend_destiny", "hit_minions", "initiative_order"])]:
         assert main(["rule", system]) == 0
         out = capsys.readouterr().out
-        assert "rules of play" in out and all(f"  {n}(" in out for n in names), system
+        # dice rule shows each rule with its arguments as a game master reads them (issue 36)
+        assert f"rules of {system}:" in out and all(re.search(rf"^  {n}( |$)", out, re.MULTILINE) for n in names), system
     state = play.declare(roark_scene(), "Roark", 3, movement="run", metres=10).state
     assert main(["rule", "d6", "attack", f"state={state.model_dump_json()}", "attacker=Roark", "target=Jana",
                  "skill=blaster", "difficulty=short", "--json"]) == 0

@@ -246,8 +246,7 @@ def test_a_saved_roll_is_rolled_by_name_on_the_page(server: str, browser: Any) -
     page.select_option("#lang", "en")
     _walk_table(page)
     table_id = page.input_value("#table-share").rsplit("/", 1)[1]
-    store = open_store(DATABASE[0])
-    with store:
+    with open_store(DATABASE[0]) as store:  # a store closed is closed for good: each use opens its own
         store.update(table_id, lambda t: save_roll(t, "Ana", "shot", "4D+2 vs 15", system="d6wild",
                                                    complication="none"))
     expect(page.locator("#table-saved button")).to_have_text(["@shot"], timeout=WAIT)
@@ -257,11 +256,11 @@ def test_a_saved_roll_is_rolled_by_name_on_the_page(server: str, browser: Any) -
     last = page.locator("#table-log > li").last
     expect(last.locator(".step-expression")).to_have_text("4D+2 vs 15", timeout=WAIT)
     expect(last).to_contain_text("d6wild")
-    with store:
+    with open_store(DATABASE[0]) as store:
         entry = store.load(table_id).log[-1]
     assert (entry.expression, entry.system, entry.options) == ("4D+2 vs 15", "d6wild", {"complication": "none"})
     # one's own roll of that name comes first (Ana is the page's member)
-    with store:
+    with open_store(DATABASE[0]) as store:
         store.update(table_id, lambda t: save_roll(t, "Ana", "shot", "3d", personal=True))
     expect(page.locator("#table-saved button")).to_have_attribute("title", "3d", timeout=WAIT)
     expect(page.locator("#table-saved button")).to_have_count(1)

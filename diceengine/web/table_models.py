@@ -192,7 +192,7 @@ class ClientSeedRequest(_Strict):
 class RevealRequest(_Strict):
     """The secret roll the game master reveals, by its step number."""
 
-    step: int = Field(ge=1)
+    step: Int = Field(ge=1)
 
 
 class Mismatch(BaseModel):
