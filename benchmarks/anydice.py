@@ -20,11 +20,9 @@ machine are indicative; the ratios are what the goal reads.
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
-import subprocess
-import sys
 from collections.abc import Iterator
+
+from benchmarks.exact_peers import CHILD, available, measure_one
 
 #: (an AnyDice program, icepool's expression of the same odds)
 PROBLEMS: list[tuple[str, str]] = [
@@ -38,73 +36,8 @@ PROBLEMS: list[tuple[str, str]] = [
 
 GOAL = 0.5
 
-_CHILD = r"""
-import json, sys, time
-import icepool
-from icepool import d4, d10
-import diceengine as de
-
-program, peer_expr, peer_first = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-peer_env = {"icepool": icepool, "d10": d10, "d6": icepool.d6}
-de.anydice("output [highest 1 of 2d4]")[0].mean()
-float(d4.highest(2, 1).mean())
-
-def ours():
-    return de.anydice(program)[0].mean()
-
-def peer():
-    return float(eval(peer_expr, peer_env).mean())
-
-def first(fn):
-    t = time.perf_counter()
-    value = fn()
-    return time.perf_counter() - t, value
-
-def repeated(fn):
-    best = float("inf")
-    for _ in range(7):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-if peer_first:
-    tp, mp = first(peer)
-    to, mo = first(ours)
-else:
-    to, mo = first(ours)
-    tp, mp = first(peer)
-ro, rp = repeated(ours), repeated(peer)
-print(json.dumps({"ours": to, "peer": tp, "ours_again": ro, "peer_again": rp, "mean": mo, "peer_mean": mp}))
-"""
-
-
-def available() -> bool:
-    """Whether icepool can be imported (the ``bench`` extra)."""
-    try:
-        import icepool  # type: ignore[import-untyped]  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def measure_one(program: str, peer: str, rounds: int = 5) -> dict[str, float]:
-    """Median per-process ratios of one problem (``first``, ``again``), the median times (s) and the largest
-    disagreement of the means."""
-    runs = []
-    for i in range(rounds):
-        out = subprocess.run([sys.executable, "-c", _CHILD, program, peer, "1" if i % 2 else "0"],
-                             capture_output=True, text=True, check=True).stdout
-        runs.append(json.loads(out))
-    return {
-        "first": statistics.median(r["ours"] / r["peer"] for r in runs),
-        "again": statistics.median(r["ours_again"] / r["peer_again"] for r in runs),
-        "ours": statistics.median(r["ours"] for r in runs),
-        "peer": statistics.median(r["peer"] for r in runs),
-        "ours_again": statistics.median(r["ours_again"] for r in runs),
-        "peer_again": statistics.median(r["peer_again"] for r in runs),
-        "gap": max(abs(r["mean"] - r["peer_mean"]) for r in runs),
-    }
+_CHILD = CHILD.substitute(setup='de.anydice("output [highest 1 of 2d4]")[0].mean()',
+                          ours="de.anydice(ours_expr)[0].mean()")
 
 
 def run(rounds: int = 5) -> Iterator[str]:
@@ -115,7 +48,7 @@ def run(rounds: int = 5) -> Iterator[str]:
     yield (f"AnyDice programs against icepool, fresh processes ({rounds} per row, median of the per-process ratios; "
            f"goal: first and repeated call <= {GOAL}x)")
     for program, peer in PROBLEMS:
-        m = measure_one(program, peer, rounds)
+        m = measure_one(program, peer, rounds, _CHILD)
         ok = "ok" if m["first"] <= GOAL and m["again"] <= GOAL and m["gap"] <= 1e-9 else "MISSED"
         shown = program if len(program) <= 40 else program[:37] + "..."
         yield (f"  {shown:<40} first {m['ours'] * 1e3:8.3f} ms vs {m['peer'] * 1e3:8.3f} ms  {m['first']:6.3f}x   "
