@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Union
 
 from diceengine.errors import DiceValueError
@@ -242,11 +242,3 @@ def as_die(value: Operand) -> Die:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise DiceValueError(f"expected a die or a whole number, not {value!r}")
     return Die.constant(int(value))
-
-
-def sequence_sum(values: Sequence[Operand]) -> Die:
-    """The sum of independent dice and numbers."""
-    out = Die.constant(0)
-    for v in values:
-        out = out + v
-    return out
