@@ -3,8 +3,11 @@ per rule: descriptions, comparisons and operators, labels, function calls, group
 
 from __future__ import annotations
 
-from diceengine.ast import AsList, Node, Token, _Binary, _Unary
-from diceengine.errors import DiceError
+from diceengine.arith import IntAlgebra, fold
+from diceengine.ast import AsList, Node, Token, _Binary, _Unary, position, start
+from diceengine.errors import DiceError, DiceLimitError, DiceValueError
+from diceengine.i18n import N_
+from diceengine.limits import MAX_CONSTANT
 from diceengine.records import dataclass, field
 
 from .nodes import CountFailures, CountSuccesses, Keep, Sort, decimal_of
@@ -16,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Call",
     "Comparison",
+    "Computed",
     "Decimal",
     "Described",
     "FloorDiv",
@@ -183,3 +187,48 @@ class Set(Group):
     @property
     def brace(self) -> bool:
         return False
+
+
+MODIFIER_NUMBER = N_("a number in a modifier is whole and has no dice")
+
+
+class _ModifierNumber(IntAlgebra):
+    """The integers of a number computed in a modifier: the core arithmetic, ``//``, ``%`` and unary ``+``."""
+
+    def leaf(self, node: Any) -> int:
+        if type(node) is Pos:
+            return fold(node.operand, self)
+        if type(node) is Pow:
+            a, b = fold(node.left, self), fold(node.right, self)
+            if b < 0:
+                raise DiceValueError(MODIFIER_NUMBER, column=position(node))
+            if abs(a) > 1 and b > 64:  # past any bound: refused before it is computed
+                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=position(node),
+                                     number=f"{a}^{b}", limit=MAX_CONSTANT)
+            return self._ok(a**b, node)
+        if type(node) in (FloorDiv, Mod):
+            a, b = fold(node.left, self), fold(node.right, self)
+            if b == 0:
+                raise DiceValueError(N_("division by zero"), column=node.pos)
+            return a // b if type(node) is FloorDiv else a % b
+        raise DiceValueError(MODIFIER_NUMBER, column=position(node))
+
+
+@dataclass(frozen=True, slots=True)
+class Computed(Node):
+    """A number computed in a modifier, ``(1+2)`` in ``4d6kh(1+2)``: whole, without dice, within the constants'
+    bound."""
+
+    expr: Any
+    value: int = 0
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.expr, Node):
+            value = fold(self.expr, _ModifierNumber())
+            if abs(value) > MAX_CONSTANT:
+                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=start(self.expr),
+                                     number=str(value), limit=MAX_CONSTANT)
+            object.__setattr__(self, "value", value)
+            object.__setattr__(self, "pos", start(self.expr))
+            object.__setattr__(self, "expr", None)

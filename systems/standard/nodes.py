@@ -3,8 +3,7 @@ term and its modifiers (the expressions around it are in :mod:`.expressions`).""
 
 from __future__ import annotations
 
-from diceengine.arith import IntAlgebra, fold
-from diceengine.ast import AsList, Node, Token, position, start, to_int
+from diceengine.ast import AsList, Node, Token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Clamp",
     "Compare",
-    "Computed",
     "CountFailures",
     "CountSuccesses",
     "Critical",
@@ -36,53 +34,6 @@ __all__ = [
     "Sort",
     "Unique",
 ]
-
-
-MODIFIER_NUMBER = N_("a number in a modifier is whole and has no dice")
-
-
-class _ModifierNumber(IntAlgebra):
-    """The integers of a number computed in a modifier: the core arithmetic, ``//``, ``%`` and unary ``+``."""
-
-    def leaf(self, node: Any) -> int:
-        from .expressions import FloorDiv, Mod, Pos, Pow
-
-        if type(node) is Pos:
-            return fold(node.operand, self)
-        if type(node) is Pow:
-            a, b = fold(node.left, self), fold(node.right, self)
-            if b < 0:
-                raise DiceValueError(MODIFIER_NUMBER, column=position(node))
-            if abs(a) > 1 and b > 64:  # past any bound: refused before it is computed
-                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=position(node),
-                                     number=f"{a}^{b}", limit=MAX_CONSTANT)
-            return self._ok(a**b, node)
-        if type(node) in (FloorDiv, Mod):
-            a, b = fold(node.left, self), fold(node.right, self)
-            if b == 0:
-                raise DiceValueError(N_("division by zero"), column=node.pos)
-            return a // b if type(node) is FloorDiv else a % b
-        raise DiceValueError(MODIFIER_NUMBER, column=position(node))
-
-
-@dataclass(frozen=True, slots=True)
-class Computed(Node):
-    """A number computed in a modifier, ``(1+2)`` in ``4d6kh(1+2)``: whole, without dice, within the constants'
-    bound."""
-
-    expr: Any
-    value: int = 0
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.expr, Node):
-            value = fold(self.expr, _ModifierNumber())
-            if abs(value) > MAX_CONSTANT:
-                raise DiceLimitError(N_("number too large: {number} (at most {limit})"), column=start(self.expr),
-                                     number=str(value), limit=MAX_CONSTANT)
-            object.__setattr__(self, "value", value)
-            object.__setattr__(self, "pos", start(self.expr))
-            object.__setattr__(self, "expr", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +60,14 @@ class ListedFaces(Node, AsList):
 
 
 def _compare_parts(items: Any) -> tuple[str, int]:
-    """``(op, value)`` from the tokens ``[COMPARATOR] [MINUS] INT`` (or a :class:`Computed` number)."""
+    """``(op, value)`` from the tokens ``[COMPARATOR] [MINUS] INT`` (or a number computed in the modifier: a node
+    with its ``value``, :class:`~.expressions.Computed`)."""
     op, sign, value = "=", 1, 0
     for tok in items:
         if tok is None:
             continue
-        if isinstance(tok, Computed):
-            value = tok.value
+        if isinstance(tok, Node):  # a Computed number
+            value = getattr(tok, "value")  # noqa: B009 - a Node of expressions', read without importing it
         elif tok.type == "COMPARATOR":
             op = str(tok)
         elif tok.type == "MINUS":
@@ -219,10 +171,11 @@ class Keep(Node):
             object.__setattr__(self, "kind", _KEEP_SPELLINGS.get(kind, kind))
         if isinstance(self.n, Token):
             object.__setattr__(self, "n", to_int(self.n))
-        elif isinstance(self.n, Computed):
-            if self.n.value < 0:
-                raise DiceValueError(f"a keep / drop takes a number of dice, not {self.n.value}", column=self.n.pos)
-            object.__setattr__(self, "n", self.n.value)
+        elif isinstance(self.n, Node):  # a Computed number (expressions.Computed: its value and position)
+            n, pos = getattr(self.n, "value"), getattr(self.n, "pos")  # noqa: B009 - read without importing it
+            if n < 0:
+                raise DiceValueError(f"a keep / drop takes a number of dice, not {n}", column=pos)
+            object.__setattr__(self, "n", n)
         elif self.n is None:
             object.__setattr__(self, "n", 1)
             object.__setattr__(self, "spelled", self.spelled + "\x00")  # no number was typed
