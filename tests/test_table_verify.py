@@ -107,7 +107,9 @@ TAMPERINGS = [
     ("a roll's nonce changed", GM_LOG, _set(11, "nonce", 5), 11, "nonce"),
     ("a derivation version changed", GM_LOG, _set(13, "derivation", 2), 13, "version"),
     ("a secret roll's seal changed", GM_LOG, _set(14, "sealed", "0" * 64), 14, "seal"),
-    ("a reveal that does not match its seal", PLAYER_LOG, _set(15, "outcome", {"total": 1}), 15, "reveal"),
+    # the revealed d20's total changed to another face (a fixed face would match one table in twenty)
+    ("a reveal that does not match its seal", PLAYER_LOG,
+     _set(15, "outcome", lambda o: {**o, "total": o["total"] % 20 + 1}), 15, "reveal"),
     ("a reveal of dice the seed never gave", PLAYER_LOG, _set(8, "sealed", None), 15, "reveal"),
     ("the rotation's commitment replaced", GM_LOG, _set(12, "commitment", P.commitment_of(OTHER_SEED)), 13, "seed"),
     ("a rotation that reveals nothing", GM_LOG, _set(12, "revealed", None), 12, "seed"),
