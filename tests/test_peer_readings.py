@@ -167,3 +167,36 @@ def test_a_lone_letter_and_a_number_after_the_roll_is_refused_with_a_caret(expr,
                                                ("1d20 # o 3", "o 3")])
 def test_words_still_describe(expr, description):
     assert de.roll(expr, seed=1).description == description
+
+
+# ---- a modifier cut in two by a space: refused with a caret and the spelling, never a description
+#: (the spelling split, the column of the caret, the spelling offered, the peer's documented value of that spelling
+#: or None): d20's tests give (1, 2, 3, 4, 5)kh1kl1 = 6 and ph1pl1 = 9, rpg-dice-roller's 10d8dh2r!=5kl3 = 15
+SPLIT = [
+    ("(1, 2, 3, 4, 5)k h1kl1", 17, "(1, 2, 3, 4, 5)kh1kl1", 6, {"dialect": "d20"}),
+    ("(1, 2, 3, 4, 5)p h1pl1", 17, "(1, 2, 3, 4, 5)ph1pl1", 9, {"dialect": "d20"}),
+    ("10d8d h2r!=5kl3", 6, "10d8dh2r!=5kl3", 15, {}),
+    ("4d10d h1dl2", 6, "4d10dh1dl2", None, {}), ("8d6k h4s", 5, "8d6kh4s", None, {}),
+    ("1d6r ol1", 5, "1d6rol1", None, {"dialect": "d20"}), ("1d6r al1", 5, "1d6ral1", None, {"dialect": "d20"}),
+    ("d6r o", 4, "d6ro", None, {}), ("35dF.1u o", 8, "35dF.1uo", None, {}),
+    ("2d6! p", 5, "2d6!p", None, {}), ("2d6!! p", 6, "2d6!!p", None, {}),
+    ("4d10!! p/(23*d12r)", 7, "4d10!!p/(23*d12r)", None, {"division": "exact"}),
+    ("4d6s a", 5, "4d6sa", None, {}), ("{4d6, 2d10}s d", 13, "{4d6, 2d10}sd", None, {}),
+]
+
+
+@pytest.mark.parametrize("expr, column, spelling, value, options", SPLIT)
+def test_a_modifier_split_by_a_space_is_refused_with_its_spelling(expr, column, spelling, value, options):
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expr, **options)
+    assert err.value.column == column
+    assert f"({spelling})" in str(err.value)
+    de.roll(spelling, seed=1, **options)  # the spelling offered reads
+    if value is not None:
+        assert by_total(spelling, **options) == {value: 1.0}
+
+
+@pytest.mark.parametrize("expr, description", [("1d6s and more", "and more"), ("1d6! pretty", "pretty"),
+                                               ("4d6k here", "here"), ("1d20r or not", "or not")])
+def test_words_after_a_modifier_letter_still_describe(expr, description):
+    assert de.roll(expr, seed=1).description == description

@@ -15,12 +15,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from diceengine.ast import children
+from diceengine.ast import Number, children
 from diceengine.errors import DiceError, DiceSyntaxError
 from diceengine.hints import closest
 from diceengine.i18n import N_
+from diceengine.lalr import Token
 
 from ..words import plain_word
+from .nodes import Dice
 
 __all__ = ["OPERATION_WORDS", "meant"]
 
@@ -68,13 +70,22 @@ _LONE_LETTER = re.compile(r"([A-Za-z])\s*(?:[<>=!]=?|<>)?\s*[-+]?\d+(?![A-Za-z\d
 #: a dice term as typed: its count and sides (``4d6``, ``d20``, ``2d%``, ``4dF``)
 _DICE_TEXT = re.compile(r"([0-9]*)[dD]([0-9]+|%|[fF](?:\.[12])?)(?![0-9])")
 _NUMBER = re.compile(r"[<>=]{0,2}[0-9]+")
+#: the spellings of modifiers of more than one character: a space inside one (``4d10d h1``, ``1d6! p``, ``d6r o``,
+#: ``4d6s a``) splits it, and the part after the space must not become a description
+_LONG_MODIFIERS = ("kh", "kl", "dh", "dl", "ph", "pl", "ro", "rr", "ra", "rol", "roh", "ral", "rah", "rrl", "rrh",
+                   "rl", "rh", "sa", "sd", "uo", "cs", "cf", "mi", "ma", "min", "max", "dbl", "!p", "!!p", "!!")
+#: what may follow a split modifier's last letters in the same word: nothing, or a number, a compare point or an
+#: operator and what follows (``h1kl1``, ``p/(23*d12r)``), never more letters of a word (``1d6s and more``)
+_SPLIT_REST = re.compile(r"(?:[^A-Za-z\s].*)?")
 _WORD_SPLIT = re.compile(r"[^\s]+")
 
 
-def meant(expression: str, pos: int, tree: Any) -> Any:
+def meant(expression: str, pos: int, tree: Any, comparison: type, described: type) -> Any:
     """What the description at ``pos`` of ``expression`` (after the roll ``tree``) means: ``None`` (words),
     ``(text, error)``: the text to read instead, and the error to raise if it does not read (``None``: then
-    the words stay a description), or the tree the words make of ``tree`` (positions in ``expression``)."""
+    the words stay a description), or the tree the words make of ``tree`` (positions in ``expression``).
+    ``comparison`` and ``described`` are the notation's node classes for a check and for words after it
+    (``Comparison``, ``Described``): a check (``1d20+5 vs 15``) is built of them."""
     head, raw = expression[:pos], expression[pos:]
     column = pos + len(raw) - len(raw.lstrip())
     text = raw.strip()
@@ -82,11 +93,14 @@ def meant(expression: str, pos: int, tree: Any) -> Any:
         return None
     words = [(m.group(0), column + m.start()) for m in _WORD_SPLIT.finditer(text)]
     first = words[0][0]
+    split = _split_modifier(head, first, column)
+    if split is not None:
+        raise split
     if _joins(first, words[1][0] if len(words) > 1 else ""):
         return head.rstrip() + raw.lstrip(), _lone_letter(text, column)
     operation = OPERATION_WORDS.get(plain_word(first).rstrip(".:,"))
     if operation is not None:
-        return _operation(operation, head, words, column, tree)
+        return _operation(operation, head, words, column, tree, (comparison, described))
     lone = _lone_letter(text, column)
     if lone is not None:
         raise lone
@@ -97,6 +111,20 @@ def meant(expression: str, pos: int, tree: Any) -> Any:
         raise DiceSyntaxError(N_("{got} is not a word of the notation: did you mean {guess}? (to keep words as a "
                                  "description, begin them with #)"), expression, column, got=repr(first),
                               guess=guess)
+    return None
+
+
+def _split_modifier(head: str, word: str, column: int) -> DiceSyntaxError | None:
+    """The refusal of a modifier cut in two by a space (``4d10d h1dl2``: ``dh1`` or ``d`` then words?), or ``None``."""
+    typed = head.rstrip()
+    for spelling in sorted(_LONG_MODIFIERS, key=len, reverse=True):
+        for cut in range(1, len(spelling)):
+            before, after = spelling[:cut], spelling[cut:]
+            if typed.lower().endswith(before) and word.lower().startswith(after) and \
+                    _SPLIT_REST.fullmatch(word[len(after):]):
+                return DiceSyntaxError(N_("a space splits the modifier {modifier}: write it without the space "
+                                          "({example})"), None, column, modifier=repr(spelling),
+                                       example=typed + word)
     return None
 
 
@@ -126,11 +154,12 @@ def _lone_letter(text: str, column: int) -> DiceSyntaxError | None:
                            None, column, got=repr(operator.group(0).strip()), quoted=f'"{text}"')
 
 
-def _operation(operation: str, head: str, words: list[tuple[str, int]], column: int, tree: Any) -> Any:
-    """The text an operation's words mean, or their refusal."""
+def _operation(operation: str, head: str, words: list[tuple[str, int]], column: int, tree: Any,
+               classes: tuple[type, type]) -> Any:
+    """The text an operation's words mean, or their refusal (``classes``: a check's node classes, :func:`meant`)."""
     typed = words[0][0]
     if operation == "vs":
-        return _versus(head, words, column, tree)
+        return _versus(head, words, column, tree, classes)
     if operation in ("advantage", "disadvantage"):
         return _advantage(operation, typed, head, words, column, tree)
     number, rank, tail = _number_and_rank(words[1:])
@@ -173,8 +202,6 @@ def _number_and_rank(words: list[tuple[str, int]]) -> tuple[str | None, str | No
 
 def _dice_terms(tree: Any) -> list[Any]:
     """The dice terms of ``tree`` (standard notation's ``Dice`` nodes), in order."""
-    from .nodes import Dice
-
     found: list[Any] = []
     stack = [tree]
     while stack:
@@ -210,26 +237,22 @@ def _tail(tail: list[tuple[str, int]]) -> str:
     return (" " + " ".join(word for word, _ in tail)) if tail else ""
 
 
-def _versus(head: str, words: list[tuple[str, int]], column: int, tree: Any) -> Any:
+def _versus(head: str, words: list[tuple[str, int]], column: int, tree: Any, classes: tuple[type, type]) -> Any:
     """``1d20+5 vs 15``: the check meets or beats 15, a success (1) or a failure (0). A whole number is the tree
     ``total >= 15`` (any words after it its description); another expression is written ``10+2 <= 1d20+5``, as
     ``>=`` right after dice would count the dice meeting the number."""
-    from diceengine.ast import Number
-    from diceengine.lalr import Token
-
-    from .expressions import Comparison, Described
-
+    comparison, described = classes
     refusal = DiceSyntaxError(N_("a check is written {example}: the roll, vs and the number to meet or beat"), None,
-                              column, example="1d20+5 vs 15" if isinstance(tree, Comparison) else f"{head.strip()} vs 15")
-    if len(words) < 2 or not (words[1][0][0].isdigit() or words[1][0][0] in "(+-") or isinstance(tree, Comparison):
+                              column, example="1d20+5 vs 15" if isinstance(tree, comparison) else f"{head.strip()} vs 15")
+    if len(words) < 2 or not (words[1][0][0].isdigit() or words[1][0][0] in "(+-") or isinstance(tree, comparison):
         raise refusal
     number, at = words[1]
     if number.isdigit() and len(number) <= 9:
-        check = Comparison(tree, ">=", Number(int(number), pos=at))
+        check = comparison(tree, ">=", Number(int(number), pos=at))
         if len(words) == 2:
             return check
         start = at + len(number)
-        return Described(check, Token("DESCRIPTION", " " + _tail(words[2:]).strip(), start_pos=start))
+        return described(check, Token("DESCRIPTION", " " + _tail(words[2:]).strip(), start_pos=start))
     return f"{number} <= {head.strip()}{_tail(words[2:])}", refusal
 
 
