@@ -11,6 +11,7 @@ from diceengine.limits import MAX_CONSTANT
 from diceengine.records import dataclass, field
 
 from .nodes import CountFailures, CountSuccesses, Keep, Sort, decimal_of
+from .words import meant
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,9 +59,7 @@ class Described(Node):
     def meant(self, expression: str) -> tuple[str, DiceError | None] | Node | None:
         """What the words mean when they are dice (``4d6 keep 3``: ``4d6kh3``): the text to read instead and the
         error to raise if it does not read, or the tree they make (:func:`.words.meant`); ``None`` for words."""
-        from .words import meant
-
-        return meant(expression, self.pos or 0, self.expr)
+        return meant(expression, self.pos or 0, self.expr, Comparison, Described)
 
 
 @dataclass(frozen=True, slots=True)
