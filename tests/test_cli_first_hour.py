@@ -298,3 +298,52 @@ def test_the_docs_command_line_page_is_what_the_cli_prints(capsys, tmp_path, mon
             if line.strip() == "...":
                 break
             assert printed[i].rstrip() == line, command
+
+
+# ----------------------------------------------------------------------------- outputs in words
+
+def _d20_check(bonus: int, target: int) -> Fraction:
+    """P(1d20 + bonus >= target), by the d20's faces."""
+    return Fraction(sum(1 for face in range(1, 21) if face + bonus >= target), 20)
+
+
+@pytest.mark.parametrize("lang, yes, no, chance", [("en", "success", "failure", "chance of success"),
+                                                   ("fr", "réussite", "échec", "de chances de réussite")])
+def test_a_check_in_the_standard_notation_is_a_success_or_a_failure_with_its_chance(capsys, lang, yes, no, chance):
+    percent = f"{100 * float(_d20_check(5, 15)):.2f}%"  # 11 faces of 20: 55.00%
+    said = {}
+    for expr in ("1d20+5>=15", "1d20+5 vs 15"):
+        status, out, _ = _run(capsys, "roll", expr, "-n", "20", "--seed", "4", "--lang", lang)
+        assert status == 0
+        lines = out.splitlines()
+        assert len(lines) == 20
+        for line in lines:
+            face = int(re.search(r"\[(\d+)\]", line).group(1))
+            word = yes if face + 5 >= 15 else no
+            assert line.endswith(f"= {int(word == yes)}{' ' if lang == 'fr' else ''}: {word} ({percent} {chance})"), line
+            said[word] = True
+    assert said == {yes: True, no: True}
+
+
+def test_a_check_keeps_its_data_in_json(capsys):
+    status, out, _ = _run(capsys, "roll", "1d20+5>=15", "--seed", "4", "--json")
+    data = json.loads(out)
+    face = data["dice"][0]["value"]
+    assert data["outcome"] == {"total": int(face + 5 >= 15)}
+
+
+def test_a_success_count_is_no_check(capsys):
+    status, out, _ = _run(capsys, "roll", "4d6>3", "--seed", "1")
+    assert "success" not in out and "failure" not in out
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("mean critical successes", "mean critical failures")),
+                                         ("fr", ("moyenne (réussites critiques)", "moyenne (échecs critiques)"))])
+def test_odds_say_the_critical_marks_in_words(capsys, lang, words):
+    status, out, _ = _run(capsys, "odds", "2d20kh1cs20cf1", "--lang", lang)
+    assert status == 0 and "_" not in out
+    # a natural 20 with advantage: 1 - (19/20)^2; a natural 1: (1/20)^2
+    lines = {line.rsplit(None, 1)[0].strip(): float(line.rsplit(None, 1)[1]) for line in out.splitlines()
+             if line.strip().startswith(words)}
+    assert lines[words[0]] == pytest.approx(1 - (19 / 20) ** 2, abs=1e-4)
+    assert lines[words[1]] == pytest.approx((1 / 20) ** 2, abs=1e-4)

@@ -133,9 +133,14 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
         print(json.dumps([r.model_dump() for r in rolls] if args.n > 1 else rolls[0].model_dump(), indent=2))
     else:
+        from .checks import chance_of_success, check_line, is_check
+
         settings: dict[str, Any] = {"colour_emoji": False} if args.format == "symbols" and args.text_symbols else {}
+        check = args.format != "html" and is_check(system, expr, options)
+        chance = chance_of_success(system, expr, options) if check else None
         for r in rolls:
-            print(r.render(args.format, None, **settings))
+            text = r.render(args.format, None, **settings)
+            print(check_line(text, r.total, chance, args.lang) if check else text)
         if args.legend and args.format == "symbols":
             from ..renderers.symbols import legend
 

@@ -42,29 +42,20 @@ def _pct(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:6.2f}%"
 
 
-#: the operators of a comparison whose total is 1 when it holds, else 0 (``1d20+5 >= 15``)
-COMPARISONS = frozenset({"==", "=", "!=", "<>", "<", "<=", ">", ">="})
 YES_NO = N_("(fails {no}, succeeds {yes})")
-
-
-def _yes_no(system: str, expression: str, options: Mapping[str, Any]) -> bool:
-    """``expression`` ends in a comparison (``1d20+5 >= 15``: a plan whose last operation compares), so that its
-    total says whether it holds (1) or not (0): a check, whose chance of success is P(total = 1)."""
-    from ..api import plan
-
-    return getattr(getattr(plan(expression, system, **options), "root", None), "op", None) in COMPARISONS
 
 
 def _profiles(args: argparse.Namespace) -> list[Any]:
     from ..compare import profile
     from .args import parse_options, split_system
+    from .checks import is_check
 
     options = parse_options(args.option)
     profiles = []
     for spec in args.checks:
         system, expr = split_system(spec, args.system)
         found = profile(system, expr, **options)
-        if found.success is None and found.mean_field == "total" and _yes_no(system, expr, options):
+        if found.success is None and found.mean_field == "total" and is_check(system, expr, options):
             found = dataclasses.replace(found, success=found.histogram.get(1, 0.0))
         profiles.append(found)
     return profiles
