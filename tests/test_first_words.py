@@ -285,3 +285,14 @@ def test_a_colon_that_names_no_system_is_no_system():
     # "note: 1d6+" is no system's text, whatever comes before the colon: the plain syntax error
     assert str(refused("note: 1d6+")).startswith("unexpected character 'n': expected a number")
     assert str(refused("note: 1d6")).startswith("unknown system 'note' (known: ")
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("critical successes", "critical failures")),
+                                         ("fr", ("réussites critiques", "échecs critiques"))])
+def test_the_page_says_the_critical_marks_in_words(lang, words):
+    """The check view names a mean's field through the page's words (``t(field)``): the counts of critical marks,
+    which no system example rolls, are words there too."""
+    from diceengine.web.words import page_words
+
+    said = page_words(lang)
+    assert (said["critical_successes"], said["critical_failures"]) == words

@@ -58,6 +58,9 @@ def engine_words() -> list[str]:
             except DiceError:
                 continue
         names.extend(w for w in words if w and w not in names)
+    from ..systems.standard.words import FIELD_WORDS  # the fields no example rolls (a critical mark's count)
+
+    names.extend(w for w in FIELD_WORDS if w not in names)
     return names
 
 

@@ -24,7 +24,12 @@ from diceengine.lalr import Token
 from ..words import plain_word
 from .nodes import Dice
 
-__all__ = ["OPERATION_WORDS", "meant"]
+__all__ = ["FIELD_WORDS", "OPERATION_WORDS", "meant"]
+
+#: the fields of a standard outcome named by an identifier, said in words where a user reads them (``dice odds``, the
+#: page): each is a catalogue message whose English is words too (``critical_successes``: "critical successes",
+#: "réussites critiques"); ``total`` is a word already. The JSON keeps the identifiers.
+FIELD_WORDS = (N_("critical_successes"), N_("critical_failures"))
 
 #: a word (accents dropped, lower case) -> the operation it names
 OPERATION_WORDS: dict[str, str] = {
