@@ -327,6 +327,7 @@ def test_a_check_in_the_standard_notation_is_a_success_or_a_failure_with_its_cha
 
 def test_a_check_keeps_its_data_in_json(capsys):
     status, out, _ = _run(capsys, "roll", "1d20+5>=15", "--seed", "4", "--json")
+    assert status == 0
     data = json.loads(out)
     face = data["dice"][0]["value"]
     assert data["outcome"] == {"total": int(face + 5 >= 15)}
@@ -334,7 +335,7 @@ def test_a_check_keeps_its_data_in_json(capsys):
 
 def test_a_success_count_is_no_check(capsys):
     status, out, _ = _run(capsys, "roll", "4d6>3", "--seed", "1")
-    assert "success" not in out and "failure" not in out
+    assert status == 0 and "success" not in out and "failure" not in out
 
 
 @pytest.mark.parametrize("lang, words", [("en", ("mean critical successes", "mean critical failures")),
