@@ -125,7 +125,7 @@ class Compare(Node, AsList):
 def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compare | None]:
     """A modifier letter read with a ``!=`` right after it (``r!=5``, ``cs!=20``): the letter, and its compare
     point ``!=N`` (rpg-dice-roller: a compare point of that modifier, never an explosion)."""
-    text = str(token).lower()
+    text = "".join(str(token).lower().split())  # "r !=" (a space inside) is "r!="
     if not text.endswith("!="):
         return text, compare
     column = (token.start_pos or 0) + len(text)
