@@ -200,3 +200,19 @@ def test_a_modifier_split_by_a_space_is_refused_with_its_spelling(expr, column, 
                                                ("4d6k here", "here"), ("1d20r or not", "or not")])
 def test_words_after_a_modifier_letter_still_describe(expr, description):
     assert de.roll(expr, seed=1).description == description
+
+
+@pytest.mark.parametrize("expr", ["10d8dh2r !=5kl3", "10d8dh2r! =5kl3", "10d8dh2r ! = 5kl3"])
+def test_a_space_in_a_not_equal_point_after_a_reroll_changes_nothing(expr):
+    # rpg-dice-roller's 10d8dh2r!=5kl3: every die re-rolled until it shows 5, the lowest three kept: 15; the spaced
+    # spelling read a bare r and then an explosion on 5
+    assert by_total(expr) == {15: 1.0}
+
+
+@pytest.mark.parametrize("expr", ["3d6cs !=4", "3d6cs! =4"])
+def test_a_space_in_a_not_equal_point_after_a_critical_mark_changes_nothing(expr):
+    # the mark on every face but 4, no explosion (rpg-dice-roller's 36d152cs!=45), by enumeration of three d6
+    expected = enumerate_dice([D6] * 3, lambda f: (sum(f), sum(x != 4 for x in f)))
+    got = {(o.total, o.critical_successes): p for o, p in de.distribution(expr).items()}
+    assert_close(got, expected)
+    assert not any(d.exploded for d in de.roll(expr, seed=2).dice)
