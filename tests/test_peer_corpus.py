@@ -88,11 +88,18 @@ def test_d20_agrees_in_distribution(expr, options):
     assert chi2_passes(totals, exact)
 
 
+#: a token of the notation as a user may space it out: a number, a run of letters, an operator or a label
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+|!!p|!!|!p|[<>=!]=|<>|\*\*|//|/\*|\*/|\[[^\]]*\]|\S")
+
+
 def _spaced(expr: str):
-    """``expr`` with one space put between two of its characters, at every place."""
+    """``expr`` with one space put between two of its characters, at every place; then with a space between every
+    two of its tokens (``4 d 20 max - 12``)."""
     for i in range(1, len(expr)):
         if expr[i - 1] != " " and expr[i] != " ":
             yield expr[:i] + " " + expr[i:]
+    if not any(mark in expr for mark in ("#", "//", "/*")):
+        yield " ".join(_TOKEN.findall(expr))
 
 
 def _rolls(expr: str, options: dict) -> bool:
@@ -114,8 +121,9 @@ def _words_only(tree) -> str:
 
 
 def test_no_part_of_a_peer_expression_is_silently_dropped_by_a_space():
-    """Every peer expression with one space put anywhere reads as without it (the same tree, but for the words of a
-    description or label), or is refused: never a part dropped as a description or read as another modifier."""
+    """Every peer expression with one space put anywhere, or with its tokens spaced out, reads as without it (the
+    same tree, but for the words of a description or label), or is refused: never a part dropped as a description
+    or read as another modifier."""
     from diceengine.parser import parse
     from diceengine.registry import get_system
 

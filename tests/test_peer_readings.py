@@ -216,3 +216,27 @@ def test_a_space_in_a_not_equal_point_after_a_critical_mark_changes_nothing(expr
     got = {(o.total, o.critical_successes): p for o, p in de.distribution(expr).items()}
     assert_close(got, expected)
     assert not any(d.exploded for d in de.roll(expr, seed=2).dice)
+
+
+# ---- notation spaced out: read as written without the spaces, or refused; never the rest dropped as words
+
+@pytest.mark.parametrize("expr, plain, options", [
+    ("4 d 20 max - 12", "4d20max-12", {}),  # rpg-dice-roller's parser test, spaced: every face counts -12
+    ("10 d 20 rr < 20", "10d20rr<20", {"dialect": "d20"}),  # avrae/d20's README: every die re-rolled up to a 20
+    ("1 d 6 rol 1", "1d6rol1", {"dialect": "d20"}), ("5 d % !p", "5d%!p", {})])
+def test_notation_spaced_out_reads_as_without_the_spaces(expr, plain, options):
+    assert by_total(expr, **options) == by_total(plain, **options)
+    assert de.roll(expr, seed=1, **options).description is None
+
+
+def test_the_peers_documented_values_of_spaced_notation():
+    assert by_total("4 d 20 max - 12") == {-48: 1.0}  # each of four faces counts at most -12
+    assert by_total("10 d 20 rr < 20", dialect="d20") == {200: 1.0}
+
+
+@pytest.mark.parametrize("expr, column", [("1d20 kh1 (x)", 5), ("4 d 8 dl 2 * ( 5 + 2 d 10 kh 1 )", 6),
+                                          ("3 dF . 1 cf > 8", 2)])
+def test_notation_after_a_space_whose_rest_does_not_read_is_refused(expr, column):
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expr)
+    assert err.value.column == column and "#" in str(err.value)

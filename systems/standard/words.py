@@ -64,7 +64,10 @@ _FRENCH_RANKS = {"haut": "high", "hauts": "high", "haute": "high", "hautes": "hi
 _BARE_MODIFIERS = frozenset(("s", "sa", "sd", "r", "ro", "u", "uo", "kh", "kl", "dh", "dl", "cs", "cf", "dbl"))
 #: a modifier whose number may follow after a space (``1d20 min 5``, ``4d6 kh 3``)
 _NUMBERED = frozenset(("kh", "kl", "dh", "dl", "k", "d", "p", "ph", "pl", "r", "ro", "rr", "ra", "mi", "ma", "min", "max",
-                       "cs", "cf", "dbl", "e", "f", "u", "uo"))
+                       "cs", "cf", "dbl", "e", "f", "u", "uo", "rol", "roh", "ral", "rah"))
+#: what may follow such a modifier after a space: its number, or its compare point or sign and then the number
+#: (``min 5``, ``rr < 20``, ``max - 12``)
+_MODIFIER_NUMBER = re.compile(r"[<>=!]*-?[0-9]|(?:[<>=!]{1,2}|<>|-)$")
 _MODIFIER_WORD = re.compile(
     r"(?:(?:dbl|min|max|k[hl]?|d[hl]?|p[hl]?|r[oar]?[lh]?|mi|ma|uo?|s[ad]?|c[sf]|e|f|!!?p?)"
     r"(?:(?:[<>=!]=?|<>)?-?[0-9]+(?:\.[0-9]+)?)?)+", re.IGNORECASE | re.ASCII)
@@ -102,7 +105,7 @@ def meant(expression: str, pos: int, tree: Any, comparison: type, described: typ
     if split is not None:
         raise split
     if _joins(first, words[1][0] if len(words) > 1 else ""):
-        return head.rstrip() + raw.lstrip(), _lone_letter(text, column)
+        return head.rstrip() + raw.lstrip(), _lone_letter(text, column) or _unread_notation(first, column)
     operation = OPERATION_WORDS.get(plain_word(first).rstrip(".:,"))
     if operation is not None:
         return _operation(operation, head, words, column, tree, (comparison, described))
@@ -133,10 +136,19 @@ def _split_modifier(head: str, word: str, column: int) -> DiceSyntaxError | None
     return None
 
 
+def _unread_notation(word: str, column: int) -> DiceSyntaxError:
+    """The refusal of notation written after a space whose text, joined to the roll, does not read (``1d20 kh1
+    (x)``, ``4d6 dl 2 * ( 5 )``): never the notation dropped as a description."""
+    return DiceSyntaxError(N_("{got} after a space reads as notation, but the text from it does not: write the "
+                              "notation without spaces, or begin a description with #"), None, column, got=repr(word))
+
+
 def _joins(word: str, second: str) -> bool:
-    """The first word after the roll is notation written after a space: dice (``1 d20``), a modifier (``kh3``,
-    ``f<3``, ``s``, ``min 5``), never a word ("us", "fire")."""
-    if _DICE_START.match(word) or (word.lower() in _NUMBERED and re.match(r"[<>=!]*[0-9]", second)):
+    """The first word after the roll is notation written after a space: dice (``1 d20``, ``5 d %``), a modifier
+    (``kh3``, ``f<3``, ``s``, ``min 5``), never a word ("us", "fire")."""
+    if _DICE_START.match(word) or (word.lower() in _NUMBERED and _MODIFIER_NUMBER.match(second)):
+        return True
+    if word.lower() == "d" and re.match(r"[0-9%(]|[fF](?:\.[12])?$", second):
         return True
     m = _MODIFIER_WORD.match(word)
     if m is None or (m.end() < len(word) and word[m.end()].isalpha()):
