@@ -296,3 +296,16 @@ def test_the_page_says_the_critical_marks_in_words(lang, words):
 
     said = page_words(lang)
     assert (said["critical_successes"], said["critical_failures"]) == words
+
+
+def test_the_words_import_nothing_from_the_expressions():
+    """``Described.meant`` hands the check's node classes to :func:`words.meant`: words.py imports nothing from
+    expressions.py, even lazily (they imported each other)."""
+    import ast
+    from pathlib import Path
+
+    import diceengine.systems.standard.words as words
+
+    tree = ast.parse(Path(words.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(module and module.endswith("expressions") for module in imported), imported
