@@ -240,3 +240,18 @@ def test_notation_after_a_space_whose_rest_does_not_read_is_refused(expr, column
     with pytest.raises(de.DiceSyntaxError) as err:
         de.roll(expr)
     assert err.value.column == column and "#" in str(err.value)
+
+
+@pytest.mark.parametrize("expr, column, plus, joined", [("1d20 d4", 5, "1d20+1d4", "1d20d4"),
+                                                        ("4d6kh3 d1", 7, "4d6kh3+1d1", "4d6kh3d1")])
+def test_a_bare_die_after_dice_is_refused_with_both_readings(expr, column, plus, joined):
+    """``1d20 d4`` joined is rpg-dice-roller's drop of the lowest 4 (always 0 here): refused, both spellings given."""
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expr)
+    assert err.value.column == column and plus in str(err.value) and joined in str(err.value)
+    assert by_total("1d20d4") == {0: 1.0}  # the joined reading: the one die dropped
+
+
+@pytest.mark.parametrize("expr, plain", [("1 d20", "1d20"), ("{19d23} d1", "{19d23}d1"), ("2 + 1 d6", "2 + 1d6")])
+def test_dice_after_a_bare_number_or_a_group_still_join(expr, plain):
+    assert by_total(expr) == by_total(plain)

@@ -101,7 +101,7 @@ def meant(expression: str, pos: int, tree: Any, comparison: type, described: typ
         return None
     words = [(m.group(0), column + m.start()) for m in _WORD_SPLIT.finditer(text)]
     first = words[0][0]
-    split = _split_modifier(head, first, column)
+    split = _split_modifier(head, first, column) or _die_or_drop(head, first, column)
     if split is not None:
         raise split
     if _joins(first, words[1][0] if len(words) > 1 else ""):
@@ -134,6 +134,25 @@ def _split_modifier(head: str, word: str, column: int) -> DiceSyntaxError | None
                                           "({example})"), None, column, modifier=repr(spelling),
                                        example=typed + word)
     return None
+
+
+#: a bare ``dN`` after a space: a die (``1d20 d4``: and a d4?) or rpg-dice-roller's drop of the lowest N (``1d20d4``)
+_BARE_D = re.compile(r"[dD]([0-9]+)$")
+#: the end of a roll that is a bare number (``1`` in ``1 d20``, ``2 + 1`` in ``2 + 1 d6``): dice written after it are
+#: its dice
+_BARE_NUMBER = re.compile(r"(?:^|[\s+\-*/(,{^])[0-9]+$")
+
+
+def _die_or_drop(head: str, word: str, column: int) -> DiceSyntaxError | None:
+    """The refusal of a bare ``dN`` written after a space right after dice (``1d20 d4``): another die, or the lowest
+    N dropped (joined, ``1d20d4`` is 0)? ``None`` after a bare number (``1 d20``) or a group (``{19d23} d1``)."""
+    typed = head.rstrip()
+    m = _BARE_D.match(word)
+    if m is None or not typed or not (typed[-1].isalnum() or typed[-1] in "%!") or _BARE_NUMBER.search(typed):
+        return None
+    return DiceSyntaxError(N_("{got} after dice reads two ways: write {plus} to add a die, or {joined} to drop the "
+                              "lowest {n}"), None, column, got=repr(word), plus=f"{typed}+1{word}",
+                           joined=typed + word, n=m.group(1))
 
 
 def _unread_notation(word: str, column: int) -> DiceSyntaxError:
