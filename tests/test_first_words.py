@@ -304,7 +304,7 @@ def test_the_words_import_nothing_from_the_expressions():
     import ast
     from pathlib import Path
 
-    import diceengine.systems.standard.words as words
+    from diceengine.systems.standard import words
 
     tree = ast.parse(Path(words.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
