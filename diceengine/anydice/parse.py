@@ -162,7 +162,10 @@ def _runtime() -> Any:
     """The engine's LALR runtime on the tables Lark wrote for the grammar (:mod:`diceengine.lalr`: no Lark import)."""
     from diceengine import lalr
 
-    return lalr.Parser(lalr.tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
+    parser = lalr.Parser(lalr.tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
+    for lexer in parser.lexers:  # compiled now, with the first program, not one parser state at a time later:
+        lexer.compiled()  # a program using a new construct (a function, a loop) would pay for its states' lexers
+    return parser
 
 
 @cache
