@@ -196,3 +196,13 @@ def test_past_the_budget_is_refused_before_any_table() -> None:
         compare_sorted(Pool.of(D6, 1000), Pool.of(D6, 1000))
     with pytest.raises(DiceLimitError):
         compare_sorted(Pool.of(Die.uniform(1000), 40), Pool.of(D6, 40))
+
+
+def test_kept_answers_are_told_apart_by_the_dice_chances() -> None:
+    fair, loaded = Die.of([1, 2, 3]), Die.of([1, 2, 3, 3])
+    first = compare_sorted(Pool.of(fair, 2), Pool.of(fair, 2))
+    assert compare_sorted(Pool.of(fair, 2), Pool.of(fair, 2)).same(first, 0.0)  # asked again: kept
+    other = compare_sorted(Pool.of(loaded, 2), Pool.of(fair, 2))  # same faces, other chances: not the kept answer
+    assert_die(other, brute(pairs_holding(">", True), [loaded] * 2, [fair] * 2))
+    assert_die(compare_sorted(Pool.of(fair, 2), Pool.of(fair, 2), "<"), brute(pairs_holding("<", True), [fair] * 2,
+                                                                             [fair] * 2))

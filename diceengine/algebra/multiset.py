@@ -104,8 +104,26 @@ def _overlap(lo: np.ndarray, hi: np.ndarray, floor: np.ndarray | int, top: int) 
 def compare_sorted(a: Pool, b: Pool, op: str = ">", order: str = "highest") -> Die:
     """The number of ranks at which ``a``'s die and ``b``'s die satisfy ``op`` when both pools are sorted
     (``order`` first) and paired rank by rank: the RISK problem is ``compare_sorted(attack, defence, ">")`` (a
-    tie goes to the defender)."""
-    return evaluate(SortedPairs(op, order), a, b)
+    tie goes to the defender). The answers of the last :data:`KEEP` questions are kept (dice are values)."""
+    key = (op, order, _content(a), _content(b))
+    found = _ANSWERS.pop(key, None)
+    if found is None:
+        found = evaluate(SortedPairs(op, order), a, b)
+        if len(_ANSWERS) >= KEEP:
+            del _ANSWERS[next(iter(_ANSWERS))]
+    _ANSWERS[key] = found
+    return found
+
+
+#: how many answers :func:`compare_sorted` keeps
+KEEP = 64
+#: its answers, oldest first: (op, order, each pool's content) -> die
+_ANSWERS: dict[tuple[object, ...], Die] = {}
+
+
+def _content(pool: Pool) -> tuple[tuple[int, bytes, float, int], ...]:
+    """What a pool's odds depend on: each group's die (its chances) and number of dice."""
+    return tuple((die.pmf.offset, die.pmf.p.tobytes(), die.truncated, n) for die, n in pool.groups)
 
 
 def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
