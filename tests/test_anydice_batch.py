@@ -162,3 +162,24 @@ def test_numbers_past_what_a_die_holds_are_left_to_the_calls():
     program = "function: f X:n { result: X * 4503599627370496 * 4 }\noutput [f d2]"  # 2**52 * 4 * X > 2**53 - 1
     with pytest.raises(de.DiceError):
         de.anydice(program)
+
+
+def test_pools_enumerated_again_are_told_apart_by_their_chances_and_order():
+    # the sorted rolls of a pool are kept for reuse: the same faces with other chances, or the other position
+    # order, must not reuse them
+    program = RISK + ('output [risk 2d{1,2,3} 2d{1,2,3}]\noutput [risk 2d{1,2,3,3} 2d{1,2,3}]\n'
+                      'set "position order" to "lowest first"\noutput [risk 2d{1,2,3} 3d{1,2,3}]')
+    got = [d.marginal() for d in de.anydice(program)]
+
+    def faces(counts: list[int], pools: list[tuple[int, ...]], highest: bool) -> dict:
+        out: Counter[int] = Counter()
+        rolls = [list(product(f, repeat=n)) for n, f in zip(counts, pools)]
+        for a, b in product(*rolls):
+            sa, sb = sorted(a, reverse=highest), sorted(b, reverse=highest)
+            out[sum(_at(i, tuple(sa)) > _at(i, tuple(sb)) for i in (1, 2, 3))] += 1
+        total = sum(out.values())
+        return {k: v / total for k, v in out.items()}
+
+    _same(got[0], faces([2, 2], [(1, 2, 3), (1, 2, 3)], True))
+    _same(got[1], faces([2, 2], [(1, 2, 3, 3), (1, 2, 3)], True))
+    _same(got[2], faces([2, 3], [(1, 2, 3), (1, 2, 3)], False))
