@@ -20,9 +20,9 @@ from diceengine.errors import DiceError
 from diceengine.lazy import np
 from diceengine.limits import MAX_VALUE
 
-from . import tree as t
 from .calls import Choices, Function
 from .operators import MAX_NUMBER
+from .tree import Assign, Binary, Expr, If, Name, Number, Result, Statement, Unary
 from .values import BLANK, Dice, Value
 
 __all__ = ["MAX_CELLS", "call"]
@@ -86,40 +86,40 @@ class _Run:
         self.result = np.zeros(calls, dtype=np.int64)
         self.done = np.zeros(calls, dtype=bool)
 
-    def value(self, node: t.Expr) -> _Array:
+    def value(self, node: Expr) -> _Array:
         return _evaluate(node, self.env, self.lookup)
 
-    def block(self, statements: tuple[t.Statement, ...], active: Any) -> None:
+    def block(self, statements: tuple[Statement, ...], active: Any) -> None:
         for statement in statements:
             if not active.any():
                 return
-            if isinstance(statement, t.Result):
+            if isinstance(statement, Result):
                 value = np.broadcast_to(self.value(statement.value).number(), active.shape)
                 _check(value)
                 self.result = np.where(active, value, self.result)
                 self.done = self.done | active
                 return
-            if isinstance(statement, t.If):
+            if isinstance(statement, If):
                 self.branch(statement, active)
-            elif isinstance(statement, t.Assign):
+            elif isinstance(statement, Assign):
                 self.assign(statement, active)
             else:
                 raise _Unbatched
             active = active & ~self.done
 
-    def branch(self, node: t.If, active: Any) -> None:
+    def branch(self, node: If, active: Any) -> None:
         condition = self.value(node.condition)
         if condition.seq:
             raise _Unbatched  # a sequence is no condition: the interpreter says so
         hold = np.broadcast_to(condition.array != 0, active.shape)
         self.block(node.then.statements, active & hold)
         rest = active & ~hold
-        if isinstance(node.otherwise, t.If):
+        if isinstance(node.otherwise, If):
             self.branch(node.otherwise, rest)
         elif node.otherwise is not None:
             self.block(node.otherwise.statements, rest)
 
-    def assign(self, node: t.Assign, active: Any) -> None:
+    def assign(self, node: Assign, active: Any) -> None:
         value, old = self.value(node.value), self.env.get(node.name)
         if old is None:
             if not (active | self.done).all():  # some calls would not have the variable
@@ -172,16 +172,16 @@ def _check(array: Any) -> None:
         raise _Unbatched
 
 
-def _evaluate(node: t.Expr, params: dict[str, _Array], lookup: Callable[[str], Value]) -> _Array:
+def _evaluate(node: Expr, params: dict[str, _Array], lookup: Callable[[str], Value]) -> _Array:
     """The value of ``node`` in every call."""
-    if isinstance(node, t.Number):
+    if isinstance(node, Number):
         return _constant(min(node.value, MAX_NUMBER))
-    if isinstance(node, t.Name):
+    if isinstance(node, Name):
         found = params.get(node.name)
         return found if found is not None else _constant(lookup(node.name))
-    if isinstance(node, t.Unary):
+    if isinstance(node, Unary):
         return _unary(node.op, _evaluate(node.operand, params, lookup))
-    if isinstance(node, t.Binary):
+    if isinstance(node, Binary):
         left, right = _evaluate(node.left, params, lookup), _evaluate(node.right, params, lookup)
         return _binary(node.op, left, right)
     raise _Unbatched
