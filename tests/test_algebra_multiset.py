@@ -206,3 +206,13 @@ def test_kept_answers_are_told_apart_by_the_dice_chances() -> None:
     assert_die(other, brute(pairs_holding(">", True), [loaded] * 2, [fair] * 2))
     assert_die(compare_sorted(Pool.of(fair, 2), Pool.of(fair, 2), "<"), brute(pairs_holding("<", True), [fair] * 2,
                                                                              [fair] * 2))
+
+
+def test_refusals_are_said_in_french_too() -> None:
+    from diceengine.i18n import translate_error
+
+    with pytest.raises(DiceValueError) as info:
+        compare_sorted(Pool.of(D6, 2), Pool.of(D6, 2), ">", "sideways")
+    assert info.value.message == "a pool is sorted 'highest' or 'lowest' first, not 'sideways'"
+    translate_error(info.value, "fr")
+    assert info.value.message == "une réserve se trie par 'highest' ou 'lowest' d'abord, pas 'sideways'"

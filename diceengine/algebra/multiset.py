@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.pmf import PMF
@@ -26,6 +27,8 @@ from .die import COMPARISONS, Die
 from .pool import Pool
 
 __all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate"]
+
+_ORDER = N_("a pool is sorted 'highest' or 'lowest' first, not {order}")
 
 #: one array a pool: for each entry of the states' table, how many of that pool's dice (seen before, or showing
 #: the outcome now)
@@ -64,16 +67,16 @@ class SortedPairs(Evaluator):
 
     def __init__(self, op: str = ">", order: str = "highest") -> None:
         if op not in COMPARISONS or op in ("=", "<>"):
-            raise DiceValueError(f"unknown comparison {op!r}")
+            raise DiceValueError(N_("unknown comparison {op}"), op=repr(op))
         if order not in ("highest", "lowest"):
-            raise DiceValueError(f"a pool is sorted 'highest' or 'lowest' first, not {order!r}")
+            raise DiceValueError(_ORDER, order=repr(order))
         self.op = op
         self.order = order
         self.pairs = 0
 
     def size(self, sizes: tuple[int, ...]) -> int:
         if len(sizes) != 2:
-            raise DiceValueError("sorted pairs compare two pools")
+            raise DiceValueError(N_("sorted pairs compare two pools, not {count}"), count=len(sizes))
         self.pairs = min(sizes)
         return self.pairs + 1
 
@@ -129,12 +132,13 @@ def _content(pool: Pool) -> tuple[tuple[int, bytes, float, int], ...]:
 def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
     """The die of ``evaluator``'s final result when ``pools`` are thrown together (each die independent)."""
     if evaluator.order not in ("highest", "lowest"):
-        raise DiceValueError(f"a pool is sorted 'highest' or 'lowest' first, not {evaluator.order!r}")
+        raise DiceValueError(_ORDER, order=repr(evaluator.order))
     groups = [(i, die, n) for i, pool in enumerate(pools) for die, n in pool.groups if n > 0]
     size = evaluator.size(tuple(len(pool) for pool in pools))
     start = evaluator.initial()
     if size < 1 or not 0 <= start < size:
-        raise DiceValueError(f"the initial state {start} is not one of the {size} states")
+        raise DiceValueError(N_("the evaluator's initial state {start} is not one of its {size} states"), start=start,
+                             size=size)
     if not groups:  # no dice: the initial state is final
         return _die(evaluator.final(np.array([start])), np.ones(1), 0.0)
     values = sorted({v for _, die, _ in groups for v in die.outcomes()}, reverse=evaluator.order == "highest")
@@ -150,9 +154,9 @@ def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
         before = table.state[live]
         state = np.asarray(evaluator.next_state(before, value, seen, counts))
         if state.shape != before.shape:
-            raise DiceValueError("the evaluator gives one state a case")
+            raise DiceValueError(N_("the evaluator must give one state for each case"))
         if len(state) and (state.min() < 0 or state.max() >= size):
-            raise DiceValueError(f"the evaluator left its {size} states")
+            raise DiceValueError(N_("the evaluator left its {size} states"), size=size)
         chances = np.bincount(table.target[live] + state, weights=moved[live], minlength=table.cells)
     last = chances[table.cells - size:]  # every die placed
     results = evaluator.final(np.arange(size))
@@ -164,7 +168,7 @@ def _die(results: np.ndarray, chances: np.ndarray, truncated: float) -> Die:
     results = np.asarray(results, dtype=np.int64)
     keep = chances > 0
     if not keep.any():
-        raise DiceValueError("a die needs at least one face")
+        raise DiceValueError(N_("the evaluation has no outcome"))
     lo, hi = int(results[keep].min()), int(results[keep].max())
     p = np.bincount(results[keep] - lo, weights=chances[keep], minlength=hi - lo + 1)
     return Die(PMF(lo, p), truncated)
