@@ -183,3 +183,46 @@ def test_pools_enumerated_again_are_told_apart_by_their_chances_and_order():
     _same(got[0], faces([2, 2], [(1, 2, 3), (1, 2, 3)], True))
     _same(got[1], faces([2, 2], [(1, 2, 3, 3), (1, 2, 3)], True))
     _same(got[2], faces([2, 3], [(1, 2, 3), (1, 2, 3)], False))
+
+
+def _expression(rng, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(["A", "N", "B", str(rng.randint(-3, 5)), f"{rng.randint(0, 3)}@A", "#A", "{1,2}"])
+    if rng.random() < 0.2:
+        return f"{rng.choice(['-', '!', '#'])}({_expression(rng, depth - 1)})"
+    op = rng.choice(["+", "-", "*", "/", "=", "!=", "<", "<=", ">", ">=", "&", "|", "@"])
+    return f"({_expression(rng, depth - 1)} {op} {_expression(rng, depth - 1)})"
+
+
+def _body(rng) -> str:
+    lines = [f"X: {_expression(rng, 2)}"] if rng.random() < 0.5 else []
+    for _ in range(rng.randint(0, 2)):
+        lines.append(f"if {_expression(rng, 2)} {{ result: {_expression(rng, 2)} }}"
+                     + (f" else {{ X: {_expression(rng, 1)} }}" if lines and rng.random() < 0.5 else ""))
+    lines.append(f"result: {_expression(rng, 3)}")
+    return "\n ".join(lines)
+
+
+def _answer(program: str):
+    try:
+        return [d.marginal() for d in de.anydice(program)]
+    except de.DiceError as err:
+        return type(err).__name__, err.message
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_bodies_answer_as_their_calls_one_by_one(seed):
+    # each body twice: as it is (run at once when the batch reads it) and behind an empty loop, which the batch
+    # does not read and which changes nothing (so every call runs one by one): the same answers, the same errors
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(40):
+        body = _body(rng)
+        head = "B: 2\nfunction: f A:s with N:n {\n "
+        tail = "\n}\noutput [f 2d4 with d4]"
+        at_once, one_by_one = _answer(head + body + tail), _answer(head + "loop I over {} { } " + body + tail)
+        if isinstance(at_once, tuple) or isinstance(one_by_one, tuple):
+            assert at_once == one_by_one, body
+        else:
+            _same(at_once[0], one_by_one[0])
