@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
@@ -24,7 +23,7 @@ from diceengine.limits import NUMPY_CALL, Cost
 from diceengine.pmf import PMF
 
 from .die import COMPARISONS, Die
-from .pool import Pool
+from .pool import Pool, shares_in_order
 
 __all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate"]
 
@@ -142,7 +141,7 @@ def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
     if not groups:  # no dice: the initial state is final
         return _die(evaluator.final(np.array([start])), np.ones(1), 0.0)
     values = sorted({v for _, die, _ in groups for v in die.outcomes()}, reverse=evaluator.order == "highest")
-    shares = [_shares(die, values) for _, die, _ in groups]
+    shares = [shares_in_order(die, values) for _, die, _ in groups]
     _cost([n for _, _, n in groups], size, len(values))
     table = _Table([n for _, _, n in groups], [i for i, _, _ in groups], len(pools), size)
     chances: np.ndarray = np.zeros(table.cells)
@@ -172,18 +171,6 @@ def _die(results: np.ndarray, chances: np.ndarray, truncated: float) -> Die:
     lo, hi = int(results[keep].min()), int(results[keep].max())
     p = np.bincount(results[keep] - lo, weights=chances[keep], minlength=hi - lo + 1)
     return Die(PMF(lo, p), truncated)
-
-
-def _shares(die: Die, values: Sequence[int]) -> list[float]:
-    """For each outcome in visiting order, the chance that ``die`` shows it given that it shows none visited
-    before (1 at its last possible outcome, so that every die is placed)."""
-    tail, row = 1.0, []
-    last = max(i for i, v in enumerate(values) if die.probability(v) > 0)
-    for i, v in enumerate(values):
-        q = die.probability(v)
-        row.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
-        tail -= q
-    return row
 
 
 def _cost(sizes: list[int], states: int, outcomes: int) -> None:
