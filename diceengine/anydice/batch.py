@@ -18,7 +18,8 @@ from typing import Any
 from diceengine.algebra import Die
 from diceengine.errors import DiceError
 from diceengine.lazy import np
-from diceengine.limits import MAX_VALUE
+from diceengine.limits import MAX_SIDES, MAX_VALUE
+from diceengine.pmf import PMF
 
 from .calls import Choices, Function
 from .operators import MAX_NUMBER
@@ -72,8 +73,12 @@ def call(function: Function, per_argument: list[Choices], lookup: Callable[[str]
         return None
     if not run.done.any():  # no call reached a result: each gives nothing
         return BLANK
-    outcomes, where = np.unique(run.result[run.done], return_inverse=True)
-    chances = np.bincount(where.ravel(), weights=weights[run.done])
+    results, weights = run.result[run.done], weights[run.done]
+    low, high = int(results.min()), int(results.max())
+    if high - low < MAX_SIDES:  # the outcomes counted in place
+        return Dice.of(Die(PMF(low, np.bincount(results - low, weights=weights))))
+    outcomes, where = np.unique(results, return_inverse=True)  # a die this wide: refused as the calls would be
+    chances = np.bincount(where.ravel(), weights=weights)
     return Dice.of(Die.from_weights(dict(zip(outcomes.tolist(), chances.tolist(), strict=True))))
 
 
@@ -153,15 +158,18 @@ def _arguments(names: tuple[str, ...], per_argument: list[Choices]) -> tuple[dic
 def _values(values: list[Value], total: int) -> Any:
     """One argument's values as an array (numbers: one entry each; sequences of one length: one row each)."""
     if all(type(v) is int for v in values):
-        array = np.array(values, dtype=object)
+        pass
     elif all(type(v) is tuple for v in values) and len({len(v) for v in values}) == 1:  # type: ignore[arg-type]
         if total * len(values[0]) > MAX_CELLS:  # type: ignore[arg-type]
             raise _Unbatched
-        array = np.array(values, dtype=object).reshape(len(values), -1)
     else:
         raise _Unbatched
+    try:
+        array = np.array(values, dtype=np.int64)
+    except OverflowError:  # past 2**63: not a number a die holds
+        raise _Unbatched from None
     _check(array)
-    return array.astype(np.int64)
+    return array
 
 
 def _check(array: Any) -> None:
@@ -243,11 +251,12 @@ def _binary(op: str, a: _Array, b: _Array) -> _Array:
 def _pick(position: Any, rows: Any) -> Any:
     """The element at each 1-based ``position`` of each row, 0 past either end."""
     length = rows.shape[-1]
+    if position.ndim == 0:  # the same position in every call
+        at = int(position)
+        return rows[:, at - 1] if 1 <= at <= length else np.zeros(rows.shape[:-1], dtype=np.int64)
     inside = (position >= 1) & (position <= length)
     if length == 0:
-        return np.zeros(np.broadcast_shapes(np.shape(position), rows.shape[:-1]), dtype=np.int64)
+        return np.zeros(np.broadcast_shapes(position.shape, rows.shape[:-1]), dtype=np.int64)
     index = np.clip(position - 1, 0, length - 1)
-    if index.ndim == 0:
-        return np.where(inside, rows[:, int(index)], 0)
     return np.where(inside, np.take_along_axis(np.broadcast_to(rows, (len(index), length)), index[:, None],
                                                axis=1)[:, 0], 0)
