@@ -239,3 +239,14 @@ def test_results_far_apart_answer_as_the_calls_one_by_one(body):
         assert at_once == one_by_one
     else:
         _same(at_once[0], one_by_one[0])
+
+
+def test_each_call_run_at_once_counts_its_steps():
+    # 6d6 against 6d6: 462 x 462 sorted rolls, 2 steps a call, within the 500,000 steps; the answer: the highest
+    # die of the first pool beats the second's (P(highest <= m) = (m/6)**6, the rule of independent dice)
+    program = "function: f A:s B:s { result: 1@A > 1@B }\noutput [f {n}d6 6d6]"
+    below = [(m / 6) ** 6 for m in range(7)]
+    want = sum((below[m] - below[m - 1]) * below[m - 1] for m in range(1, 7))
+    assert de.anydice(program.replace("{n}", "6"))[0].mean() == pytest.approx(want, abs=1e-12)
+    with pytest.raises(de.DiceLimitError, match="500000 steps"):  # 792 x 462 calls: 731,808 steps
+        de.anydice(program.replace("{n}", "7"))

@@ -120,8 +120,8 @@ class Interpreter:
             return err
         return located(type(err), err.template, self.program.text, int(getattr(node, "pos", 0)), **err.params)
 
-    def _step(self) -> None:
-        self.steps += 1
+    def _step(self, count: int = 1) -> None:
+        self.steps += count
         if self.steps > MAX_STEPS:
             raise DiceLimitError(N_("this program takes more than {limit} steps"), limit=MAX_STEPS)
 
@@ -291,8 +291,8 @@ class Interpreter:
             raise DiceLimitError(N_("this program takes more than {limit} steps"), limit=MAX_STEPS)
         if function.body is not None:
             found = batched_call(function, per_argument, self.lookup)
-            if found is not None:  # every call at once: each counts the steps it takes one by one (call, result)
-                self.steps += 2 * calls
+            if found is not None:  # every call at once: each counts two steps, as a call and its result would
+                self._step(2 * calls)
                 return found
         results = [(self._invoke(function, values), weight) for values, weight in combinations(per_argument)]
         return mix_results(results)
