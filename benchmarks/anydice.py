@@ -9,9 +9,10 @@ answer). The ratio of a row is the median of the per-process ratios; the means m
 ``explode`` throws at most twice more, icepool's ``explode(depth=2)`` too).
 
 Goal (issue 35): each program at most 0.5x icepool's time for the same problem, first and repeated call. The last
-row, the RISK problem of icepool's paper (3 dice a side) written as an AnyDice program, misses it: the function is
-called once per pair of sorted rolls (56 x 56), each call read by the interpreter, where icepool evaluates the
-multisets directly.
+row is the RISK problem of icepool's paper (3 dice a side) written as an AnyDice program: the function is called
+once per pair of sorted rolls (56 x 56), which the interpreter runs at once over numpy arrays
+(:mod:`diceengine.anydice.batch`) where it ran the body once a pair; ``benchmarks/risk.py`` asks the paper's RISK
+problems of the die algebra itself.
 
 ``python -m benchmarks.anydice [--rounds N]``; skipped cleanly when icepool is not installed. Timings on a shared
 machine are indicative; the ratios are what the goal reads.

@@ -11,6 +11,9 @@ their dice from the same pieces:
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
   :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
   :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);
+- several pools read outcome by outcome (:mod:`~diceengine.algebra.multiset`): an :class:`Evaluator` updates a
+  state from how many dice of each pool show each outcome, :func:`evaluate` gives the die of its result without
+  listing the sorted rolls; :func:`compare_sorted` pairs two sorted pools rank by rank (icepool's RISK problem);
 - :class:`Throw`: one die's throws as the three interpretations of an operation: a roll that records every face
   thrown, a numpy sample, and the exact die (an explosion chain is written once, here, for all three).
 
@@ -21,7 +24,10 @@ Exact operations check the work budget of :mod:`diceengine.limits` and raise
 from __future__ import annotations
 
 from .die import COMPARISONS, Die, Operand, as_die
+from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
 from .pool import Pool
 from .throw import Throw
 
-__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "Throw", "as_die"]
+__all__ = [
+    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "Throw", "as_die", "compare_sorted", "evaluate",
+]

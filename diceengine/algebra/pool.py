@@ -154,22 +154,26 @@ def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:
         yield tuple(items[i][0] for i in combo), p
 
 
+def shares_in_order(die: Die, values: Sequence[int]) -> list[float]:
+    """For each outcome in visiting order, the chance that ``die`` shows it given that it shows none visited
+    before (1 at its last possible outcome, so that every die is placed): the binomial share of each outcome
+    among the dice of a pool not yet placed."""
+    tail, row = 1.0, []
+    last = max(i for i, v in enumerate(values) if die.probability(v) > 0)
+    for i, v in enumerate(values):
+        q = die.probability(v)
+        row.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
+        tail -= q
+    return row
+
+
 def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool) -> Die:
     """The weighted total by rank, the outcomes visited best first: at each outcome, how many dice of each group
     show it (binomially among those left), the ranks they take, and what those ranks add."""
     values = sorted({v for die, _ in groups for v in die.outcomes()}, reverse=highest)
     counts = tuple(n for _, n in groups)
     _ranked_cost(len(values), counts, weights)
-    # the chance of each outcome among the outcomes not yet visited, per group
-    shares: list[list[float]] = []
-    for die, _ in groups:
-        tail, row = 1.0, []
-        last = max(i for i, v in enumerate(values) if die.probability(v) > 0)
-        for i, v in enumerate(values):
-            q = die.probability(v)
-            row.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
-            tail -= q
-        shares.append(row)
+    shares = [shares_in_order(die, values) for die, _ in groups]
     prefix = np.concatenate([[0], np.cumsum(weights)])
     state: dict[tuple[int, ...], PMF] = {tuple(0 for _ in counts): PMF.point(0)}
     for index, value in enumerate(values):

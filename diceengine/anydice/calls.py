@@ -50,12 +50,26 @@ def _as_die(value: Value) -> Value:
     return Dice.of(Die.of([check_number(v) for v in value]))
 
 
+#: the sorted rolls of the pools enumerated lately: (the die's chances, count, order) -> choices, oldest first
+_SORTED: dict[tuple[object, ...], Choices] = {}
+#: how many pools :data:`_SORTED` keeps
+KEEP_SORTED = 64
+
+
 def _sequences(value: Dice, order: str) -> Choices:
     if value.count == 0:
         return [((), 1.0)]
     if value.count == 1:
         return [((v,), p) for v, p in value.base.items()]
-    return list(value.pool().sorted_outcomes(order))
+    base = value.base
+    key = (base.pmf.offset, base.pmf.p.tobytes(), base.truncated, value.count, order)
+    found = _SORTED.pop(key, None)
+    if found is None:
+        found = list(value.pool().sorted_outcomes(order))
+        if len(_SORTED) >= KEEP_SORTED:
+            del _SORTED[next(iter(_SORTED))]
+    _SORTED[key] = found
+    return found
 
 
 def choices(kind: str, value: Value, order: str) -> Choices:

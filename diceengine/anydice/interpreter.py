@@ -14,12 +14,33 @@ from diceengine.algebra import Die
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.i18n import N_
 
-from . import tree as t
+from .batch import call as batched_call
 from .calls import Function, choices, combinations, mix_results
 from .errors import located
 from .library import library
 from .operators import MAX_NUMBER, binary, unary
 from .settings import Settings
+from .tree import (
+    Assign,
+    Binary,
+    Call,
+    Expr,
+    FunctionDef,
+    If,
+    Item,
+    Loop,
+    Name,
+    Number,
+    Program,
+    Result,
+    Sequence,
+    Set,
+    Statement,
+    Unary,
+)
+from .tree import (
+    Output as OutputStatement,
+)
 from .values import BLANK, Dice, Empty, Value, describe, output_die, sum_of, type_name
 
 __all__ = ["MAX_FUNCTION_DEPTH", "MAX_SEQUENCE", "MAX_STEPS", "Interpreter", "Output", "Settings"]
@@ -61,7 +82,7 @@ class _Returned(Exception):
 class Interpreter:
     """One run of one program."""
 
-    def __init__(self, program: t.Program) -> None:
+    def __init__(self, program: Program) -> None:
         self.program = program
         self.settings = Settings()
         self.functions = library()
@@ -72,10 +93,10 @@ class Interpreter:
         self.version = 0  # changes when a function is (re)defined: calls remembered before are stale
         self.memo: dict[Any, Value] = {}
         self.free_names: set[str] = set()
-        self._expr: dict[type, Callable[[Any], Value]] = {t.Number: self._number, t.Name: self._name, t.Sequence: self._sequence, t.Unary: self._unary,
-                      t.Binary: self._binary, t.Call: self._call}
-        self._stmt: dict[type, Callable[[Any], None]] = {t.Assign: self._assign, t.Output: self._output, t.Result: self._result,
-                      t.FunctionDef: self._define, t.If: self._if, t.Loop: self._loop, t.Set: self._set}
+        self._expr: dict[type, Callable[[Any], Value]] = {Number: self._number, Name: self._name, Sequence: self._sequence, Unary: self._unary,
+                      Binary: self._binary, Call: self._call}
+        self._stmt: dict[type, Callable[[Any], None]] = {Assign: self._assign, OutputStatement: self._output, Result: self._result,
+                      FunctionDef: self._define, If: self._if, Loop: self._loop, Set: self._set}
 
     # ------------------------------------------------------------ running
     def run(self) -> list[Output]:
@@ -99,12 +120,12 @@ class Interpreter:
             return err
         return located(type(err), err.template, self.program.text, int(getattr(node, "pos", 0)), **err.params)
 
-    def _step(self) -> None:
-        self.steps += 1
+    def _step(self, count: int = 1) -> None:
+        self.steps += count
         if self.steps > MAX_STEPS:
             raise DiceLimitError(N_("this program takes more than {limit} steps"), limit=MAX_STEPS)
 
-    def _block(self, statements: tuple[t.Statement, ...]) -> None:
+    def _block(self, statements: tuple[Statement, ...]) -> None:
         for statement in statements:
             self._step()
             try:
@@ -113,10 +134,10 @@ class Interpreter:
                 raise self._at(err, statement) from None
 
     # ------------------------------------------------------------ statements
-    def _assign(self, node: t.Assign) -> None:
+    def _assign(self, node: Assign) -> None:
         self.frames[-1][node.name] = self.evaluate(node.value)
 
-    def _output(self, node: t.Output) -> None:
+    def _output(self, node: OutputStatement) -> None:
         if self.depth:
             raise DiceValueError(N_("output inside a function"))
         value = self.evaluate(node.value)
@@ -126,12 +147,12 @@ class Interpreter:
     def _label(self, text: str) -> str:
         return _LABEL_NAME.sub(lambda m: describe(self.lookup(m.group(1))), text)
 
-    def _result(self, node: t.Result) -> None:
+    def _result(self, node: Result) -> None:
         if not self.depth:
             raise DiceValueError(N_("result: outside a function"))
         raise _Returned(self.evaluate(node.value))
 
-    def _define(self, node: t.FunctionDef) -> None:
+    def _define(self, node: FunctionDef) -> None:
         if self.depth:
             raise DiceValueError(N_("a function can only be defined outside functions"))
         params = node.params
@@ -140,19 +161,19 @@ class Interpreter:
         self.free_names |= _names_read(node.body)
         self.version += 1
 
-    def _if(self, node: t.If) -> None:
+    def _if(self, node: If) -> None:
         condition = self.evaluate(node.condition)
         if not isinstance(condition, int):
             raise DiceValueError(N_("a condition is a number, not {got}"), got=[type_name(condition)])
         if condition:
             self._block(node.then.statements)
-        elif isinstance(node.otherwise, t.If):
+        elif isinstance(node.otherwise, If):
             self._step()
             self._if(node.otherwise)
         elif node.otherwise is not None:
             self._block(node.otherwise.statements)
 
-    def _loop(self, node: t.Loop) -> None:
+    def _loop(self, node: Loop) -> None:
         over = self.evaluate(node.over)
         if isinstance(over, int):
             over = (over,)
@@ -162,7 +183,7 @@ class Interpreter:
             self.frames[-1][node.name] = value
             self._block(node.body.statements)
 
-    def _set(self, node: t.Set) -> None:
+    def _set(self, node: Set) -> None:
         if self.depth:
             raise DiceValueError(N_("set inside a function"))
         value = node.value if isinstance(node.value, str) else self.evaluate(node.value)
@@ -187,7 +208,7 @@ class Interpreter:
                                  got=repr(value) if isinstance(value, str) else describe(value))
 
     # ------------------------------------------------------------ expressions
-    def evaluate(self, node: t.Expr) -> Value:
+    def evaluate(self, node: Expr) -> Value:
         """The value of an expression."""
         try:
             return self._expr[type(node)](node)
@@ -201,13 +222,13 @@ class Interpreter:
                 return frame[name]
         raise DiceValueError(N_("unknown variable {name}"), name=name)
 
-    def _number(self, node: t.Number) -> Value:
+    def _number(self, node: Number) -> Value:
         return min(node.value, MAX_NUMBER)
 
-    def _name(self, node: t.Name) -> Value:
+    def _name(self, node: Name) -> Value:
         return self.lookup(node.name)
 
-    def _sequence(self, node: t.Sequence) -> Value:
+    def _sequence(self, node: Sequence) -> Value:
         out: list[int] = []
         for item in node.items:
             out.extend(self._item(item))
@@ -215,7 +236,7 @@ class Interpreter:
                 raise DiceLimitError(N_("a sequence of more than {limit} elements"), limit=MAX_SEQUENCE)
         return tuple(out)
 
-    def _item(self, item: t.Item) -> list[int]:
+    def _item(self, item: Item) -> list[int]:
         value = self.evaluate(item.value)
         if item.upto is not None:
             lo, hi = self._bound(value), self._bound(self.evaluate(item.upto))
@@ -245,14 +266,14 @@ class Interpreter:
             raise DiceValueError(N_("a range is between numbers, not {got}"), got=[type_name(value)])
         return sum_of(value)
 
-    def _unary(self, node: t.Unary) -> Value:
+    def _unary(self, node: Unary) -> Value:
         return unary(node.op, self.evaluate(node.operand))
 
-    def _binary(self, node: t.Binary) -> Value:
+    def _binary(self, node: Binary) -> Value:
         return binary(node.op, self.evaluate(node.left), self.evaluate(node.right), self.settings.order)
 
     # ------------------------------------------------------------ calls
-    def _call(self, node: t.Call) -> Value:
+    def _call(self, node: Call) -> Value:
         function = self.functions.get(node.key)
         if function is None:
             shown = " ".join(p if isinstance(p, str) else "?" for p in node.parts)
@@ -268,6 +289,11 @@ class Interpreter:
         calls = math.prod(len(c) for c in per_argument)
         if calls + self.steps > MAX_STEPS:
             raise DiceLimitError(N_("this program takes more than {limit} steps"), limit=MAX_STEPS)
+        if function.body is not None:
+            found = batched_call(function, per_argument, self.lookup)
+            if found is not None:  # every call at once: each counts two steps, as a call and its result would
+                self._step(2 * calls)
+                return found
         results = [(self._invoke(function, values), weight) for values, weight in combinations(per_argument)]
         return mix_results(results)
 
@@ -321,10 +347,10 @@ def _names_read(node: Any) -> set[str]:
     stack = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, t.Name):
+        if isinstance(item, Name):
             found.add(item.name)
         elif isinstance(item, tuple):
             stack.extend(item)
-        elif hasattr(item, "__slots__") and type(item).__module__ == t.__name__:
+        elif hasattr(item, "__slots__") and type(item).__module__ == Name.__module__:
             stack.extend(getattr(item, name) for name in type(item).__slots__ if name != "pos")
     return found

@@ -5,6 +5,7 @@ are, so ``[highest 1 of 2d20]`` and ``[absolute d6 - 3]`` follow the rules of :m
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from .calls import Function
 from .settings import Settings
@@ -100,7 +101,12 @@ def _function(signature: str, fn: Callable[..., Value]) -> Function:
     return Function(tuple(key), tuple(names), tuple(types), builtin=fn)
 
 
+@cache
+def _functions() -> tuple[Function, ...]:
+    """The library's functions, made once (a function is never changed: a program's definition replaces it)."""
+    return tuple(_function(signature, fn) for signature, fn in _LIBRARY)
+
+
 def library() -> dict[tuple[str | None, ...], Function]:
     """The library's functions by name (a new dictionary: a program's definitions go into it)."""
-    functions = [_function(signature, fn) for signature, fn in _LIBRARY]
-    return {f.key: f for f in functions}
+    return {f.key: f for f in _functions()}

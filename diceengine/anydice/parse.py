@@ -10,8 +10,26 @@ from typing import Any
 from diceengine.errors import DiceError, DiceLimitError, DiceSyntaxError
 from diceengine.i18n import N_
 
-from . import tree as t
 from .errors import located
+from .tree import (
+    Assign,
+    Binary,
+    Block,
+    Call,
+    FunctionDef,
+    If,
+    Item,
+    Loop,
+    Name,
+    Number,
+    Output,
+    Param,
+    Program,
+    Result,
+    Sequence,
+    Set,
+    Unary,
+)
 
 __all__ = ["MAX_NESTING", "MAX_PROGRAM_LENGTH", "MAX_TREE_DEPTH", "parse_program"]
 
@@ -45,84 +63,84 @@ def _tokens(children: list[Any]) -> list[Any]:
 class _Builder:
     """Lark's inline transformer: one method a rule, building the tree's records as the parser reduces."""
 
-    def start(self, children: list[Any]) -> t.Program:
-        return t.Program(tuple(children))
+    def start(self, children: list[Any]) -> Program:
+        return Program(tuple(children))
 
-    def assign(self, children: list[Any]) -> t.Assign:
+    def assign(self, children: list[Any]) -> Assign:
         name, value = children
-        return t.Assign(str(name), value, name.start_pos)
+        return Assign(str(name), value, name.start_pos)
 
-    def output(self, children: list[Any]) -> t.Output:
+    def output(self, children: list[Any]) -> Output:
         keyword, value, _named, label = children
-        return t.Output(value, None if label is None else _string(label), keyword.start_pos)
+        return Output(value, None if label is None else _string(label), keyword.start_pos)
 
-    def result(self, children: list[Any]) -> t.Result:
+    def result(self, children: list[Any]) -> Result:
         keyword, value = children
-        return t.Result(value, keyword.start_pos)
+        return Result(value, keyword.start_pos)
 
-    def function(self, children: list[Any]) -> t.FunctionDef:
+    def function(self, children: list[Any]) -> FunctionDef:
         keyword, parts, body = children
-        return t.FunctionDef(tuple(parts), body, keyword.start_pos)
+        return FunctionDef(tuple(parts), body, keyword.start_pos)
 
     def signature(self, children: list[Any]) -> list[Any]:
-        return [str(c) if not isinstance(c, t.Param) else c for c in children]
+        return [str(c) if not isinstance(c, Param) else c for c in children]
 
-    def param(self, children: list[Any]) -> t.Param:
+    def param(self, children: list[Any]) -> Param:
         name, kind = children
         if kind is None:
-            return t.Param(str(name), "", name.start_pos)
+            return Param(str(name), "", name.start_pos)
         if str(kind) not in ("n", "s", "d"):
             raise DiceSyntaxError(N_("a parameter's type is n (number), s (sequence) or d (die), not {got}"),
                                   None, kind.start_pos, got=repr(str(kind)))
-        return t.Param(str(name), str(kind), name.start_pos)
+        return Param(str(name), str(kind), name.start_pos)
 
     def param_type(self, children: list[Any]) -> Any:
         return children[0]
 
-    def if_stmt(self, children: list[Any]) -> t.If:
+    def if_stmt(self, children: list[Any]) -> If:
         keyword, condition, then, _else, otherwise = children
-        return t.If(condition, then, otherwise, keyword.start_pos)
+        return If(condition, then, otherwise, keyword.start_pos)
 
-    def loop(self, children: list[Any]) -> t.Loop:
+    def loop(self, children: list[Any]) -> Loop:
         keyword, name, _over, over, body = children
-        return t.Loop(str(name), over, body, keyword.start_pos)
+        return Loop(str(name), over, body, keyword.start_pos)
 
-    def setting(self, children: list[Any]) -> t.Set:
+    def setting(self, children: list[Any]) -> Set:
         keyword, name, _to, value = children
         value = _string(value) if getattr(value, "type", None) == "STRING" else value
-        return t.Set(_string(name), value, keyword.start_pos)
+        return Set(_string(name), value, keyword.start_pos)
 
-    def block(self, children: list[Any]) -> t.Block:
+    def block(self, children: list[Any]) -> Block:
         statements = tuple(children)
-        return t.Block(statements, _start(statements[0]) if statements else 0)
+        return Block(statements, _start(statements[0]) if statements else 0)
 
-    def binary(self, children: list[Any]) -> t.Binary:
+    def binary(self, children: list[Any]) -> Binary:
         left, op, right = children
-        return t.Binary(str(op), left, right, op.start_pos)
+        return Binary(str(op), left, right, op.start_pos)
 
-    def prefix(self, children: list[Any]) -> t.Unary:
+    def prefix(self, children: list[Any]) -> Unary:
         op, operand = children
-        return t.Unary(str(op), operand, op.start_pos)
+        return Unary(str(op), operand, op.start_pos)
 
-    def number(self, children: list[Any]) -> t.Number:
+    def number(self, children: list[Any]) -> Number:
         (token,) = children
-        return t.Number(int(str(token)), token.start_pos)
+        return Number(int(str(token)), token.start_pos)
 
-    def variable(self, children: list[Any]) -> t.Name:
+    def variable(self, children: list[Any]) -> Name:
         (token,) = children
-        return t.Name(str(token), token.start_pos)
+        return Name(str(token), token.start_pos)
 
-    def sequence(self, children: list[Any]) -> t.Sequence:
+    def sequence(self, children: list[Any]) -> Sequence:
         brace, *items = _tokens(children)
-        return t.Sequence(tuple(items), brace.start_pos)
+        return Sequence(tuple(items), brace.start_pos)
 
-    def item(self, children: list[Any]) -> t.Item:
+    def item(self, children: list[Any]) -> Item:
         value, _range, upto, repeat = children
-        return t.Item(value, upto, repeat, _start(value))
+        return Item(value, upto, repeat, _start(value))
 
-    def call(self, children: list[Any]) -> t.Call:
+    def call(self, children: list[Any]) -> Call:
         bracket, *parts = children
-        return t.Call(tuple(parts), bracket.start_pos)
+        return Call(tuple(parts), bracket.start_pos)
 
     def word(self, children: list[Any]) -> str:
         return str(children[0])
@@ -160,9 +178,12 @@ def _grammar() -> str:
 @cache
 def _runtime() -> Any:
     """The engine's LALR runtime on the tables Lark wrote for the grammar (:mod:`diceengine.lalr`: no Lark import)."""
-    from diceengine import lalr
+    from diceengine.lalr import Parser, tables_for
 
-    return lalr.Parser(lalr.tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
+    parser = Parser(tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
+    for lexer in parser.lexers:  # compiled now, with the first program, not one parser state at a time later:
+        lexer.compiled()  # a program using a new construct (a function, a loop) would pay for its states' lexers
+    return parser
 
 
 @cache
@@ -180,11 +201,11 @@ def _parser() -> Any:
 
 def _read(text: str) -> Any:
     """The program's tree: read by the runtime, or by Lark (whose error is the one raised) when the runtime cannot."""
-    from diceengine import lalr
+    from diceengine.lalr import Unparsed
 
     try:
         return _runtime().parse(text)
-    except lalr.Unparsed:
+    except Unparsed:
         return _parser().parse(text)
 
 
@@ -217,7 +238,7 @@ def _syntax_error(text: str, err: Any) -> DiceSyntaxError:
                   expected=_expected(err.accepts or err.expected))
 
 
-def _depth(program: t.Program) -> None:
+def _depth(program: Program) -> None:
     """Refuse a tree deeper than :data:`MAX_TREE_DEPTH`."""
     stack: list[tuple[Any, int]] = [(s, 1) for s in program.statements]
     while stack:
@@ -227,7 +248,7 @@ def _depth(program: t.Program) -> None:
                          cls=DiceLimitError, limit=MAX_TREE_DEPTH)
         if isinstance(node, tuple):
             stack.extend((item, depth) for item in node)
-        elif type(node).__module__ == t.__name__:
+        elif type(node).__module__ == Name.__module__:
             stack.extend((getattr(node, name), depth + 1) for name in type(node).__slots__ if name != "pos")
 
 
@@ -246,7 +267,7 @@ def _nesting(text: str) -> None:
             depth -= 1
 
 
-def parse_program(text: str) -> t.Program:
+def parse_program(text: str) -> Program:
     """The tree of an AnyDice program (the engine's syntax error, with the line and a caret, when it is not one)."""
     if len(text) > MAX_PROGRAM_LENGTH:
         raise DiceLimitError(N_("program too long: {length} characters (at most {limit})"), length=len(text),
@@ -264,6 +285,6 @@ def parse_program(text: str) -> t.Program:
         if isinstance(err, VisitError) and isinstance(err.orig_exc, DiceSyntaxError):
             raise _relocated(text, err.orig_exc) from None
         raise
-    program = t.Program(program.statements, text)
+    program = Program(program.statements, text)
     _depth(program)
     return program
