@@ -28,6 +28,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse
+from ..rulebook import rule_table
 from .rules import MAX_ATTRIBUTE, MAX_DISCIPLINE, xp_cost
 from .state import Character, PoolState
 
@@ -177,21 +178,15 @@ def character_dies(state: PoolState, who: str) -> Step[PoolState]:
     return Step(_with(state, character.model_copy(update={"xp": 0, "dead": True})))
 
 
-EXPERIENCE_RULES = {
-    "add_character": add_character, "award_xp": award_xp, "raise_attribute": raise_attribute,
-    "raise_discipline": raise_discipline, "new_specialisation": new_specialisation,
-    "change_specialisation": change_specialisation, "buy_impulsion": buy_impulsion, "give_xp": give_xp,
-    "character_dies": character_dies,
-}
-
-EXPERIENCE_SUMMARIES = {
-    "add_character": N_("A character joins the scene, to earn, spend and receive experience."),
-    "award_xp": N_("Experience, the same for every living character (or for one alone); no limit."),
-    "raise_attribute": N_("Raise an attribute one point for 50 XP; at most 13."),
-    "raise_discipline": N_("Raise a discipline one point for 30 XP; at most 5."),
-    "new_specialisation": N_("Choose a new specialisation for 30 XP."),
-    "change_specialisation": N_("Change an existing specialisation for 10 XP."),
-    "buy_impulsion": N_("Buy Impulsion for the party: 5 XP a point."),
-    "give_xp": N_("Give experience to another character (an NPC or a player's), for nothing back."),
-    "character_dies": N_("A dead character loses all its unspent experience."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+EXPERIENCE_RULES, EXPERIENCE_SUMMARIES = rule_table(
+    (add_character, N_("A character joins the scene, to earn, spend and receive experience.")),
+    (award_xp, N_("Experience, the same for every living character (or for one alone); no limit.")),
+    (raise_attribute, N_("Raise an attribute one point for 50 XP; at most 13.")),
+    (raise_discipline, N_("Raise a discipline one point for 30 XP; at most 5.")),
+    (new_specialisation, N_("Choose a new specialisation for 30 XP.")),
+    (change_specialisation, N_("Change an existing specialisation for 10 XP.")),
+    (buy_impulsion, N_("Buy Impulsion for the party: 5 XP a point.")),
+    (give_xp, N_("Give experience to another character (an NPC or a player's), for nothing back.")),
+    (character_dies, N_("A dead character loses all its unspent experience.")),
+)

@@ -25,6 +25,7 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse
+from ..rulebook import rule_table
 from .experience import (
     EXPERIENCE_RULES,
     EXPERIENCE_SUMMARIES,
@@ -190,23 +191,15 @@ def gain_force_points(state: PoolState, who: str, points: int) -> Step[PoolState
                                                           who: state.force_points.get(who, 0) + points}}))
 
 
-#: the rules of play, for ``dice rule d20pool NAME state=JSON ...``
-RULES = {
-    "begin_check": begin_check, "begin_force_power": begin_force_power, "resolve": resolve,
-    "drop_check": drop_check, "spend_impulsion": spend_impulsion, "add_menace": add_menace,
-    "spend_menace": spend_menace, "gain_force_points": gain_force_points,
-    **EXPERIENCE_RULES,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "begin_check": N_("Start a check: 2 d20 plus extra dice bought with Impulsion or Menace."),
-    "begin_force_power": N_("Start a Force power: a check against one success."),
-    "resolve": N_("Record the rolled check: successes beyond the difficulty become Impulsion."),
-    "drop_check": N_("Abandon the pending check."),
-    "spend_impulsion": N_("Spend Impulsion; never more than the pool holds."),
-    "add_menace": N_("The game master gains Menace."),
-    "spend_menace": N_("The game master spends Menace; never more than the pool holds."),
-    "gain_force_points": N_("A character gains Force points."),
-    **EXPERIENCE_SUMMARIES,
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (begin_check, N_("Start a check: 2 d20 plus extra dice bought with Impulsion or Menace.")),
+    (begin_force_power, N_("Start a Force power: a check against one success.")),
+    (resolve, N_("Record the rolled check: successes beyond the difficulty become Impulsion.")),
+    (drop_check, N_("Abandon the pending check.")),
+    (spend_impulsion, N_("Spend Impulsion; never more than the pool holds.")),
+    (add_menace, N_("The game master gains Menace.")),
+    (spend_menace, N_("The game master spends Menace; never more than the pool holds.")),
+    (gain_force_points, N_("A character gains Force points.")),
+    joining=[(EXPERIENCE_RULES, EXPERIENCE_SUMMARIES)],
+)

@@ -12,6 +12,8 @@ from diceengine.api import Expressible
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..rulebook import rule_table
+
 __all__ = [
     "EXTRA_DIE_COSTS",
     "MAX_ATTRIBUTE",
@@ -112,11 +114,9 @@ def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
     return _XP[improvement] * points
 
 
-RULES = {"build_check": build_check, "force_power_cost": force_power_cost, "xp_cost": xp_cost}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "build_check": N_("The check of a character: threshold, dice and extra dice bought."),
-    "force_power_cost": N_("Force points a power costs, and the successes left as Impulsion."),
-    "xp_cost": N_("Experience to improve a character."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (build_check, N_("The check of a character: threshold, dice and extra dice bought.")),
+    (force_power_cost, N_("Force points a power costs, and the successes left as Impulsion.")),
+    (xp_cost, N_("Experience to improve a character.")),
+)

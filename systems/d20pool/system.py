@@ -35,9 +35,9 @@ from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan, System
 from diceengine.rolls import Die
 
-from .rules import MAX_DICE, MIN_DICE, RULE_SUMMARIES, RULES
+from .rules import MAX_DICE, MIN_DICE, RULE_SUMMARIES, RULES  # noqa: F401 - `dice rule d20pool` reads them here
 
-__all__ = ["RULES", "RULE_SUMMARIES", "D20PoolSystem", "PoolOutcome"]
+__all__ = ["D20PoolSystem", "PoolOutcome"]
 
 
 SUCCESSES = NP_("{n} success", "{n} successes")

@@ -68,6 +68,7 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse, rolling
+from ..rulebook import rule_table
 from .adventure import advance_skill, end_adventure
 from .codes import Code, parse_code
 from .healing import treat
@@ -458,43 +459,31 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
                      force_points_dramatic=c.force_points_dramatic + int(use == "dramatic")))
 
 
-#: the rules of play, for ``dice rule d6 NAME state=JSON ...``
-RULES = {
-    "declare": declare, "prepare": prepare, "act": act, "attack": attack, "react": react,
-    "record_reaction": record_reaction, "next_segment": next_segment, "grenade_blast": grenade_blast,
-    "take_cover": take_cover,
-    "cover_outcome": cover_outcome, "damage": damage, "take_damage": take_damage, "hit_cover": hit_cover,
-    "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
-    "spend_force_point": spend_force_point, "action_order": action_order,
-    "group_initiative_check": group_initiative_check,
-    "group_order": group_order, "treat": treat, "end_adventure": end_adventure, "advance_skill": advance_skill,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "declare": N_("Declare the round: the skill uses planned, the movement and the actions without a roll."),
-    "prepare": N_("Spend the round preparing (aiming): the next round's single use gets +1D."),
-    "act": N_("The next declared skill use: its check against a difficulty."),
-    "attack": N_("An attack as the attacker's next declared use, against the target's reactions and cover."),
-    "react": N_("A reaction when attacked: a dodge, a parry or a deflection."),
-    "record_reaction": N_("The rolled total of a reaction."),
-    "next_segment": N_("The next segment of the round."),
-    "grenade_blast": N_("A grenade landing near a target: 4D against the difficulty of the distance."),
-    "take_cover": N_("The character's cover from now on."),
-    "cover_outcome": N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."),
-    "damage": N_("The damage roll against the target's Strength."),
-    "take_damage": N_("Apply a damage roll against a Strength roll (text 000)."),
-    "hit_cover": N_("The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."),
-    "death_check": N_("At the end of a round, the 2D roll of a mortally wounded character."),
-    "record_death_roll": N_("The 2D of the death check: dead when below the rounds elapsed."),
-    "end_round": N_("The next round: declarations, uses and reactions cleared."),
-    "spend_force_point": N_("Spend a Force point: every code doubled this round."),
-    "action_order": N_("The order of actions that affect each other, from the same skill's rolls (text 000)."),
-    "group_initiative_check": N_("A group's initiative roll, by its member with the highest Perception (text 002)."),
-    "group_order": N_("The order of the round: the group chosen by the initiative's winner acts first."),
-    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: it ends (text 000)."),
-    "end_adventure": N_("The end of an adventure: Force points spent heroically returned, skill points awarded."),
-    "advance_skill": N_("Skill points spent to raise a skill: each pip costs the number before the D."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (declare, N_("Declare the round: the skill uses planned, the movement and the actions without a roll.")),
+    (prepare, N_("Spend the round preparing (aiming): the next round's single use gets +1D.")),
+    (act, N_("The next declared skill use: its check against a difficulty.")),
+    (attack, N_("An attack as the attacker's next declared use, against the target's reactions and cover.")),
+    (react, N_("A reaction when attacked: a dodge, a parry or a deflection.")),
+    (record_reaction, N_("The rolled total of a reaction.")),
+    (next_segment, N_("The next segment of the round.")),
+    (grenade_blast, N_("A grenade landing near a target: 4D against the difficulty of the distance.")),
+    (take_cover, N_("The character's cover from now on.")),
+    (cover_outcome, N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002).")),
+    (damage, N_("The damage roll against the target's Strength.")),
+    (take_damage, N_("Apply a damage roll against a Strength roll (text 000).")),
+    (hit_cover, N_("The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength.")),
+    (death_check, N_("At the end of a round, the 2D roll of a mortally wounded character.")),
+    (record_death_roll, N_("The 2D of the death check: dead when below the rounds elapsed.")),
+    (end_round, N_("The next round: declarations, uses and reactions cleared.")),
+    (spend_force_point, N_("Spend a Force point: every code doubled this round.")),
+    (action_order, N_("The order of actions that affect each other, from the same skill's rolls (text 000).")),
+    (group_initiative_check, N_("A group's initiative roll, by its member with the highest Perception (text 002).")),
+    (group_order, N_("The order of the round: the group chosen by the initiative's winner acts first.")),
+    (treat, N_("A wound treated by a medpac, a medical droid or a bacta tank: it ends (text 000).")),
+    (end_adventure, N_("The end of an adventure: Force points spent heroically returned, skill points awarded.")),
+    (advance_skill, N_("Skill points spent to raise a skill: each pip costs the number before the D.")),
+)
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("hit"), N_("cover"), N_("miss"))

@@ -18,6 +18,7 @@ from .codes import Code, parse_code
 
 __all__ = [
     "RANGE_DIFFICULTIES",
+    "RANGE_NAMES",
     "HealthState",
     "Initiative",
     "advance",

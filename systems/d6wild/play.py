@@ -55,6 +55,7 @@ from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
 from ..play import Step, refuse, rolling
+from ..rulebook import rule_table
 from .advancement import advance_skill, train, treat
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 from .scene import (
@@ -315,36 +316,25 @@ def roll_initiative(state: WildScene, perception: Mapping[str, int],
     return Step(state.model_copy(update={"order": result.order}))
 
 
-#: the rules of play, for ``dice rule d6wild NAME state=JSON ...``
-RULES = {
-    "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
-    "damage": damage, "take_damage": take_damage, "end_round": end_round,
-    "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
-    "award_character_points": award_character_points, "move": move,
-    "record_unconscious": record_unconscious, "pass_minutes": pass_minutes,
-    "advance_skill": advance_skill, "train": train, "treat": treat,
-    "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "declare": N_("Declare the round's actions: every action loses 1D per action after the first."),
-    "act": N_("The next declared action: the check of a skill against a difficulty."),
-    "react": N_("A reaction (dodge, parry): it uses an action left, or adds one."),
-    "record_reaction": N_("The rolled total of a reaction."),
-    "attack": N_("An attack as the attacker's next action, against the target's reaction."),
-    "damage": N_("The damage roll against the target's Strength (plus armour)."),
-    "take_damage": N_("Apply damage minus Strength to the target."),
-    "end_round": N_("The next round: declarations and reactions cleared."),
-    "spend_force_point": N_("Spend a Force point: every roll left to the character this round is doubled."),
-    "spend_character_point": N_("Spend a character point after a roll."),
-    "award_character_points": N_("Character points at the end of a session: about one per hour of play."),
-    "initiative_checks": N_("The Perception check each character rolls for initiative."),
-    "roll_initiative": N_("The order of the round from the Perception totals."),
-    "move": N_("A move as the next declared action, within the movement the table of multiple actions leaves."),
-    "record_unconscious": N_("The 2D6 minutes a character knocked out by stuns stays unconscious."),
-    "pass_minutes": N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake."),
-    "advance_skill": N_("Character points spent to raise a skill one pip: at once if it was used, else after training."),
-    "train": N_("Days of training on a skill: when they are done, the pip paid for is added."),
-    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (declare, N_("Declare the round's actions: every action loses 1D per action after the first.")),
+    (act, N_("The next declared action: the check of a skill against a difficulty.")),
+    (react, N_("A reaction (dodge, parry): it uses an action left, or adds one.")),
+    (record_reaction, N_("The rolled total of a reaction.")),
+    (attack, N_("An attack as the attacker's next action, against the target's reaction.")),
+    (damage, N_("The damage roll against the target's Strength (plus armour).")),
+    (take_damage, N_("Apply damage minus Strength to the target.")),
+    (end_round, N_("The next round: declarations and reactions cleared.")),
+    (spend_force_point, N_("Spend a Force point: every roll left to the character this round is doubled.")),
+    (spend_character_point, N_("Spend a character point after a roll.")),
+    (award_character_points, N_("Character points at the end of a session: about one per hour of play.")),
+    (move, N_("A move as the next declared action, within the movement the table of multiple actions leaves.")),
+    (record_unconscious, N_("The 2D6 minutes a character knocked out by stuns stays unconscious.")),
+    (pass_minutes, N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake.")),
+    (advance_skill, N_("Character points spent to raise a skill one pip: at once if it was used, else after training.")),
+    (train, N_("Days of training on a skill: when they are done, the pip paid for is added.")),
+    (treat, N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end.")),
+    (initiative_checks, N_("The Perception check each character rolls for initiative.")),
+    (roll_initiative, N_("The order of the round from the Perception totals.")),
+)

@@ -31,6 +31,7 @@ from diceengine.registry import Option, Plan, System
 from ..d6 import codes
 from ..d6.checks import TIE_OPTION, code_range, d6_catalogue, prepare_check
 from ..d6.shared import advance, modified_code
+from ..rulebook import rule_table
 from ..symbols import D6_FACES, WILD_FACES
 from .dice import WildDice
 from .rules import (
@@ -109,27 +110,20 @@ class D6WildSystem(System):
         return [(c, c) for c in code_range(1, 8, pips=False)], [(n.replace("_", " "),) * 2 for n in names]
 
 
-RULES = {
-    "damage_result": damage_result, "multiple_actions": multiple_actions, "after_reaction": after_reaction,
-    "training_days": training_days, "skill_advance_cost": skill_advance_cost, "advance": advance,
-    "modified_code": modified_code, "unconscious_minutes": unconscious_minutes, "initiative": initiative,
-    "initiative_check": initiative_check,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "damage_result": N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, "
-                        "mortally wounded or killed."),
-    "multiple_actions": N_("The dice lost on every action and the movement percentage for the declared actions."),
-    "after_reaction": N_("The declared actions and the penalty in dice after a reaction."),
-    "training_days": N_("Training days to raise a skill one pip between sessions."),
-    "skill_advance_cost": N_("Character points to raise a skill by a number of pips."),
-    "advance": N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."),
-    "modified_code": N_("The code rolled, built from a base code and the circumstances of the roll."),
-    "unconscious_minutes": N_("Minutes unconscious after too many stuns: 2D6."),
-    "initiative": N_("Who acts first: the highest Perception roll (text 003)."),
-    "initiative_check": N_("The roll for initiative: the Perception code, with the Wild Die."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (damage_result, N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, "
+                       "mortally wounded or killed.")),
+    (multiple_actions, N_("The dice lost on every action and the movement percentage for the declared actions.")),
+    (after_reaction, N_("The declared actions and the penalty in dice after a reaction.")),
+    (training_days, N_("Training days to raise a skill one pip between sessions.")),
+    (skill_advance_cost, N_("Character points to raise a skill by a number of pips.")),
+    (advance, N_("The code raised by a number of pips (2D+2 plus one pip is 3D).")),
+    (modified_code, N_("The code rolled, built from a base code and the circumstances of the roll.")),
+    (unconscious_minutes, N_("Minutes unconscious after too many stuns: 2D6.")),
+    (initiative, N_("Who acts first: the highest Perception roll (text 003).")),
+    (initiative_check, N_("The roll for initiative: the Perception code, with the Wild Die.")),
+)
 
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("light stun"), N_("stun"), N_("wounded"), N_("incapacitated"), N_("mortally wounded"),

@@ -27,6 +27,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse, rolling
+from ..rulebook import rule_table
 from .sheet import CharacterSheet
 
 __all__ = [
@@ -115,15 +116,11 @@ def record_critical(sheet: CharacterSheet, result: int) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"criticals": [*sheet.criticals, result], "critical_pending": None}))
 
 
-HARM_RULES = {
-    "suffer_wounds": suffer_wounds, "suffer_strain": suffer_strain, "recover_strain": recover_strain,
-    "critical_injury_check": critical_injury_check, "record_critical": record_critical,
-}
-
-HARM_SUMMARIES = {
-    "suffer_wounds": N_("A hit on a character: damage minus soak becomes wounds."),
-    "suffer_strain": N_("Strain on a character: a rival takes it as wounds, a nemesis or a player keeps it."),
-    "recover_strain": N_("A player character or a nemesis recovers strain; a rival has none."),
-    "critical_injury_check": N_("Ask for a critical injury roll: d100 plus 10 per critical injury already suffered."),
-    "record_critical": N_("Record the rolled critical injury on the character."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+HARM_RULES, HARM_SUMMARIES = rule_table(
+    (suffer_wounds, N_("A hit on a character: damage minus soak becomes wounds.")),
+    (suffer_strain, N_("Strain on a character: a rival takes it as wounds, a nemesis or a player keeps it.")),
+    (recover_strain, N_("A player character or a nemesis recovers strain; a rival has none.")),
+    (critical_injury_check, N_("Ask for a critical injury roll: d100 plus 10 per critical injury already suffered.")),
+    (record_critical, N_("Record the rolled critical injury on the character.")),
+)

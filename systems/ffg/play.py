@@ -36,6 +36,7 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..play import PlayState, Step, refuse
+from ..rulebook import rule_table
 from .harm import (
     HARM_RULES,
     HARM_SUMMARIES,
@@ -312,32 +313,21 @@ def sheet_check(sheet: CharacterSheet, characteristic: str, skill: str, difficul
     return Step(sheet, pool.expression, "ffg")
 
 
-#: the rules of play, for ``dice rule ffg NAME state=JSON ...``
-RULES = {
-    "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
-    "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
-    "roll_initiative": roll_initiative, "initiative_check": initiative_check,
-    "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
-    "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
-    "strain_on_minions": strain_on_minions, **HARM_RULES, **TALENT_RULES,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "spend_destiny": N_("Spend a destiny token: it flips to the other side."),
-    "add_minions": N_("A minion group joins the encounter."),
-    "hit_minions": N_("A hit on a minion group: damage minus soak joins the group's wounds."),
-    "critical_on_minions": N_("A critical injury on a minion group."),
-    "minion_check": N_("The check of a minion group."),
-    "assist": N_("A check with help: a boost die, or a setback die when an NPC helps the antagonist."),
-    "roll_initiative": N_("The initiative order of the encounter from each one's Cool or Vigilance check."),
-    "initiative_check": N_("The Cool or Vigilance check a character rolls for initiative."),
-    "destiny_from_roll": N_("A new encounter whose destiny pool holds the points the players' Force dice showed."),
-    "roll_destiny": N_("A new encounter whose destiny pool each player rolled one Force die for."),
-    "buy_characteristic": N_("Raise a characteristic one level for the next level x 10 XP."),
-    "buy_skill": N_("Buy the next rank of a skill."),
-    "sheet_check": N_("The pool of a check from the character sheet."),
-    "strain_on_minions": N_("Strain on a minion group: it becomes wounds; minions cannot use strain."),
-    **HARM_SUMMARIES,
-    **TALENT_SUMMARIES,
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (spend_destiny, N_("Spend a destiny token: it flips to the other side.")),
+    (add_minions, N_("A minion group joins the encounter.")),
+    (hit_minions, N_("A hit on a minion group: damage minus soak joins the group's wounds.")),
+    (critical_on_minions, N_("A critical injury on a minion group.")),
+    (minion_check, N_("The check of a minion group.")),
+    (assist, N_("A check with help: a boost die, or a setback die when an NPC helps the antagonist.")),
+    (roll_initiative, N_("The initiative order of the encounter from each one's Cool or Vigilance check.")),
+    (initiative_check, N_("The Cool or Vigilance check a character rolls for initiative.")),
+    (destiny_from_roll, N_("A new encounter whose destiny pool holds the points the players' Force dice showed.")),
+    (roll_destiny, N_("A new encounter whose destiny pool each player rolled one Force die for.")),
+    (buy_characteristic, N_("Raise a characteristic one level for the next level x 10 XP.")),
+    (buy_skill, N_("Buy the next rank of a skill.")),
+    (sheet_check, N_("The pool of a check from the character sheet.")),
+    (strain_on_minions, N_("Strain on a minion group: it becomes wounds; minions cannot use strain.")),
+    joining=[(HARM_RULES, HARM_SUMMARIES), (TALENT_RULES, TALENT_SUMMARIES)],
+)

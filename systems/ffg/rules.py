@@ -14,6 +14,7 @@ from diceengine.api import Expressible
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..rulebook import rule_table
 from .dice import LETTERS, MAX_POOL
 
 __all__ = [
@@ -234,22 +235,16 @@ def talent_cost(tier: int) -> int:
     return 5 * tier
 
 
-RULES = {
-    "build_pool": build_pool, "destiny_pool": destiny_pool, "minions_defeated": minions_defeated,
-    "critical_injury": critical_injury, "characteristic_cost": characteristic_cost, "skill_cost": skill_cost,
-    "talent_cost": talent_cost, "initiative_order": initiative_order,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "build_pool": N_("The pool of a check from characteristic, skill ranks and difficulty."),
-    "destiny_pool": N_("A session's destiny pool: each player rolls one Force die."),
-    "minions_defeated": N_("Minions a hit takes out of a group."),
-    "critical_injury": N_("A critical injury roll: d100 plus the modifier."),
-    "characteristic_cost": N_("XP to raise a characteristic one level."),
-    "skill_cost": N_("XP to buy the next rank of a skill."),
-    "talent_cost": N_("XP for a talent on a specialisation tree."),
-    "initiative_order": N_("Names ordered by their Cool or Vigilance checks."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    (build_pool, N_("The pool of a check from characteristic, skill ranks and difficulty.")),
+    (destiny_pool, N_("A session's destiny pool: each player rolls one Force die.")),
+    (minions_defeated, N_("Minions a hit takes out of a group.")),
+    (critical_injury, N_("A critical injury roll: d100 plus the modifier.")),
+    (characteristic_cost, N_("XP to raise a characteristic one level.")),
+    (skill_cost, N_("XP to buy the next rank of a skill.")),
+    (talent_cost, N_("XP for a talent on a specialisation tree.")),
+    (initiative_order, N_("Names ordered by their Cool or Vigilance checks.")),
+)
 #: the difficulty names of :data:`DIFFICULTIES` (``dice ladder`` and ``dice convert`` say them in the user's language)
 DIFFICULTY_WORDS = (N_("simple"), N_("easy"), N_("average"), N_("hard"), N_("daunting"), N_("formidable"))

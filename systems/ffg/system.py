@@ -61,7 +61,7 @@ from .dice import (
 )
 from .rules import DIFFICULTIES, DIFFICULTY_WORDS, RULE_SUMMARIES, RULES, build_pool  # noqa: F401 (RULES read from here)
 
-__all__ = ["RULES", "RULE_SUMMARIES", "FFGSystem", "NarrativeDice", "NarrativeOutcome", "die_name", "net_text",
+__all__ = ["FFGSystem", "NarrativeDice", "NarrativeOutcome", "die_name", "net_text",
            "resolve_dice"]
 
 #: die names read in every letters mode (English and French names, colour names), accents dropped

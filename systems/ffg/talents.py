@@ -20,6 +20,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse
+from ..rulebook import rule_table
 from .rules import talent_cost
 from .sheet import CharacterSheet, Talent
 
@@ -48,8 +49,7 @@ def buy_talent(sheet: CharacterSheet, talent: str, tree: str, tier: int, column:
     return Step(sheet.model_copy(update={"xp": sheet.xp - cost, "talents": [*sheet.talents, bought]}))
 
 
-TALENT_RULES = {"buy_talent": buy_talent}
-
-TALENT_SUMMARIES = {
-    "buy_talent": N_("Buy a talent on a specialisation tree for 5 x its tier in XP, in the tree's order."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+TALENT_RULES, TALENT_SUMMARIES = rule_table(
+    (buy_talent, N_("Buy a talent on a specialisation tree for 5 x its tier in XP, in the tree's order.")),
+)
