@@ -1,4 +1,5 @@
-"""``systems.rulebook.rule_table``: a ruleset's rules named by their functions, each with its summary."""
+"""``systems.rulebook``: a ruleset's rules named by their functions, each with the summary given where it is
+defined."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import importlib
 
 import pytest
 
-from diceengine.systems.rulebook import rule_table
+from diceengine.systems.rulebook import rule, rule_table
 
 TABLES = [("d6.system", "RULES", "RULE_SUMMARIES"), ("d6.play", "RULES", "RULE_SUMMARIES"),
           ("d6wild.system", "RULES", "RULE_SUMMARIES"), ("d6wild.play", "RULES", "RULE_SUMMARIES"),
@@ -14,24 +15,29 @@ TABLES = [("d6.system", "RULES", "RULE_SUMMARIES"), ("d6.play", "RULES", "RULE_S
           ("ffg.rules", "RULES", "RULE_SUMMARIES"), ("ffg.play", "RULES", "RULE_SUMMARIES")]
 
 
+@rule("F")
 def first(x: int) -> int:
     return x
 
 
+@rule("S")
 def second(x: int) -> int:
     return -x
 
 
+def test_a_rule_is_its_function_marked_with_its_summary() -> None:
+    assert first(3) == 3 and second(3) == -3
+
+
 def test_rules_are_named_by_their_functions_in_the_order_written() -> None:
-    rules, summaries = rule_table((second, "S"), (first, "F"))
+    rules, summaries = rule_table(second, first)
     assert list(rules.items()) == [("second", second), ("first", first)]
-    assert summaries == {"second": "S", "first": "F"}
+    assert list(summaries.items()) == [("second", "S"), ("first", "F")]
 
 
-def test_joined_tables_follow_the_module_own_rules() -> None:
-    rules, summaries = rule_table((first, "F"), joining=[({"other": second}, {"other": "O"})])
-    assert list(rules) == ["first", "other"] and rules["other"] is second
-    assert summaries == {"first": "F", "other": "O"}
+def test_a_function_not_marked_as_a_rule_is_no_rule() -> None:
+    with pytest.raises(AttributeError):
+        rule_table(len)
 
 
 @pytest.mark.parametrize(("module", "rules", "summaries"), TABLES)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse
-from ..rulebook import rule_table
+from ..rulebook import rule, rule_table
 from .rules import MAX_ATTRIBUTE, MAX_DISCIPLINE, xp_cost
 from .state import Character, PoolState
 
@@ -70,6 +70,7 @@ def _pay(character: Character, cost: int) -> Character:
     return character.model_copy(update={"xp": character.xp - cost})
 
 
+@rule(N_("A character joins the scene, to earn, spend and receive experience."))
 def add_character(state: PoolState, character: Character) -> Step[PoolState]:
     """A character (a player's or an NPC) joins the scene, to earn, spend and receive experience."""
     if character.name in state.characters:
@@ -77,6 +78,7 @@ def add_character(state: PoolState, character: Character) -> Step[PoolState]:
     return Step(_with(state, character))
 
 
+@rule(N_("Experience, the same for every living character (or for one alone); no limit."))
 def award_xp(state: PoolState, xp: int, who: str | None = None) -> Step[PoolState]:
     """« Celle-ci sera normalisée et la même pour chaque joueur, indépendamment des réussites personnelles
     (sauf exception où dans certaines situations, le personnage ne peut compter que sur lui-même) »: ``xp``
@@ -93,6 +95,7 @@ def award_xp(state: PoolState, xp: int, who: str | None = None) -> Step[PoolStat
     return Step(_with(state, *(c.model_copy(update={"xp": c.xp + xp}) for c in living)))
 
 
+@rule(N_("Raise an attribute one point for 50 XP; at most 13."))
 def raise_attribute(state: PoolState, who: str, attribute: str) -> Step[PoolState]:
     """« Augmenter votre caractéristique : 50XP » — one point for 50 XP; « la valeur maximale des
     caractéristiques est de 13 »."""
@@ -108,6 +111,7 @@ def raise_attribute(state: PoolState, who: str, attribute: str) -> Step[PoolStat
     return Step(_with(state, paid))
 
 
+@rule(N_("Raise a discipline one point for 30 XP; at most 5."))
 def raise_discipline(state: PoolState, who: str, discipline: str) -> Step[PoolState]:
     """« Augmenter votre compétence : 30XP » — one point of a discipline for 30 XP (a discipline the
     character does not list is at 0); « la valeur maximale d'une compétence est de 5 »."""
@@ -121,6 +125,7 @@ def raise_discipline(state: PoolState, who: str, discipline: str) -> Step[PoolSt
     return Step(_with(state, paid))
 
 
+@rule(N_("Choose a new specialisation for 30 XP."))
 def new_specialisation(state: PoolState, who: str, specialisation: str) -> Step[PoolState]:
     """« Choisir une nouvelle spécialité : 30 XP » (one the character does not have yet)."""
     character = _living(state, who)
@@ -132,6 +137,7 @@ def new_specialisation(state: PoolState, who: str, specialisation: str) -> Step[
     return Step(_with(state, paid))
 
 
+@rule(N_("Change an existing specialisation for 10 XP."))
 def change_specialisation(state: PoolState, who: str, old: str, new: str) -> Step[PoolState]:
     """« Changer une spécialité existante : 10 XP »: ``old`` (held) becomes ``new`` (not held)."""
     character = _living(state, who)
@@ -145,6 +151,7 @@ def change_specialisation(state: PoolState, who: str, old: str, new: str) -> Ste
     return Step(_with(state, paid))
 
 
+@rule(N_("Buy Impulsion for the party: 5 XP a point."))
 def buy_impulsion(state: PoolState, who: str, points: int) -> Step[PoolState]:
     """« Acquérir des points d'Impulsion : 5 XP par point d'impulsion »: the points join the party's
     Impulsion; refused when they would pass the scene's ``impulsion_cap``."""
@@ -158,6 +165,7 @@ def buy_impulsion(state: PoolState, who: str, points: int) -> Step[PoolState]:
     return Step(_with(state, paid, impulsion=state.impulsion + points))
 
 
+@rule(N_("Give experience to another character (an NPC or a player's), for nothing back."))
 def give_xp(state: PoolState, giver: str, receiver: str, xp: int) -> Step[PoolState]:
     """« vous pouvez aussi donner ceux-ci à d'autres personnages, tels que des PNJ ou des autres personnages
     joueurs. Il n'y a pas de limite à ce don de point d'expérience et cette fonction ne vous donne en retour
@@ -171,6 +179,7 @@ def give_xp(state: PoolState, giver: str, receiver: str, xp: int) -> Step[PoolSt
     return Step(_with(state, source, target.model_copy(update={"xp": target.xp + xp})))
 
 
+@rule(N_("A dead character loses all its unspent experience."))
 def character_dies(state: PoolState, who: str) -> Step[PoolState]:
     """« Un personnage mort perd l'intégralité de ses points d'expérience non dépensés »: its XP goes to 0
     (what it bought stays on its sheet), and it earns, spends, gives and receives no more."""
@@ -180,13 +189,6 @@ def character_dies(state: PoolState, who: str) -> Step[PoolState]:
 
 #: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
 EXPERIENCE_RULES, EXPERIENCE_SUMMARIES = rule_table(
-    (add_character, N_("A character joins the scene, to earn, spend and receive experience.")),
-    (award_xp, N_("Experience, the same for every living character (or for one alone); no limit.")),
-    (raise_attribute, N_("Raise an attribute one point for 50 XP; at most 13.")),
-    (raise_discipline, N_("Raise a discipline one point for 30 XP; at most 5.")),
-    (new_specialisation, N_("Choose a new specialisation for 30 XP.")),
-    (change_specialisation, N_("Change an existing specialisation for 10 XP.")),
-    (buy_impulsion, N_("Buy Impulsion for the party: 5 XP a point.")),
-    (give_xp, N_("Give experience to another character (an NPC or a player's), for nothing back.")),
-    (character_dies, N_("A dead character loses all its unspent experience.")),
+    add_character, award_xp, raise_attribute, raise_discipline, new_specialisation, change_specialisation,
+    buy_impulsion, give_xp, character_dies,
 )

@@ -111,26 +111,9 @@ class D6System(System):
 
 #: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
 RULES, RULE_SUMMARIES = rule_table(
-    (modified_code, N_("The code rolled, built from a base code and the circumstances of the roll.")),
-    (multiple_action_codes, N_("The code of each roll of a round of several actions.")),
-    (round_penalties, N_("Dice lost on each roll of a round, in order (text 000).")),
-    (circumstance_dice, N_("The dice added to the difficulty by circumstances (text 002).")),
-    (cover_result, N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002).")),
-    (damage_result, N_("What a damage roll does against a Strength roll: stunned, wounded, incapacitated or mortally"
-                       " wounded.")),
-    (death_chance, N_("Exact chance that the end-of-round 2D roll kills a mortally wounded character.")),
-    (death_roll, N_("Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed.")),
-    (reaction_difficulty, N_("The attacker's difficulty after a dodge or parry: the roll added to it, or replacing "
-                             "it.")),
-    (tie_winner, N_("Who wins a tied opposed roll or initiative: actor, opponent or reroll.")),
-    (resolve_opposed, N_("Who wins an opposed roll with these totals: actor, opponent or reroll.")),
-    (initiative, N_("Who acts first when two actions affect each other (text 000): actor, opponent or reroll.")),
-    (order_by_rolls, N_("Who acts first among several whose actions affect each other: the highest roll first.")),
-    (parry_bonuses, N_("The bonuses to the parry roll and to the attack roll of a parry (text 002).")),
-    (actions_in_round, N_("Actions a round counts for the multiple-action penalty (text 002).")),
-    (advance, N_("The code raised by a number of pips (2D+2 plus one pip is 3D).")),
-    (advance_cost, N_("Skill points to raise a skill by a number of pips.")),
-    (force_point_outcome, N_("The four outcomes of spending a Force point (text 000).")),
+    modified_code, multiple_action_codes, round_penalties, circumstance_dice, cover_result, damage_result,
+    death_chance, death_roll, reaction_difficulty, tie_winner, resolve_opposed, initiative, order_by_rolls,
+    parry_bonuses, actions_in_round, advance, advance_cost, force_point_outcome,
 )
 
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)

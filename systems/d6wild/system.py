@@ -112,17 +112,8 @@ class D6WildSystem(System):
 
 #: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
 RULES, RULE_SUMMARIES = rule_table(
-    (damage_result, N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, "
-                       "mortally wounded or killed.")),
-    (multiple_actions, N_("The dice lost on every action and the movement percentage for the declared actions.")),
-    (after_reaction, N_("The declared actions and the penalty in dice after a reaction.")),
-    (training_days, N_("Training days to raise a skill one pip between sessions.")),
-    (skill_advance_cost, N_("Character points to raise a skill by a number of pips.")),
-    (advance, N_("The code raised by a number of pips (2D+2 plus one pip is 3D).")),
-    (modified_code, N_("The code rolled, built from a base code and the circumstances of the roll.")),
-    (unconscious_minutes, N_("Minutes unconscious after too many stuns: 2D6.")),
-    (initiative, N_("Who acts first: the highest Perception roll (text 003).")),
-    (initiative_check, N_("The roll for initiative: the Perception code, with the Wild Die.")),
+    damage_result, multiple_actions, after_reaction, training_days, skill_advance_cost, advance, modified_code,
+    unconscious_minutes, initiative, initiative_check,
 )
 
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
