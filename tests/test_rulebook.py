@@ -58,3 +58,26 @@ def test_the_packages_export_their_modules_names() -> None:
             module = importlib.import_module(f"diceengine.systems.{package}.{name}")
             assert set(module.__all__) <= set(pkg.__all__)
             assert all(getattr(pkg, n) is getattr(module, n) for n in module.__all__)
+
+
+def test_a_ruleset_finds_its_state_of_play_and_combat_by_the_names_it_gives() -> None:
+    from diceengine.registry import get_system
+    from diceengine.systems.ruleset import Ruleset
+
+    for name in ("d6", "d6wild", "ffg", "d20pool"):
+        system = get_system(name)
+        assert isinstance(system, Ruleset)
+        play = system.rules_of_play()
+        assert play is not None and play.__name__ == f"diceengine.systems.{name}.play" and play.RULES
+    assert type(get_system("d6wild").fight_rules()).__module__ == "diceengine.systems.d6wild.fight"
+    assert get_system("d20pool").fight_rules() is None
+
+
+def test_a_roll_imports_neither_the_state_of_play_nor_the_combat() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, diceengine as de; de.roll('4D+2 vs 15', system='d6wild', seed=1); "
+            "print(sorted(m for m in sys.modules if m.endswith(('.play', '.fight'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

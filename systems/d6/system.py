@@ -21,16 +21,16 @@ Readings chosen where the texts are silent:
 
 from __future__ import annotations
 
-import types
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import diceengine.systems.d6.codes as codes  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from diceengine.i18n import N_
-from diceengine.registry import Option, Plan, System
+from diceengine.registry import Option, Plan
 
 from ..rulebook import rule_table
+from ..ruleset import Ruleset
 from ..symbols import D6_FACES
 from .checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from .rules import (
@@ -68,32 +68,21 @@ class D6Outcome(NamedTuple):
     margin: int | None = None
 
 
-class D6System(System):
+class D6System(Ruleset):
     """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
 
     name = "d6"
     summary = N_("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
                  "difficulties by name: point blank 5, short 10, medium 15, long 20")
-    examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
+    examples: ClassVar[Sequence[str]] = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
     grammar_package = "diceengine.grammars"
-    outcome = D6Outcome
+    outcome: ClassVar[type] = D6Outcome
     options: ClassVar[Mapping[str, Option]] = {"tie": TIE_OPTION}
     symbols = D6_FACES
-    difficulties = RANGE_DIFFICULTIES
-
-
-    def rules_of_play(self) -> types.ModuleType:
-        """The state of play of this ruleset (:mod:`diceengine.systems.d6.play`)."""
-        import diceengine.systems.d6.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
-
-        return play
-
-    def fight_rules(self) -> Any:
-        """The combat of this ruleset (:mod:`diceengine.systems.d6.fight`)."""
-        from .fight import FIGHT_RULES
-
-        return FIGHT_RULES()
+    difficulties: ClassVar[Mapping[str, int]] = RANGE_DIFFICULTIES
+    play_module = "diceengine.systems.d6.play"
+    fight_module = "diceengine.systems.d6.fight"
 
     def ast_modules(self) -> Sequence[Any]:
         return (codes,)
@@ -105,8 +94,11 @@ class D6System(System):
         return d6_catalogue(self.difficulties)
 
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
-        names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
-        return [(c, c) for c in code_range(1, 8, pips=False)], names
+        """Codes 1D to 8D against each step of ``difficulties``, by its first (English) name."""
+        names: dict[int, str] = {}
+        for name, value in self.difficulties.items():
+            names.setdefault(value, name.replace("_", " "))
+        return [(c, c) for c in code_range(1, 8, pips=False)], [(n, n) for n in names.values()]
 
 
 #: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
