@@ -81,3 +81,19 @@ def test_a_roll_imports_neither_the_state_of_play_nor_the_combat() -> None:
             "print(sorted(m for m in sys.modules if m.endswith(('.play', '.fight'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_character_is_found_by_name_or_refused_with_those_there_are() -> None:
+    from diceengine.errors import DiceValueError
+    from diceengine.systems.d6wild.play import WildScene, spend_force_point
+
+    scene = WildScene.model_validate({"characters": {}})
+    with pytest.raises(DiceValueError, match=r"no character named 'Han' \(known: none\)"):
+        spend_force_point(scene, "Han")
+    from diceengine.systems.d20pool.play import add_character, award_xp
+    from diceengine.systems.d20pool.state import Character, PoolState
+
+    state = add_character(PoolState(), Character(name="Kira")).state
+    with pytest.raises(DiceValueError, match=r"no character named 'Han' \(known: Kira\)"):
+        award_xp(state, 10, who="Han")
+    assert award_xp(state, 10).state.characters["Kira"].xp == 10

@@ -164,11 +164,7 @@ def drop_check(state: PoolState) -> Step[PoolState]:
 @rule(N_("Spend Impulsion; never more than the pool holds."))
 def spend_impulsion(state: PoolState, points: int) -> Step[PoolState]:
     """Spend Impulsion on anything else the table allows; never more than the pool holds."""
-    if points < 1:
-        raise refuse(N_("spend at least one point"))
-    if points > state.impulsion:
-        raise refuse(N_("the party holds {held} Impulsion, not {points}"), held=state.impulsion, points=points)
-    return Step(state.model_copy(update={"impulsion": state.impulsion - points}))
+    return _spend(state, "impulsion", points, N_("the party holds {held} Impulsion, not {points}"))
 
 
 @rule(N_("The game master gains Menace."))
@@ -182,11 +178,17 @@ def add_menace(state: PoolState, points: int) -> Step[PoolState]:
 @rule(N_("The game master spends Menace; never more than the pool holds."))
 def spend_menace(state: PoolState, points: int) -> Step[PoolState]:
     """The game master spends Menace; never more than the pool holds."""
+    return _spend(state, "menace", points, N_("the game master holds {held} Menace, not {points}"))
+
+
+def _spend(state: PoolState, pool: Literal["impulsion", "menace"], points: int, short: str) -> Step[PoolState]:
+    """``points`` out of a pool (at least one; ``short``: the refusal when the pool holds fewer)."""
+    held: int = getattr(state, pool)
     if points < 1:
         raise refuse(N_("spend at least one point"))
-    if points > state.menace:
-        raise refuse(N_("the game master holds {held} Menace, not {points}"), held=state.menace, points=points)
-    return Step(state.model_copy(update={"menace": state.menace - points}))
+    if points > held:
+        raise refuse(short, held=held, points=points)
+    return Step(state.model_copy(update={pool: held - points}))
 
 
 @rule(N_("A character gains Force points."))

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ..play import PlayState, refuse
+from ..play import PlayState, named, recast, refuse
 from .codes import Code, code_named
 from .rules import Wound
 from .shared import RANGE_DIFFICULTIES
@@ -107,14 +107,11 @@ class D6Scene(PlayState):
 
 
 def _who(state: D6Scene, name: str) -> D6Character:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
+    return named(state.characters, name)
 
 
 def _put(state: D6Scene, c: D6Character, **update: object) -> D6Scene:
-    return state.model_copy(update={"characters": {**state.characters, c.name: c.model_copy(update=update)}})
+    return recast(state, c.model_copy(update=update))
 
 
 def _able(state: D6Scene, c: D6Character) -> None:

@@ -14,7 +14,7 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..d6.codes import Code, code_named
-from ..play import PlayState, refuse
+from ..play import PlayState, named, recast, refuse
 from .rules import WildWound
 
 __all__ = ["PHYSICAL_SKILLS", "ROUNDS_PER_MINUTE", "Stun", "Training", "WildCharacter", "WildScene"]
@@ -102,15 +102,11 @@ class WildScene(PlayState):
 
 
 def _who(state: WildScene, name: str) -> WildCharacter:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
+    return named(state.characters, name)
 
 
 def _put(state: WildScene, character: WildCharacter, **update: object) -> WildScene:
-    new = character.model_copy(update=update)
-    return state.model_copy(update={"characters": {**state.characters, character.name: new}})
+    return recast(state, character.model_copy(update=update))
 
 
 #: the states :attr:`WildCharacter.out_of_action` names beyond the catalogued wounds (said in the user's language)
