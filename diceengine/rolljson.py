@@ -31,13 +31,11 @@ def _text(v: Any) -> str:
 
 
 def _scalar(v: Any) -> str:
+    """An outcome's field as JSON: a die's kinds of value as a die writes them, a Fraction as pydantic does,
+    anything else by json's rules."""
     t = type(v)
-    if t is bool:
-        return _TF[v]
-    if t is int:
-        return str(v)
-    if t is str:
-        return _quote(v)
+    if t is bool or t is int or t is str:
+        return _plain(v)
     if t is Fraction:
         return _quote(str(v))  # as pydantic writes a Fraction
     from json import dumps as _dumps  # a float, or another type: json's rules
