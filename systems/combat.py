@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
 from diceengine.limits import MAX_REROLLS
@@ -21,6 +22,7 @@ __all__ = [
     "MAX_TABLE",
     "NO_ROLL",
     "ArrayBattle",
+    "Encounter",
     "OutcomeSampler",
     "RowDraws",
     "TableSampler",
@@ -32,6 +34,19 @@ __all__ = [
     "reroll_ties",
     "status_of",
 ]
+
+
+class Encounter(BaseModel):
+    """The base of a ruleset's encounter: no unknown setting, and two sides ``a`` and ``b`` (each ruleset declares
+    them with its combatant)."""
+
+    model_config = ConfigDict(extra="forbid")
+    a: list[Any]
+    b: list[Any]
+
+    def fighters(self) -> list[Any]:
+        """Every combatant, side ``a`` first."""
+        return [*self.a, *self.b]
 
 assert (GOING, A_WINS, B_WINS, BOTH_DOWN) == (0, 1, 2, 3)  # pairs_status adds the sides' bits
 

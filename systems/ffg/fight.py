@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel, FightRules
 
-from ..combat import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
+from ..combat import MAX_SIDE, ArrayBattle, Encounter, TotalSampler, memo, status_of
 from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
@@ -106,10 +106,8 @@ class FFGFighter(BaseModel):
         return min(health + max(0, damage - self.soak), self.wound_threshold + 1)
 
 
-class FFGSetup(BaseModel):
+class FFGSetup(Encounter):
     """An encounter in FFG terms."""
-
-    model_config = ConfigDict(extra="forbid")
 
     a: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
@@ -121,9 +119,6 @@ class FFGSetup(BaseModel):
     @property
     def difficulty(self) -> int:
         return RANGES[self.range]
-
-    def fighters(self) -> list[FFGFighter]:
-        return list(self.a) + list(self.b)
 
 
 @lru_cache(maxsize=4096)
