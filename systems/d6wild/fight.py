@@ -45,13 +45,14 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from diceengine.fights.rules import Duel, FightRules
+from diceengine.fights.rules import Duel
 from diceengine.pmf import PMF
 
 from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
+    Combat,
     TotalSampler,
     first_enemy,
     memo,
@@ -352,7 +353,7 @@ class WildBattle(ArrayBattle):
 
     arrays = ("stuns", "wounds", "carry", "gone", "points", "cps")
 
-    def __init__(self, setup: WildSetup, n: int) -> None:
+    def __init__(self, setup: WildSetup, n: int, gen: np.random.Generator | None = None) -> None:
         fighters = setup.fighters()
         k = len(fighters)
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
@@ -460,16 +461,12 @@ class WildBattle(ArrayBattle):
         self.carry = carry
 
 
-class WildFight(FightRules):
+class WildFight(Combat):
     """D6 with the Wild Die combat (text ``003``)."""
 
     setup_model = WildSetup
-
-    def duel(self, setup: WildSetup) -> Duel:
-        return WildDuel(setup)
-
-    def battle(self, setup: WildSetup, n: int, gen: np.random.Generator) -> WildBattle:
-        return WildBattle(setup, n)
+    duel_of = WildDuel
+    battle_of = WildBattle
 
 
 #: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`
