@@ -17,7 +17,7 @@ from .codes import Code, code_named
 from .rules import Wound
 from .shared import RANGE_DIFFICULTIES
 
-__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "D6Character", "D6Scene", "Reaction"]
+__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "CodedCharacter", "D6Character", "D6Scene", "Reaction"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -46,14 +46,23 @@ class Reaction(PlayState):
     segment: int
 
 
-class D6Character(PlayState):
-    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
-    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
-    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
+class CodedCharacter(PlayState):
+    """A character of a D6 scene (both D6 rulesets): its name, whether a player plays it, its codes by skill."""
 
     name: str
     player: bool = True
     codes: dict[str, str]
+
+    def code(self, skill: str) -> Code:
+        """The character's code for ``skill`` (any case, spaces or underscores)."""
+        return code_named(self.codes, self.name, skill)
+
+
+class D6Character(CodedCharacter):
+    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
+    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
+    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
+
     weapon: str | None = None
     health: Wound = Wound.HEALTHY
     stuns: list[int] = Field(default_factory=list)
@@ -77,10 +86,6 @@ class D6Character(PlayState):
     force_points_dramatic: int = Field(default=0, ge=0)
     force_point_round: int | None = None
     skill_points: int = Field(default=0, ge=0)
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
 
     @property
     def armed(self) -> bool:

@@ -13,7 +13,8 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ..d6.codes import Code, code_named
+from ..d6.codes import Code
+from ..d6.scene import CodedCharacter
 from ..play import PlayState, named, recast, refuse
 from .rules import WildWound
 
@@ -38,12 +39,9 @@ class Training(PlayState):
     days_left: int = Field(ge=1)
 
 
-class WildCharacter(PlayState):
+class WildCharacter(CodedCharacter):
     """One character of a scene of text ``003``."""
 
-    name: str
-    player: bool = True
-    codes: dict[str, str]
     declared: int = Field(default=0, ge=0)
     taken: int = Field(default=0, ge=0)
     reacted: bool = False
@@ -61,10 +59,6 @@ class WildCharacter(PlayState):
     unconscious_until: int | None = None
     points_in_skills: int = Field(default=0, ge=0)
     training: list[Training] = Field(default_factory=list)
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
 
     @property
     def unconscious(self) -> bool:
