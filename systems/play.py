@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
-__all__ = ["PlayState", "Step", "named", "one_of", "recast", "refuse", "rolling"]
+__all__ = ["PlayState", "Step", "in_order", "named", "one_of", "player_names", "recast", "refuse", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -95,6 +95,19 @@ def named(characters: Mapping[str, C], name: str) -> C:
         raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
                      known=", ".join(characters) or "none")
     return characters[name]
+
+
+def player_names(state: Any) -> list[str]:
+    """The names of a state's characters a player plays."""
+    return [name for name, c in state.characters.items() if c.player]
+
+
+def in_order(state: S, result: Any) -> Step[S]:
+    """``state`` with the order of an initiative ``result`` (its ``order``), refused while its ``roll_again``
+    holds ties to roll again."""
+    if result.roll_again:
+        raise refuse(N_("tied, roll again: {groups}"), groups=", ".join(" and ".join(g) for g in result.roll_again))
+    return Step(state.model_copy(update={"order": result.order}))
 
 
 def recast(state: S, *characters: Any, **update: object) -> S:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from diceengine.i18n import N_
 
-from ..play import Step, refuse
+from ..play import Step, in_order, player_names, refuse
 from ..rulebook import rule
 from .codes import Code
 from .rules import Wound
@@ -25,11 +25,7 @@ def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
     player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
     for name in rolls:
         _who(state, name)
-    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
+    return in_order(state, order_by_rolls(rolls, player_names(state)))
 
 
 @rule(N_("A group's initiative roll, by its member with the highest Perception (text 002)."))

@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
-from ..play import Step, refuse, rolling
+from ..play import Step, in_order, player_names, refuse, rolling
 from ..rulebook import rule, rule_table
 from .advancement import advance_skill, train, treat
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
@@ -324,12 +324,7 @@ def roll_initiative(state: WildScene, perception: Mapping[str, int],
                     players: Sequence[str] | None = None) -> Step[WildScene]:
     """The order of the round from the Perception totals (highest first; a player character before an NPC
     on a tie; two of a kind roll again: refused until they have)."""
-    players = [n for n, c in state.characters.items() if c.player] if players is None else players
-    result = initiative(perception, players)
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
+    return in_order(state, initiative(perception, player_names(state) if players is None else players))
 
 
 #: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
