@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 
 import pytest
-
 from diceengine.systems.rulebook import rule, rule_table
 
 TABLES = [("d6.system", "RULES", "RULE_SUMMARIES"), ("d6.play", "RULES", "RULE_SUMMARIES"),
@@ -61,8 +60,9 @@ def test_the_packages_export_their_modules_names() -> None:
 
 
 def test_a_ruleset_finds_its_state_of_play_and_combat_by_the_names_it_gives() -> None:
-    from diceengine.registry import get_system
     from diceengine.systems.ruleset import Ruleset
+
+    from diceengine.registry import get_system
 
     for name in ("d6", "d6wild", "ffg", "d20pool"):
         system = get_system(name)
@@ -84,8 +84,9 @@ def test_a_roll_imports_neither_the_state_of_play_nor_the_combat() -> None:
 
 
 def test_a_character_is_found_by_name_or_refused_with_those_there_are() -> None:
-    from diceengine.errors import DiceValueError
     from diceengine.systems.d6wild.play import WildScene, spend_force_point
+
+    from diceengine.errors import DiceValueError
 
     scene = WildScene.model_validate({"characters": {}})
     with pytest.raises(DiceValueError, match=r"no character named 'Han' \(known: none\)"):
