@@ -17,7 +17,7 @@ from .records import dataclass, field, fields, is_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any, ClassVar
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "Number",
     "Sub",
     "Token",
+    "at_token",
     "children",
     "counterpart",
     "position",
@@ -49,6 +50,17 @@ class AsList:
     """Mixin of a node class built from its children as one list (Lark's ``ast_utils.AsList``)."""
 
     __slots__ = ()
+
+
+def at_token(node: Node, name: str, value: Callable[[Any], Any]) -> bool:
+    """Whether field ``name`` of a node just built holds the grammar's token; if so the node's ``pos`` becomes the
+    token's position and the field ``value(token)``."""
+    token = getattr(node, name)
+    if not isinstance(token, Token):
+        return False
+    object.__setattr__(node, "pos", token.start_pos)
+    object.__setattr__(node, name, value(token))
+    return True
 
 
 def to_int(token: Any) -> int:
@@ -122,9 +134,7 @@ class Number(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.value, Token):
-            object.__setattr__(self, "pos", self.value.start_pos)
-            object.__setattr__(self, "value", to_int(self.value))
+        at_token(self, "value", to_int)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +145,7 @@ class _Binary(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.op, Token):
-            object.__setattr__(self, "pos", self.op.start_pos)
-            object.__setattr__(self, "op", str(self.op))
+        at_token(self, "op", str)
 
 
 class Add(_Binary):
@@ -174,9 +182,7 @@ class _Unary(Node):
     SYMBOL: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
-        if isinstance(self.op, Token):
-            object.__setattr__(self, "pos", self.op.start_pos)
-            object.__setattr__(self, "op", self.SYMBOL)
+        at_token(self, "op", lambda _: self.SYMBOL)
 
 
 class Neg(_Unary):

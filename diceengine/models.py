@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
 
 from .parts import Die
 
@@ -47,22 +47,19 @@ class Distributed(Protocol):
     def mean(self, field: str = ...) -> float: ...
 
 
-class DieModel(BaseModel):
-    """One die of a roll."""
+def _die_model() -> type[BaseModel]:
+    """:class:`DieModel`, made from :class:`~diceengine.parts.Die` (the one place a die's fields are written):
+    its fields in order, with their types and defaults."""
+    from typing import get_type_hints
 
-    model_config = ConfigDict(frozen=True)
+    hints = get_type_hints(Die)
+    fields: dict[str, Any] = {name: (hints[name], Die._field_defaults.get(name, ...)) for name in Die._fields}
+    return create_model("DieModel", __config__=ConfigDict(frozen=True), __doc__="One die of a roll.",
+                        __module__=__name__, **fields)
 
-    kind: str
-    sides: int
-    value: int
-    kept: bool = True
-    exploded: bool = False
-    rerolled: bool = False
-    added: bool = False
-    wild: bool = False
-    face: str | None = None
-    label: str | None = None
-    critical: str | None = None
+
+#: one die of a roll: the fields of :class:`~diceengine.parts.Die`
+DieModel = _die_model()
 
 
 class RollModel(BaseModel):
@@ -73,7 +70,7 @@ class RollModel(BaseModel):
     system: str
     expression: str
     outcome: dict[str, Any]
-    dice: list[DieModel]
+    dice: list[DieModel]  # type: ignore[valid-type]  # a model made from the fields of Die
     text: str
     description: str | None = None
 

@@ -15,7 +15,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C accelerat
     from json.encoder import encode_basestring as _quote  # type: ignore[attr-defined]
 
 from .errors import Unwritten
-from .parts import TextMemo
+from .parts import Die, TextMemo
 
 __all__ = ["FaceJson", "WrittenPlan", "dice_json", "die_json", "write_roll"]
 
@@ -31,13 +31,11 @@ def _text(v: Any) -> str:
 
 
 def _scalar(v: Any) -> str:
+    """An outcome's field as JSON: a die's kinds of value as a die writes them, a Fraction as pydantic does,
+    anything else by json's rules."""
     t = type(v)
-    if t is bool:
-        return _TF[v]
-    if t is int:
-        return str(v)
-    if t is str:
-        return _quote(v)
+    if t is bool or t is int or t is str:
+        return _plain(v)
     if t is Fraction:
         return _quote(str(v))  # as pydantic writes a Fraction
     from json import dumps as _dumps  # a float, or another type: json's rules
@@ -48,29 +46,44 @@ def _scalar(v: Any) -> str:
         raise Unwritten(v) from None
 
 
+#: a die's fields before its face and after it (:class:`~diceengine.parts.Die`: the one place they are written)
+_BEFORE, _AFTER = Die._fields[:Die._fields.index("value")], Die._fields[Die._fields.index("value") + 1:]
 _DIE_PARTS: dict[tuple, tuple[str, str]] = {}
 
 
+def _plain(v: Any) -> str:
+    """A die's field as JSON: a bool, a whole number, a text or ``None``."""
+    t = type(v)
+    if t is bool:
+        return _TF[v]
+    if t is int:
+        return str(v)
+    return _text(v)
+
+
+#: a die's JSON before its face and after it, as templates of its fields' values
+_HEAD = "{{" + ",".join([f'"{name}":{{}}' for name in _BEFORE]) + ',"value":'
+_TAIL = "".join([f',"{name}":{{}}' for name in _AFTER]) + "}}"
+
+
 def _die_parts(key: tuple) -> tuple[str, str]:
-    kind, sides, kept, exploded, rerolled, added, wild, face, label, critical = key
-    if type(sides) is not int or type(kind) is not str:
-        raise Unwritten(key)
-    parts = (f'{{"kind":{_quote(kind)},"sides":{sides:d},"value":',
-             (f',"kept":{_TF[kept]},"exploded":{_TF[exploded]},"rerolled":{_TF[rerolled]},"added":{_TF[added]},'
-              f'"wild":{_TF[wild]},"face":{_text(face)},"label":{_text(label)},"critical":{_text(critical)}}}'))
+    """The JSON of a die before and after its face (``key``: the die without its face)."""
+    cut = len(_BEFORE)
+    parts = _HEAD.format(*[_plain(v) for v in key[:cut]]), _TAIL.format(*[_plain(v) for v in key[cut:]])
     if len(_DIE_PARTS) < 4096:
         _DIE_PARTS[key] = parts
     return parts
 
 
+_VALUE = len(_BEFORE)
 _DIE_JSON: dict[tuple, str] = {}
 
 
 def _die_json(d: Any) -> str:
-    value = d[2]
+    value = d[_VALUE]
     if type(value) is not int:
         raise Unwritten(value)
-    key = d[:2] + d[3:]
+    key = d[:_VALUE] + d[_VALUE + 1:]
     parts = _DIE_PARTS.get(key) or _die_parts(key)
     text = parts[0] + str(value) + parts[1]
     if len(_DIE_JSON) < 65536:

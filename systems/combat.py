@@ -9,11 +9,12 @@ import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
-from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle
+from diceengine.fights.rules import A_WINS, B_WINS, BOTH_DOWN, GOING, Battle, Duel, FightRules
 from diceengine.limits import MAX_REROLLS
 
 __all__ = [
@@ -21,6 +22,8 @@ __all__ = [
     "MAX_TABLE",
     "NO_ROLL",
     "ArrayBattle",
+    "Combat",
+    "Encounter",
     "OutcomeSampler",
     "RowDraws",
     "TableSampler",
@@ -32,6 +35,33 @@ __all__ = [
     "reroll_ties",
     "status_of",
 ]
+
+
+class Combat(FightRules):
+    """A ruleset's combat made of its encounter model (``setup_model``), its exact chain (``duel_of(setup)``) and
+    its simulation (``battle_of(setup, n, gen)``)."""
+
+    duel_of: ClassVar[type]  # a Duel taking the setup
+    battle_of: ClassVar[type]  # a Battle taking the setup, n and gen
+
+    def duel(self, setup: Any) -> Duel:
+        return self.duel_of(setup)
+
+    def battle(self, setup: Any, n: int, gen: np.random.Generator) -> Battle:
+        return self.battle_of(setup, n, gen)
+
+
+class Encounter(BaseModel):
+    """The base of a ruleset's encounter: no unknown setting, and two sides ``a`` and ``b`` (each ruleset declares
+    them with its combatant)."""
+
+    model_config = ConfigDict(extra="forbid")
+    a: list[Any]
+    b: list[Any]
+
+    def fighters(self) -> list[Any]:
+        """Every combatant, side ``a`` first."""
+        return [*self.a, *self.b]
 
 assert (GOING, A_WINS, B_WINS, BOTH_DOWN) == (0, 1, 2, 3)  # pairs_status adds the sides' bits
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
-__all__ = ["PlayState", "Step", "one_of", "refuse", "rolling"]
+__all__ = ["PlayState", "Step", "in_order", "named", "one_of", "player_names", "recast", "refuse", "rolling"]
 
 
 class PlayState(BaseModel):
@@ -27,6 +27,7 @@ class PlayState(BaseModel):
 
 
 S = TypeVar("S", bound=PlayState)
+C = TypeVar("C")
 
 
 class Step(NamedTuple, Generic[S]):
@@ -86,3 +87,31 @@ def one_of(value: Any, choices: Any, what: str) -> None:
     if value not in choices:
         raise refuse(N_("{what} is one of {choices}, not {value}"), what=what,
                      choices=", ".join(map(str, choices)), value=repr(value))
+
+
+def named(characters: Mapping[str, C], name: str) -> C:
+    """The character ``name`` of a state's ``characters``, else the refusal that lists those there are."""
+    if name not in characters:
+        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
+                     known=", ".join(characters) or "none")
+    return characters[name]
+
+
+def player_names(state: Any) -> list[str]:
+    """The names of a state's characters a player plays."""
+    return [name for name, c in state.characters.items() if c.player]
+
+
+def in_order(state: S, result: Any) -> Step[S]:
+    """``state`` with the order of an initiative ``result`` (its ``order``), refused while its ``roll_again``
+    holds ties to roll again."""
+    if result.roll_again:
+        raise refuse(N_("tied, roll again: {groups}"), groups=", ".join(" and ".join(g) for g in result.roll_again))
+    return Step(state.model_copy(update={"order": result.order}))
+
+
+def recast(state: S, *characters: Any, **update: object) -> S:
+    """``state`` with ``characters`` in place of those of the same ``name`` (and its fields ``update``d)."""
+    held: Mapping[str, Any] = getattr(state, "characters")  # noqa: B009 - every scene has its characters
+    return state.model_copy(update={"characters": {**held, **{c.name: c for c in characters}},
+                                    **update})

@@ -44,3 +44,21 @@ def test_every_field_of_an_outcome_is_written_whatever_its_length():
     for outcome in (Two(7, 3), Three(7, 3, True)):
         odd = Roll(r._plan, outcome, r._record, r.expression, r.system)
         assert json.loads(roll_json(odd))["outcome"] == outcome._asdict()
+
+
+def test_a_die_is_written_once_its_model_and_its_json_follow_its_fields():
+    """Die (diceengine.parts) is the one place a die's fields are written: the pydantic model has them, in
+    order, with their defaults, and the JSON written without pydantic is the model's, field for field."""
+    import itertools
+
+    from diceengine.models import DieModel
+    from diceengine.parts import Die
+    from diceengine.rolljson import die_json
+
+    assert list(DieModel.model_fields) == list(Die._fields)
+    assert {k: f.default for k, f in DieModel.model_fields.items() if not f.is_required()} == Die._field_defaults
+    kinds = ("d6", "wild", 'a "quoted" é')
+    for kind, flags, text in itertools.product(kinds, itertools.product((False, True), repeat=5), (None, "x")):
+        die = Die(kind, 6, 4, *flags, face=text, label=text, critical=text)
+        assert die_json(die) == DieModel(**die._asdict()).model_dump_json()
+        assert json.loads(die_json(die)) == die._asdict()

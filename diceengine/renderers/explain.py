@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..registry import Plan
 
-__all__ = ["BLANK", "CACHE_SIZE", "PLANS", "Context", "Writers", "catalogue", "compile_explainer", "context",
+__all__ = ["BLANK", "CACHE_SIZE", "PLANS", "Context", "Writers", "catalogue", "compile_explainer", "compiled", "context",
            "face_marks", "narrative_text", "walk", "words_text"]
 
 
@@ -106,6 +106,17 @@ def compile_explainer(writers: Writers, key: tuple[Any, ...], plan: Plan,
         writers.clear()
     found = writers[key] = (plan, plan.explainer(text))
     return found
+
+
+def compiled(writers: Writers, key: tuple[Any, ...], plan: Plan,
+             walk_parts: Callable[[Iterable[Any], list[str], Context], None], *fmt: Any,
+             lang: str | None) -> Callable[[Any, Any], str] | None:
+    """The plan's explainer in format ``fmt`` and ``lang``, compiled once and kept in ``writers`` under ``key``
+    (``None``: the plan has none, its parts are walked)."""
+    found = writers.get(key)
+    if found is None or found[0] is not plan:
+        found = compile_explainer(writers, key, plan, walk_parts, *fmt, lang=lang)
+    return found[1]  # type: ignore[no-any-return]
 
 
 def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:

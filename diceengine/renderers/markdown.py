@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from .explain import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
+from .explain import Context, Writers, compiled, context, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -37,11 +37,9 @@ def is_critical(face: Face) -> bool:
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
     plan = roll._plan
-    found = _WRITERS.get((id(plan), lang))
-    if found is None or found[0] is not plan:
-        found = compile_explainer(_WRITERS, (id(plan), lang), plan, _top, "markdown", lang=lang)
-    if found[1] is not None:
-        return found[1](roll.outcome, roll._record)
+    write = compiled(_WRITERS, (id(plan), lang), plan, _top, "markdown", lang=lang)
+    if write is not None:
+        return write(roll.outcome, roll._record)
     out: list[str] = []
     _walk(roll.parts(), out, context("markdown", lang=lang), False)
     return "".join(out)

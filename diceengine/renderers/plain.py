@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
-from .explain import Context, Writers, compile_explainer, context, face_marks, narrative_text, walk, words_text
+from .explain import Context, Writers, compiled, context, face_marks, narrative_text, walk, words_text
 
 if TYPE_CHECKING:
     from ..registry import Plan
@@ -18,13 +18,7 @@ __all__ = ["describe", "face_text", "render", "render_parts"]
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll in one line of plain text."""
-    plan = roll._plan
-    found = _WRITERS.get((id(plan), lang))
-    if found is None or found[0] is not plan:
-        found = compile_explainer(_WRITERS, (id(plan), lang), plan, _top, "plain", lang=lang)
-    if found[1] is not None:
-        return found[1](roll.outcome, roll._record)
-    return describe(plan, roll.outcome, roll._record, lang)
+    return describe(roll._plan, roll.outcome, roll._record, lang)
 
 
 _WRITERS: Writers = {}
@@ -32,14 +26,10 @@ _WRITERS: Writers = {}
 
 def describe(plan: Plan, outcome: Any, record: Any, lang: str | None = None) -> str:
     """A roll of ``plan`` as one line of plain text (through the plan's explainer when it has one)."""
-    found = _WRITERS.get((id(plan), lang))
-    if found is None or found[0] is not plan:
-        found = compile_explainer(_WRITERS, (id(plan), lang), plan, _top, "plain", lang=lang)
-    if found[1] is not None:
-        return found[1](outcome, record)
-    out: list[str] = []
-    _walk(plan.explain(outcome, record), out, context("plain", lang=lang), False)
-    return "".join(out)
+    write = compiled(_WRITERS, (id(plan), lang), plan, _top, "plain", lang=lang)
+    if write is not None:
+        return write(outcome, record)
+    return render_parts(plan.explain(outcome, record), lang)
 
 
 def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:

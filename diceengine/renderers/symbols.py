@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..parts import Dice, Face, Words
 from ..registry import get_system
-from .explain import Context, Writers, compile_explainer, context, face_marks, walk, words_text
+from .explain import Context, Writers, compiled, context, face_marks, walk, words_text
 
 if TYPE_CHECKING:
     from ..rolls import Roll
@@ -63,13 +63,11 @@ def render(roll: Roll, lang: str | None = None, *, emoji: bool = False,
         ctx = Context(shared.gettext, shared.ngettext, {})
     else:
         plan = roll._plan
-        found = _WRITERS.get((id(plan), lang, emoji))
-        if found is None or found[0] is not plan:
-            found = compile_explainer(_WRITERS, (id(plan), lang, emoji), plan,
-                                      lambda parts, out, c: _walk(parts, out, c, _table(roll.system, emoji), False),
-                                      "symbols", roll.system, emoji, lang=lang)
-        if found[1] is not None:
-            return found[1](roll.outcome, roll._record)
+        write = compiled(_WRITERS, (id(plan), lang, emoji), plan,
+                         lambda parts, out, c: _walk(parts, out, c, _table(roll.system, emoji), False),
+                         "symbols", roll.system, emoji, lang=lang)
+        if write is not None:
+            return write(roll.outcome, roll._record)
         ctx = context("symbols", roll.system, emoji, lang=lang)
         table = _table(roll.system, emoji)
     out: list[str] = []

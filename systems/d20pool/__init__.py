@@ -19,31 +19,11 @@ Where each rule lives:
 
 from __future__ import annotations
 
-from .rules import (
-    EXTRA_DIE_COSTS,
-    MAX_ATTRIBUTE,
-    MAX_DISCIPLINE,
-    RULE_SUMMARIES,
-    RULES,
-    ForcePowerCost,
-    PoolCheck,
-    build_check,
-    force_power_cost,
-    xp_cost,
-)
-from .system import D20PoolSystem, PoolOutcome
+from . import rules, system
+from .rules import *
+from .system import *
 
-__all__ = [
-    "EXTRA_DIE_COSTS",
-    "MAX_ATTRIBUTE",
-    "MAX_DISCIPLINE",
-    "RULES",
-    "RULE_SUMMARIES",
-    "D20PoolSystem",
-    "ForcePowerCost",
-    "PoolCheck",
-    "PoolOutcome",
-    "build_check",
-    "force_power_cost",
-    "xp_cost",
-]
+#: the package's names are its modules' own (each module's ``__all__``)
+__all__ = []
+__all__ += rules.__all__
+__all__ += system.__all__

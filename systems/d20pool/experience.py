@@ -25,9 +25,12 @@ than paid for and lost).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from diceengine.i18n import N_
 
-from ..play import Step, refuse
+from ..play import Step, named, recast, refuse
+from ..rulebook import rule, rule_table
 from .rules import MAX_ATTRIBUTE, MAX_DISCIPLINE, xp_cost
 from .state import Character, PoolState
 
@@ -47,19 +50,13 @@ __all__ = [
 
 
 def _living(state: PoolState, who: str) -> Character:
-    if who not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(who),
-                     known=", ".join(state.characters) or "none")
-    character = state.characters[who]
+    character = named(state.characters, who)
     if character.dead:
         raise refuse(N_("{name} is dead: a dead character loses its unspent experience, and gains or spends none"),
                      name=who)
     return character
 
 
-def _with(state: PoolState, *characters: Character, **update: object) -> PoolState:
-    return state.model_copy(update={"characters": {**state.characters, **{c.name: c for c in characters}},
-                                    **update})
 
 
 def _pay(character: Character, cost: int) -> Character:
@@ -69,13 +66,15 @@ def _pay(character: Character, cost: int) -> Character:
     return character.model_copy(update={"xp": character.xp - cost})
 
 
+@rule(N_("A character joins the scene, to earn, spend and receive experience."))
 def add_character(state: PoolState, character: Character) -> Step[PoolState]:
     """A character (a player's or an NPC) joins the scene, to earn, spend and receive experience."""
     if character.name in state.characters:
         raise refuse(N_("there is already a character named {name}"), name=repr(character.name))
-    return Step(_with(state, character))
+    return Step(recast(state, character))
 
 
+@rule(N_("Experience, the same for every living character (or for one alone); no limit."))
 def award_xp(state: PoolState, xp: int, who: str | None = None) -> Step[PoolState]:
     """« Celle-ci sera normalisée et la même pour chaque joueur, indépendamment des réussites personnelles
     (sauf exception où dans certaines situations, le personnage ne peut compter que sur lui-même) »: ``xp``
@@ -85,41 +84,44 @@ def award_xp(state: PoolState, xp: int, who: str | None = None) -> Step[PoolStat
         raise refuse(N_("gain at least one point"))
     if who is not None:
         character = _living(state, who)
-        return Step(_with(state, character.model_copy(update={"xp": character.xp + xp})))
+        return Step(recast(state, character.model_copy(update={"xp": character.xp + xp})))
     living = [c for c in state.characters.values() if not c.dead]
     if not living:
         raise refuse(N_("no living character to award experience to"))
-    return Step(_with(state, *(c.model_copy(update={"xp": c.xp + xp}) for c in living)))
+    return Step(recast(state, *(c.model_copy(update={"xp": c.xp + xp}) for c in living)))
 
 
+@rule(N_("Raise an attribute one point for 50 XP; at most 13."))
 def raise_attribute(state: PoolState, who: str, attribute: str) -> Step[PoolState]:
     """« Augmenter votre caractéristique : 50XP » — one point for 50 XP; « la valeur maximale des
     caractéristiques est de 13 »."""
-    character = _living(state, who)
-    if attribute not in character.attributes:
+    if attribute not in _living(state, who).attributes:
         raise refuse(N_("{name} has no attribute {attribute}"), name=who, attribute=repr(attribute))
-    current = character.attributes[attribute]
-    if current >= MAX_ATTRIBUTE:
-        raise refuse(N_("{name}'s {what} is {value}: the most it can be is {cap}"), name=who, what=attribute,
-                     value=current, cap=MAX_ATTRIBUTE)
-    paid = _pay(character, xp_cost("attribute", current))
-    paid = paid.model_copy(update={"attributes": {**character.attributes, attribute: current + 1}})
-    return Step(_with(state, paid))
+    return _raise(state, who, "attribute", attribute, MAX_ATTRIBUTE)
 
 
+@rule(N_("Raise a discipline one point for 30 XP; at most 5."))
 def raise_discipline(state: PoolState, who: str, discipline: str) -> Step[PoolState]:
     """« Augmenter votre compétence : 30XP » — one point of a discipline for 30 XP (a discipline the
     character does not list is at 0); « la valeur maximale d'une compétence est de 5 »."""
+    return _raise(state, who, "discipline", discipline, MAX_DISCIPLINE)
+
+
+def _raise(state: PoolState, who: str, kind: Literal["attribute", "discipline"], trait: str, cap: int
+           ) -> Step[PoolState]:
+    """One point more of a living character's ``trait`` (an attribute or a discipline, at 0 when unlisted), paid
+    in XP at its price by ``kind``, never above ``cap``."""
     character = _living(state, who)
-    current = character.disciplines.get(discipline, 0)
-    if current >= MAX_DISCIPLINE:
-        raise refuse(N_("{name}'s {what} is {value}: the most it can be is {cap}"), name=who, what=discipline,
-                     value=current, cap=MAX_DISCIPLINE)
-    paid = _pay(character, xp_cost("discipline", current))
-    paid = paid.model_copy(update={"disciplines": {**character.disciplines, discipline: current + 1}})
-    return Step(_with(state, paid))
+    traits = character.attributes if kind == "attribute" else character.disciplines
+    current = traits.get(trait, 0)
+    if current >= cap:
+        raise refuse(N_("{name}'s {what} is {value}: the most it can be is {cap}"), name=who, what=trait,
+                     value=current, cap=cap)
+    paid = _pay(character, xp_cost(kind, current))
+    return Step(recast(state, paid.model_copy(update={f"{kind}s": {**traits, trait: current + 1}})))
 
 
+@rule(N_("Choose a new specialisation for 30 XP."))
 def new_specialisation(state: PoolState, who: str, specialisation: str) -> Step[PoolState]:
     """« Choisir une nouvelle spécialité : 30 XP » (one the character does not have yet)."""
     character = _living(state, who)
@@ -128,9 +130,10 @@ def new_specialisation(state: PoolState, who: str, specialisation: str) -> Step[
                      specialisation=repr(specialisation))
     paid = _pay(character, xp_cost("new_specialisation"))
     paid = paid.model_copy(update={"specialisations": [*character.specialisations, specialisation]})
-    return Step(_with(state, paid))
+    return Step(recast(state, paid))
 
 
+@rule(N_("Change an existing specialisation for 10 XP."))
 def change_specialisation(state: PoolState, who: str, old: str, new: str) -> Step[PoolState]:
     """« Changer une spécialité existante : 10 XP »: ``old`` (held) becomes ``new`` (not held)."""
     character = _living(state, who)
@@ -141,9 +144,10 @@ def change_specialisation(state: PoolState, who: str, old: str, new: str) -> Ste
                      specialisation=repr(new))
     paid = _pay(character, xp_cost("change_specialisation"))
     paid = paid.model_copy(update={"specialisations": [new if s == old else s for s in character.specialisations]})
-    return Step(_with(state, paid))
+    return Step(recast(state, paid))
 
 
+@rule(N_("Buy Impulsion for the party: 5 XP a point."))
 def buy_impulsion(state: PoolState, who: str, points: int) -> Step[PoolState]:
     """« Acquérir des points d'Impulsion : 5 XP par point d'impulsion »: the points join the party's
     Impulsion; refused when they would pass the scene's ``impulsion_cap``."""
@@ -154,9 +158,10 @@ def buy_impulsion(state: PoolState, who: str, points: int) -> Step[PoolState]:
         raise refuse(N_("the Impulsion pool is capped at {cap}: {points} more would pass it"),
                      cap=state.impulsion_cap, points=points)
     paid = _pay(character, xp_cost("impulsion", points=points))
-    return Step(_with(state, paid, impulsion=state.impulsion + points))
+    return Step(recast(state, paid, impulsion=state.impulsion + points))
 
 
+@rule(N_("Give experience to another character (an NPC or a player's), for nothing back."))
 def give_xp(state: PoolState, giver: str, receiver: str, xp: int) -> Step[PoolState]:
     """« vous pouvez aussi donner ceux-ci à d'autres personnages, tels que des PNJ ou des autres personnages
     joueurs. Il n'y a pas de limite à ce don de point d'expérience et cette fonction ne vous donne en retour
@@ -167,31 +172,19 @@ def give_xp(state: PoolState, giver: str, receiver: str, xp: int) -> Step[PoolSt
         raise refuse(N_("a character gives experience to another character, not to itself"))
     source, target = _living(state, giver), _living(state, receiver)
     source = _pay(source, xp)
-    return Step(_with(state, source, target.model_copy(update={"xp": target.xp + xp})))
+    return Step(recast(state, source, target.model_copy(update={"xp": target.xp + xp})))
 
 
+@rule(N_("A dead character loses all its unspent experience."))
 def character_dies(state: PoolState, who: str) -> Step[PoolState]:
     """« Un personnage mort perd l'intégralité de ses points d'expérience non dépensés »: its XP goes to 0
     (what it bought stays on its sheet), and it earns, spends, gives and receives no more."""
     character = _living(state, who)
-    return Step(_with(state, character.model_copy(update={"xp": 0, "dead": True})))
+    return Step(recast(state, character.model_copy(update={"xp": 0, "dead": True})))
 
 
-EXPERIENCE_RULES = {
-    "add_character": add_character, "award_xp": award_xp, "raise_attribute": raise_attribute,
-    "raise_discipline": raise_discipline, "new_specialisation": new_specialisation,
-    "change_specialisation": change_specialisation, "buy_impulsion": buy_impulsion, "give_xp": give_xp,
-    "character_dies": character_dies,
-}
-
-EXPERIENCE_SUMMARIES = {
-    "add_character": N_("A character joins the scene, to earn, spend and receive experience."),
-    "award_xp": N_("Experience, the same for every living character (or for one alone); no limit."),
-    "raise_attribute": N_("Raise an attribute one point for 50 XP; at most 13."),
-    "raise_discipline": N_("Raise a discipline one point for 30 XP; at most 5."),
-    "new_specialisation": N_("Choose a new specialisation for 30 XP."),
-    "change_specialisation": N_("Change an existing specialisation for 10 XP."),
-    "buy_impulsion": N_("Buy Impulsion for the party: 5 XP a point."),
-    "give_xp": N_("Give experience to another character (an NPC or a player's), for nothing back."),
-    "character_dies": N_("A dead character loses all its unspent experience."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+EXPERIENCE_RULES, EXPERIENCE_SUMMARIES = rule_table(
+    add_character, award_xp, raise_attribute, raise_discipline, new_specialisation, change_specialisation,
+    buy_impulsion, give_xp, character_dies,
+)

@@ -25,9 +25,9 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse
+from ..rulebook import rule, rule_table
 from .experience import (
     EXPERIENCE_RULES,
-    EXPERIENCE_SUMMARIES,
     add_character,
     award_xp,
     buy_impulsion,
@@ -71,6 +71,7 @@ def _extra_dice_cost(paid_before: int, dice: int) -> int:
     return sum(EXTRA_DIE_COSTS[paid_before: paid_before + dice])
 
 
+@rule(N_("Start a check: 2 d20 plus extra dice bought with Impulsion or Menace."))
 def begin_check(state: PoolState, who: str, attribute: int, discipline: int, difficulty: int,
                 specialisation: bool = False, impulsion_dice: int = 0, menace_dice: int = 0,
                 npc: bool = False) -> Step[PoolState]:
@@ -100,6 +101,7 @@ def begin_check(state: PoolState, who: str, attribute: int, discipline: int, dif
     return Step(new, check.expression, "d20pool")
 
 
+@rule(N_("Start a Force power: a check against one success."))
 def begin_force_power(state: PoolState, who: str, power: str, attribute: int, discipline: int,
                       alignment: Literal["matching", "opposed", "neutral"] = "neutral", base_cost: int = 5,
                       specialisation: bool = False, impulsion_dice: int = 0, menace_dice: int = 0) -> Step[PoolState]:
@@ -120,6 +122,7 @@ def _gain_impulsion(state: PoolState, points: int) -> int:
     return total if state.impulsion_cap is None else min(total, state.impulsion_cap)
 
 
+@rule(N_("Record the rolled check: successes beyond the difficulty become Impulsion."))
 def resolve(state: PoolState, successes: int, complications: int = 0,
             complications_as_menace: bool = True) -> Step[PoolState]:
     """Record the rolled check: a player character's successes beyond the difficulty become Impulsion
@@ -150,6 +153,7 @@ def resolve(state: PoolState, successes: int, complications: int = 0,
     return Step(state.model_copy(update=update))
 
 
+@rule(N_("Abandon the pending check."))
 def drop_check(state: PoolState) -> Step[PoolState]:
     """Abandon the pending check (what was paid for extra dice stays paid)."""
     if state.pending is None:
@@ -157,15 +161,13 @@ def drop_check(state: PoolState) -> Step[PoolState]:
     return Step(state.model_copy(update={"pending": None}))
 
 
+@rule(N_("Spend Impulsion; never more than the pool holds."))
 def spend_impulsion(state: PoolState, points: int) -> Step[PoolState]:
     """Spend Impulsion on anything else the table allows; never more than the pool holds."""
-    if points < 1:
-        raise refuse(N_("spend at least one point"))
-    if points > state.impulsion:
-        raise refuse(N_("the party holds {held} Impulsion, not {points}"), held=state.impulsion, points=points)
-    return Step(state.model_copy(update={"impulsion": state.impulsion - points}))
+    return _spend(state, "impulsion", points, N_("the party holds {held} Impulsion, not {points}"))
 
 
+@rule(N_("The game master gains Menace."))
 def add_menace(state: PoolState, points: int) -> Step[PoolState]:
     """The game master gains Menace (players paying with it, complications, the scene)."""
     if points < 1:
@@ -173,15 +175,23 @@ def add_menace(state: PoolState, points: int) -> Step[PoolState]:
     return Step(state.model_copy(update={"menace": state.menace + points}))
 
 
+@rule(N_("The game master spends Menace; never more than the pool holds."))
 def spend_menace(state: PoolState, points: int) -> Step[PoolState]:
     """The game master spends Menace; never more than the pool holds."""
+    return _spend(state, "menace", points, N_("the game master holds {held} Menace, not {points}"))
+
+
+def _spend(state: PoolState, pool: Literal["impulsion", "menace"], points: int, short: str) -> Step[PoolState]:
+    """``points`` out of a pool (at least one; ``short``: the refusal when the pool holds fewer)."""
+    held: int = getattr(state, pool)
     if points < 1:
         raise refuse(N_("spend at least one point"))
-    if points > state.menace:
-        raise refuse(N_("the game master holds {held} Menace, not {points}"), held=state.menace, points=points)
-    return Step(state.model_copy(update={"menace": state.menace - points}))
+    if points > held:
+        raise refuse(short, held=held, points=points)
+    return Step(state.model_copy(update={pool: held - points}))
 
 
+@rule(N_("A character gains Force points."))
 def gain_force_points(state: PoolState, who: str, points: int) -> Step[PoolState]:
     """A character gains Force points (PF)."""
     if points < 1:
@@ -190,23 +200,8 @@ def gain_force_points(state: PoolState, who: str, points: int) -> Step[PoolState
                                                           who: state.force_points.get(who, 0) + points}}))
 
 
-#: the rules of play, for ``dice rule d20pool NAME state=JSON ...``
-RULES = {
-    "begin_check": begin_check, "begin_force_power": begin_force_power, "resolve": resolve,
-    "drop_check": drop_check, "spend_impulsion": spend_impulsion, "add_menace": add_menace,
-    "spend_menace": spend_menace, "gain_force_points": gain_force_points,
-    **EXPERIENCE_RULES,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "begin_check": N_("Start a check: 2 d20 plus extra dice bought with Impulsion or Menace."),
-    "begin_force_power": N_("Start a Force power: a check against one success."),
-    "resolve": N_("Record the rolled check: successes beyond the difficulty become Impulsion."),
-    "drop_check": N_("Abandon the pending check."),
-    "spend_impulsion": N_("Spend Impulsion; never more than the pool holds."),
-    "add_menace": N_("The game master gains Menace."),
-    "spend_menace": N_("The game master spends Menace; never more than the pool holds."),
-    "gain_force_points": N_("A character gains Force points."),
-    **EXPERIENCE_SUMMARIES,
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    begin_check, begin_force_power, resolve, drop_check, spend_impulsion, add_menace, spend_menace,
+    gain_force_points, *EXPERIENCE_RULES.values(),
+)

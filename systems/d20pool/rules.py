@@ -12,6 +12,8 @@ from diceengine.api import Expressible
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..rulebook import rule, rule_table
+
 __all__ = [
     "EXTRA_DIE_COSTS",
     "MAX_ATTRIBUTE",
@@ -56,6 +58,7 @@ class PoolCheck(Expressible):
         return f"{self.dice}d20<={self.threshold}{spec} vs {self.difficulty}"
 
 
+@rule(N_("The check of a character: threshold, dice and extra dice bought."))
 def build_check(attribute: int, discipline: int, difficulty: int, specialisation: bool = False,
                 impulsion_dice: int = 0, menace_dice: int = 0) -> PoolCheck:
     """The check of a character: threshold = attribute + discipline, 2 dice plus up to 3 bought with
@@ -79,6 +82,7 @@ class ForcePowerCost(NamedTuple):
     impulsion: int
 
 
+@rule(N_("Force points a power costs, and the successes left as Impulsion."))
 def force_power_cost(successes: int, alignment: str = "neutral", base: int = 5) -> ForcePowerCost:
     """Force points a power costs: base 5 (or the power's own), -1 when the character's alignment
     matches the power, +1 when opposed, 0 when neutral, -1 per success beyond the first, never below
@@ -98,6 +102,7 @@ def force_power_cost(successes: int, alignment: str = "neutral", base: int = 5) 
 _XP = {"attribute": 50, "discipline": 30, "new_specialisation": 30, "change_specialisation": 10, "impulsion": 5}
 
 
+@rule(N_("Experience to improve a character."))
 def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
     """Experience to improve a character: attribute 50 (at most 13), discipline 30 (at most 5),
     a new specialisation 30, changing one 10, Impulsion 5 a point."""
@@ -112,11 +117,7 @@ def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
     return _XP[improvement] * points
 
 
-RULES = {"build_check": build_check, "force_power_cost": force_power_cost, "xp_cost": xp_cost}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "build_check": N_("The check of a character: threshold, dice and extra dice bought."),
-    "force_power_cost": N_("Force points a power costs, and the successes left as Impulsion."),
-    "xp_cost": N_("Experience to improve a character."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    build_check, force_power_cost, xp_cost,
+)

@@ -18,7 +18,6 @@ Menace given to the game master) for the first, second and third, as in the 2d20
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
@@ -32,12 +31,13 @@ from diceengine.errors import DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Face, Group, Part, Words
-from diceengine.registry import Option, Plan, System
+from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from .rules import MAX_DICE, MIN_DICE, RULE_SUMMARIES, RULES
+from ..ruleset import Ruleset
+from .rules import MAX_DICE, MIN_DICE, RULE_SUMMARIES, RULES  # noqa: F401 - `dice rule d20pool` reads them here
 
-__all__ = ["RULES", "RULE_SUMMARIES", "D20PoolSystem", "PoolOutcome"]
+__all__ = ["D20PoolSystem", "PoolOutcome"]
 
 
 SUCCESSES = NP_("{n} success", "{n} successes")
@@ -251,7 +251,7 @@ class PoolPlan(Plan):
         return Distribution(PoolOutcome, cols, np.array([p for _, p in rows]))
 
 
-class D20PoolSystem(System):
+class D20PoolSystem(Ruleset):
     """The d20 success pool of text ``001``."""
 
     name = "d20pool"
@@ -260,14 +260,8 @@ class D20PoolSystem(System):
     grammar = "d20pool.lark"
     grammar_package = "diceengine.grammars"
     outcome = PoolOutcome
+    play_module = "diceengine.systems.d20pool.play"
     options: ClassVar[Mapping[str, Option]] = {"one_die": Option(False, N_("allow a pool of a single d20 (the text rolls at least two)"))}
-
-
-    def rules_of_play(self) -> types.ModuleType:
-        """The state of play of this ruleset (:mod:`diceengine.systems.d20pool.play`)."""
-        import diceengine.systems.d20pool.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
-
-        return play
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         count = 2 if tree.count is None else tree.count

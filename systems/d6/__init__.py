@@ -27,75 +27,14 @@ Where each rule lives:
 
 from __future__ import annotations
 
+from . import rules, shared, system
 from .codes import Code, parse_code
-from .rules import (
-    BASE_DIFFICULTIES,
-    CIRCUMSTANCES,
-    ForcePointResult,
-    ForcePointUse,
-    Health,
-    Wound,
-    actions_in_round,
-    circumstance_dice,
-    cover_result,
-    damage_result,
-    death_chance,
-    death_roll,
-    force_point_outcome,
-    initiative,
-    multiple_action_codes,
-    parry_bonuses,
-    resolve_opposed,
-    round_penalties,
-)
-from .shared import (
-    RANGE_DIFFICULTIES,
-    RANGE_NAMES,
-    HealthState,
-    Initiative,
-    advance,
-    advance_cost,
-    modified_code,
-    order_by_rolls,
-    reaction_difficulty,
-    tie_winner,
-)
-from .system import RULE_SUMMARIES, RULE_WORDS, RULES, D6Outcome, D6System
+from .rules import *
+from .shared import *
+from .system import *
 
-__all__ = [
-    "BASE_DIFFICULTIES",
-    "CIRCUMSTANCES",
-    "RANGE_DIFFICULTIES",
-    "RANGE_NAMES",
-    "RULES",
-    "RULE_SUMMARIES",
-    "RULE_WORDS",
-    "Code",
-    "D6Outcome",
-    "D6System",
-    "ForcePointResult",
-    "ForcePointUse",
-    "Health",
-    "HealthState",
-    "Initiative",
-    "Wound",
-    "actions_in_round",
-    "advance",
-    "advance_cost",
-    "circumstance_dice",
-    "cover_result",
-    "damage_result",
-    "death_chance",
-    "death_roll",
-    "force_point_outcome",
-    "initiative",
-    "modified_code",
-    "multiple_action_codes",
-    "order_by_rolls",
-    "parry_bonuses",
-    "parse_code",
-    "reaction_difficulty",
-    "resolve_opposed",
-    "round_penalties",
-    "tie_winner",
-]
+#: the package's names are its modules' own (each module's ``__all__``)
+__all__ = ["Code", "parse_code"]
+__all__ += rules.__all__
+__all__ += shared.__all__
+__all__ += system.__all__

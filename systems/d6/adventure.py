@@ -8,6 +8,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse
+from ..rulebook import rule
 from .scene import D6Scene, _put, _who
 from .shared import advance, advance_cost
 
@@ -18,6 +19,7 @@ ATTRIBUTES = frozenset({"dexterity", "knowledge", "mechanical", "perception", "s
                         "dexterite", "savoir", "mecanique", "vigueur", "technique"})
 
 
+@rule(N_("The end of an adventure: Force points spent heroically returned, skill points awarded."))
 def end_adventure(state: D6Scene, name: str, skill_points: int = 0, dramatic_reward: bool = True,
                   force_points: int = 0) -> Step[D6Scene]:
     """The end of the adventure for one character (text ``000``): each Force point spent heroically is
@@ -36,6 +38,7 @@ def end_adventure(state: D6Scene, name: str, skill_points: int = 0, dramatic_rew
                      force_points_dramatic=0, force_point_round=None, skill_points=c.skill_points + skill_points))
 
 
+@rule(N_("Skill points spent to raise a skill: each pip costs the number before the D."))
 def advance_skill(state: D6Scene, name: str, skill: str, pips: int = 1) -> Step[D6Scene]:
     """Skill points spent to raise a skill by ``pips`` (text ``000``: « vous devez dépenser autant de points
     de compétence que le nombre se trouvant avant le "D" », each pip at the code it raises: 2D to 3D

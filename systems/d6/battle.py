@@ -92,7 +92,7 @@ class D6Battle(ArrayBattle):
     #: one against one takes the duel path (two contiguous rows, exact table draws, no per-actor gathers)
     fast_duel = True
 
-    def __init__(self, setup: D6Setup, n: int) -> None:
+    def __init__(self, setup: D6Setup, n: int, gen: np.random.Generator | None = None) -> None:
         fighters = setup.fighters()
         k = len(fighters)
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)

@@ -174,7 +174,7 @@ class CodePlan(Plan):
     """A code, or a check of a code against a difficulty, thrown by ``dice``."""
 
     def __init__(self, expression: str, dice: CodeDice, outcome_type: type, actor: Code,
-                 difficulty: int | Code | None, tie: str, actor_bonus: Callable | None = None) -> None:
+                 difficulty: int | Code | None, tie: str) -> None:
         self.expression = expression
         self.dice_model = dice
         self.opponent_dice = dice.opponent()

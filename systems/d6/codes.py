@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from diceengine.arith import Algebra, fold
-from diceengine.ast import Node, Token, position, to_int
+from diceengine.ast import Node, at_token, position, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
@@ -102,9 +102,7 @@ class CodeLiteral(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.dice, Token):
-            object.__setattr__(self, "pos", self.dice.start_pos)
-            object.__setattr__(self, "dice", to_int(self.dice))
+        if at_token(self, "dice", to_int):
             object.__setattr__(self, "letter", "D")
 
 
@@ -118,9 +116,7 @@ class Check(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.vs, Token):
-            object.__setattr__(self, "pos", self.vs.start_pos)
-            object.__setattr__(self, "vs", "vs")
+        at_token(self, "vs", lambda _: "vs")
 
 
 @dataclass(frozen=True, slots=True)

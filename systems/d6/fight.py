@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from diceengine.fights.rules import Duel, FightRules
+from diceengine.fights.rules import Duel
 
-from ..combat import NO_ROLL, memo, status_of
+from ..combat import NO_ROLL, Combat, memo, status_of
 from .battle import D6Battle
 from .fight_setup import (  # the setup this combat shares with its simulation (re-exported)
     NONE,
@@ -196,16 +196,12 @@ class D6Duel(Duel):
 
 
 
-class D6Fight(FightRules):
+class D6Fight(Combat):
     """Classic D6 combat (text ``000``)."""
 
     setup_model = D6Setup
-
-    def duel(self, setup: D6Setup) -> Duel:
-        return D6Duel(setup)
-
-    def battle(self, setup: D6Setup, n: int, gen: np.random.Generator) -> D6Battle:
-        return D6Battle(setup, n)
+    duel_of = D6Duel
+    battle_of = D6Battle
 
 
 #: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`

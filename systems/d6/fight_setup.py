@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
 
 from ..combat import (
     MAX_SIDE,
@@ -16,8 +16,8 @@ from ..combat import (
 from .codes import Code
 from .fighters import (
     D6Fighter,
+    RangedEncounter,
     code_pmf,
-    range_difficulty,
     relies_on_force,
 )
 from .rules import Health, Wound, damage_result
@@ -31,33 +31,18 @@ RESULTS = (Wound.STUNNED, Wound.WOUNDED, Wound.INCAPACITATED, Wound.MORTALLY_WOU
 NONE = 0  # no hit this round
 
 
-class D6Setup(BaseModel):
+class D6Setup(RangedEncounter):
     """An encounter in classic D6 terms."""
 
-    model_config = ConfigDict(extra="forbid")
-
+    ranges = RANGE_DIFFICULTIES
     a: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
-    range: str | int = "short"
     dodge: Literal["never", "always", "reaction"] = "never"
     force_point: Literal["never", "first_round", "when_wounded"] = "never"
-
-    @field_validator("range")
-    @classmethod
-    def _range(cls, value: str | int) -> str | int:
-        range_difficulty(value, RANGE_DIFFICULTIES)
-        return value
 
     def spends(self, level: int, points: int, opening: bool) -> bool:
         """Whether a character with ``points`` Force points left spends one at the start of a round."""
         return relies_on_force(self.force_point, level == Wound.WOUNDED, points, opening)
-
-    @property
-    def difficulty(self) -> int:
-        return range_difficulty(self.range, RANGE_DIFFICULTIES)
-
-    def fighters(self) -> list[D6Fighter]:
-        return list(self.a) + list(self.b)
 
     def dodges(self, f: D6Fighter) -> bool:
         return self.dodge != "never" and f.dodge is not None

@@ -6,13 +6,15 @@ character relies on the Force and the codes it rolls then (rule texts ``000`` an
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, field_validator
 
 from diceengine.errors import DiceError
 
+from ..combat import Encounter
 from .codes import Code, parse_code
 
 __all__ = [
@@ -99,7 +101,7 @@ class D6Fighter(BaseModel):
         return code
 
 
-def range_difficulty(value: str | int, names: dict[str, int]) -> int:
+def range_difficulty(value: str | int, names: Mapping[str, int]) -> int:
     """A difficulty by name or number."""
     if isinstance(value, int):
         if not 0 <= value <= 100:
@@ -128,3 +130,21 @@ def rolled(code: Code, penalty: int, force: bool) -> Code:
 def resist(f: D6Fighter, force: bool) -> Code:
     """The roll against damage: Strength (never modified, but doubled by a Force point) plus armour."""
     return (f.strength * 2 if force else f.strength) + f.armour
+
+
+class RangedEncounter(Encounter):
+    """An encounter at a ``range``: a name of the ruleset's ``ranges`` or a difficulty."""
+
+    ranges: ClassVar[Mapping[str, int]]
+    range: str | int = "short"
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, value: str | int) -> str | int:
+        range_difficulty(value, cls.ranges)
+        return value
+
+    @property
+    def difficulty(self) -> int:
+        """The difficulty of a shot at this range."""
+        return range_difficulty(self.range, self.ranges)

@@ -16,6 +16,7 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse
+from ..rulebook import rule
 from .rules import Wound
 from .scene import D6Scene, _put, _who
 
@@ -26,6 +27,7 @@ Treatment = Literal["medpac", "medical_droid", "bacta_tank"]
 TREATMENTS = ("medpac", "medical_droid", "bacta_tank")
 
 
+@rule(N_("A wound treated by a medpac, a medical droid or a bacta tank: it ends (text 000)."))
 def treat(state: D6Scene, name: str, means: Treatment = "medpac") -> Step[D6Scene]:
     """A wounded, incapacitated or mortally wounded character treated (text ``000``: « à moins que
     quelqu'un ne le conduise jusqu'à un Droïd médical ou à un caisson de régénération, ou encore qu'on

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 
 from diceengine.i18n import N_
 
-from ..play import Step, refuse
+from ..play import Step, in_order, player_names, refuse
+from ..rulebook import rule
 from .codes import Code
 from .rules import Wound
 from .scene import D6Scene, _who
@@ -18,18 +19,16 @@ from .shared import order_by_rolls
 __all__ = ["action_order", "group_initiative_check", "group_order"]
 
 
+@rule(N_("The order of actions that affect each other, from the same skill's rolls (text 000)."))
 def action_order(state: D6Scene, rolls: Mapping[str, int]) -> Step[D6Scene]:
     """Text ``000``: when actions affect each other, the same skill rolls set the order, highest first; a
     player character before an NPC on a tie; two of a kind roll again (refused until they have)."""
     for name in rolls:
         _who(state, name)
-    result = order_by_rolls(rolls, [n for n, c in state.characters.items() if c.player])
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
+    return in_order(state, order_by_rolls(rolls, player_names(state)))
 
 
+@rule(N_("A group's initiative roll, by its member with the highest Perception (text 002)."))
 def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Scene]:
     """A group's initiative roll (text ``002``): its member with the highest Perception rolls it, wound
     penalties applying, no Force point or character point."""
@@ -45,6 +44,7 @@ def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Sce
     return Step(state, str(code), "d6")
 
 
+@rule(N_("The order of the round: the group chosen by the initiative's winner acts first."))
 def group_order(state: D6Scene, groups: Mapping[str, Sequence[str]], first: str) -> Step[D6Scene]:
     """The order of the round: the group the winner of the initiative chose acts first, then the others;
     within a group, the highest Perception first."""

@@ -68,6 +68,7 @@ from typing import Literal
 from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse, rolling
+from ..rulebook import rule, rule_table
 from .adventure import advance_skill, end_adventure
 from .codes import Code, parse_code
 from .healing import treat
@@ -137,6 +138,7 @@ __all__ = [
 # ---------------------------------------------------------------- the round
 
 
+@rule(N_("Declare the round: the skill uses planned, the movement and the actions without a roll."))
 def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", metres: int = 0, turn: int = 0,
             stand_up: bool = False, draw_weapon: bool = False, set_stun: bool = False,
             drop_prone: bool = False) -> Step[D6Scene]:
@@ -172,6 +174,7 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
     return Step(new)
 
 
+@rule(N_("Spend the round preparing (aiming): the next round's single use gets +1D."))
 def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     """Spend the round preparing (aiming): nothing else; the next round's single use gets +1D."""
     c = _who(state, name)
@@ -192,6 +195,7 @@ def _next_use(state: D6Scene, name: str, skill: str, hurrying: bool = False) -> 
     return _put(state, c, taken=c.taken + 1), code
 
 
+@rule(N_("The next declared skill use: its check against a difficulty."))
 def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = None, hurrying: bool = False,
         rounds: int = 1) -> Step[D6Scene]:
     """The next declared skill use: its check against ``difficulty`` (a number, a range name, an opposing
@@ -214,6 +218,7 @@ def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> 
     return None
 
 
+@rule(N_("An attack as the attacker's next declared use, against the target's reactions and cover."))
 def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: int | str,
            kind: AttackKind = "ranged", cover_roll: int | None = None,
            circumstances: Sequence[str] = ()) -> Step[D6Scene]:
@@ -262,6 +267,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     return Step(new, _check(code, base, dice, bonus), "d6")
 
 
+@rule(N_("A grenade landing near a target: 4D against the difficulty of the distance."))
 def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6Scene]:
     """A grenade landing near ``target``: the game master rolls 4D against the difficulty of the distance
     between them, raised by the target's dodge of this segment (``"replace"``: replaced by it); a
@@ -275,6 +281,7 @@ def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6
     return Step(state, f"4D vs {base}", "d6")
 
 
+@rule(N_("A reaction when attacked: a dodge, a parry or a deflection."))
 def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Scene]:
     """A reaction, when attacked: a dodge, a bare-handed parry (empty hands), a weapon parry (a weapon in
     hand), a lightsaber parry (Sense or weapon parry, the better), ``"blaster_parry"`` (a lightsaber
@@ -325,6 +332,7 @@ def react(state: D6Scene, name: str, kind: ReactionKind = "dodge") -> Step[D6Sce
     return Step(new, str(code), "d6")
 
 
+@rule(N_("The rolled total of a reaction."))
 def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -> Step[D6Scene]:
     """The rolled total of a reaction :func:`react` called for."""
     one_of(kind, tuple(STOPS), "a reaction")
@@ -338,11 +346,13 @@ def record_reaction(state: D6Scene, name: str, kind: ReactionKind, total: int) -
     return Step(_put(state, c, reactions=[*c.reactions, reaction], pending_reaction=None))
 
 
+@rule(N_("The next segment of the round."))
 def next_segment(state: D6Scene) -> Step[D6Scene]:
     """The next segment of the round: under ``"add"`` the reactions made so far stop nothing more."""
     return Step(state.model_copy(update={"segment": state.segment + 1}))
 
 
+@rule(N_("The character's cover from now on."))
 def take_cover(state: D6Scene, name: str, cover: CoverLevel) -> Step[D6Scene]:
     """The character's cover from now on (``"peeking"``: out of total cover to look or shoot, 3/4)."""
     c = _who(state, name)
@@ -351,6 +361,7 @@ def take_cover(state: D6Scene, name: str, cover: CoverLevel) -> Step[D6Scene]:
     return Step(_put(state, c, cover=cover))
 
 
+@rule(N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."))
 def cover_outcome(attack_total: int, base_difficulty: int, cover_roll: int) -> str:
     """``"hit"``, ``"cover"`` (the obstacle is hit) or ``"miss"`` (text ``002``)."""
     return cover_result(attack_total, base_difficulty, cover_roll)
@@ -359,6 +370,7 @@ def cover_outcome(attack_total: int, base_difficulty: int, cover_roll: int) -> s
 # ---------------------------------------------------------------- damage
 
 
+@rule(N_("The damage roll against the target's Strength."))
 def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "ranged",
            weapon: str | None = None) -> Step[D6Scene]:
     """The damage roll against the target's Strength (never modified; doubled by a Force point this
@@ -386,6 +398,7 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
     return Step(state, f"{dmg} vs {strength}", "d6")
 
 
+@rule(N_("Apply a damage roll against a Strength roll (text 000)."))
 def take_damage(state: D6Scene, target: str, damage_total: int, strength_total: int) -> Step[D6Scene]:
     """Apply a damage roll against a Strength roll (text ``000``)."""
     t = _who(state, target)
@@ -405,11 +418,13 @@ def take_damage(state: D6Scene, target: str, damage_total: int, strength_total: 
     return Step(_put(state, t, **update))
 
 
+@rule(N_("The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."))
 def hit_cover(weapon: str, obstacle_strength: str) -> str:
     """The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."""
     return f"{parse_code(weapon)} vs {parse_code(obstacle_strength)}"
 
 
+@rule(N_("At the end of a round, the 2D roll of a mortally wounded character."))
 def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
     """At the end of a round, a mortally wounded character rolls 2D: below the rounds elapsed since the
     wound (1 at the end of that round) he dies. The check succeeds when he lives."""
@@ -419,6 +434,7 @@ def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
     return Step(state, f"2D vs {state.round - c.mortal_round + 1}", "d6")
 
 
+@rule(N_("The 2D of the death check: dead when below the rounds elapsed."))
 def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
     """The 2D of :func:`death_check`: dead when below the rounds elapsed."""
     c = _who(state, name)
@@ -427,6 +443,7 @@ def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
     return Step(_put(state, c, dead=roll < state.round - c.mortal_round + 1))
 
 
+@rule(N_("The next round: declarations, uses and reactions cleared."))
 def end_round(state: D6Scene) -> Step[D6Scene]:
     """The next round: declarations, uses and reactions cleared, movement back to standing still (prone
     stays prone), stuns that ran their course gone."""
@@ -440,6 +457,7 @@ def end_round(state: D6Scene) -> Step[D6Scene]:
     return Step(state.model_copy(update={"round": nxt, "segment": 1, "characters": chars}))
 
 
+@rule(N_("Spend a Force point: every code doubled this round."))
 def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral", "heroic", "dramatic"]
                       ) -> Step[D6Scene]:
     """« Je me fie à la Force »: every code doubled this round. Evil: the point is lost and a dark side
@@ -458,43 +476,11 @@ def spend_force_point(state: D6Scene, name: str, use: Literal["evil", "neutral",
                      force_points_dramatic=c.force_points_dramatic + int(use == "dramatic")))
 
 
-#: the rules of play, for ``dice rule d6 NAME state=JSON ...``
-RULES = {
-    "declare": declare, "prepare": prepare, "act": act, "attack": attack, "react": react,
-    "record_reaction": record_reaction, "next_segment": next_segment, "grenade_blast": grenade_blast,
-    "take_cover": take_cover,
-    "cover_outcome": cover_outcome, "damage": damage, "take_damage": take_damage, "hit_cover": hit_cover,
-    "death_check": death_check, "record_death_roll": record_death_roll, "end_round": end_round,
-    "spend_force_point": spend_force_point, "action_order": action_order,
-    "group_initiative_check": group_initiative_check,
-    "group_order": group_order, "treat": treat, "end_adventure": end_adventure, "advance_skill": advance_skill,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "declare": N_("Declare the round: the skill uses planned, the movement and the actions without a roll."),
-    "prepare": N_("Spend the round preparing (aiming): the next round's single use gets +1D."),
-    "act": N_("The next declared skill use: its check against a difficulty."),
-    "attack": N_("An attack as the attacker's next declared use, against the target's reactions and cover."),
-    "react": N_("A reaction when attacked: a dodge, a parry or a deflection."),
-    "record_reaction": N_("The rolled total of a reaction."),
-    "next_segment": N_("The next segment of the round."),
-    "grenade_blast": N_("A grenade landing near a target: 4D against the difficulty of the distance."),
-    "take_cover": N_("The character's cover from now on."),
-    "cover_outcome": N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."),
-    "damage": N_("The damage roll against the target's Strength."),
-    "take_damage": N_("Apply a damage roll against a Strength roll (text 000)."),
-    "hit_cover": N_("The roll of a shot that hit the cover: the weapon's damage against the obstacle's Strength."),
-    "death_check": N_("At the end of a round, the 2D roll of a mortally wounded character."),
-    "record_death_roll": N_("The 2D of the death check: dead when below the rounds elapsed."),
-    "end_round": N_("The next round: declarations, uses and reactions cleared."),
-    "spend_force_point": N_("Spend a Force point: every code doubled this round."),
-    "action_order": N_("The order of actions that affect each other, from the same skill's rolls (text 000)."),
-    "group_initiative_check": N_("A group's initiative roll, by its member with the highest Perception (text 002)."),
-    "group_order": N_("The order of the round: the group chosen by the initiative's winner acts first."),
-    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: it ends (text 000)."),
-    "end_adventure": N_("The end of an adventure: Force points spent heroically returned, skill points awarded."),
-    "advance_skill": N_("Skill points spent to raise a skill: each pip costs the number before the D."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    declare, prepare, act, attack, react, record_reaction, next_segment, grenade_blast, take_cover, cover_outcome,
+    damage, take_damage, hit_cover, death_check, record_death_roll, end_round, spend_force_point, action_order,
+    group_initiative_check, group_order, treat, end_adventure, advance_skill,
+)
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("hit"), N_("cover"), N_("miss"))

@@ -11,7 +11,9 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 
+from ..rulebook import rule
 from .codes import Code, parse_code
 from .shared import HealthState, _rollable, tie_winner
 
@@ -54,6 +56,7 @@ CIRCUMSTANCES: dict[str, int] = {
 # ---------------------------------------------------------------- the round (000, 002)
 
 
+@rule(N_("Dice lost on each roll of a round, in order (text 000)."))
 def round_penalties(declared: int, reactions_after: Sequence[int] = ()) -> list[int]:
     """Dice lost on each roll of a round, in order (text ``000``).
 
@@ -76,6 +79,7 @@ def round_penalties(declared: int, reactions_after: Sequence[int] = ()) -> list[
     return penalties
 
 
+@rule(N_("The code of each roll of a round of several actions."))
 def multiple_action_codes(code: Code | str, declared: int, reactions_after: Sequence[int] = (),
                           running: bool = False, wounded: bool = False) -> list[Code]:
     """The code of each roll of a round of several actions (see :func:`round_penalties`)."""
@@ -84,6 +88,7 @@ def multiple_action_codes(code: Code | str, declared: int, reactions_after: Sequ
     return [_rollable(base - Code(p + extra, 0)) for p in round_penalties(declared, reactions_after)]
 
 
+@rule(N_("The dice added to the difficulty by circumstances (text 002)."))
 def circumstance_dice(*names: str) -> Code:
     """The dice added to the difficulty by circumstances of text ``002`` (``"low_light"``, ...)."""
     total = 0
@@ -95,6 +100,7 @@ def circumstance_dice(*names: str) -> Code:
     return Code(total, 0)
 
 
+@rule(N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."))
 def cover_result(attack: int, base_difficulty: int, cover_roll: int) -> str:
     """``"hit"``, ``"cover"`` (the shot hits the obstacle) or ``"miss"`` against a covered target (``002``).
 
@@ -108,6 +114,7 @@ def cover_result(attack: int, base_difficulty: int, cover_roll: int) -> str:
     return "miss"
 
 
+@rule(N_("The bonuses to the parry roll and to the attack roll of a parry (text 002)."))
 def parry_bonuses(parry: str, attack: str) -> tuple[int, int]:
     """``(bonus to the parry roll, bonus to the attack roll)`` of text ``002``: a melee parry against a
     bare-handed attack gets +5; a bare-handed parry against a weapon gives the attack +10.
@@ -121,6 +128,7 @@ def parry_bonuses(parry: str, attack: str) -> tuple[int, int]:
     return 0, 0
 
 
+@rule(N_("Actions a round counts for the multiple-action penalty (text 002)."))
 def actions_in_round(rolls: int, draw_weapon: bool = False, set_stun: bool = False) -> int:
     """Actions a round counts for the multiple-action penalty (text ``002``): drawing a weapon and
     switching a blaster between stun and kill are actions without a roll."""
@@ -140,6 +148,7 @@ class Wound(HealthState):
     MORTALLY_WOUNDED = 4
 
 
+@rule(N_("What a damage roll does against a Strength roll: stunned, wounded, incapacitated or mortally wounded."))
 def damage_result(damage: int, strength: int) -> Wound:
     """What a damage roll does against a Strength roll: stunned (Strength higher), wounded (damage at
     least Strength, below twice), incapacitated (at least twice, below three times), mortally wounded
@@ -181,11 +190,13 @@ class Health:
         return self.state < Wound.INCAPACITATED
 
 
+@rule(N_("Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed."))
 def death_roll(rounds_elapsed: int, roll: int) -> bool:
     """Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed."""
     return roll < rounds_elapsed
 
 
+@rule(N_("Exact chance that the end-of-round 2D roll kills a mortally wounded character."))
 def death_chance(rounds_elapsed: int) -> float:
     """Exact chance that the end-of-round 2D roll kills a mortally wounded character."""
     from diceengine.api import distribution
@@ -196,6 +207,7 @@ def death_chance(rounds_elapsed: int) -> float:
 # ---------------------------------------------------------------- opposed rolls and initiative (000)
 
 
+@rule(N_("Who wins an opposed roll with these totals: actor, opponent or reroll."))
 def resolve_opposed(actor: int, opponent: int, actor_is_player: bool = True,
                     opponent_is_player: bool = False) -> str:
     """Who wins an opposed roll (or initiative) with these totals: ``"actor"``, ``"opponent"`` or
@@ -205,6 +217,7 @@ def resolve_opposed(actor: int, opponent: int, actor_is_player: bool = True,
     return tie_winner(actor_is_player, opponent_is_player)
 
 
+@rule(N_("Who acts first when two actions affect each other (text 000): actor, opponent or reroll."))
 def initiative(actor: int, opponent: int, actor_is_player: bool = True, opponent_is_player: bool = False) -> str:
     """Who acts first when two actions affect each other (text ``000``): the higher roll; ties as for
     opposed rolls (the player character first; two of a kind roll again)."""
@@ -230,6 +243,7 @@ class ForcePointResult(NamedTuple):
     bonus_point: bool
 
 
+@rule(N_("The four outcomes of spending a Force point (text 000)."))
 def force_point_outcome(use: ForcePointUse | str) -> ForcePointResult:
     """The four outcomes of spending a Force point (text ``000``)."""
     use = ForcePointUse(use)

@@ -12,12 +12,12 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ..play import PlayState, refuse
+from ..play import PlayState, named, recast, refuse
 from .codes import Code, code_named
 from .rules import Wound
 from .shared import RANGE_DIFFICULTIES
 
-__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "D6Character", "D6Scene", "Reaction"]
+__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "CodedCharacter", "D6Character", "D6Scene", "Reaction"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -46,14 +46,23 @@ class Reaction(PlayState):
     segment: int
 
 
-class D6Character(PlayState):
-    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
-    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
-    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
+class CodedCharacter(PlayState):
+    """A character of a D6 scene (both D6 rulesets): its name, whether a player plays it, its codes by skill."""
 
     name: str
     player: bool = True
     codes: dict[str, str]
+
+    def code(self, skill: str) -> Code:
+        """The character's code for ``skill`` (any case, spaces or underscores)."""
+        return code_named(self.codes, self.name, skill)
+
+
+class D6Character(CodedCharacter):
+    """One character of a fight of texts ``000`` / ``002``. ``codes`` holds attributes and skills
+    (``"strength"``, ``"perception"``, ``"blaster"``, ``"dodge"``, ``"melee_parry"``, ``"sense"``...);
+    ``weapon`` the damage code of the melee weapon in hand (``"lightsaber"`` for one)."""
+
     weapon: str | None = None
     health: Wound = Wound.HEALTHY
     stuns: list[int] = Field(default_factory=list)
@@ -77,10 +86,6 @@ class D6Character(PlayState):
     force_points_dramatic: int = Field(default=0, ge=0)
     force_point_round: int | None = None
     skill_points: int = Field(default=0, ge=0)
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
 
     @property
     def armed(self) -> bool:
@@ -107,14 +112,11 @@ class D6Scene(PlayState):
 
 
 def _who(state: D6Scene, name: str) -> D6Character:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
+    return named(state.characters, name)
 
 
 def _put(state: D6Scene, c: D6Character, **update: object) -> D6Scene:
-    return state.model_copy(update={"characters": {**state.characters, c.name: c.model_copy(update=update)}})
+    return recast(state, c.model_copy(update=update))
 
 
 def _able(state: D6Scene, c: D6Character) -> None:

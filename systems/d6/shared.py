@@ -14,10 +14,12 @@ from typing import NamedTuple
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..rulebook import rule
 from .codes import Code, parse_code
 
 __all__ = [
     "RANGE_DIFFICULTIES",
+    "RANGE_NAMES",
     "HealthState",
     "Initiative",
     "advance",
@@ -50,6 +52,7 @@ def _rollable(code: Code) -> Code:
     return code
 
 
+@rule(N_("The code rolled, built from a base code and the circumstances of the roll."))
 def modified_code(code: Code | str, *, prepared: bool = False, running: bool = False, crawling: bool = False,
                   wounded: bool = False, stunned: int = 0, actions: int = 1, reaction: bool = False,
                   force_point: bool = False, hurrying: bool = False, strength_vs_damage: bool = False) -> Code:
@@ -86,6 +89,7 @@ class HealthState(enum.IntEnum):
         return self.name.lower().replace("_", " ")
 
 
+@rule(N_("Who wins a tied opposed roll or initiative: actor, opponent or reroll."))
 def tie_winner(actor_is_player: bool, opponent_is_player: bool) -> str:
     """Who wins a tied opposed roll or initiative: ``"actor"``, ``"opponent"`` or ``"reroll"``: the
     player character wins against an NPC; two of a kind roll again (the ``tie`` option)."""
@@ -102,6 +106,7 @@ class Initiative(NamedTuple):
     roll_again: list[list[str]]
 
 
+@rule(N_("Who acts first among several whose actions affect each other: the highest roll first."))
 def order_by_rolls(rolls: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
     """Who acts first among several whose actions affect each other (text ``000``): the highest roll;
     on a tie a player character before a non-player character; two of a kind roll again (listed in
@@ -116,6 +121,7 @@ def order_by_rolls(rolls: Mapping[str, int], players: Sequence[str] = ()) -> Ini
     return Initiative(order, [names for names in groups.values() if len(names) > 1])
 
 
+@rule(N_("The attacker's difficulty after a dodge or parry: the roll added to it, or replacing it."))
 def reaction_difficulty(base: int, reaction_roll: int, mode: str = "add") -> int:
     """The attacker's difficulty after a dodge or parry: ``"add"`` the roll to it (text ``000``: one
     dodge covers every attack of the segment) or ``"replace"`` it for the rest of the round, even when
@@ -130,12 +136,14 @@ def reaction_difficulty(base: int, reaction_roll: int, mode: str = "add") -> int
 # ---------------------------------------------------------------- advancement (000)
 
 
+@rule(N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."))
 def advance(code: Code | str, pips: int = 1) -> Code:
     """The code raised by ``pips`` pips (2D+2 plus one pip is 3D)."""
     code = parse_code(code).normalised()
     return Code.from_pips(code.in_pips + pips)
 
 
+@rule(N_("Skill points to raise a skill by a number of pips."))
 def advance_cost(code: Code | str, pips: int = 1, attribute: bool = False) -> int:
     """Skill points to raise a skill by ``pips`` pips: each pip costs the number before the D; attributes
     are never raised (« vous ne pouvez jamais augmenter vos attributs »)."""

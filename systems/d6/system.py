@@ -21,15 +21,16 @@ Readings chosen where the texts are silent:
 
 from __future__ import annotations
 
-import types
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import diceengine.systems.d6.codes as codes  # noqa: PLR0402 - the module itself, not its package's re-exports
 
 from diceengine.i18n import N_
-from diceengine.registry import Option, Plan, System
+from diceengine.registry import Option, Plan
 
+from ..rulebook import rule_table
+from ..ruleset import Ruleset
 from ..symbols import D6_FACES
 from .checks import TIE_OPTION, CodeDice, code_range, d6_catalogue, prepare_check
 from .rules import (
@@ -67,32 +68,21 @@ class D6Outcome(NamedTuple):
     margin: int | None = None
 
 
-class D6System(System):
+class D6System(Ruleset):
     """Classic D6: dice codes, checks against a difficulty, opposed rolls."""
 
     name = "d6"
     summary = N_("Star Wars D6 (WEG 1st edition): dice codes 4D+2, checks vs N, vs N+2D, opposed vs CODE; "
                  "difficulties by name: point blank 5, short 10, medium 15, long 20")
-    examples = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
+    examples: ClassVar[Sequence[str]] = ("4D+2", "4D+2 vs 15", "3D vs 2D+2", "5D+1 - 2D vs short", "2*(5D+1)", "5D+2 vs 10+4D+1")
     grammar = "d6.lark"
     grammar_package = "diceengine.grammars"
-    outcome = D6Outcome
+    outcome: ClassVar[type] = D6Outcome
     options: ClassVar[Mapping[str, Option]] = {"tie": TIE_OPTION}
     symbols = D6_FACES
-    difficulties = RANGE_DIFFICULTIES
-
-
-    def rules_of_play(self) -> types.ModuleType:
-        """The state of play of this ruleset (:mod:`diceengine.systems.d6.play`)."""
-        import diceengine.systems.d6.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
-
-        return play
-
-    def fight_rules(self) -> Any:
-        """The combat of this ruleset (:mod:`diceengine.systems.d6.fight`)."""
-        from .fight import FIGHT_RULES
-
-        return FIGHT_RULES()
+    difficulties: ClassVar[Mapping[str, int]] = RANGE_DIFFICULTIES
+    play_module = "diceengine.systems.d6.play"
+    fight_module = "diceengine.systems.d6.fight"
 
     def ast_modules(self) -> Sequence[Any]:
         return (codes,)
@@ -104,43 +94,19 @@ class D6System(System):
         return d6_catalogue(self.difficulties)
 
     def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
-        names = [(k.replace("_", " "), k.replace("_", " ")) for k in ("point_blank", "short", "medium", "long")]
-        return [(c, c) for c in code_range(1, 8, pips=False)], names
+        """Codes 1D to 8D against each step of ``difficulties``, by its first (English) name."""
+        names: dict[int, str] = {}
+        for name, value in self.difficulties.items():
+            names.setdefault(value, name.replace("_", " "))
+        return [(c, c) for c in code_range(1, 8, pips=False)], [(n, n) for n in names.values()]
 
 
-#: the rules runnable from the command line: ``dice rule d6 NAME key=value ...``
-RULES = {
-    "modified_code": modified_code, "multiple_action_codes": multiple_action_codes,
-    "round_penalties": round_penalties, "circumstance_dice": circumstance_dice, "cover_result": cover_result,
-    "damage_result": damage_result, "death_chance": death_chance, "death_roll": death_roll,
-    "reaction_difficulty": reaction_difficulty, "tie_winner": tie_winner, "resolve_opposed": resolve_opposed, "initiative": initiative, "order_by_rolls": order_by_rolls,
-    "parry_bonuses": parry_bonuses, "actions_in_round": actions_in_round, "advance": advance,
-    "advance_cost": advance_cost, "force_point_outcome": force_point_outcome,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "modified_code": N_("The code rolled, built from a base code and the circumstances of the roll."),
-    "multiple_action_codes": N_("The code of each roll of a round of several actions."),
-    "round_penalties": N_("Dice lost on each roll of a round, in order (text 000)."),
-    "circumstance_dice": N_("The dice added to the difficulty by circumstances (text 002)."),
-    "cover_result": N_("A shot at a covered target: hit, cover (the obstacle is hit) or miss (text 002)."),
-    "damage_result": N_("What a damage roll does against a Strength roll: stunned, wounded, incapacitated or mortally"
-                        " wounded."),
-    "death_chance": N_("Exact chance that the end-of-round 2D roll kills a mortally wounded character."),
-    "death_roll": N_("Whether a mortally wounded character dies: the 2D roll is below the rounds elapsed."),
-    "reaction_difficulty": N_("The attacker's difficulty after a dodge or parry: the roll added to it, or replacing "
-                              "it."),
-    "tie_winner": N_("Who wins a tied opposed roll or initiative: actor, opponent or reroll."),
-    "resolve_opposed": N_("Who wins an opposed roll with these totals: actor, opponent or reroll."),
-    "initiative": N_("Who acts first when two actions affect each other (text 000): actor, opponent or reroll."),
-    "order_by_rolls": N_("Who acts first among several whose actions affect each other: the highest roll first."),
-    "parry_bonuses": N_("The bonuses to the parry roll and to the attack roll of a parry (text 002)."),
-    "actions_in_round": N_("Actions a round counts for the multiple-action penalty (text 002)."),
-    "advance": N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."),
-    "advance_cost": N_("Skill points to raise a skill by a number of pips."),
-    "force_point_outcome": N_("The four outcomes of spending a Force point (text 000)."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    modified_code, multiple_action_codes, round_penalties, circumstance_dice, cover_result, damage_result,
+    death_chance, death_roll, reaction_difficulty, tie_winner, resolve_opposed, initiative, order_by_rolls,
+    parry_bonuses, actions_in_round, advance, advance_cost, force_point_outcome,
+)
 
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("healthy"), N_("stunned"), N_("wounded"), N_("incapacitated"), N_("mortally wounded"), N_("hit"),

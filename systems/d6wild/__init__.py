@@ -25,48 +25,13 @@ from __future__ import annotations
 
 from ..d6.codes import Code, parse_code
 from ..d6.shared import Initiative, advance, advance_cost, modified_code
-from .dice import WildDice, copy_plan, spend_character_point
-from .rules import (
-    DIFFICULTY_NAMES,
-    LADDER,
-    WildHealth,
-    WildWound,
-    after_reaction,
-    damage_result,
-    initiative,
-    initiative_check,
-    multiple_actions,
-    skill_advance_cost,
-    training_days,
-    unconscious_minutes,
-)
-from .system import RULE_SUMMARIES, RULE_WORDS, RULES, D6WildSystem, WildOutcome
+from . import dice, rules, system
+from .dice import *
+from .rules import *
+from .system import *
 
-__all__ = [
-    "DIFFICULTY_NAMES",
-    "LADDER",
-    "RULES",
-    "RULE_SUMMARIES",
-    "RULE_WORDS",
-    "Code",
-    "D6WildSystem",
-    "Initiative",
-    "WildDice",
-    "WildHealth",
-    "WildOutcome",
-    "WildWound",
-    "advance",
-    "advance_cost",
-    "after_reaction",
-    "copy_plan",
-    "damage_result",
-    "initiative",
-    "initiative_check",
-    "modified_code",
-    "multiple_actions",
-    "parse_code",
-    "skill_advance_cost",
-    "spend_character_point",
-    "training_days",
-    "unconscious_minutes",
-]
+#: the package's names are its modules' own (each module's ``__all__``)
+__all__ = ["Code", "Initiative", "advance", "advance_cost", "modified_code", "parse_code"]
+__all__ += dice.__all__
+__all__ += rules.__all__
+__all__ += system.__all__

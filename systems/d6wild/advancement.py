@@ -16,6 +16,7 @@ from diceengine.i18n import N_
 
 from ..d6.shared import advance, advance_cost
 from ..play import Step, one_of, refuse
+from ..rulebook import rule
 from .rules import WildWound
 from .scene import Training, WildScene, _put, _who
 
@@ -35,6 +36,7 @@ def _key(skill: str) -> str:
     return skill.lower().replace(" ", "_").replace("-", "_")
 
 
+@rule(N_("Character points spent to raise a skill one pip: at once if it was used, else after training."))
 def advance_skill(state: WildScene, name: str, skill: str, used: bool, teacher: bool = False) -> Step[WildScene]:
     """Between sessions, « la dépense de x points de personnage pour gagner 1 bonus (y) » (x the number
     before the D): « si la compétence à été utilisée », the pip now; if not, « apprentissage de x jours
@@ -63,6 +65,7 @@ def advance_skill(state: WildScene, name: str, skill: str, used: bool, teacher: 
     return Step(_put(state, c, **update))
 
 
+@rule(N_("Days of training on a skill: when they are done, the pip paid for is added."))
 def train(state: WildScene, name: str, days: int, skill: str | None = None) -> Step[WildScene]:
     """``days`` of training on ``skill`` (the first in training when not named): when its days are done,
     the pip paid for is added."""
@@ -83,6 +86,7 @@ def train(state: WildScene, name: str, days: int, skill: str | None = None) -> S
     return Step(_put(state, c, training=rest, codes={**c.codes, key: str(advance(c.code(key)))}))
 
 
+@rule(N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end."))
 def treat(state: WildScene, name: str, means: Treatment = "medpac") -> Step[WildScene]:
     """A wounded, incapacitated or mortally wounded character treated: the wounds end (text ``003``: « pénalité
     de 1D à toutes les actions jusqu'à guérison »; the means are text ``000``'s), no roll; killed, refused."""

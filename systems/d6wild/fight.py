@@ -43,15 +43,16 @@ from functools import cache, lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
 
-from diceengine.fights.rules import Duel, FightRules
+from diceengine.fights.rules import Duel
 from diceengine.pmf import PMF
 
 from ..combat import (
     MAX_SIDE,
     NO_ROLL,
     ArrayBattle,
+    Combat,
     TotalSampler,
     first_enemy,
     memo,
@@ -59,7 +60,15 @@ from ..combat import (
     status_of,
 )
 from ..d6.codes import Code
-from ..d6.fighters import CodeField, D6Fighter, code_pmf, range_difficulty, relies_on_force, resist, rolled
+from ..d6.fighters import (
+    CodeField,
+    D6Fighter,
+    RangedEncounter,
+    code_pmf,
+    relies_on_force,
+    resist,
+    rolled,
+)
 from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
 from .rules import LADDER, WildHealth, WildWound, damage_result
 
@@ -83,32 +92,17 @@ class WildFighter(D6Fighter):
     character_points: int = Field(0, ge=0, le=MAX_CHARACTER_POINTS)
 
 
-class WildSetup(BaseModel):
+class WildSetup(RangedEncounter):
     """An encounter in Wild Die terms."""
 
-    model_config = ConfigDict(extra="forbid")
-
+    ranges = NAMES
     a: list[WildFighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[WildFighter] = Field(min_length=1, max_length=MAX_SIDE)
-    range: str | int = "short"
     dodge: Literal["never", "always"] = "never"
     reaction: Literal["replace", "add"] = "replace"
     complication: Literal["flag", "remove_highest", "none"] = "flag"
     force_point: Literal["never", "first_round", "when_wounded"] = "never"
     character_point: Literal["never", "every_round", "when_wounded"] = "never"
-
-    @field_validator("range")
-    @classmethod
-    def _range(cls, value: str | int) -> str | int:
-        range_difficulty(value, NAMES)
-        return value
-
-    @property
-    def difficulty(self) -> int:
-        return range_difficulty(self.range, NAMES)
-
-    def fighters(self) -> list[WildFighter]:
-        return list(self.a) + list(self.b)
 
     def dodges(self, f: WildFighter) -> bool:
         return self.dodge == "always" and f.dodge is not None
@@ -359,7 +353,7 @@ class WildBattle(ArrayBattle):
 
     arrays = ("stuns", "wounds", "carry", "gone", "points", "cps")
 
-    def __init__(self, setup: WildSetup, n: int) -> None:
+    def __init__(self, setup: WildSetup, n: int, gen: np.random.Generator | None = None) -> None:
         fighters = setup.fighters()
         k = len(fighters)
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
@@ -467,16 +461,12 @@ class WildBattle(ArrayBattle):
         self.carry = carry
 
 
-class WildFight(FightRules):
+class WildFight(Combat):
     """D6 with the Wild Die combat (text ``003``)."""
 
     setup_model = WildSetup
-
-    def duel(self, setup: WildSetup) -> Duel:
-        return WildDuel(setup)
-
-    def battle(self, setup: WildSetup, n: int, gen: np.random.Generator) -> WildBattle:
-        return WildBattle(setup, n)
+    duel_of = WildDuel
+    battle_of = WildBattle
 
 
 #: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`

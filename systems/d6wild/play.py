@@ -54,7 +54,8 @@ from collections.abc import Mapping, Sequence
 from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
-from ..play import Step, refuse, rolling
+from ..play import Step, in_order, player_names, refuse, rolling
+from ..rulebook import rule, rule_table
 from .advancement import advance_skill, train, treat
 from .rules import WildWound, after_reaction, damage_result, initiative, multiple_actions
 from .scene import (
@@ -101,6 +102,7 @@ __all__ = [
 ]
 
 
+@rule(N_("Spend a character point after a roll."))
 def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
     """Spend a character point after a roll, before the game master gives the result: the counter goes
     down; add the die to the roll with :func:`~diceengine.systems.d6wild.spend_character_point`."""
@@ -108,6 +110,7 @@ def spend_character_point(state: WildScene, name: str) -> Step[WildScene]:
     return Step(_put(state, c, **_spend_point(c, True)))
 
 
+@rule(N_("Declare the round's actions: every action loses 1D per action after the first."))
 def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     """Declare the round's actions: every action loses 1D per action after the first, and the movement
     the round leaves is kept with them (« TABLE DES ACTIONS MULTIPLES ... Capacité de mouvement »:
@@ -120,6 +123,7 @@ def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     return Step(_put(state, c, declared=actions, taken=0, movement=movement))
 
 
+@rule(N_("The next declared action: the check of a skill against a difficulty."))
 def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = None,
         character_point: bool = False, physical: bool | None = None) -> Step[WildScene]:
     """The next declared action: the check of ``skill`` (with the round's penalties, running stuns and
@@ -139,6 +143,7 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
 
 
+@rule(N_("A reaction (dodge, parry): it uses an action left, or adds one."))
 def react(state: WildScene, name: str, skill: str = "dodge", character_point: bool = False,
           physical: bool | None = None) -> Step[WildScene]:
     """A reaction (dodge, parry): it uses an action left, or adds one (every roll of the rest of the round
@@ -157,6 +162,7 @@ def react(state: WildScene, name: str, skill: str = "dodge", character_point: bo
     return Step(new, str(code), "d6wild", {"character_point": True} if character_point else {})
 
 
+@rule(N_("The rolled total of a reaction."))
 def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
     """The rolled total of the reaction :func:`react` called for."""
     c = _who(state, name)
@@ -167,6 +173,7 @@ def record_reaction(state: WildScene, name: str, total: int) -> Step[WildScene]:
     return Step(_put(state, c, reaction=total))
 
 
+@rule(N_("An attack as the attacker's next action, against the target's reaction."))
 def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty: int | str,
            character_point: bool = False, physical: bool | None = None) -> Step[WildScene]:
     """An attack as the attacker's next action: the target's reaction roll this round replaces the
@@ -182,6 +189,7 @@ def attack(state: WildScene, attacker: str, target: str, skill: str, difficulty:
     return act(state, attacker, skill, difficulty, character_point, physical)
 
 
+@rule(N_("The damage roll against the target's Strength (plus armour)."))
 def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) -> Step[WildScene]:
     """The damage roll against the target's Strength (plus armour): the check's margin is damage minus
     Strength, the number :func:`take_damage` takes. The Strength roll is never modified by penalties, but
@@ -197,6 +205,7 @@ def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) ->
     return Step(state, f"{dmg} vs {resist}", "d6wild")
 
 
+@rule(N_("Apply damage minus Strength to the target."))
 def take_damage(state: WildScene, target: str, margin: int) -> Step[WildScene]:
     """Apply damage minus Strength to the target (the bands of the module docstring). The stun that
     brings the stuns taken to the Strength code's dice knocks the character out: the step's check is
@@ -219,6 +228,7 @@ def take_damage(state: WildScene, target: str, margin: int) -> Step[WildScene]:
     return Step(_put(state, t, worst=int(max(t.worst, band))))
 
 
+@rule(N_("The next round: declarations and reactions cleared."))
 def end_round(state: WildScene) -> Step[WildScene]:
     """The next round: declarations, reactions and movement cleared, stuns that ran to this round's end
     gone, a Force point's doubling over; an unconscious character whose minutes have run wakes."""
@@ -238,6 +248,7 @@ def _rounds_pass(state: WildScene, rounds: int) -> WildScene:
     return state.model_copy(update={"round": nxt, "characters": chars})
 
 
+@rule(N_("Spend a Force point: every roll left to the character this round is doubled."))
 def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[WildScene]:
     """Spend a Force point: every roll left to the character this round is doubled (not a character-point
     die); not cumulative. Spent in anger, vengeance or for a personal goal it becomes a dark side point."""
@@ -251,6 +262,7 @@ def spend_force_point(state: WildScene, name: str, anger: bool = False) -> Step[
                      dark_side_points=c.dark_side_points + int(anger)))
 
 
+@rule(N_("A move as the next declared action, within the movement the table of multiple actions leaves."))
 def move(state: WildScene, name: str, percent: int = 100) -> Step[WildScene]:
     """A move (« une action (le plus souvent soit un déplacement, soit une action liée à un tirage de
     compétence) »): the next declared action, covering ``percent`` of the character's movement, within
@@ -269,6 +281,7 @@ def move(state: WildScene, name: str, percent: int = 100) -> Step[WildScene]:
     return Step(_put(state, c, taken=c.taken + 1, moved=c.moved + percent))
 
 
+@rule(N_("The 2D6 minutes a character knocked out by stuns stays unconscious."))
 def record_unconscious(state: WildScene, name: str, minutes: int) -> Step[WildScene]:
     """The 2D6 minutes a character knocked out by stuns stays unconscious (« inconscient 2D6 minutes »):
     he wakes when they have run (:func:`end_round`, :func:`pass_minutes`; a round is five seconds)."""
@@ -282,6 +295,7 @@ def record_unconscious(state: WildScene, name: str, minutes: int) -> Step[WildSc
     return Step(_put(state, c, unconscious_until=state.round + minutes * ROUNDS_PER_MINUTE))
 
 
+@rule(N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake."))
 def pass_minutes(state: WildScene, minutes: int) -> Step[WildScene]:
     """Time passes out of the rounds (twelve rounds of five seconds a minute): stuns run out, and an
     unconscious character whose 2D6 minutes have run wakes (his stuns counted afresh)."""
@@ -290,6 +304,7 @@ def pass_minutes(state: WildScene, minutes: int) -> Step[WildScene]:
     return Step(_rounds_pass(state, minutes * ROUNDS_PER_MINUTE))
 
 
+@rule(N_("Character points at the end of a session: about one per hour of play."))
 def award_character_points(state: WildScene, name: str, hours: int) -> Step[WildScene]:
     """Character points at the end of a session: about one per hour of play."""
     c = _who(state, name)
@@ -298,53 +313,23 @@ def award_character_points(state: WildScene, name: str, hours: int) -> Step[Wild
     return Step(_put(state, c, character_points=c.character_points + hours))
 
 
+@rule(N_("The Perception check each character rolls for initiative."))
 def initiative_checks(state: WildScene) -> dict[str, str]:
     """The Perception check each character rolls for initiative."""
     return {name: str(c.code("perception")) for name, c in state.characters.items()}
 
 
+@rule(N_("The order of the round from the Perception totals."))
 def roll_initiative(state: WildScene, perception: Mapping[str, int],
                     players: Sequence[str] | None = None) -> Step[WildScene]:
     """The order of the round from the Perception totals (highest first; a player character before an NPC
     on a tie; two of a kind roll again: refused until they have)."""
-    players = [n for n, c in state.characters.items() if c.player] if players is None else players
-    result = initiative(perception, players)
-    if result.roll_again:
-        raise refuse(N_("tied, roll again: {groups}"),
-                     groups=", ".join(" and ".join(g) for g in result.roll_again))
-    return Step(state.model_copy(update={"order": result.order}))
+    return in_order(state, initiative(perception, player_names(state) if players is None else players))
 
 
-#: the rules of play, for ``dice rule d6wild NAME state=JSON ...``
-RULES = {
-    "declare": declare, "act": act, "react": react, "record_reaction": record_reaction, "attack": attack,
-    "damage": damage, "take_damage": take_damage, "end_round": end_round,
-    "spend_force_point": spend_force_point, "spend_character_point": spend_character_point,
-    "award_character_points": award_character_points, "move": move,
-    "record_unconscious": record_unconscious, "pass_minutes": pass_minutes,
-    "advance_skill": advance_skill, "train": train, "treat": treat,
-    "initiative_checks": initiative_checks, "roll_initiative": roll_initiative,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "declare": N_("Declare the round's actions: every action loses 1D per action after the first."),
-    "act": N_("The next declared action: the check of a skill against a difficulty."),
-    "react": N_("A reaction (dodge, parry): it uses an action left, or adds one."),
-    "record_reaction": N_("The rolled total of a reaction."),
-    "attack": N_("An attack as the attacker's next action, against the target's reaction."),
-    "damage": N_("The damage roll against the target's Strength (plus armour)."),
-    "take_damage": N_("Apply damage minus Strength to the target."),
-    "end_round": N_("The next round: declarations and reactions cleared."),
-    "spend_force_point": N_("Spend a Force point: every roll left to the character this round is doubled."),
-    "spend_character_point": N_("Spend a character point after a roll."),
-    "award_character_points": N_("Character points at the end of a session: about one per hour of play."),
-    "initiative_checks": N_("The Perception check each character rolls for initiative."),
-    "roll_initiative": N_("The order of the round from the Perception totals."),
-    "move": N_("A move as the next declared action, within the movement the table of multiple actions leaves."),
-    "record_unconscious": N_("The 2D6 minutes a character knocked out by stuns stays unconscious."),
-    "pass_minutes": N_("Minutes pass: stuns run out, and the unconscious whose minutes have run wake."),
-    "advance_skill": N_("Character points spent to raise a skill one pip: at once if it was used, else after training."),
-    "train": N_("Days of training on a skill: when they are done, the pip paid for is added."),
-    "treat": N_("A wound treated by a medpac, a medical droid or a bacta tank: the wounds end."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    declare, act, react, record_reaction, attack, damage, take_damage, end_round, spend_force_point,
+    spend_character_point, award_character_points, move, record_unconscious, pass_minutes, advance_skill, train,
+    treat, initiative_checks, roll_initiative,
+)

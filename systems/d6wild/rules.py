@@ -15,6 +15,7 @@ from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
 from ..d6.shared import HealthState, Initiative, advance_cost, order_by_rolls
+from ..rulebook import rule
 
 __all__ = [
     "DIFFICULTY_NAMES",
@@ -55,6 +56,8 @@ class WildWound(HealthState):
     KILLED = 6
 
 
+@rule(N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, mortally "
+         "wounded or killed."))
 def damage_result(damage: int, strength: int, armour: int = 0) -> WildWound:
     """The band of ``damage - (strength + armour)``: below 0 light stun; 0-3 stun; 4-8 wounded;
     9-12 incapacitated; 13-15 mortally wounded; 16 or more killed."""
@@ -108,6 +111,7 @@ class WildHealth:
         return (min(2, self.wounds)) + self.stuns
 
 
+@rule(N_("Minutes unconscious after too many stuns: 2D6."))
 def unconscious_minutes(seed: Any = None) -> int:
     """Minutes unconscious after too many stuns: 2D6."""
     from diceengine.api import roll
@@ -118,6 +122,7 @@ def unconscious_minutes(seed: Any = None) -> int:
 # ---------------------------------------------------------------- actions, reactions, initiative (003)
 
 
+@rule(N_("The dice lost on every action and the movement percentage for the declared actions."))
 def multiple_actions(actions: int) -> tuple[int, int]:
     """``(dice lost on every action of the round, movement percentage)`` for declared actions: 1 -> (0, 100),
     2 -> (1, 80), 3 -> (2, 60), 4 -> (3, 40), 5 -> (4, 20), then one more die each and no movement."""
@@ -126,6 +131,7 @@ def multiple_actions(actions: int) -> tuple[int, int]:
     return actions - 1, max(0, 100 - 20 * (actions - 1))
 
 
+@rule(N_("The declared actions and the penalty in dice after a reaction."))
 def after_reaction(declared: int, taken: int) -> tuple[int, int]:
     """A reaction uses an action left (``taken < declared``) or adds one: the new ``(declared actions,
     penalty in dice)`` for the rest of the round."""
@@ -134,6 +140,7 @@ def after_reaction(declared: int, taken: int) -> tuple[int, int]:
     return declared + 1, multiple_actions(declared + 1)[0]
 
 
+@rule(N_("Who acts first: the highest Perception roll (text 003)."))
 def initiative(perception: Mapping[str, int], players: Sequence[str] = ()) -> Initiative:
     """Who acts first (text ``003``: the highest Perception roll). A tie between a player character and
     a non-player character goes to the player character; two of a kind roll again (text ``000``'s rule),
@@ -141,6 +148,7 @@ def initiative(perception: Mapping[str, int], players: Sequence[str] = ()) -> In
     return order_by_rolls(perception, players)
 
 
+@rule(N_("The roll for initiative: the Perception code, with the Wild Die."))
 def initiative_check(perception: Code | str) -> str:
     """The roll for initiative: the Perception code, thrown with the Wild Die (an expression for
     ``roll`` / ``distribution`` with ``system="d6wild"``)."""
@@ -150,6 +158,7 @@ def initiative_check(perception: Code | str) -> str:
 # ---------------------------------------------------------------- advancement (003)
 
 
+@rule(N_("Training days to raise a skill one pip between sessions."))
 def training_days(code: Code | str, used: bool, teacher: bool) -> int:
     """Training days to raise a skill one pip between sessions: none if it was used; otherwise as many
     days as the character points it costs with a teacher, twice as many without."""
@@ -159,6 +168,7 @@ def training_days(code: Code | str, used: bool, teacher: bool) -> int:
     return cost if teacher else 2 * cost
 
 
+@rule(N_("Character points to raise a skill by a number of pips."))
 def skill_advance_cost(code: Code | str, pips: int = 1, attribute: bool = False) -> int:
     """Character points to raise a skill by ``pips`` pips (the number before the D per pip);
     attributes cannot be raised by experience."""

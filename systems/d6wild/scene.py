@@ -13,8 +13,9 @@ from pydantic import Field
 
 from diceengine.i18n import N_
 
-from ..d6.codes import Code, code_named
-from ..play import PlayState, refuse
+from ..d6.codes import Code
+from ..d6.scene import CodedCharacter
+from ..play import PlayState, named, recast, refuse
 from .rules import WildWound
 
 __all__ = ["PHYSICAL_SKILLS", "ROUNDS_PER_MINUTE", "Stun", "Training", "WildCharacter", "WildScene"]
@@ -38,12 +39,9 @@ class Training(PlayState):
     days_left: int = Field(ge=1)
 
 
-class WildCharacter(PlayState):
+class WildCharacter(CodedCharacter):
     """One character of a scene of text ``003``."""
 
-    name: str
-    player: bool = True
-    codes: dict[str, str]
     declared: int = Field(default=0, ge=0)
     taken: int = Field(default=0, ge=0)
     reacted: bool = False
@@ -61,10 +59,6 @@ class WildCharacter(PlayState):
     unconscious_until: int | None = None
     points_in_skills: int = Field(default=0, ge=0)
     training: list[Training] = Field(default_factory=list)
-
-    def code(self, skill: str) -> Code:
-        """The character's code for ``skill`` (any case, spaces or underscores)."""
-        return code_named(self.codes, self.name, skill)
 
     @property
     def unconscious(self) -> bool:
@@ -102,15 +96,11 @@ class WildScene(PlayState):
 
 
 def _who(state: WildScene, name: str) -> WildCharacter:
-    if name not in state.characters:
-        raise refuse(N_("no character named {name} (known: {known})"), name=repr(name),
-                     known=", ".join(state.characters))
-    return state.characters[name]
+    return named(state.characters, name)
 
 
 def _put(state: WildScene, character: WildCharacter, **update: object) -> WildScene:
-    new = character.model_copy(update=update)
-    return state.model_copy(update={"characters": {**state.characters, character.name: new}})
+    return recast(state, character.model_copy(update=update))
 
 
 #: the states :attr:`WildCharacter.out_of_action` names beyond the catalogued wounds (said in the user's language)

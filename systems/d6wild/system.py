@@ -21,16 +21,16 @@ complication and explosions are reported.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
 from diceengine.i18n import N_
-from diceengine.registry import Option, Plan, System
+from diceengine.registry import Option, Plan
 
-from ..d6 import codes
-from ..d6.checks import TIE_OPTION, code_range, d6_catalogue, prepare_check
+from ..d6.checks import TIE_OPTION, prepare_check
 from ..d6.shared import advance, modified_code
+from ..d6.system import D6System
+from ..rulebook import rule_table
 from ..symbols import D6_FACES, WILD_FACES
 from .dice import WildDice
 from .rules import (
@@ -58,16 +58,18 @@ class WildOutcome(NamedTuple):
     margin: int | None = None
 
 
-class D6WildSystem(System):
-    """D6 with the Wild Die."""
+class D6WildSystem(D6System):
+    """D6 with the Wild Die: classic D6's notation, codes, catalogue and ladder, with its own dice, options,
+    difficulties, state of play and combat."""
 
     name = "d6wild"
     summary = N_("Star Wars D6 with the Wild Die: explodes on a 6, a first 1 flags a complication; difficulties: "
                "very easy 5, easy 10, moderate 15, difficult 20, very difficult 25, heroic 30")
     examples = ("4D+2", "4D+1 vs moderate", "3D+2 vs 2D+1", "5D vs 13")
-    grammar = "d6.lark"
-    grammar_package = "diceengine.grammars"
     outcome = WildOutcome
+    difficulties = LADDER
+    play_module = "diceengine.systems.d6wild.play"
+    fight_module = "diceengine.systems.d6wild.fight"
     symbols: ClassVar[dict[str, Any]] = {**D6_FACES, **WILD_FACES}
     options: ClassVar[Mapping[str, Option]] = {
         "complication": Option("flag", N_("what a first 1 on the Wild Die does"),
@@ -79,57 +81,18 @@ class D6WildSystem(System):
         "tie": TIE_OPTION,
     }
 
-
-    def rules_of_play(self) -> types.ModuleType:
-        """The state of play of this ruleset (:mod:`diceengine.systems.d6wild.play`)."""
-        import diceengine.systems.d6wild.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
-
-        return play
-
-    def fight_rules(self) -> Any:
-        """The combat of this ruleset (:mod:`diceengine.systems.d6wild.fight`)."""
-        from .fight import FIGHT_RULES
-
-        return FIGHT_RULES()
-
-    def ast_modules(self) -> Sequence[Any]:
-        return (codes,)
-
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         dice = WildDice(options["complication"], options["wild"], options["character_point"],
                         options["character_point_explodes"])
         transform = (lambda code: code * 2) if options["force_point"] else None
-        return prepare_check(tree, expression, dice, WildOutcome, LADDER, options["tie"], transform)
-
-    def catalogue(self) -> Sequence[tuple[str, str]]:
-        return d6_catalogue(LADDER)
-
-    def ladder(self) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[str, str]]]:
-        names = ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic"]
-        return [(c, c) for c in code_range(1, 8, pips=False)], [(n.replace("_", " "),) * 2 for n in names]
+        return prepare_check(tree, expression, dice, WildOutcome, self.difficulties, options["tie"], transform)
 
 
-RULES = {
-    "damage_result": damage_result, "multiple_actions": multiple_actions, "after_reaction": after_reaction,
-    "training_days": training_days, "skill_advance_cost": skill_advance_cost, "advance": advance,
-    "modified_code": modified_code, "unconscious_minutes": unconscious_minutes, "initiative": initiative,
-    "initiative_check": initiative_check,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "damage_result": N_("The band of damage minus Strength and armour: light stun, stun, wounded, incapacitated, "
-                        "mortally wounded or killed."),
-    "multiple_actions": N_("The dice lost on every action and the movement percentage for the declared actions."),
-    "after_reaction": N_("The declared actions and the penalty in dice after a reaction."),
-    "training_days": N_("Training days to raise a skill one pip between sessions."),
-    "skill_advance_cost": N_("Character points to raise a skill by a number of pips."),
-    "advance": N_("The code raised by a number of pips (2D+2 plus one pip is 3D)."),
-    "modified_code": N_("The code rolled, built from a base code and the circumstances of the roll."),
-    "unconscious_minutes": N_("Minutes unconscious after too many stuns: 2D6."),
-    "initiative": N_("Who acts first: the highest Perception roll (text 003)."),
-    "initiative_check": N_("The roll for initiative: the Perception code, with the Wild Die."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    damage_result, multiple_actions, after_reaction, training_days, skill_advance_cost, advance, modified_code,
+    unconscious_minutes, initiative, initiative_check,
+)
 
 #: the words a rule's result may be (``dice rule`` prints them in the user's language)
 RULE_WORDS = (N_("light stun"), N_("stun"), N_("wounded"), N_("incapacitated"), N_("mortally wounded"),

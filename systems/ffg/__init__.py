@@ -22,43 +22,11 @@ Where each rule lives:
 
 from __future__ import annotations
 
-from .rules import (
-    DIFFICULTIES,
-    DIFFICULTY_WORDS,
-    RULE_SUMMARIES,
-    RULES,
-    DestinyPool,
-    DicePool,
-    build_pool,
-    characteristic_cost,
-    critical_injury,
-    destiny_pool,
-    initiative_order,
-    minions_defeated,
-    skill_cost,
-    talent_cost,
-)
-from .system import FFGSystem, NarrativeDice, NarrativeOutcome, die_name, net_text, resolve_dice
+from . import rules, system
+from .rules import *
+from .system import *
 
-__all__ = [
-    "DIFFICULTIES",
-    "DIFFICULTY_WORDS",
-    "RULES",
-    "RULE_SUMMARIES",
-    "DestinyPool",
-    "DicePool",
-    "FFGSystem",
-    "NarrativeDice",
-    "NarrativeOutcome",
-    "build_pool",
-    "characteristic_cost",
-    "critical_injury",
-    "destiny_pool",
-    "die_name",
-    "initiative_order",
-    "minions_defeated",
-    "net_text",
-    "resolve_dice",
-    "skill_cost",
-    "talent_cost",
-]
+#: the package's names are its modules' own (each module's ``__all__``)
+__all__ = []
+__all__ += rules.__all__
+__all__ += system.__all__

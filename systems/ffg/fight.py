@@ -43,9 +43,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from diceengine.fights.rules import Duel, FightRules
+from diceengine.fights.rules import Duel
 
-from ..combat import MAX_SIDE, ArrayBattle, TotalSampler, memo, status_of
+from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, memo, status_of
 from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
@@ -106,10 +106,8 @@ class FFGFighter(BaseModel):
         return min(health + max(0, damage - self.soak), self.wound_threshold + 1)
 
 
-class FFGSetup(BaseModel):
+class FFGSetup(Encounter):
     """An encounter in FFG terms."""
-
-    model_config = ConfigDict(extra="forbid")
 
     a: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[FFGFighter] = Field(min_length=1, max_length=MAX_SIDE)
@@ -121,9 +119,6 @@ class FFGSetup(BaseModel):
     @property
     def difficulty(self) -> int:
         return RANGES[self.range]
-
-    def fighters(self) -> list[FFGFighter]:
-        return list(self.a) + list(self.b)
 
 
 @lru_cache(maxsize=4096)
@@ -335,16 +330,12 @@ class FFGBattle(ArrayBattle):
             self.health[sel, t] = np.where(group, np.maximum(0, health - fallen), wounds)
 
 
-class FFGFight(FightRules):
+class FFGFight(Combat):
     """FFG combat (text ``004``)."""
 
     setup_model = FFGSetup
-
-    def duel(self, setup: FFGSetup) -> Duel:
-        return FFGDuel(setup)
-
-    def battle(self, setup: FFGSetup, n: int, gen: np.random.Generator) -> FFGBattle:
-        return FFGBattle(setup, n, gen)
+    duel_of = FFGDuel
+    battle_of = FFGBattle
 
 
 #: the ruleset's combat, found by :meth:`diceengine.registry.System.fight_rules`

@@ -27,6 +27,7 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse, rolling
+from ..rulebook import rule, rule_table
 from .sheet import CharacterSheet
 
 __all__ = [
@@ -53,6 +54,7 @@ def _wound_threshold(sheet: CharacterSheet) -> int:
     return sheet.wound_threshold
 
 
+@rule(N_("A hit on a character: damage minus soak becomes wounds."))
 def suffer_wounds(sheet: CharacterSheet, damage: int) -> Step[CharacterSheet]:
     """A hit: ``damage`` minus the sheet's soak becomes wounds (« Le trempage est la protection accordée par
     le vêtement ou l'armure qu'un personnage porte et / ou la ténacité naturelle du personnage »); past the
@@ -63,6 +65,7 @@ def suffer_wounds(sheet: CharacterSheet, damage: int) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"wounds": sheet.wounds + max(0, damage - sheet.soak)}))
 
 
+@rule(N_("Strain on a character: a rival takes it as wounds, a nemesis or a player keeps it."))
 def suffer_strain(sheet: CharacterSheet, strain: int) -> Step[CharacterSheet]:
     """Strain, inflicted or used by the character's own abilities: « Les Sbires et les Rivaux ne se
     fatiguent pas. Au lieu de cela, la tension infligée est convertie en blessures ... Lorsque les rivaux
@@ -80,6 +83,7 @@ def suffer_strain(sheet: CharacterSheet, strain: int) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"strain": sheet.strain + strain}))
 
 
+@rule(N_("A player character or a nemesis recovers strain; a rival has none."))
 def recover_strain(sheet: CharacterSheet, strain: int) -> Step[CharacterSheet]:
     """A player character or a nemesis recovers strain (never below none). « Étant donné que les Sbires et
     les rivaux ne prennent pas de tension, il ne peut pas être récupéré »: refused for a rival."""
@@ -90,6 +94,7 @@ def recover_strain(sheet: CharacterSheet, strain: int) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"strain": max(0, sheet.strain - strain)}))
 
 
+@rule(N_("Ask for a critical injury roll: d100 plus 10 per critical injury already suffered."))
 def critical_injury_check(sheet: CharacterSheet, bonus: int = 0) -> Step[CharacterSheet]:
     """Ask for a critical injury roll: the percentile dice (« "01" est égal à 1 et "00" est égal à 100 »)
     plus 10 for each critical injury the sheet already records, plus ``bonus`` (the weapon's own). Returns
@@ -103,6 +108,7 @@ def critical_injury_check(sheet: CharacterSheet, bonus: int = 0) -> Step[Charact
     return rolling(sheet.model_copy(update={"critical_pending": modifier}), check, "standard")
 
 
+@rule(N_("Record the rolled critical injury on the character."))
 def record_critical(sheet: CharacterSheet, result: int) -> Step[CharacterSheet]:
     """Record the critical injury roll asked for by :func:`critical_injury_check`: ``result`` (the d100
     plus its modifier, so 1 to 100 plus the modifier) joins the sheet's critical injuries."""
@@ -115,15 +121,7 @@ def record_critical(sheet: CharacterSheet, result: int) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"criticals": [*sheet.criticals, result], "critical_pending": None}))
 
 
-HARM_RULES = {
-    "suffer_wounds": suffer_wounds, "suffer_strain": suffer_strain, "recover_strain": recover_strain,
-    "critical_injury_check": critical_injury_check, "record_critical": record_critical,
-}
-
-HARM_SUMMARIES = {
-    "suffer_wounds": N_("A hit on a character: damage minus soak becomes wounds."),
-    "suffer_strain": N_("Strain on a character: a rival takes it as wounds, a nemesis or a player keeps it."),
-    "recover_strain": N_("A player character or a nemesis recovers strain; a rival has none."),
-    "critical_injury_check": N_("Ask for a critical injury roll: d100 plus 10 per critical injury already suffered."),
-    "record_critical": N_("Record the rolled critical injury on the character."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+HARM_RULES, HARM_SUMMARIES = rule_table(
+    suffer_wounds, suffer_strain, recover_strain, critical_injury_check, record_critical,
+)

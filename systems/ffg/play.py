@@ -36,9 +36,9 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..play import PlayState, Step, refuse
+from ..rulebook import rule, rule_table
 from .harm import (
     HARM_RULES,
-    HARM_SUMMARIES,
     critical_injury_check,
     record_critical,
     recover_strain,
@@ -54,7 +54,7 @@ from .rules import (
     skill_cost,
 )
 from .sheet import CharacterSheet, Talent
-from .talents import TALENT_RULES, TALENT_SUMMARIES, buy_talent
+from .talents import TALENT_RULES, buy_talent
 
 __all__ = [
     "RULES",
@@ -131,12 +131,14 @@ class Encounter(PlayState):
     initiative: list[str] = Field(default_factory=list)
 
 
+@rule(N_("A new encounter whose destiny pool holds the points the players' Force dice showed."))
 def destiny_from_roll(light: int, dark: int, party: Side = "light") -> Encounter:
     """A new encounter whose destiny pool holds the light and dark points the players' Force dice showed
     (:func:`~diceengine.systems.ffg.destiny_pool` rolls them)."""
     return Encounter(destiny=DestinyState(light=light, dark=dark, party=party))
 
 
+@rule(N_("A new encounter whose destiny pool each player rolled one Force die for."))
 def roll_destiny(players: int, party: Side = "light", seed: Any = None) -> Encounter:
     """A new encounter whose destiny pool each player rolled one Force die for (text ``004``)."""
     from .rules import destiny_pool
@@ -159,6 +161,7 @@ def _pool(pool: DicePool | str | Mapping[str, int]) -> DicePool:
     return DicePool(**counts)
 
 
+@rule(N_("Spend a destiny token: it flips to the other side."))
 def spend_destiny(state: Encounter, by: Literal["players", "gm"], choice: Literal["bonus", "penalty"],
                   pool: DicePool | str | Mapping[str, int]) -> Step[Encounter]:
     """Spend a destiny token: the players spend their colour's, the game master the other; it flips.
@@ -180,6 +183,7 @@ def spend_destiny(state: Encounter, by: Literal["players", "gm"], choice: Litera
     return Step(state.model_copy(update={"destiny": flipped}), check.expression, "ffg")
 
 
+@rule(N_("A minion group joins the encounter."))
 def add_minions(state: Encounter, group: MinionGroup) -> Step[Encounter]:
     """A minion group joins the encounter."""
     if group.name in state.minions:
@@ -198,6 +202,7 @@ def _with_group(state: Encounter, group: MinionGroup) -> Encounter:
     return state.model_copy(update={"minions": {**state.minions, group.name: group}})
 
 
+@rule(N_("A hit on a minion group: damage minus soak joins the group's wounds."))
 def hit_minions(state: Encounter, name: str, damage: int) -> Step[Encounter]:
     """A hit on a minion group: damage minus soak joins the group's wounds; minions fall one per full
     wound threshold exceeded."""
@@ -210,6 +215,7 @@ def hit_minions(state: Encounter, name: str, damage: int) -> Step[Encounter]:
     return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + wounds})))
 
 
+@rule(N_("Strain on a minion group: it becomes wounds; minions cannot use strain."))
 def strain_on_minions(state: Encounter, name: str, strain: int, voluntary: bool = False) -> Step[Encounter]:
     """Strain on a minion group: « Les Sbires et les Rivaux ne se fatiguent pas. Au lieu de cela, la tension
     infligée est convertie en blessures » — it joins the group's wounds (soak does not apply). « Les Sbires
@@ -225,6 +231,7 @@ def strain_on_minions(state: Encounter, name: str, strain: int, voluntary: bool 
     return Step(_with_group(state, group.model_copy(update={"wounds": group.wounds + strain})))
 
 
+@rule(N_("A critical injury on a minion group."))
 def critical_on_minions(state: Encounter, name: str, criticals: int = 1, area: bool = False) -> Step[Encounter]:
     """A critical injury incapacitates one minion; an area attack incapacitates one per critical scored
     (a single-target attack scores one)."""
@@ -237,6 +244,7 @@ def critical_on_minions(state: Encounter, name: str, criticals: int = 1, area: b
     return Step(_with_group(state, group.model_copy(update={"incapacitated": group.incapacitated + down})))
 
 
+@rule(N_("The check of a minion group."))
 def minion_check(state: Encounter, name: str, characteristic: int, skill: str, difficulty: int | str = 0,
                  opponent: tuple[int, int] | None = None, boost: int = 0, setback: int = 0) -> Step[Encounter]:
     """The check of a minion group: its characteristic, and ranks in ``skill`` if it is one of the group's
@@ -249,6 +257,7 @@ def minion_check(state: Encounter, name: str, characteristic: int, skill: str, d
     return Step(state, pool.expression, "ffg")
 
 
+@rule(N_("A check with help: a boost die, or a setback die when an NPC helps the antagonist."))
 def assist(pool: DicePool | str | Mapping[str, int], helper_skill: int, skill: int,
            npc_helps_antagonist: bool = False) -> str:
     """A check with help: a helper whose skill is equal or higher adds a boost die to a character's
@@ -262,6 +271,7 @@ def assist(pool: DicePool | str | Mapping[str, int], helper_skill: int, skill: i
     return replace(check, boost=check.boost + 1).expression
 
 
+@rule(N_("The initiative order of the encounter from each one's Cool or Vigilance check."))
 def roll_initiative(state: Encounter, checks: Mapping[str, Any], players: Sequence[str] = (),
                     players_first: bool = True) -> Step[Encounter]:
     """The initiative order of the encounter from each one's Cool or Vigilance check (outcomes or
@@ -272,11 +282,13 @@ def roll_initiative(state: Encounter, checks: Mapping[str, Any], players: Sequen
     return Step(state.model_copy(update={"initiative": order}))
 
 
+@rule(N_("The Cool or Vigilance check a character rolls for initiative."))
 def initiative_check(characteristic: int, skill: int, difficulty: int | str = "simple") -> str:
     """The Cool or Vigilance check a character rolls for initiative (simple: no purple dice)."""
     return build_pool(characteristic, skill, difficulty).expression
 
 
+@rule(N_("Raise a characteristic one level for the next level x 10 XP."))
 def buy_characteristic(sheet: CharacterSheet, characteristic: str) -> Step[CharacterSheet]:
     """Raise a characteristic one level for the next level x 10 XP; never above 6 (5 at creation), never
     more XP than the sheet holds."""
@@ -292,6 +304,7 @@ def buy_characteristic(sheet: CharacterSheet, characteristic: str) -> Step[Chara
                                          "characteristics": {**sheet.characteristics, characteristic: current + 1}}))
 
 
+@rule(N_("Buy the next rank of a skill."))
 def buy_skill(sheet: CharacterSheet, skill: str) -> Step[CharacterSheet]:
     """Buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
     current = sheet.skills.get(skill, 0)
@@ -302,6 +315,7 @@ def buy_skill(sheet: CharacterSheet, skill: str) -> Step[CharacterSheet]:
     return Step(sheet.model_copy(update={"xp": sheet.xp - cost, "skills": {**sheet.skills, skill: current + 1}}))
 
 
+@rule(N_("The pool of a check from the character sheet."))
 def sheet_check(sheet: CharacterSheet, characteristic: str, skill: str, difficulty: int | str = 2,
                 boost: int = 0, setback: int = 0) -> Step[CharacterSheet]:
     """The pool of a check from the sheet (see :func:`~diceengine.systems.ffg.build_pool`)."""
@@ -312,32 +326,9 @@ def sheet_check(sheet: CharacterSheet, characteristic: str, skill: str, difficul
     return Step(sheet, pool.expression, "ffg")
 
 
-#: the rules of play, for ``dice rule ffg NAME state=JSON ...``
-RULES = {
-    "spend_destiny": spend_destiny, "add_minions": add_minions, "hit_minions": hit_minions,
-    "critical_on_minions": critical_on_minions, "minion_check": minion_check, "assist": assist,
-    "roll_initiative": roll_initiative, "initiative_check": initiative_check,
-    "destiny_from_roll": destiny_from_roll, "roll_destiny": roll_destiny,
-    "buy_characteristic": buy_characteristic, "buy_skill": buy_skill, "sheet_check": sheet_check,
-    "strain_on_minions": strain_on_minions, **HARM_RULES, **TALENT_RULES,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "spend_destiny": N_("Spend a destiny token: it flips to the other side."),
-    "add_minions": N_("A minion group joins the encounter."),
-    "hit_minions": N_("A hit on a minion group: damage minus soak joins the group's wounds."),
-    "critical_on_minions": N_("A critical injury on a minion group."),
-    "minion_check": N_("The check of a minion group."),
-    "assist": N_("A check with help: a boost die, or a setback die when an NPC helps the antagonist."),
-    "roll_initiative": N_("The initiative order of the encounter from each one's Cool or Vigilance check."),
-    "initiative_check": N_("The Cool or Vigilance check a character rolls for initiative."),
-    "destiny_from_roll": N_("A new encounter whose destiny pool holds the points the players' Force dice showed."),
-    "roll_destiny": N_("A new encounter whose destiny pool each player rolled one Force die for."),
-    "buy_characteristic": N_("Raise a characteristic one level for the next level x 10 XP."),
-    "buy_skill": N_("Buy the next rank of a skill."),
-    "sheet_check": N_("The pool of a check from the character sheet."),
-    "strain_on_minions": N_("Strain on a minion group: it becomes wounds; minions cannot use strain."),
-    **HARM_SUMMARIES,
-    **TALENT_SUMMARIES,
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    spend_destiny, add_minions, hit_minions, critical_on_minions, minion_check, assist, roll_initiative,
+    initiative_check, destiny_from_roll, roll_destiny, buy_characteristic, buy_skill, sheet_check,
+    strain_on_minions, *HARM_RULES.values(), *TALENT_RULES.values(),
+)

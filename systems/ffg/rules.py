@@ -14,6 +14,7 @@ from diceengine.api import Expressible
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 
+from ..rulebook import rule, rule_table
 from .dice import LETTERS, MAX_POOL
 
 __all__ = [
@@ -111,6 +112,7 @@ def _unknown_difficulty(name: str) -> DiceValueError:
     return DiceValueError(N_("unknown difficulty {name} (known: {names})"), name=repr(name), names=names)
 
 
+@rule(N_("The pool of a check from characteristic, skill ranks and difficulty."))
 def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost: int = 0, setback: int = 0,
                upgrades: int = 0, downgrades: int = 0, difficulty_upgrades: int = 0,
                difficulty_downgrades: int = 0, opponent: tuple[int, int] | None = None, force: int = 0) -> DicePool:
@@ -161,6 +163,7 @@ class DestinyPool:
         raise DiceValueError(f"side is 'light' or 'dark', not {side!r}")
 
 
+@rule(N_("A session's destiny pool: each player rolls one Force die."))
 def destiny_pool(players: int, seed: Any = None) -> DestinyPool:
     """A session's destiny pool: each player rolls one Force die; light and dark points become tokens."""
     if not 1 <= players <= MAX_POOL:
@@ -174,6 +177,7 @@ def destiny_pool(players: int, seed: Any = None) -> DestinyPool:
 # ---------------------------------------------------------------- combat (004)
 
 
+@rule(N_("Minions a hit takes out of a group."))
 def minions_defeated(damage: int, soak: int, wound_threshold: int, group_size: int) -> int:
     """Minions a hit takes out of a group: one for each full wound threshold the wounds (damage minus
     soak) exceed, capped at the group's size (the stormtrooper example: soak 5, threshold 5: damage
@@ -184,6 +188,7 @@ def minions_defeated(damage: int, soak: int, wound_threshold: int, group_size: i
     return min(group_size, max(0, (wounds - 1) // wound_threshold))
 
 
+@rule(N_("A critical injury roll: d100 plus the modifier."))
 def critical_injury(modifier: int = 0, seed: Any = None) -> int:
     """A critical injury roll: d100 plus the modifier (+10 per critical already suffered, ...)."""
     from diceengine.api import roll
@@ -191,6 +196,7 @@ def critical_injury(modifier: int = 0, seed: Any = None) -> int:
     return roll(f"1d100+{modifier}" if modifier >= 0 else f"1d100-{-modifier}", "standard", seed=seed).total
 
 
+@rule(N_("Names ordered by their Cool or Vigilance checks."))
 def initiative_order(checks: Mapping[str, Any], players: Sequence[str] = (), players_first: bool = True) -> list[str]:
     """Names ordered by their Cool or Vigilance checks: more net successes first, then more advantage.
 
@@ -208,6 +214,7 @@ def initiative_order(checks: Mapping[str, Any], players: Sequence[str] = (), pla
 # ---------------------------------------------------------------- advancement (004)
 
 
+@rule(N_("XP to raise a characteristic one level."))
 def characteristic_cost(current: int, created: bool = True) -> int:
     """XP to raise a characteristic one level: the next level x 10; at most 5 at creation, 6 after."""
     cap = MAX_CHARACTERISTIC if created else MAX_CREATION_CHARACTERISTIC
@@ -218,6 +225,7 @@ def characteristic_cost(current: int, created: bool = True) -> int:
     return 10 * (current + 1)
 
 
+@rule(N_("XP to buy the next rank of a skill."))
 def skill_cost(current: int, career: bool = True) -> int:
     """XP to buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
     if current < 0:
@@ -227,6 +235,7 @@ def skill_cost(current: int, career: bool = True) -> int:
     return 5 * (current + 1) + (0 if career else 5)
 
 
+@rule(N_("XP for a talent on a specialisation tree."))
 def talent_cost(tier: int) -> int:
     """XP for a talent on a specialisation tree: 5 x its tier (row 1 to 5)."""
     if not 1 <= tier <= 5:
@@ -234,22 +243,10 @@ def talent_cost(tier: int) -> int:
     return 5 * tier
 
 
-RULES = {
-    "build_pool": build_pool, "destiny_pool": destiny_pool, "minions_defeated": minions_defeated,
-    "critical_injury": critical_injury, "characteristic_cost": characteristic_cost, "skill_cost": skill_cost,
-    "talent_cost": talent_cost, "initiative_order": initiative_order,
-}
-
-#: each rule's one-line summary (``dice rule`` lists them in the user's language)
-RULE_SUMMARIES = {
-    "build_pool": N_("The pool of a check from characteristic, skill ranks and difficulty."),
-    "destiny_pool": N_("A session's destiny pool: each player rolls one Force die."),
-    "minions_defeated": N_("Minions a hit takes out of a group."),
-    "critical_injury": N_("A critical injury roll: d100 plus the modifier."),
-    "characteristic_cost": N_("XP to raise a characteristic one level."),
-    "skill_cost": N_("XP to buy the next rank of a skill."),
-    "talent_cost": N_("XP for a talent on a specialisation tree."),
-    "initiative_order": N_("Names ordered by their Cool or Vigilance checks."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+RULES, RULE_SUMMARIES = rule_table(
+    build_pool, destiny_pool, minions_defeated, critical_injury, characteristic_cost, skill_cost, talent_cost,
+    initiative_order,
+)
 #: the difficulty names of :data:`DIFFICULTIES` (``dice ladder`` and ``dice convert`` say them in the user's language)
 DIFFICULTY_WORDS = (N_("simple"), N_("easy"), N_("average"), N_("hard"), N_("daunting"), N_("formidable"))

@@ -26,7 +26,6 @@ advancement; ``dice rule ffg NAME ...`` runs them.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
@@ -39,9 +38,10 @@ from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
-from diceengine.registry import Option, Plan, System
+from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
+from ..ruleset import Ruleset
 from ..words import plain_word
 from .dice import (
     DICE,
@@ -61,7 +61,7 @@ from .dice import (
 )
 from .rules import DIFFICULTIES, DIFFICULTY_WORDS, RULE_SUMMARIES, RULES, build_pool  # noqa: F401 (RULES read from here)
 
-__all__ = ["RULES", "RULE_SUMMARIES", "FFGSystem", "NarrativeDice", "NarrativeOutcome", "die_name", "net_text",
+__all__ = ["FFGSystem", "NarrativeDice", "NarrativeOutcome", "die_name", "net_text",
            "resolve_dice"]
 
 #: die names read in every letters mode (English and French names, colour names), accents dropped
@@ -318,7 +318,7 @@ def net_text(o: Any, lang: str | None = None, force_only: bool = False) -> str:
     return render_parts(net_parts(o, force_only), lang)
 
 
-class FFGSystem(System):
+class FFGSystem(Ruleset):
     """FFG narrative dice."""
 
     name = "ffg"
@@ -329,24 +329,13 @@ class FFGSystem(System):
     grammar_package = "diceengine.grammars"
     outcome = NarrativeOutcome
     symbols = SYMBOLS
+    play_module = "diceengine.systems.ffg.play"
+    fight_module = "diceengine.systems.ffg.fight"
     options: ClassVar[Mapping[str, Option]] = {
         "letters": Option("initials", N_("what single letters mean: the dice's initials (a p b d c s f) or the "
                                          "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
                           choices=("initials", "colour")),
     }
-
-
-    def rules_of_play(self) -> types.ModuleType:
-        """The state of play of this ruleset (:mod:`diceengine.systems.ffg.play`)."""
-        import diceengine.systems.ffg.play as play  # noqa: PLR0402 - the module itself, not its package's re-exports
-
-        return play
-
-    def fight_rules(self) -> Any:
-        """The combat of this ruleset (:mod:`diceengine.systems.ffg.fight`)."""
-        from .fight import FIGHT_RULES
-
-        return FIGHT_RULES()
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         counts: dict[str, int] = {}

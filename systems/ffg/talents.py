@@ -20,12 +20,14 @@ from __future__ import annotations
 from diceengine.i18n import N_
 
 from ..play import Step, refuse
+from ..rulebook import rule, rule_table
 from .rules import talent_cost
 from .sheet import CharacterSheet, Talent
 
 __all__ = ["TALENT_RULES", "TALENT_SUMMARIES", "buy_talent"]
 
 
+@rule(N_("Buy a talent on a specialisation tree for 5 x its tier in XP, in the tree's order."))
 def buy_talent(sheet: CharacterSheet, talent: str, tree: str, tier: int, column: int = 1) -> Step[CharacterSheet]:
     """Buy ``talent`` at its place on the specialisation ``tree`` (``tier`` 1 to 5, ``column`` 1 to 4) for
     5 x the tier in XP: « Plus le diagramme est bas, plus les Talents deviennent chers »; unlocked in order
@@ -48,8 +50,7 @@ def buy_talent(sheet: CharacterSheet, talent: str, tree: str, tier: int, column:
     return Step(sheet.model_copy(update={"xp": sheet.xp - cost, "talents": [*sheet.talents, bought]}))
 
 
-TALENT_RULES = {"buy_talent": buy_talent}
-
-TALENT_SUMMARIES = {
-    "buy_talent": N_("Buy a talent on a specialisation tree for 5 x its tier in XP, in the tree's order."),
-}
+#: the rules ``dice rule`` runs, each with its one-line summary (said in the user's language)
+TALENT_RULES, TALENT_SUMMARIES = rule_table(
+    buy_talent,
+)
