@@ -11,6 +11,9 @@ their dice from the same pieces:
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
   :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
   :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);
+- :class:`SymbolDie`, :class:`SymbolPool`, :class:`Symbols`: dice whose faces are vectors of symbol counts (FFG's
+  narrative dice, a d20 pool's successes and complications), a pool's sum as an exact joint distribution, maps
+  (cancellation) and marginals (:mod:`.symbols`);
 - :class:`Throw`: one die's throws as the three interpretations of an operation: a roll that records every face
   thrown, a numpy sample, and the exact die (an explosion chain is written once, here, for all three).
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from .die import COMPARISONS, Die, Operand, as_die
 from .pool import Pool
+from .symbols import SymbolDie, SymbolPool, Symbols
 from .throw import Throw
 
-__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "Throw", "as_die"]
+__all__ = ["COMPARISONS", "Die", "Operand", "Pool", "SymbolDie", "SymbolPool", "Symbols", "Throw", "as_die"]
