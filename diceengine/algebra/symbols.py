@@ -24,7 +24,8 @@ from diceengine.pmf import PMF
 from diceengine.records import dataclass
 
 from .die import Die
-from .symbol_boxes import Box, Factor, Kind, Recipe, cells_of, product_columns, recipes, sum_cost, sum_factor
+from .symbol_boxes import Box, Factor, product_columns
+from .symbol_sums import Kind, Recipe, cells_of, recipes, sum_cost, sum_factors
 
 __all__ = ["SymbolDie", "SymbolPool", "Symbols", "Vector"]
 
@@ -252,7 +253,7 @@ class SymbolPool:
     def sum(self) -> Symbols:
         """The exact joint distribution of the pool's sum (refused past the work budget)."""
         self._cost.check("this pool's odds")
-        return Symbols(self.names, sum_factor(self._recipes))
+        return Symbols(self.names, sum_factors(self._recipes))
 
     # ------------------------------------------------------------ one roll
     @cached_property
