@@ -305,7 +305,7 @@ def test_the_tables_a_pool_will_need(counts):
     cost = nd.pool_cost(counts)
     assert rows * 7 + held <= cost.cells <= rows * 7 + 5 * held
     assert cost.work > rows * 6 * 6
-    cols, probs = nd.pool_arrays(counts)
+    _, probs = nd.pool_arrays(counts)
     assert len(probs) <= rows
 
 

@@ -38,7 +38,7 @@ def _vector(names: Sequence[str], face: Sequence[int] | Mapping[str, int]) -> Ve
     if isinstance(face, Mapping):
         unknown = set(face) - set(names)
         if unknown:
-            raise DiceValueError("unknown symbol {name} (known: {names})", name=sorted(unknown)[0], names=list(names))
+            raise DiceValueError("unknown symbol {name} (known: {names})", name=min(unknown), names=list(names))
         return tuple(int(face.get(n, 0)) for n in names)
     if len(face) != len(names):
         raise DiceValueError("a face has one count for each of the {n} symbols", n=len(names))
@@ -257,29 +257,28 @@ class SymbolPool:
 
     # ------------------------------------------------------------ one roll
     @cached_property
-    def _packing(self) -> tuple[list[int], list[tuple[int, int, int]]]:
-        """Each symbol a field of bits in one integer: the sum of the packed faces is the packed sum. Returns each
-        die kind's packed faces by position in the pool's order, and (shift, mask, lowest) of each symbol."""
-        lows = [sum(min(f[i] for f in d.faces) for d in self.dice) for i in range(len(self.names))]
+    def _packing(self) -> tuple[int, list[tuple[int, int, int]], dict[int, list[int]]]:
+        """Each symbol a field of bits in one integer, wide enough for the pool's span of it, so that the sum of the
+        packed faces is the packed sum: (the bits in all, each symbol's (shift, mask, lowest sum), each die's packed
+        faces by ``id``)."""
         fields, shift = [], 0
-        for i, low in enumerate(lows):
-            span = sum(max(f[i] for f in d.faces) for d in self.dice) - low
-            fields.append((shift, (1 << max(1, span.bit_length())) - 1, low))
-            shift += max(1, span.bit_length())
-        return [shift], fields
-
-    def _packed(self, die: SymbolDie) -> list[int]:
-        """The faces of ``die`` packed by :attr:`_packing`."""
-        fields = self._packing[1]
-        lows = [min(f[i] for f in die.faces) for i in range(len(self.names))]
-        return [sum((v - lo) << s for v, lo, (s, _, _) in zip(face, lows, fields, strict=True)) for face in die.faces]
+        for i in range(len(self.names)):
+            low = sum(min(f[i] for f in d.faces) for d in self.dice)
+            width = max(1, (sum(max(f[i] for f in d.faces) for d in self.dice) - low).bit_length())
+            fields.append((shift, (1 << width) - 1, low))
+            shift += width
+        tables = {}
+        for d in self.dice:
+            lows = [min(f[i] for f in d.faces) for i in range(len(self.names))]
+            tables[id(d)] = [sum((v - lo) << s for v, lo, (s, _, _) in zip(face, lows, fields, strict=True))
+                             for face in d.faces]
+        return shift, fields, tables
 
     @cached_property
     def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[int]]]:
         """:meth:`roll` as a plain function with what it reads bound (a ruleset's hot path binds it once)."""
-        tables = {id(d): self._packed(d) for d in self.dice}
+        _, fields, tables = self._packing
         dice = [(len(d.faces), tables[id(d)]) for d in self.dice]
-        fields = [(s, m, lo) for s, m, lo in self._packing[1]]
 
         def roll(r: Callable[[], float]) -> tuple[Vector, list[int]]:
             idx = [int(r() * n) for n, _ in dice]
@@ -296,16 +295,14 @@ class SymbolPool:
     def sample(self, n: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
         """``n`` sums, one int64 array a symbol; each run of the same die is drawn as one ``(n, k)`` block of face
         indices, in the pool's order."""
-        bits, fields = self._packing
-        if bits[0] <= 62:  # every symbol in one int64: one sum for all
+        bits, fields, tables = self._packing
+        if bits <= 62:  # every symbol in one int64: one sum for all
             packed = np.zeros(n, dtype=np.int64)
             for die, k in self.groups:
                 idx = gen.integers(0, len(die.faces), size=(n, k))
-                table = np.array(self._packed(die), dtype=np.int64)
+                table = np.array(tables[id(die)], dtype=np.int64)
                 packed += table[idx].sum(axis=1) if k > 1 else table[idx[:, 0]]
-            lows = [sum(min(f[i] for f in d.faces) for d in self.dice) for i in range(len(self.names))]
-            return {name: ((packed >> s) & m) + low for name, (s, m, _), low in zip(self.names, fields, lows,
-                                                                                     strict=True)}
+            return {name: ((packed >> s) & m) + low for name, (s, m, low) in zip(self.names, fields, strict=True)}
         total = np.zeros((n, len(self.names)), dtype=np.int64)
         for die, k in self.groups:
             total += die.vectors[gen.integers(0, len(die.faces), size=(n, k))].sum(axis=1)
