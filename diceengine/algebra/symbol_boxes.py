@@ -139,8 +139,11 @@ def product_columns(names: Sequence[str], factors: Sequence[Factor]) -> tuple[di
     probs = np.ones(1)
     for f in factors:
         theirs, p = f.rows()
-        cols = {a: np.repeat(c, len(p)) for a, c in cols.items()}
-        cols.update({a: np.tile(c.astype(np.int64), len(probs)) for a, c in zip(f.axes, theirs, strict=True)})
-        probs = np.outer(probs, p).ravel()
+        if cols or len(probs) > 1:
+            cols = {a: np.repeat(c, len(p)) for a, c in cols.items()}
+            theirs = [np.tile(c, len(probs)) for c in theirs]
+            p = np.outer(probs, p).ravel()
+        cols.update(zip(f.axes, theirs, strict=True))
+        probs = p
     zeros = np.zeros(len(probs), dtype=np.int64)
     return {name: cols.get(i, zeros) for i, name in enumerate(names)}, probs

@@ -83,8 +83,8 @@ class Recipe:
     """One factor's sum, prepared once for a pool: the layout of its symbols (the streamed kinds' own symbols
     outermost, the last one first), and each die as a flat kernel of that layout, from its lowest face."""
 
-    __slots__ = ("axes", "dense", "frames", "lo", "nested", "order", "shape", "sizes", "stack_lo", "streamed",
-                 "strides")
+    __slots__ = ("axes", "dense", "frames", "lo", "nested", "order", "shape", "sizes", "stack_lo", "starts",
+                 "streamed", "strides")
 
     def __init__(self, group: Sequence[Kind]) -> None:
         self.axes = tuple(sorted({a for k in group for a in k[0]}))
@@ -106,13 +106,26 @@ class Recipe:
         self.frames = (set(self.order), set(self.order[min(1, len(rare)):]), set(self.order[len(rare):]))
         self.sizes = tuple(math.prod(self.shape[len(self.order) - len(f):]) for f in self.frames)
         streamed = [r[0] for r in rare]
-        self.dense = [(*self.kernel(k), k[2]) for k in group if not any(k is s for s in streamed)]
-        self.streamed = [(*self.kernel(r[0], r[1]), self.lift(r[0][0], r[1]), r[0][2], r[2]) for r in rare]
+        dense = [k for k in group if not any(k is s for s in streamed)]
+        self.dense = [(self.kernel(k)[0], k[2]) for k in dense]
+        #: each streamed kind: its other faces' kernel, the shift of one of them at its lowest and of its rare face,
+        #: how many dice, the rare face's chance
+        self.streamed = [(kernel, self.shift(low), self.shift(self.lift(r[0][0], r[1])), r[0][2], r[2])
+                         for r in rare for kernel, low in [self.kernel(r[0], r[1])]]
         self.nested = self.streamed[:-1]
+        base = tuple(0 for _ in self.axes)
+        for k in dense:
+            base = _plus(base, self.kernel(k)[1], k[2])
+        #: where the inner arrays start in the stack, where the stack starts in the full layout
+        self.starts = (self.flat(base, 1), self.flat(self.stack_lo))
 
     def lift(self, own: tuple[int, ...], vector: tuple[int, ...]) -> tuple[int, ...]:
         """``vector`` over the symbols ``own`` as a vector over the factor's symbols."""
         return tuple(vector[own.index(a)] if a in own else 0 for a in self.axes)
+
+    def shift(self, vector: tuple[int, ...]) -> int:
+        """The shift of the flat index that adding ``vector`` (over the factor's symbols) makes."""
+        return sum(v * self.strides[a] for a, v in zip(self.axes, vector, strict=True))
 
     def flat(self, vector: tuple[int, ...], frame: int = 0) -> int:
         """The flat index of ``vector`` (over the factor's symbols) in a frame: 0 the full layout (from :attr:`lo`),
@@ -141,8 +154,9 @@ def recipes(kinds: Sequence[Kind]) -> list[Recipe]:
 
 def _place(into: np.ndarray, values: np.ndarray, shift: int, weight: float = 1.0) -> None:
     """Add ``weight * values[i]`` at ``into[i + shift]`` (what falls outside is zero, as the layout ensures)."""
-    n, m = len(into), len(values)
-    lo, hi = max(0, shift), min(n, shift + m)
+    lo, hi = (shift if shift > 0 else 0), shift + len(values)
+    if hi > len(into):
+        hi = len(into)
     if hi > lo:
         into[lo:hi] += values[lo - shift:hi - shift] * weight
 
@@ -160,18 +174,17 @@ def _apply(acc: np.ndarray, kernel: Kernel) -> np.ndarray:
     return out
 
 
-def _streamed(pieces: list[tuple[np.ndarray, tuple[int, ...], float]],
-              streamed: tuple[Kernel, tuple[int, ...], tuple[int, ...], int, float]
-              ) -> list[tuple[np.ndarray, tuple[int, ...], float]]:
-    """Each piece (its flat masses, the vector of its index 0, its weight) for each count ``k`` of a streamed kind's
-    rare face, binomially weighted, the other dice of the kind added one at a time."""
-    kernel, low, face, n, q = streamed
+def _streamed(pieces: list[tuple[np.ndarray, int, float]], streamed: tuple[Kernel, int, int, int, float]
+              ) -> list[tuple[np.ndarray, int, float]]:
+    """Each piece (its flat masses, where it starts, its weight) for each count ``k`` of a streamed kind's rare face,
+    binomially weighted, the other dice of the kind added one at a time."""
+    kernel, step, face, n, q = streamed
     out = []
-    for piece, base, weight in pieces:
+    for piece, at, weight in pieces:
         for k in range(n, -1, -1):
-            out.append((piece, _plus(base, face, k), weight * math.comb(n, k) * q ** k * (1 - q) ** (n - k)))
+            out.append((piece, at + k * face, weight * math.comb(n, k) * q ** k * (1 - q) ** (n - k)))
             if k:
-                piece, base = _apply(piece, kernel), _plus(base, low)
+                piece, at = _apply(piece, kernel), at + step
     return out
 
 
@@ -182,20 +195,19 @@ def sum_factors(recipes: Sequence[Recipe]) -> list[Factor]:
         full, stack, inner = r.sizes
         acc = np.zeros(inner)
         acc[0] = 1.0
-        base = tuple(0 for _ in r.axes)
-        for kernel, low, count in r.dense:
+        for kernel, count in r.dense:
             for _ in range(count):
-                acc, base = _apply(acc, kernel), _plus(base, low)
+                acc = _apply(acc, kernel)
         if r.streamed:  # each case of the nested kinds laid down in the stack, streamed through the last kind
-            pieces = [(acc, base, 1.0)]
+            pieces = [(acc, r.starts[0], 1.0)]
             for streamed in r.nested:
                 pieces = _streamed(pieces, streamed)
             acc = np.zeros(stack)
             for piece, at, weight in pieces:
-                _place(acc, piece, r.flat(at, 1), weight)
+                _place(acc, piece, at, weight)
             total = np.zeros(full)
-            for piece, at, weight in _streamed([(acc, r.stack_lo, 1.0)], r.streamed[-1]):
-                _place(total, piece, r.flat(at), weight)
+            for piece, at, weight in _streamed([(acc, r.starts[1], 1.0)], r.streamed[-1]):
+                _place(total, piece, at, weight)
             acc = total
         lo = tuple(r.lo[r.axes.index(a)] for a in r.order)  # the factor in the layout's order of symbols
         factors.append(Factor(tuple(r.order), [Box(lo, acc.reshape(r.shape))]))
@@ -242,7 +254,7 @@ def sum_cost(symbols: int, kinds: Sequence[Kind]) -> Cost:
     for group in _split(kinds):
         r = Recipe(group)
         full, stack, inner = r.sizes
-        work += sum(_add_cost(inner, kernel) * count for kernel, _, count in r.dense)
+        work += sum(_add_cost(inner, kernel) * count for kernel, count in r.dense)
         pieces = 1
         for kernel, _, _, n, _ in r.nested:
             work += pieces * n * _add_cost(inner, kernel) + pieces * (n + 1) * (inner + PYTHON_STEP)

@@ -166,27 +166,32 @@ class Symbols:
 @dataclass(frozen=True, eq=False)
 class SymbolDie:
     """A fair die whose faces are vectors of symbol counts over ``names`` (``faces[i]`` the i-th face, a face listed
-    twice twice as likely); ``name`` is what a roll's record calls it. A face is drawn as every die of the engine
-    is: ``faces[int(r() * len(faces))]``."""
+    twice twice as likely); ``name`` is what the die is called, ``labels[i]`` what a roll records for the i-th face
+    (by default its index). A face is drawn as every die of the engine is: ``faces[int(r() * len(faces))]``."""
 
     names: tuple[str, ...]
     faces: tuple[Vector, ...]
     name: str = ""
+    labels: tuple[object, ...] = ()
 
     @classmethod
-    def of(cls, names: Sequence[str], faces: Iterable[Sequence[int] | Mapping[str, int]], name: str = "") -> SymbolDie:
+    def of(cls, names: Sequence[str], faces: Iterable[Sequence[int] | Mapping[str, int]], name: str = "",
+           labels: Iterable[object] | None = None) -> SymbolDie:
         """A die with these faces: each a sequence of counts in the order of ``names``, or counts by name."""
         names = tuple(names)
         vectors = tuple(_vector(names, f) for f in faces)
         if not vectors:
             raise DiceValueError("a die needs at least one face")
-        return cls(names, vectors, name)
+        shown = tuple(range(len(vectors))) if labels is None else tuple(labels)
+        if len(shown) != len(vectors):
+            raise DiceValueError("a die has one label a face")
+        return cls(names, vectors, name, shown)
 
     def map(self, fn: Callable[[Vector], Sequence[int]], names: Sequence[str] | None = None) -> SymbolDie:
         """The die of ``fn(face)`` for each face (over ``names``, by default the same). A linear ``fn`` (a
         cancellation) commutes with the sum: a pool of mapped dice sums to the map of the pool's sum."""
         names = self.names if names is None else tuple(names)
-        return SymbolDie(names, tuple(_vector(names, fn(f)) for f in self.faces), self.name)
+        return SymbolDie(names, tuple(_vector(names, fn(f)) for f in self.faces), self.name, self.labels)
 
     @cached_property
     def value(self) -> Symbols:
@@ -275,20 +280,25 @@ class SymbolPool:
         return shift, fields, tables
 
     @cached_property
-    def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[int]]]:
+    def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[object]]]:
         """:meth:`roll` as a plain function with what it reads bound (a ruleset's hot path binds it once)."""
         _, fields, tables = self._packing
-        dice = [(len(d.faces), tables[id(d)]) for d in self.dice]
+        dice = [(len(d.faces), list(zip(tables[id(d)], d.labels or range(len(d.faces)), strict=True)))
+                for d in self.dice]
 
-        def roll(r: Callable[[], float]) -> tuple[Vector, list[int]]:
-            idx = [int(r() * n) for n, _ in dice]
-            total = sum([t[i] for (_, t), i in zip(dice, idx, strict=True)])
-            return tuple([((total >> s) & m) + lo for s, m, lo in fields]), idx
+        def roll(r: Callable[[], float]) -> tuple[Vector, list[object]]:
+            total = 0
+            record = []
+            for n, faces in dice:
+                packed, label = faces[int(r() * n)]
+                total += packed
+                record.append(label)
+            return tuple([((total >> s) & m) + lo for s, m, lo in fields]), record
 
         return roll
 
-    def roll(self, r: Callable[[], float]) -> tuple[Vector, list[int]]:
-        """One throw: the sum of the faces, and the index of each die's face (in the pool's order)."""
+    def roll(self, r: Callable[[], float]) -> tuple[Vector, list[object]]:
+        """One throw: the sum of the faces, and what each die shows (its face's label; in the pool's order)."""
         return self.roller(r)
 
     # ------------------------------------------------------------ bulk

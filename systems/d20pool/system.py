@@ -127,9 +127,9 @@ COUNTS = ("successes", "complications")
 
 def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
     """The pool as a die-algebra value: ``dice`` d20 whose faces 1..20 count the successes and complications of
-    :func:`die_table` (a roll records each die's face index, 0 for a 1)."""
+    :func:`die_table` (a roll records each die's face, 1 to 20)."""
     succ, comp = die_table(threshold, discipline)
-    d20 = SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20")
+    d20 = SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20", labels=range(1, 21))
     return SymbolPool([d20] * dice)
 
 
@@ -176,7 +176,7 @@ class PoolPlan(Plan):
 
     def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
         (successes, complications), faces = self._roller(rng.random)
-        return self._outcome(successes, complications), [i + 1 for i in faces]
+        return self._outcome(successes, complications), faces  # type: ignore[return-value]
 
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]

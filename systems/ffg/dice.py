@@ -79,7 +79,7 @@ SYMBOLS = {
 PRINTED_SYMBOLS = ("success", "failure", "advantage", "threat", "triumph", "despair", "light", "dark")
 #: each die with the symbols printed on its faces (a face counting each symbol it shows)
 PRINTED = {die: SymbolDie.of(PRINTED_SYMBOLS, [{_SYMBOL[c]: face.count(c) for c in set(face)} for face in faces],
-                             name=die)
+                             name=die, labels=[(die, i) for i in range(len(faces))])
            for die, faces in FACES.items()}
 
 
