@@ -130,6 +130,8 @@ class Factor:
                 idx += box.offset[i]
                 cols[i].append(idx)
             probs.append(flat[at])
+        if len(self.boxes) == 1:
+            return [c[0] for c in cols], probs[0]
         return [np.concatenate(c) for c in cols], np.concatenate(probs)
 
 

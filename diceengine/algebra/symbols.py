@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
@@ -172,11 +172,11 @@ class SymbolDie:
     names: tuple[str, ...]
     faces: tuple[Vector, ...]
     name: str = ""
-    labels: tuple[object, ...] = ()
+    labels: tuple[Any, ...] = ()
 
     @classmethod
     def of(cls, names: Sequence[str], faces: Iterable[Sequence[int] | Mapping[str, int]], name: str = "",
-           labels: Iterable[object] | None = None) -> SymbolDie:
+           labels: Iterable[Any] | None = None) -> SymbolDie:
         """A die with these faces: each a sequence of counts in the order of ``names``, or counts by name."""
         names = tuple(names)
         vectors = tuple(_vector(names, f) for f in faces)
@@ -280,13 +280,13 @@ class SymbolPool:
         return shift, fields, tables
 
     @cached_property
-    def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[object]]]:
+    def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[Any]]]:
         """:meth:`roll` as a plain function with what it reads bound (a ruleset's hot path binds it once)."""
         _, fields, tables = self._packing
         dice = [(len(d.faces), list(zip(tables[id(d)], d.labels or range(len(d.faces)), strict=True)))
                 for d in self.dice]
 
-        def roll(r: Callable[[], float]) -> tuple[Vector, list[object]]:
+        def roll(r: Callable[[], float]) -> tuple[Vector, list[Any]]:
             total = 0
             record = []
             for n, faces in dice:
@@ -297,7 +297,7 @@ class SymbolPool:
 
         return roll
 
-    def roll(self, r: Callable[[], float]) -> tuple[Vector, list[object]]:
+    def roll(self, r: Callable[[], float]) -> tuple[Vector, list[Any]]:
         """One throw: the sum of the faces, and what each die shows (its face's label; in the pool's order)."""
         return self.roller(r)
 

@@ -176,7 +176,7 @@ class PoolPlan(Plan):
 
     def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
         (successes, complications), faces = self._roller(rng.random)
-        return self._outcome(successes, complications), faces  # type: ignore[return-value]
+        return self._outcome(successes, complications), faces
 
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]

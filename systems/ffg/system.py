@@ -179,7 +179,7 @@ class NarrativePlan(Plan):
 
     def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:
         (s, a, t, e, lt, dk), record = self._roller(rng.random)
-        return NarrativeOutcome(s, a, t, e, lt, dk, s > 0), record  # type: ignore[return-value]
+        return NarrativeOutcome(s, a, t, e, lt, dk, s > 0), record
 
     def dice(self, record: list[tuple[str, int]]) -> list[Die]:
         return [Die(die, SIDES[die], i + 1, face=face_text(die, i)) for die, i in record]
