@@ -33,7 +33,7 @@ def test_each_face_rolls_its_published_symbols(others):
         for i, face in enumerate(faces):
             draws = iter([0.0] * at + [(i + 0.5) / len(faces)] + [0.0] * (len(dice) - at - 1))
             total, record = dice.roll(lambda draws=draws: next(draws))
-            assert record[at] == i
+            assert record[at] == (die, i)
             assert total == tuple(a + b for a, b in zip(vector(face), rest, strict=True))
 
 

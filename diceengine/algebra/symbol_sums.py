@@ -154,9 +154,7 @@ def recipes(kinds: Sequence[Kind]) -> list[Recipe]:
 
 def _place(into: np.ndarray, values: np.ndarray, shift: int, weight: float = 1.0) -> None:
     """Add ``weight * values[i]`` at ``into[i + shift]`` (what falls outside is zero, as the layout ensures)."""
-    lo, hi = (shift if shift > 0 else 0), shift + len(values)
-    if hi > len(into):
-        hi = len(into)
+    lo, hi = max(0, shift), min(len(into), shift + len(values))
     if hi > lo:
         into[lo:hi] += values[lo - shift:hi - shift] * weight
 
