@@ -195,3 +195,12 @@ def test_a_pool_past_the_budget_is_refused_before_any_work():
     pool = SymbolPool([ring] * 300)
     with pytest.raises(de.DiceLimitError):
         pool.sum()
+
+
+def test_a_refusal_is_said_in_french():
+    from diceengine.i18n import translate_error
+
+    with pytest.raises(de.DiceValueError) as caught:
+        SymbolDie.of(("s", "a"), [(1,)])
+    assert str(caught.value) == "a face has one count for each of the 2 symbols"
+    assert str(translate_error(caught.value, "fr")) == "une face a un compte pour chacun des 2 symboles"

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, TypeAlias
 
 from diceengine.errors import DiceValueError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import Cost
 from diceengine.pmf import PMF
@@ -38,10 +39,10 @@ def _vector(names: Sequence[str], face: Sequence[int] | Mapping[str, int]) -> Ve
     if isinstance(face, Mapping):
         unknown = set(face) - set(names)
         if unknown:
-            raise DiceValueError("unknown symbol {name} (known: {names})", name=min(unknown), names=list(names))
+            raise DiceValueError(N_("unknown symbol {name} (known: {names})"), name=min(unknown), names=list(names))
         return tuple(int(face.get(n, 0)) for n in names)
     if len(face) != len(names):
-        raise DiceValueError("a face has one count for each of the {n} symbols", n=len(names))
+        raise DiceValueError(N_("a face has one count for each of the {n} symbols"), n=len(names))
     return tuple(int(v) for v in face)
 
 
@@ -65,10 +66,10 @@ class Symbols:
         """Outcomes with these relative weights (non-negative, not all zero)."""
         names = tuple(names)
         if any(w < 0 for w in weights.values()):
-            raise DiceValueError("a weight cannot be negative")
+            raise DiceValueError(N_("a weight cannot be negative"))
         total = float(sum(weights.values()))
         if total <= 0:
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         table = {_vector(names, v): float(w) / total for v, w in weights.items() if w > 0}
         axes = tuple(i for i in range(len(names)) if any(v[i] for v in table))
         if not axes:
@@ -106,7 +107,7 @@ class Symbols:
     def marginal(self, name: str) -> Die:
         """The distribution of one symbol's count, as an integer die."""
         if name not in self.names:
-            raise DiceValueError("unknown symbol {name} (known: {names})", name=name, names=list(self.names))
+            raise DiceValueError(N_("unknown symbol {name} (known: {names})"), name=name, names=list(self.names))
         axis = self.names.index(name)
         for f in self.factors:
             if axis in f.axes:
@@ -133,7 +134,7 @@ class Symbols:
     def __add__(self, other: Symbols) -> Symbols:
         """The sum of two independent values over the same symbols."""
         if self.names != other.names:
-            raise DiceValueError("values over different symbols cannot be added")
+            raise DiceValueError(N_("values over different symbols cannot be added"))
         factors = list(self.factors)
         for theirs in other.factors:
             touching = [f for f in factors if set(f.axes) & set(theirs.axes)]
@@ -147,7 +148,7 @@ class Symbols:
     def repeat(self, n: int) -> Symbols:
         """The sum of ``n`` independent copies (``n`` >= 0)."""
         if n < 0:
-            raise DiceValueError("a pool has a number of dice, not {n}", n=n)
+            raise DiceValueError(N_("a pool has a number of dice, not {n}"), n=n)
         out = Symbols(self.names)
         for _ in range(n):
             out = out + self
@@ -181,10 +182,10 @@ class SymbolDie:
         names = tuple(names)
         vectors = tuple(_vector(names, f) for f in faces)
         if not vectors:
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         shown = tuple(range(len(vectors))) if labels is None else tuple(labels)
         if len(shown) != len(vectors):
-            raise DiceValueError("a die has one label a face")
+            raise DiceValueError(N_("a die has one label a face"))
         return cls(names, vectors, name, shown)
 
     def map(self, fn: Callable[[Vector], Sequence[int]], names: Sequence[str] | None = None) -> SymbolDie:
@@ -216,11 +217,11 @@ class SymbolPool:
 
     def __init__(self, dice: Sequence[SymbolDie]) -> None:
         if not dice:
-            raise DiceValueError("the pool has no dice")
+            raise DiceValueError(N_("the pool has no dice"))
         self.dice = tuple(dice)
         self.names = self.dice[0].names
         if any(d.names != self.names for d in self.dice):
-            raise DiceValueError("the dice of a pool count the same symbols")
+            raise DiceValueError(N_("the dice of a pool count the same symbols"))
         groups: list[tuple[SymbolDie, int]] = []
         for die in self.dice:  # runs of the same die: drawn together in a sample
             if groups and groups[-1][0] is die:
