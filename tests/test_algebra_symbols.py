@@ -119,6 +119,10 @@ def test_values_add_and_repeat_as_independent_throws():
     same(green + red + white, enumerate_pool([GREEN, RED, WHITE]))
     same(white + (green + red), enumerate_pool([WHITE, GREEN, RED]))  # factors merged whatever the order
     same(red.repeat(3), enumerate_pool([RED] * 3))
+    # a pool's sum (its symbols laid out with the streamed ones first) added to a value, both ways round
+    pooled = SymbolPool([SymbolDie.of(NAMES, f) for f in (YELLOW, RED, RED)]).sum()
+    same(pooled + green + white, enumerate_pool([YELLOW, RED, RED, GREEN, WHITE]))
+    same(Symbols.of(NAMES, YELLOW) + pooled, enumerate_pool([YELLOW, YELLOW, RED, RED]))
     assert red.repeat(0).items() == [((0,) * 6, 1.0)]
     assert (red + white).same(white + red) and not red.same(white)
     with pytest.raises(de.DiceValueError):

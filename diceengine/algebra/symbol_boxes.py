@@ -10,13 +10,45 @@ import math
 from collections.abc import Mapping, Sequence
 
 from diceengine.lazy import np
+from diceengine.limits import NUMPY_CALL
 
-__all__ = ["Box", "Factor", "product_columns"]
+__all__ = ["Box", "Factor", "Kernel", "as_kernel", "convolve", "place", "product_columns"]
 
 #: a kind of die in a pool: the symbols its faces touch, its distinct faces on them with their chances, how many dice
-#: most multiply-adds of a sum of two boxes done as one 1-D convolution (laid out in the sum's shape, the index of a
-#: sum is the sum of the indices): below it one numpy call beats a shifted copy per cell
-FLAT_WORK = 40_000
+#: a die as a flat kernel: each face's shift of the flat index with its chance, the lowest shift, and the chances
+#: from the lowest shift to the highest as one array (zeros between)
+Kernel = tuple[list[tuple[int, float]], int, list[float]]
+
+
+def as_kernel(shifts: list[tuple[int, float]]) -> Kernel:
+    """The kernel of these (shift, chance) pairs."""
+    low = min(d for d, _ in shifts)
+    dense = [0.0] * (max(d for d, _ in shifts) - low + 1)
+    for d, p in shifts:
+        dense[d - low] += p
+    return shifts, low, dense
+
+
+def place(into: np.ndarray, values: np.ndarray, shift: int, weight: float = 1.0) -> None:
+    """Add ``weight * values[i]`` at ``into[i + shift]`` (what falls outside is zero, as a layout ensures)."""
+    lo, hi = max(0, shift), min(len(into), shift + len(values))
+    if hi > lo:
+        into[lo:hi] += values[lo - shift:hi - shift] * weight
+
+
+def convolve(acc: np.ndarray, by: Kernel) -> np.ndarray:
+    """The flat masses ``acc`` with one more independent value added, laid out so that no sum leaves the array:
+    one 1-D convolution, or one shifted copy per shift when that does less work (a large array, a sparse kernel)."""
+    shifts, low, dense = by
+    n = len(acc)
+    out = np.zeros(n)
+    if n * len(dense) <= len(shifts) * (2 * n + 2 * NUMPY_CALL):
+        place(out, np.convolve(acc, dense), low)
+    else:
+        for d, p in shifts:
+            place(out, acc, d, p)
+    return out
+
 
 Kind = tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]], int]
 
@@ -24,12 +56,11 @@ Kind = tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]], int]
 class Box:
     """Masses over a box of vectors: ``grid[i, j, ...]`` is the mass of ``offset + (i, j, ...)``."""
 
-    __slots__ = ("_cells", "grid", "offset")
+    __slots__ = ("grid", "offset")
 
     def __init__(self, offset: tuple[int, ...], grid: np.ndarray) -> None:
         self.offset = offset
         self.grid = grid
-        self._cells: list[tuple[tuple[int, ...], float]] | None = None
 
     @classmethod
     def of(cls, masses: Mapping[tuple[int, ...], float]) -> Box:
@@ -42,34 +73,18 @@ class Box:
         return cls(lo, grid)
 
     def add(self, other: Box) -> Box:
-        """The box of the sum of two independent boxes (a convolution)."""
+        """The box of the sum of two independent boxes: both laid out flat in the sum's shape (the index of a sum is
+        then the sum of the indices), the smaller as a kernel of shifts (:func:`convolve`)."""
         small, big = (self, other) if self.grid.size <= other.grid.size else (other, self)
         shape = tuple(a + b - 1 for a, b in zip(small.grid.shape, big.grid.shape, strict=True))
+        strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
+        laid = np.zeros(shape)
+        laid[tuple(slice(0, n) for n in big.grid.shape)] = big.grid
+        at = np.nonzero(small.grid)
+        shifts = zip(sum(idx * stride for idx, stride in zip(at, strides, strict=True)).tolist(),
+                     small.grid[at].tolist(), strict=True)
         offset = tuple(a + b for a, b in zip(self.offset, other.offset, strict=True))
-        size = math.prod(shape)
-        reach = sum((n - 1) * math.prod(shape[k + 1:]) for k, n in enumerate(small.grid.shape)) + 1
-        if size * reach <= FLAT_WORK:  # small: one 1-D convolution of the boxes laid out in the sum's shape
-            flat = [np.zeros(shape) for _ in range(2)]
-            for box, into in zip((small, big), flat, strict=True):
-                into[tuple(slice(0, n) for n in box.grid.shape)] = box.grid
-            return Box(offset, np.convolve(flat[1].ravel(), flat[0].ravel()[:reach])[:size].reshape(shape))
-        out = np.zeros(shape)  # one shifted copy of the larger for each nonzero cell of the smaller
-        scaled = np.empty_like(big.grid)
-        for cell, mass in small.cells():
-            np.multiply(big.grid, mass, out=scaled)
-            out[tuple(slice(c, c + n) for c, n in zip(cell, big.grid.shape, strict=True))] += scaled
-        return Box(offset, out)
-
-    def cells(self) -> list[tuple[tuple[int, ...], float]]:
-        """Each nonzero cell, as (its index, its mass); kept (a die is added again and again)."""
-        if self._cells is None:
-            at = np.nonzero(self.grid)
-            self._cells = list(zip(zip(*(a.tolist() for a in at), strict=True), self.grid[at].tolist(), strict=True))
-        return self._cells
-
-    def shifted(self, by: tuple[int, ...], weight: float) -> Box:
-        """The box moved by ``by``, its masses times ``weight``."""
-        return Box(tuple(a + b for a, b in zip(self.offset, by, strict=True)), self.grid * weight)
+        return Box(offset, convolve(laid.ravel(), as_kernel(list(shifts))).reshape(shape))
 
     def lift(self, axes: Sequence[int], into: Sequence[int]) -> Box:
         """The box over the symbols ``into`` (holding ``axes``, in any order): 0 on the symbols it did not name."""

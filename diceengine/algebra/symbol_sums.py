@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-from .symbol_boxes import Box, Factor
+from .symbol_boxes import Box, Factor, Kernel, as_kernel, convolve, place
 
 __all__ = ["Kind", "Recipe", "cells_of", "recipes", "sum_cost", "sum_factors"]
 
@@ -27,9 +27,6 @@ __all__ = ["Kind", "Recipe", "cells_of", "recipes", "sum_cost", "sum_factors"]
 Kind = tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]], int]
 #: a kind of die streamed: the kind, its rare face (over its own symbols) and that face's chance
 Rare = tuple[Kind, tuple[int, ...], float]
-#: a die as a flat kernel: each face's shift of the flat index with its chance, the lowest shift, and the chances
-#: from the lowest shift to the highest as one array (zeros between)
-Kernel = tuple[list[tuple[int, float]], int, list[float]]
 
 
 def cells_of(faces: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]]]:
@@ -141,35 +138,12 @@ class Recipe:
         total = sum(p for _, p in kept)
         shifts = [(sum((x - m) * self.strides[a] for a, x, m in zip(kind[0], v, low, strict=True)), p / total)
                   for v, p in kept]
-        dense = [0.0] * (max(d for d, _ in shifts) + 1)
-        for d, p in shifts:
-            dense[d] += p
-        return (shifts, 0, dense), self.lift(kind[0], low)
+        return as_kernel(shifts), self.lift(kind[0], low)
 
 
 def recipes(kinds: Sequence[Kind]) -> list[Recipe]:
     """What :func:`sum_factors` adds, prepared once for a pool."""
     return [Recipe(group) for group in _split(kinds)]
-
-
-def _place(into: np.ndarray, values: np.ndarray, shift: int, weight: float = 1.0) -> None:
-    """Add ``weight * values[i]`` at ``into[i + shift]`` (what falls outside is zero, as the layout ensures)."""
-    lo, hi = max(0, shift), min(len(into), shift + len(values))
-    if hi > lo:
-        into[lo:hi] += values[lo - shift:hi - shift] * weight
-
-
-def _apply(acc: np.ndarray, kernel: Kernel) -> np.ndarray:
-    """The flat array ``acc`` with one more die added (the index of a sum is the sum of the indices)."""
-    shifts, low, dense = kernel
-    n = len(acc)
-    out = np.zeros(n)
-    if n * len(dense) <= len(shifts) * (2 * n + 2 * NUMPY_CALL):
-        _place(out, np.convolve(acc, dense), low)
-    else:
-        for d, p in shifts:
-            _place(out, acc, d, p)
-    return out
 
 
 def _streamed(pieces: list[tuple[np.ndarray, int, float]], streamed: tuple[Kernel, int, int, int, float]
@@ -182,7 +156,7 @@ def _streamed(pieces: list[tuple[np.ndarray, int, float]], streamed: tuple[Kerne
         for k in range(n, -1, -1):
             out.append((piece, at + k * face, weight * math.comb(n, k) * q ** k * (1 - q) ** (n - k)))
             if k:
-                piece, at = _apply(piece, kernel), at + step
+                piece, at = convolve(piece, kernel), at + step
     return out
 
 
@@ -195,26 +169,26 @@ def sum_factors(recipes: Sequence[Recipe]) -> list[Factor]:
         acc[0] = 1.0
         for kernel, count in r.dense:
             for _ in range(count):
-                acc = _apply(acc, kernel)
+                acc = convolve(acc, kernel)
         if r.streamed:  # each case of the nested kinds laid down in the stack, streamed through the last kind
             pieces = [(acc, r.starts[0], 1.0)]
             for streamed in r.nested:
                 pieces = _streamed(pieces, streamed)
             acc = np.zeros(stack)
             for piece, at, weight in pieces:
-                _place(acc, piece, at, weight)
+                place(acc, piece, at, weight)
             total = np.zeros(full)
             for piece, at, weight in _streamed([(acc, r.starts[1], 1.0)], r.streamed[-1]):
-                _place(total, piece, at, weight)
+                place(total, piece, at, weight)
             acc = total
         lo = tuple(r.lo[r.axes.index(a)] for a in r.order)  # the factor in the layout's order of symbols
         factors.append(Factor(tuple(r.order), [Box(lo, acc.reshape(r.shape))]))
     return factors
 
 
-def _add_cost(n: float, kernel: Kernel) -> float:
-    """The work of :func:`_apply` on an array of ``n`` cells."""
-    shifts, _, dense = kernel
+def _add_cost(n: float, by: Kernel) -> float:
+    """The work of :func:`~.symbol_boxes.convolve` on an array of ``n`` cells."""
+    shifts, _, dense = by
     return min(n * len(dense), len(shifts) * (2 * n + 2 * NUMPY_CALL)) + 2 * n + NUMPY_CALL * 2
 
 

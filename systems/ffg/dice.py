@@ -27,6 +27,7 @@ __all__ = [
     "NARRATIVE",
     "ORDER",
     "PRINTED",
+    "PRINTED_SYMBOLS",
     "SIDES",
     "SYMBOLS",
     "WORDS",
