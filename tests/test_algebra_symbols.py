@@ -56,6 +56,10 @@ POOLS = {
     "three rare kinds": [YELLOW, YELLOW, RED, RED, [(0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0)]],
     "a rare face below the others": [[(2, 0, 0, 0, 0, 0), (3, 1, 0, 0, 0, 0), (-4, 0, 0, 2, 0, 0)]] * 3 + [RED],
     "nothing counted": [[(0, 0, 0, 0, 0, 0)] * 4, GREEN],
+    # the rare face alone counts a symbol of its own and one shared with another die
+    "a rare face on a shared symbol": [[(0, 0, 0, 0, 0, 0), (1, 0, 1, 0, 0, 0)]] * 2 + [[(0, 0, 0, 0, 0, 0),
+                                                                                     (1, 0, 0, 0, 0, 0),
+                                                                                     (2, 0, 0, 0, 0, 0)]] * 2,
     # faces far apart: a die is added as one shifted copy a face (a sparse kernel), not as one convolution
     "wide faces": [[(0, 0, 0, 0, 0, 0), (12, 0, 0, 0, 0, 0), (0, 12, 0, 0, 0, 0), (12, 12, 1, 0, 0, 0)]] * 3
                   + [YELLOW, RED],
@@ -208,3 +212,33 @@ def test_a_refusal_is_said_in_french():
         SymbolDie.of(("s", "a"), [(1,)])
     assert str(caught.value) == "a face has one count for each of the 2 symbols"
     assert str(translate_error(caught.value, "fr")) == "une face a un compte pour chacun des 2 symboles"
+
+
+def _random_die(rng, symbols: int) -> list[tuple[int, ...]]:
+    """A die of 2 to 5 faces: mostly small counts, often a symbol no other face counts, sometimes a constant."""
+    kind = rng.random()
+    if kind < 0.15:  # every face the same
+        return [tuple(rng.randint(-2, 2) for _ in range(symbols))] * rng.randint(1, 3)
+    faces = [tuple(rng.choice((0, 0, 1, 2, -1)) if rng.random() < 0.6 else 0 for _ in range(symbols))
+             for _ in range(rng.randint(2, 5))]
+    if kind < 0.6:  # one face alone counts one symbol (a rare face)
+        axis = rng.randrange(symbols)
+        faces = [tuple(0 if i == axis else x for i, x in enumerate(f)) for f in faces]
+        i = rng.randrange(len(faces))
+        faces[i] = tuple(rng.choice((1, 2, -1)) if j == axis else x for j, x in enumerate(faces[i]))
+    return faces
+
+
+def test_generated_pools_sum_to_the_enumeration():
+    # 300 pools made by a seeded generator (the same pools every run), each against the enumeration
+    rng = __import__("random").Random(33)
+    for _ in range(300):
+        symbols = rng.randint(1, 4)
+        kinds = [_random_die(rng, symbols) for _ in range(rng.randint(1, 3))]
+        dice = [rng.choice(kinds) for _ in range(rng.randint(1, 5))]
+        names = tuple("wxyz"[:symbols])
+        made = {id(f): SymbolDie.of(names, f) for f in kinds}
+        pool = SymbolPool([made[id(f)] for f in dice])
+        got = pool.sum()
+        same(got, enumerate_pool(dice))
+        assert pool.sum_cost().cells >= len(got.items()) * (symbols + 1)  # the estimate bounds the rows

@@ -25,8 +25,9 @@ __all__ = ["Kind", "Recipe", "cells_of", "recipes", "sum_cost", "sum_factors"]
 
 #: a kind of die in a pool: the symbols its faces touch, its distinct faces on them with their chances, how many dice
 Kind = tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]], int]
-#: a kind of die streamed: the kind, its rare face (over its own symbols) and that face's chance
-Rare = tuple[Kind, tuple[int, ...], float]
+#: a kind of die streamed: the kind, its rare face (over its own symbols), that face's chance, and the symbol only
+#: that face counts
+Rare = tuple[Kind, tuple[int, ...], float, int]
 
 
 def cells_of(faces: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]]]:
@@ -53,22 +54,16 @@ def _split(kinds: Sequence[Kind]) -> list[list[Kind]]:
 
 def _rare(group: Sequence[Kind]) -> list[Rare]:
     """The kinds streamed (see the module's docstring): those whose one face alone counts a symbol no other kind of
-    the group counts, each with that face, fewest dice first."""
+    the group counts, each with that face and that symbol, fewest dice first."""
     out = []
     for index, (own, cells, _) in enumerate(group):
         others = {a for j, k in enumerate(group) if j != index for a in k[0]}
         for j, axis in enumerate(own):
             carriers = [(v, p) for v, p in cells if v[j]]
             if axis not in others and len(carriers) == 1 and carriers[0][1] < 1:
-                out.append((group[index], carriers[0][0], carriers[0][1]))
+                out.append((group[index], carriers[0][0], carriers[0][1], axis))
                 break
     return sorted(out, key=lambda r: r[0][2])
-
-
-def _private(rare: Rare) -> int:
-    """The symbol only the rare face of a streamed kind counts."""
-    own, cells, _ = rare[0]
-    return next(a for j, a in enumerate(own) if rare[1][j] and sum(1 for v, _ in cells if v[j]) == 1)
 
 
 def _plus(a: tuple[int, ...], b: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
@@ -86,7 +81,7 @@ class Recipe:
     def __init__(self, group: Sequence[Kind]) -> None:
         self.axes = tuple(sorted({a for k in group for a in k[0]}))
         rare = _rare(group)
-        outer = [_private(r) for r in reversed(rare)]
+        outer = [r[3] for r in reversed(rare)]
         self.order = outer + [a for a in self.axes if a not in outer]
         lo, hi = {a: 0 for a in self.axes}, {a: 0 for a in self.axes}
         for own, cells, n in group:
@@ -204,7 +199,7 @@ def _rows(group: Sequence[Kind], rare: Sequence[Rare]) -> float:
             span[0] += n * min(v[j] for v, _ in cells)
             span[1] += n * max(v[j] for v, _ in cells)
     boxes: list[dict[int, list[int]]] = [spans]
-    for kind, face, _ in rare:
+    for kind, face, _, _ in rare:
         rest = [v for v, _ in kind[1] if v != face]
         more = []
         for box in boxes:
