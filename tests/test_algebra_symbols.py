@@ -242,3 +242,17 @@ def test_generated_pools_sum_to_the_enumeration():
         got = pool.sum()
         same(got, enumerate_pool(dice))
         assert pool.sum_cost().cells >= len(got.items()) * (symbols + 1)  # the estimate bounds the rows
+
+
+def test_a_value_past_the_budget_is_refused():
+    # values added, mapped or listed check the work budget too (a pool's sum checks it before any work)
+    wide = Symbols.of(("x", "y"), [(i, j) for i in range(0, 3000, 7) for j in range(0, 3000, 11)])
+    with pytest.raises(de.DiceLimitError):
+        wide + wide
+    spread = [Symbols.of(("a", "b", "c", "d"), [tuple(v if k == axis else 0 for k in range(4)) for v in range(150)])
+              for axis in range(4)]
+    apart = spread[0] + spread[1] + spread[2] + spread[3]  # four independent factors: 150 ** 4 rows
+    with pytest.raises(de.DiceLimitError):
+        apart.columns()
+    with pytest.raises(de.DiceLimitError):
+        apart.map(lambda v: v)

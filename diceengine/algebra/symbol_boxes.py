@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from diceengine.lazy import np
-from diceengine.limits import NUMPY_CALL
+from diceengine.limits import NUMPY_CALL, Cost
 
 __all__ = ["Box", "Factor", "Kernel", "as_kernel", "convolve", "place", "product_columns"]
 
@@ -77,6 +77,8 @@ class Box:
         then the sum of the indices), the smaller as a kernel of shifts (:func:`convolve`)."""
         small, big = (self, other) if self.grid.size <= other.grid.size else (other, self)
         shape = tuple(a + b - 1 for a, b in zip(small.grid.shape, big.grid.shape, strict=True))
+        size = math.prod(shape)
+        Cost(size * min(small.grid.size, 2 * np.count_nonzero(small.grid) + 2), 3 * size).check("this sum")
         strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
         laid = np.zeros(shape)
         laid[tuple(slice(0, n) for n in big.grid.shape)] = big.grid
@@ -156,6 +158,8 @@ def product_columns(names: Sequence[str], factors: Sequence[Factor]) -> tuple[di
     probs = np.ones(1)
     for f in factors:
         theirs, p = f.rows()
+        rows = len(probs) * len(p)
+        Cost(rows * (len(names) + 1) * 6, rows * (len(names) + 1)).check("these odds")
         if cols or len(probs) > 1:
             cols = {a: np.repeat(c, len(p)) for a, c in cols.items()}
             theirs = [np.tile(c, len(probs)) for c in theirs]

@@ -20,7 +20,7 @@ from typing import Any, TypeAlias
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.lazy import np
-from diceengine.limits import Cost
+from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.pmf import PMF
 from diceengine.records import dataclass
 
@@ -157,6 +157,8 @@ class Symbols:
     def map(self, fn: Callable[[Vector], Sequence[int]], names: Sequence[str] | None = None) -> Symbols:
         """The value of ``fn(outcome)``, a vector over ``names`` (by default the same symbols)."""
         names = self.names if names is None else tuple(names)
+        rows = math.prod(sum(b.grid.size for b in f.boxes) for f in self.factors)
+        Cost(rows * PYTHON_STEP * (len(self.names) + 4), rows * (len(self.names) + 1)).check("this map")
         weights: dict[Vector, float] = {}
         for v, p in self.items():
             w = _vector(names, fn(v))
