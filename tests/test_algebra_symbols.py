@@ -4,6 +4,7 @@ face of every die combined (itertools.product), with exact fractions."""
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 from itertools import product
 
@@ -231,7 +232,7 @@ def _random_die(rng, symbols: int) -> list[tuple[int, ...]]:
 
 def test_generated_pools_sum_to_the_enumeration():
     # 300 pools made by a seeded generator (the same pools every run), each against the enumeration
-    rng = __import__("random").Random(33)
+    rng = random.Random(33)
     for _ in range(300):
         symbols = rng.randint(1, 4)
         kinds = [_random_die(rng, symbols) for _ in range(rng.randint(1, 3))]
