@@ -29,6 +29,7 @@ __all__ = [
     "Keep",
     "ListedFaces",
     "Modifiers",
+    "NamedModifier",
     "Reroll",
     "RerollRank",
     "Sort",
@@ -133,6 +134,21 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
         raise DiceSyntaxError(f"'{token}' needs a number after '!=' (a compare point of '{text[:-2]}')",
                               column=column)
     return text[:-2], Compare.of("!=", compare.value)
+
+
+def _read_kind(node: Any) -> None:
+    """A modifier node's ``kind`` token read: its position, its letters (lower case) and a ``!=`` point after them."""
+    object.__setattr__(node, "pos", node.kind.start_pos)
+    kind, compare = _letter_not_equal(node.kind, node.compare)
+    object.__setattr__(node, "compare", compare)
+    object.__setattr__(node, "kind", kind)
+
+
+def _read_letter(node: Any, letter: str) -> None:
+    """A modifier node's ``letter`` token read: its position, a ``!=`` point after it, the letter as written here."""
+    object.__setattr__(node, "pos", node.letter.start_pos)
+    object.__setattr__(node, "compare", _letter_not_equal(node.letter, node.compare)[1])
+    object.__setattr__(node, "letter", letter)
 
 
 #: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
@@ -246,10 +262,9 @@ class Reroll(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", "r" if kind == "rr" else kind)
+            _read_kind(self)
+            if self.kind == "rr":
+                object.__setattr__(self, "kind", "r")
 
     @property
     def once(self) -> bool:
@@ -285,9 +300,7 @@ class CountFailures(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
-            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            object.__setattr__(self, "letter", "f")
+            _read_letter(self, "f")
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,9 +338,7 @@ class Double(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
-            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            object.__setattr__(self, "letter", "dbl")
+            _read_letter(self, "dbl")
 
 
 #: most digits a decimal literal may have after its point
@@ -385,10 +396,7 @@ class Unique(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", kind)
+            _read_kind(self)
 
     @property
     def once(self) -> bool:
@@ -419,10 +427,24 @@ class Critical(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", kind)
+            _read_kind(self)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedModifier(Node):
+    """A modifier known by its letters only, resolved when the term is compiled (a plug-in's: ``4d6z1``, entry-point
+    group ``diceengine.modifiers``; :mod:`.modifiers.plugin`): ``name`` lower case, ``typed`` as written."""
+
+    name: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+    typed: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.name, Token):
+            object.__setattr__(self, "pos", self.name.start_pos)
+            object.__setattr__(self, "typed", str(self.name))
+            object.__setattr__(self, "name", str(self.name).lower())
 
 
 @dataclass(frozen=True, slots=True)

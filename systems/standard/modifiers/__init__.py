@@ -1,0 +1,87 @@
+"""The modifiers of the standard notation's dice term, one class each, in one table (:data:`TABLE`, as avrae's d20
+keys its operators by their letters): a modifier's letters, its node, how it is written (:func:`written`) and how
+it is lowered to the term's :class:`~..term.spec.TermSpec` (:func:`lower`) live in its class.
+
+- :mod:`.base`: :class:`~.base.Modifier` (what a modifier holds) and :class:`~.base.Building` (the term being built);
+- :mod:`.dice`: keep / drop, explosions, re-rolls, re-rolls of ranks, unique dice, sort;
+- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum);
+- :mod:`.plugin`: a modifier a plug-in adds (entry-point group ``diceengine.modifiers``): its contract,
+  :class:`~.plugin.FaceMap`, is one docstring.
+
+Adding a modifier in the tree (``docs/contributing.md`` has the checklist): its class here, its rule and node
+(``grammars/standard.lark``, :mod:`..nodes`), its row in ``docs/notation.md``, its tests. A modifier that needs a
+field of the spec the interpretations do not read yet adds that field and its reading too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from diceengine.errors import DiceSyntaxError
+
+from .base import Building, Modifier
+from .dice import (
+    ExplodeModifier,
+    KeepModifier,
+    RerollModifier,
+    RerollRankModifier,
+    SortModifier,
+    UniqueModifier,
+    keep_rule,
+)
+from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier
+from .scores import (
+    ClampModifier,
+    CountFailuresModifier,
+    CountSuccessesModifier,
+    CriticalModifier,
+    DoubleModifier,
+    FaceMaps,
+)
+
+__all__ = ["TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
+           "register_modifier", "written"]
+
+#: every modifier, in the order they are lowered (each reads what those before it set: the faces after the face
+#: maps, the success count before the failures and the doubles, the explosion and re-roll before unique dice)
+TABLE: tuple[Modifier, ...] = (
+    KeepModifier(),
+    FaceMaps(),
+    CriticalModifier(),
+    ExplodeModifier(),
+    RerollModifier(),
+    CountSuccessesModifier(),
+    CountFailuresModifier(),
+    DoubleModifier(),
+    RerollRankModifier(),
+    UniqueModifier(),
+    SortModifier(),
+)
+
+#: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
+_WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
+                                  if not isinstance(m, FaceMaps)}
+#: a node's class -> the entry of the table that lowers it
+_LOWERING: dict[type, Modifier] = {node: m for m in TABLE for node in m.nodes}
+
+
+def written(mod: Any) -> str:
+    """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
+    return _WRITERS[type(mod)].written(mod)
+
+
+def lower(term: Building) -> Mapping[str, Any]:
+    """The fields of the term's spec its modifiers set, each lowered by its class in the table's order (the faces
+    left in ``term.faces``). A node no modifier lowers is refused, never ignored."""
+    mods = term.mods
+    for mod in mods:
+        if type(mod) not in _LOWERING:
+            raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
+                                  term.where(mod))
+    for entry in TABLE:
+        kinds = entry.nodes
+        found = [m for m in mods if type(m) in kinds]
+        if found:
+            term.fields.update(entry.lower(term, found))
+    return term.fields
