@@ -66,22 +66,35 @@ _WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), Plu
 _LOWERING: dict[type, Modifier] = {node: m for m in TABLE for node in m.nodes}
 
 
+def _of(table: dict[type, Modifier], kind: type) -> Modifier | None:
+    """The modifier of a node's class in ``table``, or of the nearest class it derives from (``GroupKeep``: keep)."""
+    found = table.get(kind)
+    if found is None:
+        found = next((table[k] for k in kind.__mro__ if k in table), None)
+        if found is not None:
+            table[kind] = found
+    return found
+
+
 def written(mod: Any) -> str:
     """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
-    return _WRITERS[type(mod)].written(mod)
+    writer = _of(_WRITERS, type(mod))
+    if writer is None:
+        raise TypeError(f"no modifier of the table writes {type(mod).__name__}")
+    return writer.written(mod)
 
 
 def lower(term: Building) -> Mapping[str, Any]:
     """The fields of the term's spec its modifiers set, each lowered by its class in the table's order (the faces
     left in ``term.faces``). A node no modifier lowers is refused, never ignored."""
     mods = term.mods
-    for mod in mods:
-        if type(mod) not in _LOWERING:
-            raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
-                                  term.where(mod))
+    entries = [_of(_LOWERING, type(mod)) for mod in mods]
+    if None in entries:
+        mod = mods[entries.index(None)]
+        raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
+                              term.where(mod))
     for entry in TABLE:
-        kinds = entry.nodes
-        found = [m for m in mods if type(m) in kinds]
+        found = [m for m, e in zip(mods, entries, strict=True) if e is entry]
         if found:
             term.fields.update(entry.lower(term, found))
     return term.fields

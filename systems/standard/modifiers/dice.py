@@ -64,8 +64,9 @@ class ExplodeModifier(Modifier):
     def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
         self.check_single(term, found)
         mod, faces = found[0], term.faces
-        explode: Compare | None = mod.compare or Compare.of("=", faces[-1])
-        on = len(split_faces(faces, explode)[0])
+        point: Compare = mod.compare or Compare.of("=", faces[-1])
+        on = len(split_faces(faces, point)[0])
+        explode: Compare | None = point
         if on == 0:  # no face can explode (1d6!7): a plain die
             explode = None
         if on == len(faces):

@@ -46,7 +46,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     faces, kind = _die(sides_spec, expression, pos)
     term = Building(node, expression, count, faces, kind, _term_text(node, count, sides_spec), dialect, explosions,
                     scale)
-    lowered = {**_NO_MODIFIER, **lower(term)} if term.mods else _NO_MODIFIER
+    lowered: dict[str, Any] = {**_NO_MODIFIER, **lower(term)} if term.mods else _NO_MODIFIER
     if explosions == "dice" and dialect == "d20" and lowered["keeps"] and lowered["explode"] is not None \
             and lowered["window"] is not None:
         # every die thrown is ranked: d20's operators choose among the dice thrown, not among ``count`` of them
@@ -94,7 +94,7 @@ _PLAIN = {**_SPEC_DEFAULTS, "selection": None, "each_die": False, "explode": Non
 
 
 #: the fields of a term's spec its modifiers set, as they are without any (:func:`.modifiers.lower` sets the others)
-_NO_MODIFIER = {"window": None, "selection": None, "keeps": (), "explode": None, "compound": False, "reroll": None,
+_NO_MODIFIER: dict[str, Any] = {"window": None, "selection": None, "keeps": (), "explode": None, "compound": False, "reroll": None,
                 "reroll_once": False, "success": None, "failure": None}
 
 
