@@ -80,7 +80,7 @@ def written(mod: Any) -> str:
     """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
     writer = _of(_WRITERS, type(mod))
     if writer is None:
-        raise TypeError(f"no modifier of the table writes {type(mod).__name__}")
+        raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", None, getattr(mod, "pos", None))
     return writer.written(mod)
 
 
