@@ -62,6 +62,8 @@ TABLE: tuple[Modifier, ...] = (
 #: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
 _WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
                                   if not isinstance(m, FaceMaps)}
+#: an entry of the table -> its place in it
+_PLACE: dict[Modifier, int] = {m: i for i, m in enumerate(TABLE)}
 #: a node's class -> the entry of the table that lowers it
 _LOWERING: dict[type, Modifier] = {node: m for m in TABLE for node in m.nodes}
 
@@ -78,7 +80,7 @@ def _of(table: dict[type, Modifier], kind: type) -> Modifier | None:
 
 def written(mod: Any) -> str:
     """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
-    writer = _of(_WRITERS, type(mod))
+    writer = _WRITERS.get(type(mod)) or _of(_WRITERS, type(mod))
     if writer is None:
         raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", None, getattr(mod, "pos", None))
     return writer.written(mod)
@@ -88,13 +90,14 @@ def lower(term: Building) -> Mapping[str, Any]:
     """The fields of the term's spec its modifiers set, each lowered by its class in the table's order (the faces
     left in ``term.faces``). A node no modifier lowers is refused, never ignored."""
     mods = term.mods
-    entries = [_of(_LOWERING, type(mod)) for mod in mods]
-    if None in entries:
-        mod = mods[entries.index(None)]
-        raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
-                              term.where(mod))
-    for entry in TABLE:
-        found = [m for m, e in zip(mods, entries, strict=True) if e is entry]
-        if found:
-            term.fields.update(entry.lower(term, found))
+    found: dict[int, list[Any]] = {}  # the place of each modifier's entry in the table -> its nodes, in order
+    for mod in mods:
+        entry = _LOWERING.get(type(mod)) or _of(_LOWERING, type(mod))
+        if entry is None:
+            raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
+                                  term.where(mod))
+        found.setdefault(_PLACE[entry], []).append(mod)
+    fields = term.fields
+    for place in sorted(found):
+        fields.update(TABLE[place].lower(term, found[place]))
     return term.fields
