@@ -44,10 +44,10 @@ class FaceMap(Protocol):
       listed twice is twice as likely). It is pure: it is called once per face when the term is compiled, never
       during a roll. It returns an ``int`` within ±10**9.
 
-    **What the engine does with it.** The die gets the faces it returns, as a listed die ``d{...}`` has: every later
-    modifier (keep / drop, explosion, re-roll, success count, critical marks) reads the new faces, modifiers apply
-    in the order written (``4d6z1mi2`` maps the ones to zero, then raises every face below 2 to 2), and the dice
-    shown are the new faces. A ``face`` that raises, or returns anything but an integer in bounds, is the engine's
+    **What the engine does with it.** The die gets the faces it returns, as a listed die ``d{...}`` has: every
+    other modifier (keep / drop, explosion, re-roll, success count, critical marks) reads the new faces, wherever
+    it is written; the face maps (with the built-in ``mi`` / ``ma``) apply in the order written (``4d6z3mi3``
+    zeroes the 3s, then raises every face under 3 to 3); the dice shown are the new faces. A ``face`` that raises, or returns anything but an integer in bounds, is the engine's
     error on the expression (:class:`~diceengine.errors.DiceValueError`, with a caret), never a traceback.
     """
 
