@@ -51,7 +51,8 @@ class Modifier:
 
     - ``letters``: how it is spelled right after the dice (for "did you mean" and the docs);
     - ``nodes``: the syntax-tree node(s) its grammar rule builds (:mod:`..nodes`; the rule is named after the node);
-    - ``single``: the name said when a term has it twice ("more than one explosion"), ``None`` when it may repeat;
+    - ``single``: the name said when a term has it twice ("more than one explosion"), for a modifier written once
+      (lowered by :meth:`lower_one`; one that may repeat overrides :meth:`lower`);
     - :meth:`written`: the node as the term's text writes it (``kh3``, ``!>=5``);
     - :meth:`lower`: the term being built, and the modifier's nodes on it (in the order written), to the fields of
       the term's :class:`~..term.spec.TermSpec` it sets; what no roll could honour is refused here with a caret.
@@ -67,14 +68,16 @@ class Modifier:
         raise NotImplementedError
 
     def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        """The fields of the term's spec this modifier sets (``found``: its nodes on the term, in order)."""
-        raise NotImplementedError
-
-    def check_single(self, term: Building, found: Sequence[Any]) -> None:
-        """Refuse a modifier written twice when it may be written once."""
-        if self.single is not None and len(found) > 1:
+        """The fields of the term's spec this modifier sets (``found``: its nodes on the term, in order); by
+        default, a modifier written once (:attr:`single`) and lowered by :meth:`lower_one`."""
+        if len(found) > 1:
             raise DiceSyntaxError(f"more than one {self.single} on one dice term", term.expression,
                                   getattr(found[1], "pos", None) or 0)
+        return self.lower_one(term, found[0])
+
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
+        """The fields of the term's spec set by the modifier's one node."""
+        raise NotImplementedError
 
 
 def point_text(compare: Compare | None) -> str:

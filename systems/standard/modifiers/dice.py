@@ -61,9 +61,8 @@ class ExplodeModifier(Modifier):
     def written(self, mod: Any) -> str:
         return str(mod.bang) + point_text(mod.compare)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        mod, faces = found[0], term.faces
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
+        faces = term.faces
         point: Compare = mod.compare or Compare.of("=", faces[-1])
         on = len(split_faces(faces, point)[0])
         explode: Compare | None = point
@@ -133,15 +132,12 @@ class RerollRankModifier(Modifier):
 
     letters = ("rol", "roh", "ral", "rah")
     nodes = (RerollRank,)
+    single = "re-roll of ranks (rolN, rahN)"
 
     def written(self, mod: Any) -> str:
         return f"{mod.letter}{mod.n}"
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        if len(found) > 1:
-            raise DiceSyntaxError("more than one re-roll of ranks (rolN, rahN) on one dice term", term.expression,
-                                  term.where(found[1]))
-        rank = found[0]
+    def lower_one(self, term: Building, rank: Any) -> Mapping[str, Any]:
         if rank.kind in ("r", "rr"):
             raise DiceLimitError(f"{rank.letter}{rank.n} would re-roll the "
                                  f"{'lowest' if rank.side == 'l' else 'highest'} dice forever (d20 stops it as too "
@@ -165,9 +161,7 @@ class UniqueModifier(Modifier):
     def written(self, mod: Any) -> str:
         return str(mod.kind) + point_text(mod.compare)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        mod = found[0]
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("explode") is not None or term.get("reroll") is not None:
             raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", term.expression,
                                  term.where(mod))
@@ -184,6 +178,5 @@ class SortModifier(Modifier):
     def written(self, mod: Any) -> str:
         return str(mod.kind)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        return {"sort": found[0].kind}
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
+        return {"sort": mod.kind}

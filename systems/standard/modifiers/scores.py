@@ -28,9 +28,8 @@ class CountSuccessesModifier(Modifier):
     def written(self, mod: Any) -> str:
         return str(mod.compare)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        return {"success": found[0].compare}
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
+        return {"success": mod.compare}
 
 
 class CountFailuresModifier(Modifier):
@@ -43,9 +42,7 @@ class CountFailuresModifier(Modifier):
     def written(self, mod: Any) -> str:
         return "f" + str(mod.compare)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        mod = found[0]
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("success") is None:
             raise DiceSyntaxError(N_("a failure count (f) needs a success count before it (e.g. 8d10>=7f1)"),
                                   term.expression, term.where(mod))
@@ -62,9 +59,7 @@ class DoubleModifier(Modifier):
     def written(self, mod: Any) -> str:
         return "dbl" + point_text(mod.compare)
 
-    def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
-        self.check_single(term, found)
-        mod = found[0]
+    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("success") is None:
             explode = next((m for m in term.mods if isinstance(m, Explode)), None)
             hint = f" ('{explode.bang}{explode.compare}' is the explosion's point)" \
