@@ -181,6 +181,14 @@ def test_a_plugin_that_fails_to_load_is_the_engines_error(registered, monkeypatc
         de.roll("4d6bq")
 
 
+def test_an_entry_point_named_other_than_its_letters_is_refused(registered, monkeypatch):
+    misnamed = EntryPoint(name="hq", value="tests.test_modifier_table:Half", group="diceengine.modifiers")
+    monkeypatch.setattr(plugin, "_entry_points", lambda: {"hq": misnamed})
+    with pytest.raises(de.DiceError, match="the modifier 'hq' failed to load: its entry point is named 'hq', its "
+                                           "letters are 'h'"):
+        de.roll("4d6hq")
+
+
 def test_the_example_plugin_modifier_is_found_through_its_entry_point():
     """examples/plugin-zero, once installed (CI installs it like a user's package)."""
     from importlib.metadata import entry_points

@@ -108,7 +108,11 @@ def find_modifier(name: str) -> FaceMap | None:
     if ep is None:
         return None
     try:
-        return register_modifier(ep.load())
+        loaded = ep.load()
+        spelled = getattr(loaded, "name", None)
+        if spelled != name:
+            raise ValueError(f"its entry point is named {name!r}, its letters are {spelled!r}")
+        return register_modifier(loaded)
     except Exception as err:  # a broken third-party plug-in is the engine's error, never a traceback
         raise DiceError(N_("the modifier {name} failed to load: {error}"), name=repr(name), error=str(err)) from err
 
