@@ -174,6 +174,14 @@ def test_unknown_letters_are_refused_with_a_caret_and_a_guess(registered):
     assert str(err.value).startswith("modificateur inconnu 'wq' : aucun modificateur intégré ni greffon installé")
 
 
+def test_a_face_map_after_a_decimal_bound_is_refused(registered):
+    # decimal faces (6d%max50.45) go with keep / drop and sort only: a plug-in's face map never sees a fraction
+    with pytest.raises(de.DiceValueError) as err:
+        de.roll("6d%max50.45h")
+    assert str(err.value).startswith("a decimal minimum or maximum (max50.45) goes with keep / drop and sort only")
+    assert err.value.column == 11
+
+
 def test_a_plugin_that_fails_to_load_is_the_engines_error(registered, monkeypatch):
     broken = EntryPoint(name="bq", value="no_such_module_here:Modifier", group="diceengine.modifiers")
     monkeypatch.setattr(plugin, "_entry_points", lambda: {"bq": broken})

@@ -114,22 +114,19 @@ class FaceMaps(Modifier):
     nodes = (Clamp, NamedModifier)
 
     def lower(self, term: Building, found: Sequence[Any]) -> Mapping[str, Any]:
+        decimal = any(isinstance(m, Clamp) and not isinstance(m.value, int) for m in found)
+        if decimal:
+            other = next((m for m in term.mods if not isinstance(m, (Clamp, Keep, Sort))), None)
+            if other is not None or term.get("selection") is not None:
+                raise DiceValueError(N_("a decimal minimum or maximum (max50.45) goes with keep / drop and sort "
+                                        "only"), term.expression, term.where(other))
         faces = term.faces
         for mod in found:
             if isinstance(mod, Clamp):
                 faces = Listed(sorted(ClampModifier.face(mod, f) for f in faces))
             else:
                 faces = Listed(sorted(plugin_face(mod, faces, term.expression)))
+        if decimal and term.scale != 1:
+            faces = Listed(int(f * term.scale) for f in faces)
         term.faces = faces
-        if any(isinstance(m, Clamp) and not isinstance(m.value, int) for m in found):
-            self._decimal(term)
         return {}
-
-    @staticmethod
-    def _decimal(term: Building) -> None:
-        other = next((m for m in term.mods if not isinstance(m, (Clamp, Keep, Sort))), None)
-        if other is not None or term.get("selection") is not None:
-            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) goes with keep / drop and sort only"),
-                                 term.expression, term.where(other))
-        if term.scale != 1:
-            term.faces = Listed(int(f * term.scale) for f in term.faces)
