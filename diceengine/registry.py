@@ -347,6 +347,18 @@ def _entry_points() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group="diceengine.systems")}
 
 
+#: the entry-point group of a modifier a plug-in adds to the standard notation (its contract:
+#: :class:`diceengine.systems.standard.modifiers.FaceMap`, read by that system, not by the core)
+MODIFIER_GROUP = "diceengine.modifiers"
+
+
+def modifier_entry_points() -> dict[str, Any]:
+    """The installed plug-in modifiers (entry-point group ``diceengine.modifiers``) by name, not loaded."""
+    from importlib.metadata import entry_points  # imported on first use: it is slow to import
+
+    return {ep.name: ep for ep in entry_points(group=MODIFIER_GROUP)}
+
+
 def _load(ep: Any) -> System:
     try:
         loaded: type[System] | System = ep.load()

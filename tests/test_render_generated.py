@@ -77,9 +77,9 @@ def test_every_die_state_is_marked_alike_by_both_passes(state: str, system: str,
     pytest.fail(f"{state}: no roll of {expr} in 300 seeds shows {mark!r}")
 
 
-#: the kinds of modifiers that make a term's dice units (a die and what its re-rolls or explosions add), or its
-#: faces a list (a per-die minimum / maximum)
-UNITS = {"explode", "reroll", "unique", "add", "rank", "min", "max"}
+#: the kinds of modifiers that add dice to a unit, shown exploded (``2!+4``): their critical marks are the xfail
+#: test's known difference
+EXPLODING = {"explode", "add", "rank"}
 
 
 @st.composite
@@ -90,7 +90,7 @@ def expressions(draw: Any) -> tuple[str, dict]:
                                                 and frozenset({m.kind, first.kind}) not in REFUSED]))
     mods = first.text + (second.text if second is not None else "")
     kinds = {first.kind, second.kind if second is not None else ""}
-    assume(not ("critical" in kinds and kinds & UNITS))  # a known difference: the xfail test below
+    assume(not ("critical" in kinds and kinds & EXPLODING))  # a known difference: the xfail test below
     count, sides = draw(st.integers(1, 5)), draw(st.sampled_from([4, 6, 10]))
     tail = draw(st.sampled_from(["", "s", "sd", "[fire]", "sa[ice]"]))
     more = draw(st.sampled_from(["", " + 2", " + 1d6!", " - 2d4kh1", " + 2d8>=5"]))
@@ -110,11 +110,25 @@ def test_generated_rolls_are_written_alike_by_both_passes(case: tuple[str, dict]
         same_in_both_passes(de.roll(expr, seed=seed, **options))
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (issue 38): the parts of a term whose dice are units (re-rolled, "
-                   "unique, exploding) or clamped lose their critical marks: render_parts shows none where str(roll) writes "
-                   "20(cs)!+20(cs)!+3 (tests/test_dice_terms.py)")
-@pytest.mark.parametrize("expr", ["2d4!cs4", "2d4r1cs4", "2d4ucs4", "2d4ra4cf1", "2d4mi2cs4"])
+@pytest.mark.parametrize("expr", ["2d4r1cs4", "2d4ucs4", "2d4ra4cf1", "2d4mi2cs4", "4d6mi2cs>=5>=4", "4d6r1cs6>=4f1",
+                                  "5d6ro<3cf<=2>=3"])
 def test_critical_marks_on_units_alike_by_both_passes(expr: str) -> None:
+    # a term whose dice are units (re-rolled, unique, added) or whose faces are listed (clamped) writes its marks in
+    # its parts as str(roll) does: 4(cs), and after the mark the success marks (4(cs)*)
+    shown = 0
+    for seed in range(300):
+        r = de.roll(expr, seed=seed)
+        if "(c" in str(r):
+            same_in_both_passes(r)
+            shown += 1
+    assert shown >= 6
+
+
+@pytest.mark.xfail(strict=True, reason="known bug (issue 38): the parts of an EXPLODING die lose its critical mark: "
+                   "str(roll) writes 4(cs)!+4(cs)!+2, the mark between the face and its '!', which a face's part (its "
+                   "value and its '!' in one) cannot hold without losing its exploded flag in the HTML")
+@pytest.mark.parametrize("expr", ["2d4!cs4", "4d6!cs6kh2"])
+def test_critical_marks_on_exploding_dice_alike_by_both_passes(expr: str) -> None:
     for seed in range(300):
         r = de.roll(expr, seed=seed)
         if "(c" in str(r):

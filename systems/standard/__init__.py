@@ -15,24 +15,12 @@ Where things are:
 - :mod:`.selection`: d20's keep / drop operators (``dialect="d20"``), for terms and groups alike.
 - :mod:`.exact`: exact distributions whose values may be fractions (``division="exact"``).
 
-Adding a dice modifier: every file it touches
----------------------------------------------
+- :mod:`.modifiers`: each modifier of the dice term one class (its letters, its node, its text, its lowering to
+  the term's spec) in one table, and the one slot of a plug-in's modifier (:class:`~.modifiers.FaceMap`).
 
-1. ``grammars/standard.lark``: its rule among the dice modifiers.
-2. :mod:`.nodes`: its node (a frozen dataclass named after the rule; it reads its tokens in ``__post_init__``).
-3. :mod:`.term.spec`: its field(s) on :class:`~.term.TermSpec`, its semantics in the module docstring, and the
-   derived flags (``flat``, ``plain``, ``explode_only``) if it must leave a fast path.
-4. :mod:`.term.compile`: the node read into the field in :func:`~.term.compile_term`, what cannot be rolled
-   refused there (with a caret), and its text in ``_term_text``.
-5. :mod:`.term.roll`: how one roll throws and records it (``TermRoll.general``).
-6. :mod:`.term.sample`: the same in bulk (``sample_general``).
-7. :mod:`.term.exact`: its exact odds and their cost (``TermOdds.pmf``, ``TermOdds.exact_cost``);
-   :mod:`.term.each_die` if it meets ``explosions="dice"``.
-8. :mod:`.term.chains` if it changes how far the score reaches or how many dice are thrown (``bounds``,
-   ``expected_throws``); :mod:`.term.scores` if it changes what a face scores or marks.
-9. :mod:`.term.text` and :mod:`.term.dice` if its dice show differently (text, ``Die`` flags, JSON).
-10. Tests (roll, sample and exact odds against an enumeration, a chi-square of samples against the odds) and the
-    notation reference of the docs.
+Adding a dice modifier: ``docs/contributing.md`` ("Adding a modifier") has the checklist: its grammar rule, its
+node, its class in :mod:`.modifiers`, its docs row and its tests (and, only when it needs a field of the spec the
+interpretations do not read yet, that field and its reading in :mod:`.term`).
 """
 
 from .system import ArithmeticPlan, CriticalOutcome, CriticalPlan, StandardOutcome, StandardPlan, StandardSystem

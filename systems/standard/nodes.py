@@ -29,6 +29,7 @@ __all__ = [
     "Keep",
     "ListedFaces",
     "Modifiers",
+    "NamedModifier",
     "Reroll",
     "RerollRank",
     "Sort",
@@ -135,6 +136,39 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
     return text[:-2], Compare.of("!=", compare.value)
 
 
+@dataclass(frozen=True, slots=True)
+class _KindPoint(Node):
+    """A modifier written as its letters (``kind``) and an optional compare point: ``r<2``, ``u``, ``cs>=19``; the
+    letters read lower case, a ``!=`` right after them read as the point ``!=N``."""
+
+    kind: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, Token):
+            object.__setattr__(self, "pos", self.kind.start_pos)
+            kind, compare = _letter_not_equal(self.kind, self.compare)
+            object.__setattr__(self, "compare", compare)
+            object.__setattr__(self, "kind", kind)
+
+
+@dataclass(frozen=True, slots=True)
+class _LetterPoint(Node):
+    """A modifier of one spelling (``letter``, the class's ``spelling``) and a compare point: ``f<=1``, ``dbl10``."""
+
+    letter: Any
+    compare: Compare | None
+    pos: int | None = field(default=None, compare=False)
+    spelling = ""  # the letter as the term writes it (a class's, not a field)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.letter, Token):
+            object.__setattr__(self, "pos", self.letter.start_pos)
+            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
+            object.__setattr__(self, "letter", type(self).spelling)
+
+
 #: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
 #: d20's ``phN`` / ``plN`` (drop) are ``dhN`` / ``dlN``
 _KEEP_SPELLINGS = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}
@@ -234,22 +268,18 @@ class Explode(Node):
         return self.bang.endswith("p")
 
 
-@dataclass(frozen=True, slots=True)
-class Reroll(Node):
+class Reroll(_KindPoint):
     """``rN`` / ``r<N`` / d20's ``rrN`` re-roll until the face misses the compare point; ``roN`` re-roll once;
     d20's ``raN`` throws one more die, added, when the face meets the point (once). Without a compare point
     (rpg-dice-roller's bare ``r`` / ``ro``) the point is the lowest face."""
 
-    kind: Any
-    compare: Compare | None
-    pos: int | None = field(default=None, compare=False)
+    __slots__ = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", "r" if kind == "rr" else kind)
+            _KindPoint.__post_init__(self)
+            if self.kind == "rr":
+                object.__setattr__(self, "kind", "r")
 
     @property
     def once(self) -> bool:
@@ -275,19 +305,11 @@ class CountSuccesses(Node, AsList):
             object.__setattr__(self, "items", ())
 
 
-@dataclass(frozen=True, slots=True)
-class CountFailures(Node):
+class CountFailures(_LetterPoint):
     """``fN`` / ``f<=N``: dice meeting it are subtracted from the successes."""
 
-    letter: Any
-    compare: Compare
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
-            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            object.__setattr__(self, "letter", "f")
+    __slots__ = ()
+    spelling = "f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,20 +336,12 @@ class RerollRank(Node):
         return self.letter[-1]
 
 
-@dataclass(frozen=True, slots=True)
-class Double(Node):
+class Double(_LetterPoint):
     """``dblN`` / ``dbl>=N``: a success meeting the point counts twice (World of Darkness' 10s); bare ``dbl``
     doubles the highest face. It needs a success count before it."""
 
-    letter: Any
-    compare: Compare | None
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
-            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            object.__setattr__(self, "letter", "dbl")
+    __slots__ = ()
+    spelling = "dbl"
 
 
 #: most digits a decimal literal may have after its point
@@ -374,21 +388,11 @@ class Clamp(Node):
                 object.__setattr__(self, "value", sign * to_int(self.value))
 
 
-@dataclass(frozen=True, slots=True)
-class Unique(Node):
+class Unique(_KindPoint):
     """``u``: a face already shown by another die of the term is thrown again (until unique); ``uo`` once;
     with a compare point (``u=1``), only faces meeting it must be unique."""
 
-    kind: Any
-    compare: Compare | None
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", kind)
+    __slots__ = ()
 
     @property
     def once(self) -> bool:
@@ -408,21 +412,28 @@ class Sort(Node):
             object.__setattr__(self, "kind", "sd" if str(self.kind).lower() == "sd" else "sa")
 
 
-@dataclass(frozen=True, slots=True)
-class Critical(Node):
+class Critical(_KindPoint):
     """``cs`` / ``cs>=19`` marks critical successes, ``cf`` / ``cf<=2`` critical failures (default: the highest,
     the lowest face); marks only, the total is unchanged."""
 
-    kind: Any
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NamedModifier(Node):
+    """A modifier known by its letters only, resolved when the term is compiled (a plug-in's: ``4d6z1``, entry-point
+    group ``diceengine.modifiers``; :mod:`.modifiers.plugin`): ``name`` lower case, ``typed`` as written."""
+
+    name: Any
     compare: Compare | None
     pos: int | None = field(default=None, compare=False)
+    typed: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind, compare = _letter_not_equal(self.kind, self.compare)
-            object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", kind)
+        if isinstance(self.name, Token):
+            object.__setattr__(self, "pos", self.name.start_pos)
+            object.__setattr__(self, "typed", str(self.name))
+            object.__setattr__(self, "name", str(self.name).lower())
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ record of its modifiers that every interpretation of the term reads (:mod:`.roll
 Semantics, where tables differ:
 
 - a per-die minimum / maximum (``mi``/``min``, ``ma``/``max``) changes the faces themselves: every later
-  test (explosion, re-roll, success) reads the clamped face;
+  test (explosion, re-roll, success) reads the clamped face; so does a plug-in's modifier (a face map,
+  :class:`~..modifiers.FaceMap`), the face maps in the order written;
 - re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
   (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
   among the allowed faces, which has the same distribution), ``ro`` re-rolls once; bare ``r`` / ``ro``
@@ -59,8 +60,9 @@ __all__ = ["TermSpec"]
 
 @dataclass(frozen=True, eq=False)
 class TermSpec:
-    """A validated dice term (:func:`~.compile.compile_term`): its modifiers, and the facts derived from them
-    that the interpretations branch on (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``)."""
+    """A validated dice term (:func:`~.compile.compile_term`, each modifier lowered by its class of
+    :mod:`..modifiers`): its modifiers, and the facts derived from them that the interpretations branch on
+    (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``)."""
 
     node: Dice
     text: str

@@ -20,6 +20,11 @@ _FACE_PARTS = 4096
 _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
+def _score_text(score: int) -> str:
+    """A face's success marks written after its critical mark: ``*`` per success, ``_`` per failure."""
+    return "*" * max(score, 0) + "_" * max(-score, 0)
+
+
 _list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
 #: most dice of a term whose text is one %-format (more: the list's own text)
 _FORMATTED = 32
@@ -133,9 +138,10 @@ class TermText:
         return parts
 
     def _unit_parts(self, unit: list) -> list[Part]:
-        """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``."""
+        """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``, ``4(cs)+2``."""
         spec = self.spec
         unit_dropped = not spec.per_die and any(f & DROPPED for _, f in unit)
+        marks = spec.crit_success is not None or spec.crit_failure is not None
         shown: list[Part] = []
         after_reroll = False
         for k, (v, f) in enumerate(unit):
@@ -144,10 +150,20 @@ class TermText:
             after_reroll = bool(f & REROLLED)
             score = face_score(spec, v) if spec.per_die and spec.success is not None and \
                 not f & (DROPPED | REROLLED) else 0
-            shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))
-        last = shown[-1]
-        if spec.success is not None and not unit_dropped and not spec.per_die and isinstance(last, Face):
-            shown[-1] = last._replace(score=unit_score(spec, unit))
+            face = self._face(v, not f & (REROLLED | DROPPED), score, f)
+            mark = _CRIT_MARKS.get(face.die.critical or "") if marks and not f & (REROLLED | EXPLODED) else None
+            if mark is None:
+                shown.append(face)
+            elif spec.per_die and f & DROPPED:
+                shown.append(Group((face, mark)))
+            else:  # the mark right after the face, before its success marks: 20(cs)*
+                shown += (face._replace(score=0), mark, _score_text(score))
+        if spec.success is not None and not unit_dropped and not spec.per_die:
+            last = shown[-1]
+            if isinstance(last, Face):
+                shown[-1] = last._replace(score=unit_score(spec, unit))
+            else:
+                shown[-1] = _score_text(unit_score(spec, unit))
         return [Group(tuple(shown))] if unit_dropped else shown
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:

@@ -1,0 +1,103 @@
+"""The modifiers of the standard notation's dice term, one class each, in one table (:data:`TABLE`, as avrae's d20
+keys its operators by their letters): a modifier's letters, its node, how it is written (:func:`written`) and how
+it is lowered to the term's :class:`~..term.spec.TermSpec` (:func:`lower`) live in its class.
+
+- :mod:`.base`: :class:`~.base.Modifier` (what a modifier holds) and :class:`~.base.Building` (the term being built);
+- :mod:`.dice`: keep / drop, explosions, re-rolls, re-rolls of ranks, unique dice, sort;
+- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum);
+- :mod:`.plugin`: a modifier a plug-in adds (entry-point group ``diceengine.modifiers``): its contract,
+  :class:`~.plugin.FaceMap`, is one docstring.
+
+Adding a modifier in the tree (``docs/contributing.md`` has the checklist): its class here, its rule and node
+(``grammars/standard.lark``, :mod:`..nodes`), its row in ``docs/notation.md``, its tests. A modifier that needs a
+field of the spec the interpretations do not read yet adds that field and its reading too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from diceengine.errors import DiceSyntaxError
+
+from .base import Building, Modifier
+from .dice import (
+    ExplodeModifier,
+    KeepModifier,
+    RerollModifier,
+    RerollRankModifier,
+    SortModifier,
+    UniqueModifier,
+    keep_rule,
+)
+from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier
+from .scores import (
+    ClampModifier,
+    CountFailuresModifier,
+    CountSuccessesModifier,
+    CriticalModifier,
+    DoubleModifier,
+    FaceMaps,
+)
+
+__all__ = ["TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
+           "register_modifier", "written"]
+
+#: every modifier, in the order they are lowered (each reads what those before it set: the faces after the face
+#: maps, the success count before the failures and the doubles, the explosion and re-roll before unique dice)
+TABLE: tuple[Modifier, ...] = (
+    KeepModifier(),
+    FaceMaps(),
+    CriticalModifier(),
+    ExplodeModifier(),
+    RerollModifier(),
+    CountSuccessesModifier(),
+    CountFailuresModifier(),
+    DoubleModifier(),
+    RerollRankModifier(),
+    UniqueModifier(),
+    SortModifier(),
+)
+
+#: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
+_WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
+                                  if not isinstance(m, FaceMaps)}
+#: an entry of the table -> its place in it
+_PLACE: dict[Modifier, int] = {m: i for i, m in enumerate(TABLE)}
+#: a node's class -> the entry of the table that lowers it
+_LOWERING: dict[type, Modifier] = {node: m for m in TABLE for node in m.nodes}
+
+
+def _of(table: dict[type, Modifier], kind: type) -> Modifier | None:
+    """The modifier of a node's class in ``table``, or of the nearest class it derives from (``GroupKeep``: keep)."""
+    found = table.get(kind)
+    if found is None:
+        found = next((table[k] for k in kind.__mro__ if k in table), None)
+        if found is not None:
+            table[kind] = found
+    return found
+
+
+def written(mod: Any) -> str:
+    """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
+    writer = _WRITERS.get(type(mod)) or _of(_WRITERS, type(mod))
+    if writer is None:
+        raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", None, getattr(mod, "pos", None))
+    return writer.written(mod)
+
+
+def lower(term: Building) -> Mapping[str, Any]:
+    """The fields of the term's spec its modifiers set, each lowered by its class in the table's order (the faces
+    left in ``term.faces``). A node no modifier lowers is refused, never ignored."""
+    mods = term.mods
+    found: dict[int, list[Any]] = {}  # the place of each modifier's entry in the table -> its nodes, in order
+    for mod in mods:
+        entry = _LOWERING.get(type(mod)) or _of(_LOWERING, type(mod))
+        if entry is None:
+            raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
+                                  term.where(mod))
+        found.setdefault(_PLACE[entry], []).append(mod)
+    fields = term.fields
+    for place in sorted(found):
+        fields.update(TABLE[place].lower(term, found[place]))
+    return term.fields
