@@ -259,7 +259,9 @@ class Binary(Evaluator):
                 m = max(abs(b0), abs(b1))
                 lo, hi = -m, m
         elif op == "^":
-            m = max(abs(a0), abs(a1), 1)
+            # a fraction's numerator and denominator are both raised (0.8382 ** -1000000 is as costly to compute
+            # exactly as 5000 ** 1000000): the base's height bounds the work as well as the range
+            m = max(_height(a0), _height(a1), 1)
             top = max(abs(b0), abs(b1))
             if m > 1 and top * math.log2(m) > 60:
                 raise DiceLimitError(f"a power could reach {m}^{top}, beyond the exact integer range",
@@ -274,6 +276,12 @@ class Binary(Evaluator):
             m = max(abs(a0), abs(a1))
             lo, hi = -m, m
         return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
+
+
+def _height(x: Any) -> int:
+    """The larger of a number's numerator and denominator in lowest terms (its size, as a whole number)."""
+    f = Fraction(x)
+    return max(abs(f.numerator), f.denominator)
 
 
 def _pairwise(a: Any, b: Any, fn: Callable[[Any, Any], Any], n: int, rational: bool) -> np.ndarray:
