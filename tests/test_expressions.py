@@ -336,6 +336,9 @@ def test_markdown_of_groups_and_labels():
     # a fraction's numerator and denominator are both raised: 4191/5000 to the millionth power took half a minute
     (".8382 ** -1000000", de.DiceLimitError, 6, "a power could reach 5000^1000000, beyond the exact integer range"),
     ("1.5^200", de.DiceLimitError, 3, "a power could reach 3^200, beyond the exact integer range"),
+    # a base below one to a negative power grows past the exact range (10 ^ 17 > 2 ^ 53), as 10 ^ 17 itself does
+    ("0.1^-17", de.DiceLimitError, None,
+     "a value could reach 100000000000000000 here, beyond the exact integer range (at most 9007199254740991 in size)"),
     ("floor(1d6, 2)", de.DiceValueError, 0, "floor() takes one expression, not 2"),
     ("1 + abs(1d6, 2, 3)", de.DiceValueError, 4, "abs() takes one expression, not 3"),
     ("{1d6, 1d8}>3>4", de.DiceValueError, None, "more than one success or failure count on one group"),

@@ -261,10 +261,12 @@ class Binary(Evaluator):
         elif op == "^":
             # a fraction's numerator and denominator are both raised (0.8382 ** -1000000 is as costly to compute
             # exactly as 5000 ** 1000000): the base's height bounds the work as well as the range
-            m = max(_height(a0), _height(a1), 1)
+            height, m = max(_height(a0), _height(a1), 1), max(abs(a0), abs(a1), 1)
             top = max(abs(b0), abs(b1))
-            if m > 1 and top * math.log2(m) > 60:
-                raise DiceLimitError(f"a power could reach {m}^{top}, beyond the exact integer range",
+            if b0 < 0:  # a base below one raised to a negative power grows: 0.1 ^ -17 is 10 ^ 17
+                m = max(m, 1 / Fraction(min(abs(a0), abs(a1))) if a0 > 0 or a1 < 0 else height)
+            if height > 1 and top * math.log2(height) > 60:
+                raise DiceLimitError(f"a power could reach {height}^{top}, beyond the exact integer range",
                                      self.expression, self.node.pos)
             lo, hi = -(m ** top), m ** top
         elif b0 > 0 or b1 < 0:  # / and //: monotone in each operand away from a zero divisor
