@@ -98,6 +98,33 @@ def roll_text(entry: Entry, lang: str | None) -> str | None:
     return str(again) if dice == entry.dice and outcome == entry.outcome else entry.text
 
 
+def stored_language(lang: str | None) -> str:
+    """The catalogue's code of the language a table's texts are stored in (its ``lang``; ``None``: English)."""
+    from diceengine.i18n import DEFAULT_LANGUAGE, language
+
+    try:
+        return language(lang or DEFAULT_LANGUAGE)
+    except DiceError:
+        return lang or DEFAULT_LANGUAGE
+
+
+def in_language(entry: Entry, lang: str | None, stored: str | None) -> Entry:
+    """``entry`` with its roll's text in ``lang`` (:func:`roll_text`), its text having been stored in ``stored``
+    (the table's language, ``None`` for English); the entry itself when ``lang`` is ``None`` or that language, or
+    when the entry has no roll's text to write."""
+    if lang is None or entry.kind != "roll" or entry.text is None or lang == stored_language(stored):
+        return entry
+    text = roll_text(entry, lang)
+    return entry if text == entry.text else entry.model_copy(update={"text": text})
+
+
+def log_in_language(table: Table, lang: str | None) -> Table:
+    """``table`` with the texts of its log's rolls in ``lang`` (:func:`in_language`)."""
+    if lang is None or lang == stored_language(table.lang):
+        return table
+    return table.model_copy(update={"log": tuple(in_language(e, lang, table.lang) for e in table.log)})
+
+
 def last_roll(table: Table, member: str) -> Entry:
     """``member``'s last roll that stands (not undone)."""
     member_of(table, member)

@@ -25,8 +25,8 @@ from ..i18n import N_
 from ..table import Table
 from .ratelimit import SharedBuckets
 
-__all__ = ["NEW_BURST", "NEW_RATE", "Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
-           "refusals", "refused_response"]
+__all__ = ["NEW_BURST", "NEW_RATE", "Key", "Lang", "Refused", "TableSettings", "TableState", "client_of", "key_bucket",
+           "language_of", "public", "reading_language", "refusals", "refused_response"]
 
 
 #: new tables and joins from one client address: a burst of ``NEW_BURST``, then ``NEW_RATE`` a second (a small
@@ -101,6 +101,25 @@ def language_of(request: Request) -> str:
     from ..i18n import accepted_language
 
     return accepted_language(request.headers.get("accept-language", ""))
+
+
+def reading_language(accept_language: str | None) -> str | None:
+    """The language a reader asks the log's texts in: the first of ``accept_language`` (an ``Accept-Language``
+    header) that has a catalogue, else English; ``None`` without the header (the texts as the table stores them,
+    in its own language)."""
+    from ..i18n import accepted_language
+
+    if accept_language is None or not accept_language.strip():
+        return None
+    return accepted_language(accept_language)
+
+
+def _reader_language(request: Request) -> str | None:
+    return reading_language(request.headers.get("accept-language"))
+
+
+#: the language a request reads the log's texts in (:func:`reading_language`)
+Lang = Annotated[str | None, Depends(_reader_language)]
 
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:

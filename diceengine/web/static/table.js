@@ -398,10 +398,8 @@ function renderStep(step) {
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
     li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome, step.odds), renderOdds(step.odds, step.outcome));
-    // the stored text is in the table's language: shown to a reader of that language (the dice, outcome and odds
-    // above are in every reader's own words)
-    const sameLanguage = !room || (room.table.lang || "en") === document.documentElement.lang;
-    if (step.text && sameLanguage) li.append(el("p", { class: "step-text muted", text: step.text }));
+    // the service writes the text in the page's language (asked by api() and the live log: Accept-Language)
+    if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "roll" && step.sealed && room && room.role === "gm" && step.expression !== null) {
     li.append(el("p", { class: "line" }, button(t("Reveal to everyone"), () => act("reveal", { step: step.seq }), "secondary small reveal-secret")));
@@ -720,3 +718,11 @@ export async function mount(where, rest) {
 }
 
 export function show(rest) { return showRoute(rest); }
+
+// the page's language changed: the open table read again, its rolls' texts written in the new one
+export function relang() {
+  if (!room) return;
+  const id = room.id;
+  closeRoom();
+  openTable(id).catch((err) => console.warn(err.message));
+}
