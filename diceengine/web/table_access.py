@@ -226,6 +226,8 @@ class TableState:
         self._buckets: SharedBuckets | None = None
         self.on_close: list[Callable[[], None]] = []
         self._store: Any = None
+        self.failure: DiceError | None = None
+        """why the store did not open, when it did not (for :meth:`ready`)"""
         self._lock = threading.Lock()
         self._tables_writing: dict[str, threading.Lock] = {}
         self._writes: Threads | None = None
@@ -256,8 +258,8 @@ class TableState:
 
         try:
             self.buckets  # noqa: B018 - the store and its buckets opened: the schema built or upgraded
-        except DiceError:
-            logging.getLogger("diceengine.web.tables").exception("the tables' database did not open")
+        except Refused:
+            pass  # logged by :meth:`store`
         R.view(R.new_table("warm-up", "standard", "gm")[0], "gm")
 
     def ready(self) -> str | None:
@@ -267,19 +269,32 @@ class TableState:
                 conn.exec_driver_sql("SELECT 1")
         except Exception as err:  # noqa: BLE001 - any failure is a reason not to be ready
             # the reason, never where the database is (the server's to know)
+            if isinstance(err, Refused) and self.failure is not None:
+                err = self.failure
             reason = err.params.get("reason") if isinstance(err, DiceError) else None
-            return str(reason) if reason else type(err).__name__
+            return _without_address(str(reason), self.settings.db) if reason else type(err).__name__
         return None
 
     @property
     def store(self) -> Any:
+        """The tables' store, opened at its first use; one that cannot be opened is 503 ``unavailable``, which
+        does not say where the database is (the server's log does), and is tried again by the next request."""
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    from ..table import SqlTableStore
-
-                    self._store = SqlTableStore(self.settings.db, sync=self.settings.sync)
+                    self._store = self._opened()
         return self._store
+
+    def _opened(self) -> Any:
+        from ..table import SqlTableStore
+
+        try:
+            return SqlTableStore(self.settings.db, sync=self.settings.sync)
+        except DiceError as err:
+            self.failure = err
+            logging.getLogger("diceengine.web.tables").error("the tables' database did not open: %s", err.message)
+            raise Refused(503, "unavailable", N_("the tables' database cannot be opened; the server's log says why"),
+                          {"Retry-After": "5"}) from None
 
     @property
     def postgres(self) -> bool:
@@ -347,6 +362,26 @@ class TableState:
                 return Seat(self.store, table_id, key, retries=5)
             except TableAccessError as err:
                 raise Refused(401, "unauthorized", err.template, error=err) from None
+
+
+def _without_address(reason: str, where: str) -> str:
+    """``reason`` (a database's error) when it holds nothing of the address ``where`` (a path, a URL's host,
+    user, database), else its first clause if that holds none, else a word that says nothing of it."""
+    import sqlalchemy as sa
+
+    parts = {where, os.path.basename(where), os.path.dirname(where)}
+    if "://" in where:
+        try:
+            url = sa.engine.make_url(where)
+        except sa.exc.ArgumentError:  # not a URL SQLAlchemy reads: its words are the whole address
+            url = None
+        if url is not None:
+            parts |= {url.host or "", url.username or "", url.database or ""}
+    parts = {p for p in parts if len(p) > 1}
+    for said in (reason, reason.partition(":")[0]):
+        if not any(p in said for p in parts):
+            return said
+    return "unreachable"
 
 
 _bearer = HTTPBearer(auto_error=False, description="a member's key: the game master's or a player's")
