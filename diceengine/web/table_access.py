@@ -373,7 +373,7 @@ def _without_address(reason: str, where: str) -> str:
     if "://" in where:
         try:
             url = sa.engine.make_url(where)
-        except sa.exc.ArgumentError:  # not a URL SQLAlchemy reads: its words are the whole address
+        except (sa.exc.ArgumentError, ValueError):  # not a URL SQLAlchemy reads: its words are the whole address
             url = None
         if url is not None:
             parts |= {url.host or "", url.username or "", url.database or ""}
