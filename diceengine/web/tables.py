@@ -66,6 +66,7 @@ from .table_models import (
     RemoveRequest,
     RevealRequest,
     RuleOfPlayRequest,
+    SaveRollRequest,
     StepResponse,
     TableRollRequest,
 )
@@ -76,6 +77,8 @@ __all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", 
 
 #: the parameters of :func:`diceengine.table.rules.roll` no option may set
 _ROLL_PARAMETERS = frozenset({"table", "actor", "expression", "system", "secret", "seed", "time", "reroll_of"})
+#: the parameters of :func:`diceengine.table.aliases.save_roll` no option may set
+_SAVE_PARAMETERS = frozenset({"table", "actor", "name", "expression", "system", "time", "personal"})
 
 _ERR: dict[int | str, dict[str, Any]] = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 422, 429)}
 
@@ -89,16 +92,36 @@ class TableRoutes(NamedTuple):
     step: Callable[..., Awaitable[StepResponse]]
 
 
-def roll_of(req: TableRollRequest) -> Callable[..., Table]:
-    """The step of a roll request (:func:`diceengine.table.rules.roll` with its fields), else 400 when an option
-    names one of the roll's own parameters."""
-    from ..table import rules as R
-
-    taken = sorted(set(req.options) & _ROLL_PARAMETERS)
-    if taken:  # the roll's own parameters (its seed, its time...) are the table's, not options
+def _options(given: dict[str, Any], reserved: frozenset[str]) -> dict[str, Any]:
+    """A request's options for a roll, else 400 when one names a parameter of the step itself (its seed, its
+    time...: the table's, not options)."""
+    taken = sorted(set(given) & reserved)
+    if taken:
         raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
-    options: dict[str, Any] = dict(req.options)
+    return dict(given)
+
+
+def roll_of(req: TableRollRequest) -> Callable[..., Table]:
+    """The step of a roll request (:func:`diceengine.table.rules.roll` with its fields; ``@NAME`` alone, the roll
+    saved as ``NAME``: :func:`~diceengine.table.aliases.roll_saved`), else 400 when an option names one of the
+    roll's own parameters."""
+    from ..table import rules as R
+    from ..table.aliases import roll_saved
+
+    options = _options(req.options, _ROLL_PARAMETERS)
+    if req.expression.startswith("@") and req.system is None and not options:
+        return functools.partial(roll_saved, name=req.expression[1:].strip(), secret=req.secret)
     return functools.partial(R.roll, expression=req.expression, system=req.system, secret=req.secret, **options)
+
+
+def save_of(req: SaveRollRequest) -> Callable[..., Table]:
+    """The step of a request to save a roll (:func:`diceengine.table.aliases.save_roll` with its fields), else 400
+    when an option names one of its own parameters."""
+    from ..table.aliases import save_roll
+
+    options = _options(req.options, _SAVE_PARAMETERS)
+    return functools.partial(save_roll, name=req.name, expression=req.expression, system=req.system,
+                             personal=req.personal, **options)
 
 
 def router_for(settings: TableSettings) -> TableRoutes:
@@ -214,6 +237,12 @@ def _play_routes(router: APIRouter, step: Step) -> None:
         """Roll, public or secret (a secret roll's dice are for the game master only; answered first by
         :class:`~diceengine.web.table_fastpath.TableRollFastPath`)."""
         return await step(table_id, key, roll_of(req), lang=lang)
+
+    @router.post("/{table_id}/save", response_model=StepResponse)
+    async def save(table_id: TableId, req: SaveRollRequest, key: Key) -> StepResponse:
+        """Save a roll under a name (``expression`` none: forget it); anyone at the table rolls it as ``@name``
+        (a ``personal`` one: only the caller)."""
+        return await step(table_id, key, save_of(req))
 
     @router.post("/{table_id}/rule", response_model=StepResponse)
     async def rule(table_id: TableId, req: RuleOfPlayRequest, key: Key, lang: Lang) -> StepResponse:
