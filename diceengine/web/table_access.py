@@ -297,6 +297,11 @@ class TableState:
                           {"Retry-After": "5"}) from None
 
     @property
+    def sqlite(self) -> bool:
+        """Whether the tables are in a SQLite file (one writer at a time: the steps' tokens go with their commit)."""
+        return bool(self.store.engine.dialect.name == "sqlite")
+
+    @property
     def postgres(self) -> bool:
         """Whether the tables are on PostgreSQL (its notifications wake the live logs)."""
         return bool(self.store.engine.dialect.name == "postgresql")
@@ -341,8 +346,26 @@ class TableState:
         """A token from the bucket of ``who`` (a key's, :func:`key_bucket`), else 429 (in a thread: it is a
         statement in the database)."""
         if not self.buckets.take(who):
-            raise Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
-                          {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
+            raise self._too_many()
+
+    def toll(self, who: str) -> Callable[[Any], None] | None:
+        """The token of a step from the bucket of ``who``: on SQLite, a toll taken in the step's group commit
+        (:meth:`SharedBuckets.take_in`: no write transaction of its own to wait for the database's one lock
+        between the group commits); elsewhere taken now (:meth:`limit`), and ``None``. Else 429."""
+        if not self.sqlite:
+            self.limit(who)
+            return None
+        buckets = self.buckets
+
+        def toll(conn: Any) -> None:
+            if not buckets.take_in(conn, who):
+                raise self._too_many()
+
+        return toll
+
+    def _too_many(self) -> Refused:
+        return Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
+                       {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
 
     def limit_new(self, who: str) -> None:
         """A token from the bucket of new tables and joins of the client address ``who`` (:func:`client_of`),

@@ -165,9 +165,12 @@ def _stepper(tables: TableState, hub: Hub) -> Callable[..., Awaitable[StepRespon
             member.append(name)
             return op(table, name, *args)
 
-        tables.limit(key_bucket(key))
+        toll = tables.toll(key_bucket(key))
         with refusals(), tables.writer(table_id):
-            table = tables.store.update(table_id, stepped, retries=5)
+            try:
+                table = tables.store.update(table_id, stepped, retries=5, toll=toll)
+            finally:
+                tables.buckets.settle()
         shown = in_language(R.readable(table, member[-1], table.log[-1]), lang, table.lang)
         return table, StepResponse(step=shown)
 
