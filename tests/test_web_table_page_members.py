@@ -7,7 +7,6 @@ Debian's Chromium; skipped, with the reason, where either is missing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,9 @@ pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) 
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 pytest.importorskip("httpx2", reason="the test extra (httpx2) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-from .browser import ARGS, CHROMIUM, require_chromium, serving
+from .browser import ARGS, CHROMIUM, require_chromium
+from .test_web_table_page_provable import _page as provable_page
+from .test_web_table_page_provable import server  # noqa: F401 - the fixture: a real server on a SQLite file
 
 expect = sync_api.expect
 WAIT = 20_000  # ms: the machine is shared
@@ -26,23 +27,9 @@ REFUSED = "this key no longer opens the table"
 require_chromium()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from diceengine.web import create_app
-    from diceengine.web.tables import TableSettings
-
-    db = tmp_path_factory.mktemp("tables") / "tables.sqlite"
-    with serving(create_app(workers=0, tables=TableSettings(db=str(db)))) as base:
-        yield base
-
-
 def _page(browser: Any, url: str, troubles: list[str]) -> Any:
-    page = browser.new_context().new_page()
-    page.on("pageerror", lambda err: troubles.append(f"page error: {err}"))
-    page.on("console", lambda m: troubles.append(m.text) if "Content Security Policy" in m.text else None)
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page = provable_page(browser, url, troubles)
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmation of a removal
     return page
 
 
@@ -61,7 +48,7 @@ def _opens(base: str, table_id: str, key: str) -> int:
     return int(httpx.get(f"{base}/tables/{table_id}/log", headers={"Authorization": f"Bearer {key}"}).status_code)
 
 
-def test_saved_rolls_languages_new_keys_and_removal_on_the_page(server: str) -> None:
+def test_saved_rolls_languages_new_keys_and_removal_on_the_page(server: str) -> None:  # noqa: F811
     troubles: list[str] = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)

@@ -11,10 +11,10 @@ from typing import Any
 from diceengine.errors import DiceError
 from diceengine.i18n import N_
 
-from . import provable
 from .errors import TableError
 from .luck import roll_odds
 from .model import Entry, Table
+from .provable import draw, rule_source, sealed
 from .steps import appended, jsonable, member_of, now
 
 _entropy = random.SystemRandom()  # the dice of a table without a seed
@@ -25,7 +25,7 @@ def dice_source(table: Table, seed: Any) -> Any:
     if seed is not None:
         return seed
     if table.commitment is not None:
-        return provable.rule_source(table)
+        return rule_source(table)
     if table.seed is not None:
         return random.Random((table.seed << 64) | (table.version + 1))  # one stream per step: reproducible
     return _entropy
@@ -51,7 +51,7 @@ def roll(table: Table, actor: str, expression: str, system: str | None = None, s
     fresh entropy)."""
     member_of(table, actor)
     system = system or table.system
-    drawn = provable.draw(table, actor) if seed is None and table.commitment is not None else None
+    drawn = draw(table, actor) if seed is None and table.commitment is not None else None
     source = drawn.source if drawn is not None else dice_source(table, seed)
     rolled, outcome, dice = thrown(expression, system, source, table.lang, options)
     entry = Entry(seq=table.version + 1, kind="roll", member=actor, time=now(time), secret=bool(secret),
@@ -61,7 +61,7 @@ def roll(table: Table, actor: str, expression: str, system: str | None = None, s
                   **(drawn.fields if drawn is not None else {}))
     if drawn is None:
         return appended(table, entry)
-    return appended(table, provable.sealed(entry) if entry.secret else entry, **drawn.update)
+    return appended(table, sealed(entry) if entry.secret else entry, **drawn.update)
 
 
 class _Replay(random.Random):
