@@ -59,6 +59,8 @@ def test_saved_rolls_languages_new_keys_and_removal_on_the_page(server: str) -> 
             gm.click("#table-create button[type=submit]")
         created = made.value.json()
         table_id, gm_key = created["table_id"], created["gm_key"]
+        expect(gm.locator("#table-share")).to_have_value(re.compile(r"/#table/" + re.escape(table_id) + "$"),
+                                                          timeout=WAIT)
         link = gm.input_value("#table-share")
         kira, kira_key = _join(browser, link, "Kira", troubles)
         jax, jax_key = _join(browser, link, "Jax", troubles)
