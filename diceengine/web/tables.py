@@ -17,7 +17,10 @@ database deliver every step to clients on any of them, in the log's order; a cli
 
 The parts: :mod:`~diceengine.web.table_access` (settings, keys, refusals), :mod:`~diceengine.web.ratelimit`,
 :mod:`~diceengine.web.table_models` (the bodies), :mod:`~diceengine.web.table_events` (the live log),
-:mod:`~diceengine.web.security_headers`; this module has the endpoints and puts them in an application.
+:mod:`~diceengine.web.security_headers`, :mod:`~diceengine.web.table_reads` (the endpoints that read); this module
+has the endpoints that take a step and puts them all in an application. Every answer that carries a step writes a
+roll's text in the request's ``Accept-Language`` (rendered on read from the stored dice when it is not the
+table's language).
 """
 
 from __future__ import annotations
