@@ -118,6 +118,8 @@ def test_each_member_keeps_their_own_saved_rolls():
     table = save_roll(table, "Kira", "dmg", "1d8+3", personal=True)
     with pytest.raises(T.TableError):
         roll_saved(table, "Jax", "dmg")  # Kira's own
+    with pytest.raises(T.TableError):
+        roll_saved(table, "Jax", "Kira/dmg")  # nor by the key it is kept under
     table = save_roll(table, "Kira", "hit", None, personal=True)  # forgotten: the table's again
     assert roll_saved(table, "Kira", "hit").log[-1].expression == "1d20"
 

@@ -54,6 +54,11 @@ def test_an_error_is_located_at_its_line_in_the_language_asked(client):
     assert body["caret"] == "  output d6 @ 2\n            ^"
     body = _error(client.post("/api/anydice", json={"program": "output (1"}), 400, "syntax")
     assert body["message"].startswith("line 1: the program ends too early")
+    # asked in French by the body and the header, or by the header alone (a French browser): its line kept
+    for asked in ({"lang": "fr"}, {}):
+        r = client.post("/api/anydice", json={"program": "output 1\noutput d6 @ 2", **asked},
+                        headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+        assert _error(r, 400, "value")["message"] == "ligne 2 : une position est un nombre ou une séquence, pas un dé"
 
 
 def test_the_budget_is_a_limit_error(client):

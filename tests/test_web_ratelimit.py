@@ -220,3 +220,62 @@ def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:  # no
     assert not any(three.take("flood") for _ in range(100)) and ran3 == []
     for b in (one, two, three):
         b.close()
+
+
+def test_a_steps_token_is_taken_in_its_group_commit(where: str) -> None:  # noqa: F811
+    """A toll (a step's token, :meth:`SharedBuckets.take_in`) is taken in the group's transaction: no commit of
+    its own; what it writes stays when its step is refused by its rule; a refusing toll refuses its step alone,
+    which is not taken."""
+    from tests.test_table_group_commit import Callers, _commits, _tables
+
+    clock = Clock()
+    buckets = shared(where, clock, burst=2.0, rate=0.001)
+    own = _commits(buckets)  # the buckets' engine: no commit of its own
+
+    def toll(who: str) -> Any:
+        def take(conn: Any) -> None:
+            if not buckets.take_in(conn, who):
+                raise ValueError(f"{who}: empty")
+        return take
+
+    with T.open_store(where) as store:
+        _tables(store, "a", "b")
+        commits = _commits(store)
+        callers = Callers(store)
+        callers.first("a")
+        callers.add(lambda: store.update("b", lambda t: T.roll(t, "p0", "1d6"), toll=toll("k")))
+        callers.add(lambda: store.update("b", lambda t: T.roll(t, "nobody", "1d6"), toll=toll("k")))  # refused
+        callers.add(lambda: store.update("b", lambda t: T.roll(t, "p1", "1d8"), toll=toll("k")))  # "k" is empty
+        callers.add(lambda: store.update("b", lambda t: T.roll(t, "p2", "1d10"), toll=toll("j")))
+        callers.release()
+        results = callers.results
+        assert len(commits) == 2 and own == []
+        assert isinstance(results[0], T.Table) and isinstance(results[3], T.Table)
+        assert isinstance(results[1], T.TableAccessError)  # its token spent all the same
+        assert isinstance(results[2], ValueError) and str(results[2]) == "k: empty"
+        log = store.load("b").log
+    assert [(e.member, e.expression) for e in log if e.kind == "roll"] == [("p0", "1d6"), ("p2", "1d10")]
+    with buckets.engine.connect() as conn:
+        held = dict(conn.execute(sa.text("SELECT who, tokens FROM dice_buckets")).all())
+    assert held == {"k": pytest.approx(0.0), "j": pytest.approx(1.0)}
+    buckets.close()
+
+
+def test_the_services_steps_take_their_tokens_with_their_commit_on_sqlite(tmp_path: Path) -> None:
+    with make_client(tmp_path, burst=4, rate=0.001) as c:
+        r = c.post("/tables", json={"system": "standard", "gm": "GM"})
+        tid, key = r.json()["table_id"], r.json()["gm_key"]
+        state = c.app.state.tables  # type: ignore[attr-defined]
+        own: list[int] = []
+        sa.event.listen(state.buckets.engine, "commit", lambda conn: own.append(0))
+        assert c.post(f"/tables/{tid}/roll", json={"expression": "1d6"}, headers=bearer(key)).status_code == 200
+        bad = c.post(f"/tables/{tid}/roll", json={"expression": "1d6 +"}, headers=bearer(key))
+        assert bad.status_code == 400  # refused by the engine: its token spent all the same
+        assert c.post(f"/tables/{tid}/turn", headers=bearer(key)).status_code == 400  # no order set: refused
+        assert own == []  # three steps, no transaction of the buckets' own
+        assert c.get(f"/tables/{tid}/log", headers=bearer(key)).status_code == 200  # a read: its own
+        assert own == [0]
+        refused = c.post(f"/tables/{tid}/roll", json={"expression": "1d6"}, headers=bearer(key))
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    with T.open_store(str(tmp_path / "tables.sqlite"), create=False) as store:
+        assert [e.expression for e in store.load(tid).log if e.kind == "roll"] == ["1d6"]

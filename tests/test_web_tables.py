@@ -203,7 +203,8 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
                 "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post",
                 "/tables/{table_id}/clientseed": "post", "/tables/{table_id}/rotate": "post",
                 "/tables/{table_id}/end": "post", "/tables/{table_id}/reveal": "post",
-                "/tables/{table_id}/export": "get", "/tables/{table_id}/verify": "get"}
+                "/tables/{table_id}/export": "get", "/tables/{table_id}/verify": "get",
+                "/tables/{table_id}/save": "post"}
     assert set(paths) == set(expected)
     for path, method in expected.items():
         op = paths[path][method]
@@ -218,7 +219,7 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
     assert "HTTPBearer" in schema["components"]["securitySchemes"]
     for name in ("CreateTableRequest", "CreateTableResponse", "JoinRequest", "JoinResponse", "TableRollRequest",
                  "RuleOfPlayRequest", "FlipRequest", "StepResponse", "LogResponse", "LuckResponse", "Entry",
-                 "RemoveRequest", "RekeyRequest", "RekeyResponse"):
+                 "RemoveRequest", "RekeyRequest", "RekeyResponse", "SaveRollRequest"):
         assert name in schema["components"]["schemas"], name
 
 

@@ -72,7 +72,7 @@ def roll_saved(table: Table, actor: str, name: str, secret: bool = False, seed: 
     """``actor`` rolls the roll saved as ``name`` (their own of that name first, else the table's): logged as any
     roll of its expression."""
     member_of(table, actor)
-    found = table.play.saved.get(personal_key(actor, name)) or table.play.saved.get(name)
+    found = table.play.saved.get(personal_key(actor, name)) or ("/" not in name and table.play.saved.get(name)) or None
     if found is None:
         raise TableError(N_("no saved roll named {name} (saved: {known})"), name=repr(name),
                          known=", ".join(readable_names(table, actor)) or "none")

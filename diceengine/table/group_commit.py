@@ -74,13 +74,18 @@ class Writer(Protocol):
 class Request:
     """A step waiting for its group: ``step`` taken on the latest table ``table_id`` (``retries`` more times
     after a conflict with another process), or, without ``step``, ``table`` stored as taken on ``expected``.
-    Its caller waits on ``done``; then ``result`` is the committed table, or ``error`` says why there is none."""
+    ``toll(conn)``: called once in the group's transaction before the step (outside its savepoint: what it
+    writes stays when the step is refused), its error the step's (a request's token from its bucket, taken
+    with the step's commit instead of a transaction of its own; it must not fail at the database where a failed
+    statement spoils the transaction, so the web service gives one on SQLite only). Its caller waits on
+    ``done``; then ``result`` is the committed table, or ``error`` says why there is none."""
 
-    __slots__ = ("context", "done", "error", "expected", "result", "retries", "step", "table", "table_id")
+    __slots__ = ("context", "done", "error", "expected", "result", "retries", "step", "table", "table_id", "toll")
 
     def __init__(self, table_id: str, step: Callable[[Table], Table] | None = None, retries: int = 0,
-                 table: Table | None = None, expected: int = 0) -> None:
+                 table: Table | None = None, expected: int = 0, toll: Callable[[Any], None] | None = None) -> None:
         self.table_id, self.step, self.retries, self.table, self.expected = table_id, step, retries, table, expected
+        self.toll = toll
         self.context = contextvars.copy_context()  # the caller's: the step runs as if in the caller's thread
         self.done = threading.Event()
         self.result: Table | None = None
@@ -211,6 +216,17 @@ class Committer:
         self.store.begin_group(conn)
         working: dict[str, Table] = {}
         for request in order:
+            if request.toll is not None:
+                try:
+                    request.context.run(request.toll, conn)
+                except exc.DBAPIError as err:
+                    if not guarded:
+                        raise _Unguarded from err
+                    request.error = self.store.refusal(request.table_id, 0, err)
+                    continue
+                except Exception as err:  # noqa: BLE001 - the toll refused: the step is not taken
+                    request.error = err
+                    continue
             self._take(conn, request, working, guarded)
 
     def _take(self, conn: Any, request: Request, working: dict[str, Table], guarded: bool) -> None:

@@ -11,10 +11,10 @@ from typing import Any
 from diceengine.errors import DiceError
 from diceengine.i18n import N_
 
-from . import provable
 from .errors import TableError
 from .luck import roll_odds
 from .model import Entry, Table
+from .provable import draw, rule_source, sealed
 from .steps import appended, jsonable, member_of, now
 
 _entropy = random.SystemRandom()  # the dice of a table without a seed
@@ -25,7 +25,7 @@ def dice_source(table: Table, seed: Any) -> Any:
     if seed is not None:
         return seed
     if table.commitment is not None:
-        return provable.rule_source(table)
+        return rule_source(table)
     if table.seed is not None:
         return random.Random((table.seed << 64) | (table.version + 1))  # one stream per step: reproducible
     return _entropy
@@ -51,7 +51,7 @@ def roll(table: Table, actor: str, expression: str, system: str | None = None, s
     fresh entropy)."""
     member_of(table, actor)
     system = system or table.system
-    drawn = provable.draw(table, actor) if seed is None and table.commitment is not None else None
+    drawn = draw(table, actor) if seed is None and table.commitment is not None else None
     source = drawn.source if drawn is not None else dice_source(table, seed)
     rolled, outcome, dice = thrown(expression, system, source, table.lang, options)
     entry = Entry(seq=table.version + 1, kind="roll", member=actor, time=now(time), secret=bool(secret),
@@ -61,7 +61,7 @@ def roll(table: Table, actor: str, expression: str, system: str | None = None, s
                   **(drawn.fields if drawn is not None else {}))
     if drawn is None:
         return appended(table, entry)
-    return appended(table, provable.sealed(entry) if entry.secret else entry, **drawn.update)
+    return appended(table, sealed(entry) if entry.secret else entry, **drawn.update)
 
 
 class _Replay(random.Random):
@@ -96,6 +96,33 @@ def roll_text(entry: Entry, lang: str | None) -> str | None:
     except (LookupError, DiceError, TypeError, ValueError, KeyError, ZeroDivisionError):
         return entry.text
     return str(again) if dice == entry.dice and outcome == entry.outcome else entry.text
+
+
+def stored_language(lang: str | None) -> str:
+    """The catalogue's code of the language a table's texts are stored in (its ``lang``; ``None``: English)."""
+    from diceengine.i18n import DEFAULT_LANGUAGE, language
+
+    try:
+        return language(lang or DEFAULT_LANGUAGE)
+    except DiceError:
+        return lang or DEFAULT_LANGUAGE
+
+
+def in_language(entry: Entry, lang: str | None, stored: str | None) -> Entry:
+    """``entry`` with its roll's text in ``lang`` (:func:`roll_text`), its text having been stored in ``stored``
+    (the table's language, ``None`` for English); the entry itself when ``lang`` is ``None`` or that language, or
+    when the entry has no roll's text to write."""
+    if lang is None or entry.kind != "roll" or entry.text is None or lang == stored_language(stored):
+        return entry
+    text = roll_text(entry, lang)
+    return entry if text == entry.text else entry.model_copy(update={"text": text})
+
+
+def log_in_language(table: Table, lang: str | None) -> Table:
+    """``table`` with the texts of its log's rolls in ``lang`` (:func:`in_language`)."""
+    if lang is None or lang == stored_language(table.lang):
+        return table
+    return table.model_copy(update={"log": tuple(in_language(e, lang, table.lang) for e in table.log)})
 
 
 def last_roll(table: Table, member: str) -> Entry:

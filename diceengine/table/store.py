@@ -299,12 +299,14 @@ class SqlTableStore(TableStore):
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
         return head.model_copy(update={"log": marked(log)})
 
-    def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table:
+    def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0,
+               toll: Callable[[Any], None] | None = None) -> Table:
         """:meth:`TableStore.update` in the next group commit (:mod:`~diceengine.table.group_commit`): the step
         is taken on the table as the group's transaction finds it, after the group's earlier steps on it; a
-        conflict can only come from another process (then it is taken again, up to ``retries`` times)."""
+        conflict can only come from another process (then it is taken again, up to ``retries`` times).
+        ``toll(conn)``: called first in the group's transaction (:class:`~diceengine.table.group_commit.Request`)."""
         check_table_id(table_id)
-        return self._committer.submit(Request(table_id, step, retries))
+        return self._committer.submit(Request(table_id, step, retries, toll=toll))
 
     def commit(self, table: Table, expected: int) -> Table:
         if not _following(table, expected):

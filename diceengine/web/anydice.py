@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 
-from .answers import invalid_response
+from ..errors import DiceError
+from .answers import caller_language, dice_error_response, invalid_response
 from .models import ErrorResponse, _Strict
 
 __all__ = ["MAX_PROGRAM", "AnyDiceOutput", "AnyDiceRequest", "AnyDiceResponse", "do_anydice", "router"]
@@ -79,5 +80,11 @@ async def anydice(request: Request) -> Response:
         req = AnyDiceRequest.model_validate_json(await request.body())
     except ValidationError as err:
         return invalid_response(err.errors(include_url=False, include_context=False))
-    text = await request.app.state.offload.run(service.as_json, do_anydice, req)
+    lang = caller_language(request)
+    if req.lang is None and lang in ("en", "fr"):  # the caller's Accept-Language, as every refusal
+        req = req.model_copy(update={"lang": lang})
+    try:
+        text = await request.app.state.offload.run(service.as_json, do_anydice, req)
+    except DiceError as err:  # said in req.lang already, its line first: not translated again (which drops it)
+        return dice_error_response(err)
     return Response(text, media_type="application/json")

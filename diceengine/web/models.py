@@ -94,7 +94,9 @@ class _Strict(BaseModel):
 class ErrorResponse(BaseModel):
     """What every refused request answers: the engine's message, and where the fault is."""
 
-    error: str = Field(description="syntax, limit, value, invalid_request, too_large, busy or not_found")
+    error: str = Field(description="syntax, limit, value, invalid_request, too_large, busy, not_found, "
+                                   "unauthorized, forbidden, table_full, conflict, rate_limited, not_ready or "
+                                   "unavailable")
     message: str
     expression: str | None = None
     column: int | None = Field(None, description="0-based position of the fault in the expression")

@@ -77,23 +77,44 @@ class SharedBuckets:
         self._take = _take_statement(engine.dialect.name)
         self._local = TokenBucket(rate, burst, size, clock)
         self._count = 0
+        self._evict_due = False
         self._lock = threading.Lock()
 
     def take(self, who: str, rate: float | None = None, burst: float | None = None) -> bool:
         """Take a token from ``who``'s bucket (of ``rate`` and ``burst``, by default the limiter's): one
         statement, committed; false when it is empty."""
+        granted = self._taken(None, who, rate, burst)
+        self.settle()
+        return granted
+
+    def take_in(self, conn: Any, who: str, rate: float | None = None, burst: float | None = None) -> bool:
+        """:meth:`take` in the transaction of ``conn``, a connection to the same database (a step's group commit:
+        no transaction of its own, committed with the step's); the eviction it may call for waits for
+        :meth:`settle`."""
+        return self._taken(conn, who, rate, burst)
+
+    def settle(self) -> None:
+        """Evict (:meth:`evict`) when the takes since the last eviction call for it."""
+        with self._lock:
+            evict, self._evict_due = self._evict_due, False
+        if evict:
+            self.evict()
+
+    def _taken(self, conn: Any, who: str, rate: float | None, burst: float | None) -> bool:
         rate = self.rate if rate is None else rate
         burst = self.burst if burst is None else burst
         if not self._local.take(who, rate, burst):  # empty here, so empty there: nothing to ask the database
             return False
-        with self.engine.begin() as conn:
-            granted = conn.execute(self._take, {"who": who, "now": self.clock(), "rate": rate, "burst": burst,
-                                                "full": burst - 1.0}).scalar_one()
+        params = {"who": who, "now": self.clock(), "rate": rate, "burst": burst, "full": burst - 1.0}
+        if conn is None:
+            with self.engine.begin() as own:
+                granted = own.execute(self._take, params).scalar_one()
+        else:
+            granted = conn.execute(self._take, params).scalar_one()
         with self._lock:
             self._count += 1
-            evict = self._count % self.evict_every == 0
-        if evict:
-            self.evict()
+            if self._count % self.evict_every == 0:
+                self._evict_due = True
         if not granted:
             self._local.refund(who)  # the other processes took it: this process was given nothing
         return bool(granted)

@@ -25,8 +25,8 @@ from ..i18n import N_
 from ..table import Table
 from .ratelimit import SharedBuckets
 
-__all__ = ["NEW_BURST", "NEW_RATE", "Key", "Refused", "TableSettings", "TableState", "client_of", "key_bucket", "language_of", "public",
-           "refusals", "refused_response"]
+__all__ = ["NEW_BURST", "NEW_RATE", "Key", "Lang", "Refused", "TableSettings", "TableState", "client_of", "key_bucket",
+           "language_of", "public", "reading_language", "refusals", "refused_response"]
 
 
 #: new tables and joins from one client address: a burst of ``NEW_BURST``, then ``NEW_RATE`` a second (a small
@@ -101,6 +101,25 @@ def language_of(request: Request) -> str:
     from ..i18n import accepted_language
 
     return accepted_language(request.headers.get("accept-language", ""))
+
+
+def reading_language(accept_language: str | None) -> str | None:
+    """The language a reader asks the log's texts in: the first of ``accept_language`` (an ``Accept-Language``
+    header) that has a catalogue, else English; ``None`` without the header (the texts as the table stores them,
+    in its own language)."""
+    from ..i18n import accepted_language
+
+    if accept_language is None or not accept_language.strip():
+        return None
+    return accepted_language(accept_language)
+
+
+def _reader_language(request: Request) -> str | None:
+    return reading_language(request.headers.get("accept-language"))
+
+
+#: the language a request reads the log's texts in (:func:`reading_language`)
+Lang = Annotated[str | None, Depends(_reader_language)]
 
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:
@@ -207,6 +226,8 @@ class TableState:
         self._buckets: SharedBuckets | None = None
         self.on_close: list[Callable[[], None]] = []
         self._store: Any = None
+        self.failure: DiceError | None = None
+        """why the store did not open, when it did not (for :meth:`ready`)"""
         self._lock = threading.Lock()
         self._tables_writing: dict[str, threading.Lock] = {}
         self._writes: Threads | None = None
@@ -237,8 +258,8 @@ class TableState:
 
         try:
             self.buckets  # noqa: B018 - the store and its buckets opened: the schema built or upgraded
-        except DiceError:
-            logging.getLogger("diceengine.web.tables").exception("the tables' database did not open")
+        except Refused:
+            pass  # logged by :meth:`store`
         R.view(R.new_table("warm-up", "standard", "gm")[0], "gm")
 
     def ready(self) -> str | None:
@@ -248,19 +269,37 @@ class TableState:
                 conn.exec_driver_sql("SELECT 1")
         except Exception as err:  # noqa: BLE001 - any failure is a reason not to be ready
             # the reason, never where the database is (the server's to know)
+            if isinstance(err, Refused) and self.failure is not None:
+                err = self.failure
             reason = err.params.get("reason") if isinstance(err, DiceError) else None
-            return str(reason) if reason else type(err).__name__
+            return _without_address(str(reason), self.settings.db) if reason else type(err).__name__
         return None
 
     @property
     def store(self) -> Any:
+        """The tables' store, opened at its first use; one that cannot be opened is 503 ``unavailable``, which
+        does not say where the database is (the server's log does), and is tried again by the next request."""
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    from ..table import SqlTableStore
-
-                    self._store = SqlTableStore(self.settings.db, sync=self.settings.sync)
+                    self._store = self._opened()
         return self._store
+
+    def _opened(self) -> Any:
+        from ..table import SqlTableStore
+
+        try:
+            return SqlTableStore(self.settings.db, sync=self.settings.sync)
+        except DiceError as err:
+            self.failure = err
+            logging.getLogger("diceengine.web.tables").error("the tables' database did not open: %s", err.message)
+            raise Refused(503, "unavailable", N_("the tables' database cannot be opened; the server's log says why"),
+                          {"Retry-After": "5"}) from None
+
+    @property
+    def sqlite(self) -> bool:
+        """Whether the tables are in a SQLite file (one writer at a time: the steps' tokens go with their commit)."""
+        return bool(self.store.engine.dialect.name == "sqlite")
 
     @property
     def postgres(self) -> bool:
@@ -307,8 +346,26 @@ class TableState:
         """A token from the bucket of ``who`` (a key's, :func:`key_bucket`), else 429 (in a thread: it is a
         statement in the database)."""
         if not self.buckets.take(who):
-            raise Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
-                          {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
+            raise self._too_many()
+
+    def toll(self, who: str) -> Callable[[Any], None] | None:
+        """The token of a step from the bucket of ``who``: on SQLite, a toll taken in the step's group commit
+        (:meth:`SharedBuckets.take_in`: no write transaction of its own to wait for the database's one lock
+        between the group commits); elsewhere taken now (:meth:`limit`), and ``None``. Else 429."""
+        if not self.sqlite:
+            self.limit(who)
+            return None
+        buckets = self.buckets
+
+        def toll(conn: Any) -> None:
+            if not buckets.take_in(conn, who):
+                raise self._too_many()
+
+        return toll
+
+    def _too_many(self) -> Refused:
+        return Refused(429, "rate_limited", N_("too many requests for this key; slow down"),
+                       {"Retry-After": str(max(1, round(1 / self.settings.rate)))})
 
     def limit_new(self, who: str) -> None:
         """A token from the bucket of new tables and joins of the client address ``who`` (:func:`client_of`),
@@ -328,6 +385,26 @@ class TableState:
                 return Seat(self.store, table_id, key, retries=5)
             except TableAccessError as err:
                 raise Refused(401, "unauthorized", err.template, error=err) from None
+
+
+def _without_address(reason: str, where: str) -> str:
+    """``reason`` (a database's error) when it holds nothing of the address ``where`` (a path, a URL's host,
+    user, database), else its first clause if that holds none, else a word that says nothing of it."""
+    import sqlalchemy as sa
+
+    parts = {where, os.path.basename(where), os.path.dirname(where)}
+    if "://" in where:
+        try:
+            url = sa.engine.make_url(where)
+        except (sa.exc.ArgumentError, ValueError):  # not a URL SQLAlchemy reads: its words are the whole address
+            url = None
+        if url is not None:
+            parts |= {url.host or "", url.username or "", url.database or ""}
+    parts = {p for p in parts if len(p) > 1}
+    for said in (reason, reason.partition(":")[0]):
+        if not any(p in said for p in parts):
+            return said
+    return "unreachable"
 
 
 _bearer = HTTPBearer(auto_error=False, description="a member's key: the game master's or a player's")

@@ -54,7 +54,7 @@ class _Watch:
         self.loading = False
         self.stale = False
         self.moved = asyncio.Event()
-        self._events: dict[int, bytes] = {}
+        self._events: dict[tuple[int, str | None], bytes] = {}
 
     @property
     def version(self) -> int:
@@ -71,21 +71,27 @@ class _Watch:
             self.table = table
             self.steps.extend(new)
             if len(self._events) > 2 * _KEPT:
-                self._events = {k: v for k, v in self._events.items() if k > table.version - _KEPT}
+                self._events = {k: v for k, v in self._events.items() if k[0] > table.version - _KEPT}
             self.wake()
 
     def wake(self) -> None:
         woken, self.moved = self.moved, asyncio.Event()
         woken.set()
 
-    def event(self, entry: Entry, shown: Entry) -> bytes:
-        """The server-sent event of the step ``entry`` as a reader sees it (``shown``): made once for all the
-        readers who see the step itself; a step shown otherwise (a secret roll to a player) made for each."""
+    def event(self, entry: Entry, shown: Entry, lang: str | None = None) -> bytes:
+        """The server-sent event of the step ``entry`` as a reader sees it (``shown``), its roll's text in ``lang``
+        (:func:`~diceengine.table.rolls.in_language`): made once for all the readers who see the step itself in
+        one language; a step shown otherwise (a secret roll to a player) made for each."""
+        from ..table.rolls import in_language, stored_language
+
+        stored = self.table.lang if self.table is not None else None
         if shown is not entry:
-            return _event(shown)
-        found = self._events.get(entry.seq)
+            return _event(in_language(shown, lang, stored))
+        if lang == stored_language(stored):
+            lang = None
+        found = self._events.get((entry.seq, lang))
         if found is None:
-            found = self._events[entry.seq] = _event(entry)
+            found = self._events[(entry.seq, lang)] = _event(in_language(entry, lang, stored))
         return found
 
 
@@ -315,9 +321,10 @@ def _versions(store: Any, ids: list[str]) -> dict[str, int]:
     return found
 
 
-async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator[bytes]:
+async def stream(hub: Hub, table_id: str, key: str, start: int, lang: str | None = None) -> AsyncIterator[bytes]:
     """The server-sent events of the table's steps after ``start``, as the member whose key is ``key``
-    reads them, then each new one; ends when the table is gone or the key no longer opens it."""
+    reads them (their rolls' texts in ``lang``, ``None``: as stored), then each new one; ends when the table is
+    gone or the key no longer opens it."""
     from ..table import TableAccessError, TableNotFound
     from ..table import rules as R
 
@@ -344,7 +351,7 @@ async def stream(hub: Hub, table_id: str, key: str, start: int) -> AsyncIterator
                     members = table.members
                 chunk = []
                 for entry in watch.steps[sent:table.version]:
-                    chunk.append(watch.event(entry, R.readable(table, name, entry)))
+                    chunk.append(watch.event(entry, R.readable(table, name, entry), lang))
                 sent = table.version
                 yield b"".join(chunk)
                 continue

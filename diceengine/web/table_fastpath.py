@@ -21,7 +21,7 @@ from ..errors import DiceError
 from ..table.model import check_table_id
 from .answers import MAX_BODY, caller_language, dice_error_response
 from .fastpath import read_body
-from .table_access import Refused, TableState, refused_response
+from .table_access import Refused, TableState, reading_language, refused_response
 from .table_models import StepResponse, TableRollRequest
 
 __all__ = ["TableRollFastPath"]
@@ -51,9 +51,11 @@ class TableRollFastPath:
             return
         table_id = path[len(_PREFIX):-len(_SUFFIX)]
         key: str | None = None
-        authorization = content_type = None
+        authorization = content_type = accept_language = None
         for name, value in scope["headers"]:  # the first of each, as the route reads them
-            if name == b"authorization" and authorization is None:
+            if name == b"accept-language" and accept_language is None:
+                accept_language = value.decode("latin-1")
+            elif name == b"authorization" and authorization is None:
                 authorization = value
                 scheme, _, credentials = value.decode("latin-1").partition(" ")
                 key = credentials if scheme.lower() == "bearer" and credentials else None
@@ -77,7 +79,7 @@ class TableRollFastPath:
             return
         response: Response
         try:
-            done = await self.step(table_id, key, self.roll_of(req))  # the key's token taken with the step
+            done = await self.step(table_id, key, self.roll_of(req), lang=reading_language(accept_language))
             response = Response(done.model_dump_json(), media_type="application/json")
         except Refused as err:
             response = refused_response(Request(scope), err)

@@ -31,6 +31,7 @@ __all__ = [
     "RemoveRequest",
     "RevealRequest",
     "RuleOfPlayRequest",
+    "SaveRollRequest",
     "StateIn",
     "StepResponse",
     "TableRollRequest",
@@ -93,6 +94,18 @@ class TableRollRequest(_Strict):
     expression: str = Field(max_length=MAX_EXPRESSION_LENGTH, examples=["2a1p vs 2d"])
     system: str | None = Field(None, max_length=64, description="another ruleset than the table's")
     secret: bool = False
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
+
+
+class SaveRollRequest(_Strict):
+    """A roll saved at the table under ``name`` (then rolled as ``@name`` by anyone there, or only by the caller
+    when ``personal``); no ``expression`` forgets the name. Replacing another member's saved roll is the game
+    master's."""
+
+    name: str = Field(max_length=100, examples=["attack"], description="letters, digits, - or _, at most 40")
+    expression: str | None = Field(max_length=MAX_EXPRESSION_LENGTH, examples=["2a1p vs 2d"])
+    system: str | None = Field(None, max_length=64, description="another ruleset than the table's")
+    personal: bool = False
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
 
 

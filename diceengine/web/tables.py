@@ -17,7 +17,10 @@ database deliver every step to clients on any of them, in the log's order; a cli
 
 The parts: :mod:`~diceengine.web.table_access` (settings, keys, refusals), :mod:`~diceengine.web.ratelimit`,
 :mod:`~diceengine.web.table_models` (the bodies), :mod:`~diceengine.web.table_events` (the live log),
-:mod:`~diceengine.web.security_headers`; this module has the endpoints and puts them in an application.
+:mod:`~diceengine.web.security_headers`, :mod:`~diceengine.web.table_reads` (the endpoints that read); this module
+has the endpoints that take a step and puts them all in an application. Every answer that carries a step writes a
+roll's text in the request's ``Accept-Language`` (rendered on read from the stored dice when it is not the
+table's language).
 """
 
 from __future__ import annotations
@@ -25,10 +28,10 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from ..i18n import N_
 from ..table import Table
@@ -39,6 +42,7 @@ from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
 from .table_access import (
     Key,
+    Lang,
     Refused,
     TableSettings,
     TableState,
@@ -48,7 +52,7 @@ from .table_access import (
     refusals,
     refused_response,
 )
-from .table_events import Hub, stream
+from .table_events import Hub
 from .table_models import (
     AdjustRequest,
     CharacterRequest,
@@ -58,9 +62,6 @@ from .table_models import (
     FlipRequest,
     JoinRequest,
     JoinResponse,
-    LogResponse,
-    LuckResponse,
-    Mismatch,
     OrderRequest,
     ReadyResponse,
     RekeyRequest,
@@ -68,19 +69,19 @@ from .table_models import (
     RemoveRequest,
     RevealRequest,
     RuleOfPlayRequest,
+    SaveRollRequest,
     StepResponse,
     TableRollRequest,
-    VerifyResponse,
 )
+from .table_reads import read_routes
 
 __all__ = ["Refused", "TableRoutes", "TableSettings", "TokenBucket", "install", "install_cors", "roll_of",
            "router_for"]
 
-#: steps returned by one request of the log
-MAX_LOG = 10_000
-
 #: the parameters of :func:`diceengine.table.rules.roll` no option may set
 _ROLL_PARAMETERS = frozenset({"table", "actor", "expression", "system", "secret", "seed", "time", "reroll_of"})
+#: the parameters of :func:`diceengine.table.aliases.save_roll` no option may set
+_SAVE_PARAMETERS = frozenset({"table", "actor", "name", "expression", "system", "time", "personal"})
 
 _ERR: dict[int | str, dict[str, Any]] = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 422, 429)}
 
@@ -94,32 +95,65 @@ class TableRoutes(NamedTuple):
     step: Callable[..., Awaitable[StepResponse]]
 
 
-def roll_of(req: TableRollRequest) -> Callable[..., Table]:
-    """The step of a roll request (:func:`diceengine.table.rules.roll` with its fields), else 400 when an option
-    names one of the roll's own parameters."""
-    from ..table import rules as R
-
-    taken = sorted(set(req.options) & _ROLL_PARAMETERS)
-    if taken:  # the roll's own parameters (its seed, its time...) are the table's, not options
+def _options(given: dict[str, Any], reserved: frozenset[str]) -> dict[str, Any]:
+    """A request's options for a roll, else 400 when one names a parameter of the step itself (its seed, its
+    time...: the table's, not options)."""
+    taken = sorted(set(given) & reserved)
+    if taken:
         raise Refused(400, "value", N_("{name} is not an option of a roll at the table"), name=repr(taken[0]))
-    options: dict[str, Any] = dict(req.options)
+    return dict(given)
+
+
+def roll_of(req: TableRollRequest) -> Callable[..., Table]:
+    """The step of a roll request (:func:`diceengine.table.rules.roll` with its fields; ``@NAME`` alone, the roll
+    saved as ``NAME``: :func:`~diceengine.table.aliases.roll_saved`), else 400 when an option names one of the
+    roll's own parameters."""
+    from ..table import rules as R
+    from ..table.aliases import roll_saved
+
+    options = _options(req.options, _ROLL_PARAMETERS)
+    if req.expression.startswith("@") and req.system is None and not options:
+        return functools.partial(roll_saved, name=req.expression[1:].strip(), secret=req.secret)
     return functools.partial(R.roll, expression=req.expression, system=req.system, secret=req.secret, **options)
+
+
+def save_of(req: SaveRollRequest) -> Callable[..., Table]:
+    """The step of a request to save a roll (:func:`diceengine.table.aliases.save_roll` with its fields), else 400
+    when an option names one of its own parameters."""
+    from ..table.aliases import save_roll
+
+    options = _options(req.options, _SAVE_PARAMETERS)
+    return functools.partial(save_roll, name=req.name, expression=req.expression, system=req.system,
+                             personal=req.personal, **options)
 
 
 def router_for(settings: TableSettings) -> TableRoutes:
     """The table endpoints over the store ``settings`` name, their state and their steps."""
-    from ..table import rules as R
-
     tables = TableState(settings)
     hub = Hub(tables)
     tables.on_close.append(hub.stop)
     router = APIRouter(prefix="/tables", tags=["tables"], responses=_ERR)
+    step = _stepper(tables, hub)
+    _entry_routes(router, tables, hub)
+    _play_routes(router, step)
+    _bare_routes(router, step)
+    _member_routes(router, step)
+    read_routes(router, tables, hub)
+    return TableRoutes(router, tables, step)
 
-    def take(table_id: str, key: str, op: Callable[..., Table], *args: Any) -> tuple[Table, StepResponse]:
-        """``op(table, member, *args)`` of :mod:`diceengine.table.rules` as the member whose key is ``key``: one
-        reading of the table, the step, its commit (taken again on a newer table after a conflict)."""
-        from ..table import TableAccessError, TableConflict
 
+def _stepper(tables: TableState, hub: Hub) -> Callable[..., Awaitable[StepResponse]]:
+    """``step(table_id, key, op, *args, lang=None)``: ``op(table, member, *args)`` of
+    :mod:`diceengine.table.rules` as the member whose key is ``key``, taken by a writer thread
+    (:meth:`TableState.write`): one reading of the table, the step, its commit (taken again on a newer table after
+    a conflict); the live logs of this process handed the table as committed; the step answered as the member
+    reads it, its roll's text in ``lang`` (:func:`~diceengine.web.table_access.reading_language`)."""
+    from ..table import TableAccessError, TableConflict
+    from ..table import rules as R
+    from ..table.rolls import in_language
+
+    def take(table_id: str, key: str, op: Callable[..., Table], args: tuple[Any, ...], lang: str | None
+             ) -> tuple[Table, StepResponse]:
         member: list[str] = []
 
         def stepped(table: Table) -> Table:
@@ -134,17 +168,27 @@ def router_for(settings: TableSettings) -> TableRoutes:
             member.append(name)
             return op(table, name, *args)
 
-        tables.limit(key_bucket(key))
+        toll = tables.toll(key_bucket(key))
         with refusals(), tables.writer(table_id):
-            table = tables.store.update(table_id, stepped, retries=5)
-        return table, StepResponse(step=R.readable(table, member[-1], table.log[-1]))
+            try:
+                table = tables.store.update(table_id, stepped, retries=5, toll=toll)
+            finally:
+                tables.buckets.settle()
+        shown = in_language(R.readable(table, member[-1], table.log[-1]), lang, table.lang)
+        return table, StepResponse(step=shown)
 
-    async def step(table_id: TableId, key: str, op: Callable[..., Table], *args: Any) -> StepResponse:
-        """The member's step, taken by a writer thread (:meth:`TableState.write`); the live logs of this process
-        handed the table as committed."""
-        table, done = await tables.write(take, table_id, key, op, *args)
+    async def step(table_id: TableId, key: str, op: Callable[..., Table], *args: Any,
+                   lang: str | None = None) -> StepResponse:
+        table, done = await tables.write(take, table_id, key, op, args, lang)
         hub.arrived(table)
         return done  # type: ignore[no-any-return]
+
+    return step
+
+
+def _entry_routes(router: APIRouter, tables: TableState, hub: Hub) -> None:
+    """A new table, and a player joining one: the two routes without a key (a bucket per client address)."""
+    from ..table import rules as R
 
     @router.post("", response_model=CreateTableResponse, status_code=201)
     async def create_table(req: CreateTableRequest, request: Request) -> CreateTableResponse:
@@ -186,38 +230,32 @@ def router_for(settings: TableSettings) -> TableRoutes:
         hub.arrived(table)
         return joined_as  # type: ignore[no-any-return]
 
-    @router.get("/{table_id}", response_model=Table)
-    async def read_table(table_id: TableId, key: Key) -> Table:
-        """The table as the member reads it: its members, state of play and log."""
-        def read() -> Table:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return public(seat.table())
 
-        return await tables.read(read)  # type: ignore[no-any-return]
+Step = Callable[..., Awaitable[StepResponse]]
+
+
+def _play_routes(router: APIRouter, step: Step) -> None:
+    """The steps of play that take a body: a roll, a rule of play, a character, tokens, pools, the order."""
+    from ..table import rules as R
 
     @router.post("/{table_id}/roll", response_model=StepResponse)
-    async def roll(table_id: TableId, req: TableRollRequest, key: Key) -> StepResponse:
+    async def roll(table_id: TableId, req: TableRollRequest, key: Key, lang: Lang) -> StepResponse:
         """Roll, public or secret (a secret roll's dice are for the game master only; answered first by
         :class:`~diceengine.web.table_fastpath.TableRollFastPath`)."""
-        return await step(table_id, key, roll_of(req))
+        return await step(table_id, key, roll_of(req), lang=lang)
 
-    @router.post("/{table_id}/reroll", response_model=StepResponse)
-    async def reroll(table_id: TableId, key: Key) -> StepResponse:
-        """Re-roll the member's last roll (the first stays in the log, marked)."""
-        return await step(table_id, key, R.reroll)
-
-    @router.post("/{table_id}/undo", response_model=StepResponse)
-    async def undo(table_id: TableId, key: Key) -> StepResponse:
-        """Undo the last step that stands (the game master)."""
-        return await step(table_id, key, R.undo)
+    @router.post("/{table_id}/save", response_model=StepResponse)
+    async def save(table_id: TableId, req: SaveRollRequest, key: Key) -> StepResponse:
+        """Save a roll under a name (``expression`` none: forget it); anyone at the table rolls it as ``@name``
+        (a ``personal`` one: only the caller)."""
+        return await step(table_id, key, save_of(req))
 
     @router.post("/{table_id}/rule", response_model=StepResponse)
-    async def rule(table_id: TableId, req: RuleOfPlayRequest, key: Key) -> StepResponse:
+    async def rule(table_id: TableId, req: RuleOfPlayRequest, key: Key, lang: Lang) -> StepResponse:
         """Apply a rule of play to the scene or to a character (a player: only their own)."""
         if "seed" in req.args:  # a member choosing a rule's dice
             raise Refused(400, "value", N_("a rule's dice come from the table: no seed over HTTP"))
-        return await step(table_id, key, R.rule, req.rule, req.target, req.args)
+        return await step(table_id, key, R.rule, req.rule, req.target, req.args, lang=lang)
 
     @router.post("/{table_id}/characters", response_model=StepResponse)
     async def add_character(table_id: TableId, req: CharacterRequest, key: Key) -> StepResponse:
@@ -243,15 +281,42 @@ def router_for(settings: TableSettings) -> TableRoutes:
         """Set the initiative order (the game master)."""
         return await step(table_id, key, R.set_order, req.order)
 
-    @router.post("/{table_id}/turn", response_model=StepResponse)
-    async def next_turn(table_id: TableId, key: Key) -> StepResponse:
-        """The next in the initiative order acts."""
-        return await step(table_id, key, R.next_turn)
 
-    @router.post("/{table_id}/round", response_model=StepResponse)
-    async def next_round(table_id: TableId, key: Key) -> StepResponse:
-        """A new round begins."""
-        return await step(table_id, key, R.next_round)
+def _bare_steps() -> tuple[tuple[str, Callable[..., Table], str], ...]:
+    """The steps taken with no body: the route's name (its path), the rule, what it does."""
+    from ..table import rules as R
+
+    return (
+        ("reroll", R.reroll, "Re-roll the member's last roll (the first stays in the log, marked)."),
+        ("undo", R.undo, "Undo the last step that stands (the game master)."),
+        ("turn", R.next_turn, "The next in the initiative order acts."),
+        ("round", R.next_round, "A new round begins."),
+        ("rotate", P.rotate_seed, "The game master reveals the server seed and commits a new one."),
+        ("end", P.end_table, "The game master ends the table: its server seed is revealed, no more dice are drawn."),
+    )
+
+
+#: the names of the bare steps' routes in the OpenAPI schema (their operation ids), where not their path
+_BARE_NAMES = {"turn": "next_turn", "round": "next_round", "rotate": "rotate_seed"}
+
+
+def _bare_routes(router: APIRouter, step: Step) -> None:
+    """The steps taken with no body (:func:`_bare_steps`), one route each."""
+    for path, op, doc in _bare_steps():
+        router.add_api_route(f"/{{table_id}}/{path}", _bare_endpoint(step, op), methods=["POST"],
+                             response_model=StepResponse, name=_BARE_NAMES.get(path, path), description=doc)
+
+
+def _bare_endpoint(step: Step, op: Callable[..., Table]) -> Callable[..., Awaitable[StepResponse]]:
+    async def endpoint(table_id: TableId, key: Key, lang: Lang) -> StepResponse:
+        return await step(table_id, key, op, lang=lang)
+
+    return endpoint
+
+
+def _member_routes(router: APIRouter, step: Step) -> None:
+    """The steps on the members and the dice's seeds: remove, rekey, a client seed, a secret roll revealed."""
+    from ..table import rules as R
 
     @router.post("/{table_id}/remove", response_model=StepResponse)
     async def remove(table_id: TableId, req: RemoveRequest, key: Key) -> StepResponse:
@@ -273,95 +338,15 @@ def router_for(settings: TableSettings) -> TableRoutes:
         done = await step(table_id, key, rotate)
         return RekeyResponse(name=given["name"], key=given["key"], step=done.step)
 
-    @router.get("/{table_id}/log", response_model=LogResponse)
-    async def log(table_id: TableId, key: Key, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
-        """The steps after ``after``, as the member reads them."""
-        def read() -> LogResponse:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                table = seat.table()
-            return LogResponse(version=table.version, steps=list(table.log[after:after + MAX_LOG]))
-
-        return await tables.read(read)  # type: ignore[no-any-return]
-
     @router.post("/{table_id}/clientseed", response_model=StepResponse)
     async def client_seed(table_id: TableId, req: ClientSeedRequest, key: Key) -> StepResponse:
         """The member sets their own client seed: their next rolls are derived from it too."""
         return await step(table_id, key, P.set_client_seed, req.seed)
 
-    @router.post("/{table_id}/rotate", response_model=StepResponse)
-    async def rotate_seed(table_id: TableId, key: Key) -> StepResponse:
-        """The game master reveals the server seed and commits a new one."""
-        return await step(table_id, key, P.rotate_seed)
-
-    @router.post("/{table_id}/end", response_model=StepResponse)
-    async def end(table_id: TableId, key: Key) -> StepResponse:
-        """The game master ends the table: its server seed is revealed, no more dice are drawn."""
-        return await step(table_id, key, P.end_table)
-
     @router.post("/{table_id}/reveal", response_model=StepResponse)
-    async def reveal(table_id: TableId, req: RevealRequest, key: Key) -> StepResponse:
+    async def reveal(table_id: TableId, req: RevealRequest, key: Key, lang: Lang) -> StepResponse:
         """The game master reveals a secret roll (its seal in the log checks it)."""
-        return await step(table_id, key, P.reveal_secret, req.step)
-
-    @router.get("/{table_id}/export", responses={200: {"content": {"application/json": {}}}})
-    async def export(table_id: TableId, key: Key) -> Response:
-        """The table and its whole log as the member reads it, as ``dice table verify`` takes it (without the key
-        hashes and the seeds, as every answer of the service)."""
-        def read() -> str:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return R.export_log(public(seat.table()))
-
-        return Response(await tables.read(read), media_type="application/json")
-
-    @router.get("/{table_id}/verify", response_model=VerifyResponse)
-    async def verify(table_id: TableId, key: Key) -> VerifyResponse:
-        """The log as the member reads it, verified by the engine (the same check runs offline)."""
-        def read() -> VerifyResponse:
-            from ..table.verify import verify as verified
-
-            seat = tables.seat(table_id, key)
-            with refusals():
-                report = verified(seat.table())
-            return VerifyResponse(ok=report.ok, complete=report.complete, steps=report.steps, checked=report.checked,
-                                  sealed=report.sealed, pending=report.pending, legacy=report.legacy,
-                                  commitments=list(report.commitments),
-                                  problems=[Mismatch(**vars(p)) for p in report.problems])
-
-        return await tables.read(read)  # type: ignore[no-any-return]
-
-    @router.get("/{table_id}/luck", response_model=LuckResponse)
-    async def luck(table_id: TableId, key: Key) -> LuckResponse:
-        """Each member's luck (the mean percentile of their rolls) and the fairness test, over the rolls the
-        member may read."""
-        def read() -> LuckResponse:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return LuckResponse(luck=seat.luck(), fairness=seat.fairness())
-
-        return await tables.read(read)  # type: ignore[no-any-return]
-
-    @router.get("/{table_id}/events", response_class=StreamingResponse,
-                responses={200: {"content": {"text/event-stream": {}},
-                                 "description": "server-sent events: each step (`event: step`, `id:` its number, "
-                                                "`data:` its JSON as the member reads it)"}})
-    async def events(table_id: TableId, key: Key,
-                     after: Annotated[int, Query(ge=0)] = 0,
-                     last_event_id: Annotated[str | None, Header()] = None) -> Response:
-        """The live log: every step after ``after`` (or the ``Last-Event-ID`` header), then each new one as it is
-        stored, by any server process on the same database."""
-        start = after
-        if last_event_id is not None:
-            try:
-                start = max(0, int(last_event_id))
-            except ValueError:
-                raise Refused(400, "value", N_("Last-Event-ID is a step number")) from None
-        await tables.read(tables.seat, table_id, key)  # 401 / 404 before the stream begins
-        return StreamingResponse(stream(hub, table_id, key, start), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-    return TableRoutes(router, tables, step)
+        return await step(table_id, key, P.reveal_secret, req.step, lang=lang)
 
 
 def install(app: FastAPI, settings: TableSettings | None = None, page: Callable[[], str] | None = None) -> None:

@@ -31,8 +31,9 @@ export function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); 
 
 // Calls the service: a JSON body makes it a POST; `key` is a table key (sent as a Bearer token).
 // A refusal throws an Error whose `data` is the engine's JSON error (message, caret).
+// Answers are in the page's language (Accept-Language): its refusals, and a table's rolls written on read.
 export async function api(path, body, { key, method } = {}) {
-  const headers = {};
+  const headers = { "Accept-Language": pageLanguage() };
   const init = { headers };
   if (body !== undefined) { init.method = "POST"; headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
   if (method) init.method = method;
@@ -43,6 +44,9 @@ export async function api(path, body, { key, method } = {}) {
   if (!response.ok) { const err = new Error(data.message || "error"); err.data = data; err.status = response.status; throw err; }
   return data;
 }
+
+// the page's language (the <html lang> the language menu sets), as an Accept-Language header names it
+export function pageLanguage() { return document.documentElement.lang || "en"; }
 
 // The page's human words, gettext style: t("English words") gives them in the page's language
 // when its catalogue has them, else as written; t("{side} wins", { side }) fills the {names} in after.

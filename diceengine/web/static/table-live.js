@@ -3,6 +3,8 @@
 // (?after=N and Last-Event-ID) on every drop, going offline and back, or a stream silent too long.
 "use strict";
 
+import { pageLanguage } from "./common.js";
+
 export class Live {
   constructor(id, key, onStep, onStatus) {
     Object.assign(this, { id, key, onStep, onStatus });
@@ -39,7 +41,8 @@ export class Live {
       this.controller = new AbortController();
       try {
         const response = await fetch(`/tables/${encodeURIComponent(this.id)}/events?after=${this.last}`, {
-          headers: { Authorization: `Bearer ${this.key}`, Accept: "text/event-stream", "Last-Event-ID": String(this.last) },
+          headers: { Authorization: `Bearer ${this.key}`, Accept: "text/event-stream", "Last-Event-ID": String(this.last),
+                     "Accept-Language": pageLanguage() },
           cache: "no-store", signal: this.controller.signal });
         if (response.status === 401 || response.status === 404) { this.onStatus("refused", response.status); return; }
         if (!response.ok || !response.body) throw new Error(String(response.status));

@@ -8,6 +8,7 @@
 import { api, el, engine, fill as fmt, num, t } from "./common.js";
 import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
+import { buildMembers, memberStepSeen, renderMembers } from "./table-members.js";
 import { buildProvable, renderProvable, stepSeen } from "./table-provable.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
@@ -193,6 +194,7 @@ function buildRoom() {
     el("div", { class: "row table-actions" },
        button(t("Re-roll my last roll"), () => act("reroll"), "secondary"),
        parts.undo = button(t("Undo the last step"), () => act("undo"), "secondary")),
+    buildSave(expression),
     el("p", { class: "hint", id: "table-roll-hint" }), parts.saved = el("p", { class: "hint", id: "table-saved" }), rollError);
   form.querySelector(".table-actions button").id = "table-reroll";
   parts.undo.id = "table-undo";
@@ -323,9 +325,37 @@ function buildRoom() {
     parts.luck);
 
   parts.provable = buildProvable((what, body) => act(what, body), () => room);
-  parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, parts.provable.box, luckBox);
+  parts.members = buildMembers({ current: () => room, stepped: addStep, rekeyed, errors: errorBox, showError });
+  parts.side = el("div", { class: "table-side" }, poolsBox, initiativeBox, charactersBox, parts.members.box,
+                  parts.provable.box, luckBox);
   return el("div", { id: "table-room", class: "table-room", hidden: "" },
     head, el("div", { class: "table-columns" }, el("div", { class: "table-main" }, rollBox, logBox), parts.side));
+}
+
+// the expression in the roll box saved at the table under a name (POST save): rolled after as @name
+function buildSave(expression) {
+  const name = el("input", { id: "table-save-name", autocomplete: "off", spellcheck: "false", maxlength: "40",
+                             placeholder: t("name") });
+  const save = el("button", { type: "button", class: "secondary", id: "table-save", text: t("Save") });
+  const form = el("div", { class: "row", id: "table-save-form" }, field(t("Save the roll as"), name), save);
+  save.addEventListener("click", async () => {
+    const [system, text] = splitSystem(expression.value);
+    const body = { name: name.value.trim(), expression: text };
+    if (system) body.system = system;
+    if (await act("save", body)) name.value = "";
+  });
+  return form;
+}
+
+// the member's own new key (rekey): kept in this browser's seat, the live log read with it from where it was
+function rekeyed(key) {
+  const seat = loadSeat(room.id);
+  if (seat) saveSeat(room.id, { ...seat, key });
+  room.key = key;
+  const last = room.live ? room.live.last : room.table.version;
+  if (room.live) room.live.stop();
+  room.live = new Live(room.id, key, addStep, setStatus);
+  room.live.start(last);
 }
 
 // a rule of play of the table's ruleset on the scene or a character (its arguments as JSON)
@@ -398,10 +428,8 @@ function renderStep(step) {
     if (step.system && room && step.system !== room.table.system) line.append(" ", el("span", { class: "muted", text: step.system }));
     if (step.secret) line.append(" ", el("span", { class: "badge secret-badge", text: t("secret") }));
     li.append(line, renderDice(step.dice, step.system), renderOutcome(step.outcome, step.odds), renderOdds(step.odds, step.outcome));
-    // the stored text is in the table's language: shown to a reader of that language (the dice, outcome and odds
-    // above are in every reader's own words)
-    const sameLanguage = !room || (room.table.lang || "en") === document.documentElement.lang;
-    if (step.text && sameLanguage) li.append(el("p", { class: "step-text muted", text: step.text }));
+    // the service writes the text in the page's language (asked by api() and the live log: Accept-Language)
+    if (step.text) li.append(el("p", { class: "step-text muted", text: step.text }));
   }
   if (step.kind === "roll" && step.sealed && room && room.role === "gm" && step.expression !== null) {
     li.append(el("p", { class: "line" }, button(t("Reveal to everyone"), () => act("reveal", { step: step.seq }), "secondary small reveal-secret")));
@@ -459,6 +487,7 @@ function addStep(step) {
   if (step.seq > room.table.version) room.table.version = step.seq;
   if (step.after && step.seq >= room.playSeq) { room.table.play = step.after; room.playSeq = step.seq; renderPlay(); }
   if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
+  if (step.kind === "remove") { memberStepSeen(room, step); renderPlay(); }
   remark();
   if (step.kind === "roll" || step.kind === "undo") refreshLuck();
   if (["seed", "end", "clientseed"].includes(step.kind)) { stepSeen(room, step); renderProvable(parts.provable, room); }
@@ -587,6 +616,7 @@ function renderPlay() {
   renderInitiative(play);
   renderCharacters(play);
   renderSaved(play);
+  renderMembers(parts.members, room);
   // the game master's parts
   parts.share.hidden = !gm;
   parts.secretLabel.hidden = !gm;
@@ -720,3 +750,11 @@ export async function mount(where, rest) {
 }
 
 export function show(rest) { return showRoute(rest); }
+
+// the page's language changed: the open table read again, its rolls' texts written in the new one
+export function relang() {
+  if (!room) return;
+  const id = room.id;
+  closeRoom();
+  openTable(id).catch((err) => console.warn(err.message));
+}
