@@ -20,6 +20,8 @@ __all__ = [
     "keep_sum",
     "keep_sum_cost",
     "keep_window",
+    "kept_scores",
+    "kept_scores_cost",
     "rank_dp",
     "rank_dp_cost",
     "ranked_die",
@@ -307,23 +309,27 @@ def ranked_die_cost(faces: int, n: int, rank: int, lo: int, hi: int) -> Cost:
 def ranked_die(faces: Sequence[tuple[int, float]], n: int, rank: int) -> PMF:
     """Value of the die ranked ``rank`` (0: the lowest, ``n - 1``: the highest) among ``n`` independent dice with these
     ``(value, probability)`` faces (shares of their total): at most ``x`` when at least ``rank + 1`` dice are, a
-    binomial tail over the faces at once (the fewer terms of the tail or of its complement)."""
-    values = np.fromiter((v for v, _ in faces), dtype=np.int64, count=len(faces))
-    lo = int(values.min())
-    _check_support(int(values.max()) - lo + 1)
-    WORK.work += ranked_die_cost(len(faces), n, rank, lo, int(values.max())).work
-    dense = np.bincount(values - lo, weights=np.fromiter((q for _, q in faces), dtype=np.float64, count=len(faces)))
-    dense /= dense.sum()
-    below = np.cumsum(dense)  # P(X <= x)
-    above = np.append(np.cumsum(dense[:0:-1])[::-1], 0.0)  # P(X > x), summed from the top (no 1 - F)
+    binomial tail over the faces at once, the shorter of two sums of positive terms: ``P(X(rank) <= x)`` near the top
+    (differences exact at the low end), ``P(X(rank) > x)`` near the bottom (exact at the high end)."""
+    values = [v for v, _ in faces]
+    lo, hi = min(values), max(values)
+    _check_support(hi - lo + 1)
+    WORK.work += ranked_die_cost(len(faces), n, rank, lo, hi).work
+    dense = np.bincount(np.array(values) - lo, weights=[q for _, q in faces])
+    total = dense.sum()
+    below = np.cumsum(dense) / total  # P(X <= x)
+    above = np.zeros(len(dense))  # P(X > x), summed from the top
+    above[:-1] = np.cumsum(dense[:0:-1])[::-1] / total
     below[-1] = 1.0
+    p = np.empty(len(dense))
     if n - rank <= rank + 1:  # P(at least rank + 1 of n at most x)
-        cdf = sum(float(comb(n, j)) * below ** j * above ** (n - j) for j in range(rank + 1, n + 1))
-        p = np.diff(cdf, prepend=0.0)
-    else:  # 1 - P(at most rank of n at most x)
-        rest = sum(float(comb(n, j)) * below ** j * above ** (n - j) for j in range(rank + 1))
-        p = -np.diff(rest, prepend=1.0)
-    return PMF(lo, np.clip(p, 0.0, None))
+        cdf = below ** n if rank == n - 1 else \
+            sum(float(comb(n, j)) * below ** j * above ** (n - j) for j in range(rank + 1, n + 1))
+        p[0], p[1:] = cdf[0], cdf[1:] - cdf[:-1]
+    else:  # P(at most rank of n at most x)
+        rest = above ** n if rank == 0 else sum(float(comb(n, j)) * below ** j * above ** (n - j) for j in range(rank + 1))
+        p[0], p[1:] = 1.0 - rest[0], rest[:-1] - rest[1:]
+    return PMF(lo, np.maximum(p, 0.0, out=p))
 
 
 def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
@@ -333,11 +339,18 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
     ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
     if keep == 0 or not ordered:
         return PMF.point(0)
+    if keep == 1:  # one die: the highest or the lowest
+        _check_support(max(0, max(ordered)[0]) - min(0, min(ordered)[0]) + 1)
+        return ranked_die(ordered, n, n - 1 if highest else 0)
+    return _kept_in_order(ordered, n, keep)
+
+
+def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> PMF:
+    """Sum of the scores of the first ``keep`` of ``n`` dice, each showing one of these ``(score, probability)``
+    faces listed best first (a die showing a better face is kept before one showing a worse)."""
     vmin = min(v for v, _ in ordered)
     vmax = max(v for v, _ in ordered)
     _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
-    if keep == 1:  # one die: the highest or the lowest
-        return ranked_die(ordered, n, n - 1 if highest else 0)
     WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
     visited, moves = _placing(ordered, vmin, n, keep)
     # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
@@ -352,7 +365,6 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
             new[c:, s:] += move[:keep + 1 - c, c:c + 1] * state[:keep + 1 - c, :span - s]
         state = new
     return PMF(keep * vmin, state[keep])
-
 
 def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) -> Cost:
     """Cost of :func:`window_sum`: ``faces`` distinct values from ``vmin`` to ``vmax``, ``n`` dice, the ranks ``lo``
@@ -381,10 +393,18 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
     ordered = sorted(faces, key=lambda f: f[0])
     if hi == lo or not ordered:
         return PMF.point(0)
-    vmin, vmax = ordered[0][0], ordered[-1][0]
-    _check_support((hi - lo) * (vmax - vmin) + 1)
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:  # one die, near enough to an end
+        _check_support(ordered[-1][0] - ordered[0][0] + 1)
         return ranked_die(ordered, n, lo)
+    return _window_in_order(ordered, n, lo, hi)
+
+
+def _window_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> PMF:
+    """Sum of the scores of the dice ranked ``lo`` to ``hi - 1`` among ``n``, each showing one of these ``(score,
+    probability)`` faces listed lowest rank first."""
+    vmin = min(v for v, _ in ordered)
+    vmax = max(v for v, _ in ordered)
+    _check_support((hi - lo) * (vmax - vmin) + 1)
     WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
     visited, moves = _placing(ordered, vmin, n, hi)
     # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
@@ -403,3 +423,42 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
                 new[j + c, s:] += move[j, c] * row[:span - s]
         state = new
     return PMF((hi - lo) * vmin, state[hi])
+
+
+def _bands(units: Sequence[tuple[int, int, float]], descending: bool) -> list[tuple[int, float]]:
+    """``(score, probability)`` of the faces ``(key, score, probability)`` in key order, each run of keys of one score
+    merged into one band (which face of a band a die shows changes neither its rank among the other bands nor its
+    score)."""
+    bands: list[list[Any]] = []
+    for _, score, q in sorted(units, key=lambda u: u[0], reverse=descending):
+        if bands and bands[-1][0] == score:
+            bands[-1][1] += q
+        else:
+            bands.append([score, q])
+    return [(score, q) for score, q in bands]
+
+
+def kept_scores_cost(keys: int, bands: int, n: int, lo: int, hi: int, s_lo: int, s_hi: int) -> Cost:
+    """Cost of :func:`kept_scores` (at most): ``keys`` keys in at most ``bands`` bands, scores from ``s_lo`` to
+    ``s_hi``."""
+    hi = max(0, min(hi, n))
+    lo = max(0, min(lo, hi))
+    cost = Cost(3 * keys * PYTHON_STEP, 2 * keys)
+    if lo == 0 or hi == n:
+        return cost + keep_sum_cost(bands, n, hi - lo, s_lo, s_hi)
+    return cost + window_sum_cost(bands, n, lo, hi, s_lo, s_hi)
+
+
+def kept_scores(units: Sequence[tuple[int, int, float]], n: int, lo: int, hi: int) -> PMF:
+    """Sum of the scores of the dice ranked ``lo`` to ``hi - 1`` (lowest key first) among ``n`` independent dice whose
+    faces are ``(key, score, probability)``, one score to a key (a count of successes over the dice kept:
+    ``6d100kl4>=76f1``): the order-statistics DP of :func:`keep_sum` / :func:`window_sum` over the bands of keys of
+    one score (:func:`_bands`: three for successes and failures), not over every key."""
+    hi = max(0, min(hi, n))
+    lo = max(0, min(lo, hi))
+    if hi == lo or not units:
+        return PMF.point(0)
+    WORK.work += 3 * len(units) * PYTHON_STEP
+    if lo == 0 or hi == n:  # the lowest hi, or the highest n - lo
+        return _kept_in_order(_bands(units, lo > 0), n, hi - lo)
+    return _window_in_order(_bands(units, False), n, lo, hi)
