@@ -339,7 +339,7 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
     ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
     if keep == 0 or not ordered:
         return PMF.point(0)
-    if keep == 1:  # one die: the highest or the lowest
+    if keep == 1 and sum(q for _, q in ordered) > 0:  # one die: the highest or the lowest (of some chance)
         _check_support(max(0, max(ordered)[0]) - min(0, min(ordered)[0]) + 1)
         return ranked_die(ordered, n, n - 1 if highest else 0)
     return _kept_in_order(ordered, n, keep)
@@ -393,7 +393,7 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
     ordered = sorted(faces, key=lambda f: f[0])
     if hi == lo or not ordered:
         return PMF.point(0)
-    if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:  # one die, near enough to an end
+    if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS and sum(q for _, q in ordered) > 0:  # one die, near an end
         _check_support(ordered[-1][0] - ordered[0][0] + 1)
         return ranked_die(ordered, n, lo)
     return _window_in_order(ordered, n, lo, hi)

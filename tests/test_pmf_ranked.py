@@ -104,3 +104,10 @@ def test_the_same_support_check_as_the_dp():
         keep_sum([(0, 0.5), (10**7, 0.5)], 3, 1, True)
     with pytest.raises(DiceLimitError):
         window_sum([(0, 0.5), (10**7, 0.5)], 3, 1, 2)
+
+
+def test_faces_of_no_chance_at_all_as_the_dp():
+    # no face has any chance (shares of a total of 0): the DP's answer, never a NaN
+    faces = [(1, 0.0), (2, 0.0), (3, 0.0)]
+    assert keep_sum(faces, 3, 1, True).items() == keep_dp(_units(faces), 3, 1, True).items()
+    assert all(q == q for _, q in window_sum(faces, 3, 1, 2).items())
