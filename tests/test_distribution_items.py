@@ -5,7 +5,7 @@ goes through its constructor."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 import numpy as np
 import pytest
@@ -40,7 +40,7 @@ class Pair(NamedTuple):
 class Checked(Pair):
     __slots__ = ()
 
-    def __new__(cls, a: int, b: int = 0) -> Checked:
+    def __new__(cls, a: int, b: int = 0) -> Self:
         return super().__new__(cls, a * 10, b)
 
 
