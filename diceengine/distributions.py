@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from diceengine.lazy import np
@@ -65,7 +66,13 @@ class Distribution:
         if self._items is None:
             names = self.fields
             make = self.outcome_type
-            self._items = [(make(**dict(zip(names, values))), p) for values, p in self.rows()]
+            if names and issubclass(make, tuple) and make.__dict__.get("_fields") == tuple(names):
+                # a NamedTuple of these very fields (not a subclass, whose __new__ may differ): its rows as they are,
+                # as the NamedTuple's own __new__ builds them, without its argument parsing
+                lists = [col.tolist() for col in self.columns.values()]
+                self._items = list(zip(map(partial(tuple.__new__, make), zip(*lists)), self.probabilities.tolist()))
+            else:
+                self._items = [(make(**dict(zip(names, values))), p) for values, p in self.rows()]
         return self._items
 
     def __iter__(self) -> Iterator[tuple[Any, float]]:

@@ -21,6 +21,8 @@ from diceengine.pmf import (
     keep_sum,
     keep_sum_cost,
     keep_window,
+    kept_scores,
+    kept_scores_cost,
     power_cost,
     window_sum,
     window_sum_cost,
@@ -145,6 +147,10 @@ class TermOdds:
             rank = keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if first == 0 or last == spec.count else \
                 window_sum_cost(keys, spec.count, first, last, s_lo, s_hi)
             return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
+        if spec.explode is None and spec.tally is None and spec.window is not None:  # pmf(): kept_scores
+            points = sum(c is not None for c in (spec.success, spec.failure, spec.double))  # 2 score changes each
+            rank = kept_scores_cost(keys, min(keys, 1 + 2 * points), spec.count, *spec.window, s_lo, s_hi)
+            return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
         cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
         # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
         # 4d6>=4kh2 and 5d10>=8f1dl2, tests/test_keep_dp_estimate.py); with them, the chains' estimate above
@@ -195,6 +201,8 @@ class TermOdds:
             _steps(len(units))
             faces = [(key, p) for (key, _), p in units.items()]
             return keep_sum(faces, n, b - a, a > 0) if a == 0 or b == n else window_sum(faces, n, a, b)
+        if spec.explode is None and spec.tally is None:  # one score to a face: the kept dice's scores by bands
+            return kept_scores([(key, sc, p) for (key, sc), p in units.items()], n, a, b)
         table = _by_key(units)
         if a == 0 or b == n:
             return keep_dp(table, n, b - a, a > 0)
