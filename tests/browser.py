@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.helpers import free_port
 
 CHROMIUM = os.environ.get("DICE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -29,10 +30,17 @@ def require_chromium() -> None:
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@contextmanager
+def launched() -> Iterator[Any]:
+    """Chromium launched by Playwright for the block (closed after); skips where either is missing, except in CI."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    require_chromium()
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @contextmanager

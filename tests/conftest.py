@@ -1,11 +1,15 @@
-"""Test configuration: property tests are derandomized in CI; ``DICE_PROPERTY_SCALE=20`` digs deeper."""
+"""Test configuration: property tests are derandomized in CI; ``DICE_PROPERTY_SCALE=20`` digs deeper. The shared
+fixtures: ``where`` (a fresh database, SQLite and PostgreSQL) and ``browser`` (Debian's Chromium, one a module)."""
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from tests.helpers import clear_engine_caches
+from tests.helpers import clear_engine_caches, database
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None)
@@ -36,3 +40,21 @@ def _fresh_engine_caches() -> None:
     plan would hide the functions that built it, and the test would not be linked to their mutants."""
     if os.environ.get("MUTANT_UNDER_TEST"):
         clear_engine_caches()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a database of its own on the PostgreSQL server of
+    ``DICEENGINE_TEST_POSTGRES`` (dropped after the test; skipped where unset, a failure under CI)."""
+    with database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one launch for the module's tests (each opens its own pages or
+    contexts); the module is skipped where Chromium is missing, except under CI (``tests/browser.py``)."""
+    from tests.browser import launched
+
+    with launched() as b:
+        yield b

@@ -1,12 +1,23 @@
-"""Shared checks: chi-square of a sample against exact odds, brute-force enumeration, scripted dice."""
+"""Shared checks: chi-square of a sample against exact odds, brute-force enumeration, scripted dice; and shared
+setup: a database of its own on the PostgreSQL server, a ``dice serve`` process."""
 
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -114,3 +125,94 @@ def refused(rule: Callable[..., Any], state: Any, *args: Any, match: str | None 
         rule(state, *args, **kwargs)
     assert state.model_dump_json() == before
     return err.value
+
+
+def new_postgres_database() -> tuple[Any, str, str]:
+    """A new, empty database on the PostgreSQL server of ``DICEENGINE_TEST_POSTGRES``: the server's admin engine
+    (to drop it), its name and its URL. Skips the test where the variable is unset, fails it under CI (which
+    must start a server: ``.ci/run``)."""
+    server = os.environ.get("DICEENGINE_TEST_POSTGRES")
+    if not server:
+        if os.environ.get("CI"):
+            pytest.fail("DICEENGINE_TEST_POSTGRES is not set: CI must start a PostgreSQL server (.ci/run)")
+        pytest.skip("no PostgreSQL server (set DICEENGINE_TEST_POSTGRES=postgresql://user@host:port/db)")
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(server.replace("postgresql://", "postgresql+psycopg://", 1))
+    name = "dice_test_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    return admin, name, url.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_postgres_database(admin: Any, name: str) -> None:
+    """Drop a database :func:`new_postgres_database` made (its connections closed first)."""
+    import sqlalchemy as sa
+
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """A fresh, empty database of ``kind`` for the block: a SQLite file in ``folder`` (``"sqlite"``), or a
+    database of its own on the PostgreSQL server (``"postgresql"``), dropped after."""
+    if kind == "sqlite":
+        yield str(folder / "tables.sqlite")
+        return
+    admin, name, url = new_postgres_database()
+    try:
+        yield url
+    finally:
+        drop_postgres_database(admin, name)
+
+
+def free_port() -> int:
+    """A free port on the loopback interface."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get_json(url: str, body: dict[str, Any] | None = None) -> Any:
+    """The JSON answer of a GET (a POST of ``body``, when given) to ``url``."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return json.loads(r.read())
+
+
+@contextmanager
+def dice_serve(db: str, folder: Path, env: Mapping[str, str] | None = None) -> Iterator[str]:
+    """``dice serve`` over ``db`` in a process of its own on a free port (its log in ``folder``): its base URL,
+    once it answers, until the block ends (then stopped, with the processes it started)."""
+    port = free_port()
+    log_path = folder / "server.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db", db,
+                                 "--log-level", "warning", "--no-access-log"], cwd=folder,
+                                env={**os.environ, **(env or {})}, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, "dice serve exited: " + log_path.read_text()[-2000:]
+            try:
+                get_json(base + "/api/health")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "dice serve did not answer"
+                time.sleep(0.3)
+        yield base
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)

@@ -20,23 +20,23 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
+import re
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers import dice_serve, get_json
+
 schemathesis = pytest.importorskip("schemathesis", reason="the test extra (schemathesis) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
-#: examples an operation (each phase draws up to this many)
-EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "200"))
+#: examples an operation (each phase draws up to this many; the coverage phase adds its boundary cases whatever
+#: the number). 50 keeps the five runs within CI's ten minutes; ``DICE_SCHEMATHESIS_EXAMPLES=1000`` digs deeper
+EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "50"))
 #: the most one run may take (seconds); past it the run is stopped and the test fails
 SECONDS = float(os.environ.get("DICE_SCHEMATHESIS_SECONDS", "600"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,68 +89,13 @@ if os.environ.get("SCHEMATHESIS_HOOKS") == __name__:  # loaded by the st process
     _describe_lambdas_safely()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _call(url: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as r:
-        return json.loads(r.read())
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database: a SQLite file, or a database of its own on the PostgreSQL server."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite")
-        return
-    import sqlalchemy as sa
-
-    from .test_table_store import _postgres_database
-
-    admin, name, url = _postgres_database()
-    try:
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 @pytest.fixture
-def server(database: str, tmp_path: Path) -> Iterator[str]:
-    """``dice serve`` on a free port over ``database``: its address, once it answers."""
-    port = _free_port()
-    # the buckets high enough for a fuzzer's pace (read where the service reads them)
-    env = {**os.environ, "DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
+def server(where: str, tmp_path: Path) -> Iterator[str]:
+    """``dice serve`` over a fresh database, its buckets high enough for a fuzzer's pace: its address."""
+    env = {"DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
            "DICE_NEW_RATE": "1000000"}
-    with open(tmp_path / "server.log", "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "diceengine", "serve", "--port", str(port), "--db", database,
-                                 "--log-level", "warning", "--no-access-log"], cwd=tmp_path, env=env,
-                                start_new_session=True, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 120
-        while True:
-            assert proc.poll() is None, "dice serve exited: " + (tmp_path / "server.log").read_text()[-2000:]
-            try:
-                _call(base + "/api/health")
-                break
-            except OSError:
-                assert time.time() < deadline, "dice serve did not answer"
-                time.sleep(0.3)
+    with dice_serve(where, tmp_path, env) as base:
         yield base
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
 
 
 def _schemathesis(base: str, tmp_path: Path, config: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -169,12 +114,18 @@ def _schemathesis(base: str, tmp_path: Path, config: str, *args: str) -> subproc
 
 
 def _passed(run: subprocess.CompletedProcess[str]) -> None:
+    """The run passed every check, on every operation it selected, in every phase."""
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-12_000:]
+    selected = re.search(r"Selected: (\d+)/\d+", output)
+    tested = re.search(r"Tested: (\d+)", output)
+    assert selected and tested and tested.group(1) == selected.group(1), output[-3000:]
+    for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
+        assert re.search(rf"✅ {phase}\b", output), f"the {phase} phase did not pass: {output[-3000:]}"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("where", ["sqlite"], indirect=True)
 def test_every_check_passes_on_the_dice_endpoints(server: str, tmp_path: Path) -> None:
     """Everything but the tables (rolls, odds, samples, comparisons, fights, rules, words...): they read no
     database and take no key, so one run is theirs."""
@@ -188,9 +139,9 @@ def test_every_check_passes_on_the_tables_without_a_key(server: str, tmp_path: P
 
 @pytest.mark.slow
 def test_every_check_passes_on_the_tables_with_a_game_masters_key(server: str, tmp_path: Path) -> None:
-    made = _call(server + "/tables", {"system": "ffg", "gm": "GM",
+    made = get_json(server + "/tables", {"system": "ffg", "gm": "GM",
                                       "scene": {"kind": "Encounter", "state": {"destiny": {"light": 2, "dark": 1}}}})
-    _call(server + made["join_link"], {"name": "Kira"})
+    get_json(server + made["join_link"], {"name": "Kira"})
     config = CONFIG + f'\n[parameters]\n"path.table_id" = "{made["table_id"]}"\n'
     _passed(_schemathesis(server, tmp_path, config, "--include-path-regex", "^/tables", "--header",
                           f"Authorization: Bearer {made['gm_key']}", "--exclude-path-regex", "/events$"))

@@ -13,7 +13,6 @@ pytest.importorskip("sqlalchemy")
 
 from diceengine import table as T
 from diceengine.cli import main
-from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
 
 def run(capsys, *argv):
@@ -87,7 +86,7 @@ def test_bad_input_is_the_engines_error_and_changes_nothing(tmp_path, capsys):
     assert junk.read_text() == "not a database, not at all " * 50
 
 
-def test_a_table_in_a_database_by_url(where, capsys):  # noqa: F811 - the fixture imported above
+def test_a_table_in_a_database_by_url(where, capsys):
     assert run(capsys, "table", "new", "night", "--db", where, "--system", "d20pool", "--gm", "Ana",
                "--player", "Kael")[0] == 0
     code, out, _ = run(capsys, "table", "roll", "night", "--db", where, "Kael", "3d20<=12 vs 1")

@@ -25,7 +25,6 @@ import sqlalchemy as sa
 from diceengine import table as T
 from diceengine.i18n import translate_error
 from diceengine.table.schema import steps
-from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
 #: how long a test waits for what must happen before it calls the store broken (never reached when it works)
 PATIENCE = 120.0
@@ -106,7 +105,7 @@ def _commits(store: Any) -> list[int]:
     return counted
 
 
-def test_steps_waiting_at_once_share_one_commit(where):  # noqa: F811 - the fixture
+def test_steps_waiting_at_once_share_one_commit(where):
     with T.open_store(where) as store:
         keys = _tables(store, "a", "b", "c")
         commits = _commits(store)
@@ -145,7 +144,7 @@ def _plant_a_stray_step(database: str, table_id: str, seq: int) -> None:
     engine.dispose()
 
 
-def test_a_failing_step_in_a_group_leaves_the_others_stored(where):  # noqa: F811 - the fixture
+def test_a_failing_step_in_a_group_leaves_the_others_stored(where):
     with T.open_store(where) as store:
         _tables(store, "a", "b", "c", "d")
         stale = store.load("d")
@@ -184,7 +183,7 @@ def test_a_failing_step_in_a_group_leaves_the_others_stored(where):  # noqa: F81
     assert [(e.member, e.expression) for e in d.log[joins:]] == [("GM", "1d2")]
 
 
-def test_a_commit_that_fails_stores_none_of_its_group_and_tells_each_caller(where):  # noqa: F811 - the fixture
+def test_a_commit_that_fails_stores_none_of_its_group_and_tells_each_caller(where):
     """Each caller is answered only once the commit of its group has returned: one answered before would be
     told its step was stored."""
     with T.open_store(where) as store:
@@ -216,7 +215,7 @@ def test_a_commit_that_fails_stores_none_of_its_group_and_tells_each_caller(wher
     assert b.version == before["b"] + 1 and b.log[-1].expression == "1d20"
 
 
-def test_a_step_that_finds_its_table_moved_on_is_taken_again_as_update_promises(where):  # noqa: F811
+def test_a_step_that_finds_its_table_moved_on_is_taken_again_as_update_promises(where):
     """A step may raise :class:`TableConflict` itself (the table it was given is stale: a key given since by
     another process): it is taken again on the table as stored, ``retries`` times, as ``TableStore.update``
     does; nothing of a refused try is stored."""
@@ -245,7 +244,7 @@ def test_a_step_that_finds_its_table_moved_on_is_taken_again_as_update_promises(
         assert reopened.load("a").version == done.version
 
 
-def test_a_step_that_takes_another_step_is_refused_not_left_waiting(where):  # noqa: F811 - the fixture
+def test_a_step_that_takes_another_step_is_refused_not_left_waiting(where):
     with T.open_store(where) as store:
         _tables(store, "a")
 
@@ -260,7 +259,7 @@ def test_a_step_that_takes_another_step_is_refused_not_left_waiting(where):  # n
         assert store.update("a", lambda t: T.roll(t, "GM", "1d6")).version == 1 + len(PLAYERS) + 1
 
 
-def test_steps_waiting_when_the_store_closes_are_committed_and_later_ones_refused(where):  # noqa: F811
+def test_steps_waiting_when_the_store_closes_are_committed_and_later_ones_refused(where):
     store = T.open_store(where)
     _tables(store, "a")
     callers = Callers(store)

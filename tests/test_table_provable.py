@@ -13,7 +13,6 @@ import pytest
 import diceengine as de
 from diceengine import table as T
 from diceengine.table import provable as P
-from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
 SEED = bytes(range(32)).hex()
 
@@ -174,7 +173,7 @@ def test_a_rule_seed_of_a_committed_table_is_derived_and_verified():
     assert (first.step, first.kind) == (e.seq, "rule-seed")
 
 
-def test_a_stored_table_keeps_its_server_seed_and_its_seats_draw_from_it(where):  # noqa: F811 - the fixture
+def test_a_stored_table_keeps_its_server_seed_and_its_seats_draw_from_it(where):
     pytest.importorskip("sqlalchemy")
     table, keys = T.new_table("night", "standard", "Ana", ["Kira"], provable=True)
     with T.open_store(where) as store:

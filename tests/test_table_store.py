@@ -15,7 +15,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -30,38 +29,12 @@ from diceengine.systems.ffg.play import CharacterSheet
 
 import diceengine as de
 from diceengine import table as T
+from tests.helpers import new_postgres_database
 from tests.test_table import SCENES, WHEN, play_through, seated
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = os.environ.get("DICEENGINE_TEST_POSTGRES")
-
-
-def _postgres_database():
-    if not SERVER:
-        if os.environ.get("CI"):
-            pytest.fail("DICEENGINE_TEST_POSTGRES is not set: CI must start a PostgreSQL server (.ci/run)")
-        pytest.skip("no PostgreSQL server (set DICEENGINE_TEST_POSTGRES=postgresql://user@host:port/db)")
-    url = sa.engine.make_url(SERVER.replace("postgresql://", "postgresql+psycopg://", 1))
-    name = "dice_test_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    return admin, name, url.set(database=name).render_as_string(hide_password=False)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request, tmp_path):
-    """A fresh, empty database: a SQLite file, or a database of its own on the PostgreSQL server."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "game.db")
-        return
-    admin, name, url = _postgres_database()
-    try:
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+# the PostgreSQL database of its own that the other table test files make (tests.helpers; ``where``: tests/conftest.py)
+_postgres_database = new_postgres_database
 
 
 @pytest.fixture

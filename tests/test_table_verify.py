@@ -140,7 +140,14 @@ def _malicious_table():
 def test_a_server_that_changes_its_seed_after_a_client_seed_is_set_is_caught():
     t = _malicious_table()
     honest = t.server_seed
-    t = t.model_copy(update={"server_seed": P.new_server_seed()})  # the server's own choice, commitment kept
+
+    def first_d20(seed):
+        return T.roll(t.model_copy(update={"server_seed": seed}), "Kira", "1d20").log[-1].dice
+
+    swapped = P.new_server_seed()
+    while first_d20(swapped) == first_d20(honest):  # the same face (1 in 20) would hide the swap at step 5
+        swapped = P.new_server_seed()
+    t = t.model_copy(update={"server_seed": swapped})  # the server's own choice, commitment kept
     t = T.roll(t, "Kira", "1d20")
     t = T.roll(t, "Kira", "1d20")
     revealing_its_seed = T.end_table(t, "Ana")

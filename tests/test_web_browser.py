@@ -14,7 +14,7 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
-from .browser import ARGS, CHROMIUM, require_chromium, serving
+from .browser import require_chromium, serving
 
 require_chromium()
 
@@ -26,14 +26,6 @@ def server() -> Iterator[str]:
 
     with serving(create_app(workers=1)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_roll_chart_and_error_with_caret(server: str, browser: sync_api.Browser, tmp_path: Path) -> None:

@@ -41,7 +41,8 @@ def test_the_docs_pages_load_nothing_from_elsewhere(client: TestClient, path: st
 def test_swagger_ui_renders_offline_in_a_browser(tmp_path: Path) -> None:
     import uvicorn
 
-    from .test_web_browser import ARGS, CHROMIUM, sync_api
+    from .browser import ARGS, CHROMIUM
+    from .test_web_browser import sync_api
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -42,25 +42,6 @@ POSTS = ["/api/roll", "/api/odds", "/api/sample", "/api/compare", "/api/convert"
          "/tables/{id}/characters", "/tables/{id}/flip", "/tables/{id}/adjust", "/tables/{id}/order"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database: a SQLite file, or a database of its own on the PostgreSQL server."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite")
-        return
-    import sqlalchemy as sa
-
-    from .test_table_store import _postgres_database
-
-    admin, name, url = _postgres_database()
-    try:
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def client_on(db: str, **settings: Any) -> TestClient:
     return TestClient(create_app(workers=0, tables=TableSettings(db=db, burst=10_000, **settings)),
                       raise_server_exceptions=False)

@@ -28,7 +28,7 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
-from .browser import ARGS, CHROMIUM, require_chromium, serving
+from .browser import require_chromium, serving
 
 expect = sync_api.expect
 WAIT = 60_000
@@ -93,14 +93,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     DATABASE[:] = [str(db)]
     with serving(create_app(workers=1, tables=TableSettings(db=str(db)))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def _words(server: str, lang: str) -> dict[str, str]:

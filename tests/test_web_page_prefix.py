@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_web_browser import browser, server, sync_api  # noqa: F401 (the fixtures)
+from .test_web_browser import server, sync_api  # noqa: F401 (the fixture; browser: tests/conftest.py)
 
 
 def test_a_system_prefix_picks_the_system(server: str, browser: sync_api.Browser) -> None:  # noqa: F811

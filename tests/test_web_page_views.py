@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po
 
 from diceengine import i18n
 
-from .browser import ARGS, CHROMIUM, require_chromium, serving
+from .browser import require_chromium, serving
 
 expect = sync_api.expect
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,14 +45,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("tables") / "t.sqlite"
     with serving(create_app(workers=1, tables=TableSettings(db=str(db)))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser: Any, **context: Any) -> tuple[Any, list[str]]:

@@ -22,7 +22,6 @@ import sqlalchemy as sa
 
 from diceengine import table as T
 from diceengine.web.ratelimit import SharedBuckets, TokenBucket
-from tests.test_table_store import where  # noqa: F401 - the fixture: a SQLite file, a PostgreSQL database
 
 from .test_web_tables import bearer, make_client
 
@@ -37,7 +36,7 @@ class Clock:
         return self.now
 
 
-def shared(where: str, clock: Clock, **kw: Any) -> SharedBuckets:  # noqa: F811
+def shared(where: str, clock: Clock, **kw: Any) -> SharedBuckets:
     store = T.open_store(where)  # the schema, its migrations included
     store.close()
     url = store.url
@@ -45,7 +44,7 @@ def shared(where: str, clock: Clock, **kw: Any) -> SharedBuckets:  # noqa: F811
                          idle=kw.pop("idle", 1000.0), **kw)
 
 
-def test_a_shared_bucket_holds_its_burst_and_refills(where: str) -> None:  # noqa: F811
+def test_a_shared_bucket_holds_its_burst_and_refills(where: str) -> None:
     clock = Clock()
     one = shared(where, clock)
     assert [one.take("k") for _ in range(4)] == [True, True, True, False]
@@ -58,7 +57,7 @@ def test_a_shared_bucket_holds_its_burst_and_refills(where: str) -> None:  # noq
     one.close()
 
 
-def test_two_processes_share_one_budget(where: str) -> None:  # noqa: F811
+def test_two_processes_share_one_budget(where: str) -> None:
     """Two limiters on one database (two server processes' worth, each its own engine): the burst is shared."""
     clock = Clock()
     one, two = shared(where, clock, burst=5.0), shared(where, clock, burst=5.0)
@@ -68,7 +67,7 @@ def test_two_processes_share_one_budget(where: str) -> None:  # noqa: F811
     two.close()
 
 
-def test_a_flood_of_keys_forgets_the_oldest_not_everyone(where: str) -> None:  # noqa: F811
+def test_a_flood_of_keys_forgets_the_oldest_not_everyone(where: str) -> None:
     """Past ``size`` buckets the least recently used go, not all of them: a drained bucket another process keeps
     asking for stays drained through a flood of new keys."""
     clock = Clock()
@@ -181,7 +180,7 @@ def test_two_server_processes_give_the_budget_of_one(backend: str, tmp_path: Pat
             admin.dispose()
 
 
-def test_a_database_of_schema_0001_is_upgraded_with_its_tables_kept(where: str) -> None:  # noqa: F811
+def test_a_database_of_schema_0001_is_upgraded_with_its_tables_kept(where: str) -> None:
     from alembic import command
 
     table, keys = T.new_table("night", "standard", "Ana", ["Kira"])
@@ -198,7 +197,7 @@ def test_a_database_of_schema_0001_is_upgraded_with_its_tables_kept(where: str) 
         assert again.load("night").version == 3 and T.authenticate(again.load("night"), keys["Kira"]) == "Kira"
 
 
-def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:  # noqa: F811
+def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:
     """Once a key's bucket is empty, its flood costs no statement: the process's own bucket, which never holds
     fewer tokens than the shared one, refuses first; a token the other processes took is not counted here."""
     clock = Clock()

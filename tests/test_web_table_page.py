@@ -29,7 +29,7 @@ pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not i
 pytest.importorskip("sqlalchemy", reason="the table extra (sqlalchemy, alembic) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-from .browser import ARGS, CHROMIUM, require_chromium
+from .browser import require_chromium
 
 expect = sync_api.expect
 
@@ -84,14 +84,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     serving = Serving(tmp_path_factory.mktemp("tables") / "tables.sqlite", port)
     yield f"http://127.0.0.1:{port}"
     serving.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @dataclass
