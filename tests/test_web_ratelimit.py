@@ -221,7 +221,7 @@ def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:
         b.close()
 
 
-def test_a_steps_token_is_taken_in_its_group_commit(where: str) -> None:  # noqa: F811
+def test_a_steps_token_is_taken_in_its_group_commit(where: str) -> None:
     """A toll (a step's token, :meth:`SharedBuckets.take_in`) is taken in the group's transaction: no commit of
     its own; what it writes stays when its step is refused by its rule; a refusing toll refuses its step alone,
     which is not taken."""
