@@ -217,6 +217,30 @@ def test_a_lone_force_die_is_a_force_roll_not_a_failed_check(capsys, tmp_path):
     assert T.fairness(table).rolls == 1  # its dice still tested against their odds
 
 
+def test_a_check_in_the_notation_is_logged_as_a_success_or_a_failure(capsys, tmp_path):
+    """``1d20+5>=15`` at a table was logged as ``= 0 [percentile ...]``: its success or failure is said in words, with
+    its chance of success (11 faces of 20 reach 15 with +5: 55%), in the reader's language."""
+    db = str(tmp_path / "night.db")
+    assert _run(capsys, "table", "new", db, "--system", "standard", "--gm", "Ana", "--player", "Kira")[0] == 0
+    for seed in range(12):  # both a success and a failure among the rolls
+        assert _run(capsys, "table", "roll", db, "Kira", "1d20+5>=15", "--seed", str(seed))[0] == 0
+    assert _run(capsys, "table", "roll", db, "Kira", "1d20+5")[0] == 0
+    status, out, _ = _run(capsys, "table", "log", db)
+    assert status == 0
+    lines = [line for line in out.splitlines() if "Kira: 1d20+5" in line]
+    checks, plain = lines[:-1], lines[-1]
+    for line in checks:
+        face = int(re.search(r"\[(\d+)\]", line).group(1))
+        said = "success" if face + 5 >= 15 else "failure"
+        assert line.endswith(f": {said} (55.00% chance of success)"), line
+        assert "percentile" not in line
+    assert {"success", "failure"} <= {("success" if "success (" in line else "failure") for line in checks}
+    assert "success" not in plain and "failure" not in plain
+    status, out, _ = _run(capsys, "table", "log", db, "--lang", "fr")
+    assert status == 0
+    assert re.search(r": (réussite|échec) \(55[,.]00 ?% de chances de réussite\)$", out.splitlines()[-2]), out
+
+
 def test_a_logged_roll_is_read_in_the_readers_language(capsys, tmp_path):
     """A table's stored roll text stayed English under `--lang fr`: the log keeps the dice, and the text is written
     when read, in the reader's language (the table was made in English)."""

@@ -129,6 +129,23 @@ def _odds(odds: Any, lang: str | None) -> str:
     return gettext(ODDS_ONLY, lang, percentile=_percent(odds.percentile))
 
 
+def _check_text(entry: Any, lang: str | None) -> str | None:
+    """A roll whose expression is a check written in the notation (``1d20+5>=15``): its text, success or failure
+    and chance of success, as ``dice roll`` says it; ``None`` for any other roll."""
+    from ..errors import DiceError
+    from ..table.rolls import roll_text
+    from .checks import chance_of_success, check_line, is_check
+
+    options = dict(entry.options or {})
+    try:
+        if not entry.system or not is_check(entry.system, entry.expression, options):
+            return None
+    except DiceError:  # an expression of another release that no longer reads: said as it was stored
+        return None
+    total = (entry.outcome or {}).get("total")
+    return check_line(roll_text(entry, lang), total, chance_of_success(entry.system, entry.expression, options), lang)
+
+
 def entry_text(entry: Any, lang: str | None) -> str:
     """One step of the log as a line: a roll with its text and exact odds, any other step in words."""
     from ..table.rolls import roll_text
@@ -137,8 +154,9 @@ def entry_text(entry: Any, lang: str | None) -> str:
         if entry.redacted:
             line = f"#{entry.seq} " + gettext(SECRET, lang, name=entry.member)
         else:
-            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=roll_text(entry, lang))
-            if entry.odds is not None:
+            check = _check_text(entry, lang)
+            line = gettext(ROLLED, lang, seq=entry.seq, name=entry.member, text=check or roll_text(entry, lang))
+            if entry.odds is not None and check is None:
                 line += "  [" + _odds(entry.odds, lang) + "]"
             if entry.secret:
                 line += "  (" + gettext(SECRET, lang, name=entry.member) + ")"
