@@ -259,8 +259,7 @@ class Binary(Evaluator):
                 m = max(abs(b0), abs(b1))
                 lo, hi = -m, m
         elif op == "^":
-            # a fraction's numerator and denominator are both raised (0.8382 ** -1000000 is as costly to compute
-            # exactly as 5000 ** 1000000): the base's height bounds the work as well as the range
+            # a fraction's numerator and denominator are both raised: its height bounds the work (0.8382 ** -10**6)
             height, m = max(_height(a0), _height(a1), 1), max(abs(a0), abs(a1), 1)
             top = max(abs(b0), abs(b1))
             if b0 < 0:  # a base below one raised to a negative power grows: 0.1 ^ -17 is 10 ^ 17
