@@ -142,8 +142,11 @@ def _check_text(entry: Any, lang: str | None) -> str | None:
             return None
     except DiceError:  # an expression of another release that no longer reads: said as it was stored
         return None
+    text = roll_text(entry, lang)
+    if text is None:  # no text stored nor rendered: the roll line says what it can
+        return None
     total = (entry.outcome or {}).get("total")
-    return check_line(roll_text(entry, lang), total, chance_of_success(entry.system, entry.expression, options), lang)
+    return check_line(text, total, chance_of_success(entry.system, entry.expression, options), lang)
 
 
 def entry_text(entry: Any, lang: str | None) -> str:
