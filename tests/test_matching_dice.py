@@ -113,6 +113,7 @@ def test_the_json_and_html_carry_the_marks():
     ("4d6!m", 3, "not with !", "pas avec !"),
     ("4d6r1mt", 3, "not with r=1", "pas avec r=1"),
     ("4d6>=4m", 3, "not with >=4", "pas avec >=4"),
+    ("4d6mt>3", 5, "not with >3", "pas avec >3"),  # no compare point is read after mt
     ("4d6mcs", 4, "not with cs", "pas avec cs"),
     ("4d6mu", 4, "not with u", "pas avec u"),
     ("4d6ms", 4, "not with sa", "pas avec sa"),

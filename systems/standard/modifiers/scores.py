@@ -145,12 +145,13 @@ class FaceMaps(Modifier):
 
 
 class MatchingModifier(Modifier):
-    """Roll20's matching dice (Dice Reference, "Grouping Rolls" / "Matching Dice"): ``2d6m`` marks the dice whose
-    face another die of the roll shows too; ``mt`` makes the total the number of matching sets; a number after it
-    (``4d6m3``, ``8d10mt3``) is the least size of a set (2 when not written). Roll20 documents no compare point
-    for it, so none is read. Where Roll20 is silent (docs/notation.md): the total of ``m`` stays the dice's sum;
-    it goes with the face maps only (a per-die minimum / maximum, a plug-in's), which change the faces matched;
-    any other modifier on the same term is refused with a caret (:mod:`..term.matching`)."""
+    """Roll20's matching dice, as its Dice Reference ("Dice Matching") describes them: the dice of a roll that
+    match are shown in the chat, ``2d6m`` marking the dice whose face another die of the roll shows; ``mt``
+    makes the total the number of matching sets; a number after it (``4d6m3``, ``8d10mt3``) is the least size
+    of a set (2 when not written). No compare point is read: ``4d6mt>3`` is refused, not read otherwise.
+    Where Roll20 is silent (docs/notation.md): the total of ``m`` stays the dice's sum; it goes with the face
+    maps only (a per-die minimum / maximum, a plug-in's), which change the faces matched; any other modifier on
+    the same term is refused with a caret (:mod:`..term.matching`)."""
 
     letters = ("m", "mt")
     nodes = (Matching,)
