@@ -159,7 +159,8 @@ class MatchTerm(DiceTerm):
         return (0, self.spec.count // self.least) if self.total else self.inner.bounds()
 
     def with_tally(self) -> DiceTerm:
-        return self
+        """Never asked: critical marks on a term with matching dice are refused when it is compiled."""
+        raise TypeError(f"{self.spec.text} has no critical marks to tally")
 
     def __repr__(self) -> str:
         return f"MatchTerm({self.spec.text!r})"
