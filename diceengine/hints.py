@@ -54,6 +54,7 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "UNIQUE": _MODIFIER,
     "SORT": _MODIFIER,
     "CRITICAL": _MODIFIER,
+    "MATCHING": _MODIFIER,
     "MODIFIER_NAME": _MODIFIER,
     "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
     "LABEL": N_("a label in brackets ([fire])"),

@@ -4,7 +4,8 @@ it is lowered to the term's :class:`~..term.spec.TermSpec` (:func:`lower`) live 
 
 - :mod:`.base`: :class:`~.base.Modifier` (what a modifier holds) and :class:`~.base.Building` (the term being built);
 - :mod:`.dice`: keep / drop, explosions, re-rolls, re-rolls of ranks, unique dice, sort;
-- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum);
+- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum),
+  Roll20's matching dice;
 - :mod:`.plugin`: a modifier a plug-in adds (entry-point group ``diceengine.modifiers``): its contract,
   :class:`~.plugin.FaceMap`, is one docstring.
 
@@ -38,6 +39,7 @@ from .scores import (
     CriticalModifier,
     DoubleModifier,
     FaceMaps,
+    MatchingModifier,
 )
 
 __all__ = ["TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
@@ -57,6 +59,7 @@ TABLE: tuple[Modifier, ...] = (
     RerollRankModifier(),
     UniqueModifier(),
     SortModifier(),
+    MatchingModifier(),
 )
 
 #: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)

@@ -31,6 +31,8 @@ Semantics, where tables differ:
   ``ralN`` / ``rahN`` throw one die more (for the lowest / highest die, whatever N: d20 adds at most one);
   alone with a success count, critical marks and a per-die minimum / maximum (the order of d20's operators
   matters with keep / drop, explosions and the other re-rolls: refused with them);
+- ``m`` / ``mt`` (Roll20's matching dice, :mod:`.matching`): a set is the dice showing one face when at least
+  2 (``m3``: 3) dice show it; ``m`` marks them, ``mt`` scores the number of sets; alone with the face maps;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -91,6 +93,7 @@ class TermSpec:
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
     double: Compare | None = None       # dbl: the successes meeting it count twice
     reroll_rank: tuple[str, str, int] | None = None  # d20's rolN / rahN: ("ro" | "ra", "l" | "h", dice chosen)
+    match: tuple[bool, int] | None = None  # m / mt: (the sets scored, least size of a set) (:mod:`.matching`)
     tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
     consecutive: bool = field(init=False)  # the faces are a range
     flat: bool = field(init=False)  # each die thrown once: the record is the list of faces
@@ -103,7 +106,7 @@ class TermSpec:
         consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
         flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive \
-            and self.reroll_rank is None
+            and self.reroll_rank is None and self.match is None
         object.__setattr__(self, "flat", flat)
         object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
