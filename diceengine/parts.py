@@ -48,7 +48,8 @@ class Die(NamedTuple):
     """the symbols shown, for narrative dice"""
     label: str | None = None
     critical: str | None = None
-    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face"""
+    """``"success"`` or ``"failure"`` when a critical marker (``cs`` / ``cf``) flags the face, ``"match"`` when the
+    face matches another die's (``m`` / ``mt``)"""
 
     @property
     def dropped(self) -> bool:
