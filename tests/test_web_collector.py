@@ -44,18 +44,26 @@ def test_a_cycle_set_aside_waits_for_the_full_pass() -> None:
     assert gc.get_freeze_count() > 0  # the survivors set aside again
 
 
+async def _until(condition: Any, seconds: float = 20.0) -> None:
+    """Wait until ``condition()`` holds (a loaded machine stretches every sleep: no fixed wait is asserted on)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "the collector's task did not get there"
+        await asyncio.sleep(0.005)
+
+
 def test_the_task_sets_aside_at_its_pace_and_collects_at_its_own() -> None:
     async def main() -> None:
         gc.unfreeze()
-        task = asyncio.get_running_loop().create_task(collector.collect(freeze_seconds=0.02, full_seconds=0.2))
-        await asyncio.sleep(0.05)
-        assert gc.get_freeze_count() > 0
+        task = asyncio.get_running_loop().create_task(collector.collect(freeze_seconds=0.02, full_seconds=3.0))
+        await _until(lambda: gc.get_freeze_count() > 0)  # set aside at once
         alive = _cycle()
-        await asyncio.sleep(0.05)  # frozen with the rest
+        before = gc.get_freeze_count()
+        await _until(lambda: gc.get_freeze_count() > before)  # set aside again, the cycle with the rest
         gc.collect()
         assert alive() is not None
-        await asyncio.sleep(0.3)  # a full pass came
-        assert alive() is None
+        await _until(lambda: alive() is None)  # a full pass came
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
