@@ -3,6 +3,7 @@ the README is a front page that opens with its two commands and links into the s
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -47,3 +48,29 @@ def test_readme_is_a_front_page():
     assert len(links) >= 10
     for link in links:
         assert (ROOT / link).exists(), link
+
+
+def _shown_rolls() -> list[tuple[str, str]]:
+    """Each ``$ dice roll ...`` of the README's text blocks followed by the line it prints."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = []
+    for block in re.findall(r"```text\n(.*?)```", text, flags=re.DOTALL):
+        lines = block.splitlines()
+        for command, printed in itertools.pairwise(lines):
+            if command.startswith("$ dice roll ") and not printed.startswith("$"):
+                shown.append((command[2:], printed))
+    return shown
+
+
+@pytest.mark.parametrize(("command", "printed"), _shown_rolls())
+def test_every_roll_the_readme_shows_prints_what_it_shows(command, printed, capsys):
+    import shlex
+
+    from diceengine.cli import main
+
+    assert main(shlex.split(command)[1:]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == printed
+
+
+def test_the_readme_shows_rolls():
+    assert len(_shown_rolls()) >= 7
