@@ -33,8 +33,8 @@ from _thread import RLock  # threading's own lock, without importing threading o
 from collections.abc import Hashable
 from typing import Any
 
-__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "PlanCache",
-           "footprint"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "Meaning",
+           "PlanCache", "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
@@ -183,6 +183,28 @@ def _filled(cell: Any) -> bool:
     return True
 
 
+class Meaning:
+    """A meaning as the cache's key (``(system, syntax tree, options)``), hashed once: a new expression's meaning is
+    looked up, entered and its answer kept under it, each a dictionary read that would otherwise hash the whole tree
+    again. Equal to another ``Meaning`` of an equal key only. Raises ``TypeError`` for a key with an unhashable
+    part (as ``hash`` does)."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Meaning and self._hash == other._hash and self.key == other.key)
+
+    def __repr__(self) -> str:
+        return f"Meaning({self.key!r})"
+
+
 class PlanCache:
     """Plans by spelling and by meaning, bounded in bytes (module docstring)."""
 
@@ -321,7 +343,7 @@ class PlanCache:
             if found is None:
                 return None
             self._answers[meaning] = found  # now the most recently asked
-        return _copied(found[0])
+        return found[0].copy()  # each caller its own (Distribution.copy)
 
     def remember(self, spelling: Hashable, dist: Any) -> None:
         """Keep a copy of ``dist``, the exact distribution of this spelling's meaning (when its plan is kept);
@@ -332,7 +354,7 @@ class PlanCache:
         size = _answer_bytes(dist)
         if size > self.max_answer_item_bytes:
             return
-        kept = _copied(dist)
+        kept = dist.copy()
         with self._lock:
             if meaning not in self._meanings:  # dropped meanwhile
                 return
@@ -360,14 +382,3 @@ def _answer_bytes(dist: Any) -> int:
     """Bytes held by an exact distribution: its arrays, and the objects around them."""
     arrays = [dist.probabilities, *dist.columns.values()]
     return sum(a.nbytes + 112 for a in arrays) + 64 * len(dist.columns) + 400
-
-
-def _copied(dist: Any) -> Any:
-    """A copy of an exact distribution that shares nothing a caller may change (its arrays are copied)."""
-    import copy
-
-    out = copy.copy(dist)
-    out.columns = {name: col.copy() for name, col in dist.columns.items()}
-    out.probabilities = dist.probabilities.copy()
-    out._items = None
-    return out
