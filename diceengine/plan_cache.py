@@ -31,6 +31,9 @@ import sys
 import types
 from _thread import RLock  # threading's own lock, without importing threading on a first roll
 from collections.abc import Hashable
+from functools import partial
+from gc import get_referents
+from operator import is_not
 from typing import Any
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "Meaning",
@@ -54,9 +57,17 @@ _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, ty
 
 
 #: how footprint() looks into an object of each type: (kind, slot descriptors, bytes it makes later); kinds below (an instance of a class without
-#: ``__dict__``, all slots, is an _OBJECT_SLOTS)
+#: ``__dict__``, all slots, is an _OBJECT_SLOTS; one of a class written in Python, all its slots its own members, a
+#: _SLOTS_HELD: what its slots hold is what the interpreter's collector sees it hold, read in one call without raising
+#: for each slot not set, as a lazily made entry point is)
 _LAYOUTS: dict[type, tuple[int, tuple[Any, ...], int]] = {}
-_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS, _SLOTS_HELD = range(10)
+#: the type flags of a class written in Python, and of one whose instances the collector traverses
+_HEAPTYPE, _HAVE_GC = 1 << 9, 1 << 14
+#: whether a value is held (not None: shared, nothing to count)
+_held = partial(is_not, None)
+#: read slotted objects with :func:`gc.get_referents` when they allow it (``tests/test_quick_path.py`` compares the two)
+HELD_BY_REFERENTS = True
 
 
 def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
@@ -85,8 +96,20 @@ def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
                   if name not in ("__dict__", "__weakref__"))
     if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
         kind = _OBJECT_SLOTS  # no instance dictionary to look for
+        if HELD_BY_REFERENTS and _slots_held(cls, slots):
+            kind = _SLOTS_HELD
     found = _LAYOUTS[cls] = (kind, slots, getattr(cls, "__footprint_later__", 0) if kind >= _OBJECT else 0)
     return found
+
+
+def _slots_held(cls: type, slots: tuple[Any, ...]) -> bool:
+    """Whether :func:`gc.get_referents` gives exactly what an instance of ``cls`` holds in ``slots`` (and its class):
+    every class of its line but ``object`` written in Python (no built-in base traversing more), each slot read by its
+    own member descriptor, and the instances traversed by the collector (always, when they have slots)."""
+    line = cls.__mro__
+    return (line[-1] is object and all(c.__flags__ & _HEAPTYPE for c in line[:-1])
+            and all(type(s) is types.MemberDescriptorType for s in slots)
+            and (not slots or bool(cls.__flags__ & _HAVE_GC)))
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -147,6 +170,9 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
         if kind >= _OBJECT:
             if later:
                 total += layout[2]
+            if kind == _SLOTS_HELD:
+                extend(filter(_held, get_referents(o)))  # its class too: skipped
+                continue
             if kind == _OBJECT:
                 d = getattr(o, "__dict__", None)
                 if d is not None and id(d) not in seen:
@@ -168,19 +194,13 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
         elif kind == _METHOD:
             push(o.__self__)
         elif kind == _FUNCTION:
-            extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
+            cells = o.__closure__
+            if cells:
+                extend(get_referents(*cells))  # what each cell holds (an empty one: nothing)
             extend(o.__defaults__ or ())
         elif o.base is not None:  # an array: what it views
             push(o.base)
     return total
-
-
-def _filled(cell: Any) -> bool:
-    try:
-        _ = cell.cell_contents
-    except ValueError:
-        return False
-    return True
 
 
 class Meaning:
