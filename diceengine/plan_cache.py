@@ -155,13 +155,13 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
     layouts = _LAYOUTS
     while stack and total <= limit:
         o = pop()
-        i = id(o)
-        if i in seen:
-            continue
         cls = type(o)
         layout = layouts.get(cls) or _layout(cls)
         kind = layout[0]
-        if kind == _SKIP:
+        if kind == _SKIP:  # shared (None, a class...): told apart before its identity is looked up
+            continue
+        i = id(o)
+        if i in seen:
             continue
         see(i)
         total += getsize(o)  # an array: its buffer included when it owns one
@@ -178,7 +178,7 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
                 if d is not None and id(d) not in seen:
                     see(id(d))
                     total += getsize(d)
-                    extend(d.values())  # the attribute names are the class's
+                    extend(filter(_held, d.values()))  # the attribute names are the class's; None is shared
             for slot in layout[1]:
                 try:
                     value = slot.__get__(o, cls)
