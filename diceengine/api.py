@@ -10,12 +10,14 @@ import diceengine.rng as _rng
 from .errors import DiceError, DiceLimitError
 from .i18n import language, translate_error
 from .limits import MAX_SAMPLE
-from .plan_cache import PlanCache
+from .plan_cache import Meaning, PlanCache
 from .registry import Plan, System, get_system, registered_systems
 from .rng import Seed, numpy_rng, python_rng
 from .rolls import Roll
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from .distributions import Distribution
     from .samples import Sample
 
@@ -88,7 +90,10 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
         tree, build = parse(expression, sys_), None
     else:
         tree, build, _ = found
-    meaning = (sys_.name, tree, settings)
+    try:
+        meaning: Hashable = Meaning((sys_.name, tree, settings))  # the tree hashed once for the cache's lookups
+    except TypeError:  # a tree with an unhashable part: the cache keeps it by its spelling
+        meaning = (sys_.name, tree, settings)
     prepared = PLANS.by_meaning(meaning, expression)
     if prepared is not None:
         PLANS.put(key, meaning, prepared, expression)

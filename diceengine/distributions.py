@@ -48,6 +48,17 @@ class Distribution:
         self.expression = expression
         self._items: list[tuple[Any, float]] | None = None
 
+    def copy(self) -> Distribution:
+        """A copy that shares nothing a caller may change (its arrays are copied; its outcomes made again when
+        asked)."""
+        out = object.__new__(type(self))
+        out.outcome_type, out.truncated = self.outcome_type, self.truncated
+        out.system, out.expression = self.system, self.expression
+        out.columns = {name: col.copy() for name, col in self.columns.items()}
+        out.probabilities = self.probabilities.copy()
+        out._items = None
+        return out
+
     @property
     def fields(self) -> list[str]:
         """The outcome fields this distribution has a column for."""

@@ -241,7 +241,8 @@ class Parser:
         while True:
             token = None
             while pos < length:  # the next token, read by the lexer of the current state
-                mres, unless = lexers[stack[-1]].compiled()
+                lexer = lexers[stack[-1]]
+                mres, unless = (lexer._mres, lexer._unless) if lexer._mres is not None else lexer.compiled()
                 for mre in mres:
                     m = mre.match(text, pos)
                     if m:

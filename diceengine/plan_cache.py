@@ -31,10 +31,13 @@ import sys
 import types
 from _thread import RLock  # threading's own lock, without importing threading on a first roll
 from collections.abc import Hashable
+from functools import partial
+from gc import get_referents
+from operator import is_not
 from typing import Any
 
-__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "PlanCache",
-           "footprint"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_ANSWER_ITEM_BYTES", "MAX_BYTES", "MAX_PLAN_BYTES", "SHAPE_SLACK", "Meaning",
+           "PlanCache", "footprint"]
 
 #: bytes of plans kept in all
 MAX_BYTES = 24 * 2**20
@@ -54,9 +57,17 @@ _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, ty
 
 
 #: how footprint() looks into an object of each type: (kind, slot descriptors, bytes it makes later); kinds below (an instance of a class without
-#: ``__dict__``, all slots, is an _OBJECT_SLOTS)
+#: ``__dict__``, all slots, is an _OBJECT_SLOTS; one of a class written in Python, all its slots its own members, a
+#: _SLOTS_HELD: what its slots hold is what the interpreter's collector sees it hold, read in one call without raising
+#: for each slot not set, as a lazily made entry point is)
 _LAYOUTS: dict[type, tuple[int, tuple[Any, ...], int]] = {}
-_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS = range(9)
+_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS, _SLOTS_HELD = range(10)
+#: the type flags of a class written in Python, and of one whose instances the collector traverses
+_HEAPTYPE, _HAVE_GC = 1 << 9, 1 << 14
+#: whether a value is held (not None: shared, nothing to count)
+_held = partial(is_not, None)
+#: read slotted objects with :func:`gc.get_referents` when they allow it (``tests/test_quick_path.py`` compares the two)
+HELD_BY_REFERENTS = True
 
 
 def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
@@ -85,8 +96,20 @@ def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
                   if name not in ("__dict__", "__weakref__"))
     if kind == _OBJECT and not any("__dict__" in c.__dict__ for c in cls.__mro__):
         kind = _OBJECT_SLOTS  # no instance dictionary to look for
+        if HELD_BY_REFERENTS and _slots_held(cls, slots):
+            kind = _SLOTS_HELD
     found = _LAYOUTS[cls] = (kind, slots, getattr(cls, "__footprint_later__", 0) if kind >= _OBJECT else 0)
     return found
+
+
+def _slots_held(cls: type, slots: tuple[Any, ...]) -> bool:
+    """Whether :func:`gc.get_referents` gives exactly what an instance of ``cls`` holds in ``slots`` (and its class):
+    every class of its line but ``object`` written in Python (no built-in base traversing more), each slot read by its
+    own member descriptor, and the instances traversed by the collector (always, when they have slots)."""
+    line = cls.__mro__
+    return (line[-1] is object and all(c.__flags__ & _HEAPTYPE for c in line[:-1])
+            and all(type(s) is types.MemberDescriptorType for s in slots)
+            and (not slots or bool(cls.__flags__ & _HAVE_GC)))
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -132,13 +155,13 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
     layouts = _LAYOUTS
     while stack and total <= limit:
         o = pop()
-        i = id(o)
-        if i in seen:
-            continue
         cls = type(o)
         layout = layouts.get(cls) or _layout(cls)
         kind = layout[0]
-        if kind == _SKIP:
+        if kind == _SKIP:  # shared (None, a class...): told apart before its identity is looked up
+            continue
+        i = id(o)
+        if i in seen:
             continue
         see(i)
         total += getsize(o)  # an array: its buffer included when it owns one
@@ -147,12 +170,15 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
         if kind >= _OBJECT:
             if later:
                 total += layout[2]
+            if kind == _SLOTS_HELD:
+                extend(filter(_held, get_referents(o)))  # its class too: skipped
+                continue
             if kind == _OBJECT:
                 d = getattr(o, "__dict__", None)
                 if d is not None and id(d) not in seen:
                     see(id(d))
                     total += getsize(d)
-                    extend(d.values())  # the attribute names are the class's
+                    extend(filter(_held, d.values()))  # the attribute names are the class's; None is shared
             for slot in layout[1]:
                 try:
                     value = slot.__get__(o, cls)
@@ -168,19 +194,35 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
         elif kind == _METHOD:
             push(o.__self__)
         elif kind == _FUNCTION:
-            extend(c.cell_contents for c in (o.__closure__ or ()) if _filled(c))
+            cells = o.__closure__
+            if cells:
+                extend(get_referents(*cells))  # what each cell holds (an empty one: nothing)
             extend(o.__defaults__ or ())
         elif o.base is not None:  # an array: what it views
             push(o.base)
     return total
 
 
-def _filled(cell: Any) -> bool:
-    try:
-        _ = cell.cell_contents
-    except ValueError:
-        return False
-    return True
+class Meaning:
+    """A meaning as the cache's key (``(system, syntax tree, options)``), hashed once: a new expression's meaning is
+    looked up, entered and its answer kept under it, each a dictionary read that would otherwise hash the whole tree
+    again. Equal to another ``Meaning`` of an equal key only. Raises ``TypeError`` for a key with an unhashable
+    part (as ``hash`` does)."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Meaning and self._hash == other._hash and self.key == other.key)
+
+    def __repr__(self) -> str:
+        return f"Meaning({self.key!r})"
 
 
 class PlanCache:
@@ -321,7 +363,7 @@ class PlanCache:
             if found is None:
                 return None
             self._answers[meaning] = found  # now the most recently asked
-        return _copied(found[0])
+        return found[0].copy()  # each caller its own (Distribution.copy)
 
     def remember(self, spelling: Hashable, dist: Any) -> None:
         """Keep a copy of ``dist``, the exact distribution of this spelling's meaning (when its plan is kept);
@@ -332,7 +374,7 @@ class PlanCache:
         size = _answer_bytes(dist)
         if size > self.max_answer_item_bytes:
             return
-        kept = _copied(dist)
+        kept = dist.copy()
         with self._lock:
             if meaning not in self._meanings:  # dropped meanwhile
                 return
@@ -360,14 +402,3 @@ def _answer_bytes(dist: Any) -> int:
     """Bytes held by an exact distribution: its arrays, and the objects around them."""
     arrays = [dist.probabilities, *dist.columns.values()]
     return sum(a.nbytes + 112 for a in arrays) + 64 * len(dist.columns) + 400
-
-
-def _copied(dist: Any) -> Any:
-    """A copy of an exact distribution that shares nothing a caller may change (its arrays are copied)."""
-    import copy
-
-    out = copy.copy(dist)
-    out.columns = {name: col.copy() for name, col in dist.columns.items()}
-    out.probabilities = dist.probabilities.copy()
-    out._items = None
-    return out

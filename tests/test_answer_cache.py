@@ -116,3 +116,25 @@ def test_threads_asking_at_once_get_right_answers():
         api.PLANS.max_answer_bytes = old
     assert not errors
     assert api.PLANS.answer_bytes <= 3_000 or len(api.PLANS._answers) == 1
+
+
+def test_a_distributions_copy_holds_every_field_and_shares_no_array():
+    # Distribution.copy (what the answer cache keeps and hands out) sets each slot: a field added later and not
+    # copied fails here
+    dist = de.distribution("1d20cs>19+5")
+    dist.items()
+    copy = dist.copy()
+    assert type(copy) is type(dist)
+    for name in type(dist).__slots__:
+        mine, theirs = getattr(dist, name), getattr(copy, name)
+        if name == "_items":
+            assert theirs is None  # made again when asked
+        elif name == "columns":
+            assert mine.keys() == theirs.keys()
+            for field in mine:
+                assert np.array_equal(mine[field], theirs[field]) and not np.shares_memory(mine[field], theirs[field])
+        elif name == "probabilities":
+            assert np.array_equal(mine, theirs) and not np.shares_memory(mine, theirs)
+        else:
+            assert mine == theirs, name
+    assert copy.items() == dist.items()
