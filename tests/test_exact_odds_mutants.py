@@ -69,3 +69,9 @@ def test_dice_rerolled_once_when_they_repeat_a_face_against_every_throw(sides, c
     assert set(got) == set(want)
     for total, p in want.items():
         assert got[total] == pytest.approx(float(p), abs=1e-12), total
+
+
+@pytest.mark.parametrize("expression, total", [("0d6+3", 3), ("0d6", 0), ("0d10!+1", 1)])
+def test_no_dice_sum_to_nothing(expression, total):
+    """An empty sum is 0: zero dice add nothing to the constant beside them."""
+    assert de.distribution(expression).marginal("total") == {total: 1.0}
