@@ -75,3 +75,17 @@ def test_dice_rerolled_once_when_they_repeat_a_face_against_every_throw(sides, c
 def test_no_dice_sum_to_nothing(expression, total):
     """An empty sum is 0: zero dice add nothing to the constant beside them."""
     assert de.distribution(expression).marginal("total") == {total: 1.0}
+
+
+@pytest.mark.parametrize("expression", ["4d6cs6dl1dh1", "5d4cs4cf1dl1dh2"])
+def test_criticals_marked_on_a_window_of_middle_dice_leave_its_sum(expression):
+    """Criticals marked (``cs`` / ``cf``) change no total: the middle dice's sum, over every throw."""
+    n, sides = int(expression[0]), int(expression[2])
+    low, high = 1, int(expression[-1])
+    want: Counter = Counter()
+    for throw in itertools.product(range(1, sides + 1), repeat=n):
+        want[sum(sorted(throw)[low:n - high])] += Fraction(1, sides**n)
+    got = de.distribution(expression).marginal("total")
+    assert set(got) == set(want)
+    for total, p in want.items():
+        assert got[total] == pytest.approx(float(p), abs=1e-12), total
