@@ -427,20 +427,22 @@ def test_a_squad_that_cannot_be_hurt_cannot_lose():
 
 
 def test_skirmish_two_against_one():
+    # the gains are about 0.50, 0.65 and 0.90 (measured at 50,000 fights, seeds 3 and 4): 5,000 fights (2,000 for
+    # the mob) put each over 40 standard errors (at most 0.01) past the margin asserted
     base = fights.load_encounter(ROARK)["d6"]
     trooper = dict(base.data["b"][0])
-    alone = fights.simulate(base, 50_000, seed=3)
+    alone = fights.simulate(base, 5_000, seed=3)
     helped = base.with_values({"b": [trooper, dict(trooper, name="Second trooper")]})
     assert not helped.one_against_one
-    two = fights.simulate(helped, 50_000, seed=3)
+    two = fights.simulate(helped, 5_000, seed=3)
     assert two.b_wins > alone.b_wins + 0.05
     assert abs(two.a_wins + two.b_wins + two.both_down + two.unfinished - 1) < 1e-12
     squad = fights.load_encounter(SQUAD)["ffg"]
     party = squad.with_values({"a": [dict(squad.data["a"][0]), dict(squad.data["a"][0], name="Second rebel")]})
-    assert fights.simulate(party, 50_000, seed=3).a_wins > fights.duel_odds(squad).a_wins + 0.1
+    assert fights.simulate(party, 5_000, seed=3).a_wins > fights.duel_odds(squad).a_wins + 0.1
     wild = fights.load_encounter(ROARK)["d6wild"]
     mob = wild.with_values({"b": [dict(wild.data["b"][0], name=f"Trooper {i}") for i in range(4)]})
-    assert fights.simulate(mob, 20_000, seed=3).b_wins > fights.duel_odds(wild).b_wins + 0.2
+    assert fights.simulate(mob, 2_000, seed=3).b_wins > fights.duel_odds(wild).b_wins + 0.2
 
 
 def test_simulation_is_seeded():
@@ -554,35 +556,37 @@ def test_d6_fight_health_agrees_with_the_state_of_play():
 # ---------------------------------------------------------------- fights whose initiative can no longer be rolled
 
 _FALLEN_CODES = """
-import sys
 from diceengine import fights
-player = sys.argv[1] == "players"
-def f(name):
-    return {"name": name, "attack": "3D", "strength": "2D", "damage": "4D", "perception": "1D", "player": player}
-enc = fights.load_encounter({"name": "t", "d6wild": {"range": "point_blank", "a": [f("A")], "b": [f("B")]}})
-fight = enc["d6wild"]
-exact = fights.duel_odds(fight)
-sim = fights.simulate(fight, 4000, seed=3)
-rows = fights.sweep(fight, {"a.0.attack": ["3D", "4D"]}, fights=500, seed=1, workers=1)
-both = fights.compare(enc, method="simulated", fights=500, seed=2)
-print(exact.a_wins, exact.b_wins, sim.a_wins, sim.b_wins, len(rows), len(both))
+for player in (False, True):
+    def f(name):
+        return {"name": name, "attack": "3D", "strength": "2D", "damage": "4D", "perception": "1D", "player": player}
+    enc = fights.load_encounter({"name": "t", "d6wild": {"range": "point_blank", "a": [f("A")], "b": [f("B")]}})
+    fight = enc["d6wild"]
+    exact = fights.duel_odds(fight)
+    sim = fights.simulate(fight, 4000, seed=3)
+    rows = fights.sweep(fight, {"a.0.attack": ["3D", "4D"]}, fights=500, seed=1, workers=1)
+    both = fights.compare(enc, method="simulated", fights=500, seed=2)
+    print(exact.a_wins, exact.b_wins, sim.a_wins, sim.b_wins, len(rows), len(both))
 """
 
 
-@pytest.mark.parametrize("kind", ["non-players", "players"])
-def test_two_of_a_kind_whose_perception_falls_to_0d_still_end(kind):
+def test_two_of_a_kind_whose_perception_falls_to_0d_still_end():
     # 1D of Perception less a wound's 1D is 0D: two rolls that cannot be made always tie; a re-roll of the tie
-    # must not wait for ever (a child process, killed after the limit: a hang fails the test, never the suite)
-    done = subprocess.run([sys.executable, "-c", _FALLEN_CODES, kind], capture_output=True, text=True, timeout=120,
+    # must not wait for ever (a child process, killed after the limit: a hang fails the test, never the suite;
+    # one child for both kinds, non-player characters and player characters, each on its own line)
+    done = subprocess.run([sys.executable, "-c", _FALLEN_CODES], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr
-    a_exact, b_exact, a_sim, b_sim, sweep_rows, compared = done.stdout.split()
-    assert float(a_sim) + float(b_sim) == pytest.approx(1.0)
-    # the two are the same fighter: each wins half the finished fights, exactly and in the simulation
-    assert float(a_exact) == pytest.approx(float(b_exact), abs=1e-9)
-    assert float(a_exact) + float(b_exact) == pytest.approx(1.0, abs=1e-6)
-    assert abs(float(a_sim) - 0.5) < 4 * (0.25 / 4000) ** 0.5
-    assert sweep_rows == "2" and compared == "1"
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        a_exact, b_exact, a_sim, b_sim, sweep_rows, compared = line.split()
+        assert float(a_sim) + float(b_sim) == pytest.approx(1.0)
+        # the two are the same fighter: each wins half the finished fights, exactly and in the simulation
+        assert float(a_exact) == pytest.approx(float(b_exact), abs=1e-9)
+        assert float(a_exact) + float(b_exact) == pytest.approx(1.0, abs=1e-6)
+        assert abs(float(a_sim) - 0.5) < 4 * (0.25 / 4000) ** 0.5
+        assert sweep_rows == "2" and compared == "1"
 
 
 def test_a_tie_that_cannot_be_broken_is_left_to_the_order():
