@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from benchmarks.exact_peers import CHILD, available, measure_one
+from benchmarks.exact_peers import available, fill, measure_one
 
 #: (an AnyDice program, icepool's expression of the same odds)
 PROBLEMS: list[tuple[str, str]] = [
@@ -37,8 +37,7 @@ PROBLEMS: list[tuple[str, str]] = [
 
 GOAL = 0.5
 
-_CHILD = CHILD.substitute(setup='de.anydice("output [highest 1 of 2d4]")[0].mean()',
-                          ours="de.anydice(ours_expr)[0].mean()")
+_CHILD = fill('de.anydice("output [highest 1 of 2d4]")[0].mean()', "de.anydice(ours_expr)[0].mean()")
 
 
 def run(rounds: int = 5) -> Iterator[str]:
