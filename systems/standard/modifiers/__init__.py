@@ -31,7 +31,7 @@ from .dice import (
     UniqueModifier,
     keep_rule,
 )
-from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier
+from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier, reserve
 from .scores import (
     ClampModifier,
     CountFailuresModifier,
@@ -61,6 +61,8 @@ TABLE: tuple[Modifier, ...] = (
     SortModifier(),
     MatchingModifier(),
 )
+
+reserve([letters for m in TABLE for letters in m.letters])
 
 #: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
 _WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
@@ -93,6 +95,7 @@ def lower(term: Building) -> Mapping[str, Any]:
     """The fields of the term's spec its modifiers set, each lowered by its class in the table's order (the faces
     left in ``term.faces``). A node no modifier lowers is refused, never ignored."""
     mods = term.mods
+    term.write = written
     found: dict[int, list[Any]] = {}  # the place of each modifier's entry in the table -> its nodes, in order
     for mod in mods:
         entry = _LOWERING.get(type(mod)) or _of(_LOWERING, type(mod))

@@ -3,7 +3,7 @@ lowered) and :class:`Building`, the term being built that each lowering reads.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from diceengine.errors import DiceSyntaxError
@@ -15,11 +15,12 @@ __all__ = ["Building", "Modifier", "point_text"]
 
 class Building:
     """A dice term while its modifiers are lowered: what the dice are (``count``, ``faces``, ``kind``), the options
-    of the expression, the modifiers as written (``mods``), and the fields of its
-    :class:`~..term.spec.TermSpec` lowered so far (``fields``: name -> value; absent, the field's default)."""
+    of the expression, the modifiers as written (``mods``), the fields of its :class:`~..term.spec.TermSpec` lowered
+    so far (``fields``: name -> value; absent, the field's default), and how the table writes any modifier's node
+    (``write``: for a refusal that names another modifier)."""
 
     __slots__ = ("count", "dialect", "explosions", "expression", "faces", "fields", "kind", "mods", "node", "pos",
-                 "scale", "text")
+                 "scale", "text", "write")
 
     def __init__(self, node: Dice, expression: str, count: int, faces: Any, kind: str, text: str, dialect: str,
                  explosions: str, scale: int) -> None:
@@ -35,6 +36,7 @@ class Building:
         self.scale = scale
         self.mods: tuple[Any, ...] = node.modifiers.items
         self.fields: dict[str, Any] = {}
+        self.write: Callable[[Any], str] = str  # the table's writer, given by the table that lowers the term
 
     def get(self, name: str) -> Any:
         """A field lowered so far (``None`` when no modifier set it)."""

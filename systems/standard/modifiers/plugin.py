@@ -70,10 +70,13 @@ _registered: dict[str, FaceMap] = {}
 _NAME = re.compile(r"[a-z]+", re.ASCII)
 
 
-def _builtin_letters() -> tuple[str, ...]:
-    from . import TABLE  # the table holds this module's reader: imported when first asked
+#: the built-in modifiers' letters, which no plug-in's name may begin with (given by the table: :func:`reserve`)
+_reserved: list[str] = []
 
-    return tuple(letters for m in TABLE for letters in m.letters if letters.isalpha())
+
+def reserve(letters: Sequence[str]) -> None:
+    """Keep ``letters`` (the built-in modifiers' spellings) from the plug-ins' names: the grammar reads them first."""
+    _reserved.extend(x for x in letters if x.isalpha() and x not in _reserved)
 
 
 def register_modifier(modifier: Any, *, replace: bool = False) -> FaceMap:
@@ -84,7 +87,7 @@ def register_modifier(modifier: Any, *, replace: bool = False) -> FaceMap:
         raise ValueError(f"a modifier's name is lower-case ASCII letters, not {name!r}")
     if not callable(getattr(made, "face", None)):
         raise TypeError(f"the modifier {name!r} has no face(face, point, faces) method (FaceMap)")
-    taken = next((b for b in _builtin_letters() if name.startswith(b)), None)
+    taken = next((b for b in _reserved if name.startswith(b)), None)
     if taken is not None:
         raise ValueError(f"the modifier {name!r} begins as the built-in {taken!r}: the grammar would read that first")
     if name in _registered and not replace:
@@ -126,7 +129,7 @@ def _unknown(mod: NamedModifier, expression: str) -> DiceSyntaxError:
     from diceengine.hints import closest
 
     typed = mod.name
-    spellings = (*_builtin_letters(), *modifier_names())
+    spellings = (*_reserved, *modifier_names())
     guess = next((m for m in spellings if sorted(m) == sorted(typed)), None)  # letters swapped: hk
     guess = guess or closest(typed, spellings, 0.6)
     if guess is not None and guess != typed:

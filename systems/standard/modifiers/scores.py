@@ -164,15 +164,9 @@ class MatchingModifier(Modifier):
         other = next((m for m in term.mods if not isinstance(m, (Clamp, NamedModifier, Matching))), None)
         if other is not None:
             raise DiceValueError(N_("matching dice (m, mt) go with a per-die minimum or maximum only, not with "
-                                    "{modifier}"), term.expression, term.where(other), modifier=_written(other))
+                                    "{modifier}"), term.expression, term.where(other), modifier=term.write(other))
         size = 2 if mod.size is None else mod.size
         if size < 2:
             raise DiceValueError(N_("a set of matching dice has at least 2 dice (m2), not {size}"), term.expression,
                                  term.where(mod), size=size)
         return {"match": (mod.kind == "mt", size)}
-
-
-def _written(mod: Any) -> str:
-    from . import written  # the table's writer, of any modifier
-
-    return written(mod)
