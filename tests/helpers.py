@@ -109,6 +109,19 @@ def clear_engine_caches() -> None:
                     value.clear()
 
 
+def assert_estimate_bounds_work(expression: str, **options: Any) -> None:
+    """The exact odds' estimate of ``expression`` (from fresh caches) bounds the work the engine counts doing them."""
+    import diceengine as de
+    from diceengine import api
+    from diceengine.pmf import WORK
+
+    clear_engine_caches()
+    cost = api.plan(expression, **options).exact_cost()
+    WORK.work = 0
+    de.distribution(expression, **options)
+    assert 0 < WORK.work <= cost.work, (expression, WORK.work, cost.work)
+
+
 def roundtrip(state: Any) -> Any:
     """A state of play stored as JSON and read back (a bot keeps it between messages): nothing is lost."""
     back = type(state).model_validate_json(state.model_dump_json())

@@ -11,9 +11,8 @@ from fractions import Fraction
 import pytest
 
 import diceengine as de
-from diceengine import api
-from diceengine.pmf import PMF, WORK, keep_dp, keep_window, kept_scores
-from tests.helpers import clear_engine_caches
+from diceengine.pmf import PMF, keep_dp, keep_window, kept_scores
+from tests.helpers import assert_estimate_bounds_work, clear_engine_caches
 
 
 def score(face: int, target: int, fail: int | None) -> int:
@@ -102,8 +101,4 @@ def test_against_icepool():
 @pytest.mark.parametrize("expression", ["6d100kl4>=76f1", "4d6kh3>=4", "5d8dl1dh1>=6f2", "30d10kh10>=8f1",
                                         "20d20dl5dh5>=15", "4d8ro1kl2>=6f1"])
 def test_the_estimate_bounds_the_work_counted(expression):
-    clear_engine_caches()
-    cost = api.plan(expression).exact_cost()
-    WORK.work = 0
-    de.distribution(expression)
-    assert 0 < WORK.work <= cost.work
+    assert_estimate_bounds_work(expression)
