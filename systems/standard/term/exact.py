@@ -84,52 +84,7 @@ class TermOdds:
             cost = cost + Cost(s * PYTHON_STEP, s)
             s_lo, s_hi = tallied_range(spec, spec.success_range if counting else (lo, hi))
         else:
-            on, off = split_faces(spec.faces, spec.explode)
-            q = len(on) / s
-            tol = chain_tolerance(spec)
-            depth = 0
-            mass = q  # about the chance that a first face explodes
-            limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
-            while mass > tol and depth < limit:
-                mass *= q
-                depth += 1
-            codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
-            if spec.tally is not None:
-                depth = chain_depth(spec)
-                ns, nf = marks_per_unit(spec)
-                codes = (ns + 1 if spec.crit_success is not None else 1) * (nf + 1 if spec.crit_failure is not None else 1)
-            on_lo, on_hi = on[0], on[-1]
-            lo = min(first[0], first[0] + depth * (on_lo - 1))
-            hi = max(first[-1], first[-1] + depth * on_hi)
-            if not per_count:  # ... chain sums by convolutions
-                span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
-                going = span_on
-                done = span_off
-                cost = cost + Cost(3 * s * PYTHON_STEP, s)  # the first faces split and tabled
-                for _ in range(depth):
-                    step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
-                    if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
-                        step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
-                    cost = cost + step
-                    done = going + span_off + done
-                    going += span_on - 1
-                keys = hi - lo + 1
-                entries = codes * keys  # a unit's score follows from its sum (and its marks)
-                cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
-                s_lo, s_hi = spec.success_range if counting else (lo, hi)
-            else:  # ... per-face success counts, state by state
-                states, steps = 1, 0.0
-                for i in range(depth):
-                    states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
-                    states *= codes
-                    steps += states * s
-                cost = cost + Cost(2 * steps * PYTHON_STEP, states)
-                keys = hi - lo + 1 if ranked else 1
-                s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
-                entries = keys * (s_hi - s_lo + 1)
-            s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
-            if spec.explode_limit is None and not keeps_nothing(spec):
-                cost = cost + cost  # truncated_mass() follows the units once more
+            cost, keys, entries, s_lo, s_hi = _chains_cost(spec, cost, first, per_count, ranked)
         if spec.selection is not None and not spec.selection.by_value:
             cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, keys) + \
                 spec.selection.pmf_cost(keys, spec.count, s_hi - s_lo + 1)
@@ -413,3 +368,58 @@ def _rank_parts(spec: TermSpec) -> tuple[TermSpec, TermSpec]:
     window = None if kind == "ra" else (k, c) if side == "l" else (0, c - k)
     return (replace(spec, reroll_rank=None, window=window, keeps=()),
             replace(spec, reroll_rank=None, count=k, window=None, keeps=()))
+
+
+def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked: bool) -> tuple[Cost, int, int, int, int]:
+    """What :meth:`TermOdds._units` costs when the dice explode (added to ``cost``): ``(cost, keys, entries, lo,
+    hi)``, the keys of its units, their entries and the range of a unit's score."""
+    assert spec.explode is not None  # the dice explode
+    s = spec.sides
+    counting = spec.success is not None
+    on, off = split_faces(spec.faces, spec.explode)
+    q = len(on) / s
+    tol = chain_tolerance(spec)
+    depth = 0
+    mass = q  # about the chance that a first face explodes
+    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+    while mass > tol and depth < limit:
+        mass *= q
+        depth += 1
+    codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
+    if spec.tally is not None:
+        depth = chain_depth(spec)
+        ns, nf = marks_per_unit(spec)
+        codes = (ns + 1 if spec.crit_success is not None else 1) * (nf + 1 if spec.crit_failure is not None else 1)
+    on_lo, on_hi = on[0], on[-1]
+    lo = min(first[0], first[0] + depth * (on_lo - 1))
+    hi = max(first[-1], first[-1] + depth * on_hi)
+    if not per_count:  # ... chain sums by convolutions
+        span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
+        going = span_on
+        done = span_off
+        cost = cost + Cost(3 * s * PYTHON_STEP, s)  # the first faces split and tabled
+        for _ in range(depth):
+            step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+            if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
+                step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
+            cost = cost + step
+            done = going + span_off + done
+            going += span_on - 1
+        keys = hi - lo + 1
+        entries = codes * keys  # a unit's score follows from its sum (and its marks)
+        cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
+        s_lo, s_hi = spec.success_range if counting else (lo, hi)
+    else:  # ... per-face success counts, state by state
+        states, steps = 1, 0.0
+        for i in range(depth):
+            states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
+            states *= codes
+            steps += states * s
+        cost = cost + Cost(2 * steps * PYTHON_STEP, states)
+        keys = hi - lo + 1 if ranked else 1
+        s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
+        entries = keys * (s_hi - s_lo + 1)
+    s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
+    if spec.explode_limit is None and not keeps_nothing(spec):
+        cost = cost + cost  # truncated_mass() follows the units once more
+    return cost, keys, entries, s_lo, s_hi
