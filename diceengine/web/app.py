@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -134,6 +134,13 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
 
     app.mount("/static", StaticFiles(packages=[("diceengine.web", "static")]), name="static")
 
+    _install_routes(app, offload, exact)
+    return app
+
+
+def _install_routes(app: FastAPI, offload: Offloader,
+                    exact: Callable[[str, Callable[[Any], BaseModel], BaseModel], Awaitable[Response]]) -> None:
+    """The page and the engine's routes (``exact``: a deterministic endpoint's answer, computed once per request)."""
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
         return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})
@@ -196,8 +203,6 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     async def run_rule(system: str, rule: str, req: RuleRequest) -> Response:
         """Run a rule with its arguments."""
         return _json(await offload.run(service.as_json, service.run_rule, system, rule, req))
-
-    return app
 
 
 def _install_refusals(app: FastAPI) -> None:
