@@ -291,6 +291,16 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
             q.add_argument("--json", action="store_true", help="print JSON")
         add_lang(q)
 
+    _add_member_commands(inner, common)
+    _add_roll_commands(inner, common)
+    _add_log_commands(inner, common)
+    from .table_provable import add_provable_commands
+
+    add_provable_commands(inner, common, add_lang)
+
+
+def _add_member_commands(inner: Any, common: Callable[..., None]) -> None:
+    """``new``, ``join``, ``remove``, ``rekey``: a table and its members (``common``: the options every command takes)."""
     q = inner.add_parser("new", help="a new table: its system, its game master and players")
     common(q)
     q.add_argument("--system", "-s", required=True, help="the table's ruleset")
@@ -321,6 +331,9 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
                    help="who asks: the member (the default) or a game master")
     q.set_defaults(func=cmd_rekey)
 
+
+def _add_roll_commands(inner: Any, common: Callable[..., None]) -> None:
+    """``roll``, ``log``, ``save``: rolls, the log in words and the saved rolls."""
     q = inner.add_parser("roll", help="a member rolls: the dice, the outcome and its exact odds join the log")
     common(q)
     q.add_argument("name", metavar="NAME")
@@ -349,6 +362,9 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     q.set_defaults(func=cmd_save)
 
+
+def _add_log_commands(inner: Any, common: Callable[..., None]) -> None:
+    """``export``, ``import``, ``luck``, ``undo``: the whole log, its luck and its last step."""
     q = inner.add_parser("export", help="the table and its whole log as one JSON document (dice table import "
                                         "reads it back)")
     common(q, json_flag=False)
@@ -372,7 +388,3 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     common(q, json_flag=False)
     q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
     q.set_defaults(func=cmd_undo)
-
-    from .table_provable import add_provable_commands
-
-    add_provable_commands(inner, common, add_lang)
