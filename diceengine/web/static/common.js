@@ -29,6 +29,21 @@ export function pct(p) {
 }
 export function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
 
+// An error box of a view: show(err) writes the engine's message and its caret in the elements PREFIX-error-message
+// and PREFIX-error-caret, shows PREFIX-error and marks the field `input` invalid; clear() undoes it.
+export function errorBox(prefix, input) {
+  const show = (err) => {
+    const data = err.data || { message: String(err.message || err) };
+    $(`${prefix}error-message`).textContent = data.message;
+    $(`${prefix}error-caret`).textContent = data.caret || "";
+    $(`${prefix}error-caret`).hidden = !data.caret;
+    $(`${prefix}error`).hidden = false;
+    $(input).setAttribute("aria-invalid", "true");
+  };
+  const clear = () => { $(`${prefix}error`).hidden = true; $(input).removeAttribute("aria-invalid"); };
+  return { show, clear };
+}
+
 // Calls the service: a JSON body makes it a POST; `key` is a table key (sent as a Bearer token).
 // A refusal throws an Error whose `data` is the engine's JSON error (message, caret).
 // Answers are in the page's language (Accept-Language): its refusals, and a table's rolls written on read.
