@@ -95,8 +95,7 @@ export function mount(section) {
               text: t("AnyDice's language, exact and without its time limit: see docs/anydice.md.") }),
     el("div", { class: "toolbar" }, field(N_("View"), view), button,
        el("span", { id: "anydice-status", class: "muted", role: "status" })),
-    el("div", { id: "anydice-error", class: "error", role: "alert", hidden: "" },
-       el("span", { id: "anydice-error-message" }), el("pre", { id: "anydice-error-caret" })));
+    errors.element());
   form.addEventListener("submit", (e) => { e.preventDefault(); submit(); });
   section.append(
     el("section", { "aria-labelledby": "anydice-title" },

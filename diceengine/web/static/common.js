@@ -29,9 +29,12 @@ export function pct(p) {
 }
 export function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
 
-// An error box of a view: show(err) writes the engine's message and its caret in the elements PREFIX-error-message
-// and PREFIX-error-caret, shows PREFIX-error and marks the field `input` invalid; clear() undoes it.
+// An error box of a view: element() builds it (PREFIX-error, hidden, holding PREFIX-error-message and
+// PREFIX-error-caret); show(err) writes the engine's message and its caret there, shows it and marks the field
+// `input` invalid; clear() undoes it.
 export function errorBox(prefix, input) {
+  const element = () => el("div", { id: `${prefix}error`, class: "error", role: "alert", hidden: "" },
+    el("span", { id: `${prefix}error-message` }), el("pre", { id: `${prefix}error-caret` }));
   const show = (err) => {
     const data = err.data || { message: String(err.message || err) };
     $(`${prefix}error-message`).textContent = data.message;
@@ -41,7 +44,7 @@ export function errorBox(prefix, input) {
     $(input).setAttribute("aria-invalid", "true");
   };
   const clear = () => { $(`${prefix}error`).hidden = true; $(input).removeAttribute("aria-invalid"); };
-  return { show, clear };
+  return { element, show, clear };
 }
 
 // Calls the service: a JSON body makes it a POST; `key` is a table key (sent as a Bearer token).

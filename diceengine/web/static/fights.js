@@ -183,8 +183,7 @@ export function mount(section) {
     el("div", { class: "toolbar" }, field(N_("Method"), method), field(N_("Fights simulated"), fights),
        field(N_("Seed"), seed), field(N_("Rounds shown"), rounds), button,
        el("span", { id: "fight-status", class: "muted", role: "status" })),
-    el("div", { id: "fight-error", class: "error", role: "alert", hidden: "" },
-       el("span", { id: "fight-error-message" }), el("pre", { id: "fight-error-caret" })));
+    errors.element());
   form.addEventListener("submit", (e) => { e.preventDefault(); submit(); });
   section.append(
     el("section", { "aria-labelledby": "fights-title" },
