@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import columns
+from .args import columns, percent
 
 __all__ = ["add_commands"]
 
@@ -32,10 +32,6 @@ SWEEP_TITLE = N_("{encounter} ({system}, {fights} fights a cell{where})")
 ON_DASK = N_(", on {address}")
 
 ACTIONS = ("compare", "sweep")
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:6.2f}%"
 
 
 def _load(path: str) -> Any:
@@ -72,21 +68,21 @@ def _fight_table(r: Any, lang: str | None = None, full: bool = False) -> list[st
     mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
     lines = [f"{r.encounter} ({r.system}, {how})",
              "  " + gettext(AGAINST, lang, side_a=", ".join(r.roster[0]), side_b=", ".join(r.roster[1])),
-             (f"  {gettext(WINS, lang, side=a)} {_pct(r.a_wins).strip()}   "
-              f"{gettext(WINS, lang, side=b)} {_pct(r.b_wins).strip()}   "
-              f"{gettext(BOTH_DOWN, lang)} {_pct(r.both_down).strip()}   {gettext(MEAN_ROUNDS, lang)} {mean}")]
+             (f"  {gettext(WINS, lang, side=a)} {percent(r.a_wins)}   "
+              f"{gettext(WINS, lang, side=b)} {percent(r.b_wins)}   "
+              f"{gettext(BOTH_DOWN, lang)} {percent(r.both_down)}   {gettext(MEAN_ROUNDS, lang)} {mean}")]
     if r.unfinished > 1e-9:
         lines.append(f"  {gettext(NEVER_ENDING if r.method == 'exact' else STILL_GOING, lang)}: "
-                     f"{_pct(r.unfinished).strip()}")
+                     f"{percent(r.unfinished)}")
     shown = _shown_rounds(r.going, full)
     rows = [[gettext(ROUND, lang), gettext(ENDS, lang), gettext(GOING, lang), gettext(BY_NOW, lang, side=a),
              gettext(BY_NOW, lang, side=b)]]
-    rows += [[str(t + 1), _pct(r.ended[t]).strip(), _pct(r.going[t]).strip(), _pct(r.a_by_round[t]).strip(),
-              _pct(r.b_by_round[t]).strip()] for t in range(shown)]
+    rows += [[str(t + 1), percent(r.ended[t]), percent(r.going[t]), percent(r.a_by_round[t]),
+              percent(r.b_by_round[t])] for t in range(shown)]
     lines += columns(rows, ">>>>>", indent="  ")
     if shown < len(r.ended):
         lines.append("  " + ngettext(*LATER, len(r.ended) - shown, lang,
-                                     share=_pct(sum(r.ended[shown:])).strip()))
+                                     share=percent(sum(r.ended[shown:]))))
     lines += ["  " + gettext(line, lang, side=a) for line in EXPLAIN_ROUNDS]
     return lines
 
@@ -108,12 +104,12 @@ def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] 
     for r in results:
         method = gettext(r.method, lang) if r.fights is None else gettext(SIM, lang, fights=_count(r.fights))
         median = r.median_rounds()
-        rows.append([r.system, method, _pct(r.a_wins).strip(), _pct(r.b_wins).strip(), _pct(r.both_down).strip(),
+        rows.append([r.system, method, percent(r.a_wins), percent(r.b_wins), percent(r.both_down),
                      f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-", str(median) if median else "-",
-                     *(_pct(1 - r.going[m - 1]).strip() if m <= len(r.going) else "-" for m in marks)])
+                     *(percent(1 - r.going[m - 1]) if m <= len(r.going) else "-" for m in marks)])
         if r.unfinished > 1e-9:
             notes.append(f"{r.system}: " + gettext(NEVER_END if r.method == "exact" else STILL_GOING_AFTER, lang,
-                                                   share=_pct(r.unfinished).strip()))
+                                                   share=percent(r.unfinished)))
     against = gettext(AGAINST_ALL, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
     return [f"{first.encounter}: {against}", *columns(rows, "<<" + ">" * (5 + len(marks))), *notes,
             gettext(EXPLAIN_OVER, lang)]
@@ -173,7 +169,7 @@ def _sweep(args: argparse.Namespace, encounter: Any) -> int:
     for r in rows:
         cells = "  ".join(f"{r.values[ax]!s:<{w}}" for ax, w in zip(axes, widths))
         mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
-        print(f"{cells}  {_pct(r.a_wins):>14}  {_pct(r.b_wins):>14}  {_pct(r.both_down):>9}  {mean:>11}")
+        print(f"{cells}  {percent(r.a_wins):>14}  {percent(r.b_wins):>14}  {percent(r.both_down):>9}  {mean:>11}")
     return 0
 
 

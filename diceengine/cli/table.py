@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import parse_options, split_system
+from .args import parse_options, percent, split_system
 from .table_log import entry_text
 from .table_store import FAIR, FAIR_NONE, FILE_TABLE, stepped
 from .table_store import game_master_of as _gm
@@ -40,10 +40,6 @@ EXPORTED = N_("{where}: {steps} steps written to {path}")
 IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
 SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
 SAVED_OWN = N_("@{name}: {expression} ({member}'s own)")
-
-
-def _percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -226,7 +222,7 @@ def cmd_luck(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     for name, found in luck.items():
-        print(ngettext(*LUCK, found.rolls, lang, name=name, mean=_percent(found.mean)) if found.mean is not None
+        print(ngettext(*LUCK, found.rolls, lang, name=name, mean=percent(found.mean, 1)) if found.mean is not None
               else gettext(NO_ROLLS, lang, name=name))
     print(gettext(FAIR, lang, p=f"{fit.p_value:.4g}", method=fit.method, rolls=fit.rolls, dof=fit.dof) if fit.dof
           else gettext(FAIR_NONE, lang))
