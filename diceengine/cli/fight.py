@@ -26,6 +26,11 @@ __all__ = ["add_commands"]
 EXACT_HOW, SIMULATED_HOW = N_("exact, {states} states"), N_("simulated, {fights} fights")
 AGAINST = N_("{side_a} against {side_b}")
 WINS, BOTH_DOWN, MEAN_ROUNDS = N_("{side} wins"), N_("both down"), N_("mean rounds")
+# the comparison's table (a method is said by its name: exact, simulated)
+RULESET, METHOD, MEDIAN, OVER_BY = N_("ruleset"), N_("method"), N_("median"), N_("over by {rounds}")
+EXACT, SIM = N_("exact"), N_("sim {fights}")
+NEVER_END = N_("({share} of the fights never end)")
+STILL_GOING_AFTER = N_("({share} still going after the last round)")
 NEVER_ENDING, STILL_GOING = N_("never ending"), N_("still going at the end")
 ROUND, ENDS, GOING, BY_NOW = N_("round"), N_("ends"), N_("going"), N_("{side} by now")
 SWEEP_TITLE = N_("{encounter} ({system}, {fights} fights a cell{where})")
@@ -88,11 +93,7 @@ def _fight_table(r: Any, lang: str | None = None, full: bool = False) -> list[st
 
 
 def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] = (1, 3, 5, 10)) -> list[str]:
-    """``dice fight compare``: one row a ruleset (the words of :func:`diceengine.fights.compare.table`), its
-    columns lined up, and what the "over by" columns count."""
-    from ..fights.compare import AGAINST as AGAINST_ALL
-    from ..fights.compare import MEDIAN, METHOD, NEVER_END, OVER_BY, RULESET, SIM, STILL_GOING_AFTER, _count
-
+    """``dice fight compare``: one row a ruleset, its columns lined up, and what the "over by" columns count."""
     if not results:
         return []
     first = results[0]
@@ -110,9 +111,18 @@ def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] 
         if r.unfinished > 1e-9:
             notes.append(f"{r.system}: " + gettext(NEVER_END if r.method == "exact" else STILL_GOING_AFTER, lang,
                                                    share=percent(r.unfinished)))
-    against = gettext(AGAINST_ALL, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
+    against = gettext(AGAINST, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
     return [f"{first.encounter}: {against}", *columns(rows, "<<" + ">" * (5 + len(marks))), *notes,
             gettext(EXPLAIN_OVER, lang)]
+
+
+def _count(n: int) -> str:
+    """A number of fights, round thousands and millions shortened: ``20k``, ``1M``."""
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000}k"
+    return str(n)
 
 
 def cmd_fight(args: argparse.Namespace) -> int:
