@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import DiceError
 from ..i18n import N_
 
-__all__ = ["columns", "parse_options", "sparkline", "split_system", "trim", "width"]
+__all__ = ["columns", "parse_options", "percent", "sparkline", "split_system", "trim", "width"]
 
 
 def split_system(text: str, default: str | None) -> tuple[str, str]:
@@ -49,6 +49,11 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
                 pass
         options[key.strip()] = value
     return options
+
+
+def percent(p: float | None, digits: int = 2) -> str:
+    """A chance as a percentage with ``digits`` decimals (``-`` for none)."""
+    return "-" if p is None else f"{100 * p:.{digits}f}%"
 
 
 def trim(marginal: dict[Any, float], share: float = 1e-3) -> dict[Any, float]:

@@ -14,6 +14,7 @@ from typing import Any, get_type_hints
 
 from ..errors import DiceError
 from ..i18n import N_, gettext
+from .args import percent
 
 __all__ = ["add_commands"]
 
@@ -36,10 +37,6 @@ NUMBER, TEXT, CODE, POOL, JSON_OF, LIST_OF, NAMES = (
 YES_NO_CHOICE = N_("yes|no")
 #: booleans of a rule's result, said in the user's language (``True`` / ``False`` in English)
 TRUE, FALSE = N_("True"), N_("False")
-
-
-def _pct(p: float | None) -> str:
-    return "-" if p is None else f"{100 * p:6.2f}%"
 
 
 YES_NO = N_("(fails {no}, succeeds {yes})")
@@ -74,14 +71,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                   gettext(FLAGS, lang)]]
         shapes = []
         for p in profiles:
-            flags = ", ".join(f"{gettext(k, lang)} {_pct(v).strip()}" for k, v in p.flags.items()) or "-"
+            flags = ", ".join(f"{gettext(k, lang)} {percent(v)}" for k, v in p.flags.items()) or "-"
             field = gettext(p.mean_field, lang)
             yes_no = p.mean_field == "total" and p.success is not None and set(p.histogram) <= {0, 1}
-            rows.append([f"{p.system}: {p.expression}", _pct(p.success).strip(),
+            rows.append([f"{p.system}: {p.expression}", percent(p.success),
                          "-" if yes_no else f"{field} {p.mean:+.2f}", flags])
             shown = trim(p.histogram)
             shapes.append(f"{sparkline(shown)}  " + (
-                gettext(YES_NO, lang, no=_pct(p.histogram.get(0, 0.0)).strip(), yes=_pct(p.success).strip())
+                gettext(YES_NO, lang, no=percent(p.histogram.get(0, 0.0)), yes=percent(p.success))
                 if yes_no else gettext(SPREAD, lang, field=field, low=min(shown), high=max(shown))))
         lines = columns(rows, "<><<")
         start = " " * (max(len(r[0]) for r in rows) + 2)  # the sparklines start under the success column
@@ -111,7 +108,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
                               for r, d, c, m in rows], indent=2))
             return 0
         print(gettext(CONVERT_LADDER_TITLE, lang, source=args.source, target=args.target))
-        for line in columns([[r, f"vs {gettext(d, lang)}", _pct(c).strip(), "->", m.label, _pct(m.chance).strip(),
+        for line in columns([[r, f"vs {gettext(d, lang)}", percent(c), "->", m.label, percent(m.chance),
                               f"({m.distance:+.2f})"] for r, d, c, m in rows], "<<><<>>", indent="  "):
             print(line)
         return 0
@@ -123,9 +120,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
         print(json.dumps({"system": source, "expression": expr, "chance": chance, "target": args.target,
                           "matches": [dataclasses.asdict(m) for m in matches]}, indent=2))
         return 0
-    print(gettext(SUCCEEDS, lang, system=source, expression=expr, chance=_pct(chance).strip()))
+    print(gettext(SUCCEEDS, lang, system=source, expression=expr, chance=percent(chance)))
     print(gettext(CLOSEST, lang, target=args.target))
-    for line in columns([[_pct(m.chance).strip(), gettext(POINTS, lang, distance=f"{m.distance:+.2f}"), m.label,
+    for line in columns([[percent(m.chance), gettext(POINTS, lang, distance=f"{m.distance:+.2f}"), m.label,
                           "" if m.label == m.expression else f"({m.expression})"] for m in matches], ">><<",
                         indent="  "):
         print(line)
@@ -145,7 +142,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
                           "rows": [{"character": r, "chances": c} for r, c in rows]}, indent=2))
     else:
         head = [gettext(LADDER_TITLE, args.lang, system=system), *(gettext(n, args.lang) for n in names)]
-        for line in columns([head, *([r, *(_pct(c).strip() for c in chances)] for r, chances in rows)],
+        for line in columns([head, *([r, *(percent(c) for c in chances)] for r, chances in rows)],
                             "<" + ">" * len(names)):
             print(line)
     if args.plot:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import columns
+from .args import columns, percent
 
 __all__ = ["add_commands"]
 
@@ -26,16 +26,17 @@ __all__ = ["add_commands"]
 EXACT_HOW, SIMULATED_HOW = N_("exact, {states} states"), N_("simulated, {fights} fights")
 AGAINST = N_("{side_a} against {side_b}")
 WINS, BOTH_DOWN, MEAN_ROUNDS = N_("{side} wins"), N_("both down"), N_("mean rounds")
+# the comparison's table (a method is said by its name: exact, simulated)
+RULESET, METHOD, MEDIAN, OVER_BY = N_("ruleset"), N_("method"), N_("median"), N_("over by {rounds}")
+EXACT, SIM = N_("exact"), N_("sim {fights}")
+NEVER_END = N_("({share} of the fights never end)")
+STILL_GOING_AFTER = N_("({share} still going after the last round)")
 NEVER_ENDING, STILL_GOING = N_("never ending"), N_("still going at the end")
 ROUND, ENDS, GOING, BY_NOW = N_("round"), N_("ends"), N_("going"), N_("{side} by now")
 SWEEP_TITLE = N_("{encounter} ({system}, {fights} fights a cell{where})")
 ON_DASK = N_(", on {address}")
 
 ACTIONS = ("compare", "sweep")
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:6.2f}%"
 
 
 def _load(path: str) -> Any:
@@ -72,31 +73,27 @@ def _fight_table(r: Any, lang: str | None = None, full: bool = False) -> list[st
     mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
     lines = [f"{r.encounter} ({r.system}, {how})",
              "  " + gettext(AGAINST, lang, side_a=", ".join(r.roster[0]), side_b=", ".join(r.roster[1])),
-             (f"  {gettext(WINS, lang, side=a)} {_pct(r.a_wins).strip()}   "
-              f"{gettext(WINS, lang, side=b)} {_pct(r.b_wins).strip()}   "
-              f"{gettext(BOTH_DOWN, lang)} {_pct(r.both_down).strip()}   {gettext(MEAN_ROUNDS, lang)} {mean}")]
+             (f"  {gettext(WINS, lang, side=a)} {percent(r.a_wins)}   "
+              f"{gettext(WINS, lang, side=b)} {percent(r.b_wins)}   "
+              f"{gettext(BOTH_DOWN, lang)} {percent(r.both_down)}   {gettext(MEAN_ROUNDS, lang)} {mean}")]
     if r.unfinished > 1e-9:
         lines.append(f"  {gettext(NEVER_ENDING if r.method == 'exact' else STILL_GOING, lang)}: "
-                     f"{_pct(r.unfinished).strip()}")
+                     f"{percent(r.unfinished)}")
     shown = _shown_rounds(r.going, full)
     rows = [[gettext(ROUND, lang), gettext(ENDS, lang), gettext(GOING, lang), gettext(BY_NOW, lang, side=a),
              gettext(BY_NOW, lang, side=b)]]
-    rows += [[str(t + 1), _pct(r.ended[t]).strip(), _pct(r.going[t]).strip(), _pct(r.a_by_round[t]).strip(),
-              _pct(r.b_by_round[t]).strip()] for t in range(shown)]
+    rows += [[str(t + 1), percent(r.ended[t]), percent(r.going[t]), percent(r.a_by_round[t]),
+              percent(r.b_by_round[t])] for t in range(shown)]
     lines += columns(rows, ">>>>>", indent="  ")
     if shown < len(r.ended):
         lines.append("  " + ngettext(*LATER, len(r.ended) - shown, lang,
-                                     share=_pct(sum(r.ended[shown:])).strip()))
+                                     share=percent(sum(r.ended[shown:]))))
     lines += ["  " + gettext(line, lang, side=a) for line in EXPLAIN_ROUNDS]
     return lines
 
 
 def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] = (1, 3, 5, 10)) -> list[str]:
-    """``dice fight compare``: one row a ruleset (the words of :func:`diceengine.fights.compare.table`), its
-    columns lined up, and what the "over by" columns count."""
-    from ..fights.compare import AGAINST as AGAINST_ALL
-    from ..fights.compare import MEDIAN, METHOD, NEVER_END, OVER_BY, RULESET, SIM, STILL_GOING_AFTER, _count
-
+    """``dice fight compare``: one row a ruleset, its columns lined up, and what the "over by" columns count."""
     if not results:
         return []
     first = results[0]
@@ -108,15 +105,24 @@ def _compare_table(results: list[Any], lang: str | None, marks: tuple[int, ...] 
     for r in results:
         method = gettext(r.method, lang) if r.fights is None else gettext(SIM, lang, fights=_count(r.fights))
         median = r.median_rounds()
-        rows.append([r.system, method, _pct(r.a_wins).strip(), _pct(r.b_wins).strip(), _pct(r.both_down).strip(),
+        rows.append([r.system, method, percent(r.a_wins), percent(r.b_wins), percent(r.both_down),
                      f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-", str(median) if median else "-",
-                     *(_pct(1 - r.going[m - 1]).strip() if m <= len(r.going) else "-" for m in marks)])
+                     *(percent(1 - r.going[m - 1]) if m <= len(r.going) else "-" for m in marks)])
         if r.unfinished > 1e-9:
             notes.append(f"{r.system}: " + gettext(NEVER_END if r.method == "exact" else STILL_GOING_AFTER, lang,
-                                                   share=_pct(r.unfinished).strip()))
-    against = gettext(AGAINST_ALL, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
+                                                   share=percent(r.unfinished)))
+    against = gettext(AGAINST, lang, side_a=", ".join(first.roster[0]), side_b=", ".join(first.roster[1]))
     return [f"{first.encounter}: {against}", *columns(rows, "<<" + ">" * (5 + len(marks))), *notes,
             gettext(EXPLAIN_OVER, lang)]
+
+
+def _count(n: int) -> str:
+    """A number of fights, round thousands and millions shortened: ``20k``, ``1M``."""
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000}k"
+    return str(n)
 
 
 def cmd_fight(args: argparse.Namespace) -> int:
@@ -173,7 +179,7 @@ def _sweep(args: argparse.Namespace, encounter: Any) -> int:
     for r in rows:
         cells = "  ".join(f"{r.values[ax]!s:<{w}}" for ax, w in zip(axes, widths))
         mean = f"{r.mean_rounds:.2f}" if r.mean_rounds is not None else "-"
-        print(f"{cells}  {_pct(r.a_wins):>14}  {_pct(r.b_wins):>14}  {_pct(r.both_down):>9}  {mean:>11}")
+        print(f"{cells}  {percent(r.a_wins):>14}  {percent(r.b_wins):>14}  {percent(r.both_down):>9}  {mean:>11}")
     return 0
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, NP_, gettext, ngettext
-from .args import parse_options, split_system
+from .args import parse_options, percent, split_system
 from .table_log import entry_text
-from .table_store import FAIR, FAIR_NONE, FILE_TABLE
+from .table_store import FAIR, FAIR_NONE, FILE_TABLE, stepped
 from .table_store import game_master_of as _gm
 from .table_store import store_of as _store
 
@@ -40,10 +40,6 @@ EXPORTED = N_("{where}: {steps} steps written to {path}")
 IMPORTED = N_("table {where}: {system}, {steps} steps imported from {path}")
 SAVED, NO_SAVED = N_("@{name}: {expression} (saved by {member})"), N_("no saved rolls")
 SAVED_OWN = N_("@{name}: {expression} ({member}'s own)")
-
-
-def _percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -83,17 +79,22 @@ def _scene(system: str, text: str) -> Any:
 def cmd_join(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    store, table_id = _store(args)
-    with store:
-        keys: dict[str, str] = {}
+    return _keyed(args, lambda t: T.join(t, args.name, "gm" if args.gm else "player"), JOINED)
 
-        def join(table: Any) -> Any:
-            new, keys[args.name] = T.join(table, args.name, "gm" if args.gm else "player")
-            return new
 
-        store.update(table_id, join)
-    print(json.dumps({"name": args.name, "key": keys[args.name]}) if args.json else
-          gettext(JOINED, args.lang, name=args.name, key=keys[args.name]))
+def _keyed(args: argparse.Namespace, take: Callable[[Any], tuple[Any, str]], said: str) -> int:
+    """Take the step ``take`` (a table -> the new table and a member's new key) and print the key, as ``said``
+    says it (``--json``: as JSON)."""
+    given: list[str] = []
+
+    def step(table: Any) -> Any:
+        new, key = take(table)
+        given.append(key)
+        return new
+
+    stepped(args, step)
+    print(json.dumps({"name": args.name, "key": given[-1]}) if args.json else
+          gettext(said, args.lang, name=args.name, key=given[-1]))
     return 0
 
 
@@ -102,7 +103,6 @@ def cmd_roll(args: argparse.Namespace) -> int:
     from ..table.aliases import roll_saved
 
     options = parse_options(args.option)
-    store, table_id = _store(args)
     saved = args.expression[1:] if args.expression.startswith("@") else None  # @hit: the roll saved as hit
 
     def step(t: Any) -> Any:
@@ -110,9 +110,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
             return roll_saved(t, args.name, saved, args.secret, args.seed)
         return T.roll(t, args.name, args.expression, args.system, args.secret, args.seed, **options)
 
-    with store:
-        table = store.update(table_id, step, retries=5)
-    entry = table.log[-1]
+    entry = stepped(args, step, retries=5).log[-1]
     print(entry.model_dump_json() if args.json else entry_text(entry, args.lang))
     return 0
 
@@ -224,7 +222,7 @@ def cmd_luck(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     for name, found in luck.items():
-        print(ngettext(*LUCK, found.rolls, lang, name=name, mean=_percent(found.mean)) if found.mean is not None
+        print(ngettext(*LUCK, found.rolls, lang, name=name, mean=percent(found.mean, 1)) if found.mean is not None
               else gettext(NO_ROLLS, lang, name=name))
     print(gettext(FAIR, lang, p=f"{fit.p_value:.4g}", method=fit.method, rolls=fit.rolls, dof=fit.dof) if fit.dof
           else gettext(FAIR_NONE, lang))
@@ -234,9 +232,7 @@ def cmd_luck(args: argparse.Namespace) -> int:
 def cmd_undo(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    store, table_id = _store(args)
-    with store:
-        table = store.update(table_id, lambda t: T.undo(t, _gm(t, args.as_name)))
+    table = stepped(args, lambda t: T.undo(t, _gm(t, args.as_name)))
     print(gettext(UNDID, args.lang, seq=table.log[-1].undoes))
     return 0
 
@@ -244,9 +240,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
 def cmd_remove(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    store, table_id = _store(args)
-    with store:
-        store.update(table_id, lambda t: T.remove_member(t, _remover(t, args), args.name))
+    stepped(args, lambda t: T.remove_member(t, _remover(t, args), args.name))
     print(gettext(REMOVED, args.lang, name=args.name))
     return 0
 
@@ -263,19 +257,7 @@ def _remover(table: Any, args: argparse.Namespace) -> str:
 def cmd_rekey(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    store, table_id = _store(args)
-    given: list[str] = []
-
-    def rotate(table: Any) -> Any:
-        new, key = T.rotate_key(table, args.as_name or args.name, args.name)
-        given.append(key)
-        return new
-
-    with store:
-        store.update(table_id, rotate)
-    print(json.dumps({"name": args.name, "key": given[-1]}) if args.json else
-          gettext(REKEYED, args.lang, name=args.name, key=given[-1]))
-    return 0
+    return _keyed(args, lambda t: T.rotate_key(t, args.as_name or args.name, args.name), REKEYED)
 
 
 def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -284,12 +266,15 @@ def add_commands(sub: Any, add_lang: Callable[[argparse.ArgumentParser], None]) 
     p = sub.add_parser("table", help="a game table: members, rolls and their odds, luck (needs the table extra)")
     inner = p.add_subparsers(dest="table_command", required=True)
 
-    def common(q: argparse.ArgumentParser, json_flag: bool = True) -> None:
+    def common(q: argparse.ArgumentParser, json_flag: bool = True, as_help: str | None = None) -> None:
+        """The options of every command; ``as_help``: what its ``--as NAME`` names, when it takes one."""
         q.add_argument("file", metavar="FILE", help="the table's SQLite file (with --db: the table's name there)")
         q.add_argument("--db", metavar="URL", default=None, help="a database URL (postgresql://user@host/db)")
         if json_flag:
             q.add_argument("--json", action="store_true", help="print JSON")
         add_lang(q)
+        if as_help is not None:
+            q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help=as_help)
 
     _add_member_commands(inner, common)
     _add_roll_commands(inner, common)
@@ -319,16 +304,13 @@ def _add_member_commands(inner: Any, common: Callable[..., None]) -> None:
     q.set_defaults(func=cmd_join)
 
     q = inner.add_parser("remove", help="a member is removed: their key opens the table no more")
-    common(q, json_flag=False)
+    common(q, json_flag=False, as_help="the game master (default: the first)")
     q.add_argument("name", metavar="NAME")
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
     q.set_defaults(func=cmd_remove)
 
     q = inner.add_parser("rekey", help="a member gets a new key (printed once); the old one opens the table no more")
-    common(q)
+    common(q, as_help="who asks: the member (the default) or a game master")
     q.add_argument("name", metavar="NAME")
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME",
-                   help="who asks: the member (the default) or a game master")
     q.set_defaults(func=cmd_rekey)
 
 
@@ -346,8 +328,7 @@ def _add_roll_commands(inner: Any, common: Callable[..., None]) -> None:
 
     q = inner.add_parser("log", help="the table's log in words (--json: the table as that member reads it, "
                                      "as dice table export writes it)")
-    common(q)
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="as that member reads it")
+    common(q, as_help="as that member reads it")
     q.set_defaults(func=cmd_log)
 
     q = inner.add_parser("save", help="a member saves a roll by name, which anyone at the table rolls as @NAME "
@@ -367,9 +348,7 @@ def _add_log_commands(inner: Any, common: Callable[..., None]) -> None:
     """``export``, ``import``, ``luck``, ``undo``: the whole log, its luck and its last step."""
     q = inner.add_parser("export", help="the table and its whole log as one JSON document (dice table import "
                                         "reads it back)")
-    common(q, json_flag=False)
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME",
-                   help="as that member reads it (default: the whole table, secret rolls included)")
+    common(q, json_flag=False, as_help="as that member reads it (default: the whole table, secret rolls included)")
     q.add_argument("--output", "-o", default=None, metavar="PATH", help="write it to PATH (default: print it)")
     q.set_defaults(func=cmd_export)
 
@@ -379,12 +358,10 @@ def _add_log_commands(inner: Any, common: Callable[..., None]) -> None:
     q.set_defaults(func=cmd_import)
 
     q = inner.add_parser("luck", help="each member's luck and the fairness of the dice, against the exact odds")
-    common(q)
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="as that member reads it")
+    common(q, as_help="as that member reads it")
     q.add_argument("--method", choices=("chi2", "g"), default="chi2")
     q.set_defaults(func=cmd_luck)
 
     q = inner.add_parser("undo", help="the game master undoes the last step")
-    common(q, json_flag=False)
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
+    common(q, json_flag=False, as_help="the game master (default: the first)")
     q.set_defaults(func=cmd_undo)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, NP_, gettext, ngettext
+from .args import percent
 
 __all__ = ["entry_text", "pool_words"]
 
@@ -115,18 +116,14 @@ def _seed_words(entry: Any, lang: str | None) -> str:
     return gettext(REVEALS, lang, seq=entry.reveals)
 
 
-def _percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
 def _odds(odds: Any, lang: str | None) -> str:
     from ..table.luck import SCORE_FIELDS
 
     if odds.field not in SCORE_FIELDS:  # a roll that is no check (Force dice alone): where its points fell
-        return gettext(ODDS_OF, lang, field=gettext(odds.field, lang), percentile=_percent(odds.percentile))
+        return gettext(ODDS_OF, lang, field=gettext(odds.field, lang), percentile=percent(odds.percentile, 1))
     if odds.chance is not None:
-        return gettext(ODDS_CHANCE, lang, percentile=_percent(odds.percentile), chance=_percent(odds.chance))
-    return gettext(ODDS_ONLY, lang, percentile=_percent(odds.percentile))
+        return gettext(ODDS_CHANCE, lang, percentile=percent(odds.percentile, 1), chance=percent(odds.chance, 1))
+    return gettext(ODDS_ONLY, lang, percentile=percent(odds.percentile, 1))
 
 
 def _check_text(entry: Any, lang: str | None) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_, gettext
+from .table_store import FAIR, FAIR_NONE, game_master_of, stepped
 
 __all__ = ["add_provable_commands"]
 
@@ -53,8 +54,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not report.complete:
         print(gettext(NOT_CHECKED, lang, sealed=report.sealed, pending=report.pending, legacy=report.legacy))
     if fit is not None:
-        from .table_store import FAIR, FAIR_NONE
-
         print(gettext(FAIR, lang, p=f"{fit.p_value:.4g}", method=fit.method, rolls=fit.rolls, dof=fit.dof) if fit.dof
               else gettext(FAIR_NONE, lang))
     return 0
@@ -70,24 +69,10 @@ def _fairness(text: bytes) -> Any:
         return None
 
 
-def _stepped(args: argparse.Namespace, step: Callable[[Any], Any]) -> Any:
-    from .table_store import store_of as _store
-
-    store, table_id = _store(args)
-    with store:
-        return store.update(table_id, step, retries=5)
-
-
-def _gm_of(table: Any, name: str | None) -> str:
-    from .table_store import game_master_of as _gm
-
-    return _gm(table, name)
-
-
 def cmd_seed(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    _stepped(args, lambda t: T.set_client_seed(t, args.name, args.seed))
+    stepped(args, lambda t: T.set_client_seed(t, args.name, args.seed), retries=5)
     print(gettext(CLIENT_SEED, args.lang, name=args.name, seed=args.seed))
     return 0
 
@@ -95,7 +80,7 @@ def cmd_seed(args: argparse.Namespace) -> int:
 def cmd_rotate(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    table = _stepped(args, lambda t: T.rotate_seed(t, _gm_of(t, args.as_name)))
+    table = stepped(args, lambda t: T.rotate_seed(t, game_master_of(t, args.as_name)), retries=5)
     last = table.log[-1]
     print(gettext(ROTATED, args.lang, revealed=last.revealed, commitment=last.commitment))
     return 0
@@ -104,7 +89,7 @@ def cmd_rotate(args: argparse.Namespace) -> int:
 def cmd_end(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    table = _stepped(args, lambda t: T.end_table(t, _gm_of(t, args.as_name)))
+    table = stepped(args, lambda t: T.end_table(t, game_master_of(t, args.as_name)), retries=5)
     print(gettext(ENDED, args.lang, revealed=table.log[-1].revealed))
     return 0
 
@@ -112,7 +97,7 @@ def cmd_end(args: argparse.Namespace) -> int:
 def cmd_reveal(args: argparse.Namespace) -> int:
     from .. import table as T
 
-    _stepped(args, lambda t: T.reveal_secret(t, _gm_of(t, args.as_name), args.seq))
+    stepped(args, lambda t: T.reveal_secret(t, game_master_of(t, args.as_name), args.seq), retries=5)
     print(gettext(REVEALED, args.lang, seq=args.seq))
     return 0
 
@@ -135,12 +120,10 @@ def add_provable_commands(inner: Any, common: Callable[..., None], add_lang: Cal
     for name, func, text in (("rotate", cmd_rotate, "the game master reveals the server seed and commits a new one"),
                              ("end", cmd_end, "the game master ends the table: its server seed is revealed")):
         q = inner.add_parser(name, help=text)
-        common(q, json_flag=False)
-        q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: first)")
+        common(q, json_flag=False, as_help="the game master (default: first)")
         q.set_defaults(func=func)
 
     q = inner.add_parser("reveal", help="the game master reveals a secret roll (checked against its seal)")
-    common(q, json_flag=False)
+    common(q, json_flag=False, as_help="the game master (default: first)")
     q.add_argument("seq", metavar="STEP", type=int)
-    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: first)")
     q.set_defaults(func=cmd_reveal)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import DiceError
 from ..i18n import N_
 
-__all__ = ["FAIR", "FAIR_NONE", "FILE_TABLE", "game_master_of", "store_of"]
+__all__ = ["FAIR", "FAIR_NONE", "FILE_TABLE", "game_master_of", "stepped", "store_of"]
 
 #: the id of the table a SQLite file of the command line holds
 FILE_TABLE = "table"
@@ -31,6 +32,14 @@ def store_of(args: argparse.Namespace, create: bool = False) -> tuple[Any, str]:
 
         raise TableNotFound(N_("no table database at {where}"), where=args.file)
     return open_store(args.file, create=create), FILE_TABLE
+
+
+def stepped(args: argparse.Namespace, step: Callable[[Any], Any], retries: int = 0) -> Any:
+    """The command's table after ``step`` is taken on it and committed (``retries``: as
+    :meth:`diceengine.table.store.TableStore.update` takes them)."""
+    store, table_id = store_of(args)
+    with store:
+        return store.update(table_id, step, retries=retries)
 
 
 def game_master_of(table: Any, name: str | None) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-__all__ = ["A_WINS", "BOTH_DOWN", "B_WINS", "GOING", "STATUS_NAMES", "Battle", "Duel", "FightRules"]
+__all__ = ["A_WINS", "BOTH_DOWN", "B_WINS", "GOING", "Battle", "Duel", "FightRules"]
 
 #: the fight goes on
 GOING = 0
@@ -42,7 +42,6 @@ A_WINS = 1
 B_WINS = 2
 #: both sides fell in the same round
 BOTH_DOWN = 3
-STATUS_NAMES = {GOING: "going", A_WINS: "a wins", B_WINS: "b wins", BOTH_DOWN: "both down"}
 
 
 class Duel(ABC):

@@ -70,10 +70,7 @@ def rule(table: Table, actor: str, name: str, target: str | None = None, args: M
     if fn is None:
         raise TableError(N_("unknown rule {rule} (known: {known})"), rule=repr(name), known=", ".join(rules))
     if target is not None:
-        character = table.play.characters.get(target)
-        if character is None:
-            raise TableError(N_("no character named {name} at this table (known: {known})"), name=repr(target),
-                             known=", ".join(table.play.characters) or "none")
+        character = _character(table, target)
         if member.role != "gm" and character.owner != actor:
             raise TableAccessError(N_("{name} is not {actor}'s character"), name=target, actor=actor)
     hints = get_type_hints(fn)
@@ -155,8 +152,14 @@ def state_of(table: Table, target: str | None = None) -> BaseModel | None:
         if table.play.scene is None or table.play.scene_kind is None:
             return None
         return state_class(table.system, table.play.scene_kind).model_validate(table.play.scene)
-    character = table.play.characters.get(target)
-    if character is None:
-        raise TableError(N_("no character named {name} at this table (known: {known})"), name=repr(target),
-                         known=", ".join(table.play.characters) or "none")
+    character = _character(table, target)
     return state_class(table.system, character.kind).model_validate(character.state)
+
+
+def _character(table: Table, name: str) -> Character:
+    """The character ``name`` of the table (refused when the table has none of that name)."""
+    character = table.play.characters.get(name)
+    if character is None:
+        raise TableError(N_("no character named {name} at this table (known: {known})"), name=repr(name),
+                         known=", ".join(table.play.characters) or "none")
+    return character

@@ -51,7 +51,6 @@ _STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"),
                                         steps.c.seq <= sa.bindparam("stop")).order_by(steps.c.seq)
 _MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
     .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
-_INSERT = sa.insert(steps)
 _INSERT_ONE = sa.insert(steps).values({c.name: sa.bindparam(c.name) for c in steps.c})
 #: PostgreSQL: a step of one entry in one statement (its own transaction): the table's row moved on, the entry
 #: added only then, and announced only once added (one round trip instead of five)

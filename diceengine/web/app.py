@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 import diceengine.web.anydice as anydice  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.collector as collector  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.fights as fights  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.web.models as models  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.service as service  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.web.words as words  # noqa: PLR0402 - the module itself, not its package's re-exports
 
@@ -38,25 +39,6 @@ from .answers import (
 )
 from .docs import install_docs
 from .fastpath import RollFastPath
-from .models import (
-    CompareRequest,
-    CompareResponse,
-    ConvertRequest,
-    ConvertResponse,
-    ErrorResponse,
-    LadderRequest,
-    LadderResponse,
-    OddsRequest,
-    OddsResponse,
-    RollRequest,
-    RollResponse,
-    RuleInfo,
-    RuleRequest,
-    RuleResponse,
-    SampleRequest,
-    SampleResponse,
-    SystemInfo,
-)
 from .offload import CPU_SECONDS, QUEUE_SECONDS, Busy, Offloader
 from .tables import TableSettings, install_cors
 from .tables import install as install_tables
@@ -66,11 +48,10 @@ __all__ = ["MAX_BODY", "app", "create_app"]
 #: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
 CACHE_SIZE = 2048
 
-_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
-                                             503: {"model": ErrorResponse}}
+_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": models.ErrorResponse} for code in (400, 422, 503)}
 #: the refusals any route may answer (the gate's: a body too large; a request that does not fit its route)
-_EVERYWHERE: dict[int | str, dict[str, Any]] = {413: {"model": ErrorResponse, "description": "a body past 64 KiB"},
-                                                422: {"model": ErrorResponse}}
+_EVERYWHERE: dict[int | str, dict[str, Any]] = {
+    413: {"model": models.ErrorResponse, "description": "a body past 64 KiB"}, 422: {"model": models.ErrorResponse}}
 
 
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
@@ -155,52 +136,53 @@ def _install_routes(app: FastAPI, offload: Offloader,
         """Always ``{"ok": true}`` (the floor of the load benchmark)."""
         return {"ok": True}
 
-    @app.post("/api/roll", response_model=RollResponse, responses=_ERRORS, tags=["dice"],
+    @app.post("/api/roll", response_model=models.RollResponse, responses=_ERRORS, tags=["dice"],
               openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": RollRequest.model_json_schema()}}}})
+                  "schema": models.RollRequest.model_json_schema()}}}})
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
         so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
         return await roll_response(await request.body(), offload, lambda: caller_language(request))
 
-    @app.post("/api/odds", response_model=OddsResponse, responses=_ERRORS, tags=["dice"])
-    async def odds(req: OddsRequest) -> Response:
+    @app.post("/api/odds", response_model=models.OddsResponse, responses=_ERRORS, tags=["dice"])
+    async def odds(req: models.OddsRequest) -> Response:
         """The exact distribution: chances, means, and each field's values with P(=) and P(>=)."""
         return await exact("odds", service.do_odds, req)
 
-    @app.post("/api/sample", response_model=SampleResponse, responses=_ERRORS, tags=["dice"])
-    async def sample(req: SampleRequest) -> Response:
+    @app.post("/api/sample", response_model=models.SampleResponse, responses=_ERRORS, tags=["dice"])
+    async def sample(req: models.SampleRequest) -> Response:
         """Statistics of many rolls drawn at once."""
         return _json(await offload.run(service.as_json, service.do_sample, req))
 
-    @app.post("/api/compare", response_model=CompareResponse, responses=_ERRORS, tags=["compare"])
-    async def compare(req: CompareRequest) -> Response:
+    @app.post("/api/compare", response_model=models.CompareResponse, responses=_ERRORS, tags=["compare"])
+    async def compare(req: models.CompareRequest) -> Response:
         """Checks side by side: chance of success, mean margin, flags, histogram."""
         return await exact("compare", service.do_compare, req)
 
-    @app.post("/api/convert", response_model=ConvertResponse, responses=_ERRORS, tags=["compare"])
-    async def convert(req: ConvertRequest) -> Response:
+    @app.post("/api/convert", response_model=models.ConvertResponse, responses=_ERRORS, tags=["compare"])
+    async def convert(req: models.ConvertRequest) -> Response:
         """The checks of another system whose chance of success is closest."""
         return await exact("convert", service.do_convert, req)
 
-    @app.post("/api/ladder", response_model=LadderResponse, responses=_ERRORS, tags=["compare"])
-    async def ladder(req: LadderRequest) -> Response:
+    @app.post("/api/ladder", response_model=models.LadderResponse, responses=_ERRORS, tags=["compare"])
+    async def ladder(req: models.LadderRequest) -> Response:
         """A system's difficulty ladder: typical characters against each named difficulty."""
         return await exact("ladder", service.do_ladder, req)
 
-    @app.get("/api/systems", response_model=list[SystemInfo], tags=["systems"])
-    async def systems() -> list[SystemInfo]:
+    @app.get("/api/systems", response_model=list[models.SystemInfo], tags=["systems"])
+    async def systems() -> list[models.SystemInfo]:
         """The registered systems: notation, examples, options, rules."""
         return service.list_systems()
 
-    @app.get("/api/systems/{system}/rules", response_model=list[RuleInfo], responses=_ERRORS, tags=["systems"])
-    async def rules(system: str) -> list[RuleInfo]:
+    @app.get("/api/systems/{system}/rules", response_model=list[models.RuleInfo], responses=_ERRORS,
+             tags=["systems"])
+    async def rules(system: str) -> list[models.RuleInfo]:
         """The rules of a system."""
         return service.list_rules(system)
 
-    @app.post("/api/systems/{system}/rules/{rule}", response_model=RuleResponse, responses=_ERRORS,
+    @app.post("/api/systems/{system}/rules/{rule}", response_model=models.RuleResponse, responses=_ERRORS,
               tags=["systems"])
-    async def run_rule(system: str, rule: str, req: RuleRequest) -> Response:
+    async def run_rule(system: str, rule: str, req: models.RuleRequest) -> Response:
         """Run a rule with its arguments."""
         return _json(await offload.run(service.as_json, service.run_rule, system, rule, req))
 

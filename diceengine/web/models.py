@@ -103,14 +103,19 @@ class ErrorResponse(BaseModel):
     caret: str | None = Field(None, description="the expression and a caret under the fault, on two lines")
 
 
-class RollRequest(_Strict):
-    """Roll an expression once or ``n`` times."""
-
-    model_config = _example(**_CHECK, n=2)
+class _Expression(_Strict):
+    """A request about an expression, in a system, with its options."""
 
     expression: str = _EXPR
     system: str | None = _SYSTEM
     options: dict[str, OptionValue] = _OPTIONS
+
+
+class RollRequest(_Expression):
+    """Roll an expression once or ``n`` times."""
+
+    model_config = _example(**_CHECK, n=2)
+
     seed: Seed | None = Field(None, description="for reproducible rolls")
     n: Int = Field(1, ge=1, le=MAX_ROLLS, description="number of rolls")
     lang: str | None = Field(None, max_length=16, description="language of the human line, when the engine has one")
@@ -127,14 +132,11 @@ class RollResponse(BaseModel):
     rendered: list[str] | None = None
 
 
-class OddsRequest(_Strict):
+class OddsRequest(_Expression):
     """The exact distribution of an expression."""
 
     model_config = _example(**_CHECK)
 
-    expression: str = _EXPR
-    system: str | None = _SYSTEM
-    options: dict[str, OptionValue] = _OPTIONS
     max_bars: Int = Field(MAX_BARS, ge=1, le=MAX_BARS, description="most values listed per field")
 
 
@@ -162,14 +164,11 @@ class OddsResponse(BaseModel):
     hidden: dict[str, float] = Field(description="probability of the values left out of each list (tails)")
 
 
-class SampleRequest(_Strict):
+class SampleRequest(_Expression):
     """Roll an expression ``n`` times at once and summarise."""
 
     model_config = _example(**_CHECK, n=10_000, seed=1)
 
-    expression: str = _EXPR
-    system: str | None = _SYSTEM
-    options: dict[str, OptionValue] = _OPTIONS
     n: Int = Field(100_000, ge=1, le=MAX_SAMPLE)
     seed: Seed | None = None
 
@@ -195,14 +194,10 @@ class SampleResponse(BaseModel):
     fields: dict[str, FieldStatistics]
 
 
-class Check(_Strict):
+class Check(_Expression):
     """One check of a comparison."""
 
     model_config = _example(**_CHECK)
-
-    expression: str = _EXPR
-    system: str | None = _SYSTEM
-    options: dict[str, OptionValue] = _OPTIONS
 
 
 class CompareRequest(_Strict):

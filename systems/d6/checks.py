@@ -13,6 +13,7 @@ opposing roll (``vs 2D+2``). A rolled difficulty is resolved by the ``tie`` opti
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -222,11 +223,13 @@ class CodePlan(Plan):
             out.extend(d._replace(label="difficulty") for d in self.opponent_dice.dice(record[1]))
         return out
 
+    @cached_property
+    def _head(self) -> Group:
+        """The expression, as the head of the roll's text."""
+        return Group((self.expression,), "expression")
+
     def explain(self, outcome: Any, record: Any) -> list[Part]:
-        head = self.__dict__.get("_head")
-        if head is None:
-            head = self._head = Group((self.expression,), "expression")
-        parts: list[Part] = [head, ": "]
+        parts: list[Part] = [self._head, ": "]
         parts += self.dice_model.parts(record[0], self.actor_code)
         parts.append(f" = {outcome.total}")
         if self.difficulty is None:
@@ -242,10 +245,7 @@ class CodePlan(Plan):
 
     def explainer(self, text: Callable[[Any], str]) -> Callable[[Any, Any], str]:
         """:meth:`explain` compiled: the texts of the head, words, faces and separators asked once."""
-        head = self.__dict__.get("_head")
-        if head is None:
-            head = self._head = Group((self.expression,), "expression")
-        opening = text(head) + text(": ")
+        opening = text(self._head) + text(": ")
         actor = self.dice_model.writer(text, self.actor_code)
         equals: dict[int, str] = {}
 

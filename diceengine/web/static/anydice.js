@@ -2,7 +2,7 @@
 // engine (POST /api/anydice), each output drawn as AnyDice draws it: its chance of each value, of at least it,
 // or of at most it, with its mean and standard deviation.
 "use strict";
-import { $, api, el, num, pct, t } from "./common.js";
+import { $, api, el, errorBox, num, pct, t } from "./common.js";
 import { barChart } from "./charts.js";
 
 // marks words for the catalogue that t() translates where they are shown
@@ -22,18 +22,9 @@ const VIEWS = [["p", N_("normal")], ["at_least", N_("at least")], ["at_most", N_
 
 const state = { data: null };
 
-function showError(err) {
-  const data = err.data || { message: String(err.message || err) };
-  $("anydice-error-message").textContent = data.message;
-  $("anydice-error-caret").textContent = data.caret || "";
-  $("anydice-error-caret").hidden = !data.caret;
-  $("anydice-error").hidden = false;
-  $("anydice-program").setAttribute("aria-invalid", "true");
-}
-function clearError() {
-  $("anydice-error").hidden = true;
-  $("anydice-program").removeAttribute("aria-invalid");
-}
+const errors = errorBox("anydice-", "anydice-program");
+const showError = errors.show;
+const clearError = errors.clear;
 
 // the bars of one output: each value with its chance, the chance of at least it and of at most it
 function bars(output) {
@@ -104,8 +95,7 @@ export function mount(section) {
               text: t("AnyDice's language, exact and without its time limit: see docs/anydice.md.") }),
     el("div", { class: "toolbar" }, field(N_("View"), view), button,
        el("span", { id: "anydice-status", class: "muted", role: "status" })),
-    el("div", { id: "anydice-error", class: "error", role: "alert", hidden: "" },
-       el("span", { id: "anydice-error-message" }), el("pre", { id: "anydice-error-caret" })));
+    errors.element());
   form.addEventListener("submit", (e) => { e.preventDefault(); submit(); });
   section.append(
     el("section", { "aria-labelledby": "anydice-title" },

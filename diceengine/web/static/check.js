@@ -1,24 +1,15 @@
 // The check view: roll an expression, read its exact odds, compare checks, convert one to another system.
 "use strict";
-import { $, COLORS, api, el, engine, kindWord, pct, t } from "./common.js";
+import { $, COLORS, api, el, engine, errorBox, kindWord, pct, t } from "./common.js";
 import { drawsGlyphs, legend, shownFace } from "./glyphs.js";
 import { barChart, likely, lineChart } from "./charts.js";
 import { optionFields, optionValues, relabelOptions } from "./options.js";
 
 const state = { odds: null, checks: [], roll: null, convert: null };
 
-export function showError(err) {
-  const data = err.data || { message: String(err.message || err) };
-  $("error-message").textContent = data.message;
-  $("error-caret").textContent = data.caret || "";
-  $("error-caret").hidden = !data.caret;
-  $("error").hidden = false;
-  $("expression").setAttribute("aria-invalid", "true");
-}
-function clearError() {
-  $("error").hidden = true;
-  $("expression").removeAttribute("aria-invalid");
-}
+const errors = errorBox("", "expression");
+export const showError = errors.show;
+const clearError = errors.clear;
 
 function currentOptions() { return optionValues($("options")); }
 // "ffg: 2a1p vs 2d" picks its system as the command line does: a known system's name, then a colon

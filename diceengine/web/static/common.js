@@ -29,6 +29,24 @@ export function pct(p) {
 }
 export function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
 
+// An error box of a view: element() builds it (PREFIX-error, hidden, holding PREFIX-error-message and
+// PREFIX-error-caret); show(err) writes the engine's message and its caret there, shows it and marks the field
+// `input` invalid; clear() undoes it.
+export function errorBox(prefix, input) {
+  const element = () => el("div", { id: `${prefix}error`, class: "error", role: "alert", hidden: "" },
+    el("span", { id: `${prefix}error-message` }), el("pre", { id: `${prefix}error-caret` }));
+  const show = (err) => {
+    const data = err.data || { message: String(err.message || err) };
+    $(`${prefix}error-message`).textContent = data.message;
+    $(`${prefix}error-caret`).textContent = data.caret || "";
+    $(`${prefix}error-caret`).hidden = !data.caret;
+    $(`${prefix}error`).hidden = false;
+    $(input).setAttribute("aria-invalid", "true");
+  };
+  const clear = () => { $(`${prefix}error`).hidden = true; $(input).removeAttribute("aria-invalid"); };
+  return { element, show, clear };
+}
+
 // Calls the service: a JSON body makes it a POST; `key` is a table key (sent as a Bearer token).
 // A refusal throws an Error whose `data` is the engine's JSON error (message, caret).
 // Answers are in the page's language (Accept-Language): its refusals, and a table's rolls written on read.

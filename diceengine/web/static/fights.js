@@ -2,7 +2,7 @@
 // from a file or written in the box, compared across its rulesets (POST /api/fight): who wins, how often, in
 // how many rounds, as a table and two charts drawn from the answer.
 "use strict";
-import { $, COLORS, api, el, pct, svgEl, t } from "./common.js";
+import { $, COLORS, api, el, errorBox, pct, svgEl, t } from "./common.js";
 
 // the examples of the repository (examples/*.toml, copied beside the page), to start from
 const EXAMPLES = { roark: "/static/encounters/roark.toml", stormtroopers: "/static/encounters/stormtroopers.toml" };
@@ -15,18 +15,9 @@ const MARKS = [1, 3, 5, 10];  // "over by N rounds" columns, as dice fight compa
 
 const state = { data: null };
 
-function showError(err) {
-  const data = err.data || { message: String(err.message || err) };
-  $("fight-error-message").textContent = data.message;
-  $("fight-error-caret").textContent = data.caret || "";
-  $("fight-error-caret").hidden = !data.caret;
-  $("fight-error").hidden = false;
-  $("fight-text").setAttribute("aria-invalid", "true");
-}
-function clearError() {
-  $("fight-error").hidden = true;
-  $("fight-text").removeAttribute("aria-invalid");
-}
+const errors = errorBox("fight-", "fight-text");
+const showError = errors.show;
+const clearError = errors.clear;
 
 // an encounter in JSON is an object; a TOML text never starts with a brace
 function guessFormat(text) { return text.trimStart().startsWith("{") ? "json" : "toml"; }
@@ -192,8 +183,7 @@ export function mount(section) {
     el("div", { class: "toolbar" }, field(N_("Method"), method), field(N_("Fights simulated"), fights),
        field(N_("Seed"), seed), field(N_("Rounds shown"), rounds), button,
        el("span", { id: "fight-status", class: "muted", role: "status" })),
-    el("div", { id: "fight-error", class: "error", role: "alert", hidden: "" },
-       el("span", { id: "fight-error-message" }), el("pre", { id: "fight-error-caret" })));
+    errors.element());
   form.addEventListener("submit", (e) => { e.preventDefault(); submit(); });
   section.append(
     el("section", { "aria-labelledby": "fights-title" },
