@@ -31,7 +31,8 @@ def _rules(name: str) -> list[str]:
 
 def test_every_modifier_of_the_grammar_has_its_class_in_the_table():
     # a rule added to the grammar without its class would be refused by compile_term, never silently ignored
-    classes = {camel_to_snake(name): obj for name, obj in vars(nodes).items() if isinstance(obj, type)}
+    classes = {camel_to_snake(name): obj for module in de.systems()["standard"].ast_modules()
+               for name, obj in vars(module).items() if isinstance(obj, type)}
     for rule in {*_rules("dice_modifier"), *_rules("q_dice_modifier")}:
         node = classes[rule]
         assert any(issubclass(node, kind) for entry in table.TABLE for kind in entry.nodes), rule

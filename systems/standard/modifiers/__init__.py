@@ -16,6 +16,7 @@ field of the spec the interpretations do not read yet adds that field and its re
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +32,7 @@ from .dice import (
     UniqueModifier,
     keep_rule,
 )
+from .matching import MatchingModifier
 from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier, reserve
 from .scores import (
     ClampModifier,
@@ -39,10 +41,9 @@ from .scores import (
     CriticalModifier,
     DoubleModifier,
     FaceMaps,
-    MatchingModifier,
 )
 
-__all__ = ["TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
+__all__ = ["NODES", "TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
            "register_modifier", "written"]
 
 #: every modifier, in the order they are lowered (each reads what those before it set: the faces after the face
@@ -63,6 +64,21 @@ TABLE: tuple[Modifier, ...] = (
 )
 
 reserve([letters for m in TABLE for letters in m.letters])
+
+
+def _nodes_module(entries: tuple[Modifier, ...]) -> types.ModuleType:
+    """A module holding the node classes ``entries`` declare (``Modifier.nodes``), for the parser: each grammar
+    rule builds the node named after it (``matching`` -> ``Matching``, Lark's ``ast_utils`` pattern), so that a
+    modifier whose node is declared in its own module needs no line in :mod:`..nodes`."""
+    module = types.ModuleType(f"{__name__}.declared_nodes")
+    for entry in entries:
+        for node in entry.nodes:
+            setattr(module, node.__name__, node)
+    return module
+
+
+#: the nodes the table's modifiers declare (:meth:`~..system.StandardSystem.ast_modules` hands them to the parser)
+NODES: types.ModuleType = _nodes_module((*TABLE, ClampModifier()))
 
 #: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
 _WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
