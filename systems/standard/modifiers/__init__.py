@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from diceengine.errors import DiceSyntaxError
 
+from .. import nodes as tree
 from .base import Building, Modifier
 from .dice import (
     ExplodeModifier,
@@ -42,9 +44,10 @@ from .scores import (
     DoubleModifier,
     FaceMaps,
 )
+from .tokens import rule_tokens
 
 __all__ = ["NODES", "TABLE", "Building", "FaceMap", "Modifier", "find_modifier", "keep_rule", "lower", "modifier_names",
-           "register_modifier", "written"]
+           "modifier_tokens", "register_modifier", "spellings", "written"]
 
 #: every modifier, in the order they are lowered (each reads what those before it set: the faces after the face
 #: maps, the success count before the failures and the doubles, the explosion and re-roll before unique dice)
@@ -79,6 +82,25 @@ def _nodes_module(entries: tuple[Modifier, ...]) -> types.ModuleType:
 
 #: the nodes the table's modifiers declare (:meth:`~..system.StandardSystem.ast_modules` hands them to the parser)
 NODES: types.ModuleType = _nodes_module((*TABLE, ClampModifier()))
+
+
+def spellings() -> tuple[str, ...]:
+    """The letters of every built-in modifier (``kh``, ``min``, ``mt``...), in the table's order: what "did you
+    mean" proposes (:func:`diceengine.hints.modifier_fix`)."""
+    return tuple(letters for m in (*TABLE, ClampModifier()) for letters in m.letters if letters.isalpha())
+
+
+@cache
+def modifier_tokens() -> tuple[str, ...]:
+    """The tokens the grammar rules of the table's nodes begin with (``KEEP``, ``BANG``, ``MATCHING``...): what a
+    syntax error names "a modifier" (:func:`diceengine.hints.terminal_words`)."""
+    from diceengine.lalr import camel_to_snake
+    from diceengine.registry import package_text
+
+    claimed = tuple(node for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes)
+    rules = {camel_to_snake(name) for module in (tree, NODES) for name, obj in vars(module).items()
+             if not name.startswith("_") and isinstance(obj, type) and issubclass(obj, claimed)}
+    return rule_tokens(package_text("diceengine.grammars", "standard.lark"), rules)
 
 #: a node's class -> the modifier that writes it (a face map's own class: the minimum / maximum)
 _WRITERS: dict[type, Modifier] = {node: m for m in (*TABLE, ClampModifier(), PluginModifier()) for node in m.nodes
