@@ -1,21 +1,33 @@
 """Roll20's matching dice (``2d6m``, ``4d10mt``, ``8d10mt3``), everything of the modifier in one module: its node
-(:class:`Matching`, built by the grammar's rule ``matching``) and its class in the table
-(:class:`MatchingModifier`)."""
+(:class:`Matching`, built by the grammar's rule ``matching``), its class in the table (:class:`MatchingModifier`)
+and its score, the number of sets, as the die algebra's multiset evaluator (:class:`SetCount`), which the roll, the
+sample and the exact odds all read (:class:`~..term.spec.PoolScore`).
+
+A *set* is the dice showing one face when at least ``size`` dice show it (2 unless written: ``m3``). ``m`` marks
+the dice of every set (``3(m)`` in the text, ``critical="match"`` in :attr:`roll.dice`) and leaves the total the
+dice's sum; ``mt`` scores the number of sets."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from diceengine.algebra.multiset import Counts, Evaluator
 from diceengine.ast import Node, Token, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
+from diceengine.lazy import np
 from diceengine.records import dataclass, field
 
 from ..nodes import Clamp, NamedModifier
+from ..term.spec import PoolScore
 from .base import Building, Modifier
 
-__all__ = ["Matching", "MatchingModifier"]
+__all__ = ["MARK", "Matching", "MatchingModifier", "SetCount", "matched"]
+
+#: the mark written after a matching die's face
+MARK = "(m)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +54,7 @@ class MatchingModifier(Modifier):
     of a set (2 when not written). No compare point is read: ``4d6mt>3`` is refused, not read otherwise.
     Where Roll20 is silent (docs/notation.md): the total of ``m`` stays the dice's sum; it goes with the face
     maps only (a per-die minimum / maximum, a plug-in's), which change the faces matched; any other modifier on
-    the same term is refused with a caret (:mod:`..term.matching`)."""
+    the same term is refused with a caret."""
 
     letters = ("m", "mt")
     nodes = (Matching,)
@@ -60,4 +72,27 @@ class MatchingModifier(Modifier):
         if size < 2:
             raise DiceValueError(N_("a set of matching dice has at least 2 dice (m2), not {size}"), term.expression,
                                  term.where(mod), size=size)
-        return {"match": (mod.kind == "mt", size)}
+        return {"pool": PoolScore(SetCount(size), scores=mod.kind == "mt", sparse=True,
+                                  marks=lambda faces: matched(faces, size), mark="match", mark_text=MARK)}
+
+
+def matched(faces: Sequence[int], size: int) -> list[bool]:
+    """For each face, whether it belongs to a set (at least ``size`` dice showing it)."""
+    seen = Counter(faces)
+    return [seen[v] >= size for v in faces]
+
+
+class SetCount(Evaluator):
+    """The number of outcomes shown by at least ``size`` dice of one pool (Roll20's ``mt``)."""
+
+    scalar = True  # next_state reads plain integers too (one roll: :func:`..term.pooled.run_one`)
+
+    def __init__(self, size: int) -> None:
+        self.least = size
+
+    def size(self, sizes: tuple[int, ...]) -> int:
+        return sum(sizes) // self.least + 1
+
+    def next_state(self, state: np.ndarray, outcome: int, seen: Counts, counts: Counts) -> np.ndarray:
+        out: np.ndarray = state + (counts[0] >= self.least)
+        return out
