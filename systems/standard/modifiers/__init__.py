@@ -4,14 +4,17 @@ it is lowered to the term's :class:`~..term.spec.TermSpec` (:func:`lower`) live 
 
 - :mod:`.base`: :class:`~.base.Modifier` (what a modifier holds) and :class:`~.base.Building` (the term being built);
 - :mod:`.dice`: keep / drop, explosions, re-rolls, re-rolls of ranks, unique dice, sort;
-- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum),
-  Roll20's matching dice;
+- :mod:`.scores`: success and failure counts, doubled successes, critical marks, the face maps (minimum / maximum);
+- :mod:`.matching`, :mod:`.parity`: Roll20's matching dice, Foundry's counts of even and odd faces, each its node,
+  its class and its score (a multiset evaluator) in one module;
+- :mod:`.tokens`: what a syntax error knows of them, read from the table and the grammar;
 - :mod:`.plugin`: a modifier a plug-in adds (entry-point group ``diceengine.modifiers``): its contract,
   :class:`~.plugin.FaceMap`, is one docstring.
 
-Adding a modifier in the tree (``docs/contributing.md`` has the checklist): its class here, its rule and node
-(``grammars/standard.lark``, :mod:`..nodes`), its row in ``docs/notation.md``, its tests. A modifier that needs a
-field of the spec the interpretations do not read yet adds that field and its reading too.
+Adding a modifier in the tree (``docs/contributing.md`` has the checklist): its class and its node in a module
+here (the parser reads the nodes the table declares: :data:`NODES`), its rule in ``grammars/standard.lark``, its
+row in ``docs/notation.md``, its tests. A score of the dice as a multiset is a
+:class:`~..term.spec.PoolScore` (one evaluator); a face map a branch of :class:`~.scores.FaceMaps`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from .dice import (
     keep_rule,
 )
 from .matching import MatchingModifier
+from .parity import ParityModifier
 from .plugin import FaceMap, PluginModifier, find_modifier, modifier_names, register_modifier, reserve
 from .scores import (
     ClampModifier,
@@ -64,6 +68,7 @@ TABLE: tuple[Modifier, ...] = (
     UniqueModifier(),
     SortModifier(),
     MatchingModifier(),
+    ParityModifier(),
 )
 
 reserve([letters for m in TABLE for letters in m.letters])

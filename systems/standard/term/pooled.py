@@ -121,7 +121,7 @@ class PoolTerm(DiceTerm):
     def dice(self, data: list) -> list[Die]:  # type: ignore[override]
         spec, mark = self.spec, self.pool.mark
         return [Die(spec.kind, spec.sides, v, True, False, False, False, False, None, spec.label,
-                    mark if on else None) for v, on in self._marked(data)]
+                    (mark or None) if on else None) for v, on in self._marked(data)]
 
     def dice_json(self, data: list, dropped: bool = False) -> str:  # type: ignore[override]
         dice = self.dice(data)

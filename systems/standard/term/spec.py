@@ -32,7 +32,8 @@ Semantics, where tables differ:
   alone with a success count, critical marks and a per-die minimum / maximum (the order of d20's operators
   matters with keep / drop, explosions and the other re-rolls: refused with them);
 - a score of the dice as a multiset (``pool``, :class:`PoolScore`: Roll20's matching dice ``m`` / ``mt``,
-  :mod:`..modifiers.matching`): the die algebra's evaluator of the score is its one definition, which the roll,
+  :mod:`..modifiers.matching`; Foundry's counts of even and odd faces ``even`` / ``odd``,
+  :mod:`..modifiers.parity`): the die algebra's evaluator of the score is its one definition, which the roll,
   the sample and the exact odds all read (:mod:`.pooled`); such a modifier goes with the face maps only;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
@@ -74,7 +75,7 @@ class PoolScore:
     - ``sparse``: a face no die shows leaves the evaluator's state as it is (a roll visits the faces shown only,
       not every face of the die);
     - ``marks``: which dice to mark, from the faces thrown (``None``: none), each marked die's ``critical``
-      (:class:`~diceengine.rolls.Die`) being ``mark`` and its text followed by ``mark_text``."""
+      (:class:`~diceengine.rolls.Die`) being ``mark`` (empty: none) and its text followed by ``mark_text``."""
 
     evaluator: Any
     scores: bool = True
