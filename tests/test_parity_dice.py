@@ -191,3 +191,15 @@ def test_a_roll_and_a_sample_read_every_face_of_a_dense_evaluator(faces, count):
     want = [_longest_run(t, faces) for t in throws]
     assert [run_one(evaluator, t, faces, numbers) for t in throws] == want
     assert run(evaluator, np.array(throws), faces).tolist() == want
+
+
+def test_a_roll_scored_as_a_multiset_needs_no_numpy():
+    # an evaluator that reads plain integers (scalar) is run without numpy: a first roll of 2d6mt or 3d6even does
+    # not import it (as a plain roll does not)
+    import subprocess
+    import sys
+
+    code = ("import sys, diceengine; r = diceengine.roll('4d6mt'); s = str(diceengine.roll('3d6even'))\n"
+            "str(diceengine.roll('3d6m')); print('numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False"]

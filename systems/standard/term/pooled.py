@@ -97,7 +97,8 @@ class PoolTerm(DiceTerm):
 
     def roller(self) -> Callable[[Any, list], int]:
         throw, scores = self.inner.roller(), self.pool.scores
-        if scores and not self.numbers:
+        if scores and not self.numbers and not getattr(self.pool.evaluator, "scalar", False):
+            # made once a term: numpy is imported only for an evaluator that reads arrays alone
             self.numbers = [np.array([k], dtype=np.int64) for k in range(self.spec.count + 1)]
 
         def roll_pooled(r: Any, rec: list) -> int:
@@ -173,7 +174,10 @@ class PoolTerm(DiceTerm):
     def bounds(self) -> tuple[int, int]:
         if not self.pool.scores:
             return self.inner.bounds()
-        results = np.asarray(self.pool.evaluator.final(np.arange(self._states())))
+        evaluator = self.pool.evaluator
+        if type(evaluator).final is Evaluator.final:  # the states are the results (no numpy for a roll)
+            return 0, self._states() - 1
+        results = np.asarray(evaluator.final(np.arange(self._states())))
         return int(results.min()), int(results.max())
 
     def with_tally(self) -> DiceTerm:
