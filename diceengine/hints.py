@@ -18,14 +18,15 @@ from .i18n import N_
 #: a system (:class:`diceengine.registry.System`: not imported here, the registry asks :func:`closest`)
 System = Any
 
-__all__ = ["MODIFIER_SPELLINGS", "TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix"]
+__all__ = ["TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix", "terminal_words"]
 
 _MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
 _OPERATOR = N_("an operator (+, -, *, /, ^)")
 
 #: a token of the grammars -> the words that name it in a message (messages of the catalogues), in the order
 #: a message lists them; a token written as one plain string and absent here is shown as that string ('('). A key
-#: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things)
+#: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things).
+#: The standard notation's modifiers are not listed: :func:`terminal_words` adds them, from its table
 TERMINAL_WORDS: Mapping[str, str] = {
     "INT": N_("a number"),
     "DECIMAL": N_("a number"),
@@ -37,9 +38,6 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "WORD": N_("a difficulty by name"),
     "FRENCH_WORD": N_("a difficulty by name"),
     **dict.fromkeys(("STAR", "SLASH", "DSLASH", "POW"), _OPERATOR),
-    **dict.fromkeys(("KEEP", "GROUP_KEEP", "BRACE_DROP", "BANG", "EXPLODE_E", "REROLL", "REROLL_RANK", "FAIL",
-                     "FAIL_NOT", "DOUBLE", "CLAMP", "UNIQUE", "SORT", "CRITICAL", "MATCHING", "MODIFIER_NAME"),
-                    _MODIFIER),
     "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
     "LABEL": N_("a label in brackets ([fire])"),
     "DESCRIPTION": N_("a description (# a note)"),
@@ -56,20 +54,35 @@ _TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
 _SOMETHING_ELSE = N_("something else")
 
 
+def terminal_words() -> dict[str, str]:
+    """:data:`TERMINAL_WORDS` and, right after the operators, the tokens the standard notation's modifier rules
+    begin with (read from its table and grammar: :func:`~diceengine.systems.standard.modifiers.modifier_tokens`),
+    each named "a modifier"."""
+    from diceengine.systems.standard.modifiers import modifier_tokens
+
+    words: dict[str, str] = {}
+    for name, phrase in TERMINAL_WORDS.items():
+        words[name] = phrase
+        if name == "POW":
+            words.update((t, _MODIFIER) for t in modifier_tokens() if t not in TERMINAL_WORDS)
+    return words
+
+
 def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "") -> list[str]:
     """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern), each once, in
     the order of :data:`TERMINAL_WORDS`, then the plain strings ('(', '+', 'vs'...)."""
-    names = {f"{grammar}:{n}" if f"{grammar}:{n}" in TERMINAL_WORDS else n for n in names}
+    table = terminal_words()
+    names = {f"{grammar}:{n}" if f"{grammar}:{n}" in table else n for n in names}
     words: list[str] = []
     for group, phrase in _TOGETHER:
         if group <= names:
             names -= group
             words.append(phrase)
-    order = list(TERMINAL_WORDS)
+    order = list(table)
     plain: list[str] = []
-    for name in sorted(names, key=lambda n: (order.index(n) if n in TERMINAL_WORDS else len(order), n)):
-        if name in TERMINAL_WORDS:
-            words.append(TERMINAL_WORDS[name])
+    for name in sorted(names, key=lambda n: (order.index(n) if n in table else len(order), n)):
+        if name in table:
+            words.append(table[name])
             continue
         pattern = patterns.get(name.rpartition(":")[2])
         if pattern is not None and pattern.type == "str":
@@ -88,9 +101,6 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | No
     return by_key[found[0]] if found else None
 
 
-#: the modifier spellings of the standard notation, for "did you mean" (their letters; the numbers follow)
-MODIFIER_SPELLINGS = ("kh", "kl", "dh", "dl", "k", "d", "p", "ph", "pl", "r", "ro", "rr", "ra", "rol", "roh", "ral",
-                      "rah", "mi", "ma", "min", "max", "u", "uo", "s", "sa", "sd", "cs", "cf", "dbl", "e", "f")
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
@@ -102,9 +112,12 @@ def modifier_fix(expression: str, column: int) -> DiceSyntaxError | None:
     run = _LETTERS.match(expression, start)
     if run is None or not re.search(r"[0-9%F)]\s*$", expression[:start]):
         return None
+    from diceengine.systems.standard.modifiers import spellings
+
     typed = run.group(0).lower()
-    guess = next((m for m in MODIFIER_SPELLINGS if sorted(m) == sorted(typed)), None)  # letters swapped: hk
-    guess = guess or closest(typed, MODIFIER_SPELLINGS, 0.6)
+    known = spellings()  # the letters of the table's modifiers
+    guess = next((m for m in known if sorted(m) == sorted(typed)), None)  # letters swapped: hk
+    guess = guess or closest(typed, known, 0.6)
     if guess is None or guess == typed:
         return None
     return DiceSyntaxError(N_("unknown modifier {got}: did you mean {guess}?"), expression, start,

@@ -15,9 +15,11 @@ import pytest
 from diceengine.systems.standard import modifiers as table
 from diceengine.systems.standard import nodes
 from diceengine.systems.standard.modifiers import plugin
+from diceengine.systems.standard.modifiers.tokens import rule_tokens
 from diceengine.systems.standard.term.compile import compile_term
 
 import diceengine as de
+from diceengine import hints
 from diceengine.lalr import camel_to_snake
 
 
@@ -31,7 +33,8 @@ def _rules(name: str) -> list[str]:
 
 def test_every_modifier_of_the_grammar_has_its_class_in_the_table():
     # a rule added to the grammar without its class would be refused by compile_term, never silently ignored
-    classes = {camel_to_snake(name): obj for name, obj in vars(nodes).items() if isinstance(obj, type)}
+    classes = {camel_to_snake(name): obj for module in de.systems()["standard"].ast_modules()
+               for name, obj in vars(module).items() if isinstance(obj, type)}
     for rule in {*_rules("dice_modifier"), *_rules("q_dice_modifier")}:
         node = classes[rule]
         assert any(issubclass(node, kind) for entry in table.TABLE for kind in entry.nodes), rule
@@ -206,3 +209,41 @@ def test_the_example_plugin_modifier_is_found_through_its_entry_point():
     assert ep.load() is zero.Zero
     assert "z" in table.modifier_names()
     assert {d.value for d in de.roll("4d6z1", seed=2).dice} <= {0, 2, 3, 4, 5, 6}
+
+
+# --------------------------------------------------------------------------- what a syntax error knows, from the table
+
+
+def test_the_tokens_named_a_modifier_are_read_from_the_grammar_rules_of_the_table():
+    # the first token of each modifier rule of grammars/standard.lark, read off the grammar by hand for this test
+    # (COMPARATOR begins count_successes: it keeps its own words, "a comparison")
+    assert set(table.modifier_tokens()) == {
+        "KEEP", "GROUP_KEEP", "BRACE_DROP", "BANG", "EXPLODE_E", "REROLL", "REROLL_RANK", "COMPARATOR", "FAIL",
+        "FAIL_NOT", "DOUBLE", "CLAMP", "UNIQUE", "SORT", "CRITICAL", "MATCHING", "PARITY", "MODIFIER_NAME"}
+    words = hints.terminal_words()
+    assert all(words[t] == "a modifier (kh3, dl1, !, r1, cs20, s...)" for t in table.modifier_tokens()
+               if t != "COMPARATOR")
+    assert words["COMPARATOR"] == "a comparison (>=, >, <=, <, =)"
+
+
+def test_rule_tokens_reads_groups_options_and_aliases():
+    grammar = ("// a comment: widget: NOT_THIS\n"
+               "widget: (WID | WID_NOT) compare\n"
+               "     | [MINUS] WIDE -> widget\n"
+               "other: OTHER\n"
+               "spelled: SPELT [INT] -> widget\n"
+               "?rest: widget | other\n")
+    assert rule_tokens(grammar, {"widget"}) == ("WID", "WID_NOT", "MINUS", "WIDE", "SPELT")
+
+
+def test_did_you_mean_proposes_the_letters_of_the_table():
+    # every spelling of every class of the table, a modifier added later included (Roll20's mt: "tm" swapped)
+    assert {"kh", "ro", "dbl", "min", "mt", "sd", "rah"} <= set(table.spellings())
+    assert all(s.isalpha() for s in table.spellings())
+    assert "did you mean kh?" in str(_refused("4d6hk3"))
+
+
+def _refused(expression: str) -> de.DiceError:
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expression)
+    return err.value

@@ -28,7 +28,6 @@ __all__ = [
     "GroupKeep",
     "Keep",
     "ListedFaces",
-    "Matching",
     "Modifiers",
     "NamedModifier",
     "Reroll",
@@ -411,23 +410,6 @@ class Sort(Node):
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
             object.__setattr__(self, "kind", "sd" if str(self.kind).lower() == "sd" else "sa")
-
-
-@dataclass(frozen=True, slots=True)
-class Matching(Node):
-    """Roll20's matching dice: ``m`` marks the dice showing a face that other dice show too, ``mt`` scores the
-    number of such sets; ``m3`` / ``mt3``: sets of at least 3 dice (``size``; 2 when not written)."""
-
-    kind: Any
-    size: Any = None
-    pos: int | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", str(self.kind).lower())
-        if isinstance(self.size, Token):
-            object.__setattr__(self, "size", to_int(self.size))
 
 
 class Critical(_KindPoint):

@@ -384,7 +384,9 @@ class StandardSystem(System):
     }
 
     def ast_modules(self) -> Sequence[Any]:
-        return (nodes, expressions)
+        from .modifiers import NODES  # the nodes each modifier declares (imported with the terms, after them)
+
+        return (nodes, NODES, expressions)
 
     def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
         """The commonest expressions read and prepared directly (:func:`.quick.read`): ``(tree, build, shape)``

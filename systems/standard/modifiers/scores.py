@@ -18,7 +18,6 @@ from ..nodes import (
     Double,
     Explode,
     Keep,
-    Matching,
     NamedModifier,
     Sort,
 )
@@ -27,7 +26,7 @@ from .base import Building, Modifier, point_text
 from .plugin import plugin_face
 
 __all__ = ["ClampModifier", "CountFailuresModifier", "CountSuccessesModifier", "CriticalModifier",
-           "DoubleModifier", "FaceMaps", "MatchingModifier"]
+           "DoubleModifier", "FaceMaps"]
 
 
 class CountSuccessesModifier(Modifier):
@@ -142,31 +141,3 @@ class FaceMaps(Modifier):
             faces = Listed(int(f * term.scale) for f in faces)
         term.faces = faces
         return {}
-
-
-class MatchingModifier(Modifier):
-    """Roll20's matching dice, as its Dice Reference ("Dice Matching") describes them: the dice of a roll that
-    match are shown in the chat, ``2d6m`` marking the dice whose face another die of the roll shows; ``mt``
-    makes the total the number of matching sets; a number after it (``4d6m3``, ``8d10mt3``) is the least size
-    of a set (2 when not written). No compare point is read: ``4d6mt>3`` is refused, not read otherwise.
-    Where Roll20 is silent (docs/notation.md): the total of ``m`` stays the dice's sum; it goes with the face
-    maps only (a per-die minimum / maximum, a plug-in's), which change the faces matched; any other modifier on
-    the same term is refused with a caret (:mod:`..term.matching`)."""
-
-    letters = ("m", "mt")
-    nodes = (Matching,)
-    single = "matching (m)"
-
-    def written(self, mod: Any) -> str:
-        return str(mod.kind) + ("" if mod.size is None else str(mod.size))
-
-    def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
-        other = next((m for m in term.mods if not isinstance(m, (Clamp, NamedModifier, Matching))), None)
-        if other is not None:
-            raise DiceValueError(N_("matching dice (m, mt) go with a per-die minimum or maximum only, not with "
-                                    "{modifier}"), term.expression, term.where(other), modifier=term.write(other))
-        size = 2 if mod.size is None else mod.size
-        if size < 2:
-            raise DiceValueError(N_("a set of matching dice has at least 2 dice (m2), not {size}"), term.expression,
-                                 term.where(mod), size=size)
-        return {"match": (mod.kind == "mt", size)}

@@ -61,10 +61,10 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if throws > MAX_THROWS:
         raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
                              f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
-    if spec.match is not None:
-        from .matching import MatchTerm  # here: a term with matching dice is rare
+    if spec.pool is not None:
+        from .pooled import PoolTerm  # here: a term scored as a multiset is rare
 
-        return MatchTerm(spec)
+        return PoolTerm(spec)
     return DiceTerm(spec)
 
 

@@ -31,8 +31,10 @@ Semantics, where tables differ:
   ``ralN`` / ``rahN`` throw one die more (for the lowest / highest die, whatever N: d20 adds at most one);
   alone with a success count, critical marks and a per-die minimum / maximum (the order of d20's operators
   matters with keep / drop, explosions and the other re-rolls: refused with them);
-- ``m`` / ``mt`` (Roll20's matching dice, :mod:`.matching`): a set is the dice showing one face when at least
-  2 (``m3``: 3) dice show it; ``m`` marks them, ``mt`` scores the number of sets; alone with the face maps;
+- a score of the dice as a multiset (``pool``, :class:`PoolScore`: Roll20's matching dice ``m`` / ``mt``,
+  :mod:`..modifiers.matching`; Foundry's counts of even and odd faces ``even`` / ``odd``,
+  :mod:`..modifiers.parity`): the die algebra's evaluator of the score is its one definition, which the roll,
+  the sample and the exact odds all read (:mod:`.pooled`); such a modifier goes with the face maps only;
 - a die that meets both the success point and the failure point (``4d6>=1f<=1``) counts as a success
   only, as python-dice and rpg-dice-roller count it.
 
@@ -48,6 +50,7 @@ is drawn directly among the allowed faces (the same distribution).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from diceengine.limits import MAX_REROLLS
@@ -57,7 +60,29 @@ from ..nodes import Compare, Dice
 from ..selection import Selection
 from .faces import Faces, split_faces
 
-__all__ = ["TermSpec"]
+__all__ = ["PoolScore", "TermSpec"]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolScore:
+    """A score of a term's dice read as a multiset (their faces, in no order), as a modifier lowers it
+    (``TermSpec.pool``): one field that every interpretation honours the same way (:class:`~.pooled.PoolTerm`),
+    so that a modifier of this kind adds no field of the spec and no term of its own.
+
+    - ``evaluator``: the score as the die algebra's :class:`~diceengine.algebra.multiset.Evaluator` (its states
+      updated face by face from how many dice show each): the roll, the sample and the exact odds all read it;
+    - ``scores``: the score is the term's total (``False``: the total stays the dice's sum, the dice marked only);
+    - ``sparse``: a face no die shows leaves the evaluator's state as it is (a roll visits the faces shown only,
+      not every face of the die);
+    - ``marks``: which dice to mark, from the faces thrown (``None``: none), each marked die's ``critical``
+      (:class:`~diceengine.rolls.Die`) being ``mark`` (empty: none) and its text followed by ``mark_text``."""
+
+    evaluator: Any
+    scores: bool = True
+    sparse: bool = False
+    marks: Callable[[Sequence[int]], list[bool]] | None = None
+    mark: str = ""
+    mark_text: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +118,7 @@ class TermSpec:
     each_die: bool = False              # explosions="dice": keep / drop rank every die thrown, not units
     double: Compare | None = None       # dbl: the successes meeting it count twice
     reroll_rank: tuple[str, str, int] | None = None  # d20's rolN / rahN: ("ro" | "ra", "l" | "h", dice chosen)
-    match: tuple[bool, int] | None = None  # m / mt: (the sets scored, least size of a set) (:mod:`.matching`)
+    pool: PoolScore | None = None       # a score of the dice as a multiset (m / mt; :mod:`.pooled`)
     tally: tuple[int, ...] | None = None  # (lo, width, ws, wf, most cs, most cf): critical counts in the score
     consecutive: bool = field(init=False)  # the faces are a range
     flat: bool = field(init=False)  # each die thrown once: the record is the list of faces
@@ -106,7 +131,7 @@ class TermSpec:
         consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
         flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive \
-            and self.reroll_rank is None and self.match is None
+            and self.reroll_rank is None and self.pool is None
         object.__setattr__(self, "flat", flat)
         object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
