@@ -311,3 +311,29 @@ def test_the_words_import_nothing_from_the_expressions():
     tree = ast.parse(Path(words.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not any(module and module.endswith("expressions") for module in imported), imported
+
+
+def _letter_modifiers() -> list[str]:
+    from diceengine.systems.standard.modifiers import spellings
+
+    return [s for s in spellings() if len(s) > 1 and s.isalpha()]
+
+
+@pytest.mark.parametrize("letters", _letter_modifiers())
+def test_every_modifier_spelled_in_letters_after_a_space_is_notation_never_a_description(letters):
+    """A modifier of the table written after a space (``6d6 even``, ``4d6 mt``) is the modifier, as written
+    without the space, or refused with a caret: never the roll's description with the modifier dropped (``6d6
+    even`` summed the dice and called them "even"). The list is the modifier table's, so a new one is covered."""
+    spaced, joined = f"6d6 {letters}", f"6d6{letters}"
+    try:
+        r = de.roll(spaced, seed=3)
+    except de.DiceSyntaxError:
+        return
+    assert r.description is None
+    assert r.total == de.roll(joined, seed=3).total and str(r).split(":", 1)[1] == str(de.roll(joined, seed=3)).split(":", 1)[1]
+
+
+def test_even_after_a_space_counts_the_even_dice():
+    # independent: the faces of the seeded roll read back, the even ones counted by hand
+    r = de.roll("6d6 even", seed=11)
+    assert r.total == sum(1 for d in r.dice if d.value % 2 == 0) and r.description is None

@@ -169,10 +169,20 @@ def _joins(word: str, second: str) -> bool:
         return True
     if word.lower() == "d" and re.match(r"[0-9%(]|[fF](?:\.[12])?$", second):
         return True
+    if _table_letters(word):
+        return True
     m = _MODIFIER_WORD.match(word)
     if m is None or (m.end() < len(word) and word[m.end()].isalpha()):
         return False
     return bool(re.search(r"[0-9<>=!]", m.group(0))) or m.group(0).lower() in _BARE_MODIFIERS
+
+
+def _table_letters(word: str) -> bool:
+    """``word`` is a modifier of the table spelled in two letters or more, alone (``mt``, ``even``, ``odd``):
+    read from the modifier table, so that a new modifier is never taken for a description."""
+    from .modifiers import spellings
+
+    return len(word) > 1 and word.lower() in spellings()
 
 
 def _lone_letter(text: str, column: int) -> DiceSyntaxError | None:
