@@ -14,6 +14,9 @@ their dice from the same pieces:
 - several pools read outcome by outcome (:mod:`~diceengine.algebra.multiset`): an :class:`Evaluator` updates a
   state from how many dice of each pool show each outcome, :func:`evaluate` gives the die of its result without
   listing the sorted rolls; :func:`compare_sorted` pairs two sorted pools rank by rank (icepool's RISK problem);
+- :class:`SymbolDie`, :class:`SymbolPool`, :class:`Symbols`: dice whose faces are vectors of symbol counts (FFG's
+  narrative dice, a d20 pool's successes and complications), a pool's sum as an exact joint distribution, maps
+  (cancellation) and marginals (:mod:`.symbols`);
 - :class:`Throw`: one die's throws as the three interpretations of an operation: a roll that records every face
   thrown, a numpy sample, and the exact die (an explosion chain is written once, here, for all three).
 
@@ -26,8 +29,10 @@ from __future__ import annotations
 from .die import COMPARISONS, Die, Operand, as_die
 from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
 from .pool import Pool
+from .symbols import SymbolDie, SymbolPool, Symbols
 from .throw import Throw
 
 __all__ = [
-    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "Throw", "as_die", "compare_sorted", "evaluate",
+    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "SymbolDie", "SymbolPool", "Symbols", "Throw",
+    "as_die", "compare_sorted", "evaluate",
 ]

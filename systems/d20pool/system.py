@@ -24,12 +24,13 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from diceengine.algebra import SymbolDie, SymbolPool
 from diceengine.arith import constant
 from diceengine.ast import Node, Token, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_, NP_
-from diceengine.limits import PYTHON_STEP, Cost
+from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
@@ -120,6 +121,18 @@ def die_table(threshold: int, discipline: int | None) -> tuple[np.ndarray, np.nd
     return succ, comp
 
 
+#: what a d20 of the pool counts
+COUNTS = ("successes", "complications")
+
+
+def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
+    """The pool as a die-algebra value: ``dice`` d20 whose faces 1..20 count the successes and complications of
+    :func:`die_table` (a roll records each die's face, 1 to 20)."""
+    succ, comp = die_table(threshold, discipline)
+    d20 = SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20", labels=range(1, 21))
+    return SymbolPool([d20] * dice)
+
+
 class PoolPlan(Plan):
     """A d20 pool, with or without a difficulty."""
 
@@ -135,6 +148,8 @@ class PoolPlan(Plan):
         self.difficulty = difficulty
         self.succ, self.comp = die_table(threshold, discipline)
         self._succ, self._comp = self.succ.tolist(), self.comp.tolist()
+        self.pool = pool_dice(dice, threshold, discipline)
+        self._roller = self.pool.roller
         self.table_fields = ("successes",) if difficulty is None else ("successes", "impulsion")
 
     def odds_summary(self, dist: Distribution) -> dict[str, float]:
@@ -150,11 +165,18 @@ class PoolPlan(Plan):
         ok = successes >= self.difficulty
         return PoolOutcome(successes, complications, ok, successes - self.difficulty if ok else 0)
 
+    def _check(self, counts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The check read from the counts (:meth:`_outcome` on columns): success, and each success beyond the
+        difficulty one point of Impulsion."""
+        if self.difficulty is not None:
+            ok = counts["successes"] >= self.difficulty
+            counts["success"] = ok
+            counts["impulsion"] = np.where(ok, counts["successes"] - self.difficulty, 0)
+        return counts
+
     def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
-        r = rng.random
-        faces = [int(r() * 20) + 1 for _ in range(self.count)]
-        succ, comp = self._succ, self._comp
-        return self._outcome(sum(succ[v] for v in faces), sum(comp[v] for v in faces)), faces
+        (successes, complications), faces = self._roller(rng.random)
+        return self._outcome(successes, complications), faces
 
     def dice(self, record: list[int]) -> list[Die]:
         return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
@@ -214,41 +236,15 @@ class PoolPlan(Plan):
         return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        faces = rng.integers(1, 21, size=(n, self.count))
-        successes = self.succ[faces].sum(axis=1)
-        out = {"successes": successes, "complications": self.comp[faces].sum(axis=1)}
-        if self.difficulty is not None:
-            ok = successes >= self.difficulty
-            out["success"] = ok
-            out["impulsion"] = np.where(ok, successes - self.difficulty, 0)
-        return out
-
-    def joint(self) -> dict[tuple[int, int], float]:
-        """Exact distribution of (successes, complications)."""
-        one: dict[tuple[int, int], float] = {}
-        for v in range(1, 21):
-            key = (self._succ[v], self._comp[v])
-            one[key] = one.get(key, 0.0) + 1 / 20
-        acc = {(0, 0): 1.0}
-        for _ in range(self.count):
-            nxt: dict[tuple[int, int], float] = {}
-            for (s, c), p in acc.items():
-                for (s1, c1), q in one.items():
-                    key = (s + s1, c + c1)
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-            acc = nxt
-        return acc
+        return self._check(self.pool.sample(n, rng))
 
     def exact_cost(self) -> Cost:
-        """What :meth:`distribution` will cost: one Python step per (state, face kind) per die."""
-        states = (4 * self.count + 1) * (self.count + 1)
-        return Cost(self.count * states * 4 * PYTHON_STEP, states)
+        """What :meth:`distribution` will cost (:meth:`~diceengine.algebra.SymbolPool.sum_cost`)."""
+        return self.pool.sum_cost()
 
     def distribution(self) -> Distribution:
-        rows = [(self._outcome(s, c), p) for (s, c), p in self.joint().items()]
-        fields = [f for f in PoolOutcome._fields if rows[0][0]._asdict()[f] is not None]
-        cols = {f: np.array([getattr(o, f) for o, _ in rows]) for f in fields}
-        return Distribution(PoolOutcome, cols, np.array([p for _, p in rows]))
+        cols, probs = self.pool.sum().columns()
+        return Distribution(PoolOutcome, self._check(cols), probs)
 
 
 class D20PoolSystem(Ruleset):
