@@ -14,6 +14,7 @@ the spans of the symbols.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 from diceengine.lazy import np
@@ -66,6 +67,12 @@ def _rare(group: Sequence[Kind]) -> list[Rare]:
     return sorted(out, key=lambda r: r[0][2])
 
 
+def _bounds(cells: Sequence[tuple[tuple[int, ...], float]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The lowest and the highest count of each symbol over these faces."""
+    columns = list(zip(*(v for v, _ in cells), strict=True))
+    return tuple(map(min, columns)), tuple(map(max, columns))
+
+
 def _plus(a: tuple[int, ...], b: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
     """``a + k * b``."""
     return tuple(x + k * y for x, y in zip(a, b, strict=True))
@@ -75,39 +82,40 @@ class Recipe:
     """One factor's sum, prepared once for a pool: the layout of its symbols (the streamed kinds' own symbols
     outermost, the last one first), and each die as a flat kernel of that layout, from its lowest face."""
 
-    __slots__ = ("axes", "dense", "frames", "lo", "nested", "order", "shape", "sizes", "stack_lo", "starts",
-                 "streamed", "strides")
+    __slots__ = ("axes", "dense", "frames", "group", "lo", "nested", "order", "rare", "shape", "sizes", "stack_lo",
+                 "starts", "streamed", "strides")
 
     def __init__(self, group: Sequence[Kind]) -> None:
+        self.group = group
         self.axes = tuple(sorted({a for k in group for a in k[0]}))
-        rare = _rare(group)
+        self.rare = rare = _rare(group)
         outer = [r[3] for r in reversed(rare)]
         self.order = outer + [a for a in self.axes if a not in outer]
         lo, hi = {a: 0 for a in self.axes}, {a: 0 for a in self.axes}
         for own, cells, n in group:
-            for j, a in enumerate(own):
-                lo[a] += n * min(v[j] for v, _ in cells)
-                hi[a] += n * max(v[j] for v, _ in cells)
+            for a, low, high in zip(own, *_bounds(cells), strict=True):
+                lo[a] += n * low
+                hi[a] += n * high
         self.lo = tuple(lo[a] for a in self.axes)
         #: the lowest vector of the stack: the dice but the last streamed kind's
-        self.stack_lo = self.lo if not rare else _plus(self.lo, self.lift(rare[-1][0][0], tuple(
-            min(v[j] for v, _ in rare[-1][0][1]) for j in range(len(rare[-1][0][0])))), -rare[-1][0][2])
+        self.stack_lo = self.lo if not rare else _plus(
+            self.lo, self.lift(rare[-1][0][0], _bounds(rare[-1][0][1])[0]), -rare[-1][0][2])
         self.shape = [hi[a] - lo[a] + 1 for a in self.order]
         self.strides = {a: math.prod(self.shape[i + 1:]) for i, a in enumerate(self.order)}
         #: the symbols of the full layout, of the stack (without the last streamed symbol), of the inner arrays
         self.frames = (set(self.order), set(self.order[min(1, len(rare)):]), set(self.order[len(rare):]))
         self.sizes = tuple(math.prod(self.shape[len(self.order) - len(f):]) for f in self.frames)
         streamed = [r[0] for r in rare]
-        dense = [k for k in group if not any(k is s for s in streamed)]
-        self.dense = [(self.kernel(k)[0], k[2]) for k in dense]
+        dense = [(k, self.kernel(k)) for k in group if not any(k is s for s in streamed)]
+        self.dense = [(kernel, k[2]) for k, (kernel, _) in dense]
         #: each streamed kind: its other faces' kernel, the shift of one of them at its lowest and of its rare face,
         #: how many dice, the rare face's chance
         self.streamed = [(kernel, self.shift(low), self.shift(self.lift(r[0][0], r[1])), r[0][2], r[2])
                          for r in rare for kernel, low in [self.kernel(r[0], r[1])]]
         self.nested = self.streamed[:-1]
         base = tuple(0 for _ in self.axes)
-        for k in dense:
-            base = _plus(base, self.kernel(k)[1], k[2])
+        for k, (_, low) in dense:
+            base = _plus(base, low, k[2])
         #: where the inner arrays start in the stack, where the stack starts in the full layout
         self.starts = (self.flat(base, 1), self.flat(self.stack_lo))
 
@@ -129,10 +137,11 @@ class Recipe:
         """One die of ``kind`` as a flat kernel from its lowest face on each symbol, and that lowest vector
         (``drop``: without that face, the rest renormalised)."""
         kept = [(v, p) for v, p in kind[1] if v != drop]
-        low = tuple(min(v[j] for v, _ in kept) for j in range(len(kind[0])))
+        low = _bounds(kept)[0]
         total = sum(p for _, p in kept)
-        shifts = [(sum((x - m) * self.strides[a] for a, x, m in zip(kind[0], v, low, strict=True)), p / total)
-                  for v, p in kept]
+        strides = [self.strides[a] for a in kind[0]]
+        base = sum(map(operator.mul, low, strides))
+        shifts = [(sum(map(operator.mul, v, strides)) - base, p / total) for v, p in kept]
         return as_kernel(shifts), self.lift(kind[0], low)
 
 
@@ -189,37 +198,38 @@ def _add_cost(n: float, by: Kernel) -> float:
 
 def _rows(group: Sequence[Kind], rare: Sequence[Rare]) -> float:
     """A bound on the outcomes of a factor: for each count of each streamed kind's rare face, the box its dice span."""
-    spans: dict[int, list[int]] = {}
+    spans: dict[int, tuple[int, int]] = {}
     for kind in group:
         own, cells, n = kind
         if any(kind is r[0] for r in rare):
             continue
-        for j, a in enumerate(own):
-            span = spans.setdefault(a, [0, 0])
-            span[0] += n * min(v[j] for v, _ in cells)
-            span[1] += n * max(v[j] for v, _ in cells)
-    boxes: list[dict[int, list[int]]] = [spans]
-    for kind, face, _, _ in rare:
-        rest = [v for v, _ in kind[1] if v != face]
+        for a, low, high in zip(own, *_bounds(cells), strict=True):
+            lo, hi = spans.get(a, (0, 0))
+            spans[a] = (lo + n * low, hi + n * high)
+    boxes = [spans]
+    for (own, cells, n), face, _, _ in rare:
+        low, high = _bounds([(v, p) for v, p in cells if v != face])
+        # k rare faces, the other dice on the rest of the faces: what each symbol's span grows by
+        steps = [[(a, k * f + (n - k) * lo, k * f + (n - k) * hi) for a, f, lo, hi in zip(own, face, low, high,
+                                                                                          strict=True)]
+                 for k in range(n + 1)]
         more = []
         for box in boxes:
-            for k in range(kind[2] + 1):  # k rare faces, the other dice on the rest of the faces
-                grown = {a: list(s) for a, s in box.items()}
-                for j, a in enumerate(kind[0]):
-                    span = grown.setdefault(a, [0, 0])
-                    span[0] += k * face[j] + (kind[2] - k) * min(v[j] for v in rest)
-                    span[1] += k * face[j] + (kind[2] - k) * max(v[j] for v in rest)
+            for step in steps:
+                grown = dict(box)
+                for a, lo, hi in step:
+                    was = grown.get(a, (0, 0))
+                    grown[a] = (was[0] + lo, was[1] + hi)
                 more.append(grown)
         boxes = more
     return float(sum(math.prod(hi - lo + 1 for lo, hi in box.values()) for box in boxes))
 
 
-def sum_cost(symbols: int, kinds: Sequence[Kind]) -> Cost:
+def sum_cost(symbols: int, recipes: Sequence[Recipe]) -> Cost:
     """What :func:`sum_factors` and the rows of its factors (:func:`~.symbol_boxes.product_columns`) will cost, from
     the recipes' sizes: each die added to its flat array, each case laid down, the rows (bounded by :func:`_rows`)."""
     work, peak, held, rows = 0.0, 0.0, 0.0, 1.0
-    for group in _split(kinds):
-        r = Recipe(group)
+    for r in recipes:
         full, stack, inner = r.sizes
         work += sum(_add_cost(inner, kernel) * count for kernel, count in r.dense)
         pieces = 1
@@ -229,7 +239,7 @@ def sum_cost(symbols: int, kinds: Sequence[Kind]) -> Cost:
         if r.streamed:
             kernel, _, _, n, _ = r.streamed[-1]
             work += n * _add_cost(stack, kernel) + (n + 1) * (2 * stack + NUMPY_CALL) + pieces * 2 * inner
-        factor_rows = min(float(full), _rows(group, _rare(group)))
+        factor_rows = min(float(full), _rows(r.group, r.rare))
         work += full * (len(r.axes) + 2) + factor_rows * (len(r.axes) + 2)
         peak = max(peak, held + full + 3 * stack + pieces * inner)
         held += full

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, TypeAlias
 
 from diceengine.errors import DiceValueError
@@ -27,6 +27,11 @@ from diceengine.records import dataclass
 from .die import Die
 from .symbol_boxes import Box, Factor, product_columns
 from .symbol_sums import Kind, Recipe, cells_of, recipes, sum_cost, sum_factors
+
+#: most pool shapes whose exact sum's set-up (:func:`_setup`) is kept
+SHAPES_KEPT = 512
+#: most small pools' exact sums kept (:func:`_small_sum`), and the largest kept (cells of its cost: 32 KiB)
+SUMS_KEPT, SMALL_SUM = 256, 4096
 
 __all__ = ["SymbolDie", "SymbolPool", "Symbols", "Vector"]
 
@@ -170,7 +175,12 @@ class Symbols:
 class SymbolDie:
     """A fair die whose faces are vectors of symbol counts over ``names`` (``faces[i]`` the i-th face, a face listed
     twice twice as likely); ``name`` is what the die is called, ``labels[i]`` what a roll records for the i-th face
-    (by default its index). A face is drawn as every die of the engine is: ``faces[int(r() * len(faces))]``."""
+    (by default its index). A face is drawn as every die of the engine is: ``faces[int(r() * len(faces))]``.
+
+    A die is a value its ruleset makes once and every pool of it shares: the plan cache counts a plan holding one
+    these few bytes, without walking its faces (``__footprint_shared__``, :func:`diceengine.plan_cache.footprint`)."""
+
+    __footprint_shared__ = 256
 
     names: tuple[str, ...]
     faces: tuple[Vector, ...]
@@ -202,6 +212,11 @@ class SymbolDie:
         return Symbols.of(self.names, self.faces)
 
     @cached_property
+    def cells(self) -> tuple[tuple[int, ...], list[tuple[tuple[int, ...], float]]]:
+        """The symbols some face counts, and each distinct face on those symbols with its chance."""
+        return cells_of(self.faces)
+
+    @cached_property
     def vectors(self) -> np.ndarray:
         """``(sides, symbols)`` int64: the vector of each face."""
         return np.array(self.faces, dtype=np.int64).reshape(len(self.faces), len(self.names))
@@ -215,7 +230,10 @@ class SymbolPool:
     """Symbol dice over the same symbols thrown together; their outcome is the sum of their faces' vectors.
 
     The three interpretations: :meth:`roll` (the sum and the face of each die), :meth:`sample` (``n`` sums with
-    numpy) and :meth:`sum` (the exact joint distribution, refused past the work budget: :meth:`sum_cost`)."""
+    numpy) and :meth:`sum` (the exact joint distribution, refused past the work budget: :meth:`sum_cost`).
+
+    A pool holds its dice only: what its exact sum, its roll and its sample need is made once per pool shape
+    (:attr:`shape`), in bounded caches shared by every pool of the shape."""
 
     def __init__(self, dice: Sequence[SymbolDie]) -> None:
         if not dice:
@@ -231,74 +249,31 @@ class SymbolPool:
             else:
                 groups.append((die, 1))
         self.groups = tuple(groups)
+        #: what the exact sum depends on (each run of the same die, in order): pools of one shape share its set-up
+        self.shape = self.groups
 
     def __len__(self) -> int:
         return len(self.dice)
 
     # ------------------------------------------------------------ exact
-    @cached_property
-    def _kinds(self) -> list[Kind]:
-        """Each kind of die (the same faces) as (the symbols it touches, its distinct faces on them with their
-        chances, how many)."""
-        kinds: dict[tuple[Vector, ...], tuple[SymbolDie, int]] = {}
-        for die, n in self.groups:
-            known = kinds.get(die.faces)
-            kinds[die.faces] = (die, n + (known[1] if known else 0))
-        return [(*cells_of(d.faces), n) for d, n in kinds.values()]
-
-    @cached_property
-    def _recipes(self) -> list[Recipe]:
-        return recipes(self._kinds)
-
-    @cached_property
-    def _cost(self) -> Cost:
-        return sum_cost(len(self.names), self._kinds)
-
     def sum_cost(self) -> Cost:
         """What :meth:`sum` and its :meth:`Symbols.columns` will cost, from the dice alone."""
-        return self._cost
+        return _setup(self.shape, len(self.names))[1]
 
     def sum(self) -> Symbols:
         """The exact joint distribution of the pool's sum (refused past the work budget)."""
-        self._cost.check("this pool's odds")
-        return Symbols(self.names, sum_factors(self._recipes))
+        made, cost = _setup(self.shape, len(self.names))
+        cost.check("this pool's odds")
+        if cost.cells <= SMALL_SUM:
+            return _small_sum(self.shape, self.names)
+        return Symbols(self.names, sum_factors(made))
 
     # ------------------------------------------------------------ one roll
     @cached_property
-    def _packing(self) -> tuple[int, list[tuple[int, int, int]], dict[int, list[int]]]:
-        """Each symbol a field of bits in one integer, wide enough for the pool's span of it, so that the sum of the
-        packed faces is the packed sum: (the bits in all, each symbol's (shift, mask, lowest sum), each die's packed
-        faces by ``id``)."""
-        fields, shift = [], 0
-        for i in range(len(self.names)):
-            low = sum(min(f[i] for f in d.faces) for d in self.dice)
-            width = max(1, (sum(max(f[i] for f in d.faces) for d in self.dice) - low).bit_length())
-            fields.append((shift, (1 << width) - 1, low))
-            shift += width
-        tables = {}
-        for d in self.dice:
-            lows = [min(f[i] for f in d.faces) for i in range(len(self.names))]
-            tables[id(d)] = [sum((v - lo) << s for v, lo, (s, _, _) in zip(face, lows, fields, strict=True))
-                             for face in d.faces]
-        return shift, fields, tables
-
-    @cached_property
     def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[Any]]]:
-        """:meth:`roll` as a plain function with what it reads bound (a ruleset's hot path binds it once)."""
-        _, fields, tables = self._packing
-        dice = [(len(d.faces), list(zip(tables[id(d)], d.labels or range(len(d.faces)), strict=True)))
-                for d in self.dice]
-
-        def roll(r: Callable[[], float]) -> tuple[Vector, list[Any]]:
-            total = 0
-            record = []
-            for n, faces in dice:
-                packed, label = faces[int(r() * n)]
-                total += packed
-                record.append(label)
-            return tuple([((total >> s) & m) + lo for s, m, lo in fields]), record
-
-        return roll
+        """:meth:`roll` as a plain function with what it reads bound, made once per pool shape (a ruleset's hot path
+        calls it)."""
+        return _roller(self.shape)
 
     def roll(self, r: Callable[[], float]) -> tuple[Vector, list[Any]]:
         """One throw: the sum of the faces, and what each die shows (its face's label; in the pool's order)."""
@@ -308,7 +283,7 @@ class SymbolPool:
     def sample(self, n: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
         """``n`` sums, one int64 array a symbol; each run of the same die is drawn as one ``(n, k)`` block of face
         indices, in the pool's order."""
-        bits, fields, tables = self._packing
+        bits, fields, tables = _packing(self.shape)
         if bits <= 62:  # every symbol in one int64: one sum for all
             packed = np.zeros(n, dtype=np.int64)
             for die, k in self.groups:
@@ -320,3 +295,64 @@ class SymbolPool:
         for die, k in self.groups:
             total += die.vectors[gen.integers(0, len(die.faces), size=(n, k))].sum(axis=1)
         return {name: total[:, i] for i, name in enumerate(self.names)}
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _setup(shape: tuple[tuple[SymbolDie, int], ...], symbols: int) -> tuple[list[Recipe], Cost]:
+    """A pool shape's exact sum prepared (its kinds of dice, the same faces merged, as :func:`recipes`) and its cost:
+    made once for every pool of the shape."""
+    kinds: dict[tuple[Vector, ...], list[Any]] = {}
+    for die, n in shape:
+        known = kinds.setdefault(die.faces, [die, 0])
+        known[1] += n
+    made: list[Kind] = [(*d.cells, n) for d, n in kinds.values()]
+    found = recipes(made)
+    return found, sum_cost(symbols, found)
+
+
+@lru_cache(maxsize=SUMS_KEPT)
+def _small_sum(shape: tuple[tuple[SymbolDie, int], ...], names: tuple[str, ...]) -> Symbols:
+    """A small pool shape's exact sum, made once (a value: its masses read-only; each reading of its rows is new)."""
+    factors = sum_factors(_setup(shape, len(names))[0])
+    for f in factors:
+        for box in f.boxes:
+            box.grid.flags.writeable = False
+    return Symbols(names, factors)
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _packing(shape: tuple[tuple[SymbolDie, int], ...]) -> tuple[int, list[tuple[int, int, int]], dict[int, list[int]]]:
+    """Each symbol a field of bits in one integer, wide enough for the pool's span of it, so that the sum of the
+    packed faces is the packed sum: (the bits in all, each symbol's (shift, mask, lowest sum), each die's packed
+    faces by ``id``)."""
+    fields, shift = [], 0
+    for i in range(len(shape[0][0].names)):
+        low = sum(n * min(f[i] for f in d.faces) for d, n in shape)
+        width = max(1, (sum(n * max(f[i] for f in d.faces) for d, n in shape) - low).bit_length())
+        fields.append((shift, (1 << width) - 1, low))
+        shift += width
+    tables = {}
+    for d, _ in shape:
+        lows = [min(f[i] for f in d.faces) for i in range(len(fields))]
+        tables[id(d)] = [sum((v - lo) << s for v, lo, (s, _, _) in zip(face, lows, fields, strict=True))
+                         for face in d.faces]
+    return shift, fields, tables
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _roller(shape: tuple[tuple[SymbolDie, int], ...]) -> Callable[[Callable[[], float]], tuple[Vector, list[Any]]]:
+    """One throw of a pool of this shape as a plain function (:meth:`SymbolPool.roll`)."""
+    _, fields, tables = _packing(shape)
+    dice = [(len(d.faces), list(zip(tables[id(d)], d.labels or range(len(d.faces)), strict=True)))
+            for d, n in shape for _ in range(n)]
+
+    def roll(r: Callable[[], float]) -> tuple[Vector, list[Any]]:
+        total = 0
+        record = []
+        for n, faces in dice:
+            packed, label = faces[int(r() * n)]
+            total += packed
+            record.append(label)
+        return tuple([((total >> s) & m) + lo for s, m, lo in fields]), record
+
+    return roll

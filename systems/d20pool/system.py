@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -125,12 +126,17 @@ def die_table(threshold: int, discipline: int | None) -> tuple[np.ndarray, np.nd
 COUNTS = ("successes", "complications")
 
 
-def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
-    """The pool as a die-algebra value: ``dice`` d20 whose faces 1..20 count the successes and complications of
-    :func:`die_table` (a roll records each die's face, 1 to 20)."""
+@lru_cache(maxsize=None)  # at most 21 thresholds, each with 22 disciplines or none
+def pool_die(threshold: int, discipline: int | None) -> SymbolDie:
+    """One d20 of a pool as a die-algebra value, made once: its faces 1..20 count the successes and complications of
+    :func:`die_table` (a roll records the face, 1 to 20)."""
     succ, comp = die_table(threshold, discipline)
-    d20 = SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20", labels=range(1, 21))
-    return SymbolPool([d20] * dice)
+    return SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20", labels=range(1, 21))
+
+
+def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
+    """The pool as a die-algebra value: ``dice`` d20 of :func:`pool_die`."""
+    return SymbolPool([pool_die(threshold, discipline)] * dice)
 
 
 class PoolPlan(Plan):
@@ -146,10 +152,7 @@ class PoolPlan(Plan):
         self.threshold = threshold
         self.discipline = discipline
         self.difficulty = difficulty
-        self.succ, self.comp = die_table(threshold, discipline)
-        self._succ, self._comp = self.succ.tolist(), self.comp.tolist()
         self.pool = pool_dice(dice, threshold, discipline)
-        self._roller = self.pool.roller
         self.table_fields = ("successes",) if difficulty is None else ("successes", "impulsion")
 
     def odds_summary(self, dist: Distribution) -> dict[str, float]:
@@ -175,18 +178,20 @@ class PoolPlan(Plan):
         return counts
 
     def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
-        (successes, complications), faces = self._roller(rng.random)
+        (successes, complications), faces = self.pool.roller(rng.random)
         return self._outcome(successes, complications), faces
 
     def dice(self, record: list[int]) -> list[Die]:
-        return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
+        counts = self.pool.dice[0].faces  # face v's (successes, complications) at v - 1
+        return [Die("d20", 20, v, kept=counts[v - 1][0] > 0) for v in record]
 
     def _parts(self) -> tuple[Group, list[Any]]:
         """The expression and the parts of the faces 1..20 (index 0 unused), made once."""
         faces = self._faces
         if faces is None:
-            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v],
-                                                complication=bool(self._comp[v]), critical=v == 1)
+            counts = self.pool.dice[0].faces
+            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=counts[v - 1][0],
+                                                complication=bool(counts[v - 1][1]), critical=v == 1)
                                            for v in range(1, 21))]
             self._head = Group((self.expression,), "expression")
         return self._head, faces

@@ -175,10 +175,9 @@ class NarrativePlan(Plan):
         #: Force dice alone (``1f``, a destiny roll): no check, its result is its light and dark side points
         self.force_only = set(self.counts) == {"force"}
         self.pool = pool(self.counts)
-        self._roller = self.pool.roller
 
     def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:
-        (s, a, t, e, lt, dk), record = self._roller(rng.random)
+        (s, a, t, e, lt, dk), record = self.pool.roller(rng.random)
         return NarrativeOutcome(s, a, t, e, lt, dk, s > 0), record
 
     def dice(self, record: list[tuple[str, int]]) -> list[Die]:
