@@ -114,8 +114,8 @@ class Recipe:
                          for r in rare for kernel, low in [self.kernel(r[0], r[1])]]
         self.nested = self.streamed[:-1]
         base = tuple(0 for _ in self.axes)
-        for k, (_, low) in dense:
-            base = _plus(base, low, k[2])
+        for k, (_, lowest) in dense:
+            base = _plus(base, lowest, k[2])
         #: where the inner arrays start in the stack, where the stack starts in the full layout
         self.starts = (self.flat(base, 1), self.flat(self.stack_lo))
 
@@ -203,14 +203,14 @@ def _rows(group: Sequence[Kind], rare: Sequence[Rare]) -> float:
         own, cells, n = kind
         if any(kind is r[0] for r in rare):
             continue
-        for a, low, high in zip(own, *_bounds(cells), strict=True):
-            lo, hi = spans.get(a, (0, 0))
-            spans[a] = (lo + n * low, hi + n * high)
+        for a, least, most in zip(own, *_bounds(cells), strict=True):
+            was = spans.get(a, (0, 0))
+            spans[a] = (was[0] + n * least, was[1] + n * most)
     boxes = [spans]
     for (own, cells, n), face, _, _ in rare:
-        low, high = _bounds([(v, p) for v, p in cells if v != face])
+        lows, highs = _bounds([(v, p) for v, p in cells if v != face])
         # k rare faces, the other dice on the rest of the faces: what each symbol's span grows by
-        steps = [[(a, k * f + (n - k) * lo, k * f + (n - k) * hi) for a, f, lo, hi in zip(own, face, low, high,
+        steps = [[(a, k * f + (n - k) * lo, k * f + (n - k) * hi) for a, f, lo, hi in zip(own, face, lows, highs,
                                                                                           strict=True)]
                  for k in range(n + 1)]
         more = []

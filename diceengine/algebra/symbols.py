@@ -15,16 +15,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
-from diceengine.pmf import PMF
 from diceengine.records import dataclass
 
-from .die import Die
 from .symbol_boxes import Box, Factor, product_columns
 from .symbol_sums import Kind, Recipe, cells_of, recipes, sum_cost, sum_factors
 
@@ -32,6 +30,9 @@ from .symbol_sums import Kind, Recipe, cells_of, recipes, sum_cost, sum_factors
 SHAPES_KEPT = 512
 #: most small pools' exact sums kept (:func:`_small_sum`), and the largest kept (cells of its cost: 32 KiB)
 SUMS_KEPT, SMALL_SUM = 256, 4096
+
+if TYPE_CHECKING:
+    from .die import Die
 
 __all__ = ["SymbolDie", "SymbolPool", "Symbols", "Vector"]
 
@@ -111,6 +112,10 @@ class Symbols:
 
     def marginal(self, name: str) -> Die:
         """The distribution of one symbol's count, as an integer die."""
+        from diceengine.pmf import PMF  # on first use: a ruleset's pool loads neither
+
+        from .die import Die
+
         if name not in self.names:
             raise DiceValueError(N_("unknown symbol {name} (known: {names})"), name=name, names=list(self.names))
         axis = self.names.index(name)

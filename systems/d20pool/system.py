@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -126,7 +126,7 @@ def die_table(threshold: int, discipline: int | None) -> tuple[np.ndarray, np.nd
 COUNTS = ("successes", "complications")
 
 
-@lru_cache(maxsize=None)  # at most 21 thresholds, each with 22 disciplines or none
+@cache  # at most 21 thresholds, each with 22 disciplines or none
 def pool_die(threshold: int, discipline: int | None) -> SymbolDie:
     """One d20 of a pool as a die-algebra value, made once: its faces 1..20 count the successes and complications of
     :func:`die_table` (a roll records the face, 1 to 20)."""
