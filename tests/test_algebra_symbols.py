@@ -257,3 +257,68 @@ def test_a_value_past_the_budget_is_refused():
         apart.columns()
     with pytest.raises(de.DiceLimitError):
         apart.map(lambda v: v)
+
+
+def test_pools_of_one_shape_share_their_set_up_roll_and_small_sum():
+    # a ruleset makes a pool for each plan: what the pool's odds, roll and small sum need is made once for the shape
+    die, other = SymbolDie.of(NAMES, YELLOW), SymbolDie.of(NAMES, RED)
+    one, two = SymbolPool([die, die, other]), SymbolPool([die, die, other])
+    assert one.sum_cost() is two.sum_cost()
+    assert one.roller is two.roller
+    assert one.sum() is two.sum()
+    same(two.sum(), enumerate_pool([YELLOW, YELLOW, RED]))
+    assert SymbolPool([die, other, die]).roller is not one.roller  # another order of the dice: another shape
+
+
+def test_a_shared_sum_is_not_changed_by_its_readers():
+    die = SymbolDie.of(NAMES, GREEN)
+    cols, probs = SymbolPool([die] * 2).sum().columns()
+    cols["s"] += 5  # a reader's own rows: the next reader's are new
+    probs[:] = 0
+    same(SymbolPool([die] * 2).sum(), enumerate_pool([GREEN, GREEN]))
+    with pytest.raises(ValueError):  # the masses kept are read-only
+        SymbolPool([die] * 2).sum().factors[0].boxes[0].grid[(0,) * 2] = 1.0
+
+
+def test_a_set_up_past_its_budget_is_not_kept():
+    # the kernels of a pool refused by the budget would hold tens of MiB: made for the refusal, then let go
+    from diceengine.algebra import symbols
+
+    ring = SymbolDie.of(("x", "y", "z"), [(i, j, k) for i in range(4) for j in range(4) for k in range(4)])
+    pool = SymbolPool([ring] * 300)
+    with pytest.raises(de.DiceLimitError):
+        pool.sum()
+    kept = symbols._setup.__self__
+    assert (pool.shape, 3) not in kept.found
+    assert kept.cells <= symbols.SETUP_CELLS
+    small = SymbolPool([ring] * 2)
+    small.sum()
+    assert (small.shape, 3) in kept.found
+
+
+def test_the_plan_cache_counts_a_shared_die_without_walking_it():
+    # a die is a ruleset's constant shared by every plan: counted its declared bytes, whatever its faces
+    import sys
+
+    from diceengine.plan_cache import footprint
+
+    small, wide = SymbolDie.of(("x",), [(1,), (2,)]), SymbolDie.of(("x",), [(v,) for v in range(1000)])
+    for die in (small, wide):
+        held = [die, die]
+        assert footprint(held) == sys.getsizeof(held) + SymbolDie.__footprint_shared__
+    # a pool holds its dice only: one of wide dice counts what one of small dice counts (up to a dictionary's growth),
+    # where walking the wide die's faces would count tens of KiB
+    assert abs(footprint(SymbolPool([wide] * 3)) - footprint(SymbolPool([small] * 3))) < 64
+    assert footprint(wide.faces) > 50_000
+
+
+def test_the_algebra_exports_each_name_on_first_use():
+    from diceengine import algebra
+
+    namespace: dict[str, object] = {}
+    exec("from diceengine.algebra import *", namespace)  # noqa: S102 (the star import itself is what is tested)
+    assert set(algebra.__all__) <= set(namespace)
+    assert namespace["SymbolPool"] is SymbolPool and namespace["Die"] is Die
+    assert set(algebra.__all__) <= set(dir(algebra))
+    with pytest.raises(AttributeError):
+        algebra.Nothing  # noqa: B018

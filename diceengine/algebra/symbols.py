@@ -13,6 +13,7 @@ die's face recorded), :meth:`SymbolPool.sample` (numpy) and :meth:`SymbolPool.su
 from __future__ import annotations
 
 import math
+from _thread import RLock
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -30,6 +31,8 @@ from .symbol_sums import Kind, Recipe, cells_of, recipes, sum_cost, sum_factors
 SHAPES_KEPT = 512
 #: most small pools' exact sums kept (:func:`_small_sum`), and the largest kept (cells of its cost: 32 KiB)
 SUMS_KEPT, SMALL_SUM = 256, 4096
+#: most cells of kernels (floats) the set-ups kept hold in all (a few MiB)
+SETUP_CELLS = 1 << 17
 
 if TYPE_CHECKING:
     from .die import Die
@@ -302,10 +305,37 @@ class SymbolPool:
         return {name: total[:, i] for i, name in enumerate(self.names)}
 
 
-@lru_cache(maxsize=SHAPES_KEPT)
-def _setup(shape: tuple[tuple[SymbolDie, int], ...], symbols: int) -> tuple[list[Recipe], Cost]:
-    """A pool shape's exact sum prepared (its kinds of dice, the same faces merged, as :func:`recipes`) and its cost:
-    made once for every pool of the shape."""
+class _Kept:
+    """The most recently made set-ups (:func:`_setup`), at most :data:`SHAPES_KEPT` and :data:`SETUP_CELLS` cells of
+    kernels in all; one larger than that (a pool refused by the budget, often) is made each time, never kept."""
+
+    def __init__(self) -> None:
+        self.found: dict[Any, tuple[tuple[list[Recipe], Cost], int]] = {}
+        self.cells = 0
+        self.lock = RLock()
+
+    def get(self, shape: tuple[tuple[SymbolDie, int], ...], symbols: int) -> tuple[list[Recipe], Cost]:
+        key = (shape, symbols)
+        with self.lock:
+            found = self.found.pop(key, None)
+            if found is not None:
+                self.found[key] = found  # now the most recent
+                return found[0]
+        made = _made(shape, symbols)
+        cells = sum(len(kernel[2]) for r in made[0] for kernel, _ in r.dense) + sum(
+            len(s[0][2]) for r in made[0] for s in r.streamed)
+        if cells <= SETUP_CELLS:
+            with self.lock:
+                if self.found.pop(key, None) is None:
+                    self.cells += cells
+                self.found[key] = (made, cells)
+                while len(self.found) > SHAPES_KEPT or self.cells > SETUP_CELLS:
+                    self.cells -= self.found.pop(next(iter(self.found)))[1]
+        return made
+
+
+def _made(shape: tuple[tuple[SymbolDie, int], ...], symbols: int) -> tuple[list[Recipe], Cost]:
+    """A pool shape's exact sum prepared (its kinds of dice, the same faces merged, as :func:`recipes`) and its cost."""
     kinds: dict[tuple[Vector, ...], list[Any]] = {}
     for die, n in shape:
         known = kinds.setdefault(die.faces, [die, 0])
@@ -313,6 +343,10 @@ def _setup(shape: tuple[tuple[SymbolDie, int], ...], symbols: int) -> tuple[list
     made: list[Kind] = [(*d.cells, n) for d, n in kinds.values()]
     found = recipes(made)
     return found, sum_cost(symbols, found)
+
+
+#: a pool shape's exact sum prepared and its cost, made once for every pool of the shape (:class:`_Kept`)
+_setup = _Kept().get
 
 
 @lru_cache(maxsize=SUMS_KEPT)
