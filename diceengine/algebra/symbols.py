@@ -240,28 +240,42 @@ class SymbolPool:
     The three interpretations: :meth:`roll` (the sum and the face of each die), :meth:`sample` (``n`` sums with
     numpy) and :meth:`sum` (the exact joint distribution, refused past the work budget: :meth:`sum_cost`).
 
-    A pool holds its dice only: what its exact sum, its roll and its sample need is made once per pool shape
-    (:attr:`shape`), in bounded caches shared by every pool of the shape."""
+    A pool holds its shape only (:attr:`shape`: each run of the same die, in order; one tuple for every pool of the
+    shape): what its exact sum, its roll and its sample need is made once per shape, in bounded caches shared by every
+    pool of the shape. So a ruleset's plan holding a pool holds one small object more, for the plan cache to walk and
+    the collector to traverse."""
+
+    __slots__ = ("_roll", "names", "shape")
+    _roll: Callable[[Callable[[], float]], tuple[Vector, list[Any]]]
 
     def __init__(self, dice: Sequence[SymbolDie]) -> None:
         if not dice:
             raise DiceValueError(N_("the pool has no dice"))
-        self.dice = tuple(dice)
-        self.names = self.dice[0].names
-        if any(d.names != self.names for d in self.dice):
-            raise DiceValueError(N_("the dice of a pool count the same symbols"))
+        names = dice[0].names
         groups: list[tuple[SymbolDie, int]] = []
-        for die in self.dice:  # runs of the same die: drawn together in a sample
+        for die in dice:  # runs of the same die: drawn together in a sample
+            if die.names != names:
+                raise DiceValueError(N_("the dice of a pool count the same symbols"))
             if groups and groups[-1][0] is die:
                 groups[-1] = (die, groups[-1][1] + 1)
             else:
                 groups.append((die, 1))
-        self.groups = tuple(groups)
-        #: what the exact sum depends on (each run of the same die, in order): pools of one shape share its set-up
-        self.shape = self.groups
+        self.names = names
+        #: each run of the same die, in order: what the exact sum, the roll and the sample depend on
+        self.shape = _canonical(tuple(groups))
+
+    @property
+    def dice(self) -> tuple[SymbolDie, ...]:
+        """The dice, in the order they are thrown."""
+        return tuple(die for die, n in self.shape for _ in range(n))
+
+    @property
+    def groups(self) -> tuple[tuple[SymbolDie, int], ...]:
+        """Each run of the same die with its length (the :attr:`shape`)."""
+        return self.shape
 
     def __len__(self) -> int:
-        return len(self.dice)
+        return sum(n for _, n in self.shape)
 
     # ------------------------------------------------------------ exact
     def sum_cost(self) -> Cost:
@@ -277,11 +291,15 @@ class SymbolPool:
         return Symbols(self.names, sum_factors(made))
 
     # ------------------------------------------------------------ one roll
-    @cached_property
+    @property
     def roller(self) -> Callable[[Callable[[], float]], tuple[Vector, list[Any]]]:
         """:meth:`roll` as a plain function with what it reads bound, made once per pool shape (a ruleset's hot path
         calls it)."""
-        return _roller(self.shape)
+        try:
+            return self._roll
+        except AttributeError:  # the pool's first roll
+            found = self._roll = _roller(self.shape)
+            return found
 
     def roll(self, r: Callable[[], float]) -> tuple[Vector, list[Any]]:
         """One throw: the sum of the faces, and what each die shows (its face's label; in the pool's order)."""
@@ -303,6 +321,12 @@ class SymbolPool:
         for die, k in self.groups:
             total += die.vectors[gen.integers(0, len(die.faces), size=(n, k))].sum(axis=1)
         return {name: total[:, i] for i, name in enumerate(self.names)}
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _canonical(shape: tuple[tuple[SymbolDie, int], ...]) -> tuple[tuple[SymbolDie, int], ...]:
+    """One tuple for every equal shape (a pool made for each plan holds no tuples of its own)."""
+    return shape
 
 
 class _Kept:
