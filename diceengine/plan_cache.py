@@ -148,9 +148,9 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
 
     Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
     are the names of an instance's attributes (its class's). An instance of a class that declares
-    ``__footprint_shared__`` (bytes: a value made once and shared by many plans, such as a die-algebra pool kept per
-    pool shape in a bounded cache of its own) counts those bytes and is not walked. Stops early once past ``limit`` (the result is then only
-    known to exceed it)."""
+    ``__footprint_shared__`` (bytes: a value made once and shared by many plans, such as a ruleset's die of the die
+    algebra) counts those bytes and is not walked. Stops early once past ``limit`` (the result is then only known to
+    exceed it)."""
     seen: set[int] = set()
     see = seen.add
     stack = [obj]
