@@ -61,7 +61,7 @@ _OPAQUE = (types.ModuleType, type, types.CodeType, types.BuiltinFunctionType, ty
 #: _SLOTS_HELD: what its slots hold is what the interpreter's collector sees it hold, read in one call without raising
 #: for each slot not set, as a lazily made entry point is)
 _LAYOUTS: dict[type, tuple[int, tuple[Any, ...], int]] = {}
-_SKIP, _LEAF, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS, _SLOTS_HELD = range(10)
+_SKIP, _LEAF, _SHARED, _ARRAY, _DICT, _SEQUENCE, _FUNCTION, _METHOD, _OBJECT, _OBJECT_SLOTS, _SLOTS_HELD = range(11)
 #: the type flags of a class written in Python, and of one whose instances the collector traverses
 _HEAPTYPE, _HAVE_GC = 1 << 9, 1 << 14
 #: whether a value is held (not None: shared, nothing to count)
@@ -77,6 +77,9 @@ def _layout(cls: type) -> tuple[int, tuple[Any, ...], int]:
     np = sys.modules.get("numpy")  # not imported: nothing is an array (a roll needs no numpy)
     if issubclass(cls, (*_OPAQUE, System)) or cls is type(None) or cls is bool:  # shared: None, True, False
         kind = _SKIP
+    elif isinstance(getattr(cls, "__footprint_shared__", None), int):  # a value many plans share: its declared bytes
+        found = _LAYOUTS[cls] = (_SHARED, (), cls.__footprint_shared__)  # type: ignore[attr-defined]
+        return found
     elif np is not None and issubclass(cls, np.ndarray):
         kind = _ARRAY
     elif issubclass(cls, (str, bytes, int, float, range)):
@@ -144,8 +147,10 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
     and odds), made or not.
 
     Modules, classes, code, globals, registered systems, ``None`` and the booleans are shared, so not counted, nor
-    are the names of an instance's attributes (its class's). Stops early once past ``limit`` (the result is then only
-    known to exceed it)."""
+    are the names of an instance's attributes (its class's). An instance of a class that declares
+    ``__footprint_shared__`` (bytes: a value made once and shared by many plans, such as a ruleset's die of the die
+    algebra) counts those bytes and is not walked. Stops early once past ``limit`` (the result is then only known to
+    exceed it)."""
     seen: set[int] = set()
     see = seen.add
     stack = [obj]
@@ -164,9 +169,10 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
         if i in seen:
             continue
         see(i)
-        total += getsize(o)  # an array: its buffer included when it owns one
-        if kind == _LEAF:
+        if kind <= _SHARED:  # a leaf: its size; a shared value: the bytes its class declares, not walked
+            total += getsize(o) if kind == _LEAF else layout[2]
             continue
+        total += getsize(o)  # an array: its buffer included when it owns one
         if kind >= _OBJECT:
             if later:
                 total += layout[2]

@@ -8,6 +8,7 @@ import random
 import re
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from diceengine.systems import d20pool
 
@@ -384,3 +385,26 @@ def test_d20pool_needs_two_dice_unless_the_option_says_otherwise():
     assert one.probability(lambda o: o.complications == 1) == pytest.approx(1 / 20)
     assert de.distribution("2d20<=12", system="d20pool").probability(lambda o: o.successes == 4) ==\
         pytest.approx(1 / 400)
+
+
+@pytest.mark.parametrize("expr, n, threshold, discipline, k", [
+    ("3d20<=12 vs 2", 3, 12, None, 2), ("5d20<=15 spec 5 vs 4", 5, 15, 5, 4), ("2d20<=9", 2, 9, None, None),
+])
+def test_a_sample_and_a_roll_count_the_same_draws_by_the_rule(expr, n, threshold, discipline, k):
+    # the pool counts through the die algebra (a SymbolPool of d20 counting successes and complications): the same
+    # draws as a d20 thrown alone, each die scored by the rule written here
+    got = de.sample(expr, 5000, "d20pool", seed=12)
+    faces = np.random.default_rng(12).integers(1, 21, size=(5000, n))
+    scores = np.array([[score(int(v), threshold, discipline) for v in row] for row in faces])
+    assert (got["successes"] == scores[:, :, 0].sum(axis=1)).all()
+    assert (got["complications"] == scores[:, :, 1].sum(axis=1)).all()
+    if k is not None:
+        assert (got["success"] == (got["successes"] >= k)).all()
+        assert (got["impulsion"] == np.where(got["successes"] >= k, got["successes"] - k, 0)).all()
+    for seed in range(30):
+        roll = de.roll(expr, "d20pool", seed=seed)
+        draw = random.Random(seed).random
+        want = [int(draw() * 20) + 1 for _ in range(n)]
+        assert [d.value for d in roll.dice] == want
+        assert roll.outcome.successes == sum(score(v, threshold, discipline)[0] for v in want)
+        assert roll.outcome.complications == sum(score(v, threshold, discipline)[1] for v in want)

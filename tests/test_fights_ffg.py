@@ -286,41 +286,41 @@ def _reach(faces: list[str]) -> tuple[int, int]:
     {"force": 3}, {"challenge": 2}, {"proficiency": 3},
 ])
 def test_the_tables_a_pool_will_need(counts):
-    # pool_cost's rows: one per cell of each (success, advantage) grid the conditioning builds (t triumphs among
-    # the yellow dice, e despairs among the red) and per (light, dark) total of the Force dice; two float64
-    # tables of the six fields and the chances alive at once
+    # pool_cost's rows: one per cell of the (success, advantage) box of each count of triumphs t among the yellow
+    # dice and of despairs e among the red (the other dice on their faces without it), times the (light, dark) box
+    # of the Force dice; one float64 table of the six fields and the chances, beside the full boxes (t, e, success,
+    # advantage) and (light, dark) the sum is laid out in
     h = w = 1
     for die in ("boost", "setback", "ability", "difficulty"):
         dx, dy = _reach(PUBLISHED[die])
         h, w = h + dx * counts.get(die, 0), w + dy * counts.get(die, 0)
     px, py = _reach(PUBLISHED["proficiency"][:-1])  # the faces without the triumph
     cx, cy = _reach(PUBLISHED["challenge"][:-1])  # without the despair
-    force = {(0, 0)}
-    for _ in range(counts.get("force", 0)):
-        force = {(x + o[4], y + o[5]) for x, y in force for o in (outcome_of([f]) for f in PUBLISHED["force"])}
-    rows = sum((h + px * p + cx * e) * (w + py * p + cy * e)
-               for e in range(counts.get("challenge", 0) + 1) for p in range(counts.get("proficiency", 0) + 1))
-    rows *= len(force)
-    assert nd.pool_cost(counts).cells == rows * (6 + 1) * 2
-    assert nd.pool_cost(counts).work > rows * 6 * 6
-
-
-ENGINE_LETTERS = {"s": "S", "f": "F", "a": "A", "t": "T", "TR": "R", "DE": "X", "L": "L", "D": "D"}
+    P, C, F = (counts.get(d, 0) for d in ("proficiency", "challenge", "force"))
+    force = (2 * F + 1) ** 2 if F else 1  # light 0..2F, dark 0..2F
+    main = sum((h + px * p + cx * e) * (w + py * p + cy * e) for e in range(C + 1) for p in range(P + 1))
+    rows = main * force if len(counts) > 1 or not F else force
+    held = ((P + 1) * (C + 1) * (h + px * P + cx * C) * (w + py * P + cy * C) if len(counts) > 1 or not F else 0)
+    held += force if F else 0
+    cost = nd.pool_cost(counts)
+    assert rows * 7 + held <= cost.cells <= rows * 7 + 5 * held
+    assert cost.work > rows * 6 * 6
+    _, probs = nd.pool_arrays(counts)
+    assert len(probs) <= rows
 
 
 @pytest.mark.parametrize("die", list(PUBLISHED))
 def test_each_die_as_a_kernel(die):
-    # the (net success, net advantage) kernel one die adds to a pool, with the faces' chances
-    faces = ["".join(ENGINE_LETTERS[x] for x in face.split()) for face in PUBLISHED[die]]
+    # the (net success, net advantage) one die adds to a pool, with the faces' chances: the die's value mapped to
+    # its first two symbols (the die algebra's Symbols.map)
     want: dict[tuple[int, int], Fraction] = {}
     for face in PUBLISHED[die]:
         o = outcome_of([face])
         want[(o[0], o[1])] = want.get((o[0], o[1]), Fraction(0)) + Fraction(1, len(PUBLISHED[die]))
-    got = nd._kernel(faces)
+    got = nd.NARRATIVE[die].value.map(lambda v: v[:2], names=("success", "advantage")).items()
     assert len(got) == len(want)
-    for s, a, p in got:
+    for (s, a), p in got:
         assert p == pytest.approx(float(want[(s, a)]), abs=1e-15)
-    assert nd._kernel(iter(faces)) == got  # any iterable of faces
 
 
 def test_battle_no_one_acts_once_the_other_side_is_down():

@@ -14,20 +14,51 @@ their dice from the same pieces:
 - several pools read outcome by outcome (:mod:`~diceengine.algebra.multiset`): an :class:`Evaluator` updates a
   state from how many dice of each pool show each outcome, :func:`evaluate` gives the die of its result without
   listing the sorted rolls; :func:`compare_sorted` pairs two sorted pools rank by rank (icepool's RISK problem);
+- :class:`SymbolDie`, :class:`SymbolPool`, :class:`Symbols`: dice whose faces are vectors of symbol counts (FFG's
+  narrative dice, a d20 pool's successes and complications), a pool's sum as an exact joint distribution, maps
+  (cancellation) and marginals (:mod:`.symbols`);
 - :class:`Throw`: one die's throws as the three interpretations of an operation: a roll that records every face
   thrown, a numpy sample, and the exact die (an explosion chain is written once, here, for all three).
 
 Exact operations check the work budget of :mod:`diceengine.limits` and raise
 :class:`~diceengine.errors.DiceLimitError` past it, never hang.
+
+Each name is imported from its module when first read (a ruleset using the symbol dice loads neither multiset
+evaluation nor the throws).
 """
 
 from __future__ import annotations
 
-from .die import COMPARISONS, Die, Operand, as_die
-from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
-from .pool import Pool
-from .throw import Throw
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .die import COMPARISONS, Die, Operand, as_die
+    from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
+    from .pool import Pool
+    from .symbols import SymbolDie, SymbolPool, Symbols
+    from .throw import Throw
 
 __all__ = [
-    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "Throw", "as_die", "compare_sorted", "evaluate",
+    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "SymbolDie", "SymbolPool", "Symbols", "Throw",
+    "as_die", "compare_sorted", "evaluate",
 ]
+
+#: the module of each exported name
+_MODULES = {"COMPARISONS": "die", "Die": "die", "Operand": "die", "as_die": "die", "Evaluator": "multiset",
+            "SortedPairs": "multiset", "compare_sorted": "multiset", "evaluate": "multiset", "Pool": "pool",
+            "SymbolDie": "symbols", "SymbolPool": "symbols", "Symbols": "symbols", "Throw": "throw"}
+
+
+def __getattr__(name: str) -> Any:
+    """An exported name, imported from its module on first use (then an attribute of the package)."""
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

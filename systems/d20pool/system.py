@@ -20,16 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from diceengine.algebra import SymbolDie, SymbolPool
 from diceengine.arith import constant
 from diceengine.ast import Node, Token, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_, NP_
-from diceengine.limits import PYTHON_STEP, Cost
+from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
@@ -120,6 +122,23 @@ def die_table(threshold: int, discipline: int | None) -> tuple[np.ndarray, np.nd
     return succ, comp
 
 
+#: what a d20 of the pool counts
+COUNTS = ("successes", "complications")
+
+
+@cache  # at most 21 thresholds, each with 22 disciplines or none
+def pool_die(threshold: int, discipline: int | None) -> SymbolDie:
+    """One d20 of a pool as a die-algebra value, made once: its faces 1..20 count the successes and complications of
+    :func:`die_table` (a roll records the face, 1 to 20)."""
+    succ, comp = die_table(threshold, discipline)
+    return SymbolDie.of(COUNTS, [(int(succ[v]), int(comp[v])) for v in range(1, 21)], name="d20", labels=range(1, 21))
+
+
+def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
+    """The pool as a die-algebra value: ``dice`` d20 of :func:`pool_die`."""
+    return SymbolPool([pool_die(threshold, discipline)] * dice)
+
+
 class PoolPlan(Plan):
     """A d20 pool, with or without a difficulty."""
 
@@ -133,8 +152,7 @@ class PoolPlan(Plan):
         self.threshold = threshold
         self.discipline = discipline
         self.difficulty = difficulty
-        self.succ, self.comp = die_table(threshold, discipline)
-        self._succ, self._comp = self.succ.tolist(), self.comp.tolist()
+        self.pool = pool_dice(dice, threshold, discipline)
         self.table_fields = ("successes",) if difficulty is None else ("successes", "impulsion")
 
     def odds_summary(self, dist: Distribution) -> dict[str, float]:
@@ -150,21 +168,30 @@ class PoolPlan(Plan):
         ok = successes >= self.difficulty
         return PoolOutcome(successes, complications, ok, successes - self.difficulty if ok else 0)
 
+    def _check(self, counts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The check read from the counts (:meth:`_outcome` on columns): success, and each success beyond the
+        difficulty one point of Impulsion."""
+        if self.difficulty is not None:
+            ok = counts["successes"] >= self.difficulty
+            counts["success"] = ok
+            counts["impulsion"] = np.where(ok, counts["successes"] - self.difficulty, 0)
+        return counts
+
     def roll(self, rng: Any) -> tuple[PoolOutcome, list[int]]:
-        r = rng.random
-        faces = [int(r() * 20) + 1 for _ in range(self.count)]
-        succ, comp = self._succ, self._comp
-        return self._outcome(sum(succ[v] for v in faces), sum(comp[v] for v in faces)), faces
+        (successes, complications), faces = self.pool.roller(rng.random)
+        return self._outcome(successes, complications), faces
 
     def dice(self, record: list[int]) -> list[Die]:
-        return [Die("d20", 20, v, kept=self._succ[v] > 0) for v in record]
+        counts = self.pool.dice[0].faces  # face v's (successes, complications) at v - 1
+        return [Die("d20", 20, v, kept=counts[v - 1][0] > 0) for v in record]
 
     def _parts(self) -> tuple[Group, list[Any]]:
         """The expression and the parts of the faces 1..20 (index 0 unused), made once."""
         faces = self._faces
         if faces is None:
-            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=self._succ[v],
-                                                complication=bool(self._comp[v]), critical=v == 1)
+            counts = self.pool.dice[0].faces
+            faces = self._faces = [None, *(Face(Die("d20", 20, v), score=counts[v - 1][0],
+                                                complication=bool(counts[v - 1][1]), critical=v == 1)
                                            for v in range(1, 21))]
             self._head = Group((self.expression,), "expression")
         return self._head, faces
@@ -214,41 +241,15 @@ class PoolPlan(Plan):
         return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        faces = rng.integers(1, 21, size=(n, self.count))
-        successes = self.succ[faces].sum(axis=1)
-        out = {"successes": successes, "complications": self.comp[faces].sum(axis=1)}
-        if self.difficulty is not None:
-            ok = successes >= self.difficulty
-            out["success"] = ok
-            out["impulsion"] = np.where(ok, successes - self.difficulty, 0)
-        return out
-
-    def joint(self) -> dict[tuple[int, int], float]:
-        """Exact distribution of (successes, complications)."""
-        one: dict[tuple[int, int], float] = {}
-        for v in range(1, 21):
-            key = (self._succ[v], self._comp[v])
-            one[key] = one.get(key, 0.0) + 1 / 20
-        acc = {(0, 0): 1.0}
-        for _ in range(self.count):
-            nxt: dict[tuple[int, int], float] = {}
-            for (s, c), p in acc.items():
-                for (s1, c1), q in one.items():
-                    key = (s + s1, c + c1)
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-            acc = nxt
-        return acc
+        return self._check(self.pool.sample(n, rng))
 
     def exact_cost(self) -> Cost:
-        """What :meth:`distribution` will cost: one Python step per (state, face kind) per die."""
-        states = (4 * self.count + 1) * (self.count + 1)
-        return Cost(self.count * states * 4 * PYTHON_STEP, states)
+        """What :meth:`distribution` will cost (:meth:`~diceengine.algebra.SymbolPool.sum_cost`)."""
+        return self.pool.sum_cost()
 
     def distribution(self) -> Distribution:
-        rows = [(self._outcome(s, c), p) for (s, c), p in self.joint().items()]
-        fields = [f for f in PoolOutcome._fields if rows[0][0]._asdict()[f] is not None]
-        cols = {f: np.array([getattr(o, f) for o, _ in rows]) for f in fields}
-        return Distribution(PoolOutcome, cols, np.array([p for _, p in rows]))
+        cols, probs = self.pool.sum().columns()
+        return Distribution(PoolOutcome, self._check(cols), probs)
 
 
 class D20PoolSystem(Ruleset):

@@ -43,22 +43,7 @@ from diceengine.rolls import Die
 
 from ..ruleset import Ruleset
 from ..words import plain_word
-from .dice import (
-    DICE,
-    FIELDS,
-    MAX_POOL,
-    ORDER,
-    PACK_BIAS,
-    PACK_MAX_DICE,
-    PACKED,
-    SIDES,
-    SYMBOLS,
-    VECTORS,
-    face_symbols,
-    face_text,
-    pool_arrays,
-    pool_cost,
-)
+from .dice import DICE, MAX_POOL, ORDER, SIDES, SYMBOLS, face_symbols, face_text, pool
 from .rules import DIFFICULTIES, DIFFICULTY_WORDS, RULE_SUMMARIES, RULES, build_pool  # noqa: F401 (RULES read from here)
 
 __all__ = ["FFGSystem", "NarrativeDice", "NarrativeOutcome", "die_name", "net_text",
@@ -189,21 +174,10 @@ class NarrativePlan(Plan):
         self.dice_per_roll = len(self.order)
         #: Force dice alone (``1f``, a destiny roll): no check, its result is its light and dark side points
         self.force_only = set(self.counts) == {"force"}
-        self._vectors = {die: VECTORS[die].tolist() for die in DICE}
+        self.pool = pool(self.counts)
 
     def roll(self, rng: Any) -> tuple[NarrativeOutcome, list[tuple[str, int]]]:
-        r = rng.random
-        record = [(die, int(r() * SIDES[die])) for die in self.order]
-        s = a = t = e = lt = dk = 0
-        vectors = self._vectors
-        for die, i in record:
-            v = vectors[die][i]
-            s += v[0]
-            a += v[1]
-            t += v[2]
-            e += v[3]
-            lt += v[4]
-            dk += v[5]
+        (s, a, t, e, lt, dk), record = self.pool.roller(rng.random)
         return NarrativeOutcome(s, a, t, e, lt, dk, s > 0), record
 
     def dice(self, record: list[tuple[str, int]]) -> list[Die]:
@@ -241,29 +215,16 @@ class NarrativePlan(Plan):
         return write
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        dice = sum(self.counts.values())
-        if dice > PACK_MAX_DICE:
-            total = np.zeros((n, 6), dtype=np.int64)
-            for die, k in self.counts.items():
-                idx = rng.integers(0, SIDES[die], size=(n, k))
-                total += VECTORS[die][idx].sum(axis=1)
-            out: dict[str, np.ndarray] = {f: total[:, i] for i, f in enumerate(FIELDS)}
-        else:  # each face's symbols packed in one int64, a byte per symbol: one sum for all six
-            packed = np.zeros(n, dtype=np.int64)
-            for die, k in self.counts.items():
-                idx = rng.integers(0, SIDES[die], size=(n, k))
-                packed += PACKED[die][idx].sum(axis=1) if k > 1 else PACKED[die][idx[:, 0]]
-            bias = PACK_BIAS * dice
-            out = {f: ((packed >> (8 * i)) & 255) - bias for i, f in enumerate(FIELDS)}
+        out = self.pool.sample(n, rng)
         out["succeeded"] = out["success"] > 0
         return out
 
     def exact_cost(self) -> Cost:
-        """What :meth:`distribution` will cost (:func:`pool_cost`)."""
-        return pool_cost(self.counts)
+        """What :meth:`distribution` will cost (:meth:`~diceengine.algebra.SymbolPool.sum_cost`)."""
+        return self.pool.sum_cost()
 
     def distribution(self) -> Distribution:
-        cols, probs = pool_arrays(self.counts)
+        cols, probs = self.pool.sum().columns()
         cols["succeeded"] = cols["success"] > 0
         return Distribution(NarrativeOutcome, cols, probs)
 
