@@ -308,8 +308,9 @@ def _add_member_commands(inner: Any, common: Callable[..., None]) -> None:
     q.add_argument("--player", nargs="+", default=[], metavar="NAME", help="the players")
     q.add_argument("--seed", type=int, default=None, help="draw every roll from this seed (reproducible)")
     q.add_argument("--scene", default=None, metavar="KIND[=JSON]", help="the state of play to start from")
-    q.add_argument("--provable", action="store_true",
-                   help="derive the dice from a committed server seed (dice table verify checks them)")
+    q.add_argument("--provable", action=argparse.BooleanOptionalAction, default=None,
+                   help="derive the dice from a committed server seed, which dice table verify checks (the default "
+                        "without --seed); --no-provable: fresh entropy nobody can check")
     q.set_defaults(func=cmd_new)
 
     q = inner.add_parser("join", help="a member joins the table (prints their key)")

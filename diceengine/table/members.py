@@ -38,14 +38,15 @@ def hash_key(key: str) -> str:
 
 def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequence[str] = (),
               scene: BaseModel | Mapping[str, Any] | None = None, seed: int | None = None, lang: str | None = None,
-              pools: Mapping[str, int] | None = None, time: datetime | None = None, provable: bool = False
+              pools: Mapping[str, int] | None = None, time: datetime | None = None, provable: bool | None = None
               ) -> tuple[Table, dict[str, str]]:
     """A new table of ``system`` with its game master(s) and players, and each member's key (give each their
     own; the table keeps only their hashes). ``scene``: the ruleset's state of play to start from (an instance
     of one of its rules of play's state classes; ``None``: its default scene, when it has one); ``seed``: the
-    rolls are drawn from it, step by step, reproducibly (``None``: fresh entropy); ``pools``: the table's own
-    counters; ``provable``: the dice are derived from a server seed committed by the first step
-    (:mod:`diceengine.table.provable`; ``seed`` is then ignored)."""
+    rolls are drawn from it, step by step, reproducibly; ``pools``: the table's own counters; ``provable``: the
+    dice are derived from a secret server seed committed by the first step (:mod:`diceengine.table.provable`):
+    ``None`` (the default) when no ``seed`` is given, ``True`` always (``seed`` is then ignored), ``False``
+    never (without a ``seed``, fresh entropy that nobody can check afterwards)."""
     from diceengine.registry import get_system
 
     from .provable import committed
@@ -57,6 +58,8 @@ def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequ
     table = Table(id=table_id, system=sys_.name, seed=seed, lang=lang, created=now(time), play=play)
     keys: dict[str, str] = {}
     gms = [gm] if isinstance(gm, str) else list(gm)
+    if provable is None:
+        provable = seed is None
     if provable and gms:
         table = committed(table.model_copy(update={"seed": None}), gms[0], time)
     for name in [gm] if isinstance(gm, str) else list(gm):

@@ -60,7 +60,8 @@ class CreateTableRequest(_Strict):
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
     pools: dict[str, Int] = Field(default_factory=dict, max_length=32)
-    provable: bool = Field(False, description="derive the dice from a server seed committed by the first step")
+    provable: bool = Field(True, description="derive the dice from a secret server seed committed by the first step "
+                                             "(the default; false: fresh entropy nobody can check afterwards)")
 
 
 class CreateTableResponse(BaseModel):
