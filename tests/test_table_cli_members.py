@@ -37,8 +37,9 @@ def test_remove_and_rekey_on_the_command_line(tmp_path, capsys) -> None:  # type
     code, _, err = run(capsys, "table", "remove", path, "Ana", "--lang", "fr")
     assert code != 0 and "seul meneur de jeu" in err
     code, out, _ = run(capsys, "table", "log", path, "--lang", "fr")
-    assert "#4 Kira donne une nouvelle clé à Kira" in out and "#5 Ana donne une nouvelle clé à Jax" in out
-    assert "#6 Ana retire Kira de la table" in out
+    assert out.startswith("#1 Ana s'engage sur une graine serveur")  # a new table commits its seed first
+    assert "#5 Kira donne une nouvelle clé à Kira" in out and "#6 Ana donne une nouvelle clé à Jax" in out
+    assert "#7 Ana retire Kira de la table" in out
     with T.open_store(path, create=False) as store:
         table = store.load("table")
     for old in (keys["Kira"], keys["Jax"], new):

@@ -52,7 +52,7 @@ def test_many_clients_of_a_table_cost_one_poll(tmp_path: Path) -> None:
             keys = [t["keys"][n] for n in ("GM", "Kira", "Jax")]
             streams = [Stream(base, t["id"], keys[i % 3]) for i in range(10)]
             for s in streams:
-                assert [i for i, _ in s.take(3)] == [1, 2, 3]
+                assert [i for i, _ in s.take(4)] == [1, 2, 3, 4]  # the seed's commitment, three joins
             ran = count_statements(app.state.tables.store.engine)
             time.sleep(1.0)
             idle = len(ran)
@@ -146,11 +146,11 @@ def test_a_step_stored_by_another_program_reaches_the_stream(backend: str, tmp_p
     try:
         with httpx.Client(base_url=base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
-            gm = Stream(base, t["id"], t["keys"]["GM"], after=3)
+            gm = Stream(base, t["id"], t["keys"]["GM"], after=4)
             with open_store(db) as store:
                 step = store.seat(t["id"], t["keys"]["Jax"]).roll("2d6", "standard", seed=7)
             [(ident, data)] = gm.take(1)
-            assert ident == step.seq == 4 and data["dice"] == json.loads(step.model_dump_json())["dice"]
+            assert ident == step.seq == 5 and data["dice"] == json.loads(step.model_dump_json())["dice"]
             gm.close()
     finally:
         server.should_exit = True
