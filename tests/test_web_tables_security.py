@@ -53,6 +53,7 @@ def endpoints(tid: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("POST", f"/tables/{tid}/end", None),
         ("GET", f"/tables/{tid}/export", None),
         ("GET", f"/tables/{tid}/verify", None),
+        ("POST", f"/tables/{tid}/readmit", {"name": "Kira"}),
     ]
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "LuckResponse",
     "Mismatch",
     "OrderRequest",
+    "ReadmitRequest",
     "ReadyResponse",
     "RekeyRequest",
     "RekeyResponse",
@@ -172,6 +173,12 @@ class LuckResponse(BaseModel):
 
 class RemoveRequest(_Strict):
     """The member to remove from the table (the game master removes anyone; a member may leave)."""
+
+    name: Name = Field(examples=["Kira"])
+
+
+class ReadmitRequest(_Strict):
+    """The member the game master removed and now lets join again."""
 
     name: Name = Field(examples=["Kira"])
 
