@@ -54,6 +54,7 @@ def endpoints(tid: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("GET", f"/tables/{tid}/export", None),
         ("GET", f"/tables/{tid}/verify", None),
         ("POST", f"/tables/{tid}/readmit", {"name": "Kira"}),
+        ("GET", f"/tables/{tid}/me", None),
     ]
 
 

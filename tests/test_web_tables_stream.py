@@ -111,19 +111,19 @@ def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str, mon
     try:
         with httpx.Client(base_url=one_base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
-            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=3)
+            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=4)
             time.sleep(0.5)  # the other process's LISTEN is in place (and the table read again then)
             before = list(reads)
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(5)]
             got = far.take(5, timeout=20)
-            assert [i for i, _ in got] == [4, 5, 6, 7, 8] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
+            assert [i for i, _ in got] == [5, 6, 7, 8, 9] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
             assert reads == before  # the five steps came with their notifications: nothing read back
             big = c.post(f"/tables/{t['id']}/roll", json={"expression": "200d6", "system": "standard"},
                          headers=bearer(t["keys"]["Kira"])).json()["step"]
             assert len(json.dumps(big)) > MAX_PAYLOAD
             [(ident, data)] = far.take(1, timeout=20)
-            assert ident == 9 and data["dice"] == big["dice"] and reads == [*before, 8]  # too large: read back
+            assert ident == 10 and data["dice"] == big["dice"] and reads == [*before, 9]  # too large: read back
             far.close()
     finally:
         one.should_exit = two.should_exit = True

@@ -23,6 +23,7 @@ __all__ = [
     "JoinResponse",
     "LogResponse",
     "LuckResponse",
+    "MemberResponse",
     "Mismatch",
     "OrderRequest",
     "ReadmitRequest",
@@ -162,6 +163,13 @@ class LogResponse(BaseModel):
 
     version: int
     steps: list[Entry]
+
+
+class MemberResponse(BaseModel):
+    """Whose key it is: the member's name and role (a page given a key learns whose seat it opens)."""
+
+    name: str
+    role: str
 
 
 class LuckResponse(BaseModel):

@@ -10,26 +10,8 @@ import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
 import { buildMembers, memberStepSeen, renderMembers } from "./table-members.js";
 import { buildProvable, renderProvable, stepSeen } from "./table-provable.js";
+import { allSeats, buildKeyForm, forgetSeat, loadSeat, saveSeat } from "./table-seats.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
-
-// ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
-
-const SEAT = "diceengine.table.";
-
-function loadSeat(id) {
-  try { const seat = JSON.parse(localStorage.getItem(SEAT + id) || "null"); return seat && seat.key ? seat : null; }
-  catch (e) { return null; }
-}
-function saveSeat(id, seat) { localStorage.setItem(SEAT + id, JSON.stringify(seat)); }
-function forgetSeat(id) { localStorage.removeItem(SEAT + id); }
-function allSeats() {
-  const seats = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i);
-    if (k && k.startsWith(SEAT)) { const s = loadSeat(k.slice(SEAT.length)); if (s) seats.push({ id: k.slice(SEAT.length), ...s }); }
-  }
-  return seats.sort((a, b) => (b.since || 0) - (a.since || 0));
-}
 
 export function shareLink(id) { return `${location.origin}/#table/${id}`; }
 // a pasted link (".../#table/<id>" or ".../tables/<id>/join") or a bare id
@@ -97,7 +79,7 @@ function buildStart() {
   const light = el("input", { id: "table-light", type: "number", min: "0", max: "20", value: "2", class: "narrow" });
   const dark = el("input", { id: "table-dark", type: "number", min: "0", max: "20", value: "1", class: "narrow" });
   const destiny = el("span", { class: "table-destiny-start" }, field(t("Light side tokens"), light), field(t("Dark side tokens"), dark));
-  const provable = el("input", { id: "table-provable", type: "checkbox" });
+  const provable = el("input", { id: "table-provable", type: "checkbox", checked: "" });
   const provableLabel = el("label", { class: "inline", id: "table-provable-label" }, provable, t("dice anyone can verify"));
   const showDestiny = () => { destiny.hidden = system.value !== "ffg"; };
   system.addEventListener("change", showDestiny);
@@ -110,7 +92,7 @@ function buildStart() {
     e.preventDefault();
     clearError(createError);
     const body = { system: system.value, gm: gm.value.trim() };
-    if (provable.checked) body.provable = true;
+    body.provable = provable.checked;
     const scene = startingScene(system.value, parseInt(light.value || "0", 10), parseInt(dark.value || "0", 10));
     if (scene) body.scene = scene;
     try {
@@ -174,8 +156,16 @@ function buildJoin() {
   });
   parts.joinName = name;
   parts.joinTitle = el("p", { class: "muted" });
+  const keyForm = buildKeyForm("table-invite", () => parts.joinId, enterWithKey, { errorBox, showError });
   return el("section", { id: "table-invite", "aria-labelledby": "table-invite-title", hidden: "" },
-    el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form);
+    el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form,
+    el("details", { id: "table-invite-key" }, el("summary", { text: t("I already have a key for this table") }), keyForm));
+}
+
+// a key typed for the table `id` is now this browser's seat there: the table opened (again) with it
+function enterWithKey(id) {
+  closeRoom();
+  return openTable(id);
 }
 
 // ---- the table itself
@@ -243,8 +233,10 @@ function buildRoom() {
     closeRoom();
     location.hash = "#table";
   }, "secondary link");
+  parts.keyBox = el("details", { id: "table-key-box" }, el("summary", { text: t("Enter a key for this table") }),
+    buildKeyForm("table-room", () => room && room.id || parts.roomId, enterWithKey, { errorBox, showError }));
   const head = el("section", { id: "table-head", "aria-labelledby": "table-title" },
-    el("div", { class: "table-headline" }, parts.title, parts.status), parts.who, parts.share, leave);
+    el("div", { class: "table-headline" }, parts.title, parts.status), parts.who, parts.share, leave, parts.keyBox);
 
   parts.log = el("ol", { id: "table-log", class: "table-log", "aria-live": "polite", "aria-label": t("the table's log") });
   const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
@@ -487,7 +479,7 @@ function addStep(step) {
   if (step.seq > room.table.version) room.table.version = step.seq;
   if (step.after && step.seq >= room.playSeq) { room.table.play = step.after; room.playSeq = step.seq; renderPlay(); }
   if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
-  if (step.kind === "remove") { memberStepSeen(room, step); renderPlay(); }
+  if (step.kind === "remove" || step.kind === "readmit") { memberStepSeen(room, step); renderPlay(); }
   remark();
   if (step.kind === "roll" || step.kind === "undo") refreshLuck();
   if (["seed", "end", "clientseed"].includes(step.kind)) { stepSeen(room, step); renderProvable(parts.provable, room); }
@@ -685,6 +677,7 @@ function setStatus(kind) {
                   refused: t("this key no longer opens the table") };
   parts.status.textContent = words[kind] || kind;
   parts.status.dataset.state = kind;
+  if (kind === "refused") parts.keyBox.open = true;  // a new key from the game master goes there
 }
 
 async function openTable(id) {
@@ -699,10 +692,13 @@ async function openTable(id) {
   }
   if (room && room.id === id) { reveal("room"); return; }
   closeRoom();
+  parts.roomId = id;
+  parts.keyBox.open = false;
   let table;
   try { table = await api(`/tables/${encodeURIComponent(id)}`, undefined, { key: seat.key }); }
   catch (err) {
     reveal("room");
+    if (err.status === 401) parts.keyBox.open = true;
     parts.log.replaceChildren();
     parts.title.textContent = fmt(t("Table {id}"), { id });
     showError(parts.rollError, err.status === 401 ? { message: t("this browser's key no longer opens the table") } : err);
