@@ -159,7 +159,7 @@ function buildJoin() {
   const keyForm = buildKeyForm("table-invite", () => parts.joinId, enterWithKey, { errorBox, showError });
   return el("section", { id: "table-invite", "aria-labelledby": "table-invite-title", hidden: "" },
     el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form,
-    el("details", { id: "table-invite-key" }, el("summary", { text: t("I already have a key for this table") }), keyForm));
+    el("details", { id: "table-invite-key-box" }, el("summary", { text: t("I already have a key for this table") }), keyForm));
 }
 
 // a key typed for the table `id` is now this browser's seat there: the table opened (again) with it
