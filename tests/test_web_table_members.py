@@ -191,3 +191,20 @@ def test_a_removal_by_the_game_master_sticks_until_they_let_the_member_back(wher
         # a member who leaves on their own is not barred
         assert c.post(f"/tables/{tid}/remove", json={"name": "Jax"}, headers=bearer(keys["Jax"])).status_code == 200
         assert c.post(f"/tables/{tid}/join", json={"name": "Jax"}).status_code == 201
+
+
+def test_whose_key_a_key_is(tmp_path: Path) -> None:
+    """GET me: the member's name and role for their key (what the page asks of a key typed in), nothing of any
+    key; a rotated key's new holder, and the old key refused."""
+    with make_client(tmp_path, burst=10_000) as c:
+        t = seated(c)
+        keys, tid = t["keys"], t["id"]
+        for name, role in (("GM", "gm"), ("Kira", "player")):
+            r = c.get(f"/tables/{tid}/me", headers=bearer(keys[name]))
+            assert r.status_code == 200 and r.json() == {"name": name, "role": role}
+        new = c.post(f"/tables/{tid}/rekey", json={"name": "Kira"}, headers=bearer(keys["GM"])).json()["key"]
+        assert c.get(f"/tables/{tid}/me", headers=bearer(new)).json() == {"name": "Kira", "role": "player"}
+        for wrong in (keys["Kira"], "not a key"):
+            r = c.get(f"/tables/{tid}/me", headers=bearer(wrong))
+            assert r.status_code == 401 and r.json()["error"] == "unauthorized"
+        assert c.get(f"/tables/{tid}/me").status_code == 401
