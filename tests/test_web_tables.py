@@ -207,6 +207,7 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
                 "/tables/{table_id}/turn": "post", "/tables/{table_id}/round": "post",
                 "/tables/{table_id}/log": "get", "/tables/{table_id}/luck": "get", "/tables/{table_id}/events": "get",
                 "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post",
+                "/tables/{table_id}/readmit": "post", "/tables/{table_id}/me": "get",
                 "/tables/{table_id}/clientseed": "post", "/tables/{table_id}/rotate": "post",
                 "/tables/{table_id}/end": "post", "/tables/{table_id}/reveal": "post",
                 "/tables/{table_id}/export": "get", "/tables/{table_id}/verify": "get",
@@ -514,11 +515,11 @@ def test_two_server_processes_on_postgresql_deliver_to_each_others_clients(tmp_p
         with httpx.Client(base_url=bases[0], timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
             far = Stream(bases[1], t["id"], t["keys"]["Jax"])
-            assert [i for i, _ in far.take(3)] == [1, 2, 3]
+            assert [i for i, _ in far.take(4)] == [1, 2, 3, 4]  # the seed's commitment, three joins
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(10)]
             got = far.take(10)
-            assert [i for i, _ in got] == list(range(4, 14)) and [d["dice"] for _, d in got] == [
+            assert [i for i, _ in got] == list(range(5, 15)) and [d["dice"] for _, d in got] == [
                 s["dice"] for s in steps]
             far.close()
     finally:
