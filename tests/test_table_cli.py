@@ -90,9 +90,9 @@ def test_a_table_in_a_database_by_url(where, capsys):
     assert run(capsys, "table", "new", "night", "--db", where, "--system", "d20pool", "--gm", "Ana",
                "--player", "Kael")[0] == 0
     code, out, _ = run(capsys, "table", "roll", "night", "--db", where, "Kael", "3d20<=12 vs 1")
-    assert code == 0 and out.startswith("#3 Kael")
+    assert code == 0 and out.startswith("#4 Kael")  # after the seed's commitment and the two joinings
     code, out, _ = run(capsys, "table", "log", "night", "--db", where, "--json")
-    assert T.import_log(out).version == 3
+    assert T.import_log(out).version == 4
     assert run(capsys, "table", "undo", "night", "--db", where)[0] == 0
     code, _, err = run(capsys, "table", "roll", "other", "--db", where, "Kael", "1d20")
     assert code == 2 and "no table named 'other'" in err

@@ -37,11 +37,28 @@ def test_remove_and_rekey_on_the_command_line(tmp_path, capsys) -> None:  # type
     code, _, err = run(capsys, "table", "remove", path, "Ana", "--lang", "fr")
     assert code != 0 and "seul meneur de jeu" in err
     code, out, _ = run(capsys, "table", "log", path, "--lang", "fr")
-    assert "#4 Kira donne une nouvelle clé à Kira" in out and "#5 Ana donne une nouvelle clé à Jax" in out
-    assert "#6 Ana retire Kira de la table" in out
+    assert out.startswith("#1 Ana s'engage sur une graine serveur")  # a new table commits its seed first
+    assert "#5 Kira donne une nouvelle clé à Kira" in out and "#6 Ana donne une nouvelle clé à Jax" in out
+    assert "#7 Ana retire Kira de la table" in out
     with T.open_store(path, create=False) as store:
         table = store.load("table")
     for old in (keys["Kira"], keys["Jax"], new):
         with pytest.raises(T.TableAccessError):
             T.authenticate(table, old)
     assert T.authenticate(table, jax) == "Jax" and set(table.members) == {"Ana", "Jax"}
+
+
+def test_a_removed_member_joins_again_only_once_let_back(tmp_path, capsys) -> None:
+    path = str(tmp_path / "night.db")
+    run(capsys, "table", "new", path, "--system", "standard", "--gm", "Ana", "--player", "Kira", "Jax")
+    assert run(capsys, "table", "remove", path, "Kira")[0] == 0
+    code, _, err = run(capsys, "table", "join", path, "Kira", "--lang", "fr")
+    assert code != 0 and "'Kira' a été retiré par le meneur de jeu et ne peut revenir" in err and "Traceback" not in err
+    code, _, err = run(capsys, "table", "readmit", path, "Kira", "--as", "Jax")
+    assert code != 0 and "only the game master may let a removed member back" in err
+    code, out, _ = run(capsys, "table", "readmit", path, "Kira")
+    assert code == 0 and out.strip() == "Kira may join the table again"
+    assert run(capsys, "table", "join", path, "Kira")[0] == 0
+    code, out, _ = run(capsys, "table", "log", path, "--lang", "fr")
+    assert "#5 Ana retire Kira de la table" in out and "#6 Ana permet à Kira de revenir à la table" in out
+    assert "#7 Kira " in out

@@ -48,7 +48,7 @@ def test_a_provable_night_on_the_command_line(tmp_path, capsys):
 
 def test_the_seed_commands_refuse_in_the_engines_words(tmp_path, capsys):
     path = str(tmp_path / "night.db")
-    run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", "--player", "Kira")
+    run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", "--player", "Kira", "--no-provable")
     code, _, err = run(capsys, "table", "seed", path, "Kira", "abc")
     assert code != 0 and "no committed seed" in err
     code, _, err = run(capsys, "table", "rotate", path, "--as", "Kira", "--lang", "fr")
@@ -58,3 +58,14 @@ def test_the_seed_commands_refuse_in_the_engines_words(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
     code, out, _ = run(capsys, "table", "verify", str(tmp_path / "bad.json"))
     assert code == 1 and "the log does not hold together (format)" in out
+
+
+@pytest.mark.parametrize(("flags", "committed"), [((), True), (("--no-provable",), False), (("--seed", "7"), False),
+                                                  (("--seed", "7", "--provable"), True)])
+def test_a_new_table_commits_its_seed_unless_told_otherwise(tmp_path, capsys, flags, committed):
+    path = str(tmp_path / "night.db")
+    assert run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", *flags)[0] == 0
+    code, out, _ = run(capsys, "table", "log", path)
+    assert code == 0 and out.startswith("#1 Ana commits to a server seed (SHA-256 ") is committed
+    code, out, err = run(capsys, "table", "seed", path, "Ana", "mine")
+    assert (code == 0) is committed and ("no committed seed" in err) is not committed

@@ -119,3 +119,53 @@ def test_a_seat_rotates_its_key_and_removes_through_the_store(tmp_path: Path) ->
             store.seat("night", keys["Jax"])
         assert [e.kind for e in T.open_store(str(tmp_path / "t.sqlite")).load("night").log][-3:] == [
             "rekey", "roll", "remove"]
+
+
+def test_a_member_removed_by_the_game_master_may_not_join_again_until_let_back() -> None:
+    table, keys = seated()
+    table = T.remove_member(table, "Ana", "Jax")
+    for lang, words in (("en", ("'Jax' was removed by the game master and may join again only once a game master "
+                                "lets them back")),
+                        ("fr", ("'Jax' a été retiré par le meneur de jeu et ne peut revenir à la table que si un "
+                                "meneur de jeu le lui permet"))):
+        with pytest.raises(T.TableAccessError) as err:
+            T.join(table, "Jax")
+        assert str(translate_error(err.value, lang)) == words
+    with pytest.raises(T.TableAccessError):  # not as a game master either
+        T.join(table, "Jax", "gm")
+    # only a game master lets him back, and only a name a game master removed
+    with pytest.raises(T.TableAccessError) as err:
+        T.readmit(table, "Kira", "Jax")
+    assert str(translate_error(err.value, "fr")) == "seul le meneur de jeu permet à un membre retiré de revenir"
+    for name in ("Kira", "Nobody"):
+        with pytest.raises(T.TableError) as err:
+            T.readmit(table, "Ana", name)
+        assert str(translate_error(err.value, "en")) == \
+            f"'{name}' was not removed by the game master: there is no one to let back"
+    back = T.readmit(table, "Ana", "Jax")
+    step = back.log[-1]
+    assert (step.kind, step.member, step.target, step.seq) == ("readmit", "Ana", "Jax", table.version + 1)
+    assert "Jax" not in back.members  # let back is not joined: he joins as anyone does, with a new key
+    again, key = T.join(back, "Jax")
+    assert T.authenticate(again, key) == "Jax" and key != keys["Jax"]
+    refused(again, keys["Jax"])  # his old key stays dead
+    with pytest.raises(T.TableError):  # let back once: a second readmit has no one to let back
+        T.readmit(again, "Ana", "Jax")
+
+
+def test_a_member_who_leaves_may_join_again_and_a_removal_sticks_across_the_store(tmp_path: Path) -> None:
+    table, _ = seated()
+    left = T.remove_member(table, "Kira", "Kira")
+    assert T.join(left, "Kira")[0].members["Kira"].role == "player"
+    with pytest.raises(T.TableError):  # leaving bars no one: nothing to let back
+        T.readmit(left, "Ana", "Kira")
+    # the bar is the table's state: kept by the store, in an export, and never undone
+    removed = T.remove_member(table, "Ana", "Jax")
+    with T.open_store(str(tmp_path / "t.db")) as store:
+        store.create(removed)
+        with pytest.raises(T.TableAccessError):
+            store.update("night", lambda t: T.join(t, "Jax")[0])
+    with pytest.raises(T.TableAccessError):
+        T.join(T.import_log(T.export_log(removed)), "Jax")
+    with pytest.raises(T.TableError, match="no step to undo"):
+        T.undo(T.readmit(removed, "Ana", "Jax"), "Ana")  # neither the removal nor the readmission is undone

@@ -120,9 +120,36 @@ def test_a_client_seed_out_of_bounds_is_refused(seed):
 def test_client_seed_refusals_by_name_and_table():
     with pytest.raises(T.TableAccessError):
         T.set_client_seed(_table(), "Nobody", "abc")
-    plain, _ = T.new_table("t", "standard", "Ana", ["Kira"])
-    with pytest.raises(T.TableError, match="no committed seed"):
-        T.set_client_seed(plain, "Kira", "abc")
+    for plain in (T.new_table("t", "standard", "Ana", ["Kira"], provable=False)[0],
+                  T.new_table("t", "standard", "Ana", ["Kira"], seed=7)[0]):
+        with pytest.raises(T.TableError, match="no committed seed"):
+            T.set_client_seed(plain, "Kira", "abc")
+
+
+def test_a_table_without_a_seed_commits_one_by_default():
+    table, _ = T.new_table("t", "standard", "Ana", ["Kira"])
+    first = table.log[0]
+    assert first.kind == "seed" and first.seq == 1 and first.member == "Ana"
+    assert table.commitment == first.commitment == hashlib.sha256(bytes.fromhex(table.server_seed)).hexdigest()
+    assert [e.kind for e in table.log] == ["seed", "join", "join"]
+    rolled = T.roll(table, "Kira", "1d20").log[-1]
+    assert rolled.commitment == table.commitment and rolled.derivation == 1 and rolled.nonce == 0
+    # its dice are the ones the documented derivation gives (recomputed here with hmac alone)
+    digest = hmac.new(bytes.fromhex(table.server_seed), b'["diceengine/1","t",4,"",0]', hashlib.sha256).digest()
+    expected = de.roll("1d20", seed=random.Random(int.from_bytes(digest, "big"))).dice
+    assert [d["value"] for d in rolled.dice] == [d.value for d in expected]
+    assert T.verify(T.end_table(T.roll(table, "Kira", "1d20"), "Ana")).complete
+
+
+@pytest.mark.parametrize(("kw", "committed"), [({"seed": 7}, False), ({"provable": False}, False),
+                                               ({"seed": None, "provable": False}, False),
+                                               ({"seed": 7, "provable": True}, True), ({}, True)])
+def test_the_way_out_of_committed_seeds_is_explicit(kw, committed):
+    table, _ = T.new_table("t", "standard", "Ana", **kw)
+    assert (table.commitment is not None) is committed and (table.log[0].kind == "seed") is committed
+    assert (table.server_seed is not None) is committed
+    if committed:
+        assert table.seed is None  # a committed table draws nothing from a reproducible seed
 
 
 def test_a_secret_roll_is_sealed_in_public_and_revealed_against_its_seal():

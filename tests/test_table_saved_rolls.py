@@ -90,8 +90,8 @@ def test_the_command_line_saves_lists_and_rolls_by_name(capsys, tmp_path):
     assert main(["table", "save", db, "Kira", "shot", "d6wild: 4D+2 vs 15"]) == 0
     assert main(["table", "roll", db, "Jax", "@shot"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "#4 Kira saves the roll @shot: d6wild: 4D+2 vs 15" in out and "@shot: d6wild: 4D+2 vs 15 (saved by Kira)" in out
-    assert out[-1].startswith("#5 Jax: 4D+2 vs 15: ") and "wild" in out[-1]
+    assert "#5 Kira saves the roll @shot: d6wild: 4D+2 vs 15" in out and "@shot: d6wild: 4D+2 vs 15 (saved by Kira)" in out
+    assert out[-1].startswith("#6 Jax: 4D+2 vs 15: ") and "wild" in out[-1]
     assert main(["table", "save", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["shot"]["system"] == "d6wild"
     assert main(["table", "save", db, "--lang", "fr"]) == 0
@@ -128,9 +128,9 @@ def test_the_command_line_keeps_a_members_own(capsys, tmp_path):
     db = str(tmp_path / "night.db")
     assert main(["table", "new", db, "--system", "standard", "--gm", "Ana", "--player", "Kira", "Jax"]) == 0
     assert main(["table", "save", db, "Kira", "hit", "1d20+5", "--mine"]) == 0
-    assert "#4 Kira saves their own roll @hit: 1d20+5" in capsys.readouterr().out
+    assert "#5 Kira saves their own roll @hit: 1d20+5" in capsys.readouterr().out
     assert main(["table", "roll", db, "Kira", "@hit"]) == 0
-    assert capsys.readouterr().out.startswith("#5 Kira: 1d20+5: ")
+    assert capsys.readouterr().out.startswith("#6 Kira: 1d20+5: ")
     assert main(["table", "roll", db, "Jax", "@hit"]) == 2
     assert main(["table", "save", db, "--lang", "fr"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "@hit : 1d20+5 (à Kira)"

@@ -164,7 +164,7 @@ def _walk_table(page: Any) -> None:
         page.fill("#table-expression", expression)
         page.click("#table-roll-button")
     page.click("#table-flip-light")
-    expect(page.locator("#table-log > li")).to_have_count(4, timeout=WAIT)
+    expect(page.locator("#table-log > li")).to_have_count(5, timeout=WAIT)  # the seed's step, the joining, three
     expect(page.locator("#table-luck-table tr").nth(1)).to_be_visible(timeout=WAIT)
 
 

@@ -194,7 +194,7 @@ def test_a_database_of_schema_0001_is_upgraded_with_its_tables_kept(where: str) 
         assert "dice_buckets" not in sa.inspect(store.engine).get_table_names()
     with T.open_store(where, create=False) as again:
         assert again.schema_version() == "0002" and "dice_buckets" in sa.inspect(again.engine).get_table_names()
-        assert again.load("night").version == 3 and T.authenticate(again.load("night"), keys["Kira"]) == "Kira"
+        assert again.load("night").version == 4 and T.authenticate(again.load("night"), keys["Kira"]) == "Kira"
 
 
 def test_an_empty_bucket_refuses_with_nothing_written(where: str) -> None:

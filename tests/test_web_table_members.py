@@ -106,7 +106,7 @@ def test_the_live_log_of_a_removed_or_rekeyed_member_ends(tmp_path: Path) -> Non
             keys, tid = t["keys"], t["id"]
             jax, kira, gm = (Stream(base, tid, keys[n]) for n in ("Jax", "Kira", "GM"))
             for s in (jax, kira, gm):
-                assert [i for i, _ in s.take(3)] == [1, 2, 3]
+                assert [i for i, _ in s.take(4)] == [1, 2, 3, 4]  # the seed's commitment, three joins
             assert c.post(f"/tables/{tid}/remove", json={"name": "Jax"}, headers=bearer(keys["GM"])).status_code == 200
             wait_closed(jax)
             assert jax.events.empty()  # not even its own removal
@@ -151,3 +151,60 @@ def test_a_key_rotated_through_one_server_holds_at_once_on_another(tmp_path: Pat
         one.should_exit = two.should_exit = True
         one_thread.join(10)
         two_thread.join(10)
+
+
+BARRED_EN = "'Kira' was removed by the game master and may join again only once a game master lets them back"
+BARRED_FR = ("'Kira' a été retiré par le meneur de jeu et ne peut revenir à la table que si un meneur de jeu le lui "
+             "permet")
+
+
+def test_a_removal_by_the_game_master_sticks_until_they_let_the_member_back(where: str) -> None:
+    """On SQLite and on PostgreSQL: the removed name refused at the join link (and as a game master's pick), in
+    the caller's language; let back by a game master only (a step of the log), after which it joins anew."""
+    from .test_web_gates import FR, client_on, refused
+
+    with client_on(where) as c:
+        t = seated(c)
+        keys, tid = t["keys"], t["id"]
+        assert c.post(f"/tables/{tid}/remove", json={"name": "Kira"}, headers=bearer(keys["GM"])).status_code == 200
+        refused(c.post(f"/tables/{tid}/join", json={"name": "Kira"}), 403, "forbidden", BARRED_EN)
+        refused(c.post(f"/tables/{tid}/join", json={"name": "Kira"}, headers=FR), 403, "forbidden", BARRED_FR)
+        # a player may not let her back; a name that was not removed by the game master is no one to let back
+        refused(c.post(f"/tables/{tid}/readmit", json={"name": "Kira"}, headers=bearer(keys["Jax"])), 403,
+                "forbidden", "only the game master may let a removed member back")
+        refused(c.post(f"/tables/{tid}/readmit", json={"name": "Jax"}, headers={**bearer(keys["GM"]), **FR}), 400,
+                "value", "'Jax' n'a pas été retiré par le meneur de jeu : personne à laisser revenir")
+        refused(c.post(f"/tables/{tid}/readmit", json={"name": "Kira"}, headers=bearer(keys["Kira"])), 401,
+                "unauthorized", "")  # her old key is no one's
+        r = c.post(f"/tables/{tid}/readmit", json={"name": "Kira"}, headers=bearer(keys["GM"]))
+        assert r.status_code == 200, r.text
+        assert (r.json()["step"]["kind"], r.json()["step"]["member"], r.json()["step"]["target"]) == \
+            ("readmit", "GM", "Kira")
+        again = c.post(f"/tables/{tid}/join", json={"name": "Kira"})
+        assert again.status_code == 201, again.text
+        new = again.json()["player_key"]
+        assert new != keys["Kira"] and c.get(f"/tables/{tid}", headers=bearer(new)).status_code == 200
+        assert c.get(f"/tables/{tid}", headers=bearer(keys["Kira"])).status_code == 401
+        log = c.get(f"/tables/{tid}/log", headers=bearer(keys["Jax"])).json()["steps"]
+        assert [(s["kind"], s["target"] if s["kind"] != "join" else s["member"]) for s in log[-3:]] == \
+            [("remove", "Kira"), ("readmit", "Kira"), ("join", "Kira")]
+        # a member who leaves on their own is not barred
+        assert c.post(f"/tables/{tid}/remove", json={"name": "Jax"}, headers=bearer(keys["Jax"])).status_code == 200
+        assert c.post(f"/tables/{tid}/join", json={"name": "Jax"}).status_code == 201
+
+
+def test_whose_key_a_key_is(tmp_path: Path) -> None:
+    """GET me: the member's name and role for their key (what the page asks of a key typed in), nothing of any
+    key; a rotated key's new holder, and the old key refused."""
+    with make_client(tmp_path, burst=10_000) as c:
+        t = seated(c)
+        keys, tid = t["keys"], t["id"]
+        for name, role in (("GM", "gm"), ("Kira", "player")):
+            r = c.get(f"/tables/{tid}/me", headers=bearer(keys[name]))
+            assert r.status_code == 200 and r.json() == {"name": name, "role": role}
+        new = c.post(f"/tables/{tid}/rekey", json={"name": "Kira"}, headers=bearer(keys["GM"])).json()["key"]
+        assert c.get(f"/tables/{tid}/me", headers=bearer(new)).json() == {"name": "Kira", "role": "player"}
+        for wrong in (keys["Kira"], "not a key"):
+            r = c.get(f"/tables/{tid}/me", headers=bearer(wrong))
+            assert r.status_code == 401 and r.json()["error"] == "unauthorized"
+        assert c.get(f"/tables/{tid}/me").status_code == 401

@@ -197,10 +197,12 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     jax = _join(browser, link, JAX, width=390)  # a phone
     everyone = (gm, kira, jax)
     for m in everyone:
-        expect(m.steps()).to_have_count(3, timeout=WAIT)  # the game master's joining, then each player's
-        expect(m.step(1).locator(".step-member")).to_have_text(GM)
-        expect(m.step(2).locator(".step-member")).to_have_text(KIRA)
-        expect(m.step(3).locator(".step-member")).to_have_text(JAX)
+        expect(m.steps()).to_have_count(4, timeout=WAIT)  # the seed's commitment, the game master's joining, each player's
+        # a table made on the page commits its server seed first (the box ticked by default)
+        expect(m.step(1)).to_have_class(re.compile(r"\bstep-seed\b"))
+        expect(m.step(2).locator(".step-member")).to_have_text(GM)
+        expect(m.step(3).locator(".step-member")).to_have_text(KIRA)
+        expect(m.step(4).locator(".step-member")).to_have_text(JAX)
     expect(gm.page.locator("#table-who")).to_contain_text(KIRA, timeout=WAIT)
     expect(gm.page.locator("#table-who")).to_contain_text(JAX, timeout=WAIT)
     # the game master's parts are the game master's: players see no secret box, no undo, no share link
@@ -212,21 +214,21 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     # a roll by one appears in the others' logs, with its dice and its exact odds
     kira.roll("2a1p vs 2d")
     for m in everyone:
-        expect(m.step(4).locator(".step-expression")).to_have_text("2a1p vs 2d", timeout=WAIT)
-        expect(m.step(4).locator(".step-member")).to_have_text(KIRA)
-        expect(m.step(4).locator(".die")).to_have_count(5)
-        expect(m.step(4).locator(".table-odds")).to_contain_text("chance of success")
+        expect(m.step(5).locator(".step-expression")).to_have_text("2a1p vs 2d", timeout=WAIT)
+        expect(m.step(5).locator(".step-member")).to_have_text(KIRA)
+        expect(m.step(5).locator(".die")).to_have_count(5)
+        expect(m.step(5).locator(".table-odds")).to_contain_text("chance of success")
 
     # the exact odds beside what happened, checked by enumeration: D6's 2D (two six-sided dice) against 8
     jax.roll("d6: 2D vs 8")
     ways = _sum_2d6()
     for m in everyone:
-        expect(m.step(5).locator(".die")).to_have_count(2, timeout=WAIT)
-        faces = [int(t.split()[0]) for t in m.step(5).locator(".die").all_inner_texts()]
+        expect(m.step(6).locator(".die")).to_have_count(2, timeout=WAIT)
+        faces = [int(t.split()[0]) for t in m.step(6).locator(".die").all_inner_texts()]
         total = sum(faces)
         below = sum(w for s, w in ways.items() if s < total) / 36
         at = ways[total] / 36
-        odds = m.step(5).locator(".table-odds")
+        odds = m.step(6).locator(".table-odds")
         expect(odds).to_contain_text(f"chance of success {_pct(sum(w for s, w in ways.items() if s >= 8) / 36)}")
         expect(odds).to_contain_text(f"total {total}: {_pct(below)} of rolls lower, {_pct(at)} exactly this")
         expect(odds.locator("b")).to_have_text("succeeded" if total >= 8 else "failed")
@@ -234,18 +236,18 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     # a label (the standard notation's description) is shown as text to the others
     kira.roll("standard: 1d20+5", label=LABEL)
     for m in everyone:
-        expect(m.step(6).locator(".step-expression")).to_have_text(f"1d20+5 # {LABEL}", timeout=WAIT)
+        expect(m.step(7).locator(".step-expression")).to_have_text(f"1d20+5 # {LABEL}", timeout=WAIT)
 
     # a secret roll: the game master reads it; the players read that it happened, nothing of it
     gm.roll(SECRET, secret=True)
-    expect(gm.step(7).locator(".step-expression")).to_have_text(SECRET, timeout=WAIT)
-    expect(gm.step(7).locator(".secret-badge")).to_be_visible()
-    expect(gm.step(7).locator(".die")).to_have_count(7)
+    expect(gm.step(8).locator(".step-expression")).to_have_text(SECRET, timeout=WAIT)
+    expect(gm.step(8).locator(".secret-badge")).to_be_visible()
+    expect(gm.step(8).locator(".die")).to_have_count(7)
     for p in (kira, jax):
-        expect(p.step(7)).to_have_class(re.compile(r"\bsecret\b"), timeout=WAIT)
-        expect(p.step(7).locator(".step-what")).to_have_text("rolled in secret")
-        expect(p.step(7).locator(".die")).to_have_count(0)
-        expect(p.step(7).locator(".outcome, .table-odds, .step-expression")).to_have_count(0)
+        expect(p.step(8)).to_have_class(re.compile(r"\bsecret\b"), timeout=WAIT)
+        expect(p.step(8).locator(".step-what")).to_have_text("rolled in secret")
+        expect(p.step(8).locator(".die")).to_have_count(0)
+        expect(p.step(8).locator(".outcome, .table-odds, .step-expression")).to_have_count(0)
         assert SECRET not in p.page.content()
     # nor in the luck panel: each player's page counts the game master's rolls it may read (none)
     for p in (kira, jax):
@@ -260,7 +262,7 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     for m in everyone:
         expect(m.page.locator("#table-characters .character-name")).to_have_text(CHARACTER, timeout=WAIT)
         expect(m.page.locator("#table-characters")).to_contain_text(f"played by {JAX}")
-        expect(m.step(8).locator(".step-what")).to_have_text(f"brought in the character {CHARACTER}")
+        expect(m.step(9).locator(".step-what")).to_have_text(f"brought in the character {CHARACTER}")
 
     # the destiny pool: a player flips a light side token, the others see it at once
     for m in everyone:
@@ -287,13 +289,13 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     # a re-roll marks the first roll; the game master's undo marks the re-roll and lifts that mark
     kira.page.click("#table-reroll")
     for m in everyone:
-        expect(m.step(13).locator(".step-what")).to_have_text("re-rolled step 6", timeout=WAIT)
-        expect(m.step(6)).to_have_class(re.compile(r"\brerolled\b"))
+        expect(m.step(14).locator(".step-what")).to_have_text("re-rolled step 7", timeout=WAIT)
+        expect(m.step(7)).to_have_class(re.compile(r"\brerolled\b"))
     gm.page.click("#table-undo")
     for m in everyone:
-        expect(m.step(14).locator(".step-what")).to_have_text("undid step 13", timeout=WAIT)
-        expect(m.step(13)).to_have_class(re.compile(r"\bundone\b"))
-        expect(m.step(6)).not_to_have_class(re.compile(r"\brerolled\b"))
+        expect(m.step(15).locator(".step-what")).to_have_text("undid step 14", timeout=WAIT)
+        expect(m.step(14)).to_have_class(re.compile(r"\bundone\b"))
+        expect(m.step(7)).not_to_have_class(re.compile(r"\brerolled\b"))
     # a player may not undo: the page says why, and nothing is logged
     assert jax.page.locator("#table-undo").is_hidden()
 
@@ -303,20 +305,20 @@ def test_three_browsers_share_the_log_the_secret_stays_secret_and_typed_text_sta
     kira.page.fill("#table-rule-args", '{"by": "players", "choice": "bonus", "pool": "2a1p vs 2d"}')
     kira.page.click("#table-rule-form button[type=submit]")
     for m in everyone:
-        expect(m.step(15).locator(".step-what")).to_have_text("applied spend_destiny to the scene", timeout=WAIT)
-        expect(m.step(15).locator("code")).to_have_text("1a2p vs 2d")  # one green die upgraded to yellow
+        expect(m.step(16).locator(".step-what")).to_have_text("applied spend_destiny to the scene", timeout=WAIT)
+        expect(m.step(16).locator("code")).to_have_text("1a2p vs 2d")  # one green die upgraded to yellow
         expect(m.page.locator("#table-destiny-light")).to_have_text("0")
         expect(m.page.locator("#table-destiny-dark")).to_have_text("3")
-    kira.step(15).get_by_role("button", name="Roll this check").click()
+    kira.step(16).get_by_role("button", name="Roll this check").click()
     expect(kira.page.locator("#table-expression")).to_have_value("1a2p vs 2d")
     kira.page.click("#table-roll-button")
     for m in everyone:
-        expect(m.step(16).locator(".step-expression")).to_have_text("1a2p vs 2d", timeout=WAIT)
+        expect(m.step(17).locator(".step-expression")).to_have_text("1a2p vs 2d", timeout=WAIT)
 
     # every page shows every step once, in order; no markup anyone typed ran; the policy was never violated
     for m in everyone:
-        expect(m.steps()).to_have_count(16, timeout=WAIT)
-        assert m.seqs() == list(range(1, 17))
+        expect(m.steps()).to_have_count(17, timeout=WAIT)
+        assert m.seqs() == list(range(1, 18))
         _no_markup_ran(m)
         expect(m.page.get_by_text(LABEL, exact=False).first).to_be_visible()
     for m in everyone:
@@ -328,7 +330,7 @@ def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, 
     gm, link = _create(browser, server, "Marion", light=1, dark=1)
     kira = _join(browser, link, "Kira")
     lea = _join(browser, link, "Lea")
-    expect(lea.steps()).to_have_count(3, timeout=WAIT)
+    expect(lea.steps()).to_have_count(4, timeout=WAIT)
 
     lea.context.set_offline(True)
     expect(lea.page.locator("#table-status")).to_have_attribute("data-state", re.compile("offline|reconnecting"),
@@ -338,25 +340,25 @@ def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, 
     kira.page.click("#table-flip-light")
     gm.roll("3b")
     kira.page.click("#table-reroll")
-    expect(gm.steps()).to_have_count(8, timeout=WAIT)
+    expect(gm.steps()).to_have_count(9, timeout=WAIT)
     time.sleep(1.0)  # the steps are stored and streamed to the others: none reached the page offline
-    assert lea.seqs() == [1, 2, 3]
+    assert lea.seqs() == [1, 2, 3, 4]
 
     lea.context.set_offline(False)
     expect(lea.page.locator("#table-status")).to_have_attribute("data-state", "live", timeout=WAIT)
-    expect(lea.steps()).to_have_count(8, timeout=WAIT)
-    assert lea.seqs() == list(range(1, 9))
-    expect(lea.step(5).locator(".step-what")).to_have_text("rolled in secret")
-    expect(lea.step(5).locator(".die")).to_have_count(0)
+    expect(lea.steps()).to_have_count(9, timeout=WAIT)
+    assert lea.seqs() == list(range(1, 10))
+    expect(lea.step(6).locator(".step-what")).to_have_text("rolled in secret")
+    expect(lea.step(6).locator(".die")).to_have_count(0)
     expect(lea.page.locator("#table-destiny-dark")).to_have_text("2")
-    expect(lea.step(8).locator(".step-what")).to_have_text("re-rolled step 4")
-    expect(lea.step(4)).to_have_class(re.compile(r"\brerolled\b"))
+    expect(lea.step(9).locator(".step-what")).to_have_text("re-rolled step 5")
+    expect(lea.step(5)).to_have_class(re.compile(r"\brerolled\b"))
 
     # after the reconnect the stream goes on, and a roll appears once
     gm.roll("2d")
-    expect(lea.steps()).to_have_count(9, timeout=WAIT)
+    expect(lea.steps()).to_have_count(10, timeout=WAIT)
     time.sleep(0.5)
-    assert lea.seqs() == list(range(1, 10))
+    assert lea.seqs() == list(range(1, 11))
 
     # a reload keeps the seat (the key is in this browser's storage): the same member, the whole log once
     kira.page.reload()
@@ -364,12 +366,12 @@ def test_a_page_offline_misses_nothing_and_a_reload_keeps_the_seat(server: str, 
     expect(kira.page.locator("#table-status")).to_have_attribute("data-state", "live", timeout=WAIT)
     expect(kira.page.locator("#table-who")).to_contain_text("you are Kira")
     expect(kira.page.locator("#table-join-name")).to_be_hidden()
-    expect(kira.steps()).to_have_count(9, timeout=WAIT)
-    assert kira.seqs() == list(range(1, 10))
+    expect(kira.steps()).to_have_count(10, timeout=WAIT)
+    assert kira.seqs() == list(range(1, 11))
     kira.roll("1a")
     for m in (gm, kira, lea):
-        expect(m.steps()).to_have_count(10, timeout=WAIT)
-        assert m.seqs() == list(range(1, 11))
+        expect(m.steps()).to_have_count(11, timeout=WAIT)
+        assert m.seqs() == list(range(1, 12))
 
     # another browser with the link but no key joins as a new member, not into Kira's seat
     other = _member(browser, link)
@@ -405,7 +407,7 @@ def test_a_server_restart_misses_nothing(tmp_path: Path, browser: Browser) -> No
     kira = _join(browser, link, "Kira")
     kira.roll("2a vs 1d")
     for m in (gm, kira):
-        expect(m.steps()).to_have_count(3, timeout=WAIT)
+        expect(m.steps()).to_have_count(4, timeout=WAIT)
 
     serving.stop()
     for m in (gm, kira):
@@ -424,16 +426,16 @@ def test_a_server_restart_misses_nothing(tmp_path: Path, browser: Browser) -> No
     try:
         for m in (gm, kira):
             expect(m.page.locator("#table-status")).to_have_attribute("data-state", "live", timeout=WAIT)
-            expect(m.steps()).to_have_count(6, timeout=WAIT)
-            assert m.seqs() == list(range(1, 7))
-            expect(m.page.locator("#table-destiny-light")).to_have_text("1")
-        expect(gm.step(4).locator(".step-expression")).to_have_text("1p vs 1c")
-        expect(kira.step(4).locator(".die")).to_have_count(0)
-        expect(kira.step(6).locator(".step-expression")).to_have_text("3b")
-        gm.roll("1d")
-        for m in (gm, kira):
             expect(m.steps()).to_have_count(7, timeout=WAIT)
             assert m.seqs() == list(range(1, 8))
+            expect(m.page.locator("#table-destiny-light")).to_have_text("1")
+        expect(gm.step(5).locator(".step-expression")).to_have_text("1p vs 1c")
+        expect(kira.step(5).locator(".die")).to_have_count(0)
+        expect(kira.step(7).locator(".step-expression")).to_have_text("3b")
+        gm.roll("1d")
+        for m in (gm, kira):
+            expect(m.steps()).to_have_count(8, timeout=WAIT)
+            assert m.seqs() == list(range(1, 9))
         for m in (gm, kira):
             # while the server was down the page's requests failed: that, and nothing else, in its console
             cut = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_EMPTY_RESPONSE")

@@ -52,7 +52,7 @@ def test_commitment_client_seed_reveal_end_and_verify_on_the_page(server: str, b
     gm = _page(browser, server + "/#table", troubles)
     gm.fill("#table-gm", "Ana")
     gm.select_option("#table-system", "standard")
-    gm.check("#table-provable")
+    expect(gm.locator("#table-provable")).to_be_checked()  # committed seeds unless the game master says otherwise
     gm.click("#table-create button[type=submit]")
     expect(gm.locator("#table-provable-box")).to_be_visible(timeout=WAIT)
     commitment = gm.locator("#table-commitment").inner_text()

@@ -48,10 +48,13 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def seated(c: TestClient, players: tuple[str, ...] = ("Kira", "Jax"), scene: Any = ENCOUNTER,
-           provable: bool = False) -> dict[str, Any]:
-    """A table of FFG with its game master and players (``provable``: of committed seeds): its id, each member's
-    key."""
-    r = c.post("/tables", json={"system": "ffg", "gm": "GM", "scene": scene, "provable": provable})
+           provable: bool | None = None) -> dict[str, Any]:
+    """A table of FFG with its game master and players (``provable``: of committed seeds or not; ``None``: the
+    service's default, committed seeds): its id, each member's key."""
+    body: dict[str, Any] = {"system": "ffg", "gm": "GM", "scene": scene}
+    if provable is not None:
+        body["provable"] = provable
+    r = c.post("/tables", json=body)
     assert r.status_code == 201, r.text
     made = r.json()
     keys = {"GM": made["gm_key"]}
@@ -73,7 +76,10 @@ def test_create_and_join(client: TestClient, tmp_path: Path) -> None:
     assert r.status_code == 200
     table = r.json()
     assert {n: m["role"] for n, m in table["members"].items()} == {"GM": "gm", "Kira": "player", "Jax": "player"}
-    assert [e["kind"] for e in table["log"]] == ["join"] * 3
+    # a table of the service commits its server seed first (shown as its SHA-256, the seed itself never)
+    assert [e["kind"] for e in table["log"]] == ["seed"] + ["join"] * 3
+    assert table["commitment"] == table["log"][0]["commitment"] and len(table["commitment"]) == 64
+    assert table.get("server_seed") is None and made["table"].get("server_seed") is None
     # the keys are not in the database, only their hashes
     stored = (tmp_path / "tables.sqlite").read_bytes() + b"".join(
         p.read_bytes() for p in tmp_path.glob("tables.sqlite-*"))
@@ -88,7 +94,7 @@ def test_a_public_roll_reads_the_same_for_everyone(client: TestClient) -> None:
                     headers=bearer(t["keys"]["Kira"]))
     assert r.status_code == 200, r.text
     step = r.json()["step"]
-    assert step["member"] == "Kira" and step["seq"] == 4 and not step["secret"]
+    assert step["member"] == "Kira" and step["seq"] == 5 and not step["secret"]
     values = [d["value"] for d in step["dice"]]
     assert len(values) == 3 and all(1 <= v <= 6 for v in values)
     assert step["outcome"]["total"] == sum(values) + 1
@@ -98,8 +104,8 @@ def test_a_public_roll_reads_the_same_for_everyone(client: TestClient) -> None:
     total = step["outcome"]["total"]
     assert step["odds"]["percentile"] == pytest.approx((sum(counts[:total]) + counts[total] / 2) / 216)
     for reader in ("GM", "Jax"):
-        log = client.get(f"/tables/{t['id']}/log?after=3", headers=bearer(t["keys"][reader])).json()
-        assert log["version"] == 4 and log["steps"] == [step]
+        log = client.get(f"/tables/{t['id']}/log?after=4", headers=bearer(t["keys"][reader])).json()
+        assert log["version"] == 5 and log["steps"] == [step]
 
 
 def test_a_secret_roll_is_the_game_masters_only(client: TestClient) -> None:
@@ -201,6 +207,7 @@ def test_every_endpoint_is_in_the_schema_with_its_models(client: TestClient) -> 
                 "/tables/{table_id}/turn": "post", "/tables/{table_id}/round": "post",
                 "/tables/{table_id}/log": "get", "/tables/{table_id}/luck": "get", "/tables/{table_id}/events": "get",
                 "/tables/{table_id}/remove": "post", "/tables/{table_id}/rekey": "post",
+                "/tables/{table_id}/readmit": "post", "/tables/{table_id}/me": "get",
                 "/tables/{table_id}/clientseed": "post", "/tables/{table_id}/rotate": "post",
                 "/tables/{table_id}/end": "post", "/tables/{table_id}/reveal": "post",
                 "/tables/{table_id}/export": "get", "/tables/{table_id}/verify": "get",
@@ -390,13 +397,13 @@ def test_a_roll_reaches_the_other_clients_stream(live: tuple[str, Any]) -> None:
         t = seated(c)  # type: ignore[arg-type]
         jax = Stream(base, t["id"], t["keys"]["Jax"])
         gm = Stream(base, t["id"], t["keys"]["GM"])
-        assert jax.status == 200 and [e[0] for e in jax.take(3)] == [1, 2, 3]  # the joins, in order
-        gm.take(3)
+        assert jax.status == 200 and [e[0] for e in jax.take(4)] == [1, 2, 3, 4]  # the seed, the joins, in order
+        gm.take(4)
         step = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a1p vs 2d"},
                       headers=bearer(t["keys"]["Kira"])).json()["step"]
         for stream in (jax, gm):
             [(ident, data)] = stream.take(1)
-            assert ident == step["seq"] == 4 and data["dice"] == step["dice"] and data["member"] == "Kira"
+            assert ident == step["seq"] == 5 and data["dice"] == step["dice"] and data["member"] == "Kira"
         jax.close()
         gm.close()
 
@@ -409,7 +416,7 @@ def test_a_reconnect_with_last_event_id_misses_nothing(live: tuple[str, Any]) ->
         t = seated(c)  # type: ignore[arg-type]
         kira = bearer(t["keys"]["Kira"])
         first = Stream(base, t["id"], t["keys"]["Jax"])
-        seen = first.take(3)
+        seen = first.take(4)
         c.post(f"/tables/{t['id']}/roll", json={"expression": "1d6", "system": "standard"}, headers=kira)
         seen += first.take(1)
         first.close()  # the client goes away; the table moves on meanwhile
@@ -417,16 +424,16 @@ def test_a_reconnect_with_last_event_id_misses_nothing(live: tuple[str, Any]) ->
                        headers=kira).json()["step"] for _ in range(5)]
         again = Stream(base, t["id"], t["keys"]["Jax"], last=seen[-1][0], after=0)  # the header wins over ?after
         resumed = again.take(5)
-        assert [i for i, _ in seen + resumed] == list(range(1, 10))
+        assert [i for i, _ in seen + resumed] == list(range(1, 11))
         assert [d["dice"] for _, d in resumed] == [s["dice"] for s in made]
         more = c.post(f"/tables/{t['id']}/roll", json={"expression": "1d6", "system": "standard"},
                       headers=kira).json()["step"]
-        assert again.take(1)[0][0] == more["seq"] == 10
+        assert again.take(1)[0][0] == more["seq"] == 11
         with pytest.raises(queue.Empty):
             again.take(1, timeout=0.5)  # nothing doubled
         again.close()
-        late = Stream(base, t["id"], t["keys"]["Jax"], after=8)
-        assert [i for i, _ in late.take(2)] == [9, 10]
+        late = Stream(base, t["id"], t["keys"]["Jax"], after=9)
+        assert [i for i, _ in late.take(2)] == [10, 11]
         late.close()
 
 
@@ -436,8 +443,8 @@ def test_a_secret_rolls_dice_never_reach_a_players_stream(live: tuple[str, Any])
     base, _ = live
     with httpx.Client(base_url=base, timeout=30) as c:
         t = seated(c)  # type: ignore[arg-type]
-        jax = Stream(base, t["id"], t["keys"]["Jax"], after=3)
-        gm = Stream(base, t["id"], t["keys"]["GM"], after=3)
+        jax = Stream(base, t["id"], t["keys"]["Jax"], after=4)
+        gm = Stream(base, t["id"], t["keys"]["GM"], after=4)
         step = c.post(f"/tables/{t['id']}/roll", json={"expression": "3p vs 3c", "secret": True},
                       headers=bearer(t["keys"]["GM"])).json()["step"]
         [(_, mine)] = gm.take(1)
@@ -460,11 +467,11 @@ def test_the_stream_of_two_servers_on_one_database(tmp_path: Path) -> None:
     try:
         with httpx.Client(base_url=one_base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
-            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=3)
+            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=4)
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(3)]
             got = far.take(3)
-            assert [i for i, _ in got] == [4, 5, 6] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
+            assert [i for i, _ in got] == [5, 6, 7] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
             far.close()
     finally:
         one.should_exit = two.should_exit = True
@@ -508,11 +515,11 @@ def test_two_server_processes_on_postgresql_deliver_to_each_others_clients(tmp_p
         with httpx.Client(base_url=bases[0], timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
             far = Stream(bases[1], t["id"], t["keys"]["Jax"])
-            assert [i for i, _ in far.take(3)] == [1, 2, 3]
+            assert [i for i, _ in far.take(4)] == [1, 2, 3, 4]  # the seed's commitment, three joins
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(10)]
             got = far.take(10)
-            assert [i for i, _ in got] == list(range(4, 14)) and [d["dice"] for _, d in got] == [
+            assert [i for i, _ in got] == list(range(5, 15)) and [d["dice"] for _, d in got] == [
                 s["dice"] for s in steps]
             far.close()
     finally:

@@ -53,6 +53,8 @@ def endpoints(tid: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("POST", f"/tables/{tid}/end", None),
         ("GET", f"/tables/{tid}/export", None),
         ("GET", f"/tables/{tid}/verify", None),
+        ("POST", f"/tables/{tid}/readmit", {"name": "Kira"}),
+        ("GET", f"/tables/{tid}/me", None),
     ]
 
 
@@ -186,7 +188,7 @@ def test_what_a_player_types_is_answered_as_json_text(tmp_path: Path) -> None:
         log = c.get(f"/tables/{t['id']}/log", headers=key)
         assert log.headers["content-type"] == "application/json"
         assert log.headers["x-content-type-options"] == "nosniff"
-        assert log.json()["steps"][1]["member"] == script  # the text as typed, for the page to show as text
+        assert log.json()["steps"][2]["member"] == script  # the text as typed, for the page to show as text
 
 
 def test_an_unknown_table_with_a_key_is_404_and_creates_nothing(client: TestClient, tmp_path: Path) -> None:

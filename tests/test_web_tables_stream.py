@@ -52,7 +52,7 @@ def test_many_clients_of_a_table_cost_one_poll(tmp_path: Path) -> None:
             keys = [t["keys"][n] for n in ("GM", "Kira", "Jax")]
             streams = [Stream(base, t["id"], keys[i % 3]) for i in range(10)]
             for s in streams:
-                assert [i for i, _ in s.take(3)] == [1, 2, 3]
+                assert [i for i, _ in s.take(4)] == [1, 2, 3, 4]  # the seed's commitment, three joins
             ran = count_statements(app.state.tables.store.engine)
             time.sleep(1.0)
             idle = len(ran)
@@ -111,19 +111,19 @@ def test_on_postgresql_a_notification_wakes_the_other_process(postgres: str, mon
     try:
         with httpx.Client(base_url=one_base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
-            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=3)
+            far = Stream(two_base, t["id"], t["keys"]["Jax"], after=4)
             time.sleep(0.5)  # the other process's LISTEN is in place (and the table read again then)
             before = list(reads)
             steps = [c.post(f"/tables/{t['id']}/roll", json={"expression": "1d20", "system": "standard"},
                             headers=bearer(t["keys"]["Kira"])).json()["step"] for _ in range(5)]
             got = far.take(5, timeout=20)
-            assert [i for i, _ in got] == [4, 5, 6, 7, 8] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
+            assert [i for i, _ in got] == [5, 6, 7, 8, 9] and [d["dice"] for _, d in got] == [s["dice"] for s in steps]
             assert reads == before  # the five steps came with their notifications: nothing read back
             big = c.post(f"/tables/{t['id']}/roll", json={"expression": "200d6", "system": "standard"},
                          headers=bearer(t["keys"]["Kira"])).json()["step"]
             assert len(json.dumps(big)) > MAX_PAYLOAD
             [(ident, data)] = far.take(1, timeout=20)
-            assert ident == 9 and data["dice"] == big["dice"] and reads == [*before, 8]  # too large: read back
+            assert ident == 10 and data["dice"] == big["dice"] and reads == [*before, 9]  # too large: read back
             far.close()
     finally:
         one.should_exit = two.should_exit = True
@@ -146,11 +146,11 @@ def test_a_step_stored_by_another_program_reaches_the_stream(backend: str, tmp_p
     try:
         with httpx.Client(base_url=base, timeout=30) as c:
             t = seated(c)  # type: ignore[arg-type]
-            gm = Stream(base, t["id"], t["keys"]["GM"], after=3)
+            gm = Stream(base, t["id"], t["keys"]["GM"], after=4)
             with open_store(db) as store:
                 step = store.seat(t["id"], t["keys"]["Jax"]).roll("2d6", "standard", seed=7)
             [(ident, data)] = gm.take(1)
-            assert ident == step.seq == 4 and data["dice"] == json.loads(step.model_dump_json())["dice"]
+            assert ident == step.seq == 5 and data["dice"] == json.loads(step.model_dump_json())["dice"]
             gm.close()
     finally:
         server.should_exit = True

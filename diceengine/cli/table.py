@@ -32,6 +32,7 @@ KEY = N_("key of {name} ({role}): {key}")
 KEYS_NOTE = N_("each key is shown once: give it to its member (the table keeps only its hash)")
 JOINED = N_("{name} joins the table; key: {key}")
 REMOVED = N_("{name} is no longer a member of the table: their key opens it no more")
+READMITTED = N_("{name} may join the table again")
 REKEYED = N_("{name}'s new key (shown once; the old one opens the table no more): {key}")
 UNDID = N_("step #{seq} undone")
 LUCK = NP_("{name}: {n} roll, mean percentile {mean}", "{name}: {n} rolls, mean percentile {mean}")
@@ -245,6 +246,16 @@ def cmd_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_readmit(args: argparse.Namespace) -> int:
+    from .. import table as T
+
+    store, table_id = _store(args)
+    with store:
+        store.update(table_id, lambda t: T.readmit(t, args.as_name or t.gm()[0], args.name))
+    print(gettext(READMITTED, args.lang, name=args.name))
+    return 0
+
+
 def _remover(table: Any, args: argparse.Namespace) -> str:
     """Who removes: ``--as``, else a game master other than the member removed (else that member: a game master
     leaving, whom the table refuses when they are its only one)."""
@@ -293,8 +304,9 @@ def _add_member_commands(inner: Any, common: Callable[..., None]) -> None:
     q.add_argument("--player", nargs="+", default=[], metavar="NAME", help="the players")
     q.add_argument("--seed", type=int, default=None, help="draw every roll from this seed (reproducible)")
     q.add_argument("--scene", default=None, metavar="KIND[=JSON]", help="the state of play to start from")
-    q.add_argument("--provable", action="store_true",
-                   help="derive the dice from a committed server seed (dice table verify checks them)")
+    q.add_argument("--provable", action=argparse.BooleanOptionalAction, default=None,
+                   help="derive the dice from a committed server seed, which dice table verify checks (the default "
+                        "without --seed); --no-provable: fresh entropy nobody can check")
     q.set_defaults(func=cmd_new)
 
     q = inner.add_parser("join", help="a member joins the table (prints their key)")
@@ -307,6 +319,12 @@ def _add_member_commands(inner: Any, common: Callable[..., None]) -> None:
     common(q, json_flag=False, as_help="the game master (default: the first)")
     q.add_argument("name", metavar="NAME")
     q.set_defaults(func=cmd_remove)
+
+    q = inner.add_parser("readmit", help="a member removed by the game master may join again")
+    common(q, json_flag=False)
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--as", dest="as_name", default=None, metavar="NAME", help="the game master (default: the first)")
+    q.set_defaults(func=cmd_readmit)
 
     q = inner.add_parser("rekey", help="a member gets a new key (printed once); the old one opens the table no more")
     common(q, as_help="who asks: the member (the default) or a game master")

@@ -34,6 +34,7 @@ RULE_SCENE, RULE_ON = N_("applies {rule} to the scene"), N_("applies {rule} to {
 CALLS_FOR = N_("which calls for the check {check}")
 UNDOES = N_("undoes step #{seq}")
 REMOVES, REKEYS = N_("removes {name} from the table"), N_("gives {name} a new key")
+READMITS = N_("lets {name} join the table again")
 SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
 #: the committed seeds' steps (diceengine.table.provable)
 COMMITS = N_("commits to a server seed (SHA-256 {commitment})")
@@ -86,9 +87,9 @@ def _what(entry: Any, lang: str | None) -> str:
         return gettext(CHARACTER, lang, name=entry.target)
     if kind == "undo":
         return gettext(UNDOES, lang, seq=entry.undoes)
-    if kind in ("remove", "rekey"):
-        removes = kind == "remove"
-        return gettext(REMOVES if removes else REKEYS, lang, name=entry.target)
+    if kind in ("remove", "rekey", "readmit"):
+        words = {"remove": REMOVES, "rekey": REKEYS, "readmit": READMITS}[kind]
+        return gettext(words, lang, name=entry.target)
     if kind in ("seed", "end", "clientseed", "reveal"):
         return _seed_words(entry, lang)
     if kind == "save":

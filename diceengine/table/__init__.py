@@ -33,6 +33,7 @@ from .rules import (
     new_table,
     next_round,
     next_turn,
+    readmit,
     remove_member,
     reroll,
     roll,
@@ -51,7 +52,7 @@ __all__ = [
     "SqlTableStore", "Table", "TableAccessError", "TableConflict", "TableError", "TableFormatError",
     "TableFull", "TableNotFound", "TableStore", "add_character", "adjust", "authenticate", "chi2_sf", "end_table", "export_log",
     "fairness", "flip", "import_log", "join", "last_roll", "luck", "new_table", "next_round", "next_turn",
-    "open_store", "remove_member", "reroll", "reveal_secret", "roll", "rotate_key", "rotate_seed", "rule",
+    "open_store", "readmit", "remove_member", "reroll", "reveal_secret", "roll", "rotate_key", "rotate_seed", "rule",
     "set_client_seed", "set_order", "state_of", "undo", "verify", "view",
 ]
 

@@ -38,14 +38,15 @@ def hash_key(key: str) -> str:
 
 def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequence[str] = (),
               scene: BaseModel | Mapping[str, Any] | None = None, seed: int | None = None, lang: str | None = None,
-              pools: Mapping[str, int] | None = None, time: datetime | None = None, provable: bool = False
+              pools: Mapping[str, int] | None = None, time: datetime | None = None, provable: bool | None = None
               ) -> tuple[Table, dict[str, str]]:
     """A new table of ``system`` with its game master(s) and players, and each member's key (give each their
     own; the table keeps only their hashes). ``scene``: the ruleset's state of play to start from (an instance
     of one of its rules of play's state classes; ``None``: its default scene, when it has one); ``seed``: the
-    rolls are drawn from it, step by step, reproducibly (``None``: fresh entropy); ``pools``: the table's own
-    counters; ``provable``: the dice are derived from a server seed committed by the first step
-    (:mod:`diceengine.table.provable`; ``seed`` is then ignored)."""
+    rolls are drawn from it, step by step, reproducibly; ``pools``: the table's own counters; ``provable``: the
+    dice are derived from a secret server seed committed by the first step (:mod:`diceengine.table.provable`):
+    ``None`` (the default) when no ``seed`` is given, ``True`` always (``seed`` is then ignored), ``False``
+    never (without a ``seed``, fresh entropy that nobody can check afterwards)."""
     from diceengine.registry import get_system
 
     from .provable import committed
@@ -57,6 +58,8 @@ def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequ
     table = Table(id=table_id, system=sys_.name, seed=seed, lang=lang, created=now(time), play=play)
     keys: dict[str, str] = {}
     gms = [gm] if isinstance(gm, str) else list(gm)
+    if provable is None:
+        provable = seed is None
     if provable and gms:
         table = committed(table.model_copy(update={"seed": None}), gms[0], time)
     for name in [gm] if isinstance(gm, str) else list(gm):
@@ -83,6 +86,9 @@ def join(table: Table, name: str, role: str = "player", key: str | None = None,
         raise TableError(N_("a member's name is 1 to 100 characters, not {name}"), name=repr(name))
     if name in table.members:
         raise TableError(N_("{name} is already a member of this table"), name=repr(name))
+    if name in table.barred:
+        raise TableAccessError(N_("{name} was removed by the game master and may join again only once a game master "
+                                  "lets them back"), name=repr(name))
     if len(table.members) >= MAX_MEMBERS:
         raise TableFull(N_("this table is full: it seats at most {most} members"), most=MAX_MEMBERS)
     key = key or new_key()
@@ -94,14 +100,26 @@ def join(table: Table, name: str, role: str = "player", key: str | None = None,
 def remove_member(table: Table, actor: str, name: str, time: datetime | None = None) -> Table:
     """``name`` leaves the table, removed by a game master or by their own choice: their key opens it no more
     (every request with it refused, their live logs closed); their steps stay in the log, under their name. A
-    table keeps at least one game master."""
+    table keeps at least one game master. A removal by a game master sticks: the name may not join again until a
+    game master lets it back (:func:`readmit`); a member who left may join again."""
     if actor != name:
         game_master(table, actor, N_("only the game master may remove another member"))
     removed = member_of(table, name)
     if removed.role == "gm" and len(table.gm()) == 1:
         raise TableError(N_("{name} is the table's only game master and cannot be removed"), name=repr(name))
     entry = new_entry(table, "remove", actor, time, target=name)
-    return appended(table, entry, members={n: m for n, m in table.members.items() if n != name})
+    barred = table.barred if actor == name else (*table.barred, name)
+    return appended(table, entry, members={n: m for n, m in table.members.items() if n != name}, barred=barred)
+
+
+def readmit(table: Table, actor: str, name: str, time: datetime | None = None) -> Table:
+    """A game master lets ``name``, whom a game master removed, join the table again (a step of the log; they
+    join as anyone does, with a new key)."""
+    game_master(table, actor, N_("only the game master may let a removed member back"))
+    if name not in table.barred:
+        raise TableError(N_("{name} was not removed by the game master: there is no one to let back"), name=repr(name))
+    entry = new_entry(table, "readmit", actor, time, target=name)
+    return appended(table, entry, barred=tuple(n for n in table.barred if n != name))
 
 
 def rotate_key(table: Table, actor: str, name: str | None = None, key: str | None = None,

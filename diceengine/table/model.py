@@ -67,10 +67,10 @@ TableId = Annotated[str, AfterValidator(check_table_id), WithJsonSchema(
 
 Role = Literal["gm", "player"]
 Kind = Literal["join", "roll", "rule", "flip", "adjust", "order", "turn", "character", "undo", "remove", "rekey",
-               "save", "seed", "end", "clientseed", "reveal"]
-#: the steps that change the members, not the state of play (a member joins, is removed, gets a new key): never
-#: undone, and a watcher reads the table again after one (its members changed)
-MEMBER_KINDS = frozenset({"join", "remove", "rekey"})
+               "readmit", "save", "seed", "end", "clientseed", "reveal"]
+#: the steps that change the members, not the state of play (a member joins, is removed, gets a new key, is let
+#: back after a removal): never undone, and a watcher reads the table again after one (its members changed)
+MEMBER_KINDS = frozenset({"join", "remove", "rekey", "readmit"})
 #: the steps of the committed seeds (:mod:`diceengine.table.provable`): a server seed committed or revealed, the
 #: table ended, a member's client seed, a secret roll revealed
 SEED_KINDS = frozenset({"seed", "end", "clientseed", "reveal"})
@@ -207,7 +207,8 @@ class Table(_Data):
 
     A table of committed seeds (:mod:`diceengine.table.provable`) holds its secret ``server_seed`` (hex; stored,
     never shown before its reveal), its SHA-256 ``commitment`` (public), each member's ``client_seeds``, the
-    ``nonces`` (each member's rolls since their client seed or the seed's rotation) and whether it has ``ended``."""
+    ``nonces`` (each member's rolls since their client seed or the seed's rotation) and whether it has ``ended``.
+    ``barred``: the names a game master removed, refused when they join again until a game master lets them back."""
 
     format: int = FORMAT
     id: TableId
@@ -222,6 +223,7 @@ class Table(_Data):
     ended: bool = False
     created: datetime
     members: dict[str, Member] = Field(default_factory=dict)
+    barred: tuple[str, ...] = ()
     play: Play = Play()
     log: tuple[Entry, ...] = ()
 

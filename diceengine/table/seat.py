@@ -96,6 +96,10 @@ class Seat:
         """Remove the member ``name`` (the game master; anyone: themselves), their key refused from then on."""
         return self._step(rules.remove_member, name)
 
+    def readmit(self, name: str) -> Entry:
+        """Let ``name``, removed by a game master, join again (the game master)."""
+        return self._step(rules.readmit, name)
+
     def rotate_key(self, name: str | None = None) -> str:
         """A new key for ``name`` (``None``: this member's own, which this seat then uses); returns it."""
         given: list[str] = []

@@ -23,8 +23,10 @@ __all__ = [
     "JoinResponse",
     "LogResponse",
     "LuckResponse",
+    "MemberResponse",
     "Mismatch",
     "OrderRequest",
+    "ReadmitRequest",
     "ReadyResponse",
     "RekeyRequest",
     "RekeyResponse",
@@ -60,7 +62,8 @@ class CreateTableRequest(_Strict):
     scene: StateIn | None = None
     lang: str | None = Field(None, max_length=16)
     pools: dict[str, Int] = Field(default_factory=dict, max_length=32)
-    provable: bool = Field(False, description="derive the dice from a server seed committed by the first step")
+    provable: bool = Field(True, description="derive the dice from a secret server seed committed by the first step "
+                                             "(the default; false: fresh entropy nobody can check afterwards)")
 
 
 class CreateTableResponse(BaseModel):
@@ -162,6 +165,13 @@ class LogResponse(BaseModel):
     steps: list[Entry]
 
 
+class MemberResponse(BaseModel):
+    """Whose key it is: the member's name and role (a page given a key learns whose seat it opens)."""
+
+    name: str
+    role: str
+
+
 class LuckResponse(BaseModel):
     """Each member's luck and the fairness test over the rolls the member may read."""
 
@@ -171,6 +181,12 @@ class LuckResponse(BaseModel):
 
 class RemoveRequest(_Strict):
     """The member to remove from the table (the game master removes anyone; a member may leave)."""
+
+    name: Name = Field(examples=["Kira"])
+
+
+class ReadmitRequest(_Strict):
+    """The member the game master removed and now lets join again."""
 
     name: Name = Field(examples=["Kira"])
 

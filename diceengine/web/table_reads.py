@@ -15,7 +15,7 @@ from ..table import Table
 from ..table.model import TableId
 from .table_access import Key, Lang, Refused, TableState, public, refusals
 from .table_events import Hub, stream
-from .table_models import LogResponse, LuckResponse, Mismatch, VerifyResponse
+from .table_models import LogResponse, LuckResponse, MemberResponse, Mismatch, VerifyResponse
 
 __all__ = ["MAX_LOG", "read_routes"]
 
@@ -40,6 +40,17 @@ def _log_routes(router: APIRouter, tables: TableState) -> None:
             seat = tables.seat(table_id, key)
             with refusals():
                 return log_in_language(public(seat.table()), lang)
+
+        return await tables.read(read)  # type: ignore[no-any-return]
+
+    @router.get("/{table_id}/me", response_model=MemberResponse)
+    async def me(table_id: TableId, key: Key) -> MemberResponse:
+        """Whose key this is: the member's name and role (nothing of the key)."""
+        def read() -> MemberResponse:
+            seat = tables.seat(table_id, key)
+            with refusals():
+                member = seat.table().members[seat.name]
+            return MemberResponse(name=member.name, role=member.role)
 
         return await tables.read(read)  # type: ignore[no-any-return]
 

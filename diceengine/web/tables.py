@@ -63,6 +63,7 @@ from .table_models import (
     JoinRequest,
     JoinResponse,
     OrderRequest,
+    ReadmitRequest,
     ReadyResponse,
     RekeyRequest,
     RekeyResponse,
@@ -323,6 +324,12 @@ def _member_routes(router: APIRouter, step: Step) -> None:
         """Remove a member (the game master; a member may remove themselves): from this step on their key is
         refused on every route, and their open live logs end."""
         return await step(table_id, key, R.remove_member, req.name)
+
+    @router.post("/{table_id}/readmit", response_model=StepResponse)
+    async def readmit(table_id: TableId, req: ReadmitRequest, key: Key) -> StepResponse:
+        """Let a member the game master removed join again (the game master): until then their name is refused
+        at the join link."""
+        return await step(table_id, key, R.readmit, req.name)
 
     @router.post("/{table_id}/rekey", response_model=RekeyResponse)
     async def rekey(table_id: TableId, req: RekeyRequest, key: Key) -> RekeyResponse:

@@ -107,6 +107,7 @@ export function describe(step) {
     case "save": return savedWords(a);
     case "remove": return t("removed {name} from the table", { name: step.target });
     case "rekey": return t("gave {name} a new key", { name: step.target });
+    case "readmit": return t("let {name} join the table again", { name: step.target });
     case "rule": return fmt(step.target ? t("applied {rule} to {target}") : t("applied {rule} to the scene"),
                             { rule: step.rule, target: step.target });
     case "roll":

@@ -5,40 +5,19 @@
 // so the stream is read with fetch() and resumed after the last step seen (?after=N and Last-Event-ID).
 // What a member typed (names, labels, characters) reaches the page as text only (el(..., {text}), textContent).
 "use strict";
-import { api, el, engine, fill as fmt, num, t } from "./common.js";
+import { api, el, engine, fill as fmt, t } from "./common.js";
 import { legend } from "./glyphs.js";
 import { Live } from "./table-live.js";
 import { buildMembers, memberStepSeen, renderMembers } from "./table-members.js";
 import { buildProvable, renderProvable, stepSeen } from "./table-provable.js";
+import { refreshLuck as refreshLuckOf } from "./table-luck.js";
+import { renderCharacters, renderInitiative, renderPools } from "./table-play.js";
+import { buildKeyForm, forgetSeat, loadSeat, saveSeat } from "./table-seats.js";
+import { buildStart, renderSeats } from "./table-start.js";
+import { button, clearError, errorBox, field, showError } from "./table-ui.js";
 import { describe, renderDice, renderOdds, renderOutcome, timeOf } from "./table-steps.js";
 
-// ---- the seats kept in this browser: "diceengine.table.<id>" -> {key, name, system}
-
-const SEAT = "diceengine.table.";
-
-function loadSeat(id) {
-  try { const seat = JSON.parse(localStorage.getItem(SEAT + id) || "null"); return seat && seat.key ? seat : null; }
-  catch (e) { return null; }
-}
-function saveSeat(id, seat) { localStorage.setItem(SEAT + id, JSON.stringify(seat)); }
-function forgetSeat(id) { localStorage.removeItem(SEAT + id); }
-function allSeats() {
-  const seats = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i);
-    if (k && k.startsWith(SEAT)) { const s = loadSeat(k.slice(SEAT.length)); if (s) seats.push({ id: k.slice(SEAT.length), ...s }); }
-  }
-  return seats.sort((a, b) => (b.since || 0) - (a.since || 0));
-}
-
 export function shareLink(id) { return `${location.origin}/#table/${id}`; }
-// a pasted link (".../#table/<id>" or ".../tables/<id>/join") or a bare id
-function idOf(text) {
-  const s = text.trim();
-  const m = /#table\/([A-Za-z0-9_-]+)/.exec(s) || /\/tables\/([A-Za-z0-9_-]+)/.exec(s);
-  if (m) return m[1];
-  return /^[A-Za-z0-9_-]+$/.test(s) ? s : null;
-}
 
 // ---- the view's parts
 
@@ -46,30 +25,6 @@ let section = null;
 let room = null;  // the open table: {id, key, name, role, table, steps (seq -> step), live}
 const parts = {};
 
-// `label` is a page's word, already through t()
-function field(label, input, cls) {
-  return el("label", cls ? { class: cls } : {}, label, input);
-}
-function button(label, onClick, cls) {
-  const b = el("button", { type: "button", text: label });
-  if (cls) b.className = cls;
-  b.addEventListener("click", onClick);
-  return b;
-}
-function errorBox() {
-  const box = el("div", { class: "table-error", role: "alert", hidden: "" });
-  box.append(el("span", { class: "table-error-message" }), el("pre", { class: "table-error-caret", hidden: "" }));
-  return box;
-}
-function showError(box, err) {
-  const data = (err && err.data) || { message: String((err && err.message) || err) };
-  box.querySelector(".table-error-message").textContent = data.message || t("refused");
-  const caret = box.querySelector(".table-error-caret");
-  caret.textContent = data.caret || "";
-  caret.hidden = !data.caret;
-  box.hidden = false;
-}
-function clearError(box) { box.hidden = true; }
 
 // the systems whose notation reads a trailing description: there a roll's label travels in its expression
 const DESCRIBED = new Set(["standard"]);
@@ -80,77 +35,7 @@ const CHARACTERS = {
   d6: ["D6Character", { codes: { Dexterity: "3D", blaster: "4D" } }],
   d20pool: ["Character", { attributes: {}, disciplines: {} }],
 };
-// the scene a new table starts with
-function startingScene(system, light, dark) {
-  if (system === "ffg") return { kind: "Encounter", state: { destiny: { light, dark } } };
-  if (system === "d20pool") return { kind: "PoolState", state: {} };
-  return null;
-}
 
-// ---- #table: create a table, join one by its link, the seats this browser keeps
-
-function buildStart() {
-  const gm = el("input", { id: "table-gm", required: "", maxlength: "100", autocomplete: "off", spellcheck: "false" });
-  const system = el("select", { id: "table-system" });
-  for (const s of engine.list) system.append(el("option", { value: s.name, text: s.name }));
-  system.value = engine.systems.ffg ? "ffg" : (engine.list[0] || {}).name;
-  const light = el("input", { id: "table-light", type: "number", min: "0", max: "20", value: "2", class: "narrow" });
-  const dark = el("input", { id: "table-dark", type: "number", min: "0", max: "20", value: "1", class: "narrow" });
-  const destiny = el("span", { class: "table-destiny-start" }, field(t("Light side tokens"), light), field(t("Dark side tokens"), dark));
-  const provable = el("input", { id: "table-provable", type: "checkbox" });
-  const provableLabel = el("label", { class: "inline", id: "table-provable-label" }, provable, t("dice anyone can verify"));
-  const showDestiny = () => { destiny.hidden = system.value !== "ffg"; };
-  system.addEventListener("change", showDestiny);
-  showDestiny();
-  const createError = errorBox();
-  const create = el("form", { id: "table-create", autocomplete: "off" },
-    el("div", { class: "row" }, field(t("Your name (game master)"), gm, "grow"), field(t("System"), system), destiny, provableLabel,
-       el("button", { type: "submit", text: t("Create the table") })), createError);
-  create.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    clearError(createError);
-    const body = { system: system.value, gm: gm.value.trim() };
-    if (provable.checked) body.provable = true;
-    const scene = startingScene(system.value, parseInt(light.value || "0", 10), parseInt(dark.value || "0", 10));
-    if (scene) body.scene = scene;
-    try {
-      const made = await api("/tables", body);
-      saveSeat(made.table_id, { key: made.gm_key, name: body.gm, system: body.system, since: Date.now(),
-                                commitment: made.table.commitment });
-      location.hash = `#table/${made.table_id}`;
-    } catch (err) { showError(createError, err); }
-  });
-
-  const link = el("input", { id: "table-link", autocomplete: "off", spellcheck: "false", placeholder: t("a table's link or id") });
-  const joinError = errorBox();
-  const join = el("form", { id: "table-open", autocomplete: "off" },
-    el("div", { class: "row" }, field(t("The link the game master gave you"), link, "grow"),
-       el("button", { type: "submit", class: "secondary", text: t("Go to the table") })), joinError);
-  join.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const id = idOf(link.value);
-    if (!id) { showError(joinError, { message: t("that is not a table's link") }); return; }
-    location.hash = `#table/${id}`;
-  });
-  const seats = el("ul", { id: "table-seats", class: "table-seats" });
-  parts.seats = seats;
-  parts.seatsBox = el("div", { class: "table-seats-box" }, el("h3", { text: t("Your tables in this browser") }), seats);
-  return el("section", { id: "table-start", "aria-labelledby": "table-start-title" },
-    el("h2", { id: "table-start-title", text: t("A game table") }),
-    el("p", { class: "hint", text: t("The game master creates a table and shares its link; the players join by the link. Everyone sees the rolls live, with their exact odds.") }),
-    el("h3", { text: t("Create a table") }), create,
-    el("h3", { text: t("Join a table") }), join, parts.seatsBox);
-}
-
-function renderSeats() {
-  const seats = allSeats();
-  parts.seats.replaceChildren();
-  parts.seatsBox.hidden = !seats.length;
-  for (const s of seats) {
-    parts.seats.append(el("li", {}, el("a", { href: `#table/${s.id}`, text: s.id }), " ",
-                          el("span", { class: "muted", text: fmt(t("{name}, {system}"), { name: s.name, system: s.system || "" }) })));
-  }
-}
 
 // ---- #table/<id> without a seat: join by the link
 
@@ -174,8 +59,16 @@ function buildJoin() {
   });
   parts.joinName = name;
   parts.joinTitle = el("p", { class: "muted" });
+  const keyForm = buildKeyForm("table-invite", () => parts.joinId, enterWithKey, { errorBox, showError });
   return el("section", { id: "table-invite", "aria-labelledby": "table-invite-title", hidden: "" },
-    el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form);
+    el("h2", { id: "table-invite-title", text: t("Join the table") }), parts.joinTitle, form,
+    el("details", { id: "table-invite-key-box" }, el("summary", { text: t("I already have a key for this table") }), keyForm));
+}
+
+// a key typed for the table `id` is now this browser's seat there: the table opened (again) with it
+function enterWithKey(id) {
+  closeRoom();
+  return openTable(id);
 }
 
 // ---- the table itself
@@ -243,8 +136,10 @@ function buildRoom() {
     closeRoom();
     location.hash = "#table";
   }, "secondary link");
+  parts.keyBox = el("details", { id: "table-key-box" }, el("summary", { text: t("Enter a key for this table") }),
+    buildKeyForm("table-room", () => room && room.id || parts.roomId, enterWithKey, { errorBox, showError }));
   const head = el("section", { id: "table-head", "aria-labelledby": "table-title" },
-    el("div", { class: "table-headline" }, parts.title, parts.status), parts.who, parts.share, leave);
+    el("div", { class: "table-headline" }, parts.title, parts.status), parts.who, parts.share, leave, parts.keyBox);
 
   parts.log = el("ol", { id: "table-log", class: "table-log", "aria-live": "polite", "aria-label": t("the table's log") });
   const logBox = el("section", { id: "table-log-box", "aria-labelledby": "table-log-title" },
@@ -487,97 +382,12 @@ function addStep(step) {
   if (step.seq > room.table.version) room.table.version = step.seq;
   if (step.after && step.seq >= room.playSeq) { room.table.play = step.after; room.playSeq = step.seq; renderPlay(); }
   if (step.kind === "join") { room.table.members[step.member] = { name: step.member, role: step.result === "gm" ? "gm" : "player" }; renderPlay(); }
-  if (step.kind === "remove") { memberStepSeen(room, step); renderPlay(); }
+  if (step.kind === "remove" || step.kind === "readmit") { memberStepSeen(room, step); renderPlay(); }
   remark();
   if (step.kind === "roll" || step.kind === "undo") refreshLuck();
   if (["seed", "end", "clientseed"].includes(step.kind)) { stepSeen(room, step); renderProvable(parts.provable, room); }
 }
 
-// ---- the state of play: pools, initiative, characters
-
-function counters(play) {
-  const out = [];
-  const scene = play.scene || {};
-  for (const [k, v] of Object.entries(scene)) {
-    if (Number.isInteger(v) && !k.includes("_per_") && !k.endsWith("_cap")) out.push([k, v]);
-  }
-  for (const [k, v] of Object.entries(play.pools || {})) out.push([k, v]);
-  return out;
-}
-
-function renderPools(play) {
-  const box = parts.pools;
-  box.replaceChildren();
-  const destiny = play.scene && play.scene.destiny;
-  if (destiny && Number.isInteger(destiny.light) && Number.isInteger(destiny.dark)) {
-    const pips = el("div", { class: "destiny", role: "img",
-      "aria-label": fmt(t("{light} light side, {dark} dark side"), { light: destiny.light, dark: destiny.dark }) });
-    for (let i = 0; i < destiny.light; i++) pips.append(el("span", { class: "pip light" }));
-    for (let i = 0; i < destiny.dark; i++) pips.append(el("span", { class: "pip dark" }));
-    box.append(el("p", { class: "destiny-count" },
-      el("span", { id: "table-destiny-light", class: "count", text: String(destiny.light) }), " " + t("light side") + " · ",
-      el("span", { id: "table-destiny-dark", class: "count", text: String(destiny.dark) }), " " + t("dark side")), pips);
-    const toDark = button(t("Flip a light side token"), () => act("flip", { from: "destiny.light", to: "destiny.dark", tokens: 1 }, parts.poolError));
-    const toLight = button(t("Flip a dark side token"), () => act("flip", { from: "destiny.dark", to: "destiny.light", tokens: 1 }, parts.poolError), "secondary");
-    toDark.id = "table-flip-light";
-    toLight.id = "table-flip-dark";
-    toDark.disabled = destiny.light < 1;
-    toLight.disabled = destiny.dark < 1;
-    box.append(el("div", { class: "row" }, toDark, toLight));
-  }
-  const list = el("ul", { class: "table-counters" });
-  for (const [name, value] of counters(play)) {
-    const minus = button("−", () => act("adjust", { pool: name, delta: -1 }, parts.poolError), "secondary small");
-    const plus = button("+", () => act("adjust", { pool: name, delta: 1 }, parts.poolError), "secondary small");
-    minus.setAttribute("aria-label", fmt(t("take one from {pool}"), { pool: name }));
-    plus.setAttribute("aria-label", fmt(t("add one to {pool}"), { pool: name }));
-    minus.disabled = value < 1;
-    list.append(el("li", { "data-pool": name }, el("span", { class: "pool-name", text: name }),
-                   el("b", { class: "count", text: String(value) }), minus, plus));
-  }
-  if (list.children.length) box.append(list);
-  if (!box.children.length) box.append(el("p", { class: "muted", text: t("No pool yet: the game master adds one.") }));
-}
-
-function renderInitiative(play) {
-  parts.round.textContent = fmt(t("Round {round}"), { round: play.round });
-  parts.order.replaceChildren();
-  play.order.forEach((name, i) => {
-    const li = el("li", { text: name });
-    if (i === play.turn) { li.classList.add("current"); li.setAttribute("aria-current", "true"); }
-    parts.order.append(li);
-  });
-  if (!play.order.length) parts.order.append(el("li", { class: "muted", text: t("no initiative order yet") }));
-  if (document.activeElement !== parts.orderInput) parts.orderInput.value = (play.order.length ? play.order : Object.keys(play.characters)).join(", ");
-}
-
-// fields of a character's state that say nothing at the table
-const QUIET = new Set(["name", "created", "player"]);
-
-function stateSummary(state) {
-  const list = el("dl", { class: "state" });
-  for (const [k, v] of Object.entries(state || {})) {
-    if (QUIET.has(k) || v === null || v === false || (Array.isArray(v) && !v.length) ||
-        (typeof v === "object" && v !== null && !Object.keys(v).length)) continue;
-    let text;
-    if (Array.isArray(v)) text = v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ");
-    else if (typeof v === "object") text = Object.entries(v).map(([a, b]) => `${a} ${typeof b === "object" ? JSON.stringify(b) : b}`).join(", ");
-    else text = String(v);
-    list.append(el("dt", { text: k.replaceAll("_", " ") }), el("dd", { text }));
-  }
-  return list;
-}
-
-function renderCharacters(play) {
-  parts.characters.replaceChildren();
-  for (const c of Object.values(play.characters || {})) {
-    const owner = c.owner ? fmt(t("played by {name}"), { name: c.owner }) : t("the game master's");
-    parts.characters.append(el("li", { "data-character": c.name },
-      el("div", {}, el("b", { class: "character-name", text: c.name }), " ", el("span", { class: "muted", text: owner })),
-      stateSummary(c.state)));
-  }
-  if (!parts.characters.children.length) parts.characters.append(el("li", { class: "muted", text: t("no character yet") }));
-}
 
 // "@hit": the roll saved at the table as hit (null: no such saved roll); undefined for any other expression
 function savedRoll(text) {
@@ -612,9 +422,9 @@ function renderPlay() {
                                  : t("{system} · you are {name} · game master: {gms} · players: {players}"),
     { system: table.system, name: room.name, players: players.join(", ") || "-",
       gms: Object.values(table.members).filter((m) => m.role === "gm").map((m) => m.name).join(", ") });
-  renderPools(play);
-  renderInitiative(play);
-  renderCharacters(play);
+  renderPools(parts, act, play);
+  renderInitiative(parts, play);
+  renderCharacters(parts, play);
   renderSaved(play);
   renderMembers(parts.members, room);
   // the game master's parts
@@ -636,41 +446,8 @@ function renderPlay() {
   document.getElementById("table-rule-box").hidden = !CHARACTERS[table.system];
 }
 
-// ---- luck: GET luck, refreshed after the rolls (at most one request in flight)
 
-let luckTimer = null;
-function refreshLuck() {
-  if (luckTimer) return;
-  luckTimer = setTimeout(async () => {
-    luckTimer = null;
-    if (!room) return;
-    const current = room;
-    try {
-      const data = await api(`/tables/${encodeURIComponent(current.id)}/luck`, undefined, { key: current.key });
-      if (room === current) renderLuck(data);
-    } catch (err) { /* the next roll refreshes it */ }
-  }, 300);
-}
-
-function renderLuck(data) {
-  const table = el("table", { id: "table-luck-table" },
-    el("tr", {}, el("th", { text: t("member") }), el("th", { text: t("rolls") }), el("th", { text: t("mean percentile") }),
-       el("th", { text: t("successes") }), el("th", { text: t("expected") })));
-  for (const l of Object.values(data.luck)) {
-    const mean = l.mean === null ? "-" : `${Math.round(100 * l.mean)}%` + (l.expected_error ? ` ± ${Math.round(100 * l.expected_error)}` : "");
-    const row = el("tr", { "data-member": l.member }, el("td", { text: l.member }), el("td", { text: String(l.rolls) }),
-      el("td", { text: mean }), el("td", { text: l.checks ? `${l.successes} / ${l.checks}` : "-" }),
-      el("td", { text: l.checks ? num(Math.round(100 * l.expected_successes) / 100) : "-" }));
-    if (l.mean !== null) row.children[2].className = l.mean >= 0.5 ? "good" : "bad";
-    table.append(row);
-  }
-  const f = data.fairness;
-  const verdict = f.dof > 0
-    ? fmt(t("The dice against their exact odds: chi-square {statistic} on {dof} degrees of freedom, p = {p} ({n} rolls)."),
-          { statistic: f.statistic.toFixed(2), dof: f.dof, p: f.p_value.toPrecision(3), n: f.rolls })
-    : fmt(t("{n} rolls: too few of one expression yet for the fairness test."), { n: f.rolls });
-  parts.luck.replaceChildren(el("div", { class: "scroll" }, table), el("p", { class: "hint", id: "table-fairness", text: verdict }));
-}
+function refreshLuck() { refreshLuckOf(() => room, parts.luck); }
 
 // ---- opening and closing a table
 
@@ -685,6 +462,7 @@ function setStatus(kind) {
                   refused: t("this key no longer opens the table") };
   parts.status.textContent = words[kind] || kind;
   parts.status.dataset.state = kind;
+  if (kind === "refused") parts.keyBox.open = true;  // a new key from the game master goes there
 }
 
 async function openTable(id) {
@@ -699,10 +477,13 @@ async function openTable(id) {
   }
   if (room && room.id === id) { reveal("room"); return; }
   closeRoom();
+  parts.roomId = id;
+  parts.keyBox.open = false;
   let table;
   try { table = await api(`/tables/${encodeURIComponent(id)}`, undefined, { key: seat.key }); }
   catch (err) {
     reveal("room");
+    if (err.status === 401) parts.keyBox.open = true;
     parts.log.replaceChildren();
     parts.title.textContent = fmt(t("Table {id}"), { id });
     showError(parts.rollError, err.status === 401 ? { message: t("this browser's key no longer opens the table") } : err);
@@ -736,13 +517,13 @@ function reveal(which) {
 
 function showRoute(rest) {
   const id = rest && rest[0];
-  if (!id) { closeRoom(); renderSeats(); reveal("start"); return Promise.resolve(); }
+  if (!id) { closeRoom(); renderSeats(parts); reveal("start"); return Promise.resolve(); }
   return openTable(id);
 }
 
 export async function mount(where, rest) {
   section = where;
-  parts.start = buildStart();
+  parts.start = buildStart(parts);
   parts.invite = buildJoin();
   parts.room = buildRoom();
   section.replaceChildren(parts.start, parts.invite, parts.room);
