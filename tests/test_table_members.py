@@ -169,3 +169,23 @@ def test_a_member_who_leaves_may_join_again_and_a_removal_sticks_across_the_stor
         T.join(T.import_log(T.export_log(removed)), "Jax")
     with pytest.raises(T.TableError, match="no step to undo"):
         T.undo(T.readmit(removed, "Ana", "Jax"), "Ana")  # neither the removal nor the readmission is undone
+
+
+def test_the_barred_names_are_stored_and_exported_only_when_there_are_some(tmp_path: Path) -> None:
+    """A table nobody was removed from stores and exports no ``barred`` (it reads in a release older than
+    removals that stick); one with a removal keeps it through the store and the export."""
+    import json
+
+    table, _ = seated()
+    plain = json.loads(T.export_log(table))["table"]
+    assert "barred" not in plain
+    barred = T.remove_member(table, "Ana", "Jax")
+    assert json.loads(T.export_log(barred))["table"]["barred"] == ["Jax"]
+    assert T.import_log(T.export_log(barred)).barred == ("Jax",)
+    with T.open_store(f"sqlite:///{tmp_path / 't.db'}") as store:
+        store.create(table)
+        store.update(table.id, lambda t: T.remove_member(t, "Ana", "Jax"))
+        again = store.load(table.id)
+    assert again.barred == ("Jax",)
+    with pytest.raises(T.TableError):
+        T.join(again, "Jax")

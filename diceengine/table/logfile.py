@@ -18,7 +18,7 @@ LOG_KIND = "diceengine.table"
 
 def export_log(table: Table) -> str:
     """The table and its whole log as one JSON document (:func:`import_log` reads it back)."""
-    body = table.model_dump(mode="json", exclude={"log", "server_seed"})  # a seed is exported only once revealed
+    body = table.model_dump(mode="json", exclude={"log", "server_seed"} | table.unstored())  # a seed is exported only once revealed
     body["log"] = [e.model_dump(mode="json", exclude={"rerolled_by", "undone_by"}) for e in table.log]
     return json.dumps({"kind": LOG_KIND, "format": FORMAT, "table": body}, ensure_ascii=False)
 

@@ -235,6 +235,11 @@ class Table(_Data):
         """The names of the game masters."""
         return [m.name for m in self.members.values() if m.role == "gm"]
 
+    def unstored(self) -> set[str]:
+        """The fields left out when the table is stored or exported: ``barred`` while nobody is barred, so that a
+        table without a removal reads in a release older than removals that stick."""
+        return set() if self.barred else {"barred"}
+
 
 def marked(log: tuple[Entry, ...] | list[Entry]) -> tuple[Entry, ...]:
     """The log with ``rerolled_by`` and ``undone_by`` derived from the re-rolls and undos in it (an undone

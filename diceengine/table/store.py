@@ -445,7 +445,7 @@ def _reason(err: exc.DBAPIError) -> str:
 
 
 def _state_json(table: Table) -> str:
-    return table.model_dump_json(exclude={"log"})
+    return table.model_dump_json(exclude={"log"} | table.unstored())
 
 
 def _rows(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
