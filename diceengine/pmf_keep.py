@@ -317,9 +317,9 @@ def ranked_die(faces: Sequence[tuple[int, float]], n: int, rank: int) -> PMF:
     WORK.work += ranked_die_cost(len(faces), n, rank, lo, hi).work
     dense = np.bincount(np.array(values) - lo, weights=[q for _, q in faces])
     total = dense.sum()
-    below = np.cumsum(dense) / total  # P(X <= x)
+    below = dense.cumsum() / total  # P(X <= x)
     above = np.zeros(len(dense))  # P(X > x), summed from the top
-    above[:-1] = np.cumsum(dense[:0:-1])[::-1] / total
+    above[:-1] = dense[:0:-1].cumsum()[::-1] / total
     below[-1] = 1.0
     p = np.empty(len(dense))
     if n - rank <= rank + 1:  # P(at least rank + 1 of n at most x)
