@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from math import comb
 from typing import Any
 
@@ -371,8 +371,8 @@ def _ranked_values(faces: Sequence[tuple[int, float]], lo: int, hi: int, upper: 
     below[-1] = 1.0
     cdf = [tail(b, a) for b, a in zip(below, above)]
     p = [cdf[0] if upper else 1.0 - cdf[0]]
-    p += [y - x for x, y in zip(cdf, cdf[1:])] if upper else [x - y for x, y in zip(cdf, cdf[1:])]
-    return [q if q > 0.0 else 0.0 for q in p]
+    p += [y - x for x, y in pairwise(cdf)] if upper else [x - y for x, y in pairwise(cdf)]
+    return [max(0.0, q) for q in p]
 
 
 def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:

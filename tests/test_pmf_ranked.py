@@ -116,7 +116,7 @@ def test_faces_of_no_chance_at_all_as_the_dp():
 def test_a_small_support_worked_value_by_value_as_in_arrays(faces, monkeypatch):
     """A support of at most ``SMALL_SPAN`` values is worked out on Python floats (a first question's numpy calls
     cost more): every rank of 1 to 7 dice gives what the arrays give (the same tail formula, both ways)."""
-    import diceengine.pmf_keep as pmf_keep
+    from diceengine import pmf_keep
 
     span = max(v for v, _ in faces) - min(v for v, _ in faces) + 1
     assert span <= pmf_keep.SMALL_SPAN
