@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from diceengine.lazy import np
 
@@ -14,6 +15,8 @@ __all__ = ["MAX_SUPPORT", "PMF", "WORK", "convolve", "convolve_cost", "power_cos
 
 #: largest support an exact distribution may have
 MAX_SUPPORT = 2_000_000
+#: largest support :meth:`PMF.from_mapping` sums in a Python list before making it an array
+_LISTED = 1024
 
 
 class _Counter:
@@ -98,7 +101,9 @@ class PMF:
             return cls.point(0, 0.0)
         lo, hi = min(mapping), max(mapping)
         _check_support(hi - lo + 1)
-        p = np.zeros(hi - lo + 1)
+        span = hi - lo + 1
+        # a small support summed in Python floats, then made one array (no numpy call per value); a large one in place
+        p: Any = [0.0] * span if span <= _LISTED else np.zeros(span)
         for v, q in mapping.items():
             p[v - lo] += q
         return cls(lo, p)

@@ -364,3 +364,16 @@ def test_wider_scores_count_more_work():
     pmf_module.WORK.work = 0.0
     keep_dp(wide, 3, 2, True)
     assert pmf_module.WORK.work > little
+
+
+def test_from_mapping_the_same_in_a_list_or_in_place(monkeypatch):
+    """A small support is summed in a Python list, a large one in an array in place: the same masses (each value's
+    chances added in the same order)."""
+    from diceengine import pmf_core
+
+    mapping = {-3: 0.125, 0: 0.25, 2: 0.0, 5: 0.5, 7: 0.125}
+    listed = PMF.from_mapping(mapping)
+    monkeypatch.setattr(pmf_core, "_LISTED", 0)
+    in_place = PMF.from_mapping(mapping)
+    assert (listed.offset, listed.p.tolist()) == (in_place.offset, in_place.p.tolist()) == \
+        (-3, [0.125, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.125])
