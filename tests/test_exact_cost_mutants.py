@@ -20,9 +20,7 @@ CASES = [
     ("5d6!", 1.5), ("5d6!>=5", 1.5), ("3d6!!", 1.5), ("3d6!p", 1.5),  # explosion chains
     ("4d6!kh3", 1.5), ("5d6!>=4kh2", 1.5), ("5d6!p>=5kh2", 1.5), ("8d6!>=5dl2dh2", 1.5),  # chains then ranks
     ("5d10>=8f1dl2", 2.0), ("6d10>=7kh3", 2.0), ("6d6>=5dl1dh1", 2.0), ("4d6kh3cs", 1.1),  # scores kept by rank
-    # one pass over the faces (uncounted numpy calls, estimated), then a power: 3d6>=5 counts two convolutions of
-    # two and three cells since a power no longer starts from a convolution by [1] (measured 3.03)
-    ("4d6", 3.0), ("3d6>=5", 3.2), ("4d6r1", 3.0), ("3d6cs6cf1", 3.0),
+    ("4d6", 3.0), ("3d6>=5", 3.0), ("4d6r1", 3.0), ("3d6cs6cf1", 3.0),  # one pass over the faces, then a power
     ("4d6!cs6", 6.0), ("3d6!!cs6", 6.0), ("3d6!cs6cf1", 6.0), ("3d6!pcs6cf1", 6.0), ("5d6!!>=5cs6", 6.0),
     ("4d6!cs6kh3", 6.0),
     ("4d{90,95,100}kh2cs100", 1.12),  # scores far from 0: the sums span 11 values, not 191 (measured 1.10)  # criticals tallied on exploding dice: the chains followed apart for each count of marks
