@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import diceengine.registry as registry  # noqa: PLR0402 - the module itself, not its package's re-exports
@@ -75,6 +76,16 @@ def _resolved(sys_: System, options: dict[str, Any]) -> tuple[dict[str, Any], tu
     return resolved, settings
 
 
+def _parser() -> Any:
+    """:mod:`diceengine.parser`, imported on the first expression the quick reader leaves to it (a first roll of the
+    commonest expressions never imports it), then read from ``sys.modules`` (a relative import statement reads its
+    package's spec in Python each time)."""
+    found = sys.modules.get("diceengine.parser")
+    if found is None:
+        from . import parser as found
+    return found
+
+
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
     if type(system) is not str and not isinstance(system, System):
         system = plain_text(system, "a system name")
@@ -85,9 +96,7 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
     quick = getattr(sys_, "quick", None)  # the commonest expressions, read and prepared directly
     found = quick(expression, resolved) if quick is not None else None
     if found is None:
-        from .parser import parse
-
-        tree, build = parse(expression, sys_), None
+        tree, build = _parser().parse(expression, sys_), None
     else:
         tree, build, _ = found
     try:

@@ -62,6 +62,8 @@ class Cost:
 
     def check(self, what: str = "these exact odds") -> None:
         """Raise :class:`~diceengine.errors.DiceLimitError` when over the budget, saying why."""
+        if self.work <= MAX_WORK and self.cells <= MAX_CELLS:  # within the budget: no import run (a relative import
+            return  # reads its package's spec in Python: microseconds on a first question, the caches cold)
         from .errors import DiceLimitError
 
         if self.work > MAX_WORK:

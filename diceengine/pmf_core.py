@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from diceengine.lazy import np
 
@@ -14,6 +15,8 @@ __all__ = ["MAX_SUPPORT", "PMF", "WORK", "convolve", "convolve_cost", "power_cos
 
 #: largest support an exact distribution may have
 MAX_SUPPORT = 2_000_000
+#: largest support :meth:`PMF.from_mapping` sums in a Python list before making it an array
+_LISTED = 1024
 
 
 class _Counter:
@@ -48,16 +51,17 @@ def convolve_cost(la: int, lb: int) -> Cost:
 
 def power_cost(length: int, n: int) -> tuple[Cost, int]:
     """Cost of :meth:`PMF.power` of a support of ``length`` to ``n`` copies, and the resulting length."""
-    cost, result, base = Cost(), 1, length
+    cost, result, base = Cost(), 0, length  # 0: nothing summed yet (the first copy taken as it is)
     while n:
         if n & 1:
-            cost = cost + convolve_cost(result, base)
-            result += base - 1
+            if result:
+                cost = cost + convolve_cost(result, base)
+            result += base - 1 if result else base
         n >>= 1
         if n:
             cost = cost + convolve_cost(base, base)
             base = 2 * base - 1
-    return cost, result
+    return cost, max(result, 1)
 
 
 class PMF:
@@ -66,7 +70,9 @@ class PMF:
     __slots__ = ("offset", "p")
 
     def __init__(self, offset: int, p: np.ndarray) -> None:
-        nz = np.flatnonzero(p)
+        if type(p) is not np.ndarray:
+            p = np.asarray(p, dtype=np.float64)
+        nz = p.nonzero()[0]  # one-dimensional: np.flatnonzero without its two Python calls
         if len(nz) == 0:
             self.offset, self.p = 0, np.zeros(1)
             return
@@ -95,7 +101,9 @@ class PMF:
             return cls.point(0, 0.0)
         lo, hi = min(mapping), max(mapping)
         _check_support(hi - lo + 1)
-        p = np.zeros(hi - lo + 1)
+        span = hi - lo + 1
+        # a small support summed in Python floats, then made one array (no numpy call per value); a large one in place
+        p: Any = [0.0] * span if span <= _LISTED else np.zeros(span)
         for v, q in mapping.items():
             p[v - lo] += q
         return cls(lo, p)
@@ -147,13 +155,17 @@ class PMF:
     def power(self, n: int) -> PMF:
         """The sum of ``n`` independent copies."""
         _check_support((len(self.p) - 1) * n + 1)
-        result, base = PMF.point(0), self
+        if n == 0:
+            return PMF.point(0)
+        result: PMF | None = None  # nothing summed yet: the first copy is taken as it is (no convolution by [1])
+        base = self
         while n:
             if n & 1:
-                result = result + base
+                result = base if result is None else result + base
             n >>= 1
             if n:
                 base = base + base
+        assert result is not None
         return result
 
     def combine(self, other: PMF, op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> PMF:

@@ -369,7 +369,7 @@ def _load(ep: Any) -> System:
 
 def get_system(name: str | System) -> System:
     """The registered system called ``name`` (loading its entry point on first use)."""
-    if isinstance(name, System):
+    if type(name) is not str and isinstance(name, System):  # a name: no look through the ABC's subclass caches
         return name
     system = _registry.get(name)
     if system is not None:

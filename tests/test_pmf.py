@@ -93,9 +93,11 @@ def test_keep_sum_cost_counts_the_steps_of_its_loops():
         assert most.work - more.work == pytest.approx(more.work - cheap.work)  # each face its steps
         assert more.work > cheap.work
         wide = keep_sum_cost(faces, n, keep, 0, 100_001)
-        # doubling the array nearly doubles the work of every step
+        # doubling the array nearly doubles the work of every step (from a base in arrays too: one die kept of a
+        # support of at most SMALL_SPAN values is worked out in Python, value by value)
         wider = keep_sum_cost(faces, n, keep, 0, 200_001)
-        assert (wider.work - cheap.work) == pytest.approx(2 * (wide.work - cheap.work), rel=1e-3)
+        base = keep_sum_cost(faces, n, keep, 0, 40)
+        assert (wider.work - base.work) == pytest.approx(2 * (wide.work - base.work), rel=1e-3)
         assert wide.work > 10 * cheap.work
 
 
@@ -362,3 +364,16 @@ def test_wider_scores_count_more_work():
     pmf_module.WORK.work = 0.0
     keep_dp(wide, 3, 2, True)
     assert pmf_module.WORK.work > little
+
+
+def test_from_mapping_the_same_in_a_list_or_in_place(monkeypatch):
+    """A small support is summed in a Python list, a large one in an array in place: the same masses (each value's
+    chances added in the same order)."""
+    from diceengine import pmf_core
+
+    mapping = {-3: 0.125, 0: 0.25, 2: 0.0, 5: 0.5, 7: 0.125}
+    listed = PMF.from_mapping(mapping)
+    monkeypatch.setattr(pmf_core, "_LISTED", 0)
+    in_place = PMF.from_mapping(mapping)
+    assert (listed.offset, listed.p.tolist()) == (in_place.offset, in_place.p.tolist()) == \
+        (-3, [0.125, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.125])

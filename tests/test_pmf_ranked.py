@@ -107,3 +107,24 @@ def test_faces_of_no_chance_at_all_as_the_dp():
     faces = [(1, 0.0), (2, 0.0), (3, 0.0)]
     assert keep_sum(faces, 3, 1, True).items() == keep_dp(_units(faces), 3, 1, True).items()
     assert not any(math.isnan(q) for _, q in window_sum(faces, 3, 1, 2).items())
+
+
+@pytest.mark.parametrize("faces", [[(v, float(q)) for v, q in UNEVEN.items()],
+                                   [(v, 1 / 8) for v in range(1, 9)],
+                                   [(1, 0.3), (2, 0.0), (5, 0.3), (7, 0.3), (9, 0.0)],
+                                   [(v, (v % 5 + 1) / 96.0) for v in range(-3, 29)]])
+def test_a_small_support_worked_value_by_value_as_in_arrays(faces, monkeypatch):
+    """A support of at most ``SMALL_SPAN`` values is worked out on Python floats (a first question's numpy calls
+    cost more): every rank of 1 to 7 dice gives what the arrays give (the same tail formula, both ways)."""
+    from diceengine import pmf_keep
+
+    span = max(v for v, _ in faces) - min(v for v, _ in faces) + 1
+    assert span <= pmf_keep.SMALL_SPAN
+    for n in range(1, 8):
+        for rank in range(n):
+            small = ranked_die(faces, n, rank)
+            monkeypatch.setattr(pmf_keep, "SMALL_SPAN", 0)
+            arrays = ranked_die(faces, n, rank)
+            monkeypatch.undo()
+            assert small.offset == arrays.offset and len(small.p) == len(arrays.p)
+            assert max(abs(small.p - arrays.p)) <= 1e-15, (n, rank)

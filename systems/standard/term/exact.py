@@ -129,8 +129,10 @@ class TermOdds:
             return self.each_die.pmf()[0]
         if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
             values, probs = first_face_arrays(spec)
-            if spec.success is not None or spec.tally is not None:
-                values = score_array(spec, values)
+            WORK.work += 2 * NUMPY_CALL + 2 * spec.sides  # the faces and their chances, one array each
+            if spec.success is None and spec.tally is None:  # each face its own score: the chances as they are
+                return PMF(spec.faces.start, probs).power(spec.count)
+            values = score_array(spec, values)
             lo = int(values.min())
             return PMF(lo, np.bincount(values - lo, weights=probs)).power(spec.count)
         units, _ = self._units()
