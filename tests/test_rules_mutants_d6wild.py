@@ -4,13 +4,12 @@ untested, each expectation read from the text or enumerated here."""
 from __future__ import annotations
 
 import pytest
+from diceengine.systems.d6wild import play
+from diceengine.systems.d6wild.play import WildCharacter, WildScene
 
 import diceengine as de
 from diceengine import api
 from diceengine.pmf import WORK
-from diceengine.systems.d6wild import play
-from diceengine.systems.d6wild.play import WildCharacter, WildScene
-
 from tests.helpers import clear_engine_caches, roundtrip
 
 

@@ -20,8 +20,8 @@ def test_every_symbol_count_is_a_whole_number(pool):
     dist = de.distribution(pool, "ffg", letters="colour")
     for name in ("success", "advantage", "triumph", "despair", "light", "dark"):
         assert dist.column(name).dtype.kind == "i", name
-    for outcome, _ in dist.items():
-        assert all(type(getattr(outcome, f)) is int for f in ("light", "dark")), outcome
+    for outcome, p in dist.items():
+        assert p > 0 and all(type(getattr(outcome, f)) is int for f in ("light", "dark")), outcome
 
 
 def test_a_refusal_names_the_character():
