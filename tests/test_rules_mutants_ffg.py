@@ -35,6 +35,13 @@ def test_a_refusal_names_the_character():
     assert str(err.value) == "Vex, a rival, is past its wound threshold: out of the fight"
 
 
+def test_negative_damage_is_refused():
+    sheet = CharacterSheet(name="Kel", characteristics={"brawn": 2}, wound_base=10)
+    with pytest.raises(de.DiceError) as err:
+        harm.suffer_wounds(sheet, -1)
+    assert str(err.value) == "damage is not negative"
+
+
 def test_a_downgrade_is_one_die_unless_told():
     """Text 004: a downgrade turns one yellow die back to green (one red to purple)."""
     pool = DicePool(ability=2, proficiency=2, difficulty=1, challenge=2)
