@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from diceengine.systems.ffg import fight as ffg_fight
-from diceengine.systems.ffg import harm
+from diceengine.systems.ffg import harm, play
 from diceengine.systems.ffg.rules import DicePool, build_pool
 from diceengine.systems.ffg.sheet import CharacterSheet
 
@@ -71,3 +71,21 @@ def test_a_seeded_battle_rolls_the_same_initiative():
     again = ffg_fight.FFGBattle(setup, 300, np.random.default_rng(8)).order
     assert len(set(map(tuple, first.tolist()))) == 2   # both orders occur
     assert (first == again).all()
+
+
+def test_each_refusal_of_a_talent_is_said_in_full():
+    """Text 004's talent trees: a place is tier 1-5, column 1-4, bought once, unlocked from the tier above,
+    for 5 x the tier in XP; each refusal names the place, the tree and the character."""
+    sheet = CharacterSheet(name="Kira", characteristics={"willpower": 3}, xp=12)
+    sheet = play.buy_talent(sheet, "Toughened", "Bodyguard", 1, column=2).state   # 5 XP, 7 left
+    cases = [
+        ((6, 1), "a talent's place is tier 1 to 5 and column 1 to 4, not tier 6, column 1"),
+        ((1, 5), "a talent's place is tier 1 to 5 and column 1 to 4, not tier 1, column 5"),
+        ((1, 2), "Kira already bought the talent at tier 1, column 2 of Bodyguard"),
+        ((3, 1), "a tier 3 talent of Bodyguard is unlocked by one of tier 2 first"),
+        ((2, 1), "Grit at tier 2 costs 10 XP, Kira has 7"),
+    ]
+    for (tier, column), message in cases:
+        with pytest.raises(de.DiceError) as err:
+            play.buy_talent(sheet, "Grit", "Bodyguard", tier, column=column)
+        assert str(err.value) == message
