@@ -8,10 +8,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from diceengine.systems.d6 import Wound
+from diceengine.systems.d6 import Wound, play
 from diceengine.systems.d6 import fight as F
+from diceengine.systems.d6.play import D6Character, D6Scene
 
-from tests.helpers import chi2_passes
+from tests.helpers import chi2_passes, refused
 
 
 def totals(dice: int, pips: int = 0) -> Counter:
@@ -40,3 +41,13 @@ def test_d6_duel_tied_attack_goes_to_the_player_character(players):
     hit_b = battle.level[1] >= Wound.WOUNDED
     assert not (hit_a & hit_b).any() and (hit_a | hit_b).all()
     assert chi2_passes(hit_b.tolist(), {True: a_first, False: 1 - a_first})
+
+
+def test_a_treatment_refused_says_who_and_why():
+    """Text 000: the dead are past treatment; a stun is no wound."""
+    codes = {"blaster": "5D+1", "strength": "3D"}
+    dead = D6Scene(characters={"Roark": D6Character(name="Roark", codes=codes, health=Wound.MORTALLY_WOUNDED,
+                                                    mortal_round=1, dead=True)})
+    refused(play.treat, dead, "Roark", "bacta_tank", match=r"^Roark is dead$")
+    unhurt = D6Scene(characters={"Roark": D6Character(name="Roark", codes=codes)})
+    refused(play.treat, unhurt, "Roark", match=r"^Roark has no wound to treat$")

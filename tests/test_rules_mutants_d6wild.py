@@ -10,7 +10,7 @@ from diceengine.systems.d6wild.play import WildCharacter, WildScene
 import diceengine as de
 from diceengine import api
 from diceengine.pmf import WORK
-from tests.helpers import clear_engine_caches, roundtrip
+from tests.helpers import clear_engine_caches, refused, roundtrip
 
 
 def test_a_skill_written_with_a_hyphen_or_spaces_is_the_same_skill():
@@ -37,3 +37,13 @@ def test_the_exact_cost_follows_the_work_counted(expression, complication):
     WORK.work = 0
     de.distribution(expression, "d6wild", complication=complication)
     assert 0.75 * WORK.work <= cost.work <= 1.25 * WORK.work, (cost.work, WORK.work)
+
+
+def test_refusals_of_training_and_unconscious_minutes_say_who():
+    """Text 003: one pip of a skill in training at a time; « inconscient 2D6 minutes », recorded once."""
+    kel = WildCharacter(name="Kel", character_points=10, codes={"dodge": "3D+1", "strength": "3D"})
+    state = play.advance_skill(WildScene(characters={"Kel": kel}), "Kel", "dodge", used=False).state
+    refused(play.advance_skill, state, "Kel", "dodge", used=False, match=r"^Kel is already training dodge$")
+    out = WildCharacter(name="Kel", codes={"strength": "3D"}, stuns_taken=3, unconscious_until=40)   # 3 stuns on 3D
+    refused(play.record_unconscious, WildScene(characters={"Kel": out}), "Kel", 5,
+            match=r"^Kel's minutes unconscious are already recorded$")

@@ -89,3 +89,16 @@ def test_each_refusal_of_a_talent_is_said_in_full():
         with pytest.raises(de.DiceError) as err:
             play.buy_talent(sheet, "Grit", "Bodyguard", tier, column=column)
         assert str(err.value) == message
+
+
+def test_a_critical_injury_roll_is_asked_for_then_recorded():
+    """Text 004: d100 plus 10 per critical injury already suffered; one roll pending at a time."""
+    sheet = CharacterSheet(name="Kel", characteristics={"brawn": 2}, wound_base=10, criticals=[40])
+    with pytest.raises(de.DiceError) as err:
+        harm.record_critical(sheet, 50)
+    assert str(err.value) == "no critical injury roll to record: ask for one first"
+    asked = harm.critical_injury_check(sheet).state
+    assert asked.critical_pending == 10
+    with pytest.raises(de.DiceError) as err:
+        harm.critical_injury_check(asked)
+    assert str(err.value) == "Kel's critical injury roll is not recorded yet"
