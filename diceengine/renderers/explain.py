@@ -27,11 +27,17 @@ def words_text(words: Words, gettext: Callable[[str], str], ngettext: Callable[[
     return text.format(**dict(words.args)) if words.args else text
 
 
+#: a face a critical marker flags (``cs`` / ``cf``), right after its value: ``20(cs)``, ``4(cs)!``
+_CRITICAL_MARKS = {"success": "(cs)", "failure": "(cf)"}
+
+
 def face_marks(face: Face) -> str:
-    """What a numeric face counts for, after its value: ``!`` exploded, ``*`` per success, ``_`` per
-    failure, ``!`` a complication."""
+    """What a numeric face counts for, after its value: ``(cs)`` / ``(cf)`` a critical mark, ``!`` exploded,
+    ``*`` per success, ``_`` per failure, ``!`` a complication."""
     die = face.die
-    marks = "!" if die.exploded else ""
+    marks = _CRITICAL_MARKS.get(die.critical, "") if die.critical is not None else ""
+    if die.exploded:
+        marks += "!"
     if face.score > 0:
         marks += "*" * face.score
     elif face.score < 0:

@@ -102,27 +102,12 @@ class TermText:
             if spec.sort is not None:
                 order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
             counts = spec.success is not None
-            marks = spec.crit_success is not None or spec.crit_failure is not None
             make = self._face
             for j, i in enumerate(order):
                 if j:
                     parts.append(", ")
-                v = data[i]
                 kept = i not in gone
-                face = make(v, kept, face_score(spec, v) if counts and kept else 0)
-                if not marks:
-                    parts.append(face)
-                    continue
-                score = face.score
-                mark = _CRIT_MARKS.get(face.die.critical or "")
-                if mark and kept and not score:
-                    parts += (face, mark)
-                elif mark and kept:  # the mark goes right after the face, before its success marks
-                    parts += (face._replace(score=0), mark, "*" * max(score, 0) + "_" * max(-score, 0))
-                elif mark:
-                    parts.append(Group((face, mark)))
-                else:
-                    parts.append(face)
+                parts.append(make(data[i], kept, face_score(spec, data[i]) if counts and kept else 0))
         else:
             units = data
             if spec.sort is not None:
@@ -141,7 +126,6 @@ class TermText:
         """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``, ``4(cs)+2``."""
         spec = self.spec
         unit_dropped = not spec.per_die and any(f & DROPPED for _, f in unit)
-        marks = spec.crit_success is not None or spec.crit_failure is not None
         shown: list[Part] = []
         after_reroll = False
         for k, (v, f) in enumerate(unit):
@@ -150,14 +134,7 @@ class TermText:
             after_reroll = bool(f & REROLLED)
             score = face_score(spec, v) if spec.per_die and spec.success is not None and \
                 not f & (DROPPED | REROLLED) else 0
-            face = self._face(v, not f & (REROLLED | DROPPED), score, f)
-            mark = _CRIT_MARKS.get(face.die.critical or "") if marks and not f & (REROLLED | EXPLODED) else None
-            if mark is None:
-                shown.append(face)
-            elif spec.per_die and f & DROPPED:
-                shown.append(Group((face, mark)))
-            else:  # the mark right after the face, before its success marks: 20(cs)*
-                shown += (face._replace(score=0), mark, _score_text(score))
+            shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))  # its marks: 20(cs)*, 4(cs)!
         if spec.success is not None and not unit_dropped and not spec.per_die:
             last = shown[-1]
             if isinstance(last, Face):
