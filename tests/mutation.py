@@ -146,6 +146,8 @@ def stage(modules: list[str], pytest_args: list[str] | None = None, tests: list[
     if pytest_args:
         text = text.replace("pytest_add_cli_args = [", f"pytest_add_cli_args = [{json.dumps(pytest_args)[1:-1]}, ", 1)
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
+    for module in modules:
+        undecorated(STAGE / staged_path(module))
     shutil.copy2(ROOT / "README.md", STAGE / "README.md")
     shutil.copytree(ROOT / "docs", STAGE / "docs", dirs_exist_ok=True)  # pages whose examples the tests run
     if (ROOT / "examples").exists():  # files the tests read
@@ -164,6 +166,33 @@ def stage(modules: list[str], pytest_args: list[str] | None = None, tests: list[
                 if path.is_file() and rel not in mutated and "__pycache__" not in rel:
                     (mutants / rel).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(path, mutants / rel)
+
+
+#: decorators that only mark a function (return it unchanged): moved after it in the staged copy, since mutmut 3
+#: mutates no decorated function (every rule of play is marked ``@rule(...)``)
+MARKERS = {"rule"}
+
+
+def undecorated(path: Path) -> None:
+    """Rewrites ``@rule(X)`` over a function as ``name = rule(X)(name)`` right after it, in the staged copy at
+    ``path``, so that mutmut mutates the rules of play (same module, same behaviour)."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    moves = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or len(node.decorator_list) != 1:
+            continue
+        marker = node.decorator_list[0]
+        if isinstance(marker, ast.Call) and isinstance(marker.func, ast.Name) and marker.func.id in MARKERS:
+            moves.append((marker, node))
+    for marker, node in sorted(moves, key=lambda m: -m[1].lineno):
+        assert node.end_lineno is not None and marker.end_lineno is not None
+        indent = " " * node.col_offset
+        call = " ".join(ast.get_source_segment(source, marker).split())  # type: ignore[union-attr]
+        lines.insert(node.end_lineno, f"{indent}{node.name} = {call}({node.name})\n")
+        del lines[marker.lineno - 1:marker.end_lineno]
+    if moves:
+        path.write_text("".join(lines), encoding="utf-8")
 
 
 def accepted() -> list[tuple[Key, str]]:

@@ -3,6 +3,8 @@ module or mutmut renumbers it; another mutation of the same line gets another ke
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.mutation import Key, format_record, function_of, mutant_key, mutant_keys, parse_record
 
 # diffs as ``mutmut show`` prints them (mutmut 3.8, difflib's unified diff of the function)
@@ -108,3 +110,24 @@ def test_stale_records_are_reported() -> None:
     stale, unchecked = stale_records(records, {kept}, ["systems/a.py"], where)
     # g's lines are no mutant of a.py any more, h is defined nowhere; k may be b.py's, not run
     assert stale == [changed, gone] and unchecked == 1
+
+
+def test_the_staged_rules_of_play_are_undecorated_and_unchanged(tmp_path: Path) -> None:
+    """mutmut 3 mutates no decorated function: the staging moves each ``@rule(X)`` after its function
+    (``name = rule(X)(name)``), and the staged module holds the same rules with the same summaries."""
+    import importlib.util
+
+    import diceengine.systems.d6.healing as original
+
+    from tests.mutation import undecorated
+
+    staged = tmp_path / "healing.py"
+    staged.write_text(Path(original.__file__).read_text(encoding="utf-8"), encoding="utf-8")
+    undecorated(staged)
+    text = staged.read_text(encoding="utf-8")
+    assert "@rule" not in text and "treat = rule(" in text
+    spec = importlib.util.spec_from_file_location("diceengine.systems.d6._staged_healing", staged)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.treat.summary == original.treat.summary  # type: ignore[attr-defined]
