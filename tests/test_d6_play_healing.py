@@ -121,3 +121,15 @@ def test_000_the_text_s_costs(code, pips, cost):
     assert after.skill_points == 0
     refused(play.advance_skill, state.model_copy(update={"characters": {"R": c.model_copy(update={
         "skill_points": cost - 1})}}), "R", "skill", pips=pips, match=f"costs {cost}")
+
+
+def test_000_a_character_wounded_and_treated_in_the_same_round_stays_down_until_the_next():
+    """000: « Un personnage « blessé » tombe à terre et ne peut rien faire pendant le reste de ce round »: the
+    hit's effect for the round of the wound, which a medpac given in that round does not undo; the next round
+    they act, without the -1D."""
+    state = roundtrip(play.take_damage(scene(), "Roark", 9, 7).state)  # 9 against 7: wounded
+    state = roundtrip(play.treat(state, "Roark", "medpac").state)
+    assert state.characters["Roark"].health == Wound.HEALTHY
+    refused(play.declare, state, "Roark", 1, match="rest of it")
+    state = roundtrip(play.end_round(state).state)
+    assert play.act(play.declare(state, "Roark", 1).state, "Roark", "blaster", 10).check == "5D+1 vs 10"

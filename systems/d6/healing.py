@@ -32,11 +32,13 @@ def treat(state: D6Scene, name: str, means: Treatment = "medpac") -> Step[D6Scen
     """A wounded, incapacitated or mortally wounded character treated (text ``000``: « à moins que
     quelqu'un ne le conduise jusqu'à un Droïd médical ou à un caisson de régénération, ou encore qu'on
     le soigne avec un medpac »): the wound ends, and with it the death roll and the -1D. The text gives
-    no roll for it. The dead and the unhurt (stuns are no wound) are refused."""
+    no roll for it. A character wounded this round stays down for the rest of it (« tombe à terre et ne peut
+    rien faire pendant le reste de ce round »: the hit's effect, which no treatment undoes). The dead and the
+    unhurt (stuns are no wound) are refused."""
     one_of(means, TREATMENTS, "a treatment")
     c = _who(state, name)
     if c.dead:
         raise refuse(N_("{name} is dead"), name=name)
     if c.health < Wound.WOUNDED:
         raise refuse(N_("{name} has no wound to treat"), name=name)
-    return Step(_put(state, c, health=Wound.HEALTHY, mortal_round=None, wounded_round=None))
+    return Step(_put(state, c, health=Wound.HEALTHY, mortal_round=None))
