@@ -144,9 +144,13 @@ def test_code_named():
     codes = {"blaster": "4D+1", "heavy_weapons": "3D"}
     assert code_named(codes, "Luke", "Blaster") == Code(4, 1)
     assert code_named(codes, "Luke", "Heavy Weapons") == Code(3)
+    assert code_named(codes, "Luke", "heavy-weapons") == Code(3)  # as d6wild's training spells it
     with pytest.raises(de.DiceValueError) as info:
         code_named(codes, "Luke", "dodge")
     assert info.value.message == "Luke has no code for 'dodge' (known: blaster, heavy_weapons)"
+    from diceengine.i18n import translate_error
+
+    assert translate_error(info.value, "fr").message == "Luke n'a pas de code pour 'dodge' (connus : blaster, heavy_weapons)"
 
 
 def test_plain_word():

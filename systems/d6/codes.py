@@ -28,6 +28,7 @@ __all__ = [
     "code_named",
     "code_of",
     "parse_code",
+    "skill_key",
 ]
 
 
@@ -181,9 +182,16 @@ def parse_code(text: str | Code) -> Code:
     return plan(str(text), "d6").actor_code  # type: ignore[attr-defined]
 
 
+def skill_key(skill: str) -> str:
+    """How a skill is kept on a sheet: ``"Space-Transports"``, ``"space transports"`` -> ``"space_transports"``."""
+    return skill.lower().replace(" ", "_").replace("-", "_")
+
+
 def code_named(codes: dict[str, str], who: str, skill: str) -> Code:
-    """``who``'s code for ``skill`` among ``codes`` (any case; spaces or underscores), or the engine's error."""
-    key = skill.lower().replace(" ", "_")
+    """``who``'s code for ``skill`` among ``codes`` (any case; spaces, hyphens or underscores), or the engine's
+    error."""
+    key = skill_key(skill)
     if key not in codes:
-        raise DiceValueError(f"{who} has no code for {skill!r} (known: {', '.join(codes)})")
+        raise DiceValueError(N_("{who} has no code for {skill} (known: {known})"), who=who, skill=repr(skill),
+                             known=", ".join(codes))
     return parse_code(codes[key])

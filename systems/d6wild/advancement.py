@@ -14,6 +14,7 @@ from typing import Literal
 
 from diceengine.i18n import N_
 
+from ..d6.codes import skill_key
 from ..d6.shared import advance, advance_cost
 from ..play import Step, one_of, refuse
 from ..rulebook import rule
@@ -32,10 +33,6 @@ Treatment = Literal["medpac", "medical_droid", "bacta_tank"]
 TREATMENTS = ("medpac", "medical_droid", "bacta_tank")
 
 
-def _key(skill: str) -> str:
-    return skill.lower().replace(" ", "_").replace("-", "_")
-
-
 @rule(N_("Character points spent to raise a skill one pip: at once if it was used, else after training."))
 def advance_skill(state: WildScene, name: str, skill: str, used: bool, teacher: bool = False) -> Step[WildScene]:
     """Between sessions, « la dépense de x points de personnage pour gagner 1 bonus (y) » (x the number
@@ -45,7 +42,7 @@ def advance_skill(state: WildScene, name: str, skill: str, used: bool, teacher: 
     personnages dépensés dans les compétences »). Never an attribute nor the movement; one pip of a
     skill in training at a time."""
     c = _who(state, name)
-    key = _key(skill)
+    key = skill_key(skill)
     if key in ATTRIBUTES:
         raise refuse(N_("{skill} cannot be raised by experience: neither the attributes nor the movement (text 003)"),
                      skill=skill)
@@ -74,7 +71,7 @@ def train(state: WildScene, name: str, days: int, skill: str | None = None) -> S
         raise refuse(N_("days of training are at least 1, not {days}"), days=days)
     if not c.training:
         raise refuse(N_("{name} is training no skill"), name=name)
-    key = c.training[0].skill if skill is None else _key(skill)
+    key = c.training[0].skill if skill is None else skill_key(skill)
     found = [t for t in c.training if t.skill == key]
     if not found:
         raise refuse(N_("{name} is not training {skill}"), name=name, skill=skill)
