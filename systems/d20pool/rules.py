@@ -65,13 +65,13 @@ def build_check(attribute: int, discipline: int, difficulty: int, specialisation
     Impulsion (``impulsion_dice``) or by adding Menace (``menace_dice``); the nth extra die costs
     ``EXTRA_DIE_COSTS[n-1]``, paid in the order Impulsion first."""
     if not 0 <= attribute <= MAX_ATTRIBUTE:
-        raise DiceValueError(f"an attribute is 0 to {MAX_ATTRIBUTE}, not {attribute}")
+        raise DiceValueError(N_("an attribute is 0 to {most}, not {attribute}"), most=MAX_ATTRIBUTE, attribute=attribute)
     if not 0 <= discipline <= MAX_DISCIPLINE:
-        raise DiceValueError(f"a discipline is 0 to {MAX_DISCIPLINE}, not {discipline}")
+        raise DiceValueError(N_("a discipline is 0 to {most}, not {discipline}"), most=MAX_DISCIPLINE, discipline=discipline)
     if difficulty < 0:
-        raise DiceValueError(f"a difficulty is 0 or more successes, not {difficulty}")
+        raise DiceValueError(N_("a difficulty is 0 or more successes, not {difficulty}"), difficulty=difficulty)
     if impulsion_dice < 0 or menace_dice < 0 or impulsion_dice + menace_dice > MAX_DICE - 2:
-        raise DiceValueError(f"at most {MAX_DICE - 2} extra dice, bought with Impulsion or Menace")
+        raise DiceValueError(N_("at most {most} extra dice, bought with Impulsion or Menace"), most=MAX_DICE - 2)
     costs = EXTRA_DIE_COSTS[: impulsion_dice + menace_dice]
     return PoolCheck(attribute, discipline, difficulty, specialisation, 2 + impulsion_dice + menace_dice,
                      sum(costs[:impulsion_dice]), sum(costs[impulsion_dice:]))
@@ -88,10 +88,10 @@ def force_power_cost(successes: int, alignment: str = "neutral", base: int = 5) 
     matches the power, +1 when opposed, 0 when neutral, -1 per success beyond the first, never below
     1; successes that cannot lower the cost become Impulsion. One success is needed to use a power."""
     if successes < 1:
-        raise DiceValueError("a Force power needs at least one success")
+        raise DiceValueError(N_("a Force power needs at least one success"))
     shift = {"matching": -1, "opposed": 1, "neutral": 0}
     if alignment not in shift:
-        raise DiceValueError(f"alignment is 'matching', 'opposed' or 'neutral', not {alignment!r}")
+        raise DiceValueError(N_("alignment is 'matching', 'opposed' or 'neutral', not {alignment}"), alignment=repr(alignment))
     before = base + shift[alignment]
     usable = max(0, before - 1)
     extra = successes - 1
@@ -107,13 +107,14 @@ def xp_cost(improvement: str, current: int = 0, points: int = 1) -> int:
     """Experience to improve a character: attribute 50 (at most 13), discipline 30 (at most 5),
     a new specialisation 30, changing one 10, Impulsion 5 a point."""
     if improvement not in _XP:
-        raise DiceValueError(f"unknown improvement {improvement!r} (known: {', '.join(_XP)})")
+        raise DiceValueError(N_("unknown improvement {improvement} (known: {known})"), improvement=repr(improvement),
+                             known=", ".join(_XP))
     if points < 1:
-        raise DiceValueError("improve by at least one point")
+        raise DiceValueError(N_("improve by at least one point"))
     if improvement == "attribute" and current + points > MAX_ATTRIBUTE:
-        raise DiceValueError(f"an attribute cannot go above {MAX_ATTRIBUTE}")
+        raise DiceValueError(N_("an attribute cannot go above {most}"), most=MAX_ATTRIBUTE)
     if improvement == "discipline" and current + points > MAX_DISCIPLINE:
-        raise DiceValueError(f"a discipline cannot go above {MAX_DISCIPLINE}")
+        raise DiceValueError(N_("a discipline cannot go above {most}"), most=MAX_DISCIPLINE)
     return _XP[improvement] * points
 
 

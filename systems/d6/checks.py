@@ -376,7 +376,7 @@ class CodePlan(Plan):
             all_p = np.concatenate(probs)
             p_tie = float(all_p[all_margin == 0].sum())
             if p_tie >= 1.0:
-                raise DiceValueError("these two rolls always tie", self.expression, 0)
+                raise DiceValueError(N_("these two rolls always tie"), self.expression, 0)
             probs = [np.where(m == 0, 0.0, p) / (1.0 - p_tie) for m, p in zip(cols["margin"], probs)]
         return _distribution(self.outcome_type, cols, probs, truncated)
 
