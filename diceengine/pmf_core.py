@@ -195,7 +195,8 @@ class PMF:
 
 
 def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Full convolution of two mass arrays: direct when small, by FFT when large (negatives clipped)."""
+    """Full convolution of two mass arrays: direct when small; when large, pair by pair if few values are held, else
+    by FFT (negatives clipped)."""
     WORK.work += convolve_cost(len(a), len(b)).work
     if _direct(len(a), len(b)):
         if len(a) * len(b) > 50_000_000:
@@ -203,6 +204,10 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.convolve(a, b)
     n = len(a) + len(b) - 1
     size = 1 << (n - 1).bit_length()
+    ia, ib = np.flatnonzero(a), np.flatnonzero(b)
+    if len(ia) * len(ib) <= size * size.bit_length():  # few values in long arrays (a joint held in one number):
+        # every pair, exactly, for less than the FFT's work; an FFT gives every index between a chance of ~1e-17
+        return np.bincount(np.add.outer(ia, ib).ravel(), weights=np.outer(a[ia], b[ib]).ravel(), minlength=n)
     out = np.fft.irfft(np.fft.rfft(a, size) * np.fft.rfft(b, size), size)[:n]
     return np.clip(out, 0.0, None)
 

@@ -564,8 +564,8 @@ for player in (False, True):
     fight = enc["d6wild"]
     exact = fights.duel_odds(fight)
     sim = fights.simulate(fight, 4000, seed=3)
-    rows = fights.sweep(fight, {"a.0.attack": ["3D", "4D"]}, fights=500, seed=1, workers=1)
-    both = fights.compare(enc, method="simulated", fights=500, seed=2)
+    rows = fights.sweep(fight, {"a.0.attack": ["3D", "4D"]}, fights=100, seed=1, workers=1)
+    both = fights.compare(enc, method="simulated", fights=100, seed=2)
     print(exact.a_wins, exact.b_wins, sim.a_wins, sim.b_wins, len(rows), len(both))
 """
 

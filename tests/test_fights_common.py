@@ -60,13 +60,14 @@ def test_the_sampler_draws_what_a_binary_search_of_the_cdf_draws():
     got = sampler(rows, np.random.default_rng(7))
     u = np.random.default_rng(7).random(n)
     want = np.empty(n, dtype=np.int64)
-    for i, (r, x) in enumerate(zip(rows.tolist(), u.tolist())):
-        if pmfs[r] is None:
-            want[i] = fc.NO_ROLL
+    for r, pmf in enumerate(pmfs):  # each row's draws by a binary search of its own CDF
+        at = rows == r
+        if pmf is None:
+            want[at] = fc.NO_ROLL
             continue
-        v, p = pmfs[r]
+        v, p = pmf
         cdf = np.cumsum(p) / p.sum()
-        want[i] = v[min(int(np.searchsorted(cdf, x, side="right")), len(v) - 1)]
+        want[at] = v[np.minimum(np.searchsorted(cdf, u[at], side="right"), len(v) - 1)]
     assert got.dtype == np.int64
     assert (got == want).all()
 

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from math import factorial
 from typing import Any
 
 import pytest
@@ -256,14 +257,19 @@ def roll20_kept(values: Sequence[int], keeps: list[tuple[str, int]]) -> list[int
 def enumerate_term(dice: int, die: list[tuple[tuple[int, ...], Fraction]],
                    value: Callable[[list[int]], Any]) -> dict[Any, Fraction]:
     """Exact distribution of ``value(every face thrown, die by die)``; ``die`` lists one die's throws (a
-    chain of faces) with their probability."""
+    chain of faces) with their probability. The dice are alike and every ``value`` here reads the faces'
+    values, not their order: each multiset of throws once, weighted by the orders that give it."""
     out: dict[Any, Fraction] = {}
-    for combo in itertools.product(die, repeat=dice):
-        p = Fraction(1)
+    orders = factorial(dice)
+    for picked in itertools.combinations_with_replacement(range(len(die)), dice):
+        p = Fraction(orders)
         faces: list[int] = []
-        for chain, q in combo:
+        for i in picked:
+            chain, q = die[i]
             p *= q
             faces.extend(chain)
+        for times in Counter(picked).values():
+            p /= factorial(times)
         key = value(faces)
         out[key] = out.get(key, Fraction(0)) + p
     return out

@@ -3,8 +3,9 @@ the table endpoints on SQLite and on the PostgreSQL server CI starts (``DICEENGI
 and with a game master's key (on a table of its own: every table endpoint but the live log, a stream, tried with
 it); the other endpoints, which read no database and take no key, once.
 
-Bounded: ``EXAMPLES`` examples an operation (``$DICE_SCHEMATHESIS_EXAMPLES``), a fixed seed (the same cases each
-run, as the suite's property tests in CI), each run stopped and failed past ``SECONDS``.
+Bounded: ``EXAMPLES`` examples an operation (``$DICE_SCHEMATHESIS_EXAMPLES``) and ``SCENARIOS`` scenarios of the
+stateful phase, a fixed seed (the same cases each run, as the suite's property tests in CI), each run stopped and
+failed past ``SECONDS``. The runs go two at a time (:func:`runs`): each is one process bound to one core.
 
 What the checks may not know, said here: a request the schema calls valid may still be refused by the engine (an
 expression that does not parse: 400; a bound of the engine, such as 10,000 dice: 422 ``limit``) or by the table
@@ -24,24 +25,34 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import dice_serve, get_json
+from tests.helpers import database, dice_serve, get_json
 
 schemathesis = pytest.importorskip("schemathesis", reason="the test extra (schemathesis) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
 #: examples an operation (each phase draws up to this many; the coverage phase adds its boundary cases whatever
-#: the number). 50 keeps the five runs within CI's ten minutes; ``DICE_SCHEMATHESIS_EXAMPLES=1000`` digs deeper
-EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "50"))
-#: the most one run may take (seconds); past it the run is stopped and the test fails
-SECONDS = float(os.environ.get("DICE_SCHEMATHESIS_SECONDS", "600"))
+#: the number); ``DICE_SCHEMATHESIS_EXAMPLES=1000`` digs deeper
+EXAMPLES = int(os.environ.get("DICE_SCHEMATHESIS_EXAMPLES", "200"))
+#: scenarios of the stateful phase (sequences of calls across the operations, single-threaded in Schemathesis):
+#: 270 at 200 took as long as the fuzzing phase of 24 operations; ``DICE_SCHEMATHESIS_SCENARIOS`` digs deeper
+SCENARIOS = int(os.environ.get("DICE_SCHEMATHESIS_SCENARIOS", "50"))
+#: the most one run may take (seconds): a guard against a hang, not a timing (past it the test fails)
+SECONDS = float(os.environ.get("DICE_SCHEMATHESIS_SECONDS", "1800"))
 ROOT = Path(__file__).resolve().parents[1]
 
-CONFIG = """
+CONFIG = f"""
+[generation]
+max-examples = {EXAMPLES}
+
+[phases.stateful.generation]
+max-examples = {SCENARIOS}
+
 [checks.positive_data_acceptance]
 # the engine's and the table's refusals of what the schema cannot say (an expression that does not parse, a bound,
 # a name taken); "invalid_request" never (schema_valid_requests_fit_the_models)
@@ -89,28 +100,23 @@ if os.environ.get("SCHEMATHESIS_HOOKS") == __name__:  # loaded by the st process
     _describe_lambdas_safely()
 
 
-@pytest.fixture
-def server(where: str, tmp_path: Path) -> Iterator[str]:
-    """``dice serve`` over a fresh database, its buckets high enough for a fuzzer's pace: its address."""
-    env = {"DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
-           "DICE_NEW_RATE": "1000000"}
-    with dice_serve(where, tmp_path, env) as base:
-        yield base
-
-
-def _schemathesis(base: str, tmp_path: Path, config: str, *args: str) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "schemathesis.toml").write_text(config)
+def _schemathesis(base: str, folder: Path, config: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """One ``st run`` of every check against ``base``: its output. No example database (``--generation-database
+    none``): each run starts empty anyway, and Hypothesis would spend a third of its time keeping and shrinking a
+    front of examples for a database thrown away after the run."""
+    (folder / "schemathesis.toml").write_text(config)
     st = Path(sys.executable).with_name("st")
-    command = [str(st), "--config-file", str(tmp_path / "schemathesis.toml"), "run", base + "/openapi.json",
-               "--checks", "all", "--max-examples", str(EXAMPLES), "--seed", "1", "--workers", "2",
-               "--request-timeout", "20", "--report-dir", str(tmp_path / "report"), *args]
+    command = [str(st), "--config-file", str(folder / "schemathesis.toml"), "run", base + "/openapi.json",
+               "--checks", "all", "--seed", "1", "--workers", "2",
+               "--generation-database", "none", "--request-timeout", "20", "--report-dir", str(folder / "report"),
+               *args]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.test_schemathesis", "PYTHONPATH": str(ROOT)}
     try:
-        return subprocess.run(command, check=False, cwd=tmp_path, env=env, capture_output=True, text=True,
+        return subprocess.run(command, check=False, cwd=folder, env=env, capture_output=True, text=True,
                               timeout=SECONDS)
     except subprocess.TimeoutExpired as err:
-        pytest.fail(f"schemathesis ran past {SECONDS:g} s ({EXAMPLES} examples an operation): "
-                    f"{(err.stdout or '')[-3000:]!s}")
+        out = err.stdout.decode(errors="replace") if isinstance(err.stdout, bytes) else err.stdout or ""
+        pytest.fail(f"schemathesis ran past {SECONDS:g} s ({EXAMPLES} examples an operation): {out[-3000:]}")
 
 
 def _passed(run: subprocess.CompletedProcess[str]) -> None:
@@ -124,24 +130,57 @@ def _passed(run: subprocess.CompletedProcess[str]) -> None:
         assert re.search(rf"✅ {phase}\b", output), f"the {phase} phase did not pass: {output[-3000:]}"
 
 
+def _run(kind: str, keyed: bool | None, folder: Path) -> subprocess.CompletedProcess[str]:
+    """A fresh database of ``kind``, ``dice serve`` over it (its buckets high enough for a fuzzer's pace), and one
+    run: the dice endpoints (``keyed`` None), or the tables without a key or with a game master's key (on a table of
+    its own: every table endpoint but the live log, a stream, tried with it)."""
+    env = {"DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
+           "DICE_NEW_RATE": "1000000"}
+    with database(kind, folder) as where, dice_serve(where, folder, env) as base:
+        if keyed is None:
+            return _schemathesis(base, folder, CONFIG, "--exclude-path-regex", "^/tables")
+        if not keyed:
+            return _schemathesis(base, folder, CONFIG, "--include-path-regex", "^/tables")
+        made = get_json(base + "/tables", {"system": "ffg", "gm": "GM", "scene": {
+            "kind": "Encounter", "state": {"destiny": {"light": 2, "dark": 1}}}})
+        get_json(base + made["join_link"], {"name": "Kira"})
+        config = CONFIG + f'\n[parameters]\n"path.table_id" = "{made["table_id"]}"\n'
+        return _schemathesis(base, folder, config, "--include-path-regex", "^/tables", "--header",
+                             f"Authorization: Bearer {made['gm_key']}", "--exclude-path-regex", "/events$")
+
+
+#: each test's run: (database, keyed); ``None``: the dice endpoints, which read no database and take no key
+RUNS = {"dice": ("sqlite", None),
+        "tables-sqlite": ("sqlite", False), "tables-postgresql": ("postgresql", False),
+        "keyed-sqlite": ("sqlite", True), "keyed-postgresql": ("postgresql", True)}
+
+
+@pytest.fixture(scope="module")
+def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The runs of the module's selected tests, started together, two at a time: a run's client is one process
+    bound to one core (its workers are threads), so two runs keep both of CI's cores busy. Each test waits for
+    its own (a skip or failure of its set-up is raised in the test)."""
+    wanted = [item.callspec.params["run"] for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec")]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield {name: pool.submit(_run, *RUNS[name], tmp_path_factory.mktemp(name)) for name in wanted}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("where", ["sqlite"], indirect=True)
-def test_every_check_passes_on_the_dice_endpoints(server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", ["dice"])
+def test_every_check_passes_on_the_dice_endpoints(runs: dict[str, Any], run: str) -> None:
     """Everything but the tables (rolls, odds, samples, comparisons, fights, rules, words...): they read no
     database and take no key, so one run is theirs."""
-    _passed(_schemathesis(server, tmp_path, CONFIG, "--exclude-path-regex", "^/tables"))
+    _passed(runs[run].result())
 
 
 @pytest.mark.slow
-def test_every_check_passes_on_the_tables_without_a_key(server: str, tmp_path: Path) -> None:
-    _passed(_schemathesis(server, tmp_path, CONFIG, "--include-path-regex", "^/tables"))
+@pytest.mark.parametrize("run", ["tables-sqlite", pytest.param("tables-postgresql", marks=pytest.mark.postgres)])
+def test_every_check_passes_on_the_tables_without_a_key(runs: dict[str, Any], run: str) -> None:
+    _passed(runs[run].result())
 
 
 @pytest.mark.slow
-def test_every_check_passes_on_the_tables_with_a_game_masters_key(server: str, tmp_path: Path) -> None:
-    made = get_json(server + "/tables", {"system": "ffg", "gm": "GM",
-                                      "scene": {"kind": "Encounter", "state": {"destiny": {"light": 2, "dark": 1}}}})
-    get_json(server + made["join_link"], {"name": "Kira"})
-    config = CONFIG + f'\n[parameters]\n"path.table_id" = "{made["table_id"]}"\n'
-    _passed(_schemathesis(server, tmp_path, config, "--include-path-regex", "^/tables", "--header",
-                          f"Authorization: Bearer {made['gm_key']}", "--exclude-path-regex", "/events$"))
+@pytest.mark.parametrize("run", ["keyed-sqlite", pytest.param("keyed-postgresql", marks=pytest.mark.postgres)])
+def test_every_check_passes_on_the_tables_with_a_game_masters_key(runs: dict[str, Any], run: str) -> None:
+    _passed(runs[run].result())

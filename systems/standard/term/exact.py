@@ -304,6 +304,7 @@ class TermOdds:
         shown = Counter(spec.faces)
         states: dict[tuple[int, ...], float] = {(): 1.0}
         for _ in range(spec.count):
+            _steps(len(states) * len(shown))  # a step a state and face
             nxt: dict[tuple[int, ...], float] = {}
             for seen, p in states.items():
                 seen_set = set(seen)
