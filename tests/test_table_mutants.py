@@ -1,0 +1,131 @@
+"""Every refusal of the table's rules says what the catalogues say, in English and in French, with the values it
+names; and the edges of what a rule accepts (a name, an id, a client seed): tests written against mutants the table
+tests let through (issue 38), each message written here from the catalogue (diceengine/locale)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from diceengine import table as T
+from diceengine.i18n import translate_error
+from diceengine.table.model import check_name, check_table_id
+
+
+def tables() -> tuple[T.Table, T.Table]:
+    """A seeded table of the standard system (GM, Kira) and a table of committed seeds with the same members."""
+    seeded, _ = T.new_table("t1", "standard", "GM", ["Kira"], seed=7)
+    provable, _ = T.new_table("p1", "standard", "GM", ["Kira"], provable=True)
+    return seeded, provable
+
+
+t, p = tables()
+REFUSALS: list[tuple[str, Callable[[], Any], type[Exception], str, str]] = [
+    ("role", lambda: T.join(t, "Jax", "boss"), T.TableError,
+     "a member is a 'gm' or a 'player', not 'boss'", "un membre est un 'gm' (meneur) ou un 'player' (joueur), pas 'boss'"),
+    ("blank name", lambda: T.join(t, "  "), T.TableError,
+     "a member's name is 1 to 100 characters, not '  '", "le nom d'un membre fait de 1 à 100 caractères, pas '  '"),
+    ("long name", lambda: T.join(t, "x" * 101), T.TableError,
+     f"a member's name is 1 to 100 characters, not '{'x' * 101}'",
+     f"le nom d'un membre fait de 1 à 100 caractères, pas '{'x' * 101}'"),
+    ("joined twice", lambda: T.join(t, "Kira"), T.TableError,
+     "'Kira' is already a member of this table", "'Kira' est déjà membre de cette table"),
+    ("removes another", lambda: T.remove_member(t, "Kira", "GM"), T.TableAccessError,
+     "only the game master may remove another member", "seul le meneur de jeu retire un autre membre"),
+    ("only game master", lambda: T.remove_member(t, "GM", "GM"), T.TableError,
+     "'GM' is the table's only game master and cannot be removed",
+     "'GM' est le seul meneur de jeu de la table et ne peut être retiré"),
+    ("another's key", lambda: T.rotate_key(t, "Kira", "GM"), T.TableAccessError,
+     "only the game master may change another member's key", "seul le meneur de jeu change la clé d'un autre membre"),
+    ("wrong key", lambda: T.authenticate(t, "nope"), T.TableAccessError,
+     "no member of this table has that key", "aucun membre de cette table n'a cette clé"),
+    ("not a member", lambda: T.remove_member(t, "GM", "Zed"), T.TableAccessError,
+     "'Zed' is not a member of this table (members: GM, Kira)",
+     "'Zed' n'est pas membre de cette table (membres : GM, Kira)"),
+    ("scene as a mapping", lambda: T.new_table("t2", "standard", "GM", scene={"a": 1}, seed=1), T.TableError,
+     "a scene is given as an instance of a state class of the rules of play",
+     "une scène se donne comme une instance d'une classe d'état des règles de jeu"),
+    ("flip none", lambda: T.flip(t, "GM", "a", "b", 0), T.TableError,
+     "flip at least one token, not 0", "retournez au moins un jeton, pas 0"),
+    ("flip to itself", lambda: T.flip(t, "GM", "a", "a", 1), T.TableError,
+     "a token flips from one pool to another, not to a itself", "un jeton passe d'une réserve à une autre, pas à a elle-même"),
+    ("adjust by a fraction", lambda: T.adjust(t, "GM", "gold", 1.5), T.TableError,
+     "a pool changes by a whole number, not 1.5", "une réserve change d'un nombre entier, pas 1.5"),
+    ("pool path", lambda: T.adjust(t, "GM", "a..b", 1), T.TableError,
+     "a pool is named by a path such as destiny.light, not 'a..b'",
+     "une réserve se nomme par un chemin comme destiny.light, pas 'a..b'"),
+    ("order twice", lambda: T.set_order(t, "GM", ["A", "A"]), T.TableError,
+     "an initiative order names each one once", "un ordre d'initiative nomme chacun une fois"),
+    ("order by a player", lambda: T.set_order(t, "Kira", ["A"]), T.TableAccessError,
+     "only the game master may set the initiative order", "seul le meneur de jeu fixe l'ordre d'initiative"),
+    ("no order", lambda: T.next_turn(t, "GM"), T.TableError,
+     "there is no initiative order yet", "il n'y a pas encore d'ordre d'initiative"),
+    ("nothing to undo", lambda: T.undo(t, "GM"), T.TableError,
+     "there is no step to undo", "il n'y a aucune étape à annuler"),
+    ("undo by a player", lambda: T.undo(t, "Kira"), T.TableAccessError,
+     "only the game master may undo a step", "seul le meneur de jeu annule une étape"),
+    ("client seed, no commitment", lambda: T.set_client_seed(t, "Kira", "abc"), T.TableError,
+     "this table has no committed seed: a client seed would not change its dice",
+     "cette table n'a pas de graine engagée : une graine client ne changerait pas ses dés"),
+    ("client seed too long", lambda: T.set_client_seed(p, "Kira", "x" * 129), T.TableError,
+     "a client seed is 1 to 128 characters", "une graine client a de 1 à 128 caractères"),
+    ("client seed empty", lambda: T.set_client_seed(p, "Kira", ""), T.TableError,
+     "a client seed is 1 to 128 characters", "une graine client a de 1 à 128 caractères"),
+    ("reveal by a player", lambda: T.reveal_secret(p, "Kira", 1), T.TableAccessError,
+     "only the game master may reveal a secret roll", "seul le meneur de jeu peut révéler un jet secret"),
+    ("reveal a join", lambda: T.reveal_secret(p, "GM", 1), T.TableError,
+     "step 1 is not a secret roll", "l'étape 1 n'est pas un jet secret"),
+    ("seed rotated by a player", lambda: T.rotate_seed(p, "Kira"), T.TableAccessError,
+     "only the game master may rotate the server seed", "seul le meneur de jeu peut renouveler la graine serveur"),
+    ("ended by a player", lambda: T.end_table(p, "Kira"), T.TableAccessError,
+     "only the game master may end the table", "seul le meneur de jeu peut terminer la table"),
+    ("name with a line break", lambda: check_name("a\nb"), T.TableError,
+     "a name is 1 to 100 characters, not blank, without control characters (such as NUL or a line break), "
+     "not 'a\\nb'",
+     "un nom a de 1 à 100 caractères, n'est pas vide et n'a pas de caractère de contrôle (tel que NUL ou un saut "
+     "de ligne), pas 'a\\nb'"),
+    ("empty id", lambda: check_table_id(""), T.TableError,
+     "a table's id is 1 to 200 characters without control characters (such as NUL or a line break), not ''",
+     "l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
+     "ligne), pas ''"),
+    ("id with a NUL", lambda: check_table_id("a\x00"), T.TableError,
+     "a table's id is 1 to 200 characters without control characters (such as NUL or a line break), not 'a\\x00'",
+     "l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
+     "ligne), pas 'a\\x00'"),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "error", "english", "french"), REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_each_refusal_says_the_catalogues_words(what: str, call: Callable[[], Any], error: type[Exception],
+                                                english: str, french: str) -> None:
+    with pytest.raises(error) as caught:
+        call()
+    assert caught.value.message == english  # type: ignore[attr-defined]
+    assert translate_error(caught.value, "fr").message == french  # type: ignore[arg-type]
+
+
+def test_the_edges_a_rule_accepts() -> None:
+    seeded, provable = tables()
+    assert check_name("x" * 100) == "x" * 100 and check_name(" a ") == " a "
+    assert check_table_id("i" * 200) == "i" * 200
+    with pytest.raises(T.TableError):
+        check_table_id("i" * 201)
+    with pytest.raises(T.TableError):
+        check_name("x" * 101)
+    for seed in ("x", "y" * 128):  # one character and the most
+        after = T.set_client_seed(provable, "Kira", seed)
+        assert after.client_seeds == {"Kira": seed} and after.log[-1].client_seed == seed
+    joined, key = T.join(seeded, "y" * 100, "gm")
+    assert joined.members["y" * 100].role == "gm" and T.authenticate(joined, key) == "y" * 100
+
+
+def test_a_game_master_rotates_a_players_key_not_their_own() -> None:
+    table, keys = T.new_table("t3", "standard", "GM", ["Kira"], seed=3)
+    after, new = T.rotate_key(table, "GM", "Kira")
+    assert T.authenticate(after, new) == "Kira" and T.authenticate(after, keys["GM"]) == "GM"
+    with pytest.raises(T.TableAccessError):
+        T.authenticate(after, keys["Kira"])
+    entry = after.log[-1]
+    assert (entry.kind, entry.member, entry.target) == ("rekey", "GM", "Kira")
