@@ -82,18 +82,18 @@ REFUSALS: list[tuple[str, Callable[[], Any], type[Exception], str, str]] = [
     ("ended by a player", lambda: T.end_table(p, "Kira"), T.TableAccessError,
      "only the game master may end the table", "seul le meneur de jeu peut terminer la table"),
     ("name with a line break", lambda: check_name("a\nb"), T.TableError,
-     "a name is 1 to 100 characters, not blank, without control characters (such as NUL or a line break), "
-     "not 'a\\nb'",
-     "un nom a de 1 à 100 caractères, n'est pas vide et n'a pas de caractère de contrôle (tel que NUL ou un saut "
-     "de ligne), pas 'a\\nb'"),
+     ("a name is 1 to 100 characters, not blank, without control characters (such as NUL or a line break), "
+     "not 'a\\nb'"),
+     ("un nom a de 1 à 100 caractères, n'est pas vide et n'a pas de caractère de contrôle (tel que NUL ou un saut "
+     "de ligne), pas 'a\\nb'")),
     ("empty id", lambda: check_table_id(""), T.TableError,
      "a table's id is 1 to 200 characters without control characters (such as NUL or a line break), not ''",
-     "l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
-     "ligne), pas ''"),
+     ("l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
+     "ligne), pas ''")),
     ("id with a NUL", lambda: check_table_id("a\x00"), T.TableError,
      "a table's id is 1 to 200 characters without control characters (such as NUL or a line break), not 'a\\x00'",
-     "l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
-     "ligne), pas 'a\\x00'"),
+     ("l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
+     "ligne), pas 'a\\x00'")),
 ]
 
 
