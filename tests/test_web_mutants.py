@@ -26,6 +26,8 @@ def test_a_key_out_of_requests_is_told_how_long_to_wait(tmp_path: Path, rate: fl
     try:
         refused = state._too_many()
         assert (refused.status, refused.kind, refused.headers) == (429, "rate_limited", {"Retry-After": wait})
+        buckets = state.buckets
+        buckets.clock = buckets._local.clock = lambda: 1_000_000.0  # time stands still: no token comes back
         state.limit_new("addr:1")  # the bucket of new tables of one address: one token, then refused
         with pytest.raises(Refused) as new:
             state.limit_new("addr:1")
@@ -58,3 +60,40 @@ def test_a_database_that_is_not_one_says_why_in_the_readiness_route_and_the_log(
     said = [rec.getMessage() for rec in caplog.records if rec.name == "diceengine.web.tables"]
     assert said and all(m.startswith("the tables' database did not open: ") for m in said)
     assert any("file is not a database" in m for m in said), said
+
+
+def test_each_key_has_its_own_bucket_for_steps_and_reads(tmp_path: Path) -> None:
+    """A step (here a client seed) and a read take from the bucket of the key that makes them, one bucket a key:
+    the game master's empty bucket refuses the game master, never a player."""
+    from .test_web_tables import bearer, make_client, seated
+
+    with make_client(tmp_path, rate=0.001, burst=3) as c:
+        t = seated(c, players=("Kira",), provable=True)
+        gm, kira = bearer(t["keys"]["GM"]), bearer(t["keys"]["Kira"])
+        seeds = [c.post(f"/tables/{t['id']}/clientseed", json={"seed": f"s{i}"}, headers=gm) for i in range(4)]
+        assert [r.status_code for r in seeds] == [200, 200, 200, 429]
+        assert seeds[-1].json()["error"] == "rate_limited" and seeds[-1].headers["Retry-After"] == "1000"
+        assert c.post(f"/tables/{t['id']}/clientseed", json={"seed": "mine"}, headers=kira).status_code == 200
+        reads = [c.get(f"/tables/{t['id']}/log", headers=kira).status_code for _ in range(3)]
+        assert reads == [200, 200, 429]  # the step took one of Kira's three tokens
+        assert c.get(f"/tables/{t['id']}/log", headers=gm).status_code == 429
+
+
+def test_the_steps_without_a_body_are_documented(tmp_path: Path) -> None:
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        paths = c.get("/openapi.json").json()["paths"]
+    said = {p.rsplit("/", 1)[1]: op["post"]["description"] for p, op in paths.items()
+            if p.startswith("/tables/{table_id}/") and p.count("/") == 3 and "description" in op.get("post", {})}
+    assert said == {
+        "reroll": "Re-roll the member's last roll (the first stays in the log, marked).",
+        "undo": "Undo the last step that stands (the game master).",
+        "turn": "The next in the initiative order acts.",
+        "round": "A new round begins.",
+        "rotate": "The game master reveals the server seed and commits a new one.",
+        "end": "The game master ends the table: its server seed is revealed, no more dice are drawn.",
+    } | {k: v for k, v in said.items() if k not in {"reroll", "undo", "turn", "round", "rotate", "end"}}
+    ids = {p.rsplit("/", 1)[1]: op["post"]["operationId"].split("_tables_")[0] for p, op in paths.items()
+           if p.startswith("/tables/{table_id}/") and p.count("/") == 3 and "post" in op}
+    assert (ids["turn"], ids["round"], ids["rotate"], ids["undo"]) == ("next_turn", "next_round", "rotate_seed", "undo")
