@@ -4,13 +4,16 @@ tests let through (issue 38), each message written here from the catalogue (dice
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from diceengine import table as T
+from diceengine.errors import DiceError
 from diceengine.i18n import translate_error
+from diceengine.table.aliases import roll_saved, save_roll
 from diceengine.table.model import check_name, check_table_id
 
 
@@ -22,6 +25,21 @@ def tables() -> tuple[T.Table, T.Table]:
 
 
 t, p = tables()
+NOT_A_LOG, NOT_A_LOG_FR = "not a table's log: ", "ce n'est pas le journal d'une table : "
+
+
+def exported(**changed: Any) -> str:
+    """The log of the seeded table exported, the fields ``changed`` of its document changed (``table_X``: the
+    table's field X)."""
+    document = json.loads(T.export_log(t))
+    for field, value in changed.items():
+        if field.startswith("table_"):
+            document["table"][field[len("table_"):]] = value
+        else:
+            document[field] = value
+    return json.dumps(document)
+
+
 REFUSALS: list[tuple[str, Callable[[], Any], type[Exception], str, str]] = [
     ("role", lambda: T.join(t, "Jax", "boss"), T.TableError,
      "a member is a 'gm' or a 'player', not 'boss'", "un membre est un 'gm' (meneur) ou un 'player' (joueur), pas 'boss'"),
@@ -94,6 +112,38 @@ REFUSALS: list[tuple[str, Callable[[], Any], type[Exception], str, str]] = [
      "a table's id is 1 to 200 characters without control characters (such as NUL or a line break), not 'a\\x00'",
      ("l'identifiant d'une table a de 1 à 200 caractères sans caractère de contrôle (tel que NUL ou un saut de "
      "ligne), pas 'a\\x00'")),
+    ("no kind", lambda: T.import_log(json.dumps({"kind": "x"})), T.TableFormatError,
+     NOT_A_LOG + "no 'kind': 'diceengine.table'", NOT_A_LOG_FR + "no 'kind': 'diceengine.table'"),
+    ("a list", lambda: T.import_log("[1]"), T.TableFormatError,
+     NOT_A_LOG + "no 'kind': 'diceengine.table'", NOT_A_LOG_FR + "no 'kind': 'diceengine.table'"),
+    ("not JSON", lambda: T.import_log("{nope"), T.TableFormatError,
+     NOT_A_LOG + "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+     NOT_A_LOG_FR + "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ("document's format", lambda: T.import_log(exported(format=99)), T.TableFormatError,
+     "a table's log of format 99; this version reads format 1", "un journal de table au format 99 ; cette version lit le format 1"),
+    ("table's format", lambda: T.import_log(exported(table_format=99)), T.TableFormatError,
+     "a table's log of format 99; this version reads format 1", "un journal de table au format 99 ; cette version lit le format 1"),
+    ("version past the steps", lambda: T.import_log(exported(table_version=5)), T.TableFormatError,
+     NOT_A_LOG + "version 5 with 2 steps", NOT_A_LOG_FR + "version 5 with 2 steps"),
+    ("a field's type", lambda: T.import_log(exported(table_system=5)), T.TableFormatError,
+     NOT_A_LOG + "system: Input should be a valid string", NOT_A_LOG_FR + "system: Input should be a valid string"),
+    ("nothing to re-roll", lambda: T.reroll(t, "Kira"), T.TableError,
+     "Kira has no roll to re-roll", "Kira n'a aucun jet à relancer"),
+    ("fairness test", lambda: T.fairness(t, method="z"), DiceError,
+     "the fairness test is 'chi2' or 'g', not 'z'", "le test d'équité est 'chi2' ou 'g', pas 'z'"),
+    ("no rules of play", lambda: T.rule(t, "GM", "nope"), T.TableError,
+     "the system standard has no rules of play", "le système standard n'a pas de règles de jeu"),
+    ("saved roll's name", lambda: save_roll(t, "Kira", "bad name!", "1d6"), T.TableError,
+     "a saved roll's name is a word of at most 40 letters, digits, - or _, not 'bad name!'",
+     "le nom d'un jet enregistré est un mot d'au plus 40 lettres, chiffres, - ou _, pas 'bad name!'"),
+    ("no saved roll", lambda: roll_saved(t, "Kira", "nope"), T.TableError,
+     "no saved roll named 'nope' (saved: none)", "aucun jet enregistré nommé 'nope' (enregistrés : none)"),
+    ("none to forget", lambda: save_roll(t, "Kira", "atk", None), T.TableError,
+     "no saved roll named 'atk'", "aucun jet enregistré nommé 'atk'"),
+    ("not a state", lambda: T.add_character(t, "GM", None), T.TableError,  # type: ignore[arg-type]
+     "'NoneType' is not a state of play of this table's system", "'NoneType' n'est pas un état de jeu du système de cette table"),
+    ("no character", lambda: T.state_of(t, "Zed"), T.TableError,
+     "no character named 'Zed' at this table (known: none)", "aucun personnage nommé 'Zed' à cette table (connus : none)"),
 ]
 
 
