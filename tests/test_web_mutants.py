@@ -97,3 +97,21 @@ def test_the_steps_without_a_body_are_documented(tmp_path: Path) -> None:
     ids = {p.rsplit("/", 1)[1]: op["post"]["operationId"].split("_tables_")[0] for p, op in paths.items()
            if p.startswith("/tables/{table_id}/") and p.count("/") == 3 and "post" in op}
     assert (ids["turn"], ids["round"], ids["rotate"], ids["undo"]) == ("next_turn", "next_round", "rotate_seed", "undo")
+
+
+def test_an_inline_script_is_allowed_by_its_hash_and_nothing_else() -> None:
+    """CSP level 2: an inline script runs when the policy lists 'sha256-' and the base64 of its text's SHA-256."""
+    import base64
+    import hashlib
+
+    from diceengine.web.security_headers import content_security_policy
+
+    def allowed(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    page = "<p>é</p><script>go('é')</script><div><script>\nlater()\n</script>"
+    policy = dict(p.strip().split(" ", 1) for p in content_security_policy(page).split(";"))
+    assert policy["script-src"] == " ".join(["'self'", allowed("go('é')"), allowed("\nlater()\n")])
+    assert policy["style-src"] == "'self'" and policy["default-src"] == "'none'"
+    assert dict(p.strip().split(" ", 1) for p in content_security_policy("<p>no script</p>").split(";"))[
+        "script-src"] == "'self'"
