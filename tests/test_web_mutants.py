@@ -115,3 +115,24 @@ def test_an_inline_script_is_allowed_by_its_hash_and_nothing_else() -> None:
     assert policy["style-src"] == "'self'" and policy["default-src"] == "'none'"
     assert dict(p.strip().split(" ", 1) for p in content_security_policy("<p>no script</p>").split(";"))[
         "script-src"] == "'self'"
+
+
+def test_each_computing_route_documents_a_whole_request(tmp_path: Path) -> None:
+    """The OpenAPI document shows one whole request for each computing route (what docs/web.md's examples send),
+    and says no other field is accepted."""
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        schema = c.get("/openapi.json").json()
+    components = schema["components"]["schemas"]
+    shown = {}
+    for path in ("/api/roll", "/api/odds", "/api/sample", "/api/compare", "/api/convert"):
+        body = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        body = components[body["$ref"].rsplit("/", 1)[1]] if "$ref" in body else body
+        assert body["additionalProperties"] is False, path
+        shown[path] = body["examples"]
+    check = {"expression": "4D+2 vs 15", "system": "d6wild"}
+    assert shown == {"/api/roll": [{**check, "n": 2}], "/api/odds": [check],
+                     "/api/sample": [{**check, "n": 10_000, "seed": 1}],
+                     "/api/compare": [{"checks": [check, {"expression": "2a1p vs 2d", "system": "ffg"}]}],
+                     "/api/convert": [{"expression": "4D+2 vs 15", "source": "d6wild", "target": "ffg"}]}
