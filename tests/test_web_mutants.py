@@ -136,3 +136,15 @@ def test_each_computing_route_documents_a_whole_request(tmp_path: Path) -> None:
                      "/api/sample": [{**check, "n": 10_000, "seed": 1}],
                      "/api/compare": [{"checks": [check, {"expression": "2a1p vs 2d", "system": "ffg"}]}],
                      "/api/convert": [{"expression": "4D+2 vs 15", "source": "d6wild", "target": "ffg"}]}
+
+
+def test_the_page_has_french_for_the_chances_the_exact_odds_name() -> None:
+    """The odds summary names chances as ``P(net advantage)``; the page's words hold the words inside, in French
+    (the engine's catalogue: docs/languages.md)."""
+    from diceengine.web.words import _chances, page_words
+
+    assert _chances("2a1p1b vs 2d1s", "ffg") == ["succeeded", "triumph", "despair", "net advantage"]
+    assert _chances("3d20<=12 spec 3 vs 2", "d20pool") == ["at least one complication", "success"]
+    assert _chances("3d6+2", "standard") == []
+    words = page_words("fr")
+    assert (words["net advantage"], words["at least one complication"]) == ("avantage net", "au moins une complication")
