@@ -148,3 +148,35 @@ def test_the_page_has_french_for_the_chances_the_exact_odds_name() -> None:
     assert _chances("3d6+2", "standard") == []
     words = page_words("fr")
     assert (words["net advantage"], words["at least one complication"]) == ("avantage net", "au moins une complication")
+
+
+def test_the_live_log_reads_only_new_steps_and_refuses_a_broken_log(tmp_path: Path) -> None:
+    """What the live log reads of a stored table: the steps after a number, in order; nothing of a table that is
+    gone; a log missing a step, or of another format, refused with the engine's message."""
+    import sqlalchemy as sa
+
+    from diceengine import table as T
+    from diceengine.web.table_events import _read_since, _versions
+
+    store = T.open_store(str(tmp_path / "t.sqlite"))
+    try:
+        table, _ = T.new_table("night", "standard", "GM", ["Kira", "Jax"], seed=7)
+        store.create(table)
+        store.create(T.new_table("day", "standard", "GM", seed=7)[0])
+        stored, new = _read_since(store, "night", 1)  # type: ignore[misc]
+        assert [(e.seq, e.member) for e in new] == [(2, "Kira"), (3, "Jax")] and stored.version == 3
+        assert _read_since(store, "night", 3)[1] == []  # type: ignore[index]
+        assert _read_since(store, "gone", 0) is None
+        assert _versions(store, ["night", "gone", "day"]) == {"night": 3, "day": 1}
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM dice_steps WHERE table_id = 'night' AND seq = 2"))
+        with pytest.raises(T.TableFormatError) as broken:
+            _read_since(store, "night", 0)
+        assert broken.value.message == f"the table 'night' in {store.shown} is corrupt (steps after 0 out of order)"
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("UPDATE dice_tables SET format = 99 WHERE id = 'day'"))
+        with pytest.raises(T.TableFormatError) as other:
+            _read_since(store, "day", 0)
+        assert other.value.message == "a table's log of format 99; this version reads format 1"
+    finally:
+        store.close()
