@@ -179,3 +179,14 @@ def test_a_game_master_rotates_a_players_key_not_their_own() -> None:
         T.authenticate(after, keys["Kira"])
     entry = after.log[-1]
     assert (entry.kind, entry.member, entry.target) == ("rekey", "GM", "Kira")
+
+
+def test_a_notice_of_two_entries_reads_back_both() -> None:
+    """A step that stores two entries at once (an import, a store's catch-up) notifies both, in order."""
+    from diceengine.table.notices import payload, read
+
+    table, _ = T.new_table("t1", "ffg", "GM", players=["Kira"], seed=5)
+    table = T.roll(T.roll(table, "Kira", "2a1p vs 2d"), "GM", "1d6", system="standard")
+    new = list(table.log[-2:])
+    text = payload(table.id, table.version, new, [e.model_dump_json(exclude={"rerolled_by", "undone_by"}) for e in new])
+    assert read(text) == ("t1", table.version, new)
