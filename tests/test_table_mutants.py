@@ -190,3 +190,37 @@ def test_a_notice_of_two_entries_reads_back_both() -> None:
     new = list(table.log[-2:])
     text = payload(table.id, table.version, new, [e.model_dump_json(exclude={"rerolled_by", "undone_by"}) for e in new])
     assert read(text) == ("t1", table.version, new)
+
+
+def test_a_revealed_roll_sealed_with_dice_the_seed_never_gave_is_named() -> None:
+    """A server that seals a forged secret roll (its seal matches the forged reveal) is caught when the reveal's
+    dice are recomputed from the revealed seed: the reveal's step, kind ``dice``, and why."""
+    import copy
+
+    from diceengine.table import provable as P
+
+    from .test_table_verify import PLAYER_LOG
+
+    forged = copy.deepcopy(PLAYER_LOG)
+    log = forged["table"]["log"]
+    reveal, secret = log[14], log[7]  # step 15 reveals the secret d20 of step 8
+    reveal["outcome"] = {**reveal["outcome"], "total": reveal["outcome"]["total"] % 20 + 1}  # always another face
+    secret["sealed"] = P.seal(P.sealed_body({**reveal, "seq": 8, "member": secret["member"]}), reveal["salt"])
+    report = T.verify(json.dumps(forged))
+    assert report.problems == (T.Problem(15, "dice", "the roll revealed (step 8): its outcome is not the one its "
+                                                     "dice give"),)
+
+
+def test_a_database_that_stays_locked_is_a_step_not_stored_naming_its_table(tmp_path: Any) -> None:
+    from sqlalchemy import exc
+
+    store = T.open_store(str(tmp_path / "t.sqlite"))
+    try:
+        locked = exc.OperationalError("UPDATE dice_tables ...", {}, Exception("database is locked\nmore"))
+        refused = store.refusal("night", 3, locked)
+        assert isinstance(refused, T.TableConflict)
+        assert refused.message == "the step on the table 'night' was not stored (database is locked)"
+        taken = store.refusal("night", 3, exc.IntegrityError("INSERT ...", {}, Exception("UNIQUE constraint failed")))
+        assert taken.message == "the table 'night' moved on while this step was taken on version 3: nothing was stored"
+    finally:
+        store.close()
