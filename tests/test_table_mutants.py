@@ -224,3 +224,17 @@ def test_a_database_that_stays_locked_is_a_step_not_stored_naming_its_table(tmp_
         assert taken.message == "the table 'night' moved on while this step was taken on version 3: nothing was stored"
     finally:
         store.close()
+
+
+def test_a_table_error_located_in_an_expression_keeps_its_words() -> None:
+    """``at`` (DiceError's contract: the same error located in ``expression`` at ``column``), for the table's
+    errors whose own signature has no location."""
+    located = T.TableError(N_no_pool, pool="gold", known="none").at("1d6 + gold", 6)
+    assert (located.template, located.params) == (N_no_pool, {"pool": "gold", "known": "none"})
+    assert (located.message, located.expression, located.column) == ("no pool gold at this table (its pools: none)",
+                                                                      "1d6 + gold", 6)
+    assert str(located) == "no pool gold at this table (its pools: none)\n  1d6 + gold\n        ^"  # the caret under g
+    assert translate_error(located, "fr").message == "pas de réserve gold à cette table (ses réserves : none)"
+
+
+N_no_pool = "no pool {pool} at this table (its pools: {known})"
