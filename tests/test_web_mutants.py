@@ -180,3 +180,17 @@ def test_the_live_log_reads_only_new_steps_and_refuses_a_broken_log(tmp_path: Pa
         assert other.value.message == "a table's log of format 99; this version reads format 1"
     finally:
         store.close()
+
+
+def test_a_fault_far_along_a_long_line_of_an_encounter_is_shown_with_its_caret(tmp_path: Path) -> None:
+    """A line of more than 200 characters is shown as the 200 around the fault, the caret under the fault."""
+    from .test_web_tables import make_client
+
+    line = 'name = "' + "x" * 300 + '" +'  # the fault: the "+" at column 311 of line 2
+    with make_client(tmp_path) as c:
+        r = c.post("/api/fight", json={"text": "[a]\n" + line + "\n", "format": "toml"})
+    body = r.json()
+    assert r.status_code == 400 and body["error"] == "value"
+    assert body["message"] == ("encounter: not valid TOML: Expected newline or end of document after a statement "
+                               "(at line 2, column 311)")
+    assert body["expression"] == line[211:] and body["column"] == 99 and body["expression"][body["column"]] == "+"
