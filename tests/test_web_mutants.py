@@ -194,3 +194,25 @@ def test_a_fault_far_along_a_long_line_of_an_encounter_is_shown_with_its_caret(t
     assert body["message"] == ("encounter: not valid TOML: Expected newline or end of document after a statement "
                                "(at line 2, column 311)")
     assert body["expression"] == line[211:] and body["column"] == 99 and body["expression"][body["column"]] == "+"
+
+
+def test_an_anydice_program_gives_each_outputs_mean_and_spread_and_errors_in_its_language() -> None:
+    """``do_anydice`` in this process (the service runs it in a worker): 2d6 by enumeration of its 36 rolls, an
+    output without outcomes, and an error in the language the request asks."""
+    import itertools
+    import math
+
+    from diceengine.errors import DiceError
+    from diceengine.web.anydice import AnyDiceRequest, do_anydice
+
+    totals = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
+    mean = sum(totals) / 36
+    stdev = math.sqrt(sum((t - mean) ** 2 for t in totals) / 36)
+    two, empty = do_anydice(AnyDiceRequest(program='output 2d6 named "two"\noutput {}')).outputs
+    assert (two.label, two.values, two.truncated) == ("two", list(range(2, 13)), 0.0)
+    assert two.mean == pytest.approx(mean, abs=1e-12) and two.stdev == pytest.approx(stdev, abs=1e-12)
+    assert two.probabilities == pytest.approx([totals.count(v) / 36 for v in range(2, 13)], abs=1e-15)
+    assert (empty.label, empty.mean, empty.stdev, empty.values) == ("output 2", None, None, [])
+    with pytest.raises(DiceError) as fr:
+        do_anydice(AnyDiceRequest(program="output 1\noutput d6 @ 2", lang="fr"))
+    assert fr.value.message == "ligne 2 : une position est un nombre ou une séquence, pas un dé"
