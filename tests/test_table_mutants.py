@@ -238,3 +238,16 @@ def test_a_table_error_located_in_an_expression_keeps_its_words() -> None:
 
 
 N_no_pool = "no pool {pool} at this table (its pools: {known})"
+
+
+def test_a_seat_rolls_with_the_systems_options(tmp_path: Any) -> None:
+    """The options of a roll (here D6's tie option) reach the step a seat takes, as they reach the table's rule."""
+    store = T.open_store(str(tmp_path / "t.sqlite"))
+    try:
+        table, keys = T.new_table("t4", "d6", "GM", ["Kira"], seed=11)
+        store.create(table)
+        seat = T.Seat(store, "t4", keys["Kira"])
+        entry = seat.roll("2D vs 2D", tie="opponent")
+        assert entry.options == {"tie": "opponent"} and store.load("t4").log[-1].options == {"tie": "opponent"}
+    finally:
+        store.close()

@@ -216,3 +216,18 @@ def test_an_anydice_program_gives_each_outputs_mean_and_spread_and_errors_in_its
     with pytest.raises(DiceError) as fr:
         do_anydice(AnyDiceRequest(program="output 1\noutput d6 @ 2", lang="fr"))
     assert fr.value.message == "ligne 2 : une position est un nombre ou une séquence, pas un dé"
+
+
+def test_a_compared_check_gives_its_chance_and_the_answers_are_json(tmp_path: Path) -> None:
+    """1D against 4 in the D6 rules succeeds on 4, 5 or 6 (meets or beats): 3 faces of 6; a total alone has no
+    chance of success. The computing routes answer ``application/json``."""
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        r = c.post("/api/compare", json={"checks": [{"expression": "1D vs 4", "system": "d6"},
+                                                    {"expression": "2d6", "system": "standard"}]})
+        sampled = c.post("/api/sample", json={"expression": "2d6", "n": 10, "seed": 1})
+    d6, total = r.json()["checks"]
+    assert d6["success"] == pytest.approx(3 / 6) and total["success"] is None
+    assert r.headers["content-type"] == "application/json"
+    assert sampled.status_code == 200 and sampled.headers["content-type"] == "application/json"
