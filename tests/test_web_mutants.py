@@ -231,3 +231,45 @@ def test_a_compared_check_gives_its_chance_and_the_answers_are_json(tmp_path: Pa
     assert d6["success"] == pytest.approx(3 / 6) and total["success"] is None
     assert r.headers["content-type"] == "application/json"
     assert sampled.status_code == 200 and sampled.headers["content-type"] == "application/json"
+
+
+def test_the_collectors_full_pass_comes_again_and_again() -> None:
+    """Each full pass is followed by another (a cycle set aside after the first full pass is collected by a
+    later one), and the task runs on until cancelled. Waits on conditions, never on a fixed time."""
+    import asyncio
+    import gc
+    import weakref
+
+    from diceengine.web import collector
+
+    class Node:
+        other: object = None
+
+    def cycle() -> weakref.ref[Node]:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        return weakref.ref(a)
+
+    async def until(condition: object) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 30.0
+        while not condition():  # type: ignore[operator]
+            assert loop.time() < end, "the collector's task did not get there"
+            await asyncio.sleep(0.005)
+
+    async def main() -> None:
+        gc.unfreeze()
+        task = asyncio.get_running_loop().create_task(collector.collect(freeze_seconds=0.01, full_seconds=0.2))
+        for _ in range(3):  # three full passes, one after another
+            alive = cycle()
+            await until(lambda: gc.get_freeze_count() > 0 and alive() is None)  # noqa: B023 - awaited at once
+            assert not task.done()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    try:
+        asyncio.run(main())
+    finally:
+        gc.unfreeze()
+        gc.collect()
