@@ -273,3 +273,17 @@ def test_the_collectors_full_pass_comes_again_and_again() -> None:
     finally:
         gc.unfreeze()
         gc.collect()
+
+
+def test_an_encounter_that_ends_too_early_is_refused_without_a_caret(tmp_path: Path) -> None:
+    """A TOML fault at the end of the text has no line to show: the message alone, in the caller's language."""
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        r = c.post("/api/fight", json={"text": "a = ", "format": "toml"})
+        fr = c.post("/api/fight", json={"text": "a = ", "format": "toml"}, headers={"Accept-Language": "fr"})
+    body = r.json()
+    assert r.status_code == 400 and body["error"] == "value" and body["expression"] is None and body["caret"] is None
+    assert body["message"] == "encounter: not valid TOML: Invalid value (at end of document)"
+    assert fr.status_code == 400 and fr.json()["message"] != body["message"]
+    assert fr.json()["message"].endswith("Invalid value (at end of document)")
