@@ -251,3 +251,13 @@ def test_a_seat_rolls_with_the_systems_options(tmp_path: Any) -> None:
         assert entry.options == {"tie": "opponent"} and store.load("t4").log[-1].options == {"tie": "opponent"}
     finally:
         store.close()
+
+
+def test_undoing_a_reroll_clears_the_first_rolls_mark() -> None:
+    table, _ = T.new_table("t5", "standard", "GM", ["Kira"], seed=5)
+    table = T.reroll(T.roll(table, "Kira", "1d20"), "Kira")
+    first, again = table.log[-2], table.log[-1]
+    assert (first.rerolled_by, again.reroll_of) == (again.seq, first.seq)
+    undone = T.undo(table, "GM")
+    assert undone.log[first.seq - 1].rerolled_by is None and undone.log[again.seq - 1].undone_by == undone.version
+    assert T.import_log(T.export_log(undone)).log[first.seq - 1].rerolled_by is None  # derived again, the same

@@ -287,3 +287,15 @@ def test_an_encounter_that_ends_too_early_is_refused_without_a_caret(tmp_path: P
     assert body["message"] == "encounter: not valid TOML: Invalid value (at end of document)"
     assert fr.status_code == 400 and fr.json()["message"] != body["message"]
     assert fr.json()["message"].endswith("Invalid value (at end of document)")
+
+
+def test_a_whole_number_written_with_a_point_is_that_number(tmp_path: Path) -> None:
+    """JSON's 2.0 is the whole number 2 for a count or a seed (a number with a fraction is refused)."""
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        plain = c.post("/api/roll", json={"expression": "3d6", "n": 2, "seed": 3}).json()
+        pointed = c.post("/api/roll", json={"expression": "3d6", "n": 2.0, "seed": 3.0})
+        half = c.post("/api/roll", json={"expression": "3d6", "n": 2.5})
+    assert pointed.status_code == 200 and pointed.json() == plain and len(plain["rolls"]) == 2
+    assert half.status_code == 422 and half.json()["error"] == "invalid_request"
