@@ -299,3 +299,23 @@ def test_a_whole_number_written_with_a_point_is_that_number(tmp_path: Path) -> N
         half = c.post("/api/roll", json={"expression": "3d6", "n": 2.5})
     assert pointed.status_code == 200 and pointed.json() == plain and len(plain["rolls"]) == 2
     assert half.status_code == 422 and half.json()["error"] == "invalid_request"
+
+
+@pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "route"])
+def test_a_saved_roll_rolled_in_secret_stays_secret(tmp_path: Path, fast_path: bool) -> None:
+    """The game master rolls a saved roll secretly (``@name`` with ``secret``): a player reads who rolled and when,
+    never the dice, the expression or the outcome."""
+    from .test_web_tables import bearer, make_client, seated
+
+    with make_client(tmp_path, fast_path=fast_path) as c:
+        t = seated(c)
+        tid, keys = t["id"], t["keys"]
+        saved = c.post(f"/tables/{tid}/save", json={"name": "ambush", "expression": "3d1p vs 2d"},
+                       headers=bearer(keys["GM"]))
+        assert saved.status_code == 200, saved.text
+        rolled = c.post(f"/tables/{tid}/roll", json={"expression": "@ambush", "secret": True}, headers=bearer(keys["GM"]))
+        assert rolled.status_code == 200 and rolled.json()["step"]["secret"] is True
+        assert rolled.json()["step"]["expression"] == "3d1p vs 2d"  # the game master reads it
+        seen = c.get(f"/tables/{tid}/log", headers=bearer(keys["Kira"])).json()["steps"][-1]
+    assert (seen["kind"], seen["member"], seen["secret"]) == ("roll", "GM", True)
+    assert (seen["expression"], seen["dice"], seen["outcome"]) == (None, None, None)
