@@ -102,3 +102,37 @@ def test_a_critical_injury_roll_is_asked_for_then_recorded():
     with pytest.raises(de.DiceError) as err:
         harm.critical_injury_check(asked)
     assert str(err.value) == "Kel's critical injury roll is not recorded yet"
+
+
+def _upgraded_one_by_one(low: int, high: int, times: int) -> tuple[int, int]:
+    # text 004, one upgrade at a time: a green die turns yellow; with no green die left, one is added
+    for _ in range(times):
+        low, high = (low - 1, high + 1) if low else (low + 1, high)
+    return low, high
+
+
+@pytest.mark.parametrize("green, yellow", [(g, y) for g in range(4) for y in range(3)])
+def test_upgrades_at_once_are_the_upgrades_one_by_one(green: int, yellow: int) -> None:
+    from diceengine.systems.ffg.rules import DicePool
+
+    for times in range(13):
+        pool = DicePool(ability=green, proficiency=yellow, difficulty=green, challenge=yellow)
+        up = pool.upgrade(times)
+        assert (up.ability, up.proficiency) == _upgraded_one_by_one(green, yellow, times)
+        down = pool.upgrade(times, "difficulty")
+        assert (down.difficulty, down.challenge) == _upgraded_one_by_one(green, yellow, times)
+
+
+@pytest.mark.parametrize("times", [10**400, -1, 61, 2.5, True])
+def test_upgrades_and_downgrades_out_of_bounds_are_refused_at_once(times: object) -> None:
+    # 10**400 upgrades ran for minutes, one at a time; a negative downgrade upgraded
+    from diceengine.errors import DiceLimitError
+    from diceengine.i18n import translate_error
+    from diceengine.systems.ffg.rules import DicePool, build_pool
+
+    with pytest.raises(DiceLimitError) as info:
+        build_pool(2, 1, upgrades=times)  # type: ignore[arg-type]
+    assert info.value.message == f"upgrades are a whole number from 0 to 60, not {times!r}"
+    assert translate_error(info.value, "fr").message.startswith("les améliorations sont un nombre entier de 0 à 60")
+    with pytest.raises(DiceLimitError, match="downgrades"):
+        DicePool(proficiency=2).downgrade(times)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from diceengine.api import Expressible
-from diceengine.errors import DiceValueError
+from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_
 
 from ..rulebook import rule, rule_table
@@ -69,21 +69,25 @@ class DicePool(Expressible):
 
     def upgrade(self, times: int = 1, side: Literal["ability", "difficulty"] = "ability") -> DicePool:
         """Upgrade ``times`` dice: green to yellow (purple to red for ``side="difficulty"``); an upgrade
-        with no green (purple) die left adds one."""
+        with no green (purple) die left adds one (the next upgrade then turns it yellow)."""
         low, high = _UPGRADES[side]
-        pool = self
-        for _ in range(times):
-            if getattr(pool, low):
-                pool = replace(pool, **{low: getattr(pool, low) - 1, high: getattr(pool, high) + 1})
-            else:
-                pool = replace(pool, **{low: getattr(pool, low) + 1})
-        return pool
+        lows = getattr(self, low)
+        turned = min(_times(times, N_("upgrades are a whole number from 0 to {most}, not {times}")), lows)
+        rest = times - turned  # past the green dice: one added, the next turning it, and so on
+        return replace(self, **{low: lows - turned + rest % 2, high: getattr(self, high) + turned + rest // 2})
 
     def downgrade(self, times: int = 1, side: Literal["ability", "difficulty"] = "ability") -> DicePool:
         """Downgrade ``times`` dice: yellow to green (red to purple); extra downgrades are ignored."""
         low, high = _UPGRADES[side]
-        n = min(times, getattr(self, high))
+        n = min(_times(times, N_("downgrades are a whole number from 0 to {most}, not {times}")), getattr(self, high))
         return replace(self, **{low: getattr(self, low) + n, high: getattr(self, high) - n})
+
+
+def _times(times: int, refusal: str) -> int:
+    """A number of upgrades or downgrades: a whole number from 0 to the most dice a pool may hold."""
+    if isinstance(times, bool) or not isinstance(times, int) or not 0 <= times <= MAX_POOL:
+        raise DiceLimitError(refusal, most=MAX_POOL, times=repr(times))
+    return times
 
 
 #: the text's bounds: characteristics 1 to 6, skill ranks 0 to 5
