@@ -126,9 +126,10 @@ def test_upgrades_at_once_are_the_upgrades_one_by_one(green: int, yellow: int) -
 @pytest.mark.parametrize("times", [10**400, -1, 61, 2.5, True])
 def test_upgrades_and_downgrades_out_of_bounds_are_refused_at_once(times: object) -> None:
     # 10**400 upgrades ran for minutes, one at a time; a negative downgrade upgraded
+    from diceengine.systems.ffg.rules import DicePool, build_pool
+
     from diceengine.errors import DiceLimitError
     from diceengine.i18n import translate_error
-    from diceengine.systems.ffg.rules import DicePool, build_pool
 
     with pytest.raises(DiceLimitError) as info:
         build_pool(2, 1, upgrades=times)  # type: ignore[arg-type]
