@@ -133,7 +133,9 @@ def _passed(run: subprocess.CompletedProcess[str]) -> None:
 def _run(kind: str, keyed: bool | None, folder: Path) -> subprocess.CompletedProcess[str]:
     """A fresh database of ``kind``, ``dice serve`` over it (its buckets high enough for a fuzzer's pace), and one
     run: the dice endpoints (``keyed`` None), or the tables without a key or with a game master's key (on a table of
-    its own: every table endpoint but the live log, a stream, tried with it)."""
+    its own: every table endpoint tried with it but the live log, a stream, and the two that take the key's
+    power away for the rest of the run: ``rekey`` replaces the key, ``end`` ends the table's dice; their own tests
+    are in ``test_web_table_members`` and ``test_web_tables_provable``, and the unkeyed runs try their refusals)."""
     env = {"DICE_KEY_BURST": "1000000", "DICE_KEY_RATE": "1000000", "DICE_NEW_BURST": "1000000",
            "DICE_NEW_RATE": "1000000"}
     with database(kind, folder) as where, dice_serve(where, folder, env) as base:
@@ -146,7 +148,7 @@ def _run(kind: str, keyed: bool | None, folder: Path) -> subprocess.CompletedPro
         get_json(base + made["join_link"], {"name": "Kira"})
         config = CONFIG + f'\n[parameters]\n"path.table_id" = "{made["table_id"]}"\n'
         return _schemathesis(base, folder, config, "--include-path-regex", "^/tables", "--header",
-                             f"Authorization: Bearer {made['gm_key']}", "--exclude-path-regex", "/events$")
+                             f"Authorization: Bearer {made['gm_key']}", "--exclude-path-regex", "/(events|rekey|end)$")
 
 
 #: each test's run: (database, keyed); ``None``: the dice endpoints, which read no database and take no key
