@@ -9,7 +9,7 @@ import diceengine.registry as registry  # noqa: PLR0402 - the module itself, not
 import diceengine.rng as _rng
 
 from .errors import DiceError, DiceLimitError
-from .i18n import language, translate_error
+from .i18n import N_, language, translate_error
 from .limits import MAX_SAMPLE
 from .plan_cache import Meaning, PlanCache
 from .registry import Plan, System, get_system, registered_systems
@@ -48,7 +48,7 @@ def plain_text(value: Any, what: str = "an expression") -> str:
     if isinstance(value, str):
         return str.__str__(value)
     hint = " (decode it first: .decode('utf-8'))" if isinstance(value, (bytes, bytearray)) else ""
-    raise DiceError(f"{what} must be a string, not {type(value).__name__}{hint}")
+    raise DiceError(N_("{what} must be a string, not {kind}{hint}"), what=what, kind=type(value).__name__, hint=hint)
 
 
 def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +149,7 @@ def _keyed_plan(expression: str, system: str | System, options: dict[str, Any]) 
         plain_text(expression)  # an unhashable expression (a list, a bytearray) is not text: say so first
         if not isinstance(system, System):
             plain_text(system, "a system name")
-        raise DiceError("option values must be hashable (strings, numbers, booleans)") from None
+        raise DiceError(N_("option values must be hashable (strings, numbers, booleans)")) from None
     return (found if found is not None else _prepare(key, expression, system, options)), key
 
 
@@ -198,9 +198,9 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     from .samples import Sample
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise DiceError(f"the number of rolls must be a non-negative integer, not {n!r}")
+        raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
     if n > MAX_SAMPLE:
-        raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
+        raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=MAX_SAMPLE)
     prepared = plan(expression, system, **options)
     gen = numpy_rng(seed)
     rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))
@@ -229,7 +229,7 @@ def distribution(expression: str, system: str | System = "standard", **options: 
             try:
                 cost.check(f"the exact odds of {expression!r}")
             except DiceLimitError as err:
-                raise DiceLimitError(err.message, expression, 0) from None
+                raise DiceLimitError(err.template, expression, 0, **err.params) from None
         dist = prepared.distribution()
     except DiceError as err:
         raise _in_spelling(err, expression, system) from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .i18n import N_
+
 #: longest expression accepted, in characters
 MAX_EXPRESSION_LENGTH = 1000
 #: deepest nesting of the parsed tree (parentheses, unary minus, operators)
@@ -67,8 +69,6 @@ class Cost:
         from .errors import DiceLimitError
 
         if self.work > MAX_WORK:
-            raise DiceLimitError(f"{what} would take about {self.work / MAX_WORK:.3g} times the work budget "
-                                 f"of exact odds (about 1 s): use sample() to estimate them")
+            raise DiceLimitError(N_("{what} would take about {times:.3g} times the work budget of exact odds (about 1 s): use sample() to estimate them"), what=what, times=self.work / MAX_WORK)
         if self.cells > MAX_CELLS:
-            raise DiceLimitError(f"{what} would need about {self.cells * 8 / 2**20:,.0f} MiB of tables (at most "
-                                 f"{MAX_CELLS * 8 // 2**20} MiB): use sample() to estimate them")
+            raise DiceLimitError(N_("{what} would need about {mib:,.0f} MiB of tables (at most {max_mib} MiB): use sample() to estimate them"), what=what, mib=self.cells * 8 / 2 ** 20, max_mib=MAX_CELLS * 8 // 2 ** 20)

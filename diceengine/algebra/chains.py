@@ -10,6 +10,8 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 from diceengine.pmf import PMF
 
+from ..i18n import N_
+
 __all__ = ["chains", "chains_total", "roll_steps", "sample_steps"]
 
 
@@ -33,7 +35,7 @@ def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, fir
     stop, go = _split(pmf, on)
     start_stop, start_go = (stop, go) if first is None else _split(first, on)
     if go.mass >= 1.0 - 1e-15 and depth is None and start_go.mass > 0:
-        raise DiceValueError("every face explodes: the die never stops")
+        raise DiceValueError(N_("every face explodes: the die never stops"))
     if depth is not None and depth <= 0:
         yield 0, start_stop.mix(start_go)
         return
@@ -44,7 +46,7 @@ def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, fir
             yield -1, prefix if prefix.mass > 0 else PMF.point(0, 0.0)
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+            raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
         shift = -1 if penetrate else 0
         if depth is not None and k == depth:
             yield k, prefix + pmf.shift(shift)
@@ -76,7 +78,7 @@ def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], boo
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {what}")
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"), max_explosions=MAX_EXPLOSIONS, what=what)
         face = draw()
         yield face
 
@@ -93,7 +95,7 @@ def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes:
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {what}")
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"), max_explosions=MAX_EXPLOSIONS, what=what)
         new = draw(len(active))
         yield active, new
         active = active[explodes(new)]

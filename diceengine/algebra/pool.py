@@ -11,6 +11,7 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP
 from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
 
+from ..i18n import N_
 from .die import Die, _membership
 
 __all__ = ["Pool"]
@@ -43,7 +44,7 @@ class Pool:
     def of(cls, die: Die, n: int) -> Pool:
         """``n`` independent copies of ``die``."""
         if n < 0:
-            raise DiceValueError(f"a pool has a number of dice, not {n}")
+            raise DiceValueError(N_("a pool has a number of dice, not {n}"), n=n)
         return cls([die] * n)
 
     def __len__(self) -> int:
@@ -101,9 +102,9 @@ class Pool:
     def ranked(self, weights: Sequence[int], order: str = "highest") -> Die:
         """The total of each die times the weight of its rank (``weights[0]`` for the first in ``order``)."""
         if order not in ("highest", "lowest"):
-            raise DiceValueError(f"a pool is sorted 'highest' or 'lowest' first, not {order!r}")
+            raise DiceValueError(N_("a pool is sorted 'highest' or 'lowest' first, not {order}"), order=repr(order))
         if len(weights) != len(self):
-            raise DiceValueError("one weight a die")
+            raise DiceValueError(N_("one weight a die"))
         return _ranked(self.groups, list(weights), order == "highest")
 
     def count(self, on: Collection[int] | Callable[[int], bool]) -> Die:
@@ -125,7 +126,7 @@ class Pool:
         for die, n in self.groups:
             total *= math.comb(len(die) + n - 1, n)
         if total > MAX_SORTED_OUTCOMES:
-            raise DiceLimitError(f"this pool has {total:,} sorted rolls to list (at most {MAX_SORTED_OUTCOMES:,})")
+            raise DiceLimitError(N_("this pool has {total:,} sorted rolls to list (at most {max_sorted_outcomes:,})"), total=total, max_sorted_outcomes=MAX_SORTED_OUTCOMES)
         per_group = [list(_multisets(die, n)) for die, n in self.groups]
         merged: dict[tuple[int, ...], float] = {}
         for combo in product(*per_group):
@@ -205,5 +206,4 @@ def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> 
     span = outcomes * max(1, sum(abs(w) for w in weights))
     work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
     if work > MAX_WORK:
-        raise DiceLimitError(f"this pool's odds would take about {work / MAX_WORK:.3g} times the work budget "
-                             f"of exact odds (about 1 s): use sample() to estimate them")
+        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds (about 1 s): use sample() to estimate them"), times=work / MAX_WORK)
