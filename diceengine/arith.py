@@ -70,7 +70,9 @@ def check_interval(lo: int, hi: int, expression: str | None = None, column: int 
     """``(lo, hi)`` when both ends lie within ``±MAX_VALUE``; else :class:`DiceLimitError`."""
     if lo < -MAX_VALUE or hi > MAX_VALUE:
         worst = lo if -lo > hi else hi
-        raise DiceLimitError(N_("a value could reach {worst} here, beyond the exact integer range (at most {max_value} in size)"), expression, column, worst=worst, max_value=MAX_VALUE)
+        raise DiceLimitError(N_("a value could reach {worst} here, beyond the exact integer range (at most "
+                                "{max_value} in size)"),
+                             expression, column, worst=worst, max_value=MAX_VALUE)
     return lo, hi
 
 

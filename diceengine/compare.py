@@ -68,7 +68,8 @@ def profile(system: str, expression: str, **options: Any) -> Profile:
 def _chance(system: str, expression: str, options: tuple[tuple[str, Any], ...]) -> float:
     chance = _success(distribution(expression, system, **dict(options)))
     if chance is None:
-        raise DiceError(N_("{system}: {written} has no success to compare (write a check with vs)"), system=system, written=repr(expression))
+        raise DiceError(N_("{system}: {written} has no success to compare (write a check with vs)"), system=system,
+                        written=repr(expression))
     return chance
 
 

@@ -102,7 +102,8 @@ class Distribution:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
         if n > MAX_SAMPLE:
-            raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=MAX_SAMPLE)
+            raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n,
+                                 max_sample=MAX_SAMPLE)
         if not len(self.probabilities):
             raise DiceError(N_("this distribution has no outcome to draw"))
         rows = numpy_rng(seed).choice(len(self.probabilities), size=n, p=self.probabilities / self.probabilities.sum())
@@ -129,7 +130,8 @@ class Distribution:
         try:
             return self.columns[field]
         except KeyError:
-            raise DiceError(N_("this distribution has no field {field} (fields: {fields})"), field=repr(field), fields=', '.join(self.fields)) from None
+            raise DiceError(N_("this distribution has no field {field} (fields: {fields})"), field=repr(field),
+                            fields=', '.join(self.fields)) from None
 
     def mean(self, field: str = "total") -> float:
         """Expected value of ``field``."""

@@ -69,6 +69,10 @@ class Cost:
         from .errors import DiceLimitError
 
         if self.work > MAX_WORK:
-            raise DiceLimitError(N_("{what} would take about {times:.3g} times the work budget of exact odds (about 1 s): use sample() to estimate them"), what=what, times=self.work / MAX_WORK)
+            raise DiceLimitError(N_("{what} would take about {times:.3g} times the work budget of exact odds (about "
+                                    "1 s): use sample() to estimate them"),
+                                 what=what, times=self.work / MAX_WORK)
         if self.cells > MAX_CELLS:
-            raise DiceLimitError(N_("{what} would need about {mib:,.0f} MiB of tables (at most {max_mib} MiB): use sample() to estimate them"), what=what, mib=self.cells * 8 / 2 ** 20, max_mib=MAX_CELLS * 8 // 2 ** 20)
+            raise DiceLimitError(N_("{what} would need about {mib:,.0f} MiB of tables (at most {max_mib} MiB): use "
+                                    "sample() to estimate them"),
+                                 what=what, mib=self.cells * 8 / 2 ** 20, max_mib=MAX_CELLS * 8 // 2 ** 20)

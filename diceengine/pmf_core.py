@@ -210,5 +210,6 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _check_support(size: int) -> None:
     if size > MAX_SUPPORT:
-        raise DiceLimitError(N_("too many possible results for exact odds ({size}, at most {max_support})"), size=size, max_support=MAX_SUPPORT)
+        raise DiceLimitError(N_("too many possible results for exact odds ({size}, at most {max_support})"), size=size,
+                             max_support=MAX_SUPPORT)
 

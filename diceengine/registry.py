@@ -233,11 +233,14 @@ class System(ABC):
             module = sys.modules[type(self).__module__]
             package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
         if not package:
-            raise DiceError(N_("system {name}: its grammar {grammar} needs a package to live in (define the system in a package, or set grammar_package)"), name=repr(self.name), grammar=repr(self.grammar))
+            raise DiceError(N_("system {name}: its grammar {grammar} needs a package to live in (define the system "
+                               "in a package, or set grammar_package)"),
+                            name=repr(self.name), grammar=repr(self.grammar))
         try:
             return package_text(package, self.grammar)
         except (FileNotFoundError, ModuleNotFoundError) as err:
-            raise DiceError(N_("system {name}: its grammar {grammar} is not in package {package} ({err})"), name=repr(self.name), grammar=repr(self.grammar), package=repr(package), err=err) from None
+            raise DiceError(N_("system {name}: its grammar {grammar} is not in package {package} ({err})"),
+                            name=repr(self.name), grammar=repr(self.grammar), package=repr(package), err=err) from None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module

@@ -28,7 +28,8 @@ class Sample(Mapping[str, np.ndarray]):
         try:
             return self.arrays[field]
         except KeyError:
-            raise DiceError(N_("this sample has no field {field} (fields: {known})"), field=repr(field), known=', '.join(self.arrays)) from None
+            raise DiceError(N_("this sample has no field {field} (fields: {known})"), field=repr(field),
+                            known=', '.join(self.arrays)) from None
 
     def __contains__(self, field: object) -> bool:
         return field in self.arrays

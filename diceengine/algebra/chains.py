@@ -78,7 +78,8 @@ def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], boo
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"), max_explosions=MAX_EXPLOSIONS, what=what)
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
+                                 max_explosions=MAX_EXPLOSIONS, what=what)
         face = draw()
         yield face
 
@@ -95,7 +96,8 @@ def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes:
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"), max_explosions=MAX_EXPLOSIONS, what=what)
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
+                                 max_explosions=MAX_EXPLOSIONS, what=what)
         new = draw(len(active))
         yield active, new
         active = active[explodes(new)]

@@ -126,7 +126,8 @@ class Pool:
         for die, n in self.groups:
             total *= math.comb(len(die) + n - 1, n)
         if total > MAX_SORTED_OUTCOMES:
-            raise DiceLimitError(N_("this pool has {total:,} sorted rolls to list (at most {max_sorted_outcomes:,})"), total=total, max_sorted_outcomes=MAX_SORTED_OUTCOMES)
+            raise DiceLimitError(N_("this pool has {total:,} sorted rolls to list (at most {max_sorted_outcomes:,})"),
+                                 total=total, max_sorted_outcomes=MAX_SORTED_OUTCOMES)
         per_group = [list(_multisets(die, n)) for die, n in self.groups]
         merged: dict[tuple[int, ...], float] = {}
         for combo in product(*per_group):
@@ -206,4 +207,6 @@ def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> 
     span = outcomes * max(1, sum(abs(w) for w in weights))
     work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
     if work > MAX_WORK:
-        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds (about 1 s): use sample() to estimate them"), times=work / MAX_WORK)
+        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds "
+                                "(about 1 s): use sample() to estimate them"),
+                             times=work / MAX_WORK)

@@ -66,7 +66,9 @@ def _budgeted(budget: float, fn: Callable[..., T], *args: Any) -> T:
             signal.setitimer(signal.ITIMER_PROF, 0)
     except _OverBudget:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        raise DiceLimitError(N_("this request needs more than {budget:g} s of computation; ask for fewer dice or a smaller pool"), budget=budget) from None
+        raise DiceLimitError(N_("this request needs more than {budget:g} s of computation; ask for fewer dice or a "
+                                "smaller pool"),
+                             budget=budget) from None
 
 
 def _warm() -> bool:

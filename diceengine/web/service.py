@@ -118,7 +118,9 @@ def roll_dice(req: RollRequest) -> int:
     except DiceError as err:
         raise _said_in(err, req.lang) from None
     if dice > MAX_REQUEST_DICE:
-        raise DiceLimitError(N_("too many dice in one request: {n} rolls of {dice} dice (at most {max_request_dice} in all; ask for fewer rolls)"), n=req.n, dice=dice // req.n, max_request_dice=MAX_REQUEST_DICE)
+        raise DiceLimitError(N_("too many dice in one request: {n} rolls of {dice} dice (at most {max_request_dice} "
+                                "in all; ask for fewer rolls)"),
+                             n=req.n, dice=dice // req.n, max_request_dice=MAX_REQUEST_DICE)
     return dice
 
 
@@ -317,7 +319,8 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
     rules = _rules(system_name)
     fn = rules.get(rule)
     if fn is None:
-        raise DiceError(N_("unknown rule {rule} of {system_name} (known: {rules})"), rule=repr(rule), system_name=system_name, rules=', '.join(rules))
+        raise DiceError(N_("unknown rule {rule} of {system_name} (known: {rules})"), rule=repr(rule),
+                        system_name=system_name, rules=', '.join(rules))
     params = inspect.signature(fn).parameters
     args: list[Any] = []
     kwargs = dict(req.arguments)
@@ -327,7 +330,8 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
             args = list(given) if isinstance(given, list) else [given]
     unknown = [k for k in kwargs if k not in params or params[k].kind is inspect.Parameter.VAR_POSITIONAL]
     if unknown:
-        raise DiceError(N_("{rule} takes {params}, not {unknown}"), rule=rule, params=', '.join(params), unknown=', '.join(unknown))
+        raise DiceError(N_("{rule} takes {params}, not {unknown}"), rule=rule, params=', '.join(params),
+                        unknown=', '.join(unknown))
     checked = validate_call(config=ConfigDict(arbitrary_types_allowed=True))(fn)
     try:
         result = checked(*args, **kwargs)

@@ -95,7 +95,8 @@ def circumstance_dice(*names: str) -> Code:
     for name in names:
         key = name.lower().replace(" ", "_").replace("-", "_")
         if key not in CIRCUMSTANCES:
-            raise DiceValueError(N_("unknown circumstance {name} (known: {known})"), name=repr(name), known=', '.join(CIRCUMSTANCES))
+            raise DiceValueError(N_("unknown circumstance {name} (known: {known})"), name=repr(name),
+                                 known=', '.join(CIRCUMSTANCES))
         total += CIRCUMSTANCES[key]
     return Code(total, 0)
 

@@ -222,7 +222,8 @@ def characteristic_cost(current: int, created: bool = True) -> int:
     """XP to raise a characteristic one level: the next level x 10; at most 5 at creation, 6 after."""
     cap = MAX_CHARACTERISTIC if created else MAX_CREATION_CHARACTERISTIC
     if current < MIN_CHARACTERISTIC:
-        raise DiceValueError(N_("a characteristic is at least {min_characteristic}, not {current}"), min_characteristic=MIN_CHARACTERISTIC, current=current)
+        raise DiceValueError(N_("a characteristic is at least {min_characteristic}, not {current}"),
+                             min_characteristic=MIN_CHARACTERISTIC, current=current)
     if current + 1 > cap:
         raise DiceValueError(N_("a characteristic cannot go above {cap}") if created
                              else N_("a characteristic cannot go above {cap} at creation"), cap=cap)
@@ -233,7 +234,8 @@ def characteristic_cost(current: int, created: bool = True) -> int:
 def skill_cost(current: int, career: bool = True) -> int:
     """XP to buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
     if current < 0:
-        raise DiceValueError(N_("a skill rank is 0 to {max_skill}, not {current}"), max_skill=MAX_SKILL, current=current)
+        raise DiceValueError(N_("a skill rank is 0 to {max_skill}, not {current}"), max_skill=MAX_SKILL,
+                             current=current)
     if current + 1 > MAX_SKILL:
         raise DiceValueError(N_("a skill cannot go above rank 5"))
     return 5 * (current + 1) + (0 if career else 5)

@@ -195,7 +195,8 @@ class Keep(Node):
             object.__setattr__(self, "point", point)
         if isinstance(self.point, Token):
             if str(self.point) not in ("<", ">"):
-                raise DiceSyntaxError(N_("a keep / drop selects dice under (<) or over (>) a value, not {point}"), column=self.point.start_pos, point=self.point)
+                raise DiceSyntaxError(N_("a keep / drop selects dice under (<) or over (>) a value, not {point}"),
+                                      column=self.point.start_pos, point=self.point)
             object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)

@@ -379,7 +379,8 @@ class Function(Evaluator):
             raise DiceValueError(N_("{name}() takes two expressions, not {count}"), ctx.expression, node.pos,
                                  name=name, count=len(args))
         if name not in _TWO and name not in _MANY and len(args) != 1:
-            raise DiceValueError(N_("{name}() takes one expression, not {count}"), ctx.expression, node.pos, name=name, count=len(args))
+            raise DiceValueError(N_("{name}() takes one expression, not {count}"), ctx.expression, node.pos, name=name,
+                                 count=len(args))
         self.fn = self._located(_FUNCTIONS[name]) if name in REAL_FUNCTIONS else _FUNCTIONS[name]
         self.rational = (name in ("abs", "min", "max") and any(a.rational for a in args)) \
             or (name in REAL_FUNCTIONS and name != "sign")

@@ -131,7 +131,8 @@ def written(mod: Any) -> str:
     """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
     writer = _WRITERS.get(type(mod)) or _of(_WRITERS, type(mod))
     if writer is None:
-        raise DiceSyntaxError(N_("no modifier of the table reads {kind}"), None, getattr(mod, "pos", None), kind=type(mod).__name__)
+        raise DiceSyntaxError(N_("no modifier of the table reads {kind}"), None, getattr(mod, "pos", None),
+                              kind=type(mod).__name__)
     return writer.written(mod)
 
 

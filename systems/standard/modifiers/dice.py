@@ -32,7 +32,9 @@ def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) 
         return (window, None) if window is not None else (None, selection)
     for k in keeps:
         if k.point is not None or k.spelled.rstrip("\x00") == "p":
-            raise DiceValueError(N_("{text} is d20's notation (keep / drop dice by value): use the option dialect='d20'"), expression, k.pos or 0, text=k.text)
+            raise DiceValueError(N_("{text} is d20's notation (keep / drop dice by value): use the option "
+                                    "dialect='d20'"),
+                                 expression, k.pos or 0, text=k.text)
     return window_of(keeps, count), None
 
 
@@ -72,7 +74,9 @@ class ExplodeModifier(Modifier):
                                  term.where(mod))
         # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
         if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, term.count) / 10:
-            raise DiceLimitError(N_("{text} explodes too often: chains longer than {max_explosions} dice would be too likely"), term.expression, term.where(mod), text=term.text, max_explosions=MAX_EXPLOSIONS)
+            raise DiceLimitError(N_("{text} explodes too often: chains longer than {max_explosions} dice would be "
+                                    "too likely"),
+                                 term.expression, term.where(mod), text=term.text, max_explosions=MAX_EXPLOSIONS)
         return {"explode": explode, "compound": explode is not None and mod.compound, "penetrate": mod.penetrate}
 
 
@@ -89,7 +93,9 @@ class RerollModifier(Modifier):
         again = [m for m in found if not m.added]
         added = [m for m in found if m.added]
         if len(again) > 1 and (len({m.kind for m in again}) > 1 or len(term.faces) > MAX_LISTED_REROLL):
-            raise DiceSyntaxError(N_("more than one re-roll on one dice term (several re-roll points: all r, or all ro, on dice of at most {max_listed_reroll:,} faces)"), term.expression,
+            raise DiceSyntaxError(N_("more than one re-roll on one dice term (several re-roll points: all r, or all "
+                                     "ro, on dice of at most {max_listed_reroll:,} faces)"),
+                                  term.expression,
                                   term.where(again[1]), max_listed_reroll=MAX_LISTED_REROLL)
         if len(added) > 1:
             raise DiceSyntaxError(N_("more than one re-roll on one dice term"), term.expression, term.where(found[1]))
@@ -143,7 +149,9 @@ class RerollRankModifier(Modifier):
                                  letter=rank.letter, n=rank.n, side=rank.side)
         other = next((m for m in term.mods if isinstance(m, (Keep, Explode, Reroll, Unique))), None)
         if other is not None:
-            raise DiceValueError(N_("{letter}{n} with keep / drop, an explosion, another re-roll or unique dice is not supported (d20 applies them in the order written)"), term.expression,
+            raise DiceValueError(N_("{letter}{n} with keep / drop, an explosion, another re-roll or unique dice is "
+                                    "not supported (d20 applies them in the order written)"),
+                                 term.expression,
                                  term.where(other), letter=rank.letter, n=rank.n)
         chosen = min(rank.n, term.count, 1 if rank.kind == "ra" else term.count)
         return {"reroll_rank": (rank.kind, rank.side, chosen) if chosen > 0 else None}

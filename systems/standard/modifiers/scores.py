@@ -75,7 +75,9 @@ class DoubleModifier(Modifier):
             explode = next((m for m in term.mods if isinstance(m, Explode)), None)
             hint = f" ('{explode.bang}{explode.compare}' is the explosion's point)" \
                 if explode is not None and explode.compare is not None else ""
-            raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. 10d10>=8dbl10){hint}"), term.expression, term.where(mod), hint=hint)
+            raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. "
+                                     "10d10>=8dbl10){hint}"),
+                                  term.expression, term.where(mod), hint=hint)
         return {"double": mod.compare or Compare.of("=", term.faces[-1])}
 
 

@@ -59,7 +59,9 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     )
     throws = expected_throws(spec)
     if throws > MAX_THROWS:
-        raise DiceLimitError(N_("{text} would throw about {throws:,.0f} dice in one roll (at most {max_throws:,} with re-rolls and explosions)"), expression, pos, text=spec.text, throws=throws, max_throws=MAX_THROWS)
+        raise DiceLimitError(N_("{text} would throw about {throws:,.0f} dice in one roll (at most {max_throws:,} "
+                                "with re-rolls and explosions)"),
+                             expression, pos, text=spec.text, throws=throws, max_throws=MAX_THROWS)
     if spec.pool is not None:
         from .pooled import PoolTerm  # here: a term scored as a multiset is rare
 
