@@ -111,7 +111,7 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
         prepared = build() if build is not None else sys_.prepare(tree, expression, resolved)
     except DiceError as err:
         if err.expression is None and err.column is not None:  # point the caret into this expression
-            raise type(err)(err.message, expression, err.column) from None
+            raise err.at(expression, err.column) from None
         raise
     PLANS.put(key, meaning, prepared, expression, new=True)
     return prepared

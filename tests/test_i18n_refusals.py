@@ -140,3 +140,24 @@ def test_converted_refusals_in_both_languages(call, english, french):
         call()
     assert str(info.value) == english
     assert str(i18n.translate_error(info.value, "fr")) == french
+
+
+@pytest.mark.parametrize(("expression", "options", "english", "french"), [
+    # the word naming the modifier is itself a catalogue word
+    ("1d6!!!", {}, "more than one explosion on one dice term",
+     "plus d'un modificateur explosion sur un même terme de dés"),
+    # a refusal placed again in the expression (located where the power is written) keeps its template
+    ("1d(2^70)", {}, "number too large: 2^70", "nombre trop grand : 2^70"),
+    ("10^1000000", {}, "a power could reach 10^1000000, beyond the exact integer range",
+     "une puissance pourrait atteindre 10^1000000, au-delà des entiers exacts"),
+    ("d20rl1", {"dialect": "d20"},
+     "rl1 would re-roll the lowest dice forever (d20 stops it as too many rolls): use rol1 (once)",
+     "rl1 relancerait les dés les plus bas sans fin (d20 l'arrête comme trop de jets) : utilisez rol1 (une fois)"),
+    ("1d6r!=", {}, "'r!=' needs a number after '!=' (a compare point of 'r')",
+     "'r!=' demande un nombre après '!=' (un point de comparaison de 'r')"),
+])
+def test_refusals_of_a_roll_in_both_languages(expression, options, english, french):
+    for lang, expected in (("en", english), ("fr", french)):
+        with pytest.raises(errors.DiceError) as info:
+            de.roll(expression, lang=lang, seed=1, **options)
+        assert str(info.value).splitlines()[0] == expected

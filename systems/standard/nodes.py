@@ -132,7 +132,7 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
     column = (token.start_pos or 0) + len(text)
     if compare is None or compare.op != "=":
         raise DiceSyntaxError(N_("'{token}' needs a number after '!=' (a compare point of '{point}')"),
-                              column=column, token=token, point=text[:-2])
+                              column=column, token=str(token), point=text[:-2])
     return text[:-2], Compare.of("!=", compare.value)
 
 
@@ -196,7 +196,7 @@ class Keep(Node):
         if isinstance(self.point, Token):
             if str(self.point) not in ("<", ">"):
                 raise DiceSyntaxError(N_("a keep / drop selects dice under (<) or over (>) a value, not {point}"),
-                                      column=self.point.start_pos, point=self.point)
+                                      column=self.point.start_pos, point=str(self.point))
             object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)

@@ -104,7 +104,7 @@ class Binary(Evaluator):
                 try:
                     return _pow(a, b, exact_division)
                 except DiceError as err:
-                    raise type(err)(err.message, self.expression, self.node.pos) from None
+                    raise err.at(self.expression, self.node.pos) from None
             return power
         divide = _true_div if (op == "/" and self.exact_division) else _floor_div
         mod = op == "%"

@@ -75,7 +75,8 @@ class Modifier:
         default, a modifier written once (:attr:`single`) and lowered by :meth:`lower_one`."""
         if len(found) > 1:
             raise DiceSyntaxError(N_("more than one {single} on one dice term"), term.expression,
-                                  getattr(found[1], "pos", None) or 0, single=self.single)
+                                  getattr(found[1], "pos", None) or 0,
+                                  single=[self.single])  # a list: its word is translated
         return self.lower_one(term, found[0])
 
     def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:

@@ -57,7 +57,7 @@ class ExplodeModifier(Modifier):
 
     letters = ("!", "!!", "!p", "!!p", "e")
     nodes = (Explode,)
-    single = "explosion"
+    single = N_("explosion")
 
     def written(self, mod: Any) -> str:
         return str(mod.bang) + point_text(mod.compare)
@@ -135,7 +135,7 @@ class RerollRankModifier(Modifier):
 
     letters = ("rol", "roh", "ral", "rah")
     nodes = (RerollRank,)
-    single = "re-roll of ranks (rolN, rahN)"
+    single = N_("re-roll of ranks (rolN, rahN)")
 
     def written(self, mod: Any) -> str:
         return f"{mod.letter}{mod.n}"
@@ -162,7 +162,7 @@ class UniqueModifier(Modifier):
 
     letters = ("u", "uo")
     nodes = (Unique,)
-    single = "unique"
+    single = N_("unique")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind) + point_text(mod.compare)
@@ -179,7 +179,7 @@ class SortModifier(Modifier):
 
     letters = ("s", "sa", "sd")
     nodes = (Sort,)
-    single = "sort"
+    single = N_("sort")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind)

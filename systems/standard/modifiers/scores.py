@@ -34,7 +34,7 @@ class CountSuccessesModifier(Modifier):
 
     letters = (">=", ">", "<=", "<", "=")
     nodes = (CountSuccesses,)
-    single = "success count"
+    single = N_("success count")
 
     def written(self, mod: Any) -> str:
         return str(mod.compare)
@@ -48,7 +48,7 @@ class CountFailuresModifier(Modifier):
 
     letters = ("f",)
     nodes = (CountFailures,)
-    single = "failure count"
+    single = N_("failure count")
 
     def written(self, mod: Any) -> str:
         return "f" + str(mod.compare)
@@ -65,7 +65,7 @@ class DoubleModifier(Modifier):
 
     letters = ("dbl",)
     nodes = (Double,)
-    single = "doubled success (dbl)"
+    single = N_("doubled success (dbl)")
 
     def written(self, mod: Any) -> str:
         return "dbl" + point_text(mod.compare)
