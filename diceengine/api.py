@@ -39,7 +39,7 @@ def _forget(name: str) -> None:
 registry.on_replace.append(_forget)
 
 
-def plain_text(value: Any, what: str = "an expression") -> str:
+def plain_text(value: Any, what: str = N_("an expression")) -> str:
     """``value`` as exactly ``str``: a subclass of ``str`` (``numpy.str_``, a chat library's message type) is
     copied to a plain string, so that nothing the engine keeps (a cached plan, its text) holds the caller's
     type; anything else, ``bytes`` included, is the engine's error."""
@@ -47,8 +47,9 @@ def plain_text(value: Any, what: str = "an expression") -> str:
         return value
     if isinstance(value, str):
         return str.__str__(value)
-    hint = " (decode it first: .decode('utf-8'))" if isinstance(value, (bytes, bytearray)) else ""
-    raise DiceError(N_("{what} must be a string, not {kind}{hint}"), what=what, kind=type(value).__name__, hint=hint)
+    raise DiceError(N_("{what} must be a string, not {kind} (decode it first: .decode('utf-8'))")
+                    if isinstance(value, (bytes, bytearray)) else N_("{what} must be a string, not {kind}"),
+                    what=[what], kind=type(value).__name__)  # a list: its words are translated
 
 
 def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def _parser() -> Any:
 
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
     if type(system) is not str and not isinstance(system, System):
-        system = plain_text(system, "a system name")
+        system = plain_text(system, N_("a system name"))
     sys_ = get_system(system)
     expression = plain_text(expression)
     options = _plain_options(options)
@@ -148,7 +149,7 @@ def _keyed_plan(expression: str, system: str | System, options: dict[str, Any]) 
     except TypeError:
         plain_text(expression)  # an unhashable expression (a list, a bytearray) is not text: say so first
         if not isinstance(system, System):
-            plain_text(system, "a system name")
+            plain_text(system, N_("a system name"))
         raise DiceError(N_("option values must be hashable (strings, numbers, booleans)")) from None
     return (found if found is not None else _prepare(key, expression, system, options)), key
 
@@ -161,7 +162,7 @@ def plan(expression: str, system: str | System = "standard", **options: Any) -> 
 def _name(system: str | System) -> str:
     if type(system) is str:
         return system
-    return system.name if isinstance(system, System) else plain_text(system, "a system name")
+    return system.name if isinstance(system, System) else plain_text(system, N_("a system name"))
 
 
 def roll(expression: str, system: str | System = "standard", seed: Seed = None, lang: str | None = None,
@@ -244,7 +245,7 @@ def anydice(program: str, lang: str | None = None) -> list[Distribution]:
     rows). An error is the engine's, at its line with a caret, said in ``lang``."""
     from .anydice import outputs
 
-    return outputs(plain_text(program, "a program"), lang)
+    return outputs(plain_text(program, N_("a program")), lang)
 
 
 def systems() -> dict[str, System]:

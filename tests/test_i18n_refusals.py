@@ -132,6 +132,10 @@ def test_every_french_message_fills_the_fields_of_its_english_one():
      "une langue est un code comme 'fr', pas int"),
     (lambda: de.sample("2d6", -1), "the number of rolls must be a non-negative integer, not -1",
      "le nombre de jets est un entier positif ou nul, pas -1"),
+    # the phrase naming what must be text is a catalogue word too
+    (lambda: de.roll(b"1d6"), "an expression must be a string, not bytes (decode it first: .decode('utf-8'))",
+     "une expression doit être une chaîne, pas bytes (décodez-la d'abord : .decode('utf-8'))"),
+    (lambda: de.roll("1d6", 3), "a system name must be a string, not int", "un nom de système doit être une chaîne, pas int"),
     (lambda: characteristic_cost(6, created=False), "a characteristic cannot go above 5 at creation",
      "une caractéristique ne dépasse pas 5 à la création"),
 ])

@@ -69,7 +69,7 @@ def chains_total(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: boo
 
 
 def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], bool], depth: int | None,
-               what: str = "one die") -> Iterator[int]:
+               what: str = N_("one die")) -> Iterator[int]:
     """The faces one exploding die adds after showing ``face``: each ``draw()`` while the last face explodes, at
     most ``depth`` (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS`, naming ``what``)."""
     k = 0
@@ -79,13 +79,13 @@ def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], boo
             return
         if depth is None and k > MAX_EXPLOSIONS:
             raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
-                                 max_explosions=MAX_EXPLOSIONS, what=what)
+                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         face = draw()
         yield face
 
 
 def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes: Callable[[np.ndarray], np.ndarray],
-                 depth: int | None, what: str = "one die") -> Iterator[tuple[np.ndarray, np.ndarray]]:
+                 depth: int | None, what: str = N_("one die")) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For each round of added throws of many exploding dice (``first``: their first faces, any shape): the flat
     indices of the dice thrown again and their new faces (``draw(n)``), while a face explodes, at most ``depth``
     rounds (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS`, naming ``what``)."""
@@ -97,7 +97,7 @@ def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes:
             return
         if depth is None and k > MAX_EXPLOSIONS:
             raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
-                                 max_explosions=MAX_EXPLOSIONS, what=what)
+                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         new = draw(len(active))
         yield active, new
         active = active[explodes(new)]

@@ -82,10 +82,10 @@ class Pool:
         if len(self.groups) == 1:  # identical dice: the vectorised keep
             die, n = self.groups[0][0], len(self)
             if lo == 0:
-                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check("this pool's odds")
+                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check(N_("this pool's odds"))
                 return Die(keep_sum(die.items(), n, hi, highest=order == "highest"), die.truncated * n)
             first, last = (n - hi, n - lo) if order == "highest" else (lo, hi)  # lowest first
-            window_sum_cost(len(die), n, first, last, die.min(), die.max()).check("this pool's odds")
+            window_sum_cost(len(die), n, first, last, die.min(), die.max()).check(N_("this pool's odds"))
             return Die(window_sum(die.items(), n, first, last), die.truncated * n)
         weights = [1 if lo <= i < hi else 0 for i in range(len(self))]
         return self.ranked(weights, order)

@@ -73,11 +73,12 @@ class DoubleModifier(Modifier):
     def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("success") is None:
             explode = next((m for m in term.mods if isinstance(m, Explode)), None)
-            hint = f" ('{explode.bang}{explode.compare}' is the explosion's point)" \
-                if explode is not None and explode.compare is not None else ""
+            if explode is not None and explode.compare is not None:
+                raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. "
+                                         "10d10>=8dbl10) ('{point}' is the explosion's point)"),
+                                      term.expression, term.where(mod), point=f"{explode.bang}{explode.compare}")
             raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. "
-                                     "10d10>=8dbl10){hint}"),
-                                  term.expression, term.where(mod), hint=hint)
+                                     "10d10>=8dbl10)"), term.expression, term.where(mod))
         return {"double": mod.compare or Compare.of("=", term.faces[-1])}
 
 
