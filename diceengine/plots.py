@@ -29,7 +29,7 @@ def _save(fig: Any, path: str) -> None:
     try:
         fig.savefig(path, dpi=DPI)
     except OSError as err:
-        raise DiceError(N_("cannot write {path}: {err}"), path=path, err=err) from None
+        raise DiceError(N_("cannot write {path}: {err}"), path=path, err=str(err)) from None
     finally:
         import matplotlib.pyplot as plt
 

@@ -240,7 +240,7 @@ class System(ABC):
             return package_text(package, self.grammar)
         except (FileNotFoundError, ModuleNotFoundError) as err:
             raise DiceError(N_("system {name}: its grammar {grammar} is not in package {package} ({err})"),
-                            name=repr(self.name), grammar=repr(self.grammar), package=repr(package), err=err) from None
+                            name=repr(self.name), grammar=repr(self.grammar), package=repr(package), err=str(err)) from None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module
@@ -364,7 +364,7 @@ def _load(ep: Any) -> System:
     try:
         loaded: type[System] | System = ep.load()
     except Exception as err:  # a broken third-party plug-in must not break the others
-        raise DiceError(N_("system {name} failed to load: {err}"), name=repr(ep.name), err=err) from err
+        raise DiceError(N_("system {name} failed to load: {err}"), name=repr(ep.name), err=str(err)) from err
     return register(loaded)
 
 

@@ -158,7 +158,7 @@ def do_roll(req: RollRequest) -> RollResponse:
         try:
             rendered = [r.render(req.format) if features["render"] else str(r) for r in made]  # type: ignore[attr-defined]
         except (ValueError, KeyError, TypeError) as err:  # an unknown renderer, in whatever way the engine says it
-            raise DiceValueError(N_("cannot render as {format}: {err}"), format=repr(req.format), err=err) from None
+            raise DiceValueError(N_("cannot render as {format}: {err}"), format=repr(req.format), err=str(err)) from None
     return RollResponse(system=system, expression=expr, rolls=[r.model() for r in made], rendered=rendered)
 
 
@@ -320,7 +320,7 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
     fn = rules.get(rule)
     if fn is None:
         raise DiceError(N_("unknown rule {rule} of {system_name} (known: {rules})"), rule=repr(rule),
-                        system_name=system_name, rules=', '.join(rules))
+                        system_name=system_name, rules=", ".join(rules))
     params = inspect.signature(fn).parameters
     args: list[Any] = []
     kwargs = dict(req.arguments)
@@ -330,15 +330,15 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
             args = list(given) if isinstance(given, list) else [given]
     unknown = [k for k in kwargs if k not in params or params[k].kind is inspect.Parameter.VAR_POSITIONAL]
     if unknown:
-        raise DiceError(N_("{rule} takes {params}, not {unknown}"), rule=rule, params=', '.join(params),
-                        unknown=', '.join(unknown))
+        raise DiceError(N_("{rule} takes {params}, not {unknown}"), rule=rule, params=", ".join(params),
+                        unknown=", ".join(unknown))
     checked = validate_call(config=ConfigDict(arbitrary_types_allowed=True))(fn)
     try:
         result = checked(*args, **kwargs)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
-        raise DiceValueError(N_("{rule}: {where}: {reason}"), rule=rule, where=where, reason=first['msg']) from None
+        raise DiceValueError(N_("{rule}: {where}: {reason}"), rule=rule, where=where, reason=first["msg"]) from None
     except (TypeError, ValueError, KeyError, ArithmeticError) as err:
-        raise DiceValueError(N_("{rule}: {err}"), rule=rule, err=err) from None
+        raise DiceValueError(N_("{rule}: {err}"), rule=rule, err=str(err)) from None
     return RuleResponse(system=system_name, rule=rule, result=_jsonable(result), text=_text(result))
