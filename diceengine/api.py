@@ -9,7 +9,7 @@ import diceengine.registry as registry  # noqa: PLR0402 - the module itself, not
 import diceengine.rng as _rng
 
 from .errors import DiceError, DiceLimitError
-from .i18n import language, translate_error
+from .i18n import N_, language, translate_error
 from .limits import MAX_SAMPLE
 from .plan_cache import Meaning, PlanCache
 from .registry import Plan, System, get_system, registered_systems
@@ -39,7 +39,7 @@ def _forget(name: str) -> None:
 registry.on_replace.append(_forget)
 
 
-def plain_text(value: Any, what: str = "an expression") -> str:
+def plain_text(value: Any, what: str = N_("an expression")) -> str:
     """``value`` as exactly ``str``: a subclass of ``str`` (``numpy.str_``, a chat library's message type) is
     copied to a plain string, so that nothing the engine keeps (a cached plan, its text) holds the caller's
     type; anything else, ``bytes`` included, is the engine's error."""
@@ -47,8 +47,9 @@ def plain_text(value: Any, what: str = "an expression") -> str:
         return value
     if isinstance(value, str):
         return str.__str__(value)
-    hint = " (decode it first: .decode('utf-8'))" if isinstance(value, (bytes, bytearray)) else ""
-    raise DiceError(f"{what} must be a string, not {type(value).__name__}{hint}")
+    raise DiceError(N_("{what} must be a string, not {kind} (decode it first: .decode('utf-8'))")
+                    if isinstance(value, (bytes, bytearray)) else N_("{what} must be a string, not {kind}"),
+                    what=[what], kind=type(value).__name__)  # a list: its words are translated
 
 
 def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def _parser() -> Any:
 
 def _prepare(key: tuple[Any, ...], expression: str, system: str | System, options: dict[str, Any]) -> Plan:
     if type(system) is not str and not isinstance(system, System):
-        system = plain_text(system, "a system name")
+        system = plain_text(system, N_("a system name"))
     sys_ = get_system(system)
     expression = plain_text(expression)
     options = _plain_options(options)
@@ -111,7 +112,7 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
         prepared = build() if build is not None else sys_.prepare(tree, expression, resolved)
     except DiceError as err:
         if err.expression is None and err.column is not None:  # point the caret into this expression
-            raise type(err)(err.message, expression, err.column) from None
+            raise err.at(expression, err.column) from None
         raise
     PLANS.put(key, meaning, prepared, expression, new=True)
     return prepared
@@ -148,8 +149,8 @@ def _keyed_plan(expression: str, system: str | System, options: dict[str, Any]) 
     except TypeError:
         plain_text(expression)  # an unhashable expression (a list, a bytearray) is not text: say so first
         if not isinstance(system, System):
-            plain_text(system, "a system name")
-        raise DiceError("option values must be hashable (strings, numbers, booleans)") from None
+            plain_text(system, N_("a system name"))
+        raise DiceError(N_("option values must be hashable (strings, numbers, booleans)")) from None
     return (found if found is not None else _prepare(key, expression, system, options)), key
 
 
@@ -161,7 +162,7 @@ def plan(expression: str, system: str | System = "standard", **options: Any) -> 
 def _name(system: str | System) -> str:
     if type(system) is str:
         return system
-    return system.name if isinstance(system, System) else plain_text(system, "a system name")
+    return system.name if isinstance(system, System) else plain_text(system, N_("a system name"))
 
 
 def roll(expression: str, system: str | System = "standard", seed: Seed = None, lang: str | None = None,
@@ -198,9 +199,9 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     from .samples import Sample
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise DiceError(f"the number of rolls must be a non-negative integer, not {n!r}")
+        raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
     if n > MAX_SAMPLE:
-        raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
+        raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=MAX_SAMPLE)
     prepared = plan(expression, system, **options)
     gen = numpy_rng(seed)
     rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))
@@ -229,7 +230,7 @@ def distribution(expression: str, system: str | System = "standard", **options: 
             try:
                 cost.check(f"the exact odds of {expression!r}")
             except DiceLimitError as err:
-                raise DiceLimitError(err.message, expression, 0) from None
+                raise DiceLimitError(err.template, expression, 0, **err.params) from None
         dist = prepared.distribution()
     except DiceError as err:
         raise _in_spelling(err, expression, system) from None
@@ -244,7 +245,7 @@ def anydice(program: str, lang: str | None = None) -> list[Distribution]:
     rows). An error is the engine's, at its line with a caret, said in ``lang``."""
     from .anydice import outputs
 
-    return outputs(plain_text(program, "a program"), lang)
+    return outputs(plain_text(program, N_("a program")), lang)
 
 
 def systems() -> dict[str, System]:

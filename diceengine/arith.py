@@ -70,8 +70,9 @@ def check_interval(lo: int, hi: int, expression: str | None = None, column: int 
     """``(lo, hi)`` when both ends lie within ``±MAX_VALUE``; else :class:`DiceLimitError`."""
     if lo < -MAX_VALUE or hi > MAX_VALUE:
         worst = lo if -lo > hi else hi
-        raise DiceLimitError(f"a value could reach {worst} here, beyond the exact integer range "
-                             f"(at most {MAX_VALUE} in size)", expression, column)
+        raise DiceLimitError(N_("a value could reach {worst} here, beyond the exact integer range (at most "
+                                "{max_value} in size)"),
+                             expression, column, worst=worst, max_value=MAX_VALUE)
     return lo, hi
 
 
@@ -80,8 +81,8 @@ class IntAlgebra(Algebra[int]):
 
     def _ok(self, value: int, node: Any) -> int:
         if abs(value) > MAX_VALUE:
-            raise DiceLimitError(f"number too large: {value} (at most {MAX_VALUE} in size)",
-                                 column=getattr(node, "pos", None))
+            raise DiceLimitError(N_("number too large: {value} (at most {max_value} in size)"),
+                                 column=getattr(node, "pos", None), value=value, max_value=MAX_VALUE)
         return value
 
     def add(self, a: int, b: int, node: Any) -> int:

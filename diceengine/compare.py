@@ -18,6 +18,7 @@ from diceengine import registry
 
 from .api import distribution
 from .errors import DiceError
+from .i18n import N_
 from .registry import get_system
 
 __all__ = ["Match", "Profile", "convert", "convert_ladder", "ladder", "profile", "success_chance"]
@@ -67,7 +68,8 @@ def profile(system: str, expression: str, **options: Any) -> Profile:
 def _chance(system: str, expression: str, options: tuple[tuple[str, Any], ...]) -> float:
     chance = _success(distribution(expression, system, **dict(options)))
     if chance is None:
-        raise DiceError(f"{system}: {expression!r} has no success to compare (write a check with vs)")
+        raise DiceError(N_("{system}: {written} has no success to compare (write a check with vs)"), system=system,
+                        written=repr(expression))
     return chance
 
 
@@ -102,7 +104,7 @@ def nearest(chance: float, target: str, target_options: Mapping[str, Any] | None
     """The ``top`` checks of ``target``'s catalogue closest to ``chance``."""
     catalogue = get_system(target).catalogue()
     if not catalogue:
-        raise DiceError(f"system {target!r} has no catalogue of checks to convert to")
+        raise DiceError(N_("system {target} has no catalogue of checks to convert to"), target=repr(target))
     key = _options_key(target_options)
     scored = []
     for label, expr in catalogue:
@@ -117,7 +119,7 @@ def ladder(system: str, **options: Any) -> tuple[list[str], list[tuple[str, list
     against each named difficulty."""
     rows_spec, cols_spec = get_system(system).ladder()
     if not rows_spec:
-        raise DiceError(f"system {system!r} has no difficulty ladder")
+        raise DiceError(N_("system {system} has no difficulty ladder"), system=repr(system))
     key = _options_key(options)
     rows = [(label, [_chance(system, f"{text} vs {diff}", key) for _, diff in cols_spec]) for label, text in rows_spec]
     return [name for name, _ in cols_spec], rows

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from diceengine.lazy import np
 
 from .errors import DiceError
+from .i18n import N_
 
 if TYPE_CHECKING:
     from .models import DistributionModel
@@ -99,11 +100,12 @@ class Distribution:
         from .samples import Sample
 
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise DiceError(f"the number of rolls must be a non-negative integer, not {n!r}")
+            raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
         if n > MAX_SAMPLE:
-            raise DiceLimitError(f"too many rolls in one sample: {n} (at most {MAX_SAMPLE})")
+            raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n,
+                                 max_sample=MAX_SAMPLE)
         if not len(self.probabilities):
-            raise DiceError("this distribution has no outcome to draw")
+            raise DiceError(N_("this distribution has no outcome to draw"))
         rows = numpy_rng(seed).choice(len(self.probabilities), size=n, p=self.probabilities / self.probabilities.sum())
         return Sample({name: col[rows] for name, col in self.columns.items()}, n, self.system, self.expression)
 
@@ -113,7 +115,7 @@ class Distribution:
         from .rng import python_rng
 
         if not len(self.probabilities):
-            raise DiceError("this distribution has no outcome to draw")
+            raise DiceError(N_("this distribution has no outcome to draw"))
         cumulative = np.cumsum(self.probabilities)
         row = int(np.searchsorted(cumulative, python_rng(seed).random() * cumulative[-1], side="right"))
         return self.items()[min(row, len(cumulative) - 1)][0]
@@ -128,7 +130,8 @@ class Distribution:
         try:
             return self.columns[field]
         except KeyError:
-            raise DiceError(f"this distribution has no field {field!r} (fields: {', '.join(self.fields)})") from None
+            raise DiceError(N_("this distribution has no field {field} (fields: {fields})"), field=repr(field),
+                            fields=', '.join(self.fields)) from None
 
     def mean(self, field: str = "total") -> float:
         """Expected value of ``field``."""

@@ -66,7 +66,7 @@ def language(lang: str | None) -> str:
         return DEFAULT_LANGUAGE
     if type(lang) is not str:
         if not isinstance(lang, str):
-            raise DiceError(f"a language is a code such as 'fr', not {type(lang).__name__}")
+            raise DiceError(N_("a language is a code such as 'fr', not {kind}"), kind=type(lang).__name__)
         lang = str(lang)  # a str subclass: a plain copy before it is cached
     return _code(lang)
 
@@ -75,7 +75,8 @@ def language(lang: str | None) -> str:
 def _code(lang: str) -> str:
     code = lang.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     if code not in LANGUAGES:
-        raise DiceError(f"no catalogue for language {lang!r} (known: {', '.join(LANGUAGES)})")
+        raise DiceError(N_("no catalogue for language {lang} (known: {known})"), lang=repr(lang),
+                        known=", ".join(LANGUAGES))
     return code
 
 

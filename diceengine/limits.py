@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .i18n import N_
+
 #: longest expression accepted, in characters
 MAX_EXPRESSION_LENGTH = 1000
 #: deepest nesting of the parsed tree (parentheses, unary minus, operators)
@@ -60,15 +62,17 @@ class Cost:
     def __repr__(self) -> str:
         return f"Cost(work={self.work:.3g}, cells={self.cells:.3g})"
 
-    def check(self, what: str = "these exact odds") -> None:
+    def check(self, what: str = N_("these exact odds")) -> None:
         """Raise :class:`~diceengine.errors.DiceLimitError` when over the budget, saying why."""
         if self.work <= MAX_WORK and self.cells <= MAX_CELLS:  # within the budget: no import run (a relative import
             return  # reads its package's spec in Python: microseconds on a first question, the caches cold)
         from .errors import DiceLimitError
 
         if self.work > MAX_WORK:
-            raise DiceLimitError(f"{what} would take about {self.work / MAX_WORK:.3g} times the work budget "
-                                 f"of exact odds (about 1 s): use sample() to estimate them")
+            raise DiceLimitError(N_("{what} would take about {times:.3g} times the work budget of exact odds (about "
+                                    "1 s): use sample() to estimate them"),
+                                 what=[what], times=self.work / MAX_WORK)  # a list: its words are translated
         if self.cells > MAX_CELLS:
-            raise DiceLimitError(f"{what} would need about {self.cells * 8 / 2**20:,.0f} MiB of tables (at most "
-                                 f"{MAX_CELLS * 8 // 2**20} MiB): use sample() to estimate them")
+            raise DiceLimitError(N_("{what} would need about {mib:,.0f} MiB of tables (at most {max_mib} MiB): use "
+                                    "sample() to estimate them"),
+                                 what=[what], mib=self.cells * 8 / 2 ** 20, max_mib=MAX_CELLS * 8 // 2 ** 20)

@@ -238,7 +238,7 @@ def parse(expression: str, system: System, hints: bool = True) -> Any:
     A tree whose root reads its words as dice (:meth:`meant`: ``4d6 keep 3`` is ``4d6kh3``) is the tree of the
     text they mean, or its own error (a caret under the words and the spelling to use)."""
     if not isinstance(expression, str):
-        raise DiceError(f"an expression must be a string, not {type(expression).__name__}")
+        raise DiceError(N_("an expression must be a string, not {kind}"), kind=type(expression).__name__)
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise DiceLimitError(N_("expression too long: {length} characters (at most {limit})"), length=len(expression),
                              limit=MAX_EXPRESSION_LENGTH)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import DiceError
+from .i18n import N_
 
 __all__ = ["DPI", "FIGSIZE", "plot_compare", "plot_ladder", "plot_odds"]
 
@@ -17,7 +18,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise DiceError("plots need matplotlib: pip install 'diceengine[plot]'") from None
+        raise DiceError(N_("plots need matplotlib: pip install 'diceengine[plot]'")) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -28,7 +29,7 @@ def _save(fig: Any, path: str) -> None:
     try:
         fig.savefig(path, dpi=DPI)
     except OSError as err:
-        raise DiceError(f"cannot write {path}: {err}") from None
+        raise DiceError(N_("cannot write {path}: {err}"), path=path, err=str(err)) from None
     finally:
         import matplotlib.pyplot as plt
 

@@ -9,6 +9,7 @@ from typing import Any
 from diceengine.lazy import np
 
 from .errors import DiceLimitError
+from .i18n import N_
 from .limits import NUMPY_CALL, Cost
 
 __all__ = ["MAX_SUPPORT", "PMF", "WORK", "convolve", "convolve_cost", "power_cost"]
@@ -200,7 +201,7 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     WORK.work += convolve_cost(len(a), len(b)).work
     if _direct(len(a), len(b)):
         if len(a) * len(b) > 50_000_000:
-            raise DiceLimitError("too many possible results for exact odds")
+            raise DiceLimitError(N_("too many possible results for exact odds"))
         return np.convolve(a, b)
     n = len(a) + len(b) - 1
     size = 1 << (n - 1).bit_length()
@@ -214,5 +215,6 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _check_support(size: int) -> None:
     if size > MAX_SUPPORT:
-        raise DiceLimitError(f"too many possible results for exact odds ({size}, at most {MAX_SUPPORT})")
+        raise DiceLimitError(N_("too many possible results for exact odds ({size}, at most {max_support})"), size=size,
+                             max_support=MAX_SUPPORT)
 

@@ -233,13 +233,14 @@ class System(ABC):
             module = sys.modules[type(self).__module__]
             package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
         if not package:
-            raise DiceError(f"system {self.name!r}: its grammar {self.grammar!r} needs a package to live in "
-                            "(define the system in a package, or set grammar_package)")
+            raise DiceError(N_("system {name}: its grammar {grammar} needs a package to live in (define the system "
+                               "in a package, or set grammar_package)"),
+                            name=repr(self.name), grammar=repr(self.grammar))
         try:
             return package_text(package, self.grammar)
         except (FileNotFoundError, ModuleNotFoundError) as err:
-            raise DiceError(f"system {self.name!r}: its grammar {self.grammar!r} is not in package {package!r} "
-                            f"({err})") from None
+            raise DiceError(N_("system {name}: its grammar {grammar} is not in package {package} ({err})"),
+                            name=repr(self.name), grammar=repr(self.grammar), package=repr(package), err=str(err)) from None
 
     def ast_modules(self) -> Sequence[types.ModuleType]:
         """Modules holding the node classes of the system's grammar fragment (default: the module
@@ -299,7 +300,7 @@ def register(system: System | type[System], *, replace: bool = False) -> System:
         raise TypeError(f"{system!r} is not a diceengine System")
     existing = _registry.get(instance.name)
     if existing is not None and not replace and type(existing) is not type(instance):
-        raise DiceError(f"a system named {instance.name!r} is already registered")
+        raise DiceError(N_("a system named {name} is already registered"), name=repr(instance.name))
     if existing is None or replace:
         _registry[instance.name] = instance
         if existing is not None and existing is not instance:
@@ -363,7 +364,7 @@ def _load(ep: Any) -> System:
     try:
         loaded: type[System] | System = ep.load()
     except Exception as err:  # a broken third-party plug-in must not break the others
-        raise DiceError(f"system {ep.name!r} failed to load: {err}") from err
+        raise DiceError(N_("system {name} failed to load: {err}"), name=repr(ep.name), err=str(err)) from err
     return register(loaded)
 
 
@@ -375,7 +376,7 @@ def get_system(name: str | System) -> System:
     if system is not None:
         return system
     if not isinstance(name, str):
-        raise DiceError(f"a system is named by a string, not {type(name).__name__}")
+        raise DiceError(N_("a system is named by a string, not {kind}"), kind=type(name).__name__)
     ep: Any = _Shipped.find(name)
     if ep is None:
         ep = _entry_points().get(name)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .errors import DiceError
+from .i18n import N_
 
 __all__ = ["Sample"]
 
@@ -27,7 +28,8 @@ class Sample(Mapping[str, np.ndarray]):
         try:
             return self.arrays[field]
         except KeyError:
-            raise DiceError(f"this sample has no field {field!r} (fields: {', '.join(self.arrays)})") from None
+            raise DiceError(N_("this sample has no field {field} (fields: {known})"), field=repr(field),
+                            known=', '.join(self.arrays)) from None
 
     def __contains__(self, field: object) -> bool:
         return field in self.arrays

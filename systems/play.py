@@ -59,7 +59,7 @@ class Step(NamedTuple, Generic[S]):
 
     def _expression(self) -> str:
         if self.check is None:
-            raise DiceValueError("this step calls for no roll")
+            raise DiceValueError(N_("this step calls for no roll"))
         return self.check
 
     def _system(self) -> str:

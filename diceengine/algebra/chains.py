@@ -10,6 +10,8 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 from diceengine.pmf import PMF
 
+from ..i18n import N_
+
 __all__ = ["chains", "chains_total", "roll_steps", "sample_steps"]
 
 
@@ -33,7 +35,7 @@ def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, fir
     stop, go = _split(pmf, on)
     start_stop, start_go = (stop, go) if first is None else _split(first, on)
     if go.mass >= 1.0 - 1e-15 and depth is None and start_go.mass > 0:
-        raise DiceValueError("every face explodes: the die never stops")
+        raise DiceValueError(N_("every face explodes: the die never stops"))
     if depth is not None and depth <= 0:
         yield 0, start_stop.mix(start_go)
         return
@@ -44,7 +46,7 @@ def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, fir
             yield -1, prefix if prefix.mass > 0 else PMF.point(0, 0.0)
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"more than {MAX_EXPLOSIONS} explosions of one die")
+            raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
         shift = -1 if penetrate else 0
         if depth is not None and k == depth:
             yield k, prefix + pmf.shift(shift)
@@ -67,7 +69,7 @@ def chains_total(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: boo
 
 
 def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], bool], depth: int | None,
-               what: str = "one die") -> Iterator[int]:
+               what: str = N_("one die")) -> Iterator[int]:
     """The faces one exploding die adds after showing ``face``: each ``draw()`` while the last face explodes, at
     most ``depth`` (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS`, naming ``what``)."""
     k = 0
@@ -76,13 +78,14 @@ def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], boo
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {what}")
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
+                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         face = draw()
         yield face
 
 
 def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes: Callable[[np.ndarray], np.ndarray],
-                 depth: int | None, what: str = "one die") -> Iterator[tuple[np.ndarray, np.ndarray]]:
+                 depth: int | None, what: str = N_("one die")) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For each round of added throws of many exploding dice (``first``: their first faces, any shape): the flat
     indices of the dice thrown again and their new faces (``draw(n)``), while a face explodes, at most ``depth``
     rounds (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS`, naming ``what``)."""
@@ -93,7 +96,8 @@ def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes:
         if depth is not None and k > depth:
             return
         if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(f"explosion deeper than {MAX_EXPLOSIONS} dice in {what}")
+            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
+                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         new = draw(len(active))
         yield active, new
         active = active[explodes(new)]

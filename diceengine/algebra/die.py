@@ -9,6 +9,7 @@ from diceengine.errors import DiceValueError
 from diceengine.lazy import np
 from diceengine.pmf import PMF
 
+from ..i18n import N_
 from .chains import chains_total
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
@@ -46,7 +47,7 @@ class Die:
     def __init__(self, pmf: PMF, truncated: float = 0.0) -> None:
         total = pmf.mass
         if total <= 0:
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         target = 1.0 - truncated  # what a truncated explosion left out stays out
         self.pmf = pmf if abs(total - target) < 1e-15 else pmf.scale_mass(target / total)
         self.truncated = truncated
@@ -56,7 +57,7 @@ class Die:
     def uniform(cls, sides: int) -> Die:
         """A fair die numbered 1 to ``sides``."""
         if sides < 1:
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         return cls(PMF(1, np.full(sides, 1.0 / sides)))
 
     @classmethod
@@ -73,7 +74,7 @@ class Die:
     def from_weights(cls, weights: Mapping[int, float]) -> Die:
         """Outcomes with these relative weights (non-negative, not all zero)."""
         if any(w < 0 for w in weights.values()):
-            raise DiceValueError("a weight cannot be negative")
+            raise DiceValueError(N_("a weight cannot be negative"))
         return cls(PMF.from_mapping({int(k): float(w) for k, w in weights.items()}))
 
     @classmethod
@@ -87,7 +88,7 @@ class Die:
             truncated += die.truncated * weight
             total += weight
         if total <= 0:
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         return cls(out, truncated / total)
 
     # ------------------------------------------------------------ reading
@@ -180,7 +181,7 @@ class Die:
         """A die showing 1 where ``self op other`` holds and 0 elsewhere."""
         name = COMPARISONS.get(op)
         if name is None:
-            raise DiceValueError(f"unknown comparison {op!r}")
+            raise DiceValueError(N_("unknown comparison {op}"), op=repr(op))
         test = getattr(np, name)
         return self.combine(other, lambda x, y: test(x, y).astype(np.int64))
 
@@ -212,7 +213,7 @@ class Die:
         miss = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
         if depth is None:
             if q >= 1.0 - 1e-15:
-                raise DiceValueError("every face is re-rolled: the die never stops")
+                raise DiceValueError(N_("every face is re-rolled: the die never stops"))
             return Die(miss, self.truncated)
         # after k throws that hit, the (k+1)-th stands unless another re-roll is allowed
         return Die(miss.scale_mass((1 - q ** depth) / (1 - q) if q < 1 else depth).mix(self.pmf.scale_mass(q ** depth)),
@@ -240,5 +241,5 @@ def as_die(value: Operand) -> Die:
     if isinstance(value, Die):
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise DiceValueError(f"expected a die or a whole number, not {value!r}")
+        raise DiceValueError(N_("expected a die or a whole number, not {value}"), value=repr(value))
     return Die.constant(int(value))

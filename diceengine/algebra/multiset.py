@@ -177,7 +177,7 @@ def _cost(sizes: list[int], states: int, outcomes: int) -> None:
     """Refuse an evaluation past the work budget, before any table is made: a few array operations per outcome
     over the entries (one per state and per way to split each group's dice into placed before, now, and later)."""
     entries = math.prod((n + 1) * (n + 2) // 2 for n in sizes) * states
-    Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries).check("this multiset evaluation")
+    Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries).check(N_("this multiset evaluation"))
 
 
 class _Table:

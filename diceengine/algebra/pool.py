@@ -11,6 +11,7 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP
 from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
 
+from ..i18n import N_
 from .die import Die, _membership
 
 __all__ = ["Pool"]
@@ -43,7 +44,7 @@ class Pool:
     def of(cls, die: Die, n: int) -> Pool:
         """``n`` independent copies of ``die``."""
         if n < 0:
-            raise DiceValueError(f"a pool has a number of dice, not {n}")
+            raise DiceValueError(N_("a pool has a number of dice, not {n}"), n=n)
         return cls([die] * n)
 
     def __len__(self) -> int:
@@ -81,10 +82,10 @@ class Pool:
         if len(self.groups) == 1:  # identical dice: the vectorised keep
             die, n = self.groups[0][0], len(self)
             if lo == 0:
-                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check("this pool's odds")
+                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check(N_("this pool's odds"))
                 return Die(keep_sum(die.items(), n, hi, highest=order == "highest"), die.truncated * n)
             first, last = (n - hi, n - lo) if order == "highest" else (lo, hi)  # lowest first
-            window_sum_cost(len(die), n, first, last, die.min(), die.max()).check("this pool's odds")
+            window_sum_cost(len(die), n, first, last, die.min(), die.max()).check(N_("this pool's odds"))
             return Die(window_sum(die.items(), n, first, last), die.truncated * n)
         weights = [1 if lo <= i < hi else 0 for i in range(len(self))]
         return self.ranked(weights, order)
@@ -101,9 +102,9 @@ class Pool:
     def ranked(self, weights: Sequence[int], order: str = "highest") -> Die:
         """The total of each die times the weight of its rank (``weights[0]`` for the first in ``order``)."""
         if order not in ("highest", "lowest"):
-            raise DiceValueError(f"a pool is sorted 'highest' or 'lowest' first, not {order!r}")
+            raise DiceValueError(N_("a pool is sorted 'highest' or 'lowest' first, not {order}"), order=repr(order))
         if len(weights) != len(self):
-            raise DiceValueError("one weight a die")
+            raise DiceValueError(N_("one weight a die"))
         return _ranked(self.groups, list(weights), order == "highest")
 
     def count(self, on: Collection[int] | Callable[[int], bool]) -> Die:
@@ -125,7 +126,8 @@ class Pool:
         for die, n in self.groups:
             total *= math.comb(len(die) + n - 1, n)
         if total > MAX_SORTED_OUTCOMES:
-            raise DiceLimitError(f"this pool has {total:,} sorted rolls to list (at most {MAX_SORTED_OUTCOMES:,})")
+            raise DiceLimitError(N_("this pool has {total:,} sorted rolls to list (at most {max_sorted_outcomes:,})"),
+                                 total=total, max_sorted_outcomes=MAX_SORTED_OUTCOMES)
         per_group = [list(_multisets(die, n)) for die, n in self.groups]
         merged: dict[tuple[int, ...], float] = {}
         for combo in product(*per_group):
@@ -205,5 +207,6 @@ def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> 
     span = outcomes * max(1, sum(abs(w) for w in weights))
     work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
     if work > MAX_WORK:
-        raise DiceLimitError(f"this pool's odds would take about {work / MAX_WORK:.3g} times the work budget "
-                             f"of exact odds (about 1 s): use sample() to estimate them")
+        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds "
+                                "(about 1 s): use sample() to estimate them"),
+                             times=work / MAX_WORK)

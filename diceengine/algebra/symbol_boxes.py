@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, Cost
 
@@ -78,7 +79,7 @@ class Box:
         small, big = (self, other) if self.grid.size <= other.grid.size else (other, self)
         shape = tuple(a + b - 1 for a, b in zip(small.grid.shape, big.grid.shape, strict=True))
         size = math.prod(shape)
-        Cost(size * min(small.grid.size, 2 * np.count_nonzero(small.grid) + 2), 3 * size).check("this sum")
+        Cost(size * min(small.grid.size, 2 * np.count_nonzero(small.grid) + 2), 3 * size).check(N_("this sum"))
         strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
         laid = np.zeros(shape)
         laid[tuple(slice(0, n) for n in big.grid.shape)] = big.grid
@@ -159,7 +160,7 @@ def product_columns(names: Sequence[str], factors: Sequence[Factor]) -> tuple[di
     for f in factors:
         theirs, p = f.rows()
         rows = len(probs) * len(p)
-        Cost(rows * (len(names) + 1) * 6, rows * (len(names) + 1)).check("these odds")
+        Cost(rows * (len(names) + 1) * 6, rows * (len(names) + 1)).check(N_("these odds"))
         if cols or len(probs) > 1:
             cols = {a: np.repeat(c, len(p)) for a, c in cols.items()}
             theirs = [np.tile(c, len(probs)) for c in theirs]

@@ -171,7 +171,7 @@ class Symbols:
         """The value of ``fn(outcome)``, a vector over ``names`` (by default the same symbols)."""
         names = self.names if names is None else tuple(names)
         rows = math.prod(sum(b.grid.size for b in f.boxes) for f in self.factors)
-        Cost(rows * PYTHON_STEP * (len(self.names) + 4), rows * (len(self.names) + 1)).check("this map")
+        Cost(rows * PYTHON_STEP * (len(self.names) + 4), rows * (len(self.names) + 1)).check(N_("this map"))
         weights: dict[Vector, float] = {}
         for v, p in self.items():
             w = _vector(names, fn(v))
@@ -285,7 +285,7 @@ class SymbolPool:
     def sum(self) -> Symbols:
         """The exact joint distribution of the pool's sum (refused past the work budget)."""
         made, cost = _setup(self.shape, len(self.names))
-        cost.check("this pool's odds")
+        cost.check(N_("this pool's odds"))
         if cost.cells <= SMALL_SUM:
             return _small_sum(self.shape, self.names)
         return Symbols(self.names, sum_factors(made))

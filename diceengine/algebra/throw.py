@@ -11,6 +11,7 @@ from diceengine.lazy import np
 from diceengine.pmf import PMF
 from diceengine.records import dataclass
 
+from ..i18n import N_
 from .chains import chains, chains_total, roll_steps, sample_steps
 from .die import Die, _membership
 
@@ -39,7 +40,7 @@ class Throw:
     def of(cls, faces: Sequence[int]) -> Throw:
         """A fair die with these faces, thrown once."""
         if not len(faces):
-            raise DiceValueError("a die needs at least one face")
+            raise DiceValueError(N_("a die needs at least one face"))
         return cls(faces if isinstance(faces, range) else tuple(sorted(faces)))
 
     def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = None,

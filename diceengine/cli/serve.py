@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import DiceError
+from ..i18n import N_
 
 __all__ = ["WORKER_TIMEOUT", "add_commands", "cmd_serve"]
 
@@ -20,17 +21,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError:
-        raise DiceError("dice serve needs the web extra: pip install 'diceengine[web]'") from None
+        raise DiceError(N_("dice serve needs the web extra: pip install 'diceengine[web]'")) from None
     if args.compute_workers is not None:
         if args.compute_workers < 0:
-            raise DiceError("--compute-workers must be 0 or more")
+            raise DiceError(N_("--compute-workers must be 0 or more"))
         os.environ["DICE_WEB_WORKERS"] = str(args.compute_workers)  # read by the app in each server process
     if args.db is not None:  # read by the app in each server process
         os.environ["DICE_TABLE_DB"] = args.db
     if args.allow_origin:
         os.environ["DICE_CORS_ORIGINS"] = ",".join(args.allow_origin)
     if args.workers < 1:
-        raise DiceError("--workers must be at least 1")
+        raise DiceError(N_("--workers must be at least 1"))
     os.environ["DICE_SERVER_GC"] = "1"  # the server's collector (diceengine.web.collector), in each server process
     reload_dirs = None
     if args.reload:  # watch the engine's own code (its systems and grammars may live beside it)
@@ -39,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         names = ("diceengine", "diceengine.systems", "diceengine.grammars")
         reload_dirs = sorted({os.path.dirname(importlib.import_module(n).__file__ or "") for n in names})
     if args.worker_timeout < 1:
-        raise DiceError("--worker-timeout must be at least 1 second")
+        raise DiceError(N_("--worker-timeout must be at least 1 second"))
     # a worker process answers its supervisor's health check only once its interpreter is up: under load that takes
     # more than uvicorn's 5 s, and a worker still starting was declared dead and started again, over and over
     uvicorn.run("diceengine.web:app", host=args.host, port=args.port, reload=args.reload, reload_dirs=reload_dirs,

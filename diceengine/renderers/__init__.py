@@ -20,6 +20,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DiceError
+from ..i18n import N_
 from ..registry import set_plain_text
 from ..rolls import set_renderers
 from .explain import (
@@ -52,7 +53,7 @@ def renderer(fmt: str) -> Callable[..., str]:
     found = _loaded.get(fmt)
     if found is None:
         if fmt not in FORMATS:
-            raise DiceError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+            raise DiceError(N_("unknown format {fmt} (known: {known})"), fmt=repr(fmt), known=', '.join(FORMATS))
         found = _loaded[fmt] = import_module(f"{__name__}.{FORMATS[fmt]}").render
     return found
 

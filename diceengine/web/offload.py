@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import DiceError, DiceLimitError
+from ..i18n import N_
 from ..orphans import end_with_parent
 
 __all__ = ["CPU_SECONDS", "QUEUE_SECONDS", "Busy", "Offloader"]
@@ -65,8 +66,9 @@ def _budgeted(budget: float, fn: Callable[..., T], *args: Any) -> T:
             signal.setitimer(signal.ITIMER_PROF, 0)
     except _OverBudget:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        raise DiceLimitError(f"this request needs more than {budget:g} s of computation; "
-                             "ask for fewer dice or a smaller pool") from None
+        raise DiceLimitError(N_("this request needs more than {budget:g} s of computation; ask for fewer dice or a "
+                                "smaller pool"),
+                             budget=budget) from None
 
 
 def _warm() -> bool:
@@ -129,7 +131,7 @@ class Offloader:
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 self._restart()
-                raise DiceError("the computation stopped its worker (out of memory?)") from None
+                raise DiceError(N_("the computation stopped its worker (out of memory?)")) from None
         finally:
             self._slots.release()
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from ..api import distribution, plan, roll, sample, systems
 from ..cli import split_system
 from ..errors import DiceError, DiceLimitError, DiceValueError
+from ..i18n import N_
 from ..registry import get_system
 from ..rng import python_rng
 from .models import (
@@ -117,8 +118,9 @@ def roll_dice(req: RollRequest) -> int:
     except DiceError as err:
         raise _said_in(err, req.lang) from None
     if dice > MAX_REQUEST_DICE:
-        raise DiceLimitError(f"too many dice in one request: {req.n} rolls of {dice // req.n} dice "
-                             f"(at most {MAX_REQUEST_DICE} in all; ask for fewer rolls)")
+        raise DiceLimitError(N_("too many dice in one request: {n} rolls of {dice} dice (at most {max_request_dice} "
+                                "in all; ask for fewer rolls)"),
+                             n=req.n, dice=dice // req.n, max_request_dice=MAX_REQUEST_DICE)
     return dice
 
 
@@ -143,11 +145,11 @@ def do_roll(req: RollRequest) -> RollResponse:
     if req.lang is not None:
         if not features["lang"]:
             if req.lang != "en":
-                raise DiceValueError(f"this engine speaks English only (lang={req.lang!r})")
+                raise DiceValueError(N_("this engine speaks English only (lang={lang})"), lang=repr(req.lang))
         else:
             extra["lang"] = req.lang
     if req.format is not None and not features["render"] and req.format != "plain":
-        raise DiceValueError(f"this engine renders plain text only (format={req.format!r})")
+        raise DiceValueError(N_("this engine renders plain text only (format={format})"), format=repr(req.format))
     rng = python_rng(req.seed) if req.seed is not None else None
     kwargs: dict[str, Any] = {**req.options, **extra}
     made = [roll(expr, system, seed=rng, **kwargs) for _ in range(req.n)]
@@ -156,7 +158,7 @@ def do_roll(req: RollRequest) -> RollResponse:
         try:
             rendered = [r.render(req.format) if features["render"] else str(r) for r in made]  # type: ignore[attr-defined]
         except (ValueError, KeyError, TypeError) as err:  # an unknown renderer, in whatever way the engine says it
-            raise DiceValueError(f"cannot render as {req.format!r}: {err}") from None
+            raise DiceValueError(N_("cannot render as {format}: {err}"), format=repr(req.format), err=str(err)) from None
     return RollResponse(system=system, expression=expr, rolls=[r.model() for r in made], rendered=rendered)
 
 
@@ -317,7 +319,8 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
     rules = _rules(system_name)
     fn = rules.get(rule)
     if fn is None:
-        raise DiceError(f"unknown rule {rule!r} of {system_name} (known: {', '.join(rules)})")
+        raise DiceError(N_("unknown rule {rule} of {system_name} (known: {rules})"), rule=repr(rule),
+                        system_name=system_name, rules=", ".join(rules))
     params = inspect.signature(fn).parameters
     args: list[Any] = []
     kwargs = dict(req.arguments)
@@ -327,14 +330,15 @@ def run_rule(system_name: str, rule: str, req: RuleRequest) -> RuleResponse:
             args = list(given) if isinstance(given, list) else [given]
     unknown = [k for k in kwargs if k not in params or params[k].kind is inspect.Parameter.VAR_POSITIONAL]
     if unknown:
-        raise DiceError(f"{rule} takes {', '.join(params)}, not {', '.join(unknown)}")
+        raise DiceError(N_("{rule} takes {params}, not {unknown}"), rule=rule, params=", ".join(params),
+                        unknown=", ".join(unknown))
     checked = validate_call(config=ConfigDict(arbitrary_types_allowed=True))(fn)
     try:
         result = checked(*args, **kwargs)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
-        raise DiceValueError(f"{rule}: {where}: {first['msg']}") from None
+        raise DiceValueError(N_("{rule}: {where}: {reason}"), rule=rule, where=where, reason=first["msg"]) from None
     except (TypeError, ValueError, KeyError, ArithmeticError) as err:
-        raise DiceValueError(f"{rule}: {err}") from None
+        raise DiceValueError(N_("{rule}: {err}"), rule=rule, err=str(err)) from None
     return RuleResponse(system=system_name, rule=rule, result=_jsonable(result), text=_text(result))

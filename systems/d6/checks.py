@@ -203,7 +203,8 @@ class CodePlan(Plan):
             if total != against or self.tie != "reroll":
                 break
             if len(ties) >= MAX_REROLLS:
-                raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
+                raise DiceLimitError(N_("more than {max_rerolls} ties in a row"), self.expression, 0,
+                                     max_rerolls=MAX_REROLLS)
             ties.append((record, opp_record))
             total, extras, record = model.roll(self.actor_code, r)
         margin = total - against
@@ -303,7 +304,8 @@ class CodePlan(Plan):
             while len(ties):
                 tries += 1
                 if tries > MAX_REROLLS:
-                    raise DiceLimitError(f"more than {MAX_REROLLS} ties in a row", self.expression, 0)
+                    raise DiceLimitError(N_("more than {max_rerolls} ties in a row"), self.expression, 0,
+                                         max_rerolls=MAX_REROLLS)
                 t2, e2 = self.dice_model.sample(self.actor_code, len(ties), rng)
                 a2, _ = self.opponent_dice.sample(self.difficulty, len(ties), rng)  # type: ignore[arg-type]
                 out["total"][ties] = t2
@@ -356,8 +358,9 @@ class CodePlan(Plan):
             against_vals, against_p = merged.values, merged.p
         rows = sum(len(pmf.p) for pmf in joint.values()) * len(against_vals)
         if rows > MAX_ROWS:
-            raise DiceLimitError(f"too many outcomes for exact odds ({rows}, at most {MAX_ROWS}): "
-                                 "compare the two totals with fewer dice", self.expression, 0)
+            raise DiceLimitError(N_("too many outcomes for exact odds ({rows}, at most {max_rows}): compare the two "
+                                    "totals with fewer dice"),
+                                 self.expression, 0, rows=rows, max_rows=MAX_ROWS)
         for extras, pmf in joint.items():
             t = np.repeat(pmf.values, len(against_vals))
             a = np.tile(against_vals, len(pmf.values))
@@ -431,7 +434,7 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
             _check_rollable(code, [N_("the difficulty")], expression, position(diff_node))
             difficulty = code
     if isinstance(difficulty, Code) and actor.dice + difficulty.dice > MAX_DICE:
-        raise DiceLimitError(f"too many dice (at most {MAX_DICE})", expression, 0)
+        raise DiceLimitError(N_("too many dice (at most {max_dice})"), expression, 0, max_dice=MAX_DICE)
     lo, hi = total_bounds(actor, expression)
     if difficulty is not None:  # the margin, total - difficulty
         d_lo, d_hi = total_bounds(difficulty, expression) if isinstance(difficulty, Code) else (difficulty, difficulty)

@@ -65,7 +65,7 @@ def round_penalties(declared: int, reactions_after: Sequence[int] = ()) -> list[
     keep their penalty, the reaction and every later roll lose one more die.
     """
     if declared < 0 or any(k < 0 or k > declared for k in reactions_after):
-        raise DiceValueError("a reaction comes after 0 to all of the declared rolls")
+        raise DiceValueError(N_("a reaction comes after 0 to all of the declared rolls"))
     penalties: list[int] = []
     uses = declared
     pending = sorted(reactions_after)
@@ -95,7 +95,8 @@ def circumstance_dice(*names: str) -> Code:
     for name in names:
         key = name.lower().replace(" ", "_").replace("-", "_")
         if key not in CIRCUMSTANCES:
-            raise DiceValueError(f"unknown circumstance {name!r} (known: {', '.join(CIRCUMSTANCES)})")
+            raise DiceValueError(N_("unknown circumstance {name} (known: {known})"), name=repr(name),
+                                 known=', '.join(CIRCUMSTANCES))
         total += CIRCUMSTANCES[key]
     return Code(total, 0)
 
@@ -120,7 +121,7 @@ def parry_bonuses(parry: str, attack: str) -> tuple[int, int]:
     bare-handed attack gets +5; a bare-handed parry against a weapon gives the attack +10.
     ``parry``: ``"melee"`` or ``"brawling"``; ``attack``: ``"armed"`` or ``"unarmed"``."""
     if parry not in ("melee", "brawling") or attack not in ("armed", "unarmed"):
-        raise DiceValueError("parry is 'melee' or 'brawling', attack is 'armed' or 'unarmed'")
+        raise DiceValueError(N_("parry is 'melee' or 'brawling', attack is 'armed' or 'unarmed'"))
     if parry == "melee" and attack == "unarmed":
         return 5, 0
     if parry == "brawling" and attack == "armed":

@@ -48,7 +48,7 @@ RANGE_NAMES = (N_("point blank"), N_("short"), N_("medium"), N_("long"))
 
 def _rollable(code: Code) -> Code:
     if code.dice <= 0:
-        raise DiceValueError(f"the code is reduced to {code}: a code reduced to 0D cannot be rolled")
+        raise DiceValueError(N_("the code is reduced to {code}: a code reduced to 0D cannot be rolled"), code=code)
     return code
 
 
@@ -65,7 +65,7 @@ def modified_code(code: Code | str, *, prepared: bool = False, running: bool = F
     """
     code = parse_code(code)
     if actions < 1:
-        raise DiceValueError("a round has at least one action")
+        raise DiceValueError(N_("a round has at least one action"))
     if hurrying:
         code = code.halved()
     if force_point:
@@ -130,7 +130,7 @@ def reaction_difficulty(base: int, reaction_roll: int, mode: str = "add") -> int
         return base + reaction_roll
     if mode == "replace":
         return reaction_roll
-    raise DiceValueError(f"reaction mode is 'add' or 'replace', not {mode!r}")
+    raise DiceValueError(N_("reaction mode is 'add' or 'replace', not {mode}"), mode=repr(mode))
 
 
 # ---------------------------------------------------------------- advancement (000)
@@ -148,10 +148,10 @@ def advance_cost(code: Code | str, pips: int = 1, attribute: bool = False) -> in
     """Skill points to raise a skill by ``pips`` pips: each pip costs the number before the D; attributes
     are never raised (« vous ne pouvez jamais augmenter vos attributs »)."""
     if attribute:
-        raise DiceValueError("skill points raise skills: attributes are never raised (text 000)")
+        raise DiceValueError(N_("skill points raise skills: attributes are never raised (text 000)"))
     code = parse_code(code).normalised()
     if pips < 0:
-        raise DiceValueError("advancement raises a code")
+        raise DiceValueError(N_("advancement raises a code"))
     cost = 0
     for _ in range(pips):
         cost += code.dice

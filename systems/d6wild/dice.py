@@ -236,10 +236,10 @@ def spend_character_point(roll: Any, seed: Any = None, explodes: bool = False) -
     plan = roll._plan
     record = roll._record
     if not isinstance(getattr(plan, "dice_model", None), WildDice):  # before its record is read: a d6wild one
-        raise DiceValueError("only a d6wild roll takes a character point")
+        raise DiceValueError(N_("only a d6wild roll takes a character point"))
     normal, chain, bonus, removed, flagged, pips = record[0]
     if bonus:
-        raise DiceValueError("a character point adds one die to a roll, not more (not cumulative)")
+        raise DiceValueError(N_("a character point adds one die to a roll, not more (not cumulative)"))
     dice = replace(plan.dice_model, character_point=True, character_point_explodes=explodes)
     r = python_rng(seed).random
     extra = WILD_DIE.roll(r) if explodes else [WILD_DIE.face(r)]

@@ -127,7 +127,7 @@ def multiple_actions(actions: int) -> tuple[int, int]:
     """``(dice lost on every action of the round, movement percentage)`` for declared actions: 1 -> (0, 100),
     2 -> (1, 80), 3 -> (2, 60), 4 -> (3, 40), 5 -> (4, 20), then one more die each and no movement."""
     if actions < 1:
-        raise DiceValueError("a round has at least one declared action")
+        raise DiceValueError(N_("a round has at least one declared action"))
     return actions - 1, max(0, 100 - 20 * (actions - 1))
 
 
@@ -173,5 +173,5 @@ def skill_advance_cost(code: Code | str, pips: int = 1, attribute: bool = False)
     """Character points to raise a skill by ``pips`` pips (the number before the D per pip);
     attributes cannot be raised by experience."""
     if attribute:
-        raise DiceValueError("attributes cannot be raised with experience (text 003)")
+        raise DiceValueError(N_("attributes cannot be raised with experience (text 003)"))
     return advance_cost(parse_code(code), pips)

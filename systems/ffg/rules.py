@@ -97,10 +97,13 @@ MIN_CHARACTERISTIC, MAX_CHARACTERISTIC, MAX_CREATION_CHARACTERISTIC, MAX_SKILL =
 def _split(characteristic: int, ranks: int, whose: str = "a") -> tuple[int, int]:
     """(green, yellow): the higher of the two in dice, the lower of them upgraded."""
     if not MIN_CHARACTERISTIC <= characteristic <= MAX_CHARACTERISTIC:
-        raise DiceValueError(f"{whose} characteristic is {MIN_CHARACTERISTIC} to {MAX_CHARACTERISTIC}, "
-                             f"not {characteristic}")
+        raise DiceValueError(N_("a characteristic is {low} to {high}, not {characteristic}") if whose == "a" else
+                             N_("the opponent's characteristic is {low} to {high}, not {characteristic}"),
+                             low=MIN_CHARACTERISTIC, high=MAX_CHARACTERISTIC, characteristic=characteristic)
     if not 0 <= ranks <= MAX_SKILL:
-        raise DiceValueError(f"{whose} skill rank is 0 to {MAX_SKILL}, not {ranks}")
+        raise DiceValueError(N_("a skill rank is 0 to {max_skill}, not {current}") if whose == "a" else
+                             N_("the opponent's skill rank is 0 to {max_skill}, not {current}"),
+                             max_skill=MAX_SKILL, current=ranks)
     return max(characteristic, ranks) - min(characteristic, ranks), min(characteristic, ranks)
 
 
@@ -133,7 +136,7 @@ def build_pool(characteristic: int, skill: int, difficulty: int | str = 0, boost
                 raise _unknown_difficulty(difficulty)
             difficulty = DIFFICULTIES[difficulty.lower()]
         if not 0 <= difficulty <= 5:
-            raise DiceValueError(f"a difficulty is 0 to 5 purple dice, not {difficulty}")
+            raise DiceValueError(N_("a difficulty is 0 to 5 purple dice, not {difficulty}"), difficulty=difficulty)
         purple, red = difficulty, 0
     pool = DicePool(green, yellow, boost, purple, red, setback, force)
     pool = pool.upgrade(upgrades).downgrade(downgrades)
@@ -156,22 +159,22 @@ class DestinyPool:
         their ability dice, the game master the difficulty)."""
         if side == "light":
             if not self.light:
-                raise DiceValueError("no light side token to spend")
+                raise DiceValueError(N_("no light side token to spend"))
             flipped = DestinyPool(self.light - 1, self.dark + 1)
             return flipped, pool.upgrade(1) if pool else None
         if side == "dark":
             if not self.dark:
-                raise DiceValueError("no dark side token to spend")
+                raise DiceValueError(N_("no dark side token to spend"))
             flipped = DestinyPool(self.light + 1, self.dark - 1)
             return flipped, pool.upgrade(1, "difficulty") if pool else None
-        raise DiceValueError(f"side is 'light' or 'dark', not {side!r}")
+        raise DiceValueError(N_("side is 'light' or 'dark', not {side}"), side=repr(side))
 
 
 @rule(N_("A session's destiny pool: each player rolls one Force die."))
 def destiny_pool(players: int, seed: Any = None) -> DestinyPool:
     """A session's destiny pool: each player rolls one Force die; light and dark points become tokens."""
     if not 1 <= players <= MAX_POOL:
-        raise DiceValueError(f"1 to {MAX_POOL} players roll for the destiny pool")
+        raise DiceValueError(N_("1 to {max_pool} players roll for the destiny pool"), max_pool=MAX_POOL)
     from diceengine.api import roll
 
     outcome = roll(f"{players}f", "ffg", seed=seed).outcome
@@ -187,7 +190,7 @@ def minions_defeated(damage: int, soak: int, wound_threshold: int, group_size: i
     soak) exceed, capped at the group's size (the stormtrooper example: soak 5, threshold 5: damage
     10 -> none, 11 -> one, 15 -> one, 16 to 20 -> two)."""
     if wound_threshold < 1 or group_size < 0:
-        raise DiceValueError("a wound threshold is at least 1 and a group is not negative")
+        raise DiceValueError(N_("a wound threshold is at least 1 and a group is not negative"))
     wounds = max(0, damage - soak)
     return min(group_size, max(0, (wounds - 1) // wound_threshold))
 
@@ -223,9 +226,11 @@ def characteristic_cost(current: int, created: bool = True) -> int:
     """XP to raise a characteristic one level: the next level x 10; at most 5 at creation, 6 after."""
     cap = MAX_CHARACTERISTIC if created else MAX_CREATION_CHARACTERISTIC
     if current < MIN_CHARACTERISTIC:
-        raise DiceValueError(f"a characteristic is at least {MIN_CHARACTERISTIC}, not {current}")
+        raise DiceValueError(N_("a characteristic is at least {min_characteristic}, not {current}"),
+                             min_characteristic=MIN_CHARACTERISTIC, current=current)
     if current + 1 > cap:
-        raise DiceValueError(f"a characteristic cannot go above {cap}" + ("" if created else " at creation"))
+        raise DiceValueError(N_("a characteristic cannot go above {cap}") if created
+                             else N_("a characteristic cannot go above {cap} at creation"), cap=cap)
     return 10 * (current + 1)
 
 
@@ -233,9 +238,10 @@ def characteristic_cost(current: int, created: bool = True) -> int:
 def skill_cost(current: int, career: bool = True) -> int:
     """XP to buy the next rank of a skill: 5 x the rank, +5 outside the career; at most rank 5."""
     if current < 0:
-        raise DiceValueError(f"a skill rank is 0 to {MAX_SKILL}, not {current}")
+        raise DiceValueError(N_("a skill rank is 0 to {max_skill}, not {current}"), max_skill=MAX_SKILL,
+                             current=current)
     if current + 1 > MAX_SKILL:
-        raise DiceValueError("a skill cannot go above rank 5")
+        raise DiceValueError(N_("a skill cannot go above rank 5"))
     return 5 * (current + 1) + (0 if career else 5)
 
 
@@ -243,7 +249,7 @@ def skill_cost(current: int, career: bool = True) -> int:
 def talent_cost(tier: int) -> int:
     """XP for a talent on a specialisation tree: 5 x its tier (row 1 to 5)."""
     if not 1 <= tier <= 5:
-        raise DiceValueError("talent tiers are 1 to 5")
+        raise DiceValueError(N_("talent tiers are 1 to 5"))
     return 5 * tier
 
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from diceengine.errors import DiceLimitError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.pmf import PMF
 
@@ -144,7 +145,8 @@ def combine(a: Exact, b: Exact, fn: Callable[[Any, Any], Any],
     """The distribution of ``fn(X, Y)`` for independent ``X`` (a) and ``Y`` (b); ``vectorised`` is the same
     function on integer arrays, used when both are integer distributions."""
     if size(a) * size(b) > MAX_PAIRS:
-        raise DiceLimitError(f"too many possible results for exact odds (at most {MAX_PAIRS:,} pairs)")
+        raise DiceLimitError(N_("too many possible results for exact odds (at most {max_pairs:,} pairs)"),
+                             max_pairs=MAX_PAIRS)
     if vectorised is not None and isinstance(a, PMF) and isinstance(b, PMF):
         return a.combine(b, vectorised)
     out: list[tuple[Any, float]] = []

@@ -131,8 +131,8 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
         return text, compare
     column = (token.start_pos or 0) + len(text)
     if compare is None or compare.op != "=":
-        raise DiceSyntaxError(f"'{token}' needs a number after '!=' (a compare point of '{text[:-2]}')",
-                              column=column)
+        raise DiceSyntaxError(N_("'{token}' needs a number after '!=' (a compare point of '{point}')"),
+                              column=column, token=str(token), point=text[:-2])
     return text[:-2], Compare.of("!=", compare.value)
 
 
@@ -195,8 +195,8 @@ class Keep(Node):
             object.__setattr__(self, "point", point)
         if isinstance(self.point, Token):
             if str(self.point) not in ("<", ">"):
-                raise DiceSyntaxError(f"a keep / drop selects dice under (<) or over (>) a value, not "
-                                      f"{self.point}", column=self.point.start_pos)
+                raise DiceSyntaxError(N_("a keep / drop selects dice under (<) or over (>) a value, not {point}"),
+                                      column=self.point.start_pos, point=str(self.point))
             object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
             object.__setattr__(self, "pos", self.kind.start_pos)
@@ -208,7 +208,7 @@ class Keep(Node):
         elif isinstance(self.n, Node):  # a Computed number (expressions.Computed: its value and position)
             n, pos = getattr(self.n, "value"), getattr(self.n, "pos")  # noqa: B009 - read without importing it
             if n < 0:
-                raise DiceValueError(f"a keep / drop takes a number of dice, not {n}", column=pos)
+                raise DiceValueError(N_("a keep / drop takes a number of dice, not {n}"), column=pos, n=n)
             object.__setattr__(self, "n", n)
         elif self.n is None:
             object.__setattr__(self, "n", 1)

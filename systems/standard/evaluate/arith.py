@@ -33,14 +33,14 @@ def _true_div(x: Any, y: Any) -> Any:
 
 def _pow(x: Any, y: Any, exact_division: bool) -> Any:
     if type(y) is not int:
-        raise DiceValueError("an exponent must be a whole number (pow(x, y) takes any: pow(2, 0.5))")
+        raise DiceValueError(N_("an exponent must be a whole number (pow(x, y) takes any: pow(2, 0.5))"))
     if y < 0:
         if x == 0:
-            raise DiceValueError("zero to a negative power (division by zero)")
+            raise DiceValueError(N_("zero to a negative power (division by zero)"))
         value = Fraction(1) / Fraction(x) ** -y
         return normal(value) if exact_division else math.floor(value)
     if abs(x) > 1 and y * math.log2(abs(x)) > 60:
-        raise DiceLimitError(f"number too large: {x}^{y}")
+        raise DiceLimitError(N_("number too large: {x}^{y}"), x=x, y=y)
     return normal(x ** y) if type(x) is Fraction else x ** y
 
 
@@ -104,7 +104,7 @@ class Binary(Evaluator):
                 try:
                     return _pow(a, b, exact_division)
                 except DiceError as err:
-                    raise type(err)(err.message, self.expression, self.node.pos) from None
+                    raise err.at(self.expression, self.node.pos) from None
             return power
         divide = _true_div if (op == "/" and self.exact_division) else _floor_div
         mod = op == "%"
@@ -265,8 +265,8 @@ class Binary(Evaluator):
             if b0 < 0:  # a base below one raised to a negative power grows: 0.1 ^ -17 is 10 ^ 17
                 m = max(m, 1 / Fraction(min(abs(a0), abs(a1))) if a0 > 0 or a1 < 0 else height)
             if height > 1 and top * math.log2(height) > 60:
-                raise DiceLimitError(f"a power could reach {height}^{top}, beyond the exact integer range",
-                                     self.expression, self.node.pos)
+                raise DiceLimitError(N_("a power could reach {height}^{top}, beyond the exact integer range"),
+                                     self.expression, self.node.pos, height=height, top=top)
             lo, hi = -(m ** top), m ** top
         elif b0 > 0 or b1 < 0:  # / and //: monotone in each operand away from a zero divisor
             exact = op == "/" and self.exact_division
@@ -379,7 +379,8 @@ class Function(Evaluator):
             raise DiceValueError(N_("{name}() takes two expressions, not {count}"), ctx.expression, node.pos,
                                  name=name, count=len(args))
         if name not in _TWO and name not in _MANY and len(args) != 1:
-            raise DiceValueError(f"{name}() takes one expression, not {len(args)}", ctx.expression, node.pos)
+            raise DiceValueError(N_("{name}() takes one expression, not {count}"), ctx.expression, node.pos, name=name,
+                                 count=len(args))
         self.fn = self._located(_FUNCTIONS[name]) if name in REAL_FUNCTIONS else _FUNCTIONS[name]
         self.rational = (name in ("abs", "min", "max") and any(a.rational for a in args)) \
             or (name in REAL_FUNCTIONS and name != "sign")

@@ -94,9 +94,10 @@ def _one_roll(node: Group, ctx: Context) -> Evaluator | None:
             return pooled_item
         return GroupEval([pooled_item], dataclasses.replace(node, items=[node.exprs[0], *rest]), ctx)
     if len(found) > 1 or found[0] is _OPAQUE:
-        raise DiceValueError("keep / drop on a group holding one expression rank the dice of its dice terms when "
-                             "they have no modifiers ({4d10+5d6}k2): this one holds other dice (write the keep / "
-                             "drop on a dice term, or list the items: {4d6, 2d8}kh1)", ctx.expression,
+        raise DiceValueError(N_("keep / drop on a group holding one expression rank the dice of its dice terms when "
+                                "they have no modifiers ({4d10+5d6}k2): this one holds other dice (write the keep / "
+                                "drop on a dice term, or list the items: {4d6, 2d8}kh1)"),
+                             ctx.expression,
                              keeps[0].pos or 0)
     pushed = ctx.pushed.setdefault(id(found[0]), [])
     pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
@@ -184,4 +185,4 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
         group = CriticalGroup(items, node, ctx, item_marks)
         ctx.marked.append(group)
         return group
-    raise DiceError(f"unexpected {t.__name__} in a standard expression")
+    raise DiceError(N_("unexpected {kind} in a standard expression"), kind=t.__name__)

@@ -7,6 +7,7 @@ from typing import Any
 
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, Cost
 from diceengine.parts import Part
@@ -35,12 +36,12 @@ class ComputedDice(Evaluator):
         self._terms: dict[tuple[int, Any], DiceTerm] = {}
         for part in (count, sides):
             if part is not None and part.rational:
-                raise DiceValueError("a number of dice or of sides must be a whole number", ctx.expression,
+                raise DiceValueError(N_("a number of dice or of sides must be a whole number"), ctx.expression,
                                      node.pos or 0)
         self.counts = exact_pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
         self.sides_values = exact_pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
         if len(self.counts) * len(self.sides_values) > MAX_COMPUTED_PAIRS:
-            raise DiceLimitError("too many possible dice for this computed term", ctx.expression, node.pos or 0)
+            raise DiceLimitError(N_("too many possible dice for this computed term"), ctx.expression, node.pos or 0)
         most = max(c for c, _ in self.counts)
         for c, _ in self.counts:
             self.term(c, self.sides_values[0][0])  # validates the counts
@@ -48,8 +49,8 @@ class ComputedDice(Evaluator):
             self.term(self.counts[0][0], s)  # validates the sides
         self.dice_count = most + (count.dice_count if count else 0) + (sides.dice_count if sides else 0)
         if self.dice_count > MAX_DICE:
-            raise DiceLimitError(f"too many dice: up to {self.dice_count} in one roll (at most {MAX_DICE})",
-                                 ctx.expression, node.pos or 0)
+            raise DiceLimitError(N_("too many dice: up to {dice} in one roll (at most {max_dice})"),
+                                 ctx.expression, node.pos or 0, dice=self.dice_count, max_dice=MAX_DICE)
 
     def term(self, c: int, s: Any) -> DiceTerm:
         found = self._terms.get((c, s))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from diceengine.errors import DiceLimitError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
@@ -123,7 +124,7 @@ class CriticalGroup(GroupEval):
         states: dict[tuple, float] = {(): 1.0}
         for rows in rows_of:
             if len(states) * len(rows) > MAX_PAIRS:
-                raise DiceLimitError("too many possible results for the exact odds of this group",
+                raise DiceLimitError(N_("too many possible results for the exact odds of this group"),
                                      self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
             nxt: dict[tuple, float] = {}
             for state, p in states.items():

@@ -11,6 +11,7 @@ from typing import Any
 
 from diceengine.arith import check_interval
 from diceengine.errors import DiceLimitError, DiceValueError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Group as Struck
@@ -117,10 +118,10 @@ class GroupEval(Evaluator):
         succ = [m for m in node.modifiers if isinstance(m, CountSuccesses)]
         fail = [m for m in node.modifiers if isinstance(m, CountFailures)]
         if len(succ) > 1 or len(fail) > 1:
-            raise DiceValueError("more than one success or failure count on one group", ctx.expression,
+            raise DiceValueError(N_("more than one success or failure count on one group"), ctx.expression,
                                  (succ + fail)[1].pos or 0)
         if fail and not succ:
-            raise DiceValueError("a failure count (f) needs a success count before it", ctx.expression,
+            raise DiceValueError(N_("a failure count (f) needs a success count before it"), ctx.expression,
                                  fail[0].pos or 0)
         self.success: Compare | None = succ[0].compare if succ else None
         self.failure: Compare | None = fail[0].compare if fail else None
@@ -255,7 +256,7 @@ class GroupEval(Evaluator):
         for d in dists:
             items = pairs(d)
             if len(states) * len(items) > MAX_PAIRS:
-                raise DiceLimitError("too many possible results for the exact odds of this group",
+                raise DiceLimitError(N_("too many possible results for the exact odds of this group"),
                                      self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
             nxt: dict[tuple, float] = {}
             for state, p in states.items():

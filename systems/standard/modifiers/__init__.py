@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from diceengine.errors import DiceSyntaxError
+from diceengine.i18n import N_
 
 from .. import nodes as tree
 from .base import Building, Modifier
@@ -130,7 +131,8 @@ def written(mod: Any) -> str:
     """A modifier's node as the term's text writes it (``kh3``, ``!>=5``, ``z1``)."""
     writer = _WRITERS.get(type(mod)) or _of(_WRITERS, type(mod))
     if writer is None:
-        raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", None, getattr(mod, "pos", None))
+        raise DiceSyntaxError(N_("no modifier of the table reads {kind}"), None, getattr(mod, "pos", None),
+                              kind=type(mod).__name__)
     return writer.written(mod)
 
 
@@ -143,8 +145,8 @@ def lower(term: Building) -> Mapping[str, Any]:
     for mod in mods:
         entry = _LOWERING.get(type(mod)) or _of(_LOWERING, type(mod))
         if entry is None:
-            raise DiceSyntaxError(f"no modifier of the table reads {type(mod).__name__}", term.expression,
-                                  term.where(mod))
+            raise DiceSyntaxError(N_("no modifier of the table reads {kind}"), term.expression,
+                                  term.where(mod), kind=type(mod).__name__)
         found.setdefault(_PLACE[entry], []).append(mod)
     fields = term.fields
     for place in sorted(found):

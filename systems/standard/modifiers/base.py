@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from diceengine.errors import DiceSyntaxError
+from diceengine.i18n import N_
 
 from ..nodes import Compare, Dice
 
@@ -73,8 +74,9 @@ class Modifier:
         """The fields of the term's spec this modifier sets (``found``: its nodes on the term, in order); by
         default, a modifier written once (:attr:`single`) and lowered by :meth:`lower_one`."""
         if len(found) > 1:
-            raise DiceSyntaxError(f"more than one {self.single} on one dice term", term.expression,
-                                  getattr(found[1], "pos", None) or 0)
+            raise DiceSyntaxError(N_("more than one {single} on one dice term"), term.expression,
+                                  getattr(found[1], "pos", None) or 0,
+                                  single=[self.single])  # a list: its word is translated
         return self.lower_one(term, found[0])
 
     def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:

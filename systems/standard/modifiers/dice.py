@@ -32,8 +32,9 @@ def keep_rule(keeps: Sequence[Keep], count: int, dialect: str, expression: str) 
         return (window, None) if window is not None else (None, selection)
     for k in keeps:
         if k.point is not None or k.spelled.rstrip("\x00") == "p":
-            raise DiceValueError(f"{k.text} is d20's notation (keep / drop dice by value): "
-                                 f"use the option dialect='d20'", expression, k.pos or 0)
+            raise DiceValueError(N_("{text} is d20's notation (keep / drop dice by value): use the option "
+                                    "dialect='d20'"),
+                                 expression, k.pos or 0, text=k.text)
     return window_of(keeps, count), None
 
 
@@ -56,7 +57,7 @@ class ExplodeModifier(Modifier):
 
     letters = ("!", "!!", "!p", "!!p", "e")
     nodes = (Explode,)
-    single = "explosion"
+    single = N_("explosion")
 
     def written(self, mod: Any) -> str:
         return str(mod.bang) + point_text(mod.compare)
@@ -73,8 +74,9 @@ class ExplodeModifier(Modifier):
                                  term.where(mod))
         # chains longer than MAX_EXPLOSIONS must be rarer than what exact odds may leave out
         if (on / len(faces)) ** MAX_EXPLOSIONS > TRUNCATION / max(1, term.count) / 10:
-            raise DiceLimitError(f"{term.text} explodes too often: chains longer than {MAX_EXPLOSIONS} dice would be "
-                                 f"too likely", term.expression, term.where(mod))
+            raise DiceLimitError(N_("{text} explodes too often: chains longer than {max_explosions} dice would be "
+                                    "too likely"),
+                                 term.expression, term.where(mod), text=term.text, max_explosions=MAX_EXPLOSIONS)
         return {"explode": explode, "compound": explode is not None and mod.compound, "penetrate": mod.penetrate}
 
 
@@ -91,11 +93,12 @@ class RerollModifier(Modifier):
         again = [m for m in found if not m.added]
         added = [m for m in found if m.added]
         if len(again) > 1 and (len({m.kind for m in again}) > 1 or len(term.faces) > MAX_LISTED_REROLL):
-            raise DiceSyntaxError("more than one re-roll on one dice term (several re-roll points: all r, or all ro, "
-                                  f"on dice of at most {MAX_LISTED_REROLL:,} faces)", term.expression,
-                                  term.where(again[1]))
+            raise DiceSyntaxError(N_("more than one re-roll on one dice term (several re-roll points: all r, or all "
+                                     "ro, on dice of at most {max_listed_reroll:,} faces)"),
+                                  term.expression,
+                                  term.where(again[1]), max_listed_reroll=MAX_LISTED_REROLL)
         if len(added) > 1:
-            raise DiceSyntaxError("more than one re-roll on one dice term", term.expression, term.where(found[1]))
+            raise DiceSyntaxError(N_("more than one re-roll on one dice term"), term.expression, term.where(found[1]))
         lowered: dict[str, Any] = {}
         if added:
             lowered.update(self._added(term, added[0]))
@@ -107,7 +110,7 @@ class RerollModifier(Modifier):
     def _added(term: Building, mod: Reroll) -> Mapping[str, Any]:
         """d20's ``raN``: an explosion that adds at most one die."""
         if any(isinstance(m, Explode) for m in term.mods):
-            raise DiceSyntaxError("an explosion and a re-roll-and-add (ra) on one dice term", term.expression,
+            raise DiceSyntaxError(N_("an explosion and a re-roll-and-add (ra) on one dice term"), term.expression,
                                   term.where(mod))
         explode = mod.compare or Compare.of("=", term.faces[0])
         if not len(split_faces(term.faces, explode)[0]):  # no face can add a die (1d4ra5): a plain die, as 1d6!7
@@ -132,21 +135,24 @@ class RerollRankModifier(Modifier):
 
     letters = ("rol", "roh", "ral", "rah")
     nodes = (RerollRank,)
-    single = "re-roll of ranks (rolN, rahN)"
+    single = N_("re-roll of ranks (rolN, rahN)")
 
     def written(self, mod: Any) -> str:
         return f"{mod.letter}{mod.n}"
 
     def lower_one(self, term: Building, rank: Any) -> Mapping[str, Any]:
         if rank.kind in ("r", "rr"):
-            raise DiceLimitError(f"{rank.letter}{rank.n} would re-roll the "
-                                 f"{'lowest' if rank.side == 'l' else 'highest'} dice forever (d20 stops it as too "
-                                 f"many rolls): use ro{rank.side}{rank.n} (once)", term.expression, term.where(rank))
+            raise DiceLimitError(N_("{letter}{n} would re-roll the lowest dice forever (d20 stops it as too many "
+                                    "rolls): use ro{side}{n} (once)") if rank.side == "l" else
+                                 N_("{letter}{n} would re-roll the highest dice forever (d20 stops it as too many "
+                                    "rolls): use ro{side}{n} (once)"), term.expression, term.where(rank),
+                                 letter=rank.letter, n=rank.n, side=rank.side)
         other = next((m for m in term.mods if isinstance(m, (Keep, Explode, Reroll, Unique))), None)
         if other is not None:
-            raise DiceValueError(f"{rank.letter}{rank.n} with keep / drop, an explosion, another re-roll or unique "
-                                 f"dice is not supported (d20 applies them in the order written)", term.expression,
-                                 term.where(other))
+            raise DiceValueError(N_("{letter}{n} with keep / drop, an explosion, another re-roll or unique dice is "
+                                    "not supported (d20 applies them in the order written)"),
+                                 term.expression,
+                                 term.where(other), letter=rank.letter, n=rank.n)
         chosen = min(rank.n, term.count, 1 if rank.kind == "ra" else term.count)
         return {"reroll_rank": (rank.kind, rank.side, chosen) if chosen > 0 else None}
 
@@ -156,14 +162,14 @@ class UniqueModifier(Modifier):
 
     letters = ("u", "uo")
     nodes = (Unique,)
-    single = "unique"
+    single = N_("unique")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind) + point_text(mod.compare)
 
     def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("explode") is not None or term.get("reroll") is not None:
-            raise DiceValueError("unique dice (u) cannot also explode or be re-rolled", term.expression,
+            raise DiceValueError(N_("unique dice (u) cannot also explode or be re-rolled"), term.expression,
                                  term.where(mod))
         return {"unique": mod.compare, "unique_once": mod.once, "unique_on": True}
 
@@ -173,7 +179,7 @@ class SortModifier(Modifier):
 
     letters = ("s", "sa", "sd")
     nodes = (Sort,)
-    single = "sort"
+    single = N_("sort")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind)

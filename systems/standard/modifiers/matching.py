@@ -58,7 +58,7 @@ class MatchingModifier(Modifier):
 
     letters = ("m", "mt")
     nodes = (Matching,)
-    single = "matching (m)"
+    single = N_("matching (m)")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind) + ("" if mod.size is None else str(mod.size))

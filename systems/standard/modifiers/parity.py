@@ -47,7 +47,7 @@ class ParityModifier(Modifier):
 
     letters = ("even", "odd")
     nodes = (Parity,)
-    single = "count of even or odd faces (even, odd)"
+    single = N_("count of even or odd faces (even, odd)")
 
     def written(self, mod: Any) -> str:
         return str(mod.kind)

@@ -34,7 +34,7 @@ class CountSuccessesModifier(Modifier):
 
     letters = (">=", ">", "<=", "<", "=")
     nodes = (CountSuccesses,)
-    single = "success count"
+    single = N_("success count")
 
     def written(self, mod: Any) -> str:
         return str(mod.compare)
@@ -48,7 +48,7 @@ class CountFailuresModifier(Modifier):
 
     letters = ("f",)
     nodes = (CountFailures,)
-    single = "failure count"
+    single = N_("failure count")
 
     def written(self, mod: Any) -> str:
         return "f" + str(mod.compare)
@@ -65,7 +65,7 @@ class DoubleModifier(Modifier):
 
     letters = ("dbl",)
     nodes = (Double,)
-    single = "doubled success (dbl)"
+    single = N_("doubled success (dbl)")
 
     def written(self, mod: Any) -> str:
         return "dbl" + point_text(mod.compare)
@@ -73,10 +73,12 @@ class DoubleModifier(Modifier):
     def lower_one(self, term: Building, mod: Any) -> Mapping[str, Any]:
         if term.get("success") is None:
             explode = next((m for m in term.mods if isinstance(m, Explode)), None)
-            hint = f" ('{explode.bang}{explode.compare}' is the explosion's point)" \
-                if explode is not None and explode.compare is not None else ""
-            raise DiceSyntaxError(f"doubled successes (dbl) need a success count before them (e.g. 10d10>=8dbl10)"
-                                  f"{hint}", term.expression, term.where(mod))
+            if explode is not None and explode.compare is not None:
+                raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. "
+                                         "10d10>=8dbl10) ('{point}' is the explosion's point)"),
+                                      term.expression, term.where(mod), point=f"{explode.bang}{explode.compare}")
+            raise DiceSyntaxError(N_("doubled successes (dbl) need a success count before them (e.g. "
+                                     "10d10>=8dbl10)"), term.expression, term.where(mod))
         return {"double": mod.compare or Compare.of("=", term.faces[-1])}
 
 

@@ -38,7 +38,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     if count is None:
         count = 1 if node.count is None else node.count
     if count < 0:
-        raise DiceValueError(f"a negative number of dice ({count})", expression, pos)
+        raise DiceValueError(N_("a negative number of dice ({count})"), expression, pos, count=count)
     if count > MAX_DICE:
         raise DiceLimitError(N_("too many dice: {count} (at most {limit} in one roll)"), expression, pos, count=count,
                              limit=MAX_DICE)
@@ -59,8 +59,9 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
     )
     throws = expected_throws(spec)
     if throws > MAX_THROWS:
-        raise DiceLimitError(f"{spec.text} would throw about {throws:,.0f} dice in one roll (at most "
-                             f"{MAX_THROWS:,} with re-rolls and explosions)", expression, pos)
+        raise DiceLimitError(N_("{text} would throw about {throws:,.0f} dice in one roll (at most {max_throws:,} "
+                                "with re-rolls and explosions)"),
+                             expression, pos, text=spec.text, throws=throws, max_throws=MAX_THROWS)
     if spec.pool is not None:
         from .pooled import PoolTerm  # here: a term scored as a multiset is rare
 
@@ -81,7 +82,7 @@ def _die(sides_spec: Any, expression: str, pos: int) -> tuple[Any, str]:
         return Listed(sorted(sides_spec)), "d" + sides_text(sides_spec)
     sides = 100 if sides_spec == "%" else sides_spec
     if sides < 1:
-        raise DiceValueError("a die needs at least one side", expression, pos)
+        raise DiceValueError(N_("a die needs at least one side"), expression, pos)
     if sides > MAX_SIDES:
         raise DiceLimitError(N_("too many sides: {sides} (at most {limit})"), expression, pos, sides=sides,
                              limit=MAX_SIDES)

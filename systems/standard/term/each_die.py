@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from diceengine.errors import DiceLimitError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK
@@ -275,8 +276,8 @@ class EachDie:
                     lost += left
                     break
                 if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:
-                    raise DiceLimitError(f"too many dice for exact odds of {spec.text} with explosions='dice'",
-                                         column=spec.node.pos)
+                    raise DiceLimitError(N_("too many dice for exact odds of {text} with explosions='dice'"),
+                                         column=spec.node.pos, text=spec.text)
             states = {key: merge(parts) for key, parts in done.items()}
         WORK.work += steps * EACH_DIE_STEP * (4 if every else 1)  # every face: longer tuples sorted at each step
         out = PMF.point(0, 0.0)

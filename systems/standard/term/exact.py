@@ -10,6 +10,7 @@ from typing import Any
 
 from diceengine.algebra.chains import chains_total
 from diceengine.errors import DiceLimitError
+from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, NUMPY_CALL, PYTHON_STEP, Cost
 from diceengine.pmf import (
@@ -323,8 +324,8 @@ class TermOdds:
                     nxt[key] = nxt.get(key, 0.0) + p * q
             states = nxt
             if len(states) > MAX_UNIQUE_STATES:
-                raise DiceLimitError(f"too many dice for exact odds of unique dice in {spec.text}",
-                                     column=spec.node.pos)
+                raise DiceLimitError(N_("too many dice for exact odds of unique dice in {text}"),
+                                     column=spec.node.pos, text=spec.text)
         a, b = spec.window if spec.window is not None else (0, spec.count)
         out: dict[int, float] = {}
         for faces, p in states.items():
