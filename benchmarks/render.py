@@ -106,8 +106,21 @@ def _d6(plan: Any, outcome: Any, record: Any) -> str:
     return f"{text}, {'success' if outcome.success else 'failure'} by {abs(outcome.margin)}"
 
 
+def _d20_tables(plan: Any) -> tuple[list[int], list[int]]:
+    """The plan's face tables as the line before the die algebra held them (two lists on the plan), kept on it."""
+    from diceengine.systems.d20pool.system import die_table
+
+    succ, comp = die_table(plan.threshold, plan.discipline)
+    plan.bench_tables = succ.tolist(), comp.tolist()
+    return plan.bench_tables  # type: ignore[no-any-return]
+
+
 def _d20(plan: Any, outcome: Any, record: list) -> str:
-    shown = [f"{v}{'*' * plan._succ[v]}{'!' if plan._comp[v] else ''}" for v in record]
+    try:
+        succ, comp = plan.bench_tables
+    except AttributeError:
+        succ, comp = _d20_tables(plan)
+    shown = [f"{v}{'*' * succ[v]}{'!' if comp[v] else ''}" for v in record]
     text = f"{plan.expression}: [{', '.join(shown)}] = {outcome.successes} success"
     text += "es" if outcome.successes != 1 else ""
     if outcome.complications:
