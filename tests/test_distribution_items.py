@@ -51,3 +51,16 @@ def test_a_subclass_and_fewer_columns_go_through_the_constructor():
     assert Distribution(Checked, both, probs).items() == [(Checked(1, 3), 0.25), (Checked(2, 4), 0.75)]
     assert Distribution(Checked, both, probs).items()[0][0] == (10, 3)
     assert Distribution(Pair, both, probs).items() == [(Pair(1, 3), 0.25), (Pair(2, 4), 0.75)]
+
+
+@pytest.mark.parametrize("size", [3, 64, 65, 200])
+def test_an_outcome_of_chance_zero_is_left_out_on_either_side_of_the_small_path(size: int) -> None:
+    # a Python pass reads the chances of a small distribution, numpy those of a larger: both leave out the zeros
+    from diceengine.distributions import Distribution
+
+    p = np.full(size, 1.0 / (size - 1))
+    p[size // 2] = 0.0
+    d = Distribution(int, {"total": np.arange(size)}, p)
+    assert len(d) == size - 1 and size // 2 not in d.columns["total"].tolist()
+    whole = Distribution(int, {"total": np.arange(size)}, np.full(size, 1.0 / size))
+    assert len(whole) == size
