@@ -68,6 +68,17 @@ def chains_total(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: boo
     return out, left
 
 
+def _past(k: int, depth: int | None, what: str) -> bool:
+    """Round ``k`` of added throws is past ``depth``; with no depth, past
+    :data:`~diceengine.limits.MAX_EXPLOSIONS` is refused, naming ``what``."""
+    if depth is not None:
+        return k > depth
+    if k > MAX_EXPLOSIONS:
+        raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
+                             max_explosions=MAX_EXPLOSIONS, what=[what])
+    return False
+
+
 def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], bool], depth: int | None,
                what: str = N_("one die")) -> Iterator[int]:
     """The faces one exploding die adds after showing ``face``: each ``draw()`` while the last face explodes, at
@@ -75,11 +86,8 @@ def roll_steps(face: int, draw: Callable[[], int], explodes: Callable[[int], boo
     k = 0
     while explodes(face):
         k += 1
-        if depth is not None and k > depth:
+        if _past(k, depth, what):
             return
-        if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
-                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         face = draw()
         yield face
 
@@ -93,11 +101,8 @@ def sample_steps(first: np.ndarray, draw: Callable[[int], np.ndarray], explodes:
     k = 0
     while len(active):
         k += 1
-        if depth is not None and k > depth:
+        if _past(k, depth, what):
             return
-        if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(N_("explosion deeper than {max_explosions} dice in {what}"),
-                                 max_explosions=MAX_EXPLOSIONS, what=[what])
         new = draw(len(active))
         yield active, new
         active = active[explodes(new)]
