@@ -138,3 +138,22 @@ def test_an_unbounded_explosion_may_add_exactly_the_most_throws() -> None:
     # one 6 more: one throw past the most, refused
     with pytest.raises(DiceLimitError):
         list(sample_steps(np.array([6]), draws(MAX_EXPLOSIONS + 1), explodes, None))
+
+
+def test_added_throws_stop_at_the_depth_or_are_refused_past_the_most_explosions() -> None:
+    """A die that always explodes: ``depth`` throws added at most; with no depth, refused past MAX_EXPLOSIONS
+    (one roll and a sample alike), naming what exploded."""
+    import numpy as np
+    import pytest
+
+    from diceengine.algebra.chains import roll_steps, sample_steps
+    from diceengine.errors import DiceLimitError
+    from diceengine.limits import MAX_EXPLOSIONS
+
+    assert list(roll_steps(6, lambda: 6, lambda f: f == 6, 3)) == [6, 6, 6]
+    with pytest.raises(DiceLimitError, match=f"deeper than {MAX_EXPLOSIONS} dice in one die"):
+        list(roll_steps(6, lambda: 6, lambda f: f == 6, None))
+    rounds = list(sample_steps(np.array([6, 1, 6]), lambda n: np.full(n, 6), lambda a: a == 6, 2))
+    assert [a.tolist() for a, _ in rounds] == [[0, 2], [0, 2]]
+    with pytest.raises(DiceLimitError, match=f"deeper than {MAX_EXPLOSIONS} dice in one die"):
+        list(sample_steps(np.array([6]), lambda n: np.full(n, 6), lambda a: a == 6, None))
