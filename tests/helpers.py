@@ -74,6 +74,16 @@ def enumerate_dice(faces_per_die: Sequence[Sequence[Any]], value: Callable[[tupl
     return out
 
 
+def exact_totals(expression: str, system: str = "standard") -> dict[Any, float]:
+    """The engine's exact chance of each total of ``expression`` (outcomes of one total added up)."""
+    import diceengine as de
+
+    got: Counter = Counter()
+    for outcome, p in de.distribution(expression, system).items():
+        got[outcome.total] += p
+    return dict(got)
+
+
 def assert_close(actual: Mapping[Any, float], expected: Mapping[Any, Any], tol: float = 1e-12) -> None:
     """Two distributions agree on every outcome within ``tol``."""
     keys = set(actual) | set(expected)

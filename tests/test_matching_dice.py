@@ -6,14 +6,13 @@ combine with."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import pytest
 from diceengine.systems.standard import modifiers as table
 from diceengine.systems.standard.modifiers import plugin
 
 import diceengine as de
-from tests.helpers import Scripted, chi2_passes
+from tests.helpers import Scripted, chi2_passes, enumerate_dice, exact_totals
 
 
 def _sets(faces: tuple[int, ...], least: int) -> int:
@@ -24,11 +23,6 @@ def _sets(faces: tuple[int, ...], least: int) -> int:
 def _marked(faces: tuple[int, ...], least: int) -> list[bool]:
     return [faces.count(v) >= least for v in faces]
 
-
-def _enumerated(faces: list[int], count: int, score) -> dict[int, float]:
-    """Every throw of ``count`` dice of ``faces`` (each equally likely), scored."""
-    found = Counter(score(t) for t in itertools.product(faces, repeat=count))
-    return {k: v / len(faces) ** count for k, v in found.items()}
 
 
 D6, D4, D3 = [1, 2, 3, 4, 5, 6], [1, 2, 3, 4], [1, 2, 3]
@@ -45,18 +39,12 @@ CASES = {
 }
 
 
-def _exact(expression: str) -> dict[int, float]:
-    got: Counter = Counter()
-    for outcome, p in de.distribution(expression).items():
-        got[outcome.total] += p
-    return dict(got)
-
 
 @pytest.mark.parametrize("expression", list(CASES))
 def test_the_exact_odds_are_the_enumerations(expression):
     faces, count, score = CASES[expression]
-    want = _enumerated(faces, count, score)
-    got = _exact(expression)
+    want = enumerate_dice([faces] * count, score)
+    got = exact_totals(expression)
     assert set(got) == set(want)
     for total, p in want.items():
         assert got[total] == pytest.approx(p, abs=1e-12)
@@ -65,14 +53,14 @@ def test_the_exact_odds_are_the_enumerations(expression):
 def test_the_exact_odds_are_a_peers_published_table():
     # Wild Talents' sets of 4d10 (a published table of the one-roll engine): no set 50.4%, one pair 43.2%, one
     # set of three 3.6%, one of four 0.1%, two pairs 2.7%
-    got = _exact("4d10mt")
+    got = exact_totals("4d10mt")
     assert got == pytest.approx({0: 0.504, 1: 0.432 + 0.036 + 0.001, 2: 0.027}, abs=1e-12)
 
 
 @pytest.mark.parametrize("expression", ["4d6mt", "5d4mt3", "3d6m", "4d6mi3mt"])
 def test_the_sample_follows_the_enumeration(expression):
     faces, count, score = CASES[expression]
-    want = _enumerated(faces, count, score)
+    want = enumerate_dice([faces] * count, score)
     sample = de.sample(expression, 40_000, seed=11)["total"]  # seeded: the same draws every run
     assert set(sample.tolist()) <= set(want)
     assert chi2_passes(sample, want)
@@ -157,6 +145,6 @@ def test_a_plugin_may_not_take_letters_beginning_with_m(monkeypatch):
 
 def test_a_question_reads_it():
     # P(...) asks of the number of sets as of any total
-    want = sum(p for total, p in _enumerated(D6, 4, lambda t: _sets(t, 2)).items() if total >= 1)
+    want = sum(p for total, p in enumerate_dice([D6] * 4, lambda t: _sets(t, 2)).items() if total >= 1)
     got = sum(p for outcome, p in de.distribution("P(4d6mt >= 1)").items() if outcome.total == 1)
     assert got == pytest.approx(want, abs=1e-12)

@@ -8,7 +8,6 @@ neither sparse nor scalar, against a brute force."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ from diceengine.systems.standard.term.pooled import run, run_one
 
 import diceengine as de
 from diceengine.algebra.multiset import Evaluator
-from tests.helpers import Scripted, chi2_passes
+from tests.helpers import Scripted, chi2_passes, enumerate_dice, exact_totals
 
 
 def _evens(faces: tuple[int, ...]) -> int:
@@ -28,11 +27,6 @@ def _evens(faces: tuple[int, ...]) -> int:
 def _odds(faces: tuple[int, ...]) -> int:
     return sum(1 for v in faces if v % 2 != 0)
 
-
-def _enumerated(faces: list[int], count: int, score) -> dict[int, float]:
-    """Every throw of ``count`` dice of ``faces`` (each equally likely), scored."""
-    found = Counter(score(t) for t in itertools.product(faces, repeat=count))
-    return {k: v / len(faces) ** count for k, v in found.items()}
 
 
 D6, D5, DF = [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5], [-1, 0, 1]
@@ -51,18 +45,12 @@ CASES = {
 }
 
 
-def _exact(expression: str) -> dict[int, float]:
-    got: Counter = Counter()
-    for outcome, p in de.distribution(expression).items():
-        got[outcome.total] += p
-    return dict(got)
-
 
 @pytest.mark.parametrize("expression", list(CASES))
 def test_the_exact_odds_are_the_enumerations(expression):
     faces, count, score = CASES[expression]
-    want = _enumerated(faces, count, score)
-    got = _exact(expression)
+    want = enumerate_dice([faces] * count, score)
+    got = exact_totals(expression)
     assert set(got) == set(want)
     for total, p in want.items():
         assert got[total] == pytest.approx(p, abs=1e-12)
@@ -71,7 +59,7 @@ def test_the_exact_odds_are_the_enumerations(expression):
 @pytest.mark.parametrize("expression", ["4d6even", "5d5even", "4dFodd", "4d6min3even"])
 def test_the_sample_follows_the_enumeration(expression):
     faces, count, score = CASES[expression]
-    want = _enumerated(faces, count, score)
+    want = enumerate_dice([faces] * count, score)
     sample = de.sample(expression, 40_000, seed=11)["total"]  # seeded: the same draws every run
     assert set(sample.tolist()) <= set(want)
     assert chi2_passes(sample, want)
@@ -147,7 +135,7 @@ def test_a_plugin_may_not_take_letters_beginning_with_even_or_odd(monkeypatch):
 
 
 def test_a_question_reads_it():
-    want = sum(p for total, p in _enumerated(D6, 4, _evens).items() if total >= 3)
+    want = sum(p for total, p in enumerate_dice([D6] * 4, _evens).items() if total >= 3)
     got = sum(p for outcome, p in de.distribution("P(4d6even >= 3)").items() if outcome.total == 1)
     assert got == pytest.approx(want, abs=1e-12)
 
