@@ -8,8 +8,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from diceengine.systems.standard import modifiers as table
-from diceengine.systems.standard.modifiers import plugin
 
 import diceengine as de
 from tests.helpers import Scripted, chi2_passes, enumerate_dice, exact_totals
@@ -128,19 +126,6 @@ def test_twice_on_one_term_is_refused():
 def test_the_minimum_and_maximum_are_still_read_as_before(expression, total):
     # "mi" / "ma" / "min" / "max" begin with m: the grammar still reads them as the per-die minimum / maximum
     assert de.roll(expression, seed=Scripted([1, 2, 5, 1])).total == total
-
-
-def test_a_plugin_may_not_take_letters_beginning_with_m(monkeypatch):
-    monkeypatch.setattr(plugin, "_registered", {})
-
-    class Mirror:
-        name = "mq"
-
-        def face(self, face, point, faces):
-            return face
-
-    with pytest.raises(ValueError, match="begins as the built-in 'm'"):
-        table.register_modifier(Mirror)
 
 
 def test_a_question_reads_it():

@@ -247,3 +247,18 @@ def _refused(expression: str) -> de.DiceError:
     with pytest.raises(de.DiceSyntaxError) as err:
         de.roll(expression)
     return err.value
+
+
+@pytest.mark.parametrize("name, built_in", [("mq", "m"), ("mtq", "m"), ("oddly", "odd"), ("evenq", "e")])
+def test_a_plugin_may_not_take_letters_beginning_as_a_built_in(monkeypatch, name, built_in):
+    # matching dice and even / odd, the built-ins added after the plug-in slot: a plug-in name beginning with their
+    # letters would be read as theirs; the refusal names the built-in the grammar would read first
+    monkeypatch.setattr(plugin, "_registered", {})
+
+    class Taken:
+        def face(self, face, point, faces):
+            return face
+
+    Taken.name = name  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=f"begins as the built-in '{built_in}'"):
+        table.register_modifier(Taken)

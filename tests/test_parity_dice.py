@@ -11,8 +11,6 @@ import itertools
 
 import numpy as np
 import pytest
-from diceengine.systems.standard import modifiers as table
-from diceengine.systems.standard.modifiers import plugin
 from diceengine.systems.standard.term.pooled import run, run_one
 
 import diceengine as de
@@ -119,19 +117,6 @@ def test_the_explosion_e_is_still_read_as_before():
     assert de.roll("3d6e6", seed=Scripted([6, 2, 1, 3])).total == 6 + 2 + 1 + 3
     with pytest.raises(de.DiceSyntaxError):
         de.roll("4d6eve")
-
-
-def test_a_plugin_may_not_take_letters_beginning_with_even_or_odd(monkeypatch):
-    monkeypatch.setattr(plugin, "_registered", {})
-
-    class Oddity:
-        name = "oddly"
-
-        def face(self, face, point, faces):
-            return face
-
-    with pytest.raises(ValueError, match="begins as the built-in 'odd'"):
-        table.register_modifier(Oddity)
 
 
 def test_a_question_reads_it():
