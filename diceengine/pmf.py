@@ -1,8 +1,9 @@
 """Exact probability mass functions over the integers: :class:`PMF` (numpy arrays with an offset), their sums, the
 order statistics of independent dice (keep / drop, windows, rules by rank) and what each costs.
 
-The names are defined in :mod:`diceengine.pmf_core` (the mass functions, their sums, the work counter) and
-:mod:`diceengine.pmf_keep` (the order statistics); this module is where callers read them.
+The names are defined in :mod:`diceengine.pmf_core` (the mass functions, their sums, the work counter),
+:mod:`diceengine.pmf_keep` (the order statistics) and :mod:`diceengine.pmf_rank` (the die of one rank); this module
+is where callers read them.
 """
 
 from __future__ import annotations
@@ -27,11 +28,10 @@ from .pmf_keep import (
     kept_scores_cost,
     rank_dp,
     rank_dp_cost,
-    ranked_die,
-    ranked_die_cost,
     window_sum,
     window_sum_cost,
 )
+from .pmf_rank import ranked_die, ranked_die_cost
 
 __all__ = [
     "MAX_SUPPORT",

@@ -116,14 +116,14 @@ def test_faces_of_no_chance_at_all_as_the_dp():
 def test_a_small_support_worked_value_by_value_as_in_arrays(faces, monkeypatch):
     """A support of at most ``SMALL_SPAN`` values is worked out on Python floats (a first question's numpy calls
     cost more): every rank of 1 to 7 dice gives what the arrays give (the same tail formula, both ways)."""
-    from diceengine import pmf_keep
+    from diceengine import pmf_rank
 
     span = max(v for v, _ in faces) - min(v for v, _ in faces) + 1
-    assert span <= pmf_keep.SMALL_SPAN
+    assert span <= pmf_rank.SMALL_SPAN
     for n in range(1, 8):
         for rank in range(n):
             small = ranked_die(faces, n, rank)
-            monkeypatch.setattr(pmf_keep, "SMALL_SPAN", 0)
+            monkeypatch.setattr(pmf_rank, "SMALL_SPAN", 0)
             arrays = ranked_die(faces, n, rank)
             monkeypatch.undo()
             assert small.offset == arrays.offset and len(small.p) == len(arrays.p)
