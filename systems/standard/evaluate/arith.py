@@ -20,6 +20,7 @@ from ..exact import apply, close, combine, normal
 from ..exact import pairs as exact_pairs
 from ..expressions import Call
 from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span, snap, snapped_difference
+from .intervals import binary_interval
 from .real import REAL_FUNCTIONS, real_bounds, real_sample
 
 
@@ -239,50 +240,12 @@ class Binary(Evaluator):
         return _pairs_cost(a, b, lo, hi, self.rational)
 
     def bounds(self) -> tuple[Any, Any]:
-        (a0, a1), (b0, b1) = self.left.bounds(), self.right.bounds()
-        op = self.op
-        if op in _COMPARE:
+        if self.op in _COMPARE:
             return 0, 1
-        if op == "+":
-            lo, hi = a0 + b0, a1 + b1
-        elif op == "-":
-            lo, hi = a0 - b1, a1 - b0
-        elif op == "*":
-            corners = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
-            lo, hi = min(corners), max(corners)
-        elif op == "%":
-            if b0 > 0:
-                lo, hi = 0, b1
-            elif b1 < 0:
-                lo, hi = b0, 0
-            else:
-                m = max(abs(b0), abs(b1))
-                lo, hi = -m, m
-        elif op == "^":
-            # a fraction's numerator and denominator are both raised: its height bounds the work (0.8382 ** -10**6)
-            height, m = max(_height(a0), _height(a1), 1), max(abs(a0), abs(a1), 1)
-            top = max(abs(b0), abs(b1))
-            if b0 < 0:  # a base below one raised to a negative power grows: 0.1 ^ -17 is 10 ^ 17
-                m = max(m, 1 / Fraction(min(abs(a0), abs(a1))) if a0 > 0 or a1 < 0 else height)
-            if height > 1 and top * math.log2(height) > 60:
-                raise DiceLimitError(N_("a power could reach {height}^{top}, beyond the exact integer range"),
-                                     self.expression, self.node.pos, height=height, top=top)
-            lo, hi = -(m ** top), m ** top
-        elif b0 > 0 or b1 < 0:  # / and //: monotone in each operand away from a zero divisor
-            exact = op == "/" and self.exact_division
-            div = (lambda x, y: Fraction(x) / Fraction(y)) if exact or self.rational else (lambda x, y: x // y)
-            corners = (div(a0, b0), div(a0, b1), div(a1, b0), div(a1, b1))
-            lo, hi = min(corners), max(corners)
-        else:  # |x / y| <= |x| for a whole y != 0
-            m = max(abs(a0), abs(a1))
-            lo, hi = -m, m
+        fractional = self.rational or (self.op == "/" and self.exact_division)
+        lo, hi = binary_interval(self.op, self.left.bounds(), self.right.bounds(), fractional, self.expression,
+                                 self.node.pos)
         return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
-
-
-def _height(x: Any) -> int:
-    """The larger of a number's numerator and denominator in lowest terms (its size, as a whole number)."""
-    f = Fraction(x)
-    return max(abs(f.numerator), f.denominator)
 
 
 def _pairwise(a: Any, b: Any, fn: Callable[[Any, Any], Any], n: int, rational: bool) -> np.ndarray:
