@@ -254,13 +254,14 @@ _MOST_READINGS = 4
 
 
 def _meant(tree: Any, expression: str, system: System) -> Any:
-    """The tree of what ``tree``'s words mean (:meth:`meant` of its root: a text to read instead, or a tree), ``tree``
-    when they are words; their error when that text does not read and the words must be dice."""
+    """The tree of what ``tree``'s words mean (:meth:`meant` of its root, told the text read so far and the system
+    reading it: a text to read instead, or a tree), ``tree`` when they are words; their error when that text does
+    not read and the words must be dice."""
     text = expression
     for _ in range(_MOST_READINGS):
         meant = getattr(tree, "meant", None)
         try:
-            found = meant(text) if meant is not None else None
+            found = meant(text, system) if meant is not None else None
         except DiceError as err:
             raise _in_typed(err, expression, text) from None
         if found is None:

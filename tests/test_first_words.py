@@ -300,9 +300,10 @@ def test_the_page_says_the_critical_marks_in_words(lang, words):
     assert (said["critical_successes"], said["critical_failures"]) == words
 
 
-def test_the_words_import_nothing_from_the_expressions():
-    """``Described.meant`` hands the check's node classes to :func:`words.meant`: words.py imports nothing from
-    expressions.py, even lazily (they imported each other)."""
+def test_the_words_import_nothing_from_the_expressions_nor_the_modifier_table():
+    """``Described.meant`` hands the check's node classes and the system's modifier spellings to
+    :func:`words.meant`: words.py imports nothing from expressions.py (they imported each other) nor from the
+    modifier table (it read the spellings through a lazy import), even lazily."""
     import ast
     from pathlib import Path
 
@@ -310,7 +311,7 @@ def test_the_words_import_nothing_from_the_expressions():
 
     tree = ast.parse(Path(words.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not any(module and module.endswith("expressions") for module in imported), imported
+    assert not any(module and module.endswith(("expressions", "modifiers")) for module in imported), imported
 
 
 def _letter_modifiers() -> list[str]:

@@ -56,10 +56,11 @@ class Described(Node):
                 raw = raw[1:]
             object.__setattr__(self, "text", raw.strip())
 
-    def meant(self, expression: str) -> tuple[str, DiceError | None] | Node | None:
+    def meant(self, expression: str, system: Any) -> tuple[str, DiceError | None] | Node | None:
         """What the words mean when they are dice (``4d6 keep 3``: ``4d6kh3``): the text to read instead and the
-        error to raise if it does not read, or the tree they make (:func:`.words.meant`); ``None`` for words."""
-        return meant(expression, self.pos or 0, self.expr, Comparison, Described)
+        error to raise if it does not read, or the tree they make (:func:`.words.meant`); ``None`` for words. The
+        ``system`` that read them hands down its modifiers' spellings (``StandardSystem.modifier_letters``)."""
+        return meant(expression, self.pos or 0, self.expr, Comparison, Described, system.modifier_letters())
 
 
 @dataclass(frozen=True, slots=True)

@@ -388,6 +388,13 @@ class StandardSystem(System):
 
         return (nodes, NODES, expressions)
 
+    def modifier_letters(self) -> tuple[str, ...]:
+        """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): words after a roll that are one
+        of them are notation (:func:`.words.meant`, handed down by :meth:`.expressions.Described.meant`)."""
+        from .modifiers import spellings  # imported with the terms, after them (as ast_modules)
+
+        return spellings()
+
     def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
         """The commonest expressions read and prepared directly (:func:`.quick.read`): ``(tree, build, shape)``
         or ``None`` (the parser and :meth:`prepare` read the expression; always for a subclass, whose grammar,

@@ -13,6 +13,7 @@ avrae's d20 gives any trailing text, and rpg-dice-roller's comments.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from diceengine.ast import Number, children
@@ -88,12 +89,13 @@ _SPLIT_REST = re.compile(r"(?:[^A-Za-z\s].*)?")
 _WORD_SPLIT = re.compile(r"[^\s]+")
 
 
-def meant(expression: str, pos: int, tree: Any, comparison: type, described: type) -> Any:
+def meant(expression: str, pos: int, tree: Any, comparison: type, described: type, letters: Collection[str]) -> Any:
     """What the description at ``pos`` of ``expression`` (after the roll ``tree``) means: ``None`` (words),
     ``(text, error)``: the text to read instead, and the error to raise if it does not read (``None``: then
     the words stay a description), or the tree the words make of ``tree`` (positions in ``expression``).
     ``comparison`` and ``described`` are the notation's node classes for a check and for words after it
-    (``Comparison``, ``Described``): a check (``1d20+5 vs 15``) is built of them."""
+    (``Comparison``, ``Described``): a check (``1d20+5 vs 15``) is built of them. ``letters`` are the spellings of
+    the system's modifiers (``kh``, ``mt``, ``even``): one written alone after a space is notation, never words."""
     head, raw = expression[:pos], expression[pos:]
     column = pos + len(raw) - len(raw.lstrip())
     text = raw.strip()
@@ -104,7 +106,7 @@ def meant(expression: str, pos: int, tree: Any, comparison: type, described: typ
     split = _split_modifier(head, first, column) or _die_or_drop(head, first, column)
     if split is not None:
         raise split
-    if _joins(first, words[1][0] if len(words) > 1 else ""):
+    if _joins(first, words[1][0] if len(words) > 1 else "", letters):
         return head.rstrip() + raw.lstrip(), _lone_letter(text, column) or _unread_notation(first, column)
     operation = OPERATION_WORDS.get(plain_word(first).rstrip(".:,"))
     if operation is not None:
@@ -162,27 +164,20 @@ def _unread_notation(word: str, column: int) -> DiceSyntaxError:
                               "notation without spaces, or begin a description with #"), None, column, got=repr(word))
 
 
-def _joins(word: str, second: str) -> bool:
+def _joins(word: str, second: str, letters: Collection[str]) -> bool:
     """The first word after the roll is notation written after a space: dice (``1 d20``, ``5 d %``), a modifier
-    (``kh3``, ``f<3``, ``s``, ``min 5``), never a word ("us", "fire")."""
+    (``kh3``, ``f<3``, ``s``, ``min 5``; one of ``letters`` spelled in two letters or more, alone: ``mt``, ``even``),
+    never a word ("us", "fire")."""
     if _DICE_START.match(word) or (word.lower() in _NUMBERED and _MODIFIER_NUMBER.match(second)):
         return True
     if word.lower() == "d" and re.match(r"[0-9%(]|[fF](?:\.[12])?$", second):
         return True
-    if _table_letters(word):
+    if len(word) > 1 and word.lower() in letters:
         return True
     m = _MODIFIER_WORD.match(word)
     if m is None or (m.end() < len(word) and word[m.end()].isalpha()):
         return False
     return bool(re.search(r"[0-9<>=!]", m.group(0))) or m.group(0).lower() in _BARE_MODIFIERS
-
-
-def _table_letters(word: str) -> bool:
-    """``word`` is a modifier of the table spelled in two letters or more, alone (``mt``, ``even``, ``odd``):
-    read from the modifier table, so that a new modifier is never taken for a description."""
-    from .modifiers import spellings
-
-    return len(word) > 1 and word.lower() in spellings()
 
 
 def _lone_letter(text: str, column: int) -> DiceSyntaxError | None:
