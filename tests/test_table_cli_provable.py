@@ -69,3 +69,31 @@ def test_a_new_table_commits_its_seed_unless_told_otherwise(tmp_path, capsys, fl
     assert code == 0 and out.startswith("#1 Ana commits to a server seed (SHA-256 ") is committed
     code, out, err = run(capsys, "table", "seed", path, "Ana", "mine")
     assert (code == 0) is committed and ("no committed seed" in err) is not committed
+
+
+def test_the_log_says_each_step_of_the_committed_seeds_in_english_and_french(tmp_path, capsys):
+    """Every kind of step of the committed seeds has its sentence in the log (the commitment, a client seed, a
+    revealed secret roll, a rotation, the end), in both languages, with the seeds and digests it names."""
+    path = str(tmp_path / "night.db")
+    run(capsys, "table", "new", path, "-s", "standard", "--gm", "Ana", "--player", "Kira", "--provable")
+    run(capsys, "table", "seed", path, "Kira", "my own")
+    run(capsys, "table", "roll", path, "Ana", "1d20", "--secret")
+    run(capsys, "table", "reveal", path, "5")
+    rotated = run(capsys, "table", "rotate", path)[1]
+    first, new = rotated.split("revealed: ")[1].split("; new commitment: ")
+    last = run(capsys, "table", "end", path)[1].split("its server seed: ")[1].strip()
+    english = run(capsys, "table", "log", path)[1].splitlines()
+    assert english[0] == f"#1 Ana commits to a server seed (SHA-256 {P.commitment_of(first)})"
+    assert english[3:] == [
+        "#4 Kira sets their client seed to my own",
+        "#5 secret roll by Ana",
+        "#6 Ana reveals the secret roll #5",
+        f"#7 Ana reveals the server seed {first} and commits to a new one (SHA-256 {new.strip()})",
+        f"#8 Ana ends the table and reveals the server seed {last}"]
+    french = run(capsys, "table", "log", path, "--lang", "fr")[1].splitlines()
+    assert french[0] == f"#1 Ana s'engage sur une graine serveur (SHA-256 {P.commitment_of(first)})"
+    assert french[3] == "#4 Kira fixe sa graine client à my own"
+    assert french[5] == "#6 Ana révèle le jet secret n°5"
+    assert french[6] == (f"#7 Ana révèle la graine serveur {first} et s'engage sur une nouvelle "
+                         f"(SHA-256 {new.strip()})")
+    assert french[7] == f"#8 Ana clôt la table et révèle la graine serveur {last}"

@@ -36,12 +36,14 @@ UNDOES = N_("undoes step #{seq}")
 REMOVES, REKEYS = N_("removes {name} from the table"), N_("gives {name} a new key")
 READMITS = N_("lets {name} join the table again")
 SAVES, FORGETS = N_("saves the roll @{name}: {expression}"), N_("forgets the roll @{name}")
-#: the committed seeds' steps (diceengine.table.provable)
-COMMITS = N_("commits to a server seed (SHA-256 {commitment})")
-COMMITS_REVEALS = N_("reveals the server seed {revealed} and commits to a new one (SHA-256 {commitment})")
-ENDS = N_("ends the table and reveals the server seed {revealed}")
-CLIENT_SEED = N_("sets their client seed to {seed}")
-REVEALS = N_("reveals the secret roll #{seq}")
+#: the committed seeds' steps (diceengine.table.provable), by kind (``reseed``: a seed step that reveals the last)
+SEED_STEPS = {
+    "seed": N_("commits to a server seed (SHA-256 {commitment})"),
+    "reseed": N_("reveals the server seed {revealed} and commits to a new one (SHA-256 {commitment})"),
+    "end": N_("ends the table and reveals the server seed {revealed}"),
+    "clientseed": N_("sets their client seed to {seed}"),
+    "reveal": N_("reveals the secret roll #{seq}"),
+}
 SAVES_OWN, FORGETS_OWN = N_("saves their own roll @{name}: {expression}"), N_("forgets their own roll @{name}")
 #: the pools of the scenes, in words (any other pool is said by its name)
 SIDES = {"destiny.light": N_("light side"), "destiny.dark": N_("dark side")}
@@ -90,7 +92,7 @@ def _what(entry: Any, lang: str | None) -> str:
     if kind in ("remove", "rekey", "readmit"):
         words = {"remove": REMOVES, "rekey": REKEYS, "readmit": READMITS}[kind]
         return gettext(words, lang, name=entry.target)
-    if kind in ("seed", "end", "clientseed", "reveal"):
+    if kind in SEED_STEPS:
         return _seed_words(entry, lang)
     if kind == "save":
         own = bool(a.get("personal"))
@@ -106,15 +108,9 @@ def _what(entry: Any, lang: str | None) -> str:
 
 def _seed_words(entry: Any, lang: str | None) -> str:
     """What a step of the committed seeds did, as a sentence after the member's name."""
-    if entry.kind == "seed":
-        if entry.revealed:
-            return gettext(COMMITS_REVEALS, lang, revealed=entry.revealed, commitment=entry.commitment)
-        return gettext(COMMITS, lang, commitment=entry.commitment)
-    if entry.kind == "end":
-        return gettext(ENDS, lang, revealed=entry.revealed)
-    if entry.kind == "clientseed":
-        return gettext(CLIENT_SEED, lang, seed=entry.client_seed)
-    return gettext(REVEALS, lang, seq=entry.reveals)
+    kind = "reseed" if entry.kind == "seed" and entry.revealed else entry.kind
+    return gettext(SEED_STEPS[kind], lang, commitment=entry.commitment, revealed=entry.revealed,
+                   seed=entry.client_seed, seq=entry.reveals)
 
 
 def _odds(odds: Any, lang: str | None) -> str:
