@@ -4,7 +4,7 @@ per rule: descriptions, comparisons and operators, labels, function calls, group
 from __future__ import annotations
 
 from diceengine.arith import IntAlgebra, fold
-from diceengine.ast import AsList, Node, Token, _Binary, _Unary, position, start
+from diceengine.ast import AsList, Node, Token, _Binary, _Unary, at_token, position, start
 from diceengine.errors import DiceError, DiceLimitError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
@@ -44,23 +44,25 @@ class Described(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.text, Token):
-            object.__setattr__(self, "pos", self.text.start_pos)
-            raw = str(self.text).strip()
-            if raw.startswith("/*"):
-                raw = raw[2:]
-                raw = raw.removesuffix("*/")
-            elif raw.startswith("//"):
-                raw = raw[2:]
-            elif raw.startswith("#"):
-                raw = raw[1:]
-            object.__setattr__(self, "text", raw.strip())
+        at_token(self, "text", _description)
 
     def meant(self, expression: str, system: Any) -> tuple[str, DiceError | None] | Node | None:
         """What the words mean when they are dice (``4d6 keep 3``: ``4d6kh3``): the text to read instead and the
         error to raise if it does not read, or the tree they make (:func:`.words.meant`); ``None`` for words. The
         ``system`` that read them hands down its modifiers' spellings (``StandardSystem.modifier_letters``)."""
         return meant(expression, self.pos or 0, self.expr, Comparison, Described, system.modifier_letters())
+
+
+def _description(token: Token) -> str:
+    """A description's words, without the comment marks they may begin with (``#``, ``//``, ``/* ... */``)."""
+    raw = str(token).strip()
+    if raw.startswith("/*"):
+        raw = raw[2:].removesuffix("*/")
+    elif raw.startswith("//"):
+        raw = raw[2:]
+    elif raw.startswith("#"):
+        raw = raw[1:]
+    return raw.strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +75,8 @@ class Decimal(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.value, Token):
-            object.__setattr__(self, "pos", self.value.start_pos)
             object.__setattr__(self, "text", str(self.value))
-            object.__setattr__(self, "value", decimal_of(self.value))
+            at_token(self, "value", decimal_of)
 
 
 class Comparison(_Binary):
@@ -118,9 +119,7 @@ class Labelled(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.label, Token):
-            object.__setattr__(self, "pos", self.label.start_pos)
-            object.__setattr__(self, "label", str(self.label)[1:-1].strip())
+        at_token(self, "label", lambda t: str(t)[1:-1].strip())
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ term and its modifiers (the expressions around it are in :mod:`.expressions`).""
 
 from __future__ import annotations
 
-from diceengine.ast import AsList, Node, Token, to_int
+from diceengine.ast import AsList, Node, Token, at_token, to_int
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
@@ -34,7 +34,13 @@ __all__ = [
     "RerollRank",
     "Sort",
     "Unique",
+    "lowered",
 ]
+
+
+def lowered(token: Any) -> str:
+    """A token's text in lower case: the letters of a modifier read whatever their case (``KH``, ``Even``)."""
+    return str(token).lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +153,9 @@ class _KindPoint(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
             kind, compare = _letter_not_equal(self.kind, self.compare)
             object.__setattr__(self, "compare", compare)
-            object.__setattr__(self, "kind", kind)
+            at_token(self, "kind", lambda _: kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +169,8 @@ class _LetterPoint(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
             object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            object.__setattr__(self, "letter", type(self).spelling)
+            at_token(self, "letter", lambda _: type(self).spelling)
 
 
 #: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
@@ -199,10 +203,8 @@ class Keep(Node):
                                       column=self.point.start_pos, point=str(self.point))
             object.__setattr__(self, "point", str(self.point))
         if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            kind = str(self.kind).lower()
-            object.__setattr__(self, "spelled", kind)
-            object.__setattr__(self, "kind", _KEEP_SPELLINGS.get(kind, kind))
+            object.__setattr__(self, "spelled", lowered(self.kind))
+            at_token(self, "kind", lambda t: _KEEP_SPELLINGS.get(lowered(t), lowered(t)))
         if isinstance(self.n, Token):
             object.__setattr__(self, "n", to_int(self.n))
         elif isinstance(self.n, Node):  # a Computed number (expressions.Computed: its value and position)
@@ -254,10 +256,7 @@ class Explode(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.bang, Token):
-            object.__setattr__(self, "pos", self.bang.start_pos)
-            bang = str(self.bang).lower()
-            object.__setattr__(self, "bang", "!" if bang == "e" else bang)
+        at_token(self, "bang", lambda t: "!" if lowered(t) == "e" else lowered(t))
 
     @property
     def compound(self) -> bool:
@@ -322,10 +321,8 @@ class RerollRank(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.letter, Token):
-            object.__setattr__(self, "pos", self.letter.start_pos)
+        if at_token(self, "letter", lowered):
             object.__setattr__(self, "n", int(self.n))
-            object.__setattr__(self, "letter", str(self.letter).lower())
 
     @property
     def kind(self) -> str:
@@ -375,9 +372,7 @@ class Clamp(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", "min" if str(self.kind).lower().startswith("mi") else "max")
+        at_token(self, "kind", lambda t: "min" if lowered(t).startswith("mi") else "max")
         if isinstance(self.value, Token):
             sign = -1 if self.sign is not None else 1
             object.__setattr__(self, "sign", None)
@@ -407,9 +402,7 @@ class Sort(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", "sd" if str(self.kind).lower() == "sd" else "sa")
+        at_token(self, "kind", lambda t: "sd" if lowered(t) == "sd" else "sa")
 
 
 class Critical(_KindPoint):
@@ -431,9 +424,8 @@ class NamedModifier(Node):
 
     def __post_init__(self) -> None:
         if isinstance(self.name, Token):
-            object.__setattr__(self, "pos", self.name.start_pos)
             object.__setattr__(self, "typed", str(self.name))
-            object.__setattr__(self, "name", str(self.name).lower())
+            at_token(self, "name", lowered)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from diceengine.algebra.multiset import Counts, Evaluator
-from diceengine.ast import Node, Token, to_int
+from diceengine.ast import Node, Token, at_token, to_int
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.records import dataclass, field
 
-from ..nodes import Clamp, NamedModifier
+from ..nodes import Clamp, NamedModifier, lowered
 from ..term.spec import PoolScore
 from .base import Building, Modifier
 
@@ -40,9 +40,7 @@ class Matching(Node):
     pos: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.kind, Token):
-            object.__setattr__(self, "pos", self.kind.start_pos)
-            object.__setattr__(self, "kind", str(self.kind).lower())
+        at_token(self, "kind", lowered)
         if isinstance(self.size, Token):
             object.__setattr__(self, "size", to_int(self.size))
 
