@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from diceengine.errors import DiceLimitError
-from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
-from ..exact import MAX_PAIRS, build, normal
+from ..exact import build, normal
 from ..exact import pairs as exact_pairs
 from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
@@ -116,30 +114,22 @@ class CriticalGroup(GroupEval):
             return self._joint_of(found)
         by_value = self.selection is not None and self.selection.by_value
         trim: Callable[[list], list] = lambda new: new
+        kept_of: Callable[[Sequence], Sequence] = lambda state: state
         if self.selection is None and self.window is not None:
-            a, b = self.window
-            top = m - a <= b
-            width = m - a if top else b
-            trim = (lambda new: new[max(0, len(new) - width):]) if top else (lambda new: new[:width])
-        states: dict[tuple, float] = {(): 1.0}
-        for rows in rows_of:
-            if len(states) * len(rows) > MAX_PAIRS:
-                raise DiceLimitError(N_("too many possible results for the exact odds of this group"),
-                                     self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
-            nxt: dict[tuple, float] = {}
-            for state, p in states.items():
-                for row, q in rows:
-                    if by_value:  # each item kept by its own value: the sums followed
-                        total, cs, cf = state or (0, 0, 0)
-                        if self.selection.keeps_value(row[0]):  # type: ignore[union-attr]
-                            v = row[0] if self.success is None else self._score(row[0])
-                            total, cs, cf = total + v, cs + row[1], cf + row[2]
-                        key: tuple = (total, cs, cf)
-                    else:  # after the values equal or lower: the roll's stable sort ranks the later item higher
-                        at = bisect.bisect_right([r[0] for r in state], row[0])
-                        key = tuple(trim([*state[:at], row, *state[at:]]))
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-            states = nxt
+            trim, kept_of = self._window_followed(m)
+
+        def step(state: tuple, row: Any) -> tuple:
+            if by_value:  # each item kept by its own value: the sums followed
+                total, cs, cf = state or (0, 0, 0)
+                if self.selection.keeps_value(row[0]):  # type: ignore[union-attr]
+                    v = row[0] if self.success is None else self._score(row[0])
+                    total, cs, cf = total + v, cs + row[1], cf + row[2]
+                return total, cs, cf
+            # after the values equal or lower: the roll's stable sort ranks the later item higher
+            at = bisect.bisect_right([r[0] for r in state], row[0])
+            return tuple(trim([*state[:at], row, *state[at:]]))
+
+        states = self._followed(rows_of, step)
         found = {}
         for state, p in states.items():
             if by_value:
@@ -148,11 +138,8 @@ class CriticalGroup(GroupEval):
                 values = [r[0] for r in state]
                 if self.selection is not None:
                     kept_rows = [r for r, k in zip(state, self.selection.kept(values)) if k]
-                elif self.window is None:
-                    kept_rows = list(state)
-                else:  # the window's ranks among those followed
-                    a, b = self.window  # type: ignore[misc]
-                    kept_rows = list(state[:b - a] if m - a <= b else state[a:])
+                else:  # the window's ranks among those followed (all without a window)
+                    kept_rows = list(kept_of(state))
                 scores = [r[0] if self.success is None else self._score(r[0]) for r in kept_rows]
                 total = sum(scores)
                 if self.rational:

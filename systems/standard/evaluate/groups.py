@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import comb
 from typing import Any
 
@@ -236,35 +236,48 @@ class GroupEval(Evaluator):
                 assert isinstance(part, PMF)
                 score = score + part
             return score
-        a, b = self.window
-        top = m - a <= b  # follow the highest m - a values, or the lowest b
-        width = m - a if top else b
-        states = self._sorted_values(dists, lambda new: new[-width:] if top else new[:width])
+        trim, kept_of = self._window_followed(m)
+        states = self._sorted_values(dists, trim)
         out: list[tuple[Any, float]] = []
         for state, p in states.items():
-            kept = state[:b - a] if top else state[a:]
+            kept = kept_of(state)
             if self.success is None:
                 out.append((sum(kept), p))
             else:
                 out.append((sum(self._score(v) for v in kept), p))
         return build(out)
 
-    def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
-        """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
-        only the values the keep / drop can still need."""
+    def _window_followed(self, m: int) -> tuple[Callable[[list], list], Callable[[Sequence], Sequence]]:
+        """For the keep / drop window of ``m`` items: ``(trim, kept)``: ``trim`` keeps of the values sorted so far
+        only those the window can still need (the highest ``m - a``, or the lowest ``b``, whichever are fewer),
+        ``kept`` the window's among those followed."""
+        a, b = self.window  # type: ignore[misc]
+        if m - a <= b:
+            width = m - a
+            return (lambda new: new[max(0, len(new) - width):]), (lambda state: state[:b - a])
+        return (lambda new: new[:b]), (lambda state: state[a:])
+
+    def _followed(self, items: Iterable[Sequence[tuple[Any, float]]],
+                  step: Callable[[tuple, Any], tuple]) -> dict[tuple, float]:
+        """The distribution of a state followed item by item (``items``: each item's ``(value, probability)``
+        pairs; ``step(state, value)``: the state after one more item), refused past :data:`MAX_PAIRS`."""
         states: dict[tuple, float] = {(): 1.0}
-        for d in dists:
-            items = pairs(d)
-            if len(states) * len(items) > MAX_PAIRS:
+        for item in items:
+            if len(states) * len(item) > MAX_PAIRS:
                 raise DiceLimitError(N_("too many possible results for the exact odds of this group"),
                                      self.expression, self.node.pos if hasattr(self.node, "pos") else 0)
             nxt: dict[tuple, float] = {}
             for state, p in states.items():
-                for v, q in items:
-                    key = tuple(trim(sorted(state + (v,))))
+                for v, q in item:
+                    key = step(state, v)
                     nxt[key] = nxt.get(key, 0.0) + p * q
             states = nxt
         return states
+
+    def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
+        """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
+        only the values the keep / drop can still need."""
+        return self._followed((pairs(d) for d in dists), lambda state, v: tuple(trim(sorted(state + (v,)))))
 
     def _selected_exact(self, dists: list[Any]) -> Any:
         """Exact odds of d20's keep / drop mixing ranks (:mod:`..selection`): the sorted values followed item by
