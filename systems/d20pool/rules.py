@@ -1,7 +1,5 @@
 """The rules of the d20 success pool (rule text ``001``) as plain functions: a character's check with
-the extra dice bought (:func:`build_check`), the cost of a Force power, experience costs. ``RULES`` is what
-``dice rule d20pool`` runs (read from :mod:`diceengine.systems.d20pool.system`, which re-exports it).
-"""
+the extra dice bought (:func:`build_check`), the cost of a Force power, experience costs."""
 
 from __future__ import annotations
 

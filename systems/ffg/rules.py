@@ -1,8 +1,6 @@
 """The rules of the FFG narrative dice (rule text ``004``) as plain functions: building a pool from a
 characteristic and skill ranks (:class:`DicePool`, upgrades and downgrades, opposed checks), the destiny
-pool, minion groups, critical injuries, initiative and advancement costs. ``RULES`` is what
-``dice rule ffg`` runs (read from :mod:`diceengine.systems.ffg.system`, which re-exports it).
-"""
+pool, minion groups, critical injuries, initiative and advancement costs."""
 
 from __future__ import annotations
 
