@@ -125,33 +125,7 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Decimal:
         return Const(node.value, node.text)
     if t is Dice:
-        if ctx.slots and id(node) in ctx.slots:  # a dice term of a pooled keep / drop ({4d10+5d6}k2)
-            return ctx.slots[id(node)]
-        if ctx.pushed:
-            node = _with_pushed(node, ctx)
-        scale = decimal_scale(node)
-        if node.computed and scale != 1:
-            raise DiceValueError(N_("a decimal minimum or maximum (max50.45) needs a whole number of dice and sides"),
-                                 ctx.expression, node.pos or 0)
-        if node.computed:
-            outer, ctx.marked = ctx.marked, []
-            try:
-                count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
-                sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str, tuple)) else None
-            finally:
-                inner, ctx.marked = ctx.marked, outer
-            if inner or any(isinstance(m, Critical) for m in node.modifiers.items):
-                ctx.uncounted = True  # the dice thrown depend on the counts: not followed
-            return ComputedDice(node, count, sides, label, ctx)
-        term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
-        if scale != 1:
-            return ScaledTerm(term, compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
-                                                 explosions=ctx.explosions, scale=scale), scale)
-        if term.spec.crit_success is None and term.spec.crit_failure is None:
-            return Term(term)
-        marked = CriticalTerm(term)
-        ctx.marked.append(marked)
-        return marked
+        return _dice(node, ctx, label)
     if t in _BINARY:
         return Binary(_BINARY[t], compile_node(node.left, ctx), compile_node(node.right, ctx), node, ctx)
     if t is Comparison:
@@ -167,22 +141,60 @@ def compile_node(node: Any, ctx: Context, label: str | None = None) -> Evaluator
     if t is Call:
         return Function(node.name, [compile_node(a, ctx) for a in node.args], node, ctx)
     if isinstance(node, Group):
-        one = _one_roll(node, ctx)
-        if one is not None:
-            return one
-        if not any(isinstance(m, Keep) for m in node.modifiers):  # every item kept: its marks count as they are
-            return GroupEval([compile_node(e, ctx) for e in node.exprs], node, ctx)
-        outer, item_marks, items = ctx.marked, [], []
-        try:
-            for e in node.exprs:
-                ctx.marked = []
-                items.append(compile_node(e, ctx))
-                item_marks.append(ctx.marked)
-        finally:
-            ctx.marked = outer
-        if not any(item_marks):
-            return GroupEval(items, node, ctx)
-        group = CriticalGroup(items, node, ctx, item_marks)
-        ctx.marked.append(group)
-        return group
+        return _group(node, ctx)
     raise DiceError(N_("unexpected {kind} in a standard expression"), kind=t.__name__)
+
+
+def _dice(node: Dice, ctx: Context, label: str | None) -> Evaluator:
+    """The evaluator of a dice term: a slot of a pooled keep / drop, computed dice, a term (scaled for a decimal
+    minimum / maximum), or a term with critical marks (followed by the context)."""
+    if ctx.slots and id(node) in ctx.slots:  # a dice term of a pooled keep / drop ({4d10+5d6}k2)
+        return ctx.slots[id(node)]
+    if ctx.pushed:
+        node = _with_pushed(node, ctx)
+    scale = decimal_scale(node)
+    if node.computed and scale != 1:
+        raise DiceValueError(N_("a decimal minimum or maximum (max50.45) needs a whole number of dice and sides"),
+                             ctx.expression, node.pos or 0)
+    if node.computed:
+        outer, ctx.marked = ctx.marked, []
+        try:
+            count = compile_node(node.count, ctx) if not isinstance(node.count, (int, type(None))) else None
+            sides = compile_node(node.sides, ctx) if not isinstance(node.sides, (int, str, tuple)) else None
+        finally:
+            inner, ctx.marked = ctx.marked, outer
+        if inner or any(isinstance(m, Critical) for m in node.modifiers.items):
+            ctx.uncounted = True  # the dice thrown depend on the counts: not followed
+        return ComputedDice(node, count, sides, label, ctx)
+    term = compile_term(node, ctx.expression, label=label, dialect=ctx.dialect, explosions=ctx.explosions)
+    if scale != 1:
+        return ScaledTerm(term, compile_term(node, ctx.expression, label=label, dialect=ctx.dialect,
+                                             explosions=ctx.explosions, scale=scale), scale)
+    if term.spec.crit_success is None and term.spec.crit_failure is None:
+        return Term(term)
+    marked = CriticalTerm(term)
+    ctx.marked.append(marked)
+    return marked
+
+
+def _group(node: Group, ctx: Context) -> Evaluator:
+    """The evaluator of a group or a set: one roll, a group keeping every item, or one whose keep / drop follows its
+    items' critical marks."""
+    one = _one_roll(node, ctx)
+    if one is not None:
+        return one
+    if not any(isinstance(m, Keep) for m in node.modifiers):  # every item kept: its marks count as they are
+        return GroupEval([compile_node(e, ctx) for e in node.exprs], node, ctx)
+    outer, item_marks, items = ctx.marked, [], []
+    try:
+        for e in node.exprs:
+            ctx.marked = []
+            items.append(compile_node(e, ctx))
+            item_marks.append(ctx.marked)
+    finally:
+        ctx.marked = outer
+    if not any(item_marks):
+        return GroupEval(items, node, ctx)
+    group = CriticalGroup(items, node, ctx, item_marks)
+    ctx.marked.append(group)
+    return group
