@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from sys import getsizeof
 from typing import Any, ClassVar
 
@@ -361,6 +361,14 @@ class CriticalPlan(StandardPlan):
                             merge=len(self.marked) > 1 and total.dtype != object)
 
 
+@cache
+def _modifier_letters() -> frozenset[str]:
+    """:meth:`StandardSystem.modifier_letters`, read once from the table."""
+    from .modifiers import spellings  # imported with the terms, after them (as ast_modules)
+
+    return frozenset(spellings())
+
+
 class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
@@ -388,12 +396,10 @@ class StandardSystem(System):
 
         return (nodes, NODES, expressions)
 
-    def modifier_letters(self) -> tuple[str, ...]:
+    def modifier_letters(self) -> frozenset[str]:
         """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): words after a roll that are one
         of them are notation (:func:`.words.meant`, handed down by :meth:`.expressions.Described.meant`)."""
-        from .modifiers import spellings  # imported with the terms, after them (as ast_modules)
-
-        return spellings()
+        return _modifier_letters()
 
     def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
         """The commonest expressions read and prepared directly (:func:`.quick.read`): ``(tree, build, shape)``
