@@ -101,6 +101,7 @@ from .scene import (
     _difficulty,
     _put,
     _who,
+    force_factor,
 )
 
 __all__ = [
@@ -138,6 +139,15 @@ __all__ = [
 # ---------------------------------------------------------------- the round
 
 
+def _undeclared(state: D6Scene, name: str) -> D6Character:
+    """The character ``name``, able to act and with the round still to declare, else the refusal."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.has_declared:
+        raise refuse(N_("{name} has already declared this round"), name=name)
+    return c
+
+
 @rule(N_("Declare the round: the skill uses planned, the movement and the actions without a roll."))
 def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", metres: int = 0, turn: int = 0,
             stand_up: bool = False, draw_weapon: bool = False, set_stun: bool = False,
@@ -146,10 +156,7 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
     90°, crawl 2 m when prone), and the actions without a roll that count as uses (standing up: no
     movement that round; drawing a weapon; setting a blaster to stun). ``drop_prone`` at the end of
     the move is free."""
-    c = _who(state, name)
-    _able(state, c)
-    if c.has_declared:
-        raise refuse(N_("{name} has already declared this round"), name=name)
+    c = _undeclared(state, name)
     if c.preparing_round == state.round:
         raise refuse(N_("{name} spends this round preparing"), name=name)
     if uses < 0 or metres < 0:
@@ -177,10 +184,7 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
 @rule(N_("Spend the round preparing (aiming): the next round's single use gets +1D."))
 def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     """Spend the round preparing (aiming): nothing else; the next round's single use gets +1D."""
-    c = _who(state, name)
-    _able(state, c)
-    if c.has_declared:
-        raise refuse(N_("{name} has already declared this round"), name=name)
+    c = _undeclared(state, name)
     return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
 
 
@@ -379,7 +383,7 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
-    doubled = 2 if a.force_point_round == state.round else 1  # the character's codes, not a weapon's
+    doubled = force_factor(a.force_point_round, state.round)  # the character's codes, not a weapon's
     if kind == "brawling":
         dmg = a.code("strength") * doubled
     elif kind == "melee":
@@ -394,7 +398,7 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
         if weapon is None:
             raise refuse(N_("a shot's damage is the weapon's code: give weapon"))
         dmg = parse_code(weapon)
-    strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
+    strength = t.code("strength") * force_factor(t.force_point_round, state.round)
     return Step(state, f"{dmg} vs {strength}", "d6")
 
 
