@@ -80,6 +80,7 @@ from .rules import (
     circumstance_dice,
     cover_result,
     damage_result,
+    death_roll,
     force_point_outcome,
     parry_bonuses,
 )
@@ -432,19 +433,24 @@ def hit_cover(weapon: str, obstacle_strength: str) -> str:
 def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
     """At the end of a round, a mortally wounded character rolls 2D: below the rounds elapsed since the
     wound (1 at the end of that round) he dies. The check succeeds when he lives."""
-    c = _who(state, name)
-    if c.mortal_round is None or c.dead:
-        raise refuse(N_("{name} is not mortally wounded"), name=name)
-    return Step(state, f"2D vs {state.round - c.mortal_round + 1}", "d6")
+    _, elapsed = _dying(state, name)
+    return Step(state, f"2D vs {elapsed}", "d6")
 
 
 @rule(N_("The 2D of the death check: dead when below the rounds elapsed."))
 def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
     """The 2D of :func:`death_check`: dead when below the rounds elapsed."""
+    c, elapsed = _dying(state, name)
+    return Step(_put(state, c, dead=death_roll(elapsed, roll)))
+
+
+def _dying(state: D6Scene, name: str) -> tuple[D6Character, int]:
+    """The mortally wounded character ``name`` and the rounds elapsed since the wound (1 at the end of that
+    round), else the refusal."""
     c = _who(state, name)
     if c.mortal_round is None or c.dead:
         raise refuse(N_("{name} is not mortally wounded"), name=name)
-    return Step(_put(state, c, dead=roll < state.round - c.mortal_round + 1))
+    return c, state.round - c.mortal_round + 1
 
 
 @rule(N_("The next round: declarations, uses and reactions cleared."))
