@@ -14,12 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidat
 
 from diceengine.errors import DiceError
 
-from ..combat import Encounter
+from ..combat import ArrayBattle, Encounter
 from .codes import Code, parse_code
+from .shared import tie_winner
 
 __all__ = [
     "FORCE_POLICIES",
     "MAX_FORCE_POINTS",
+    "CodeBattle",
     "CodeField",
     "D6Fighter",
     "code_pmf",
@@ -27,6 +29,7 @@ __all__ = [
     "relies_on_force",
     "resist",
     "rolled",
+    "spenders",
 ]
 
 _PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
@@ -121,6 +124,12 @@ def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> b
     return opening if policy == "first_round" else wounded
 
 
+def spenders(policy: str, points: np.ndarray, wounded: np.ndarray, due: bool) -> np.ndarray:
+    """A spending policy over the fights' arrays (:func:`relies_on_force`): who spends a point at the start of
+    this round, of those with ``points`` left: the ``wounded`` (``"when_wounded"``), else all when ``due``."""
+    return (points > 0) & (wounded if policy == "when_wounded" else due)
+
+
 def rolled(code: Code, penalty: int, force: bool) -> Code:
     """The code rolled: doubled by a Force point spent this round (text ``000``: 5D+1 -> 10D+2), then
     less the penalty dice."""
@@ -148,3 +157,22 @@ class RangedEncounter(Encounter):
     def difficulty(self) -> int:
         """The difficulty of a shot at this range."""
         return range_difficulty(self.range, self.ranges)
+
+
+class CodeBattle(ArrayBattle):
+    """The simulated fights of both D6 rulesets: each combatant's side, whether a player plays it and whether it
+    dodges, and how tied initiative goes (a duel by :func:`~diceengine.systems.d6.tie_winner`, more by a coin)."""
+
+    def __init__(self, setup: Any, n: int) -> None:
+        fighters = setup.fighters()
+        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        self.setup = setup
+        self.player = np.array([f.player for f in fighters])
+        self.dodges = np.array([setup.dodges(f) for f in fighters])
+        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if len(fighters) == 2 else "random"
+
+    def acting_order(self, totals: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        """The combatants of each fight in the order they act: the higher initiative total first, a player
+        character before an NPC on a tie, else a coin."""
+        key = totals + 0.5 * self.player[None, :] + 0.25 * gen.random(totals.shape)
+        return np.argsort(-key, axis=1)
