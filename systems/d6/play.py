@@ -104,6 +104,7 @@ from .scene import (
     _who,
     force_factor,
 )
+from .shared import reaction_difficulty
 
 __all__ = [
     "RULES",
@@ -247,10 +248,8 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     bonus = 0
     reaction = _reaction_against(state, t, kind) if kind != "grenade" else None  # a throw aims at a place
     if reaction is not None:
-        if state.reactions == "add":
-            base += reaction.total
-        else:
-            base = reaction.total
+        base = reaction_difficulty(base, reaction.total, state.reactions)
+        if state.reactions == "replace":
             parry = {"melee_parry": "melee", "lightsaber_parry": "melee", "brawling_parry": "brawling"}
             if kind in ("brawling", "melee", "lightsaber") and reaction.kind in parry:
                 # text 002, the lightsaber: « (bonus et malus ci-dessus restent d'application) »
@@ -281,7 +280,7 @@ def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6
     base = _difficulty(difficulty)
     reaction = _reaction_against(state, t, "grenade")
     if reaction is not None:
-        base = base + reaction.total if state.reactions == "add" else reaction.total
+        base = reaction_difficulty(base, reaction.total, state.reactions)
         state = _put(state, t, prone=True)
     return Step(state, f"4D vs {base}", "d6")
 

@@ -14,7 +14,7 @@ from diceengine.i18n import N_
 
 from ..play import PlayState, named, recast, refuse
 from .codes import Code, code_named
-from .rules import Wound
+from .rules import Health, Wound
 from .shared import RANGE_DIFFICULTIES
 
 __all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "CodedCharacter", "D6Character", "D6Scene", "Reaction",
@@ -96,6 +96,10 @@ class D6Character(CodedCharacter):
         """Stuns still running this round (each -1D)."""
         return sum(1 for until in self.stuns if until >= round_)
 
+    def penalty(self, round_: int) -> int:
+        """Dice lost on every skill roll this round: a wound, and each stun still running (:attr:`Health.penalty`)."""
+        return Health(self.health, self.stun_dice(round_)).penalty
+
 
 class D6Scene(PlayState):
     """A fight: round and segment, characters by name, the reaction reading, the table's options."""
@@ -147,7 +151,7 @@ def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = 
     code = (c.code(skill).halved() if hurrying else c.code(skill)) * force_factor(c.force_point_round, state.round)
     dice = -(max(uses, 1) - 1)
     dice -= int(c.movement in ("run", "crawl"))
-    dice -= int(c.health == Wound.WOUNDED) + c.stun_dice(state.round)
+    dice -= c.penalty(state.round)
     prepared = c.preparing_round == state.round - 1 and c.reacted_round not in (state.round - 1, state.round)
     if single and prepared and uses == 1:
         dice += 1
