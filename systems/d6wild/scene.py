@@ -16,7 +16,7 @@ from diceengine.i18n import N_
 from ..d6.codes import Code
 from ..d6.scene import CodedCharacter, force_factor, rollable
 from ..play import PlayState, named, recast, refuse
-from .rules import WildWound
+from .rules import WildHealth, WildWound
 
 __all__ = ["PHYSICAL_SKILLS", "ROUNDS_PER_MINUTE", "Stun", "Training", "WildCharacter", "WildScene"]
 
@@ -68,8 +68,8 @@ class WildCharacter(CodedCharacter):
 
     @property
     def fallen(self) -> bool:
-        """Wounded twice: down, no physical effort."""
-        return self.wounds >= 2
+        """Wounded twice: down, no physical effort (:attr:`WildHealth.fallen`)."""
+        return WildHealth(0, 0, self.wounds).fallen
 
     @property
     def out_of_action(self) -> str | None:
@@ -83,7 +83,7 @@ class WildCharacter(CodedCharacter):
     def penalty(self, round_: int) -> int:
         """Dice lost on every roll now: stuns still running, then -1D wounded (-2D wounded twice)."""
         running = sum(1 for s in self.stuns if s.until_round >= round_)
-        return running + min(self.wounds, 2)
+        return running + WildHealth(0, 0, self.wounds).penalty  # the wounds' dice
 
 
 class WildScene(PlayState):
