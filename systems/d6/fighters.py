@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, field_validator
@@ -24,6 +24,7 @@ __all__ = [
     "CodeBattle",
     "CodeField",
     "D6Fighter",
+    "ForcePolicy",
     "code_pmf",
     "range_difficulty",
     "relies_on_force",
@@ -72,7 +73,8 @@ def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.nd
 #: most Force points a combatant brings to a fight
 MAX_FORCE_POINTS = 5
 #: when a character relies on the Force (spends a Force point: every code doubled for the round)
-FORCE_POLICIES = ("never", "first_round", "when_wounded")
+ForcePolicy = Literal["never", "first_round", "when_wounded"]
+FORCE_POLICIES: tuple[str, ...] = get_args(ForcePolicy)
 
 
 class D6Fighter(BaseModel):

@@ -63,6 +63,7 @@ from ..d6.fighters import (
     CodeBattle,
     CodeField,
     D6Fighter,
+    ForcePolicy,
     RangedEncounter,
     code_pmf,
     relies_on_force,
@@ -102,7 +103,7 @@ class WildSetup(RangedEncounter):
     dodge: Literal["never", "always"] = "never"
     reaction: Literal["replace", "add"] = "replace"
     complication: Literal["flag", "remove_highest", "none"] = "flag"
-    force_point: Literal["never", "first_round", "when_wounded"] = "never"
+    force_point: ForcePolicy = "never"
     character_point: Literal["never", "every_round", "when_wounded"] = "never"
 
     def dodges(self, f: WildFighter) -> bool:
