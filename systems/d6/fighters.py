@@ -25,6 +25,7 @@ __all__ = [
     "CodeField",
     "D6Fighter",
     "ForcePolicy",
+    "cdf_at",
     "code_pmf",
     "range_difficulty",
     "relies_on_force",
@@ -124,6 +125,14 @@ def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> b
     if points <= 0 or policy == "never":
         return False
     return opening if policy == "first_round" else wounded
+
+
+def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray:
+    """``P(X <= t)`` for each of ``totals``, from ``(values, P(X <= value))`` of a roll ``X`` (a difficulty
+    after a dodge: the chance each attack total hits)."""
+    values, below = cdf
+    idx = np.searchsorted(values, totals, side="right") - 1
+    return np.where(idx >= 0, below[np.clip(idx, 0, len(below) - 1)], 0.0)
 
 
 def spenders(policy: str, points: np.ndarray, wounded: np.ndarray, due: bool) -> np.ndarray:

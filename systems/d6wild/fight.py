@@ -65,6 +65,7 @@ from ..d6.fighters import (
     D6Fighter,
     ForcePolicy,
     RangedEncounter,
+    cdf_at,
     code_pmf,
     relies_on_force,
     resist,
@@ -227,9 +228,7 @@ def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, 
     pmf = attacker.attack(pen, force, point)
     if pmf is None:
         return 0.0
-    values, cdf = target.difficulty_cdf(target_pen, target_force)
-    idx = np.searchsorted(values, pmf[0], side="right") - 1
-    return float(np.dot(pmf[1], np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)))
+    return float(np.dot(pmf[1], cdf_at(target.difficulty_cdf(target_pen, target_force), pmf[0])))
 
 
 class WildDuel(Duel):
