@@ -121,10 +121,12 @@ def range_difficulty(value: str | int, names: Mapping[str, int]) -> int:
 
 def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
     """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
-    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
+    the start of a round: ``"never"``; ``"first_round"`` (when ``opening``); ``"when_wounded"`` (a round begun
+    wounded). The same reading serves d6wild's ``character_point`` policy, ``"every_round"`` given ``opening``
+    always."""
     if points <= 0 or policy == "never":
         return False
-    return opening if policy == "first_round" else wounded
+    return wounded if policy == "when_wounded" else opening
 
 
 def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray:

@@ -116,9 +116,7 @@ class WildSetup(RangedEncounter):
 
     def spends_character_point(self, wounds: int, points: int) -> bool:
         """Whether a character with ``points`` character points left spends one on this round's attack."""
-        if points <= 0 or self.character_point == "never":
-            return False
-        return self.character_point == "every_round" or wounds > 0
+        return relies_on_force(self.character_point, wounds > 0, points, True)
 
 
 def with_character_point(pmf: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
