@@ -214,6 +214,14 @@ def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = No
     return rolling(new, _check(code, difficulty), "d6")
 
 
+def _wields(c: D6Character, name: str, kind: AttackKind) -> None:
+    """Refuse a melee or lightsaber attack to a character without that weapon in hand."""
+    if kind == "melee" and (not c.armed or c.weapon == "lightsaber"):
+        raise refuse(N_("{name} has no melee weapon in hand"), name=name)
+    if kind == "lightsaber" and c.weapon != "lightsaber":
+        raise refuse(N_("{name} has no lightsaber in hand"), name=name)
+
+
 def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> Reaction | None:
     for r in reversed(target.reactions):
         stops = STOPS[r.kind]
@@ -238,10 +246,7 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
-    if kind == "melee" and (not a.armed or a.weapon == "lightsaber"):
-        raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
-    if kind == "lightsaber" and a.weapon != "lightsaber":
-        raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
+    _wields(a, attacker, kind)
     if t.cover == "total" and kind in ("ranged", "grenade"):
         raise refuse(N_("{name} is behind total cover: destroy or pierce it first (hit_cover)"), name=target)
     base = _difficulty(difficulty)
@@ -383,16 +388,13 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
+    _wields(a, attacker, kind)
     doubled = force_factor(a.force_point_round, state.round)  # the character's codes, not a weapon's
     if kind == "brawling":
         dmg = a.code("strength") * doubled
     elif kind == "melee":
-        if not a.armed or a.weapon == "lightsaber":
-            raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
         dmg = a.code("strength") * doubled + parse_code(a.weapon)  # type: ignore[arg-type]
     elif kind == "lightsaber":
-        if a.weapon != "lightsaber":
-            raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
         dmg = a.code("control") * doubled
     else:
         if weapon is None:
