@@ -26,18 +26,8 @@ from diceengine.i18n import N_
 
 from ..play import Step, one_of, refuse
 from ..rulebook import rule, rule_table
-from .experience import (
-    EXPERIENCE_RULES,
-    add_character,
-    award_xp,
-    buy_impulsion,
-    change_specialisation,
-    character_dies,
-    give_xp,
-    new_specialisation,
-    raise_attribute,
-    raise_discipline,
-)
+from . import experience
+from .experience import *  # its rules are this state of play's too (in RULES, and importable from here)
 from .rules import EXTRA_DIE_COSTS, MAX_DICE, build_check, force_power_cost
 from .state import Character, PendingCheck, PoolState
 
@@ -47,24 +37,16 @@ __all__ = [
     "Character",
     "PendingCheck",
     "PoolState",
-    "add_character",
     "add_menace",
-    "award_xp",
     "begin_check",
     "begin_force_power",
-    "buy_impulsion",
-    "change_specialisation",
-    "character_dies",
     "drop_check",
     "gain_force_points",
-    "give_xp",
-    "new_specialisation",
-    "raise_attribute",
-    "raise_discipline",
     "resolve",
     "spend_impulsion",
     "spend_menace",
 ]
+__all__ += experience.__all__
 
 
 def _extra_dice_cost(paid_before: int, dice: int) -> int:

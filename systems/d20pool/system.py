@@ -31,12 +31,11 @@ from diceengine.ast import Node, Token, start, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_, NP_
-from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, SymbolPoolPlan
 from .rules import MAX_DICE, MIN_DICE, RULE_SUMMARIES, RULES  # noqa: F401 - `dice rule d20pool` reads them here
 
 __all__ = ["D20PoolSystem", "PoolOutcome"]
@@ -139,7 +138,7 @@ def pool_dice(dice: int, threshold: int, discipline: int | None) -> SymbolPool:
     return SymbolPool([pool_die(threshold, discipline)] * dice)
 
 
-class PoolPlan(Plan):
+class PoolPlan(SymbolPoolPlan):
     """A d20 pool, with or without a difficulty."""
 
     outcome_type = PoolOutcome
@@ -240,16 +239,6 @@ class PoolPlan(Plan):
 
         return write
 
-    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        return self._check(self.pool.sample(n, rng))
-
-    def exact_cost(self) -> Cost:
-        """What :meth:`distribution` will cost (:meth:`~diceengine.algebra.SymbolPool.sum_cost`)."""
-        return self.pool.sum_cost()
-
-    def distribution(self) -> Distribution:
-        cols, probs = self.pool.sum().columns()
-        return Distribution(PoolOutcome, self._check(cols), probs)
 
 
 class D20PoolSystem(Ruleset):

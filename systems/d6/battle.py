@@ -10,7 +10,6 @@ import numpy as np
 
 from ..combat import (
     NO_ROLL,
-    ArrayBattle,
     OutcomeSampler,
     RowDraws,
     TotalSampler,
@@ -21,13 +20,8 @@ from ..combat import (
 )
 from .codes import Code
 from .fight_setup import NONE, RESULTS, D6Setup, _pmf, after_hit
-from .fighters import (
-    D6Fighter,
-    resist,
-    rolled,
-)
+from .fighters import CodeBattle, D6Fighter, resist, rolled, spenders
 from .rules import Wound, damage_result
-from .shared import tie_winner
 
 __all__ = ["D6Battle"]
 
@@ -84,7 +78,7 @@ def _at(values: Any, rows: np.ndarray) -> Any:
     return values[rows] if isinstance(values, np.ndarray) else values
 
 
-class D6Battle(ArrayBattle):
+class D6Battle(CodeBattle):
     """``n`` fights of any size: levels, stuns and Force points of every combatant as ``(K, n)`` arrays
     (a combatant's row contiguous; :meth:`out` gives the ``(n, K)`` view)."""
 
@@ -93,13 +87,10 @@ class D6Battle(ArrayBattle):
     fast_duel = True
 
     def __init__(self, setup: D6Setup, n: int, gen: np.random.Generator | None = None) -> None:
+        super().__init__(setup, n)
         fighters = setup.fighters()
         k = len(fighters)
-        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
-        self.setup = setup
         self.difficulty = setup.difficulty
-        self.player = np.array([f.player for f in fighters])
-        self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.level = np.zeros((k, n), dtype=np.int8)
         self.stunned = np.zeros((k, n), dtype=np.int8)
         points = np.array([f.force_points for f in fighters], dtype=np.int8)[:, None]
@@ -121,7 +112,6 @@ class D6Battle(ArrayBattle):
             for r in RESULTS:
                 self.after[lv, r] = after_hit(lv, r)[0]
         self.after_flat = self.after.ravel()  # level * 5 + result -> level: one flat look-up a fight
-        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
 
     @cached_property
     def table(self) -> np.ndarray:
@@ -165,8 +155,7 @@ class D6Battle(ArrayBattle):
         policy = self.setup.force_point
         if policy == "never" or not self.points.any():
             return 0
-        when = (self.level == Wound.WOUNDED) if policy == "when_wounded" else np.full(self.level.shape, self.round == 1)
-        spend = (self.points > 0) & when
+        spend = spenders(policy, self.points, self.level == Wound.WOUNDED, self.round == 1)
         self.points -= spend
         return spend.view(np.int8)
 
@@ -237,8 +226,7 @@ class D6Battle(ArrayBattle):
 
             reroll_ties(attack[:, 0], attack[:, 1], again)
         dodge = self.dodge(self._rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
-        key = attack + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
-        order = np.argsort(-key, axis=1)
+        order = self.acting_order(attack, gen)
         stopped = out.copy()
         stuns = np.zeros_like(self.stunned)
         stunned = stuns.T

@@ -62,6 +62,7 @@ from .fighters import (  # the fighter model this combat shares with the Wild Di
     FORCE_POLICIES,  # noqa: F401
     MAX_FORCE_POINTS,  # noqa: F401
     D6Fighter,
+    cdf_at,
     range_difficulty,  # noqa: F401
     relies_on_force,  # noqa: F401
     resist,
@@ -101,9 +102,7 @@ def hit_chance(attack_values: np.ndarray, difficulty: int, dodge: tuple[np.ndarr
     """P(hit | attack total) for each total: total >= difficulty (+ the dodge roll, added)."""
     if dodge is None:
         return (attack_values >= difficulty).astype(np.float64)
-    values, cdf = dodge
-    idx = np.searchsorted(values, attack_values - difficulty, side="right") - 1
-    return np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)
+    return cdf_at(dodge, attack_values - difficulty)
 
 
 def round_outcomes(first_hits: np.ndarray, second_hits: np.ndarray, weights: np.ndarray,

@@ -16,6 +16,7 @@ from ..combat import (
 from .codes import Code
 from .fighters import (
     D6Fighter,
+    ForcePolicy,
     RangedEncounter,
     code_pmf,
     relies_on_force,
@@ -38,7 +39,7 @@ class D6Setup(RangedEncounter):
     a: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     b: list[D6Fighter] = Field(min_length=1, max_length=MAX_SIDE)
     dodge: Literal["never", "always", "reaction"] = "never"
-    force_point: Literal["never", "first_round", "when_wounded"] = "never"
+    force_point: ForcePolicy = "never"
 
     def spends(self, level: int, points: int, opening: bool) -> bool:
         """Whether a character with ``points`` Force points left spends one at the start of a round."""

@@ -7,26 +7,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, field_validator
 
 from diceengine.errors import DiceError
 
-from ..combat import Encounter
+from ..combat import ArrayBattle, Encounter
 from .codes import Code, parse_code
+from .shared import tie_winner
 
 __all__ = [
     "FORCE_POLICIES",
     "MAX_FORCE_POINTS",
+    "CodeBattle",
     "CodeField",
     "D6Fighter",
+    "ForcePolicy",
+    "cdf_at",
     "code_pmf",
     "range_difficulty",
     "relies_on_force",
     "resist",
     "rolled",
+    "spenders",
 ]
 
 _PLAIN = re.compile(r"(?:(?P<dice>\d{1,4})\s*[dD])?\s*(?P<pips>[+-]?\s*\d{1,4})?")
@@ -69,7 +74,8 @@ def code_pmf(code: Code, system: str, **options: Any) -> tuple[np.ndarray, np.nd
 #: most Force points a combatant brings to a fight
 MAX_FORCE_POINTS = 5
 #: when a character relies on the Force (spends a Force point: every code doubled for the round)
-FORCE_POLICIES = ("never", "first_round", "when_wounded")
+ForcePolicy = Literal["never", "first_round", "when_wounded"]
+FORCE_POLICIES: tuple[str, ...] = get_args(ForcePolicy)
 
 
 class D6Fighter(BaseModel):
@@ -115,10 +121,26 @@ def range_difficulty(value: str | int, names: Mapping[str, int]) -> int:
 
 def relies_on_force(policy: str, wounded: bool, points: int, opening: bool) -> bool:
     """The ``force_point`` policy: whether a character with ``points`` Force points left spends one at
-    the start of a round: ``"never"``; ``"first_round"``; ``"when_wounded"`` (a round begun wounded)."""
+    the start of a round: ``"never"``; ``"first_round"`` (when ``opening``); ``"when_wounded"`` (a round begun
+    wounded). The same reading serves d6wild's ``character_point`` policy, ``"every_round"`` given ``opening``
+    always."""
     if points <= 0 or policy == "never":
         return False
-    return opening if policy == "first_round" else wounded
+    return wounded if policy == "when_wounded" else opening
+
+
+def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray:
+    """``P(X <= t)`` for each of ``totals``, from ``(values, P(X <= value))`` of a roll ``X`` (a difficulty
+    after a dodge: the chance each attack total hits)."""
+    values, below = cdf
+    idx = np.searchsorted(values, totals, side="right") - 1
+    return np.where(idx >= 0, below[np.clip(idx, 0, len(below) - 1)], 0.0)
+
+
+def spenders(policy: str, points: np.ndarray, wounded: np.ndarray, due: bool) -> np.ndarray:
+    """A spending policy over the fights' arrays (:func:`relies_on_force`): who spends a point at the start of
+    this round, of those with ``points`` left: the ``wounded`` (``"when_wounded"``), else all when ``due``."""
+    return (points > 0) & (wounded if policy == "when_wounded" else due)
 
 
 def rolled(code: Code, penalty: int, force: bool) -> Code:
@@ -148,3 +170,22 @@ class RangedEncounter(Encounter):
     def difficulty(self) -> int:
         """The difficulty of a shot at this range."""
         return range_difficulty(self.range, self.ranges)
+
+
+class CodeBattle(ArrayBattle):
+    """The simulated fights of both D6 rulesets: each combatant's side, whether a player plays it and whether it
+    dodges, and how tied initiative goes (a duel by :func:`~diceengine.systems.d6.tie_winner`, more by a coin)."""
+
+    def __init__(self, setup: Any, n: int) -> None:
+        fighters = setup.fighters()
+        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
+        self.setup = setup
+        self.player = np.array([f.player for f in fighters])
+        self.dodges = np.array([setup.dodges(f) for f in fighters])
+        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if len(fighters) == 2 else "random"
+
+    def acting_order(self, totals: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        """The combatants of each fight in the order they act: the higher initiative total first, a player
+        character before an NPC on a tie, else a coin."""
+        key = totals + 0.5 * self.player[None, :] + 0.25 * gen.random(totals.shape)
+        return np.argsort(-key, axis=1)

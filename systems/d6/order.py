@@ -12,7 +12,6 @@ from diceengine.i18n import N_
 from ..play import Step, in_order, player_names, refuse
 from ..rulebook import rule
 from .codes import Code
-from .rules import Wound
 from .scene import D6Scene, _who
 from .shared import order_by_rolls
 
@@ -36,8 +35,7 @@ def group_initiative_check(state: D6Scene, members: Sequence[str]) -> Step[D6Sce
         raise refuse(N_("a group has at least one member"))
     chars = [_who(state, m) for m in members]
     best = max(chars, key=lambda c: c.code("perception").in_pips)
-    penalty = int(best.health == Wound.WOUNDED) + best.stun_dice(state.round)
-    code = best.code("perception") - Code(penalty, 0)
+    code = best.code("perception") - Code(best.penalty(state.round), 0)
     if code.dice < 1:
         raise refuse(N_("{name}'s Perception is reduced to {code}: a code reduced to 0D cannot be rolled"),
                      name=best.name, code=str(code))

@@ -80,6 +80,7 @@ from .rules import (
     circumstance_dice,
     cover_result,
     damage_result,
+    death_roll,
     force_point_outcome,
     parry_bonuses,
 )
@@ -101,7 +102,9 @@ from .scene import (
     _difficulty,
     _put,
     _who,
+    force_factor,
 )
+from .shared import reaction_difficulty
 
 __all__ = [
     "RULES",
@@ -138,6 +141,15 @@ __all__ = [
 # ---------------------------------------------------------------- the round
 
 
+def _undeclared(state: D6Scene, name: str) -> D6Character:
+    """The character ``name``, able to act and with the round still to declare, else the refusal."""
+    c = _who(state, name)
+    _able(state, c)
+    if c.has_declared:
+        raise refuse(N_("{name} has already declared this round"), name=name)
+    return c
+
+
 @rule(N_("Declare the round: the skill uses planned, the movement and the actions without a roll."))
 def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", metres: int = 0, turn: int = 0,
             stand_up: bool = False, draw_weapon: bool = False, set_stun: bool = False,
@@ -146,10 +158,7 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
     90°, crawl 2 m when prone), and the actions without a roll that count as uses (standing up: no
     movement that round; drawing a weapon; setting a blaster to stun). ``drop_prone`` at the end of
     the move is free."""
-    c = _who(state, name)
-    _able(state, c)
-    if c.has_declared:
-        raise refuse(N_("{name} has already declared this round"), name=name)
+    c = _undeclared(state, name)
     if c.preparing_round == state.round:
         raise refuse(N_("{name} spends this round preparing"), name=name)
     if uses < 0 or metres < 0:
@@ -177,10 +186,7 @@ def declare(state: D6Scene, name: str, uses: int, movement: Movement = "stand", 
 @rule(N_("Spend the round preparing (aiming): the next round's single use gets +1D."))
 def prepare(state: D6Scene, name: str) -> Step[D6Scene]:
     """Spend the round preparing (aiming): nothing else; the next round's single use gets +1D."""
-    c = _who(state, name)
-    _able(state, c)
-    if c.has_declared:
-        raise refuse(N_("{name} has already declared this round"), name=name)
+    c = _undeclared(state, name)
     return Step(_put(state, c, preparing_round=state.round, has_declared=True, declared=0, uses=0))
 
 
@@ -208,6 +214,14 @@ def act(state: D6Scene, name: str, skill: str, difficulty: int | str | None = No
     return rolling(new, _check(code, difficulty), "d6")
 
 
+def _wields(c: D6Character, name: str, kind: AttackKind) -> None:
+    """Refuse a melee or lightsaber attack to a character without that weapon in hand."""
+    if kind == "melee" and (not c.armed or c.weapon == "lightsaber"):
+        raise refuse(N_("{name} has no melee weapon in hand"), name=name)
+    if kind == "lightsaber" and c.weapon != "lightsaber":
+        raise refuse(N_("{name} has no lightsaber in hand"), name=name)
+
+
 def _reaction_against(state: D6Scene, target: D6Character, kind: AttackKind) -> Reaction | None:
     for r in reversed(target.reactions):
         stops = STOPS[r.kind]
@@ -232,20 +246,15 @@ def attack(state: D6Scene, attacker: str, target: str, skill: str, difficulty: i
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
-    if kind == "melee" and (not a.armed or a.weapon == "lightsaber"):
-        raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
-    if kind == "lightsaber" and a.weapon != "lightsaber":
-        raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
+    _wields(a, attacker, kind)
     if t.cover == "total" and kind in ("ranged", "grenade"):
         raise refuse(N_("{name} is behind total cover: destroy or pierce it first (hit_cover)"), name=target)
     base = _difficulty(difficulty)
     bonus = 0
     reaction = _reaction_against(state, t, kind) if kind != "grenade" else None  # a throw aims at a place
     if reaction is not None:
-        if state.reactions == "add":
-            base += reaction.total
-        else:
-            base = reaction.total
+        base = reaction_difficulty(base, reaction.total, state.reactions)
+        if state.reactions == "replace":
             parry = {"melee_parry": "melee", "lightsaber_parry": "melee", "brawling_parry": "brawling"}
             if kind in ("brawling", "melee", "lightsaber") and reaction.kind in parry:
                 # text 002, the lightsaber: « (bonus et malus ci-dessus restent d'application) »
@@ -276,7 +285,7 @@ def grenade_blast(state: D6Scene, target: str, difficulty: int | str) -> Step[D6
     base = _difficulty(difficulty)
     reaction = _reaction_against(state, t, "grenade")
     if reaction is not None:
-        base = base + reaction.total if state.reactions == "add" else reaction.total
+        base = reaction_difficulty(base, reaction.total, state.reactions)
         state = _put(state, t, prone=True)
     return Step(state, f"4D vs {base}", "d6")
 
@@ -379,22 +388,19 @@ def damage(state: D6Scene, attacker: str, target: str, kind: AttackKind = "range
     one_of(kind, ATTACK_KINDS, "the kind of attack")
     a = _who(state, attacker)
     t = _who(state, target)
-    doubled = 2 if a.force_point_round == state.round else 1  # the character's codes, not a weapon's
+    _wields(a, attacker, kind)
+    doubled = force_factor(a.force_point_round, state.round)  # the character's codes, not a weapon's
     if kind == "brawling":
         dmg = a.code("strength") * doubled
     elif kind == "melee":
-        if not a.armed or a.weapon == "lightsaber":
-            raise refuse(N_("{name} has no melee weapon in hand"), name=attacker)
         dmg = a.code("strength") * doubled + parse_code(a.weapon)  # type: ignore[arg-type]
     elif kind == "lightsaber":
-        if a.weapon != "lightsaber":
-            raise refuse(N_("{name} has no lightsaber in hand"), name=attacker)
         dmg = a.code("control") * doubled
     else:
         if weapon is None:
             raise refuse(N_("a shot's damage is the weapon's code: give weapon"))
         dmg = parse_code(weapon)
-    strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
+    strength = t.code("strength") * force_factor(t.force_point_round, state.round)
     return Step(state, f"{dmg} vs {strength}", "d6")
 
 
@@ -428,19 +434,24 @@ def hit_cover(weapon: str, obstacle_strength: str) -> str:
 def death_check(state: D6Scene, name: str) -> Step[D6Scene]:
     """At the end of a round, a mortally wounded character rolls 2D: below the rounds elapsed since the
     wound (1 at the end of that round) he dies. The check succeeds when he lives."""
-    c = _who(state, name)
-    if c.mortal_round is None or c.dead:
-        raise refuse(N_("{name} is not mortally wounded"), name=name)
-    return Step(state, f"2D vs {state.round - c.mortal_round + 1}", "d6")
+    _, elapsed = _dying(state, name)
+    return Step(state, f"2D vs {elapsed}", "d6")
 
 
 @rule(N_("The 2D of the death check: dead when below the rounds elapsed."))
 def record_death_roll(state: D6Scene, name: str, roll: int) -> Step[D6Scene]:
     """The 2D of :func:`death_check`: dead when below the rounds elapsed."""
+    c, elapsed = _dying(state, name)
+    return Step(_put(state, c, dead=death_roll(elapsed, roll)))
+
+
+def _dying(state: D6Scene, name: str) -> tuple[D6Character, int]:
+    """The mortally wounded character ``name`` and the rounds elapsed since the wound (1 at the end of that
+    round), else the refusal."""
     c = _who(state, name)
     if c.mortal_round is None or c.dead:
         raise refuse(N_("{name} is not mortally wounded"), name=name)
-    return Step(_put(state, c, dead=roll < state.round - c.mortal_round + 1))
+    return c, state.round - c.mortal_round + 1
 
 
 @rule(N_("The next round: declarations, uses and reactions cleared."))

@@ -14,10 +14,11 @@ from diceengine.i18n import N_
 
 from ..play import PlayState, named, recast, refuse
 from .codes import Code, code_named
-from .rules import Wound
+from .rules import Health, Wound
 from .shared import RANGE_DIFFICULTIES
 
-__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "CodedCharacter", "D6Character", "D6Scene", "Reaction"]
+__all__ = ["ATTACK_KINDS", "COVER_DICE", "MOVE_METRES", "STOPS", "CodedCharacter", "D6Character", "D6Scene", "Reaction",
+           "force_factor", "rollable"]
 
 Movement = Literal["stand", "walk", "run", "crawl"]
 AttackKind = Literal["ranged", "grenade", "brawling", "melee", "lightsaber"]
@@ -95,6 +96,10 @@ class D6Character(CodedCharacter):
         """Stuns still running this round (each -1D)."""
         return sum(1 for until in self.stuns if until >= round_)
 
+    def penalty(self, round_: int) -> int:
+        """Dice lost on every skill roll this round: a wound, and each stun still running (:attr:`Health.penalty`)."""
+        return Health(self.health, self.stun_dice(round_)).penalty
+
 
 class D6Scene(PlayState):
     """A fight: round and segment, characters by name, the reaction reading, the table's options."""
@@ -143,18 +148,27 @@ def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = 
           hurrying: bool = False) -> Code:
     """The code rolled for ``skill`` with ``uses`` skill uses counted this round (``hurrying``: the code
     halved first, text ``002``)."""
-    code = c.code(skill).halved() if hurrying else c.code(skill)
-    if c.force_point_round == state.round:
-        code = code * 2
+    code = (c.code(skill).halved() if hurrying else c.code(skill)) * force_factor(c.force_point_round, state.round)
     dice = -(max(uses, 1) - 1)
     dice -= int(c.movement in ("run", "crawl"))
-    dice -= int(c.health == Wound.WOUNDED) + c.stun_dice(state.round)
+    dice -= c.penalty(state.round)
     prepared = c.preparing_round == state.round - 1 and c.reacted_round not in (state.round - 1, state.round)
     if single and prepared and uses == 1:
         dice += 1
     if state.low_gravity and skill.lower().replace(" ", "_") in LOW_GRAVITY_SKILLS:
         dice += 1
-    code = code + Code(dice, 0)
+    return rollable(c, skill, code + Code(dice, 0))
+
+
+def force_factor(force_point_round: int | None, round_: int) -> int:
+    """2 in the round a character relies on the Force (every code of the character doubled: texts ``000``
+    and ``003``), else 1."""
+    return 2 if force_point_round == round_ else 1
+
+
+def rollable(c: CodedCharacter, skill: str, code: Code) -> Code:
+    """``code``, ``c``'s ``skill`` with the round's penalties, unless it is reduced to 0D: a code reduced to 0D
+    cannot be rolled (both D6 rulesets)."""
     if code.dice < 1:
         raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
                      skill=skill, code=str(code))
@@ -162,6 +176,8 @@ def _code(state: D6Scene, c: D6Character, skill: str, uses: int, single: bool = 
 
 
 def _check(code: Code, difficulty: int | str | None, dice: int = 0, bonus: int = 0) -> str:
+    """The text of a check: ``code`` (plus an attack ``bonus``) against ``difficulty`` (plus ``dice`` rolled
+    with it), or the code alone."""
     actor = f"{code}{bonus:+d}" if bonus else str(code)
     if difficulty is None:
         return actor

@@ -10,15 +10,14 @@ character is past it); any roll or delay is the game master's, outside the rule.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from diceengine.i18n import N_
 
 from ..d6.codes import skill_key
+from ..d6.healing import TREATMENTS, Treatment
 from ..d6.shared import advance, advance_cost
 from ..play import Step, one_of, refuse
 from ..rulebook import rule
-from .rules import WildWound
+from .rules import WildWound, training_days
 from .scene import Training, WildScene, _put, _who
 
 __all__ = ["ATTRIBUTES", "TREATMENTS", "advance_skill", "train", "treat"]
@@ -28,9 +27,6 @@ __all__ = ["ATTRIBUTES", "TREATMENTS", "advance_skill", "train", "treat"]
 ATTRIBUTES = frozenset({"dexterity", "perception", "strength", "knowledge", "mechanical", "technical",
                         "dexterite", "vigueur", "savoir", "mecanique", "technique", "move", "movement",
                         "mouvement"})
-Treatment = Literal["medpac", "medical_droid", "bacta_tank"]
-#: the means of treatment text ``000`` names
-TREATMENTS = ("medpac", "medical_droid", "bacta_tank")
 
 
 @rule(N_("Character points spent to raise a skill one pip: at once if it was used, else after training."))
@@ -58,7 +54,7 @@ def advance_skill(state: WildScene, name: str, skill: str, used: bool, teacher: 
     if used:
         update["codes"] = {**c.codes, key: str(advance(code))}
     else:
-        update["training"] = [*c.training, Training(skill=key, days_left=cost if teacher else 2 * cost)]
+        update["training"] = [*c.training, Training(skill=key, days_left=training_days(code, False, teacher))]
     return Step(_put(state, c, **update))
 
 

@@ -40,6 +40,16 @@ def _face(value: int, kind: str, kept: bool, added: bool) -> Face:
     return face
 
 
+def _chained(faces: list[Part]) -> list[Part]:
+    """The throws of one exploding die written as one: ``6+6+2``."""
+    out: list[Part] = []
+    for i, face in enumerate(faces):
+        if i:
+            out.append("+")
+        out.append(face)
+    return out
+
+
 WILD = N_("wild")
 COMPLICATION = N_("complication")
 CHARACTER_POINT = N_("character point")
@@ -89,10 +99,12 @@ class WildDice(CodeDice):
         out = [Die("d6", 6, v, kept=i != removed) for i, v in enumerate(normal)]
         for i, v in enumerate(chain):
             out.append(Die("wild", 6, v, kept=not cut, exploded=v == 6, added=i > 0, wild=True))
-        for i, v in enumerate(bonus):
-            out.append(Die("d6", 6, v, exploded=v == 6 and self.character_point_explodes, added=True,
-                           label="character point"))
-        return out
+        return out + [self._bonus_die(v) for v in bonus]
+
+    def _bonus_die(self, value: int) -> Die:
+        """A throw of the character point's die."""
+        return Die("d6", 6, value, exploded=value == 6 and self.character_point_explodes, added=True,
+                   label="character point")
 
     def parts(self, record: Any, code: Code) -> list[Part]:
         normal, chain, bonus, removed, flagged, pips = record
@@ -103,24 +115,14 @@ class WildDice(CodeDice):
             items = [D6_FACE_PARTS[v] for v in normal]
             items[removed] = _face(normal[removed], "d6", False, False)
         if chain:
-            faces: list[Part] = []
-            for i, v in enumerate(chain):
-                if i:
-                    faces.append("+")
-                faces.append(_face(v, "wild", not cut, i > 0))
+            faces = _chained([_face(v, "wild", not cut, i > 0) for i, v in enumerate(chain)])
             shown: list[Part] = [Group(tuple(faces))] if cut else faces
             item: list[Part] = [_WILD, " ", *shown]
             if flagged:
                 item += [" (", _COMPLICATION, ")"]
             items.append(item)
         if bonus:
-            item = [_CHARACTER_POINT, " "]
-            for i, v in enumerate(bonus):
-                if i:
-                    item.append("+")
-                item.append(Face(Die("d6", 6, v, exploded=v == 6 and self.character_point_explodes, added=True,
-                                     label="character point")))
-            items.append(item)
+            items.append([_CHARACTER_POINT, " ", *_chained([Face(self._bonus_die(v)) for v in bonus])])
         return joined(items, pips)
 
     def writer(self, text: Callable[[Any], str], code: Code) -> Callable[[Any], str]:

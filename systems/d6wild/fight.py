@@ -51,7 +51,6 @@ from diceengine.pmf import PMF
 from ..combat import (
     MAX_SIDE,
     NO_ROLL,
-    ArrayBattle,
     Combat,
     TotalSampler,
     first_enemy,
@@ -61,13 +60,17 @@ from ..combat import (
 )
 from ..d6.codes import Code
 from ..d6.fighters import (
+    CodeBattle,
     CodeField,
     D6Fighter,
+    ForcePolicy,
     RangedEncounter,
+    cdf_at,
     code_pmf,
     relies_on_force,
     resist,
     rolled,
+    spenders,
 )
 from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
 from .rules import LADDER, WildHealth, WildWound, damage_result
@@ -101,7 +104,7 @@ class WildSetup(RangedEncounter):
     dodge: Literal["never", "always"] = "never"
     reaction: Literal["replace", "add"] = "replace"
     complication: Literal["flag", "remove_highest", "none"] = "flag"
-    force_point: Literal["never", "first_round", "when_wounded"] = "never"
+    force_point: ForcePolicy = "never"
     character_point: Literal["never", "every_round", "when_wounded"] = "never"
 
     def dodges(self, f: WildFighter) -> bool:
@@ -113,9 +116,7 @@ class WildSetup(RangedEncounter):
 
     def spends_character_point(self, wounds: int, points: int) -> bool:
         """Whether a character with ``points`` character points left spends one on this round's attack."""
-        if points <= 0 or self.character_point == "never":
-            return False
-        return self.character_point == "every_round" or wounds > 0
+        return relies_on_force(self.character_point, wounds > 0, points, True)
 
 
 def with_character_point(pmf: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -225,9 +226,7 @@ def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, 
     pmf = attacker.attack(pen, force, point)
     if pmf is None:
         return 0.0
-    values, cdf = target.difficulty_cdf(target_pen, target_force)
-    idx = np.searchsorted(values, pmf[0], side="right") - 1
-    return float(np.dot(pmf[1], np.where(idx >= 0, cdf[np.clip(idx, 0, len(cdf) - 1)], 0.0)))
+    return float(np.dot(pmf[1], cdf_at(target.difficulty_cdf(target_pen, target_force), pmf[0])))
 
 
 class WildDuel(Duel):
@@ -348,23 +347,20 @@ class WildDuel(Duel):
         return out
 
 
-class WildBattle(ArrayBattle):
+class WildBattle(CodeBattle):
     """``n`` fights of any size: stuns, wounds, carried stuns and who is out, as ``(n, K)`` arrays."""
 
     arrays = ("stuns", "wounds", "carry", "gone", "points", "cps")
 
     def __init__(self, setup: WildSetup, n: int, gen: np.random.Generator | None = None) -> None:
+        super().__init__(setup, n)
         fighters = setup.fighters()
         k = len(fighters)
-        super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
-        self.setup = setup
         self.round = 0
         self.points = np.tile(np.array([f.force_points for f in fighters], dtype=np.int8), (n, 1))
         self.cps = np.tile(np.array([f.character_points for f in fighters], dtype=np.int8), (n, 1))
         c = setup.complication
         self.base, self.mode = setup.difficulty, setup.reaction
-        self.player = np.array([f.player for f in fighters])
-        self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.strength = np.array([f.strength.dice for f in fighters])
         self.stuns = np.zeros((n, k), dtype=np.int8)
         self.wounds = np.zeros((n, k), dtype=np.int8)
@@ -395,7 +391,6 @@ class WildBattle(ArrayBattle):
                 for w in range(3):
                     for band in BANDS:
                         self.after[i, s, w, band] = after_band(sd, s, w, band)
-        self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if k == 2 else "random"
 
     def out(self) -> np.ndarray:
         return self.gone
@@ -409,13 +404,12 @@ class WildBattle(ArrayBattle):
         self.round += 1
         force = np.zeros((n, k), dtype=np.int64)
         if self.setup.force_point != "never":
-            when = self.wounds > 0 if self.setup.force_point == "when_wounded" else np.full((n, k), self.round == 1)
-            force = ((self.points > 0) & when & ~gone).astype(np.int64)
+            force = (spenders(self.setup.force_point, self.points, self.wounds > 0, self.round == 1) & ~gone
+                     ).astype(np.int64)
             self.points -= force.astype(np.int8)
         point = np.zeros((n, k), dtype=np.int64)
         if self.setup.character_point != "never":
-            when = self.wounds > 0 if self.setup.character_point == "when_wounded" else np.ones((n, k), dtype=bool)
-            point = ((self.cps > 0) & when & ~gone).astype(np.int64)
+            point = (spenders(self.setup.character_point, self.cps, self.wounds > 0, True) & ~gone).astype(np.int64)
             self.cps -= point.astype(np.int8)
         pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
         who = np.broadcast_to(np.arange(k), (n, k))
@@ -429,8 +423,7 @@ class WildBattle(ArrayBattle):
 
             # a fallen fighter rolls nothing (NO_ROLL): never a tie to throw again
             reroll_ties(per[:, 0], per[:, 1], again)
-        key = per + 0.5 * self.player[None, :] + 0.25 * gen.random((n, k))
-        order = np.argsort(-key, axis=1)
+        order = self.acting_order(per, gen)
         if self.dodges.any():
             dodge = self.dodge(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
             difficulty = np.where(dodge > NO_ROLL, dodge if self.mode == "replace" else self.base + dodge, self.base)

@@ -54,6 +54,7 @@ from collections.abc import Mapping, Sequence
 from diceengine.i18n import N_
 
 from ..d6.codes import Code, parse_code
+from ..d6.scene import _check, force_factor
 from ..play import Step, in_order, player_names, refuse, rolling
 from ..rulebook import rule, rule_table
 from .advancement import advance_skill, train, treat
@@ -65,7 +66,6 @@ from .scene import (
     WildCharacter,
     WildScene,
     _able,
-    _check,
     _physical,
     _put,
     _rolled_code,
@@ -123,6 +123,17 @@ def declare(state: WildScene, name: str, actions: int) -> Step[WildScene]:
     return Step(_put(state, c, declared=actions, taken=0, movement=movement))
 
 
+def _next_action(c: WildCharacter, name: str, skill: str, physical: bool | None) -> None:
+    """Refuse the next declared action to a character who cannot take it (out of action, too hurt for a physical
+    effort, no declared action left)."""
+    _able(c)
+    _physical(c, skill, physical)
+    if not c.declared:
+        raise refuse(N_("{name} has not declared any action this round"), name=name)
+    if c.taken >= c.declared:
+        raise refuse(N_("{name} has taken all {n} declared action(s) this round"), name=name, n=c.declared)
+
+
 @rule(N_("The next declared action: the check of a skill against a difficulty."))
 def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = None,
         character_point: bool = False, physical: bool | None = None) -> Step[WildScene]:
@@ -132,12 +143,7 @@ def act(state: WildScene, name: str, skill: str, difficulty: int | str | None = 
     action of physical effort is refused (:data:`PHYSICAL_SKILLS`: Strength and its skills, movement, melee
     and brawling, lifting; or ``physical`` as the game master says) and any other is rolled at -2D."""
     c = _who(state, name)
-    _able(c)
-    _physical(c, skill, physical)
-    if not c.declared:
-        raise refuse(N_("{name} has not declared any action this round"), name=name)
-    if c.taken >= c.declared:
-        raise refuse(N_("{name} has taken all {n} declared action(s) this round"), name=name, n=c.declared)
+    _next_action(c, name, skill, physical)
     code = _rolled_code(state, c, skill, multiple_actions(c.declared)[0])
     new = _put(state, c, taken=c.taken + 1, **_spend_point(c, character_point))
     return rolling(new, _check(code, difficulty), "d6wild", {"character_point": True} if character_point else None)
@@ -197,7 +203,7 @@ def damage(state: WildScene, target: str, weapon: str, armour: str | int = 0) ->
     par le personnage dans le round »); the armour is not doubled."""
     t = _who(state, target)
     text = str(armour).strip()
-    strength = t.code("strength") * (2 if t.force_point_round == state.round else 1)
+    strength = t.code("strength") * force_factor(t.force_point_round, state.round)
     resist = strength + (Code(0, int(text)) if text.lstrip("+-").isdigit() else parse_code(text))
     dmg = parse_code(weapon)
     if dmg.dice < 1:
@@ -269,12 +275,7 @@ def move(state: WildScene, name: str, percent: int = 100) -> Step[WildScene]:
     what the table of multiple actions leaves the round (« Capacité de mouvement »: 1 action 100%,
     2 80%, 3 60%, 4 40%, 5 20%, more 0%), less what he has already moved this round."""
     c = _who(state, name)
-    _able(c)
-    _physical(c, "running", None)
-    if not c.declared:
-        raise refuse(N_("{name} has not declared any action this round"), name=name)
-    if c.taken >= c.declared:
-        raise refuse(N_("{name} has taken all {n} declared action(s) this round"), name=name, n=c.declared)
+    _next_action(c, name, "running", None)
     if percent < 1 or c.moved + percent > c.movement:
         raise refuse(N_("{name} may move {left} per cent of the movement this round (the table of multiple "
                         "actions), not {percent}"), name=name, left=c.movement - c.moved, percent=percent)

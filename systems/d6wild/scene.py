@@ -14,9 +14,9 @@ from pydantic import Field
 from diceengine.i18n import N_
 
 from ..d6.codes import Code
-from ..d6.scene import CodedCharacter
+from ..d6.scene import CodedCharacter, force_factor, rollable
 from ..play import PlayState, named, recast, refuse
-from .rules import WildWound
+from .rules import WildHealth, WildWound
 
 __all__ = ["PHYSICAL_SKILLS", "ROUNDS_PER_MINUTE", "Stun", "Training", "WildCharacter", "WildScene"]
 
@@ -68,8 +68,8 @@ class WildCharacter(CodedCharacter):
 
     @property
     def fallen(self) -> bool:
-        """Wounded twice: down, no physical effort."""
-        return self.wounds >= 2
+        """Wounded twice: down, no physical effort (:attr:`WildHealth.fallen`)."""
+        return WildHealth(0, 0, self.wounds).fallen
 
     @property
     def out_of_action(self) -> str | None:
@@ -83,7 +83,7 @@ class WildCharacter(CodedCharacter):
     def penalty(self, round_: int) -> int:
         """Dice lost on every roll now: stuns still running, then -1D wounded (-2D wounded twice)."""
         running = sum(1 for s in self.stuns if s.until_round >= round_)
-        return running + min(self.wounds, 2)
+        return running + WildHealth(0, 0, self.wounds).penalty  # the wounds' dice
 
 
 class WildScene(PlayState):
@@ -114,14 +114,8 @@ def _able(c: WildCharacter) -> None:
 
 
 def _rolled_code(state: WildScene, c: WildCharacter, skill: str, round_penalty: int) -> Code:
-    code = c.code(skill)
-    if c.force_point_round == state.round:
-        code = code * 2
-    code = code - Code(round_penalty + c.penalty(state.round), 0)
-    if code.dice < 1:
-        raise refuse(N_("{name}'s {skill} is reduced to {code}: a code reduced to 0D cannot be rolled"), name=c.name,
-                     skill=skill, code=str(code))
-    return code
+    code = c.code(skill) * force_factor(c.force_point_round, state.round)
+    return rollable(c, skill, code - Code(round_penalty + c.penalty(state.round), 0))
 
 
 #: the actions of physical effort, refused to a character wounded twice (text ``003``: « tombe et ne peut plus
@@ -146,10 +140,6 @@ def _physical(c: WildCharacter, skill: str, physical: bool | None) -> None:
     if c.fallen and (physical if physical is not None else key in PHYSICAL_SKILLS):
         raise refuse(N_("{name} was wounded twice: down, and refused any action of physical effort ({skill})"),
                      name=c.name, skill=skill)
-
-
-def _check(code: Code, difficulty: int | str | None) -> str:
-    return str(code) if difficulty is None else f"{code} vs {difficulty}"
 
 
 def _spend_point(c: WildCharacter, character_point: bool) -> dict[str, object]:

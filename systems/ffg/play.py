@@ -37,14 +37,8 @@ from diceengine.i18n import N_
 
 from ..play import PlayState, Step, refuse
 from ..rulebook import rule, rule_table
-from .harm import (
-    HARM_RULES,
-    critical_injury_check,
-    record_critical,
-    recover_strain,
-    suffer_strain,
-    suffer_wounds,
-)
+from . import harm, talents
+from .harm import *  # the rules of harm and of talents are this state of play's too (in RULES, importable from here)
 from .rules import (
     MAX_SKILL,
     DicePool,
@@ -54,7 +48,7 @@ from .rules import (
     skill_cost,
 )
 from .sheet import CharacterSheet, Talent
-from .talents import TALENT_RULES, buy_talent
+from .talents import *
 
 __all__ = [
     "RULES",
@@ -68,23 +62,19 @@ __all__ = [
     "assist",
     "buy_characteristic",
     "buy_skill",
-    "buy_talent",
-    "critical_injury_check",
     "critical_on_minions",
     "destiny_from_roll",
     "hit_minions",
     "initiative_check",
     "minion_check",
-    "record_critical",
-    "recover_strain",
     "roll_destiny",
     "roll_initiative",
     "sheet_check",
     "spend_destiny",
     "strain_on_minions",
-    "suffer_strain",
-    "suffer_wounds",
 ]
+__all__ += harm.__all__
+__all__ += talents.__all__
 
 Side = Literal["light", "dark"]
 

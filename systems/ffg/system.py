@@ -36,12 +36,11 @@ from diceengine.ast import Node, Token, to_int
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from diceengine.i18n import N_, NP_
-from diceengine.limits import Cost
 from diceengine.parts import Face, Group, Part, Words
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, SymbolPoolPlan
 from ..words import plain_word
 from .dice import DICE, MAX_POOL, ORDER, SIDES, SYMBOLS, face_symbols, face_text, pool
 from .rules import DIFFICULTIES, DIFFICULTY_WORDS, RULE_SUMMARIES, RULES, build_pool  # noqa: F401 (RULES read from here)
@@ -161,7 +160,7 @@ _FACES = {die: [Face(Die(die, SIDES[die], i + 1, face=face_text(die, i)), symbol
 _RESULTS: dict[Any, Group] = {}
 
 
-class NarrativePlan(Plan):
+class NarrativePlan(SymbolPoolPlan):
     """A pool of narrative dice."""
 
     outcome_type = NarrativeOutcome
@@ -214,19 +213,10 @@ class NarrativePlan(Plan):
 
         return write
 
-    def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        out = self.pool.sample(n, rng)
-        out["succeeded"] = out["success"] > 0
-        return out
-
-    def exact_cost(self) -> Cost:
-        """What :meth:`distribution` will cost (:meth:`~diceengine.algebra.SymbolPool.sum_cost`)."""
-        return self.pool.sum_cost()
-
-    def distribution(self) -> Distribution:
-        cols, probs = self.pool.sum().columns()
-        cols["succeeded"] = cols["success"] > 0
-        return Distribution(NarrativeOutcome, cols, probs)
+    def _check(self, sums: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The check read from the net symbols: succeeded on a net success."""
+        sums["succeeded"] = sums["success"] > 0
+        return sums
 
     def odds_summary(self, dist: Distribution) -> dict[str, float]:
         return {"P(succeeded)": dist.chance("succeeded"),
