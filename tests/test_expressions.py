@@ -336,6 +336,9 @@ def test_markdown_of_groups_and_labels():
     # a fraction's numerator and denominator are both raised: 4191/5000 to the millionth power took half a minute
     (".8382 ** -1000000", de.DiceLimitError, 6, "a power could reach 5000^1000000, beyond the exact integer range"),
     ("1.5^200", de.DiceLimitError, 3, "a power could reach 3^200, beyond the exact integer range"),
+    # ... under a comparison too (its result is 0 or 1, but its operands are still computed: 20 s, then an answer)
+    (".8382 ** -1000000 == 1", de.DiceLimitError, 6, "a power could reach 5000^1000000, beyond the exact integer range"),
+    ("1 < 2^100", de.DiceLimitError, 5, "a power could reach 2^100, beyond the exact integer range"),
     # a base below one to a negative power grows past the exact range (10 ^ 17 > 2 ^ 53), as 10 ^ 17 itself does
     ("0.1^-17", de.DiceLimitError, None,
      "a value could reach 100000000000000000 here, beyond the exact integer range (at most 9007199254740991 in size)"),

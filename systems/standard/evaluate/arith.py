@@ -240,11 +240,11 @@ class Binary(Evaluator):
         return _pairs_cost(a, b, lo, hi, self.rational)
 
     def bounds(self) -> tuple[Any, Any]:
+        a, b = self.left.bounds(), self.right.bounds()  # first: an operand's own limits hold under a comparison too
         if self.op in _COMPARE:
             return 0, 1
         fractional = self.rational or (self.op == "/" and self.exact_division)
-        lo, hi = binary_interval(self.op, self.left.bounds(), self.right.bounds(), fractional, self.expression,
-                                 self.node.pos)
+        lo, hi = binary_interval(self.op, a, b, fractional, self.expression, self.node.pos)
         return check_interval(math.floor(lo), math.ceil(hi), self.expression, self.node.pos)
 
 
