@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
+from diceengine.algebra.rerolls import rank_choice, roll_reroll
 from diceengine.limits import MAX_REROLLS
 
 from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
@@ -113,44 +114,29 @@ class TermRoll:
         spec, owner = self.spec, self.owner
         faces, s = spec.faces, spec.sides
         reroll, explode, pen = spec.reroll, spec.explode, int(spec.penetrate)
-        allowed, cap = spec.allowed, spec.reroll_cap
         units: list[list[list[int]]] = []
         seen: set[int] = set()
+
+        def draw() -> int:
+            return faces[int(r() * s)]
+
+        if reroll is not None:
+            allowed, once, cap, rerolls = spec.allowed, spec.reroll_once, spec.reroll_cap, reroll.test
+
+            def draw_kept() -> int:
+                return allowed[int(r() * len(allowed))]
+
         for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
-            if reroll is not None:
-                tries = 0
-                while reroll.test(v):
-                    throws.append([v, REROLLED])
-                    tries += 1
-                    if spec.reroll_once:
-                        v = faces[int(r() * s)]
-                        break
-                    if tries >= cap:
-                        v = allowed[int(r() * len(allowed))]
-                        break
-                    v = faces[int(r() * s)]
+            if reroll is not None and rerolls(v):
+                v, gone = roll_reroll(v, draw, rerolls, once, cap, draw_kept)
+                throws.extend([g, REROLLED] for g in gone)
             if spec.unique_on:
-                tries = 0
-                # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
-                stuck = not spec.unique_once and v in seen and unique_test(spec, v) and \
-                    not any(f not in seen or not unique_test(spec, f) for f in faces)
-                while not stuck and v in seen and unique_test(spec, v):
-                    throws.append([v, REROLLED])
-                    tries += 1
-                    if spec.unique_once:
-                        v = faces[int(r() * s)]
-                        break
-                    if tries >= MAX_REROLLS:
-                        free = [f for f in faces if f not in seen or not unique_test(spec, f)]
-                        v = free[int(r() * len(free))]
-                        break
-                    v = faces[int(r() * s)]
-                seen.add(v)
+                v = self._unique(r, v, seen, throws)
             throws.append([v, 0])
             if explode is not None and explode.test(v):
-                for face in roll_steps(v, lambda: faces[int(r() * s)], explode.test, spec.explode_limit, spec.text):
+                for face in roll_steps(v, draw, explode.test, spec.explode_limit, spec.text):
                     throws[-1][1] |= EXPLODED
                     throws.append([face - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
@@ -178,13 +164,32 @@ class TermRoll:
         rec.append((owner, units))
         return sum(scores)
 
+    def _unique(self, r: Any, v: int, seen: set[int], throws: list) -> int:
+        """The face a die of a unique term keeps after showing ``v`` (``seen``: the faces the dice before it show,
+        this one's added), its faces thrown away recorded in ``throws``: a re-roll whose test is the faces shown."""
+        spec = self.spec
+        faces, s = spec.faces, spec.sides
+
+        def clash(f: int) -> bool:
+            return f in seen and unique_test(spec, f)
+
+        def draw_free() -> int:  # past the cap: drawn among the faces still free directly
+            free = [f for f in faces if not clash(f)]
+            return free[int(r() * len(free))]
+
+        # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
+        if clash(v) and (spec.unique_once or not all(map(clash, faces))):
+            v, gone = roll_reroll(v, lambda: faces[int(r() * s)], clash, spec.unique_once, MAX_REROLLS, draw_free)
+            throws.extend([g, REROLLED] for g in gone)
+        seen.add(v)
+        return v
+
     def _reroll_ranks(self, r: Any, units: list) -> None:
         """d20's ``rolN`` / ``rahN`` on dice thrown once each: the chosen dice re-rolled once (``ro``) or given
         one die more, added (``ra``)."""
         kind, side, n = self.spec.reroll_rank  # type: ignore[misc]
         faces, s = self.spec.faces, self.spec.sides
-        order = sorted(range(len(units)), key=lambda i: units[i][0][0], reverse=side == "h")
-        for i in order[:n]:
+        for i in rank_choice([u[0][0] for u in units], side == "l", n):
             first = units[i][0]
             if kind == "ro":
                 first[1] |= REROLLED

@@ -1,0 +1,104 @@
+"""A re-roll, written once for its three interpretations: a die thrown again while it shows a face the re-roll
+names, once (a depth of 1: ``ro``), or until it shows another (``r``: a roll records at most ``cap`` re-rolled
+faces, then draws the face kept among the faces not re-rolled, which has the same distribution).
+
+- :func:`roll_reroll`: one die's face kept and the faces it threw away (the text shows them);
+- :func:`sample_reroll`: many dice re-rolled in place (numpy), the same rounds and cap as a roll;
+- :func:`reroll_masses`: the exact chances of the face kept, and :func:`expected_rerolls`, how many re-rolls a die
+  makes on average (what a roll's bound on throws reads).
+
+:meth:`~diceengine.algebra.Die.reroll` reads the masses; the standard notation's dice term reads all three (its
+``r`` / ``ro`` points, and unique dice, a re-roll whose test is the faces already shown); d20's re-rolls of ranks
+(``rolN`` / ``rahN``) choose their dice here too (:func:`rank_choice`, :func:`sample_rank_reroll`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from diceengine.errors import DiceValueError
+from diceengine.lazy import np
+
+from ..i18n import N_
+
+__all__ = ["expected_rerolls", "rank_choice", "reroll_masses", "roll_reroll", "sample_rank_reroll",
+           "sample_reroll"]
+
+
+def roll_reroll(face: int, draw: Callable[[], int], rerolls: Callable[[int], bool], once: bool, cap: int,
+                draw_kept: Callable[[], int]) -> tuple[int, list[int]]:
+    """``(face kept, faces re-rolled)`` of one die that showed ``face``: each face ``rerolls`` names is thrown away
+    and ``draw()`` throws again; ``once``: one throw more, whatever it shows; else until a face is kept, after
+    ``cap`` faces thrown away the kept one being ``draw_kept()`` (a draw among the faces kept)."""
+    gone: list[int] = []
+    while rerolls(face):
+        gone.append(face)
+        if once:
+            return draw(), gone
+        if len(gone) >= cap:
+            return draw_kept(), gone
+        face = draw()
+    return face, gone
+
+
+def sample_reroll(values: np.ndarray, hit: np.ndarray, draw: Callable[[int], np.ndarray],
+                  again: Callable[[np.ndarray, np.ndarray], np.ndarray], once: bool, cap: int,
+                  draw_kept: Callable[[np.ndarray], np.ndarray]) -> None:
+    """:func:`roll_reroll` of many dice at once, in place: ``values`` (any shape) the faces shown, ``hit`` (a mask
+    of the same shape) the dice re-rolled; each round throws them again (``draw(k)``) and ``again(indices, new)``
+    says which of the new faces are re-rolled in turn (``indices`` flat in ``values``); ``once``: one round; a die
+    whose ``cap``-th face is re-rolled takes ``draw_kept(indices)`` instead of a throw, as in a roll."""
+    rounds = 0
+    while hit.any():
+        idx = np.flatnonzero(hit)
+        rounds += 1
+        if not once and rounds >= cap:
+            values.flat[idx] = draw_kept(idx)
+            return
+        new = draw(len(idx))
+        values.flat[idx] = new
+        if once:
+            return
+        hit = np.zeros(hit.shape, dtype=bool)
+        hit.flat[idx] = again(idx, new)
+
+
+def reroll_masses(p: np.ndarray, hit: np.ndarray, depth: int | None) -> np.ndarray:
+    """The chances of the face one die keeps, from the chances ``p`` of its faces and ``hit``, the mask of those
+    re-rolled: at most ``depth`` re-rolls (the last throw stands), None: until a face is kept (the chances of the
+    faces kept, made whole; refused when every face is re-rolled)."""
+    q = float(p[hit].sum())
+    miss = np.where(hit, 0.0, p)
+    if depth is None:
+        left = float(miss.sum())
+        if left <= 1e-15 * max(q, 1.0):
+            raise DiceValueError(N_("every face is re-rolled: the die never stops"))
+        return miss / left
+    # after k throws that hit, the (k+1)-th stands unless another re-roll is allowed
+    return miss * ((1 - q ** depth) / (1 - q) if q < 1 else depth) + p * q ** depth
+
+
+def expected_rerolls(q: float, depth: int) -> float:
+    """Re-rolls one die makes on average when a throw is re-rolled with chance ``q``, at most ``depth`` of them
+    (a roll's ``cap``; 1: once)."""
+    return q * (1 - q ** depth) / (1 - q) if q < 1 else float(depth)
+
+
+def rank_choice(keys: Sequence[int], lowest: bool, n: int) -> list[int]:
+    """The dice (indices into ``keys``, their faces) a re-roll of ranks chooses: the ``n`` lowest, else highest; of
+    equal faces the earlier thrown."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=not lowest)[:n]
+
+
+def sample_rank_reroll(values: np.ndarray, fresh: np.ndarray, added: bool, lowest: bool) -> np.ndarray:
+    """:func:`rank_choice` in bulk: each row of ``values`` (sorted in place) with its lowest (else highest)
+    ``fresh.shape[1]`` faces replaced by the row of ``fresh`` (re-rolled once), or ``added``: with the row of
+    ``fresh`` thrown beside them (one die more)."""
+    values.sort(axis=1)
+    k = fresh.shape[1]
+    if added:
+        return np.concatenate([values, fresh], axis=1)
+    if lowest:
+        values[:, :k] = fresh
+    else:
+        values[:, values.shape[1] - k:] = fresh
+    return values
