@@ -133,32 +133,42 @@ def test_the_roll_step(first, thrown, once, cap, kept, gone):
     assert draw.calls == len(gone) - (face == 9)  # a throw after each face thrown away, but the kept draw
 
 
-def test_the_sample_step_throws_what_the_roll_step_throws():
+def _rolled(script: list[list[int]], cap: int) -> list[tuple[int, int]]:
+    """``(face kept, faces thrown)`` of each die of ``script`` (its throws, the first included) by the roll step,
+    re-rolled under 3 (9: the kept face drawn past the cap)."""
+    out = []
+    for seq in script:
+        draw = _Draws(seq[1:])
+        face, _ = roll_reroll(seq[0], draw, lambda f: f < 3, False, cap, lambda: 9)
+        out.append((face, 1 + draw.calls + (face == 9)))
+    return out
+
+
+def _sampled(script: list[list[int]], cap: int) -> list[tuple[int, int]]:
+    """:func:`_rolled` by the sample step, all the dice at once."""
+    values = np.array([seq[0] for seq in script])
+    active, rounds, throws = [np.flatnonzero(values < 3)], [0], [1] * len(script)
+
+    def draw_many(k: int) -> np.ndarray:
+        rounds[0] += 1
+        assert k == len(active[0])
+        for i in active[0]:
+            throws[i] += 1
+        return np.array([script[i][rounds[0]] for i in active[0]])
+
+    def again(idx: np.ndarray, new: np.ndarray) -> np.ndarray:
+        active[0] = idx[new < 3]
+        return new < 3
+
+    sample_reroll(values, values < 3, draw_many, again, False, cap, lambda idx: np.full(len(idx), 9))
+    return [(int(v), n + (v == 9)) for v, n in zip(values, throws)]
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3, 10])
+def test_the_sample_step_throws_what_the_roll_step_throws(cap):
     """Dice re-rolled 0 to 4 times, until and capped: each die's kept face and number of throws as a roll's."""
-    script = [[3], [1, 4], [1, 2, 5], [2, 2, 2, 6], [1, 1, 1, 1, 1, 6]]  # each die's throws, its first included
-    for cap in (1, 2, 3, 10):
-        rolled = []
-        for seq in script:
-            draw = _Draws(seq[1:])
-            face, _ = roll_reroll(seq[0], draw, lambda f: f < 3, False, cap, lambda: 9)
-            rolled.append((face, 1 + draw.calls + (face == 9)))
-        values = np.array([seq[0] for seq in script])
-        state = {"active": np.flatnonzero(values < 3), "round": 0}
-        throws = [1] * len(script)
-
-        def draw_many(k: int) -> np.ndarray:
-            state["round"] += 1
-            assert k == len(state["active"])
-            for i in state["active"]:
-                throws[i] += 1
-            return np.array([script[i][state["round"]] for i in state["active"]])
-
-        def again(idx: np.ndarray, new: np.ndarray) -> np.ndarray:
-            state["active"] = idx[new < 3]
-            return new < 3
-
-        sample_reroll(values, values < 3, draw_many, again, False, cap, lambda idx: np.full(len(idx), 9))
-        assert [(int(v), n + (v == 9)) for v, n in zip(values, throws)] == rolled, cap
+    script = [[3], [1, 4], [1, 2, 5], [2, 2, 2, 6], [1, 1, 1, 1, 1, 6]]
+    assert _sampled(script, cap) == _rolled(script, cap)
 
 
 class _Always(random.Random):

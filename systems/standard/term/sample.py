@@ -48,7 +48,7 @@ def draw(spec: TermSpec, gen: np.random.Generator, size: Any) -> np.ndarray:
 
 
 def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> None:
-    rows, c = values.shape
+    c = values.shape[1]
     test = (lambda v: np.ones(v.shape, dtype=bool)) if spec.unique is None else spec.unique.test
     allowed_faces = np.asarray(spec.faces, dtype=np.int64)
     distinct = np.unique(allowed_faces)
@@ -62,10 +62,14 @@ def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) 
             ordered = np.sort(prev, axis=1)
             shown = 1 + (np.diff(ordered, axis=1) != 0).sum(axis=1)
             clash &= shown < len(distinct)
-        sample_reroll(col, clash, partial(draw, spec, gen),
-                      lambda idx, new: (prev[idx] == new[:, None]).any(axis=1) & test(new), spec.unique_once,
+        sample_reroll(col, clash, partial(draw, spec, gen), partial(_clashes, prev, test), spec.unique_once,
                       MAX_REROLLS, partial(_draw_free, spec, prev, gen))
         values[:, j] = col
+
+
+def _clashes(prev: np.ndarray, test: Any, idx: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Which ``new`` faces of the dice of rows ``idx`` a die before them (``prev``) shows, among the faces unique."""
+    return (prev[idx] == new[:, None]).any(axis=1) & test(new)
 
 
 def _draw_free(spec: TermSpec, prev: np.ndarray, gen: np.random.Generator, idx: np.ndarray) -> np.ndarray:
