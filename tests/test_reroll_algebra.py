@@ -222,3 +222,30 @@ def test_the_ranks_in_bulk():
     assert sample_rank_reroll(values.copy(), fresh, False, True).tolist() == [[9, 4, 6], [8, 2, 5]]
     assert sample_rank_reroll(values.copy(), fresh, False, False).tolist() == [[1, 4, 9], [2, 2, 8]]
     assert sample_rank_reroll(values.copy(), fresh, True, True).tolist() == [[1, 4, 6, 9], [2, 2, 5, 8]]
+
+
+@pytest.mark.parametrize("depth", [1, 3, None])
+def test_the_masses_in_python_floats_are_the_arrays_masses(depth):
+    """A small support is worked in Python floats, a large one in numpy arrays: one formula, the same answer."""
+    gen = random.Random(depth or 0)
+    for _ in range(20):
+        weights = [gen.random() for _ in range(gen.randint(2, 9))]
+        p = [w / sum(weights) for w in weights]
+        hit = [gen.random() < 0.5 for _ in p]
+        if all(hit):
+            hit[0] = False
+        listed = reroll_masses(p, hit, depth)
+        arrays = reroll_masses(np.array(p), np.array(hit), depth)
+        assert isinstance(listed, list) and isinstance(arrays, np.ndarray)
+        assert np.allclose(listed, arrays, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("expr, depth", [("1d2000ro<=500", 1), ("1d2000r>1500", None), ("2d1500r1r1500", None)])
+def test_a_die_of_many_faces_re_rolls_as_the_algebras(expr, depth):
+    """Past :data:`~diceengine.systems.standard.term.chains.SMALL_SUPPORT` faces the term's re-roll works on arrays."""
+    count, rest = expr.split("d", 1)
+    sides = int(rest.split("r")[0])
+    hit = {"1d2000ro<=500": lambda f: f <= 500, "1d2000r>1500": lambda f: f > 1500,
+           "2d1500r1r1500": lambda f: f in (1, 1500)}[expr]
+    die = Die.uniform(sides).reroll(hit, depth=depth).repeat(int(count))
+    assert_close(de.distribution(expr).marginal(), dict(die.items()), tol=1e-12)

@@ -14,6 +14,7 @@ faces, then draws the face kept among the faces not re-rolled, which has the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
@@ -62,19 +63,33 @@ def sample_reroll(values: np.ndarray, hit: np.ndarray, draw: Callable[[int], np.
         hit.flat[idx] = again(idx, new)
 
 
-def reroll_masses(p: np.ndarray, hit: np.ndarray, depth: int | None) -> np.ndarray:
-    """The chances of the face one die keeps, from the chances ``p`` of its faces and ``hit``, the mask of those
+def reroll_masses(p: Any, hit: Any, depth: int | None) -> Any:
+    """The chances of the face one die keeps, from the chances ``p`` of its faces and ``hit``, which of them are
     re-rolled: at most ``depth`` re-rolls (the last throw stands), None: until a face is kept (the chances of the
-    faces kept, made whole; refused when every face is re-rolled)."""
-    q = float(p[hit].sum())
-    miss = np.where(hit, 0.0, p)
+    faces kept, made whole; refused when every face is re-rolled). ``p`` and ``hit`` are numpy arrays, or lists (a
+    small support, worked in Python floats: after a full collection each numpy routine costs tens of µs the first
+    time it runs), and the answer is of the same kind."""
+    if isinstance(p, np.ndarray):
+        miss = np.where(hit, 0.0, p)
+        q, left = float(p[hit].sum()), float(miss.sum())
+    else:
+        miss = [0.0 if h else x for x, h in zip(p, hit)]
+        q, left = sum(x for x, h in zip(p, hit) if h), sum(miss)
+    kept, every = _weights(q, left, depth)
+    if isinstance(p, np.ndarray):
+        return miss * kept + p * every if every else miss * kept
+    return [m * kept + x * every for m, x in zip(miss, p)]
+
+
+def _weights(q: float, left: float, depth: int | None) -> tuple[float, float]:
+    """``(kept, every)``: a face's chance after the re-rolls is ``kept`` times its chance if it is not re-rolled,
+    plus ``every`` times its chance (``q``: the chance of a throw re-rolled, ``left``: of one kept)."""
     if depth is None:
-        left = float(miss.sum())
         if left <= 1e-15 * max(q, 1.0):
             raise DiceValueError(N_("every face is re-rolled: the die never stops"))
-        return miss / left
+        return 1 / left, 0.0
     # after k throws that hit, the (k+1)-th stands unless another re-roll is allowed
-    return miss * ((1 - q ** depth) / (1 - q) if q < 1 else depth) + p * q ** depth
+    return ((1 - q ** depth) / (1 - q) if q < 1 else depth), q ** depth
 
 
 def expected_rerolls(q: float, depth: int) -> float:

@@ -12,6 +12,9 @@ from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 from .faces import split_faces
 from .spec import TermSpec
 
+#: most faces whose re-rolled chances are worked in Python floats (beyond: numpy arrays)
+SMALL_SUPPORT = 1024
+
 __all__ = ["bounds", "chain_depth", "chain_tolerance", "expected_throws", "explode_chance", "first_face",
            "first_face_arrays", "kept_units"]
 
@@ -29,13 +32,12 @@ def first_face(spec: TermSpec) -> dict[int, float]:
     shown = Counter(spec.faces)
     if spec.reroll is None:
         return {f: c / s for f, c in shown.items()}
-    if isinstance(spec.faces, range):
+    if isinstance(spec.faces, range) and s > SMALL_SUPPORT:
         values, probs = first_face_arrays(spec)
-    else:
-        values = np.fromiter(shown, dtype=np.int64, count=len(shown))
-        counts = np.fromiter(shown.values(), dtype=np.float64, count=len(shown))
-        probs = reroll_masses(counts / s, _rerolled(spec, values), _depth(spec))
-    return {f: p for f, p in zip(values.tolist(), probs.tolist()) if p > 0}
+        return {f: p for f, p in zip(values.tolist(), probs.tolist()) if p > 0}
+    test = spec.reroll.test
+    probs = reroll_masses([c / s for c in shown.values()], [bool(test(f)) for f in shown], _depth(spec))
+    return {f: p for f, p in zip(shown, probs) if p > 0}
 
 
 def first_face_arrays(spec: TermSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -44,6 +46,9 @@ def first_face_arrays(spec: TermSpec) -> tuple[np.ndarray, np.ndarray]:
     s = spec.sides
     if spec.reroll is None:
         return values, np.full(s, 1 / s)
+    if s <= SMALL_SUPPORT:  # in Python floats, one array at the end (a first call's numpy routines are dear)
+        test = spec.reroll.test
+        return values, np.array(reroll_masses([1 / s] * s, [bool(test(f)) for f in spec.faces], _depth(spec)))
     return values, reroll_masses(np.full(s, 1 / s), _rerolled(spec, values), _depth(spec))
 
 

@@ -116,24 +116,38 @@ class TermRoll:
         reroll, explode, pen = spec.reroll, spec.explode, int(spec.penetrate)
         units: list[list[list[int]]] = []
         seen: set[int] = set()
+        unique_on = spec.unique_on
 
         def draw() -> int:
             return faces[int(r() * s)]
 
         if reroll is not None:
-            allowed, once, cap, rerolls = spec.allowed, spec.reroll_once, spec.reroll_cap, reroll.test
+            once, cap, rerolls = spec.reroll_once, spec.reroll_cap, reroll.test
 
-            def draw_kept() -> int:
+            def draw_kept() -> int:  # past the cap (rare): the faces kept, listed only then
+                allowed = spec.allowed
                 return allowed[int(r() * len(allowed))]
+
+        if unique_on:  # a re-roll whose test is the faces the dice before show
+            def clash(f: int) -> bool:
+                return f in seen and unique_test(spec, f)
+
+            def draw_free() -> int:  # past the cap: drawn among the faces still free directly
+                free = [f for f in faces if not clash(f)]
+                return free[int(r() * len(free))]
 
         for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
             if reroll is not None and rerolls(v):
                 v, gone = roll_reroll(v, draw, rerolls, once, cap, draw_kept)
-                throws.extend([g, REROLLED] for g in gone)
-            if spec.unique_on:
-                v = self._unique(r, v, seen, throws)
+                throws = [[g, REROLLED] for g in gone]
+            if unique_on:
+                if clash(v) and (spec.unique_once or not all(map(clash, faces))):
+                    # else every face is taken (12dFu): the die keeps it, as rpg-dice-roller's after 1000 re-rolls
+                    v, gone = roll_reroll(v, draw, clash, spec.unique_once, MAX_REROLLS, draw_free)
+                    throws = [[g, REROLLED] for g in gone]
+                seen.add(v)
             throws.append([v, 0])
             if explode is not None and explode.test(v):
                 for face in roll_steps(v, draw, explode.test, spec.explode_limit, spec.text):
@@ -163,26 +177,6 @@ class TermRoll:
                 scores[i] = 0
         rec.append((owner, units))
         return sum(scores)
-
-    def _unique(self, r: Any, v: int, seen: set[int], throws: list) -> int:
-        """The face a die of a unique term keeps after showing ``v`` (``seen``: the faces the dice before it show,
-        this one's added), its faces thrown away recorded in ``throws``: a re-roll whose test is the faces shown."""
-        spec = self.spec
-        faces, s = spec.faces, spec.sides
-
-        def clash(f: int) -> bool:
-            return f in seen and unique_test(spec, f)
-
-        def draw_free() -> int:  # past the cap: drawn among the faces still free directly
-            free = [f for f in faces if not clash(f)]
-            return free[int(r() * len(free))]
-
-        # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
-        if clash(v) and (spec.unique_once or not all(map(clash, faces))):
-            v, gone = roll_reroll(v, lambda: faces[int(r() * s)], clash, spec.unique_once, MAX_REROLLS, draw_free)
-            throws.extend([g, REROLLED] for g in gone)
-        seen.add(v)
-        return v
 
     def _reroll_ranks(self, r: Any, units: list) -> None:
         """d20's ``rolN`` / ``rahN`` on dice thrown once each: the chosen dice re-rolled once (``ro``) or given
