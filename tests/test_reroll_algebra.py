@@ -16,6 +16,7 @@ from diceengine.algebra import Die, Pool
 from diceengine.algebra.rerolls import (
     expected_rerolls,
     rank_choice,
+    ranks_left,
     reroll_masses,
     roll_reroll,
     sample_rank_reroll,
@@ -217,11 +218,14 @@ def test_the_ranks_chosen_are_the_lowest_or_highest_the_earlier_first(keys, lowe
 
 
 def test_the_ranks_in_bulk():
+    """Each row without the dice re-rolled (the lowest, the highest), then their new faces; or a die added."""
     values = np.array([[4, 1, 6], [2, 2, 5]])
     fresh = np.array([[9], [8]])
-    assert sample_rank_reroll(values.copy(), fresh, False, True).tolist() == [[9, 4, 6], [8, 2, 5]]
+    assert sample_rank_reroll(values.copy(), fresh, False, True).tolist() == [[4, 6, 9], [2, 5, 8]]
     assert sample_rank_reroll(values.copy(), fresh, False, False).tolist() == [[1, 4, 9], [2, 2, 8]]
     assert sample_rank_reroll(values.copy(), fresh, True, True).tolist() == [[1, 4, 6, 9], [2, 2, 5, 8]]
+    assert [ranks_left(False, True, 2, 5), ranks_left(False, False, 2, 5), ranks_left(True, True, 1, 5)] == \
+        [(2, 5), (0, 3), (0, 5)]
 
 
 @pytest.mark.parametrize("depth", [1, 3, None])

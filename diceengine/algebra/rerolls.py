@@ -9,7 +9,8 @@ faces, then draws the face kept among the faces not re-rolled, which has the sam
 
 :meth:`~diceengine.algebra.Die.reroll` reads the masses; the standard notation's dice term reads all three (its
 ``r`` / ``ro`` points, and unique dice, a re-roll whose test is the faces already shown); d20's re-rolls of ranks
-(``rolN`` / ``rahN``) choose their dice here too (:func:`rank_choice`, :func:`sample_rank_reroll`)."""
+(``rolN`` / ``rahN``) choose their dice here too (:func:`rank_choice` in a roll, :func:`ranks_left` in a sample
+and the exact odds)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from diceengine.lazy import np
 
 from ..i18n import N_
 
-__all__ = ["expected_rerolls", "rank_choice", "reroll_masses", "roll_reroll", "sample_rank_reroll",
+__all__ = ["expected_rerolls", "rank_choice", "ranks_left", "reroll_masses", "roll_reroll", "sample_rank_reroll",
            "sample_reroll"]
 
 
@@ -104,16 +105,17 @@ def rank_choice(keys: Sequence[int], lowest: bool, n: int) -> list[int]:
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=not lowest)[:n]
 
 
-def sample_rank_reroll(values: np.ndarray, fresh: np.ndarray, added: bool, lowest: bool) -> np.ndarray:
-    """:func:`rank_choice` in bulk: each row of ``values`` (sorted in place) with its lowest (else highest)
-    ``fresh.shape[1]`` faces replaced by the row of ``fresh`` (re-rolled once), or ``added``: with the row of
-    ``fresh`` thrown beside them (one die more)."""
-    values.sort(axis=1)
-    k = fresh.shape[1]
+def ranks_left(added: bool, lowest: bool, k: int, count: int) -> tuple[int, int]:
+    """The ranks (lowest first, ``[lo, hi)``) of the ``count`` dice a re-roll of ranks leaves as thrown: all of them
+    when it adds a die (``added``: d20's ``ra``), else all but the ``k`` lowest (or highest), thrown again once."""
     if added:
-        return np.concatenate([values, fresh], axis=1)
-    if lowest:
-        values[:, :k] = fresh
-    else:
-        values[:, values.shape[1] - k:] = fresh
-    return values
+        return 0, count
+    return (k, count) if lowest else (0, count - k)
+
+
+def sample_rank_reroll(values: np.ndarray, fresh: np.ndarray, added: bool, lowest: bool) -> np.ndarray:
+    """:func:`rank_choice` in bulk: each row of ``values`` (sorted in place) without the dice re-rolled, then the
+    row of ``fresh`` (their new faces, or the die added: :func:`ranks_left`)."""
+    values.sort(axis=1)
+    lo, hi = ranks_left(added, lowest, fresh.shape[1], values.shape[1])
+    return np.concatenate([values[:, lo:hi], fresh], axis=1)
