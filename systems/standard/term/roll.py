@@ -122,20 +122,9 @@ class TermRoll:
             return faces[int(r() * s)]
 
         if reroll is not None:
-            once, cap, rerolls = spec.reroll_once, spec.reroll_cap, reroll.test
-
-            def draw_kept() -> int:  # past the cap (rare): the faces kept, listed only then
-                allowed = spec.allowed
-                return allowed[int(r() * len(allowed))]
-
-        if unique_on:  # a re-roll whose test is the faces the dice before show
-            def clash(f: int) -> bool:
-                return f in seen and unique_test(spec, f)
-
-            def draw_free() -> int:  # past the cap: drawn among the faces still free directly
-                free = [f for f in faces if not clash(f)]
-                return free[int(r() * len(free))]
-
+            once, cap, rerolls, draw_kept = spec.reroll_once, spec.reroll_cap, reroll.test, _kept_draw(spec, r)
+        if unique_on:
+            clash, draw_free = _unique_steps(spec, r, seen)
         for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
@@ -210,3 +199,26 @@ class TermRoll:
             else:
                 t[1] |= DROPPED
         return score
+
+
+def _kept_draw(spec: TermSpec, r: Any) -> Callable[[], int]:
+    """A re-rolled die's draw past its cap: among the faces kept (listed only then: rare)."""
+    def draw_kept() -> int:
+        allowed = spec.allowed
+        return allowed[int(r() * len(allowed))]
+    return draw_kept
+
+
+def _unique_steps(spec: TermSpec, r: Any, seen: set[int]) -> tuple[Callable[[int], bool], Callable[[], int]]:
+    """Unique dice as a re-roll: ``(test, draw past the cap)``, the test being a face a die before shows (``seen``,
+    which the roll fills), the draw among the faces still free."""
+    faces = spec.faces
+
+    def clash(f: int) -> bool:
+        return f in seen and unique_test(spec, f)
+
+    def draw_free() -> int:
+        free = [f for f in faces if not clash(f)]
+        return free[int(r() * len(free))]
+    return clash, draw_free
+
