@@ -70,6 +70,7 @@ def reroll_masses(p: Any, hit: Any, depth: int | None) -> Any:
     faces kept, made whole; refused when every face is re-rolled). ``p`` and ``hit`` are numpy arrays, or lists (a
     small support, worked in Python floats: after a full collection each numpy routine costs tens of µs the first
     time it runs), and the answer is of the same kind."""
+    miss: Any
     if isinstance(p, np.ndarray):
         miss = np.where(hit, 0.0, p)
         q, left = float(p[hit].sum()), float(miss.sum())
