@@ -364,22 +364,27 @@ class Rigged(np.random.Generator):
 
 
 def test_unique_die_clashing_every_time_is_drawn_among_free_faces_after_max_rerolls() -> None:
-    """``2d6u`` with a generator always showing 1: the second die is thrown again MAX_REROLLS times (all 1s),
-    then drawn among the faces the first die does not show (2..6; the rigged draw picks the first: 2)."""
+    """``2d6u`` with a generator always showing 1: the second die shows 1 MAX_REROLLS times (its first face and
+    MAX_REROLLS - 1 throws again, all re-rolled: MAX_REROLLS recorded, as a roll records them), then is drawn among
+    the faces the first die does not show (2..6; the rigged draw picks the first: 2)."""
     gen = Rigged()
     total = de.sample("2d6u", 1, seed=gen)["total"]
     assert total.tolist() == [1 + 2]
-    # one draw of both dice, MAX_REROLLS throws of the clashing die, one draw among the free faces
-    assert len(gen.calls) == 1 + MAX_REROLLS + 1
+    # one draw of both dice, MAX_REROLLS - 1 throws of the clashing die, one draw among the free faces
+    assert len(gen.calls) == 1 + (MAX_REROLLS - 1) + 1
     assert gen.calls[-1][:2] == (0, 5)  # 5 free faces
+    # a roll throws the same: the two first faces, MAX_REROLLS - 1 more ones, then the first free face
+    roll = de.roll("2d6u", seed=Scripted([1] * (1 + MAX_REROLLS) + [1], sides=6))
+    assert [d.value for d in roll.dice if d.rerolled] == [1] * MAX_REROLLS
+    assert roll.total == 1 + 2
 
 
 def test_unique_point_die_falls_back_to_faces_not_forbidden() -> None:
     """``3d6u=1``: only 1s must be unique. All throws show 1: the second and the third die each fall back
-    (after MAX_REROLLS throws) to the faces other than a 1 already shown, 2..6: the first, 2. Total 1 + 2 + 2."""
+    (after MAX_REROLLS faces re-rolled) to the faces other than a 1 already shown, 2..6: the first, 2. Total 1 + 2 + 2."""
     gen = Rigged()
     assert de.sample("3d6u=1", 1, seed=gen)["total"].tolist() == [5]
-    assert len(gen.calls) == 1 + 2 * (MAX_REROLLS + 1)
+    assert len(gen.calls) == 1 + 2 * MAX_REROLLS
 
 
 def test_explosions_ranked_per_die_stop_at_max_explosions() -> None:

@@ -8,6 +8,10 @@ their dice from the same pieces:
   {0, 1}), :meth:`Die.map`, :meth:`Die.mix`, :meth:`Die.repeat` (``NdM`` is ``Die.uniform(M).repeat(N)``); ``Pool.of(die, n)`` throws ``n`` copies together;
 - a die changed: :meth:`Die.explode` (on a set of outcomes, to a depth or truncated; penetrating),
   :meth:`Die.reroll` (once, to a depth, until), :meth:`Die.clip`;
+- a re-roll's three interpretations, written once in :mod:`.rerolls`: the roll step (a face thrown away and
+  thrown again, once, until or to a cap, each face thrown away recorded), the sample step (numpy, the same rounds
+  and cap) and the chances of the face kept (what :meth:`Die.reroll` and the standard notation's ``r`` / ``ro``
+  read);
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
   :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
   :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);

@@ -11,6 +11,7 @@ from diceengine.pmf import PMF
 
 from ..i18n import N_
 from .chains import chains_total
+from .rerolls import reroll_masses
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
 
@@ -206,18 +207,10 @@ class Die:
 
     def reroll(self, on: Collection[int] | Callable[[int], bool], depth: int | None = 1) -> Die:
         """Thrown again while it shows an outcome ``on`` names, at most ``depth`` times (None: until it does not;
-        the last throw stands)."""
+        the last throw stands): :func:`~.rerolls.reroll_masses`."""
         hit = _membership(on)
         mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
-        q = float(self.pmf.p[mask].sum())
-        miss = PMF(self.pmf.offset, np.where(mask, 0.0, self.pmf.p))
-        if depth is None:
-            if q >= 1.0 - 1e-15:
-                raise DiceValueError(N_("every face is re-rolled: the die never stops"))
-            return Die(miss, self.truncated)
-        # after k throws that hit, the (k+1)-th stands unless another re-roll is allowed
-        return Die(miss.scale_mass((1 - q ** depth) / (1 - q) if q < 1 else depth).mix(self.pmf.scale_mass(q ** depth)),
-                   self.truncated)
+        return Die(PMF(self.pmf.offset, reroll_masses(self.pmf.p, mask, depth)), self.truncated)
 
     def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = 2,
                 penetrate: bool = False) -> Die:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from diceengine.algebra.rerolls import expected_rerolls, reroll_masses
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
 
 from .faces import split_faces
 from .spec import TermSpec
+
+#: most faces whose re-rolled chances are worked in Python floats (beyond: numpy arrays)
+SMALL_SUPPORT = 1024
 
 __all__ = ["bounds", "chain_depth", "chain_tolerance", "expected_throws", "explode_chance", "first_face",
            "first_face_arrays", "kept_units"]
@@ -21,34 +25,42 @@ def chain_tolerance(spec: TermSpec) -> float:
 
 
 def first_face(spec: TermSpec) -> dict[int, float]:
-    """Distribution of the first kept face of one die (after re-rolls)."""
+    """Distribution of the first kept face of one die (after re-rolls: :func:`~diceengine.algebra.rerolls.reroll_masses`)."""
     s = spec.sides
     if spec.reroll is None and isinstance(spec.faces, range):
         return {f: 1 / s for f in spec.faces}
     shown = Counter(spec.faces)
     if spec.reroll is None:
         return {f: c / s for f, c in shown.items()}
-    hit = sum(c for f, c in shown.items() if spec.reroll.test(f))
-    miss = {f: c for f, c in shown.items() if not spec.reroll.test(f)}
-    if spec.reroll_once:
-        out = {f: c / s for f, c in miss.items()}
-        for f, c in shown.items():
-            out[f] = out.get(f, 0.0) + hit / s * c / s
-        return out
-    total = sum(miss.values())
-    return {f: c / total for f, c in miss.items()}
+    if isinstance(spec.faces, range) and s > SMALL_SUPPORT:
+        values, probs = first_face_arrays(spec)
+        return {f: p for f, p in zip(values.tolist(), probs.tolist()) if p > 0}
+    test = spec.reroll.test
+    probs = reroll_masses([c / s for c in shown.values()], [bool(test(f)) for f in shown], _depth(spec))
+    return {f: p for f, p in zip(shown, probs) if p > 0}
 
 
 def first_face_arrays(spec: TermSpec) -> tuple[np.ndarray, np.ndarray]:
-    """``(faces, probabilities)`` of the first kept face of one die (vectorised :func:`first_face`)."""
+    """``(faces, probabilities)`` of the first kept face of one die (vectorised :func:`first_face`; faces a range)."""
     values = np.arange(spec.faces.start, spec.faces.stop)
     s = spec.sides
     if spec.reroll is None:
         return values, np.full(s, 1 / s)
-    hit = spec.reroll.test(values)
-    if spec.reroll_once:
-        return values, np.where(hit, 0.0, 1 / s) + hit.sum() / s / s
-    return values, np.where(hit, 0.0, 1 / (s - hit.sum()))
+    if s <= SMALL_SUPPORT:  # in Python floats, one array at the end (a first call's numpy routines are dear)
+        test = spec.reroll.test
+        return values, np.array(reroll_masses([1 / s] * s, [bool(test(f)) for f in spec.faces], _depth(spec)))
+    return values, reroll_masses(np.full(s, 1 / s), _rerolled(spec, values), _depth(spec))
+
+
+def _rerolled(spec: TermSpec, values: np.ndarray) -> np.ndarray:
+    """The mask of the faces ``values`` the term's re-roll throws again."""
+    assert spec.reroll is not None
+    return np.asarray(spec.reroll.test(values), dtype=bool)
+
+
+def _depth(spec: TermSpec) -> int | None:
+    """The re-rolls a die of the term makes at most, in the exact odds: one (``ro``), or until a face is kept."""
+    return 1 if spec.reroll_once else None
 
 
 def explode_chance(spec: TermSpec) -> float:
@@ -131,8 +143,7 @@ def expected_throws(spec: TermSpec) -> float:
     """Dice one roll of the term throws on average, re-rolls and explosions included."""
     extra = 0.0
     if spec.reroll is not None:
-        hit = 1.0 - len(spec.allowed) / spec.sides
-        extra = hit if spec.reroll_once else hit * (1 - hit ** spec.reroll_cap) / (1 - hit) if hit < 1 else 0.0
+        extra = expected_rerolls(1.0 - len(spec.allowed) / spec.sides, 1 if spec.reroll_once else spec.reroll_cap)
     if spec.unique_on:
         extra += spec.count / max(1, spec.sides - spec.count + 1)
     q = explode_chance(spec) if spec.explode_limit is None else 0.0

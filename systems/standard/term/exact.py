@@ -9,6 +9,7 @@ from math import comb
 from typing import Any
 
 from diceengine.algebra.chains import chains_total
+from diceengine.algebra.rerolls import ranks_left
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
 from diceengine.lazy import np
@@ -369,7 +370,7 @@ def _rank_parts(spec: TermSpec) -> tuple[TermSpec, TermSpec]:
     ``ra``; for ``ro`` the ranks not re-rolled) and the new faces (N dice, one for ``ra``)."""
     kind, side, k = spec.reroll_rank  # type: ignore[misc]
     c = spec.count
-    window = None if kind == "ra" else (k, c) if side == "l" else (0, c - k)
+    window = None if kind == "ra" else ranks_left(False, side == "l", k, c)
     return (replace(spec, reroll_rank=None, window=window, keeps=()),
             replace(spec, reroll_rank=None, count=k, window=None, keeps=()))
 

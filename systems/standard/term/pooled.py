@@ -97,6 +97,8 @@ class PoolTerm(DiceTerm):
 
     def roller(self) -> Callable[[Any, list], int]:
         throw, scores = self.inner.roller(), self.pool.scores
+        if scores and self._counted_faces():
+            return self._counted_roller(throw)
         if scores and not self.numbers and not getattr(self.pool.evaluator, "scalar", False):
             # made once a term: numpy is imported only for an evaluator that reads arrays alone
             self.numbers = [np.array([k], dtype=np.int64) for k in range(self.spec.count + 1)]
@@ -108,6 +110,35 @@ class PoolTerm(DiceTerm):
             rec.append((self, data))
             return self.score(_faces_of(data)) if scores else value
         return roll_pooled
+
+    def _counted_faces(self) -> bool:
+        """Whether a roll may run the evaluator over the faces shown alone, in plain integers, its state the score
+        (``sparse``, ``scalar``, no ``final``), its dice thrown as a flat list: :meth:`_counted_roller`."""
+        evaluator = self.pool.evaluator
+        return self.pool.sparse and getattr(evaluator, "scalar", False) and \
+            type(evaluator).final is Evaluator.final and self.inner.spec.flat
+
+    def _counted_roller(self, throw: Callable[[Any, list], int]) -> Callable[[Any, list], int]:
+        """:func:`run_one` with what it reads bound once a term (the evaluator's own ``next_state``, the shown faces
+        in its order): the hot path of ``6d6mt``; ``tests/test_matching_dice.py`` compares it with :func:`run_one`."""
+        evaluator = self.pool.evaluator
+        step, start, highest = evaluator.next_state, evaluator.initial(), evaluator.order == "highest"
+
+        def roll_counted(r: Any, rec: list) -> int:
+            held: list = []
+            throw(r, held)
+            data = held[0][1]
+            rec.append((self, data))
+            shown: dict[int, int] = {}
+            for v in data:
+                shown[v] = shown.get(v, 0) + 1
+            state, seen = start, 0
+            for value in sorted(shown, reverse=highest):
+                n = shown[value]
+                state = step(state, value, (seen,), (n,))
+                seen += n
+            return int(state)
+        return roll_counted
 
     def _marked(self, data: list) -> list[tuple[int, bool]]:
         faces = _faces_of(data)

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
+from diceengine.algebra.rerolls import rank_choice, roll_reroll
 from diceengine.limits import MAX_REROLLS
 
 from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
@@ -113,44 +114,32 @@ class TermRoll:
         spec, owner = self.spec, self.owner
         faces, s = spec.faces, spec.sides
         reroll, explode, pen = spec.reroll, spec.explode, int(spec.penetrate)
-        allowed, cap = spec.allowed, spec.reroll_cap
         units: list[list[list[int]]] = []
         seen: set[int] = set()
+        unique_on = spec.unique_on
+
+        def draw() -> int:
+            return faces[int(r() * s)]
+
+        if reroll is not None:
+            once, cap, rerolls, draw_kept = spec.reroll_once, spec.reroll_cap, reroll.test, _kept_draw(spec, r)
+        if unique_on:
+            clash, draw_free = _unique_steps(spec, r, seen)
         for _ in range(spec.count):
             throws: list[list[int]] = []
             v = faces[int(r() * s)]
-            if reroll is not None:
-                tries = 0
-                while reroll.test(v):
-                    throws.append([v, REROLLED])
-                    tries += 1
-                    if spec.reroll_once:
-                        v = faces[int(r() * s)]
-                        break
-                    if tries >= cap:
-                        v = allowed[int(r() * len(allowed))]
-                        break
-                    v = faces[int(r() * s)]
-            if spec.unique_on:
-                tries = 0
-                # every face taken (12dFu): the die keeps its face, as rpg-dice-roller's after its 1000 re-rolls
-                stuck = not spec.unique_once and v in seen and unique_test(spec, v) and \
-                    not any(f not in seen or not unique_test(spec, f) for f in faces)
-                while not stuck and v in seen and unique_test(spec, v):
-                    throws.append([v, REROLLED])
-                    tries += 1
-                    if spec.unique_once:
-                        v = faces[int(r() * s)]
-                        break
-                    if tries >= MAX_REROLLS:
-                        free = [f for f in faces if f not in seen or not unique_test(spec, f)]
-                        v = free[int(r() * len(free))]
-                        break
-                    v = faces[int(r() * s)]
+            if reroll is not None and rerolls(v):
+                v, gone = roll_reroll(v, draw, rerolls, once, cap, draw_kept)
+                throws = [[g, REROLLED] for g in gone]
+            if unique_on:
+                if clash(v) and (spec.unique_once or not all(map(clash, faces))):
+                    # else every face is taken (12dFu): the die keeps it, as rpg-dice-roller's after 1000 re-rolls
+                    v, gone = roll_reroll(v, draw, clash, spec.unique_once, MAX_REROLLS, draw_free)
+                    throws = [[g, REROLLED] for g in gone]
                 seen.add(v)
             throws.append([v, 0])
             if explode is not None and explode.test(v):
-                for face in roll_steps(v, lambda: faces[int(r() * s)], explode.test, spec.explode_limit, spec.text):
+                for face in roll_steps(v, draw, explode.test, spec.explode_limit, spec.text):
                     throws[-1][1] |= EXPLODED
                     throws.append([face - pen, ADDED])  # a penetrating die counts one less; its face explodes
             units.append(throws)
@@ -183,8 +172,7 @@ class TermRoll:
         one die more, added (``ra``)."""
         kind, side, n = self.spec.reroll_rank  # type: ignore[misc]
         faces, s = self.spec.faces, self.spec.sides
-        order = sorted(range(len(units)), key=lambda i: units[i][0][0], reverse=side == "h")
-        for i in order[:n]:
+        for i in rank_choice([u[0][0] for u in units], side == "l", n):
             first = units[i][0]
             if kind == "ro":
                 first[1] |= REROLLED
@@ -211,3 +199,26 @@ class TermRoll:
             else:
                 t[1] |= DROPPED
         return score
+
+
+def _kept_draw(spec: TermSpec, r: Any) -> Callable[[], int]:
+    """A re-rolled die's draw past its cap: among the faces kept (listed only then: rare)."""
+    def draw_kept() -> int:
+        allowed = spec.allowed
+        return allowed[int(r() * len(allowed))]
+    return draw_kept
+
+
+def _unique_steps(spec: TermSpec, r: Any, seen: set[int]) -> tuple[Callable[[int], bool], Callable[[], int]]:
+    """Unique dice as a re-roll: ``(test, draw past the cap)``, the test being a face a die before shows (``seen``,
+    which the roll fills), the draw among the faces still free."""
+    faces = spec.faces
+
+    def clash(f: int) -> bool:
+        return f in seen and unique_test(spec, f)
+
+    def draw_free() -> int:
+        free = [f for f in faces if not clash(f)]
+        return free[int(r() * len(free))]
+    return clash, draw_free
+

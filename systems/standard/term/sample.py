@@ -6,6 +6,7 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import sample_steps
+from diceengine.algebra.rerolls import sample_rank_reroll, sample_reroll
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
@@ -47,7 +48,7 @@ def draw(spec: TermSpec, gen: np.random.Generator, size: Any) -> np.ndarray:
 
 
 def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> None:
-    rows, c = values.shape
+    c = values.shape[1]
     test = (lambda v: np.ones(v.shape, dtype=bool)) if spec.unique is None else spec.unique.test
     allowed_faces = np.asarray(spec.faces, dtype=np.int64)
     distinct = np.unique(allowed_faces)
@@ -61,52 +62,37 @@ def sample_unique(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) 
             ordered = np.sort(prev, axis=1)
             shown = 1 + (np.diff(ordered, axis=1) != 0).sum(axis=1)
             clash &= shown < len(distinct)
-        tries = 0
-        while clash.any():
-            idx = np.flatnonzero(clash)
-            tries += 1
-            if tries > MAX_REROLLS:  # draw among the free faces directly (same distribution)
-                for i in idx:
-                    free = [f for f in allowed_faces if not (f in prev[i] and test(np.array(f)))]
-                    col[i] = free[gen.integers(0, len(free))]
-                break
-            col[idx] = draw(spec, gen, len(idx))
-            if spec.unique_once:
-                break
-            clash = np.zeros(rows, dtype=bool)
-            clash[idx] = (prev[idx] == col[idx][:, None]).any(axis=1) & test(col[idx])
+        sample_reroll(col, clash, partial(draw, spec, gen), partial(_clashes, prev, test), spec.unique_once,
+                      MAX_REROLLS, partial(_draw_free, spec, prev, gen))
         values[:, j] = col
+
+
+def _clashes(prev: np.ndarray, test: Any, idx: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Which ``new`` faces of the dice of rows ``idx`` a die before them (``prev``) shows, among the faces unique."""
+    return (prev[idx] == new[:, None]).any(axis=1) & test(new)
+
+
+def _draw_free(spec: TermSpec, prev: np.ndarray, gen: np.random.Generator, idx: np.ndarray) -> np.ndarray:
+    """For each row ``idx`` of a unique term's dice past the cap: a face drawn among those its dice before (``prev``)
+    leave free."""
+    test = (lambda v: True) if spec.unique is None else spec.unique.test
+    out = np.empty(len(idx), dtype=np.int64)
+    for k, i in enumerate(idx):
+        free = [f for f in spec.faces if not (f in prev[i] and test(np.array(f)))]
+        out[k] = free[gen.integers(0, len(free))]
+    return out
 
 
 def sample_general(spec: TermSpec, values: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     c = values.shape[1]
     if spec.reroll_rank is not None:  # d20's rolN / rahN: nothing else changes the faces (compile_term)
         kind, side, k = spec.reroll_rank
-        values.sort(axis=1)
         fresh = draw(spec, gen, (values.shape[0], k))
-        if kind == "ra":
-            values = np.concatenate([values, fresh], axis=1)
-        elif side == "l":
-            values[:, :k] = fresh
-        else:
-            values[:, c - k:] = fresh
-        return score_array(spec, values).sum(axis=1)
+        return score_array(spec, sample_rank_reroll(values, fresh, kind == "ra", side == "l")).sum(axis=1)
     if spec.reroll is not None:
-        mask = spec.reroll.test(values)
-        allowed = spec.allowed
-        tries = 0
-        while mask.any():
-            idx = np.flatnonzero(mask)
-            tries += 1
-            if tries > spec.reroll_cap:
-                values.flat[idx] = allowed.take(gen.integers(0, len(allowed), size=len(idx)))
-                break
-            new = draw(spec, gen, len(idx))
-            values.flat[idx] = new
-            if spec.reroll_once:
-                break
-            mask = np.zeros_like(mask)
-            mask.flat[idx] = spec.reroll.test(new)
+        allowed, test = spec.allowed, spec.reroll.test
+        sample_reroll(values, test(values), partial(draw, spec, gen), lambda _, new: test(new), spec.reroll_once,
+                      spec.reroll_cap, lambda idx: allowed.take(gen.integers(0, len(allowed), size=len(idx))))
     if spec.unique_on:
         sample_unique(spec, values, gen)
     counting = spec.success is not None

@@ -8,9 +8,11 @@ Semantics, where tables differ:
   test (explosion, re-roll, success) reads the clamped face; so does a plug-in's modifier (a face map,
   :class:`~..modifiers.FaceMap`), the face maps in the order written;
 - re-rolls apply to the first face of a die; ``r`` re-rolls until the face misses the compare point
-  (after :data:`~diceengine.limits.MAX_REROLLS` recorded re-rolls the final face is drawn directly
-  among the allowed faces, which has the same distribution), ``ro`` re-rolls once; bare ``r`` / ``ro``
-  re-roll the lowest face;
+  (after ``reroll_cap``, at most :data:`~diceengine.limits.MAX_REROLLS`, recorded re-rolls the final face is
+  drawn directly among the allowed faces, which has the same distribution; a roll and a sample alike), ``ro``
+  re-rolls once; bare ``r`` / ``ro`` re-roll the lowest face; the roll, the sample and the exact chances of a
+  re-roll are the die algebra's (:mod:`diceengine.algebra.rerolls`), unique dice's (``u``) too, their test being
+  the faces already shown;
 - ``u`` throws again a die whose face (meeting the compare point, if one is given) an earlier die of the
   term already shows, until it differs; ``uo`` once;
 - an exploding die and the dice its explosions add form one *unit*: keep / drop rank units by their
