@@ -138,3 +138,16 @@ def test_a_dropped_pooled_group_drops_every_die_in_its_json() -> None:
         assert [d["kept"] for d in dropped["dice"]] == [False, False, False]
         kept = json.loads(de.roll("{{2d6+1d8}k2, 1}kh1", seed=seed).model_dump_json())
         assert sorted(d["kept"] for d in kept["dice"]) == [False, True, True]
+
+
+@pytest.mark.parametrize("expression", ["2d6mt", "4d6mt", "3d10even"])
+def test_a_pooled_scores_estimate_bounds_the_table_of_its_evaluation(expression: str) -> None:
+    # the evaluation visits each face once and, at each, every way to split the dice into those placed before,
+    # those showing the face and those left (counted here), in each of at least one state
+    from diceengine import api
+
+    count, sides = (int(x) for x in expression.rstrip("mtevn").split("d"))
+    splits = sum(1 for before in range(count + 1) for now in range(count + 1) if before + now <= count)
+    cost = api.plan(expression).exact_cost()
+    assert cost.work >= sides * splits
+    assert cost.cells >= splits
