@@ -151,3 +151,14 @@ def test_a_pooled_scores_estimate_bounds_the_table_of_its_evaluation(expression:
     cost = api.plan(expression).exact_cost()
     assert cost.work >= sides * splits
     assert cost.cells >= splits
+
+
+@pytest.mark.parametrize("rows", [10, 200])
+def test_an_outcome_of_chance_zero_is_left_out_of_a_distribution(rows: int) -> None:
+    # every third outcome has chance 0: small and large distributions alike hold only the others
+    chances = np.array([0.0 if v % 3 == 0 else 1.0 for v in range(rows)])
+    chances /= chances.sum()
+    dist = Distribution(int, {"total": np.arange(rows, dtype=np.int64)}, chances)
+    assert len(dist) == sum(1 for v in range(rows) if v % 3)
+    assert dist.columns["total"].tolist() == [v for v in range(rows) if v % 3]
+    assert (dist.probabilities > 0).all()
