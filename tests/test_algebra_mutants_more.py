@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 from diceengine import algebra
-from diceengine.algebra import Die, Pool, Throw
+from diceengine.algebra import Die, Pool, SymbolDie, Symbols, Throw
 from diceengine.algebra.chains import chains_total, roll_steps
-from diceengine.errors import DiceLimitError
+from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import translate_error
 from diceengine.limits import MAX_EXPLOSIONS
 from diceengine.pmf import PMF
@@ -94,3 +94,30 @@ def test_too_deep_an_explosion_is_refused_in_both_languages() -> None:
         list(roll_steps(6, lambda: 6, lambda f: f == 6, None))
     assert str(caught.value) == f"explosion deeper than {MAX_EXPLOSIONS} dice in one die"
     assert str(translate_error(caught.value, "fr")) == f"explosion de plus de {MAX_EXPLOSIONS} dés dans un dé"
+
+
+def test_the_sorted_rolls_of_a_mixed_pool_merge_the_same_roll_thrown_two_ways() -> None:
+    # a d2 and a d3: (2, 1) is the d2 on 2 and the d3 on 1, or the d2 on 1 and the d3 on 2
+    expected: dict[tuple[int, ...], Fraction] = {}
+    for a, b in itertools.product(range(1, 3), range(1, 4)):
+        key = tuple(sorted((a, b), reverse=True))
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 6)
+    got = dict(Pool([Die.uniform(2), Die.uniform(3)]).sorted_outcomes())
+    assert got == pytest.approx({k: float(p) for k, p in expected.items()}, abs=1e-15)
+
+
+def test_symbols_whose_rows_would_not_fit_the_tables_budget_are_refused() -> None:
+    # two independent symbols of 3,000 outcomes each: 9,000,000 rows of two counts and a chance (27 million cells,
+    # over the 16 million of MAX_CELLS, while their work is within the budget): refused before any row is made
+    names = ("a", "b")
+    wide = Symbols.from_weights(names, {(i, 0): 1.0 for i in range(3000)}) + Symbols.from_weights(
+        names, {(0, j): 1.0 for j in range(3000)})
+    with pytest.raises(DiceLimitError, match=r"^these odds would need about [\d,]+ MiB of tables"):
+        wide.columns()
+
+
+def test_a_symbol_die_with_a_label_missing_is_refused_in_both_languages() -> None:
+    with pytest.raises(DiceValueError) as caught:
+        SymbolDie.of(("s",), [(1,), (0,)], labels=["hit"])
+    assert str(caught.value) == "a die has one label a face"
+    assert str(translate_error(caught.value, "fr")) == "un dé a une étiquette par face"
