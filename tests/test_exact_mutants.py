@@ -22,8 +22,7 @@ from diceengine.errors import DiceError, DiceLimitError
 from diceengine.i18n import translate_error
 from diceengine.limits import PYTHON_STEP
 from diceengine.parts import Face, Group
-from diceengine.pmf import PMF
-from diceengine.pmf_keep import SMALL_SPAN, ranked_die_cost
+from diceengine.pmf import PMF, ranked_die_cost
 
 
 @pytest.mark.parametrize(("value", "written"), [
@@ -75,9 +74,9 @@ def test_an_empty_distribution_has_nothing_to_draw() -> None:
 
 @pytest.mark.parametrize(("n", "rank"), [(10, 5), (9, 0), (12, 8)])
 def test_a_ranked_die_on_a_small_support_is_estimated_from_the_values_it_walks(n: int, rank: int) -> None:
-    # value by value in Python: each of the span's values sums min(rank + 1, n - rank) binomial terms, after each
-    # face is read once
-    span = SMALL_SPAN - 2
+    # a support of 30 values (the value-by-value path, under SMALL_SPAN): each of its values sums
+    # min(rank + 1, n - rank) binomial terms in Python, after each face is read once
+    span = 30
     terms = min(rank + 1, n - rank)
     assert ranked_die_cost(span, n, rank, 1, span).work >= PYTHON_STEP * (span + span * terms)
 
