@@ -1,0 +1,65 @@
+"""Group commit (``diceengine.table.group_commit``) driven one group at a time, on a real SQLite file and on the
+real PostgreSQL server: the group taken first without savepoints (PostgreSQL's way, forced on SQLite too) and taken
+again with them when a step's SQL fails; the refusal its caller gets, in English and in French. Tests written
+against mutants the group commit tests let through (issue 38); the messages are the catalogue's
+(diceengine/locale)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("alembic")
+
+import sqlalchemy as sa
+
+from diceengine import table as T
+from diceengine.i18n import translate_error
+from diceengine.table.group_commit import Committer, Request
+from diceengine.table.schema import steps
+
+
+def _statements(store: Any) -> list[str]:
+    """The SQL statements the store's connections run from now on, as sent."""
+    seen: list[str] = []
+    sa.event.listen(store.engine, "before_cursor_execute", lambda conn, cursor, sql, *rest: seen.append(sql))
+    return seen
+
+
+def _stray_step(store: Any, table_id: str, seq: int) -> None:
+    """A row of the log under the step number ``table_id``'s next step takes: the database refuses that step's
+    insert (the log's key)."""
+    with store.engine.begin() as conn:
+        conn.execute(sa.insert(steps).values(table_id=table_id, seq=seq, kind="roll", member="GM", secret=False,
+                                             entry="{}"))
+
+
+def test_a_group_without_savepoints_is_taken_again_with_them_when_a_steps_sql_fails(where):
+    """PostgreSQL's way, on either database: the group is first taken without a savepoint a step; the database
+    refusing one step's insert sends the group back to its start, taken again with a savepoint a step: the
+    refused step alone is left out, its caller told the table moved on, the others stored."""
+    with T.open_store(where) as store:
+        for name in "abc":
+            store.create(T.new_table(name, "standard", "GM", ["Kira"], seed=7)[0])
+        version = store.load("b").version
+        _stray_step(store, "b", version + 1)
+        store.savepoints_always = False
+        sent = _statements(store)
+        group = [Request(name, lambda t: T.roll(t, "Kira", "1d6")) for name in "cba"]
+        Committer(store).commit_group(group)
+        c, b, a = group
+        assert isinstance(a.result, T.Table) and a.error is None and a.result.version == version + 1
+        assert isinstance(c.result, T.Table) and c.error is None
+        assert b.result is None and isinstance(b.error, T.TableConflict)
+        assert str(b.error) == f"the table 'b' moved on while this step was taken on version {version}: " \
+                               "nothing was stored"
+        assert translate_error(b.error, "fr").message == \
+            f"la table 'b' a avancé pendant que cette étape était prise sur la version {version} : rien n'a été " \
+            "enregistré"
+        savepoints = [s for s in sent if s.upper().startswith("SAVEPOINT")]
+        assert len(savepoints) == 3  # none the first time; one a step (a, b refused, c) the second time
+    with T.open_store(where, create=False) as reopened:
+        assert [reopened.load(name).version for name in "abc"] == [version + 1, version, version + 1]
+        assert reopened.load("a").log[-1].member == "Kira" and reopened.load("c").log[-1].expression == "1d6"
