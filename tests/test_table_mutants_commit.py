@@ -63,3 +63,27 @@ def test_a_group_without_savepoints_is_taken_again_with_them_when_a_steps_sql_fa
     with T.open_store(where, create=False) as reopened:
         assert [reopened.load(name).version for name in "abc"] == [version + 1, version, version + 1]
         assert reopened.load("a").log[-1].member == "Kira" and reopened.load("c").log[-1].expression == "1d6"
+
+
+def test_a_toll_that_refuses_leaves_its_step_untaken_and_the_next_steps_taken(tmp_path):
+    """A request's toll (a token of the web service's bucket, taken in the group's transaction) that refuses: its
+    step is not taken and its caller gets the toll's error; the group's other steps, before and after it, are."""
+    with T.open_store(str(tmp_path / "t.sqlite")) as store:
+        for name in "abc":
+            store.create(T.new_table(name, "standard", "GM", ["Kira"], seed=7)[0])
+        version = store.load("a").version
+        empty = T.TableError("no token left")
+
+        def refuse(conn: Any) -> None:
+            raise empty
+
+        tolls: list[str] = []
+        group = [Request("a", lambda t: T.roll(t, "Kira", "1d6"), toll=lambda conn: tolls.append("a")),
+                 Request("b", lambda t: T.roll(t, "Kira", "1d6"), toll=refuse),
+                 Request("c", lambda t: T.roll(t, "Kira", "1d6"))]
+        Committer(store).commit_group(group)
+        a, b, c = group
+        assert b.result is None and b.error is empty and tolls == ["a"]
+        assert a.answer().version == c.answer().version == version + 1
+    with T.open_store(str(tmp_path / "t.sqlite"), create=False) as reopened:
+        assert [reopened.load(name).version for name in "abc"] == [version + 1, version, version + 1]
