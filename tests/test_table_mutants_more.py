@@ -53,3 +53,53 @@ def test_a_new_table_dates_every_first_step_at_the_time_given() -> None:
     for provable in (False, True):
         table, _ = T.new_table("game", "standard", ["GM", "GM2"], ["Kira", "Jax"], time=WHEN, provable=provable)
         assert len(table.log) == 4 + provable and {e.time for e in table.log} == {WHEN}
+
+
+def test_every_step_is_dated_at_the_time_given() -> None:
+    """Each rule takes the step's time from its caller (a replayed or imported game keeps its dates)."""
+    from diceengine.table import provable as P
+    from diceengine.table.aliases import roll_saved, save_roll
+
+    table, _ = T.new_table("game", "standard", "GM", ["Kira", "Jax"], seed=3, pools={"gold": 5}, time=WHEN)
+    steps = [lambda t: T.adjust(t, "GM", "gold", -1, time=WHEN),
+             lambda t: T.set_order(t, "GM", ["Kira", "Jax"], time=WHEN),
+             lambda t: T.next_turn(t, "GM", time=WHEN),
+             lambda t: T.next_round(t, "GM", time=WHEN),
+             lambda t: save_roll(t, "Kira", "atk", "1d20+2", time=WHEN),
+             lambda t: roll_saved(t, "Kira", "atk", time=WHEN),
+             lambda t: T.reroll(t, "Kira", time=WHEN),
+             lambda t: T.undo(t, "GM", time=WHEN),
+             lambda t: T.remove_member(t, "GM", "Jax", time=WHEN),
+             lambda t: T.readmit(t, "GM", "Jax", time=WHEN)]
+    for step in steps:
+        table = step(table)
+        assert table.log[-1].time == WHEN, table.log[-1].kind
+    provable, _ = T.new_table("p", "standard", "GM", ["Kira"], time=WHEN)
+    for step in (lambda t: P.set_client_seed(t, "Kira", "mine", time=WHEN),
+                 lambda t: T.roll(t, "Kira", "1d6", secret=True, time=WHEN),
+                 lambda t: P.reveal_secret(t, "GM", t.version, time=WHEN),
+                 lambda t: P.rotate_seed(t, "GM", time=WHEN), lambda t: P.end_table(t, "GM", time=WHEN)):
+        provable = step(provable)
+        assert provable.log[-1].time == WHEN, provable.log[-1].kind
+
+
+def test_each_step_of_a_seeded_table_draws_its_own_dice() -> None:
+    """A seeded table gives each step a stream of its own: the same roll twice in a row gives other dice (here
+    ten d20, whose chance of falling alike is 20**-10 for independent streams, and fixed by the seed)."""
+    table, _ = T.new_table("game", "standard", "GM", ["Kira"], seed=7)
+    table = T.roll(T.roll(table, "Kira", "10d20"), "Kira", "10d20")
+    first, second = table.log[-2], table.log[-1]
+    assert first.dice != second.dice
+    again = T.roll(T.roll(T.new_table("game", "standard", "GM", ["Kira"], seed=7)[0], "Kira", "10d20"), "Kira", "10d20")
+    assert [e.dice for e in again.log[-2:]] == [first.dice, second.dice]  # and reproducible
+
+
+def test_a_secret_rolls_seal_covers_its_letters_as_written() -> None:
+    """The sealed body is compact sorted JSON with the member's and the expression's letters as they are (not
+    escaped), as the derivation's JSON: written here by hand for a member named Zoë."""
+    from diceengine.table import provable as P
+
+    body = ('{"dice":[],"expression":"1d6","member":"Zoë","options":{},"outcome":{"total":4},"seq":9,'
+            '"system":"standard"}')
+    assert P.sealed_body({"seq": 9, "member": "Zoë", "expression": "1d6", "system": "standard", "options": {},
+                          "dice": [], "outcome": {"total": 4}}) == body
