@@ -103,3 +103,52 @@ def test_a_secret_rolls_seal_covers_its_letters_as_written() -> None:
             '"system":"standard"}')
     assert P.sealed_body({"seq": 9, "member": "Zoë", "expression": "1d6", "system": "standard", "options": {},
                           "dice": [], "outcome": {"total": 4}}) == body
+
+
+class _MemoryStore(T.TableStore):
+    """The smallest store a plug-in could write on :class:`TableStore`: tables in a dict, a commit refused when the
+    table moved on since the version it was taken on; it remembers the tables it committed when ``remembers``."""
+
+    def __init__(self, remembers: bool) -> None:
+        self.tables: dict[str, T.Table] = {}
+        self.remembers = remembers
+
+    def create(self, table: T.Table) -> T.Table:
+        self.tables[table.id] = table
+        return table
+
+    def load(self, table_id: str) -> T.Table:
+        return self.tables[table_id]
+
+    def commit(self, table: T.Table, expected: int) -> T.Table:
+        if self.tables[table.id].version != expected:
+            raise T.TableConflict("the table moved on")
+        self.tables[table.id] = table
+        return table
+
+    def ids(self) -> list[str]:
+        return sorted(self.tables)
+
+    def cached(self, table_id: str) -> T.Table | None:
+        return self.tables.get(table_id) if self.remembers else None
+
+
+@pytest.mark.parametrize("remembers", [False, True])
+def test_a_stores_update_takes_a_conflicting_step_again_as_many_times_as_asked(remembers: bool) -> None:
+    """:meth:`TableStore.update` for any store: a step that conflicts is taken again on the table as loaded, up to
+    ``retries`` more times, then its conflict is raised; a first try on the remembered table is not counted."""
+    store = _MemoryStore(remembers)
+    store.create(T.new_table("game", "standard", "GM", ["Kira"], seed=1)[0])
+    tried: list[int] = []
+
+    def stale(table: T.Table) -> T.Table:
+        tried.append(table.version)
+        if len(tried) > 10:  # a store that never stops trying fails here instead of hanging
+            raise RuntimeError("taken again without end")
+        raise T.TableConflict("the table moved on")
+
+    with pytest.raises(T.TableConflict):
+        store.update("game", stale, retries=2)
+    assert len(tried) == 3 + remembers
+    taken = store.update("game", lambda t: T.roll(t, "Kira", "1d6"))
+    assert taken.version == 3 and store.load("game") is taken
