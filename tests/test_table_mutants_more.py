@@ -11,6 +11,7 @@ import pytest
 
 import diceengine as de
 from diceengine import table as T
+from diceengine.i18n import translate_error
 
 WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -152,3 +153,45 @@ def test_a_stores_update_takes_a_conflicting_step_again_as_many_times_as_asked(r
     assert len(tried) == 3 + remembers
     taken = store.update("game", lambda t: T.roll(t, "Kira", "1d6"))
     assert taken.version == 3 and store.load("game") is taken
+
+
+def _document_of(table: T.Table) -> dict[str, Any]:
+    return dict(json.loads(T.export_log(table)))
+
+
+def test_an_imported_log_numbered_out_of_order_is_refused_naming_the_step() -> None:
+    table = T.roll(T.new_table("game", "standard", "GM", ["Kira"], provable=False)[0], "Kira", "1d6", seed=1)
+    document = _document_of(table)
+    document["table"]["log"][1]["seq"] = 3
+    with pytest.raises(T.TableFormatError) as info:
+        T.import_log(json.dumps(document))
+    assert info.value.message == "not a table's log: step 3 where 2 was due"
+    assert translate_error(info.value, "fr").message == "ce n'est pas le journal d'une table : step 3 where 2 was due"
+
+
+def test_an_imported_table_whose_state_is_not_its_last_steps_will_not_undo_it() -> None:
+    """A document whose state of play is not the one its last step left (edited by hand): undoing that step would
+    bring back a state that was never there; it is refused, naming the step."""
+    table = T.adjust(T.new_table("game", "standard", "GM", ["Kira"], pools={"gold": 5}, provable=False)[0],
+                     "GM", "gold", -1)
+    document = _document_of(table)
+    document["table"]["play"]["pools"]["gold"] = 9
+    edited = T.import_log(json.dumps(document))
+    with pytest.raises(T.TableError) as info:
+        T.undo(edited, "GM")
+    assert info.value.message == f"step {table.version} cannot be undone: the state of play has changed since"
+    assert translate_error(info.value, "fr").message == \
+        f"l'étape {table.version} ne peut pas être annulée : l'état du jeu a changé depuis"
+    assert T.undo(table, "GM").play.pools == {"gold": 5}  # the table as its steps left it undoes
+
+
+def test_a_seats_fairness_of_one_member_counts_only_their_rolls(tmp_path: Any) -> None:
+    pytest.importorskip("sqlalchemy")
+    with T.open_store(str(tmp_path / "t.sqlite")) as store:
+        table, keys = T.new_table("t7", "standard", "GM", ["Kira", "Jax"], seed=2)
+        for member, count in (("Kira", 3), ("Jax", 5)):
+            for _ in range(count):
+                table = T.roll(table, member, "1d6")
+        store.create(table)
+        seat = T.Seat(store, "t7", keys["Kira"])
+        assert (seat.fairness().rolls, seat.fairness("Kira").rolls, seat.fairness("Jax").rolls) == (8, 3, 5)
