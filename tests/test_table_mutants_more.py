@@ -195,3 +195,9 @@ def test_a_seats_fairness_of_one_member_counts_only_their_rolls(tmp_path: Any) -
         store.create(table)
         seat = T.Seat(store, "t7", keys["Kira"])
         assert (seat.fairness().rolls, seat.fairness("Kira").rolls, seat.fairness("Jax").rolls) == (8, 3, 5)
+
+
+def test_a_french_tables_roll_is_logged_in_french() -> None:
+    table, _ = T.new_table("jeu", "d6", "MJ", ["Kira"], lang="fr", provable=False)
+    entry = T.roll(table, "Kira", "2D vs 3D", seed=5).log[-1]
+    assert entry.text == "2D vs 3D: 4 + 5 = 9 contre 5 + 6 + 5 = 16, échec de 7"  # the English says "against"
