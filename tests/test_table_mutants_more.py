@@ -201,3 +201,15 @@ def test_a_french_tables_roll_is_logged_in_french() -> None:
     table, _ = T.new_table("jeu", "d6", "MJ", ["Kira"], lang="fr", provable=False)
     entry = T.roll(table, "Kira", "2D vs 3D", seed=5).log[-1]
     assert entry.text == "2D vs 3D: 4 + 5 = 9 contre 5 + 6 + 5 = 16, échec de 7"  # the English says "against"
+
+
+def test_a_scene_without_its_kind_holds_no_pool() -> None:
+    """A document edited by hand to hold a scene but not its kind: its fields are no pools (the state class that
+    would bound them is unknown); the table's refusal, not a crash."""
+    table = T.new_table("game", "standard", "GM", ["Kira"], pools={"gold": 5}, provable=False)[0]
+    document = _document_of(table)
+    document["table"]["play"]["scene"] = {"destiny": {"light": 2}}
+    edited = T.import_log(json.dumps(document))
+    with pytest.raises(T.TableError) as info:
+        T.adjust(edited, "GM", "destiny.light", 1)
+    assert info.value.message == "no pool destiny.light at this table (its pools: gold)"
