@@ -213,3 +213,14 @@ def test_a_scene_without_its_kind_holds_no_pool() -> None:
     with pytest.raises(T.TableError) as info:
         T.adjust(edited, "GM", "destiny.light", 1)
     assert info.value.message == "no pool destiny.light at this table (its pools: gold)"
+
+
+def test_every_seed_step_stores_its_derivation_version() -> None:
+    """docs/table.md: each step stores its ``derivation`` version (1, frozen): the first seed's step and a rotated
+    seed's step alike, so that a log made today verifies with any later release."""
+    from diceengine.table import provable as P
+
+    table = T.new_table("p", "standard", "GM", ["Kira"])[0]
+    table = P.rotate_seed(T.roll(table, "Kira", "1d6"), "GM")
+    seeds = [e for e in table.log if e.kind == "seed"]
+    assert len(seeds) == 2 and [e.derivation for e in seeds] == [1, 1] and seeds[1].revealed is not None
