@@ -224,3 +224,26 @@ def test_every_seed_step_stores_its_derivation_version() -> None:
     table = P.rotate_seed(T.roll(table, "Kira", "1d6"), "GM")
     seeds = [e for e in table.log if e.kind == "seed"]
     assert len(seeds) == 2 and [e.derivation for e in seeds] == [1, 1] and seeds[1].revealed is not None
+
+
+def test_a_pool_refuses_to_go_below_zero_or_past_its_bound_in_both_languages() -> None:
+    """A table's own pool and a scene's field each refuse a change below zero, naming what they hold and what was
+    asked; a scene's field refuses a value its state class bounds (text 001: a discipline is at most 5)."""
+    from diceengine.systems.d20pool.state import Character, PoolState
+
+    scene = PoolState(characters={"Kel": Character(name="Kel", disciplines={"Combat": 5})})
+    table = T.new_table("g", "d20pool", "GM", ["Kira"], scene=scene, pools={"gold": 2}, provable=False)[0]
+    refusals = [
+        (lambda: T.adjust(table, "GM", "gold", -3), "the pool gold holds 2, not enough to take 3",
+         "la réserve gold contient 2, pas assez pour en prendre 3"),
+        (lambda: T.adjust(table, "GM", "impulsion", -1), "the pool impulsion holds 0, not enough to take 1",
+         "la réserve impulsion contient 0, pas assez pour en prendre 1"),
+        (lambda: T.adjust(table, "GM", "characters.Kel.disciplines.Combat", 1),
+         "the pool characters.Kel.disciplines.Combat cannot hold 6 (Input should be less than or equal to 5)",
+         ("la réserve characters.Kel.disciplines.Combat ne peut pas contenir 6 (Input should be less than or equal "
+          "to 5)")),
+    ]
+    for call, english, french in refusals:
+        with pytest.raises(T.TableError) as info:
+            call()
+        assert (info.value.message, translate_error(info.value, "fr").message) == (english, french)
