@@ -247,3 +247,17 @@ def test_a_pool_refuses_to_go_below_zero_or_past_its_bound_in_both_languages() -
         with pytest.raises(T.TableError) as info:
             call()
         assert (info.value.message, translate_error(info.value, "fr").message) == (english, french)
+
+
+def test_a_missing_saved_roll_lists_the_table_s_names_and_the_members_own() -> None:
+    """The names a member rolls by: the table's, and their own without the member's prefix; never another
+    member's own."""
+    from diceengine.table.aliases import roll_saved, save_roll
+
+    table = T.new_table("g", "standard", "GM", ["Kira", "Jax"], provable=False)[0]
+    table = save_roll(table, "GM", "atk", "1d20")
+    table = save_roll(table, "Kira", "mine", "1d6", personal=True)
+    table = save_roll(table, "Jax", "his", "1d8", personal=True)
+    with pytest.raises(T.TableError) as info:
+        roll_saved(table, "Kira", "nope")
+    assert info.value.message == "no saved roll named 'nope' (saved: atk, mine)"
