@@ -261,3 +261,39 @@ def test_a_missing_saved_roll_lists_the_table_s_names_and_the_members_own() -> N
     with pytest.raises(T.TableError) as info:
         roll_saved(table, "Kira", "nope")
     assert info.value.message == "no saved roll named 'nope' (saved: atk, mine)"
+
+
+def test_a_members_luck_counts_their_checks_and_successes() -> None:
+    """Rolls against a difficulty are checks: luck counts them, their successes (read from the log here) and the
+    successes fair dice give on average (2D against 7: 21 of 36 totals, counted by hand)."""
+    table = T.new_table("g", "d6", "GM", ["Kira"], seed=4, provable=False)[0]
+    for _ in range(6):
+        table = T.roll(table, "Kira", "2D vs 7")
+    rolls = [e for e in table.log if e.kind == "roll"]
+    kira = T.luck(table)["Kira"]
+    assert (kira.rolls, kira.checks) == (6, 6)
+    assert kira.successes == sum(e.outcome["success"] for e in rolls) == 2  # fixed by the seed
+    assert kira.expected_successes == pytest.approx(6 * sum(1 for a in range(1, 7) for b in range(1, 7)
+                                                            if a + b >= 7) / 36)
+
+
+def test_an_undone_reroll_reads_back_as_it_was_logged() -> None:
+    """Export and import of a log where a re-roll was undone: every step reads back as it was, the first roll's
+    mark cleared in its own place."""
+    table, _ = T.new_table("t5", "standard", "GM", ["Kira"], seed=5, provable=False)
+    table = T.undo(T.reroll(T.roll(table, "Kira", "1d20"), "Kira"), "GM")
+    table = T.roll(table, "Kira", "1d8")
+    assert T.import_log(T.export_log(table)).log == table.log
+
+
+def test_a_seat_rolls_from_the_seed_it_is_given_and_readmits(tmp_path: Any) -> None:
+    pytest.importorskip("sqlalchemy")
+    with T.open_store(str(tmp_path / "t.sqlite")) as store:
+        table, keys = T.new_table("t8", "standard", "GM", ["Kira", "Jax"], seed=7)
+        store.create(table)
+        seat, gm = T.Seat(store, "t8", keys["Kira"]), T.Seat(store, "t8", keys["GM"])
+        assert seat.roll("10d20", seed=123).outcome == {"total": de.roll("10d20", seed=123).total}
+        gm.remove("Jax")
+        assert "Jax" in store.load("t8").barred
+        entry = gm.readmit("Jax")
+        assert (entry.kind, entry.target) == ("readmit", "Jax") and store.load("t8").barred == ()
