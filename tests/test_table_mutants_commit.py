@@ -87,3 +87,15 @@ def test_a_toll_that_refuses_leaves_its_step_untaken_and_the_next_steps_taken(tm
         assert a.answer().version == c.answer().version == version + 1
     with T.open_store(str(tmp_path / "t.sqlite"), create=False) as reopened:
         assert [reopened.load(name).version for name in "abc"] == [version + 1, version, version + 1]
+
+
+def test_a_step_committed_on_a_table_never_stored_is_not_found_naming_it(where):
+    """A commit of steps on a table the database does not hold: the table is not found (not a conflict), the
+    message naming it and the database, in English and French; nothing is stored."""
+    with T.open_store(where) as store:
+        table = T.roll(T.new_table("ghost", "standard", "GM", ["Kira"], provable=False)[0], "Kira", "1d6")
+        with pytest.raises(T.TableNotFound) as info:
+            store.commit(table, table.version - 1)
+        assert info.value.message == f"no table named 'ghost' in {store.shown}"
+        assert translate_error(info.value, "fr").message == f"pas de table nommée 'ghost' dans {store.shown}"
+        assert store.ids() == []
