@@ -99,3 +99,23 @@ def test_a_step_committed_on_a_table_never_stored_is_not_found_naming_it(where):
         assert info.value.message == f"no table named 'ghost' in {store.shown}"
         assert translate_error(info.value, "fr").message == f"pas de table nommée 'ghost' dans {store.shown}"
         assert store.ids() == []
+
+
+def test_a_commit_the_database_refuses_tells_each_caller_its_first_line(tmp_path):
+    """A group whose commit fails: each caller is told their step was not stored, with the first line of the
+    database's own words (not SQLAlchemy's wrapping of them), in English and French."""
+    with T.open_store(str(tmp_path / "t.sqlite")) as store:
+        for name in "ab":
+            store.create(T.new_table(name, "standard", "GM", ["Kira"], seed=7)[0])
+
+        def fail(conn: Any) -> None:
+            raise sa.exc.OperationalError("COMMIT", {}, Exception("disk I/O error\nmore about it"))
+
+        sa.event.listen(store.engine, "commit", fail)
+        group = [Request(name, lambda t: T.roll(t, "Kira", "1d6")) for name in "ab"]
+        Committer(store).commit_group(group)
+        for request, name in zip(group, "ab", strict=True):
+            assert request.result is None
+            assert str(request.error) == f"the step on the table '{name}' was not stored (disk I/O error)"
+            assert translate_error(request.error, "fr").message == \
+                f"l'étape sur la table '{name}' n'a pas été enregistrée (disk I/O error)"
