@@ -119,3 +119,17 @@ def test_a_commit_the_database_refuses_tells_each_caller_its_first_line(tmp_path
             assert str(request.error) == f"the step on the table '{name}' was not stored (disk I/O error)"
             assert translate_error(request.error, "fr").message == \
                 f"l'étape sur la table '{name}' n'a pas été enregistrée (disk I/O error)"
+
+
+def test_the_commit_thread_does_not_keep_the_process_alive(tmp_path):
+    """The store's commit thread is a daemon: a program that ends without closing its store still ends."""
+    import threading
+
+    store = T.open_store(str(tmp_path / "t.sqlite"))
+    try:
+        store.create(T.new_table("a", "standard", "GM", ["Kira"], seed=7)[0])
+        store.update("a", lambda t: T.roll(t, "Kira", "1d6"))
+        threads = [t for t in threading.enumerate() if t.name == "dice-table-commit"]
+        assert threads and all(t.daemon for t in threads)
+    finally:
+        store.close()
