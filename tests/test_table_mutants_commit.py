@@ -133,3 +133,9 @@ def test_the_commit_thread_does_not_keep_the_process_alive(tmp_path):
         assert threads and all(t.daemon for t in threads)
     finally:
         store.close()
+
+
+def test_an_in_memory_database_opens_without_being_created():
+    """``sqlite:///:memory:`` names no file: opening it with ``create=False`` is not refused as a missing file."""
+    with T.open_store("sqlite:///:memory:", create=False) as store:
+        assert store.ids() == []
