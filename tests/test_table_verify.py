@@ -125,6 +125,17 @@ def test_each_tampering_is_caught_and_its_first_step_named(what, doc, tamper, st
     assert (report.first.step, report.first.kind) == (step, kind), report.problems
 
 
+def test_a_broken_seal_and_a_reveal_that_misses_it_are_said_in_words():
+    """What a reader is told of the two seal problems (the kind aside): which roll, and which seal."""
+    forged = copy.deepcopy(GM_LOG)
+    _set(14, "sealed", "0" * 64)(forged)
+    assert T.verify(json.dumps(forged)).first == T.Problem(14, "seal", "the secret roll does not match its seal")
+    forged = copy.deepcopy(PLAYER_LOG)
+    _set(15, "outcome", lambda o: {**o, "total": o["total"] % 20 + 1})(forged)
+    assert T.verify(json.dumps(forged)).first == \
+        T.Problem(15, "reveal", "the roll revealed does not match the seal of step 8")
+
+
 @pytest.mark.parametrize("text", ["", "[]", "{}", '{"kind": "diceengine.table", "table": {"log": 3}}',
                                   '{"kind": "diceengine.table", "table": {"log": [], "version": 0}}', b"\xff"])
 def test_what_is_not_a_log_is_a_problem_not_a_traceback(text):
