@@ -139,3 +139,13 @@ def test_an_in_memory_database_opens_without_being_created():
     """``sqlite:///:memory:`` names no file: opening it with ``create=False`` is not refused as a missing file."""
     with T.open_store("sqlite:///:memory:", create=False) as store:
         assert store.ids() == []
+
+
+def test_sqlites_own_name_for_memory_is_a_database_in_memory(tmp_path, monkeypatch):
+    """``:memory:`` as a path is SQLite's name for a database in memory (as ``sqlite3.connect`` reads it), not a file
+    of that name in the current folder."""
+    monkeypatch.chdir(tmp_path)
+    with T.open_store(":memory:", create=False) as store:
+        store.create(T.new_table("a", "standard", "GM", ["Kira"], seed=7)[0])
+        assert store.ids() == ["a"]
+    assert list(tmp_path.iterdir()) == []

@@ -138,7 +138,10 @@ class TableStore(ABC):
 
 
 def _url(where: str) -> str:
-    """A database URL: a path is a SQLite file; ``postgresql://`` is read with psycopg 3."""
+    """A database URL: a path is a SQLite file (``:memory:``, SQLite's own name, a database in memory);
+    ``postgresql://`` is read with psycopg 3."""
+    if where == ":memory:":
+        return "sqlite:///:memory:"
     if "://" not in where:
         return "sqlite:///" + os.path.abspath(where)
     if where.startswith(("postgresql://", "postgres://")):
