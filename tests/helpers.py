@@ -169,6 +169,22 @@ def new_postgres_database() -> tuple[Any, str, str]:
     return admin, name, url.set(database=name).render_as_string(hide_password=False)
 
 
+def worker_postgres_database(server: str, worker: str) -> tuple[Any, str, str]:
+    """A database of its own for the pytest-xdist worker ``worker`` (``gw0``...) on the PostgreSQL server of the
+    URL ``server``: the server's admin engine (to drop it), its name (``<database>_<worker>``, made anew) and its
+    URL. The worker reads and creates its databases through it, so that two workers never share one."""
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(server.replace("postgresql://", "postgresql+psycopg://", 1))
+    name = f"{url.database or 'postgres'}_{worker}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:  # left by a run that was killed
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    mine = sa.engine.make_url(server).set(database=name).render_as_string(hide_password=False)
+    return admin, name, mine
+
+
 def drop_postgres_database(admin: Any, name: str) -> None:
     """Drop a database :func:`new_postgres_database` made (its connections closed first)."""
     import sqlalchemy as sa
