@@ -27,13 +27,13 @@ def pytest_configure(config: pytest.Config) -> None:
     """What the process's tests share, made its own: the web service's default tables database
     (``DICE_TABLE_DB``, else ``dice-tables.sqlite`` in the working directory, which every process would share) is
     a file in a folder of the session's; in a pytest-xdist worker, ``DICEENGINE_TEST_POSTGRES`` names a database
-    of the worker's (``<db>_gw0``, made here). Both are removed when the process ends."""
+    of the worker's (``<db>_gw0_<run>``, made here). Both are removed when the process ends."""
     _MADE["folder"] = Path(tempfile.mkdtemp(prefix="diceengine-tests-"))
     os.environ["DICE_TABLE_DB"] = str(_MADE["folder"] / "dice-tables.sqlite")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     server = os.environ.get("DICEENGINE_TEST_POSTGRES")
     if worker and server:
-        admin, name, url = worker_postgres_database(server, worker)
+        admin, name, url = worker_postgres_database(server, worker, os.environ["PYTEST_XDIST_TESTRUNUID"])
         _MADE["postgres"] = (admin, name)
         os.environ["DICEENGINE_TEST_POSTGRES"] = url
 
