@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.helpers import free_port
 
 CHROMIUM = os.environ.get("DICE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -45,12 +44,16 @@ def launched() -> Iterator[Any]:
 
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
-    """``app`` served by uvicorn in a thread on a free loopback port: its base URL until the block ends."""
+    """``app`` served by uvicorn in a thread on a free loopback port: its base URL until the block ends. The port
+    is bound here and handed to uvicorn bound, so that no other process (another pytest-xdist worker's server)
+    can take it between its choice and the server's start."""
     import uvicorn
 
-    port = free_port()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.time() + 60
     while not srv.started:
@@ -61,3 +64,4 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         srv.should_exit = True
         thread.join(30)
+        sock.close()

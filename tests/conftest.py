@@ -1,7 +1,10 @@
 """Test configuration: property tests are derandomized in CI; ``DICE_PROPERTY_SCALE=20`` digs deeper. The shared
-fixtures: ``where`` (a fresh database, SQLite and PostgreSQL) and ``browser`` (Debian's Chromium, one a module)."""
+fixtures: ``where`` (a fresh database, SQLite and PostgreSQL) and ``browser`` (Debian's Chromium, one a module).
+Under pytest-xdist (``-n``, on by default: ``pyproject.toml``), each worker has a PostgreSQL database of its own."""
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,11 +12,72 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.helpers import clear_engine_caches, database
+from tests.helpers import clear_engine_caches, database, drop_postgres_database, worker_postgres_database
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: what :func:`pytest_configure` made for the session (or the worker), removed by :func:`pytest_unconfigure`
+_MADE: dict[str, Any] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """What the process's tests share, made its own: the web service's default tables database
+    (``DICE_TABLE_DB``, else ``dice-tables.sqlite`` in the working directory, which every process would share) is
+    a file in a folder of the session's; in a pytest-xdist worker, ``DICEENGINE_TEST_POSTGRES`` names a database
+    of the worker's (``<db>_gw0_<run>``, made here). Both are removed when the process ends."""
+    _MADE["folder"] = Path(tempfile.mkdtemp(prefix="diceengine-tests-"))
+    os.environ["DICE_TABLE_DB"] = str(_MADE["folder"] / "dice-tables.sqlite")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    server = os.environ.get("DICEENGINE_TEST_POSTGRES")
+    if worker and server:
+        admin, name, url = worker_postgres_database(server, worker, os.environ["PYTEST_XDIST_TESTRUNUID"])
+        _MADE["postgres"] = (admin, name)
+        os.environ["DICEENGINE_TEST_POSTGRES"] = url
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Remove what :func:`pytest_configure` made, once the tests and their fixtures are done (in a worker, before
+    it reports its end: after that, pytest-xdist interrupts a worker that has not exited within seconds)."""
+    pytest_unconfigure(session.config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove what :func:`pytest_configure` made (if :func:`pytest_sessionfinish` did not: a run stopped early)."""
+    if "postgres" in _MADE:
+        drop_postgres_database(*_MADE.pop("postgres"))
+    if "folder" in _MADE:
+        shutil.rmtree(_MADE.pop("folder"), ignore_errors=True)
+
+
+#: test files whose tests pytest-xdist hands out one by one, first (each of theirs a unit of work): each test starts
+#: server processes that keep a core busy for a minute or more (Schemathesis), so that the workers share them
+ONE_BY_ONE = ("tests/test_schemathesis.py",)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (pyproject's addopts), with the tests of :data:`ONE_BY_ONE` units of their own, handed
+    out before the files: a file's tests run in one worker, in order, its module fixtures made once, as in a
+    serial run. Other modes are pytest-xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Files(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in ONE_BY_ONE else path
+
+        def _assign_work_unit(self, node: Any) -> None:
+            for scope in reversed([s for s in self.workqueue if s.split("::", 1)[0] in ONE_BY_ONE]):
+                self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
+
+    return Files(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

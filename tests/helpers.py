@@ -169,6 +169,22 @@ def new_postgres_database() -> tuple[Any, str, str]:
     return admin, name, url.set(database=name).render_as_string(hide_password=False)
 
 
+def worker_postgres_database(server: str, worker: str, run: str) -> tuple[Any, str, str]:
+    """A new database of its own for the pytest-xdist worker ``worker`` (``gw0``...) of the run ``run`` (an id)
+    on the PostgreSQL server of the URL ``server``: the server's admin engine (to drop it), its name
+    (``<database>_<worker>_<run>``) and its URL. The worker reads and makes its databases through it, so that no
+    two workers share one, of one run or of two runs at once."""
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(server.replace("postgresql://", "postgresql+psycopg://", 1))
+    name = f"{(url.database or 'postgres')[:40]}_{worker}_{run[:12]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    mine = sa.engine.make_url(server).set(database=name).render_as_string(hide_password=False)
+    return admin, name, mine
+
+
 def drop_postgres_database(admin: Any, name: str) -> None:
     """Drop a database :func:`new_postgres_database` made (its connections closed first)."""
     import sqlalchemy as sa

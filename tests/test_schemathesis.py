@@ -157,15 +157,37 @@ RUNS = {"dice": ("sqlite", None),
         "keyed-sqlite": ("sqlite", True), "keyed-postgresql": ("postgresql", True)}
 
 
+class _Runs(dict[str, Any]):
+    """Run name -> its future, submitted to ``pool`` when first asked for."""
+
+    def __init__(self, pool: ThreadPoolExecutor, tmp_path_factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.pool, self.tmp_path_factory = pool, tmp_path_factory
+
+    def __missing__(self, name: str) -> Any:
+        self[name] = self.pool.submit(_run, *RUNS[name], self.tmp_path_factory.mktemp(name))
+        return self[name]
+
+    def start(self, name: str) -> None:
+        """Submit ``name``'s run now."""
+        self.__missing__(name)
+
+
 @pytest.fixture(scope="module")
 def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The runs of the module's selected tests, started together, two at a time: a run's client is one process
     bound to one core (its workers are threads), so two runs keep both of CI's cores busy. Each test waits for
-    its own (a skip or failure of its set-up is raised in the test)."""
-    wanted = [item.callspec.params["run"] for item in request.session.items
-              if item.module is request.module and hasattr(item, "callspec")]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        yield {name: pool.submit(_run, *RUNS[name], tmp_path_factory.mktemp(name)) for name in wanted}
+    its own (a skip or failure of its set-up is raised in the test). Under pytest-xdist's workers, which keep
+    the cores busy themselves and get this module's tests one by one (``tests/conftest.py``), a test starts its
+    own run, one at a time."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    with ThreadPoolExecutor(max_workers=2 if workers < 2 else 1) as pool:
+        started = _Runs(pool, tmp_path_factory)
+        if workers < 2:
+            for item in request.session.items:
+                if item.module is request.module and hasattr(item, "callspec"):
+                    started.start(item.callspec.params["run"])
+        yield started
 
 
 @pytest.mark.slow
