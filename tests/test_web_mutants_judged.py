@@ -1,0 +1,159 @@
+"""What the web service does where mutmut could not see the tests that check it (issue 38): code run while the
+modules are imported (a request model's settings, the application built at import) and code run in the compute
+workers (the CPU budget, the warming of a worker), here called in the test's own process, so that a mutant of
+it is judged by a test that calls it, as a developer's slip there would be."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
+
+from pydantic import ValidationError
+
+from diceengine.errors import DiceLimitError
+from diceengine.web.models import _example, _Strict
+from diceengine.web.offload import _alarm, _budgeted, _warm
+
+
+def test_a_request_model_documents_its_example_and_takes_only_its_own_fields_of_their_type() -> None:
+    """A request model given ``_example``'s settings (as every computing route's is, at import): its schema shows
+    the example whole; a field of the wrong JSON type, or a field of no name of its own, is refused."""
+
+    class Asked(_Strict):
+        model_config = _example(expression="3d6", n=2)
+
+        expression: str
+        n: int = 1
+
+    assert Asked.model_json_schema()["examples"] == [{"expression": "3d6", "n": 2}]
+    assert Asked.model_validate_json('{"expression": "3d6", "n": 2}').n == 2
+    for wrong in ('{"expression": "3d6", "n": "2"}', '{"expression": 3, "n": 2}', '{"expression": "3d6", "n": true}'):
+        with pytest.raises(ValidationError):
+            Asked.model_validate_json(wrong)
+    with pytest.raises(ValidationError) as extra:
+        Asked.model_validate_json('{"expression": "3d6", "count": 2}')
+    assert extra.value.errors()[0]["type"] == "extra_forbidden"
+
+
+def burn(seconds: float) -> str:
+    """Spin for ``seconds`` of this process's CPU."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return "finished"
+
+
+def burn_swallowing_once(seconds: float) -> str:
+    """Spin for ``seconds`` of CPU, swallowing the first interruption whatever it is (a bare ``except``)."""
+    end = time.process_time() + seconds
+    try:
+        while time.process_time() < end:
+            pass
+    except BaseException:  # noqa: BLE001, S110 - swallowed: the timer must fire again
+        pass
+    while time.process_time() < end:
+        pass
+    return "finished"
+
+
+@pytest.fixture
+def worker_signal() -> Iterator[None]:
+    """This process set up as a compute worker's CPU timer is (``_init_worker``'s handler), put back after."""
+    before = signal.signal(signal.SIGPROF, _alarm)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, before)
+
+
+@pytest.mark.usefixtures("worker_signal")
+@pytest.mark.parametrize("task", [burn, burn_swallowing_once])
+def test_a_task_past_its_cpu_budget_is_the_engines_limit_error_and_the_timer_is_off(task: Any) -> None:
+    """What a worker runs: past its budget of CPU a task is stopped with the engine's limit error naming the
+    budget, even if it swallows the first signal; after it the CPU timer is off."""
+    with pytest.raises(DiceLimitError) as err:
+        _budgeted(0.15, task, 30.0)
+    assert str(err.value) == ("this request needs more than 0.15 s of computation; ask for fewer dice or a "
+                              "smaller pool")
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+@pytest.mark.usefixtures("worker_signal")
+def test_a_task_within_its_cpu_budget_answers_and_the_timer_is_off() -> None:
+    """A task within its budget answers what it returns, and leaves no timer running after it."""
+    assert _budgeted(5.0, burn, 0.01) == "finished"
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert _budgeted(5.0, divmod, 17, 5) == (3, 2)  # every argument passed on
+
+
+@pytest.mark.usefixtures("worker_signal")
+def test_the_cpu_timer_fires_at_the_budget_then_every_tenth_of_it() -> None:
+    """While a task runs, the timer is set to the budget, then to fire again every tenth of it (a task that
+    swallows one signal still stops soon after)."""
+    left, every = _budgeted(5.0, signal.getitimer, signal.ITIMER_PROF)
+    assert left == pytest.approx(5.0, abs=0.1) and every == pytest.approx(0.5, abs=0.01)  # the kernel rounds to its tick
+
+
+def test_a_worker_warms_with_every_systems_first_example() -> None:
+    """A new worker computes the exact odds of each system's first example before its first request: it answers
+    true once done (an example that no longer computes would fail here)."""
+    assert _warm() is True
+
+
+def test_the_workers_default_to_the_environments_or_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """``create_app()`` computes in ``$DICE_WEB_WORKERS`` worker processes, one when it is not set; a number
+    given wins over it."""
+    from diceengine.web import create_app
+    from diceengine.web.tables import TableSettings
+
+    def workers(**given: Any) -> int:
+        return create_app(tables=TableSettings(db=str(tmp_path / "t.sqlite")), **given).state.offload.workers
+
+    monkeypatch.delenv("DICE_WEB_WORKERS", raising=False)
+    assert workers() == 1
+    monkeypatch.setenv("DICE_WEB_WORKERS", "3")
+    assert (workers(), workers(workers=0)) == (3, 0)
+
+
+def test_the_openapi_document_names_the_service_and_every_routes_refusals_of_a_body(tmp_path: Any) -> None:
+    """The OpenAPI document's title, version and description, and on every route the gate's refusals: 413 (a body
+    past 64 KiB) and 422, each in the error shape."""
+    from fastapi.testclient import TestClient
+
+    from diceengine import __version__
+    from diceengine.web import create_app
+    from diceengine.web.tables import TableSettings
+
+    app = create_app(workers=0, tables=TableSettings(db=str(tmp_path / "t.sqlite")))
+    with TestClient(app) as c:
+        schema = c.get("/openapi.json").json()
+    assert schema["info"] == {"title": "diceengine", "version": __version__, "description": (
+        "Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")}
+    error = {"$ref": "#/components/schemas/ErrorResponse"}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            answers = operation["responses"]
+            assert answers["413"]["description"] == "a body past 64 KiB", (method, path)
+            assert answers["413"]["content"]["application/json"]["schema"] == error, (method, path)
+            assert answers["422"]["content"]["application/json"]["schema"] == error, (method, path)
+
+
+def test_an_encounter_nested_too_deeply_is_refused_in_words(tmp_path: Any) -> None:
+    """An encounter's text nested deeper than its reader goes (JSON or TOML) is the engine's refusal saying so, in
+    the caller's language, never a failure of the service."""
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        for form, text in (("json", "[" * 5_000), ("toml", "a = " + "[" * 5_000)):
+            en = c.post("/api/fight", json={"text": text, "format": form})
+            fr = c.post("/api/fight", json={"text": text, "format": form}, headers={"Accept-Language": "fr"})
+            assert en.status_code == 400 and en.json()["error"] == "value"
+            assert en.json()["message"] == f"encounter: not valid {form.upper()}: nested too deeply"
+            assert fr.status_code == 400 and fr.json()["message"] == f"encounter : {form.upper()} invalide : nested too deeply"
