@@ -157,3 +157,61 @@ def test_an_encounter_nested_too_deeply_is_refused_in_words(tmp_path: Any) -> No
             assert en.status_code == 400 and en.json()["error"] == "value"
             assert en.json()["message"] == f"encounter: not valid {form.upper()}: nested too deeply"
             assert fr.status_code == 400 and fr.json()["message"] == f"encounter : {form.upper()} invalide : nested too deeply"
+
+
+def test_an_empty_list_of_rulesets_is_refused_in_words(tmp_path: Any) -> None:
+    """``systems: []`` asks for no ruleset: refused with the engine's words, in the caller's language."""
+    from .test_web_fights import _roark
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        en = c.post("/api/fight", json={"encounter": _roark(), "systems": []})
+        fr = c.post("/api/fight", json={"encounter": _roark(), "systems": []}, headers={"Accept-Language": "fr"})
+    assert (en.status_code, en.json()["error"]) == (400, "value")
+    assert en.json()["message"] == "bad encounter: no ruleset asked for"
+    assert fr.json()["message"] == "rencontre invalide : no ruleset asked for"
+
+
+def test_a_database_address_is_kept_out_of_its_error_whatever_its_form() -> None:
+    """A socket's folder given in a URL's query (no host) is still the address: an error naming it is not said;
+    an address SQLAlchemy cannot read is matched as written (no failure of its own)."""
+    from diceengine.web.table_access import _without_address
+
+    socket = "postgresql://kira@/night?host=/var/run/secret-sock"
+    reason = 'connection to server on socket "/var/run/secret-sock/.s.PGSQL.5432" failed: No such file or directory'
+    assert _without_address(reason, socket) == "unreachable"
+    assert _without_address("server closed the connection", socket) == "server closed the connection"
+    unread = "postgresql://hidden_user@db.example:port/hidden_db"  # its port is no number
+    assert _without_address("invalid port", unread) == "invalid port"
+    assert _without_address("no database hidden_db: gone", unread) == "unreachable"
+
+
+def test_the_exact_odds_name_a_systems_own_chances_as_words(tmp_path: Any) -> None:
+    """``/api/odds`` of an FFG check gives, beside its fields' chances, the chances the system names
+    (``P(net advantage)`` as ``net advantage``), each as the published dice's faces enumerated say."""
+    from .test_ffg import published_pool
+    from .test_web_tables import make_client
+
+    with make_client(tmp_path) as c:
+        chances = c.post("/api/odds", json={"expression": "1a1p vs 1d", "system": "ffg"}).json()["chances"]
+    pool = published_pool(["ability", "proficiency", "difficulty"])
+    assert set(chances) == {"succeeded", "triumph", "despair", "net advantage"}
+    assert chances["net advantage"] == pytest.approx(float(sum(p for k, p in pool.items() if k[1] > 0)), abs=1e-12)
+    assert chances["succeeded"] == pytest.approx(float(sum(p for k, p in pool.items() if k[0] > 0)), abs=1e-12)
+    assert chances["triumph"] == pytest.approx(1 / 12, abs=1e-12) and chances["despair"] == 0
+
+
+def test_a_rule_given_an_argument_it_does_not_take_names_what_it_takes(tmp_path: Any) -> None:
+    """A rule run with an argument of no name of its signature is refused with its parameters listed, in the
+    caller's language."""
+    from .test_web_tables import make_client
+
+    body = {"arguments": {"code": "4D", "declared": 2, "speed": 1, "luck": 2}}
+    with make_client(tmp_path) as c:
+        en = c.post("/api/systems/d6/rules/multiple_action_codes", json=body)
+        fr = c.post("/api/systems/d6/rules/multiple_action_codes", json=body, headers={"Accept-Language": "fr"})
+    assert en.status_code == 400 and fr.status_code == 400
+    assert en.json()["message"] == ("multiple_action_codes takes code, declared, reactions_after, running, wounded, "
+                                    "not speed, luck")
+    assert fr.json()["message"] == ("multiple_action_codes prend code, declared, reactions_after, running, wounded, "
+                                    "pas speed, luck")
