@@ -215,3 +215,34 @@ def test_a_rule_given_an_argument_it_does_not_take_names_what_it_takes(tmp_path:
                                     "not speed, luck")
     assert fr.json()["message"] == ("multiple_action_codes prend code, declared, reactions_after, running, wounded, "
                                     "pas speed, luck")
+
+
+def _kept(limit: Any) -> set[str]:
+    import sqlalchemy as sa
+
+    with limit.engine.connect() as conn:
+        return {r.who for r in conn.execute(sa.text("SELECT who FROM dice_buckets"))}
+
+
+def test_shared_buckets_are_evicted_every_so_many_takes_down_to_their_size(where: str) -> None:
+    """The database's buckets are evicted every ``evict_every`` takes (none before: a server starting forgets no
+    other server's bucket), down to ``size``, the least recently used first, however many are past it."""
+    from .test_web_ratelimit import Clock, shared
+
+    clock = Clock()
+    first = shared(where, clock, size=1, evict_every=1000)
+    for who in ("a", "b"):
+        clock.now += 1
+        assert first.take(who)
+    second = shared(where, clock, size=1, evict_every=3)
+    kept = []
+    for who in ("c", "d", "e", "f"):
+        clock.now += 1
+        assert second.take(who)
+        kept.append(_kept(second))
+    assert kept == [{"a", "b", "c"}, {"a", "b", "c", "d"}, {"e"}, {"e", "f"}]
+    third = shared(where, clock, size=2, evict_every=1)  # one past its size: the oldest goes
+    clock.now += 1
+    assert third.take("g") and _kept(third) == {"f", "g"}
+    for limit in (first, second, third):
+        limit.close()
