@@ -6,6 +6,7 @@ it is judged by a test that calls it, as a developer's slip there would be."""
 from __future__ import annotations
 
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -246,3 +247,33 @@ def test_shared_buckets_are_evicted_every_so_many_takes_down_to_their_size(where
     assert third.take("g") and _kept(third) == {"f", "g"}
     for limit in (first, second, third):
         limit.close()
+
+
+def test_a_roll_is_answered_by_the_hot_path_and_the_route_only_under_a_prefix(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``POST /api/roll`` is the hot path's (``RollFastPath``) at the application's root; its route answers only
+    where the hot path cannot see the path (the application mounted under a prefix): the same answer."""
+    from fastapi.testclient import TestClient
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    from diceengine.web import create_app
+    from diceengine.web.tables import TableSettings
+
+    web_app = sys.modules["diceengine.web.app"]  # the module (the package's ``app`` is the application)
+    routed: list[bytes] = []
+    real = web_app.roll_response
+
+    async def counted(body: bytes, *args: Any) -> Any:
+        routed.append(body)
+        return await real(body, *args)
+
+    monkeypatch.setattr(web_app, "roll_response", counted)  # the route's, not the hot path's own import
+    app = create_app(workers=0, tables=TableSettings(db=str(tmp_path / "t.sqlite")))
+    body = {"expression": "3d6", "seed": 5}
+    with TestClient(app) as direct, TestClient(Starlette(routes=[Mount("/dice", app=app)])) as mounted:
+        fast = direct.post("/api/roll", json=body)
+        assert fast.status_code == 200 and routed == []
+        slow = mounted.post("/dice/api/roll", json=body)
+        assert slow.status_code == 200 and len(routed) == 1
+    assert fast.json() == slow.json()
