@@ -277,3 +277,17 @@ def test_a_roll_is_answered_by_the_hot_path_and_the_route_only_under_a_prefix(
         slow = mounted.post("/dice/api/roll", json=body)
         assert slow.status_code == 200 and len(routed) == 1
     assert fast.json() == slow.json()
+
+
+def test_the_pages_extractor_gives_each_marked_word_with_its_line_in_the_files_encoding() -> None:
+    """Babel's extractor of the page (``extract_html``): each marked element's words or marked attribute, with the
+    line it starts on (what the catalogue's ``#:`` comments say), read in the encoding Babel gives."""
+    import io
+
+    from diceengine.web.words import extract_html
+
+    page = ('<html>\n<body>\n  <p data-t>Exact\n   odds</p>\n'
+            '  <input data-t-placeholder placeholder="Expression">\n  <b data-t="Déjà vu"></b>\n</body></html>\n')
+    expected = [(3, "t", "Exact odds", []), (5, "t", "Expression", []), (6, "t", "Déjà vu", [])]
+    assert list(extract_html(io.BytesIO(page.encode("utf-8")), {}, (), {})) == expected
+    assert list(extract_html(io.BytesIO(page.encode("latin-1")), {}, (), {"encoding": "latin-1"})) == expected
