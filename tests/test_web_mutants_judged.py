@@ -291,3 +291,22 @@ def test_the_pages_extractor_gives_each_marked_word_with_its_line_in_the_files_e
     expected = [(3, "t", "Exact odds", []), (5, "t", "Expression", []), (6, "t", "Déjà vu", [])]
     assert list(extract_html(io.BytesIO(page.encode("utf-8")), {}, (), {})) == expected
     assert list(extract_html(io.BytesIO(page.encode("latin-1")), {}, (), {"encoding": "latin-1"})) == expected
+
+
+def test_cors_allows_the_headers_and_methods_a_table_needs_and_no_other(tmp_path: Any) -> None:
+    """For an allowed origin, a preflight asking for a member's key, a JSON body or the live log's resumption
+    (``Last-Event-ID``), in any case, with GET or POST, is allowed; any other header or method is refused."""
+    from .test_web_tables import make_client
+
+    origin = {"Origin": "https://vtt.example"}
+    with make_client(tmp_path, origins=["https://vtt.example"]) as c:
+        def preflight(method: str, headers: str) -> int:
+            return c.options("/tables", headers={**origin, "Access-Control-Request-Method": method,
+                                                 "Access-Control-Request-Headers": headers}).status_code
+
+        assert preflight("POST", "authorization, content-type") == 200
+        assert preflight("GET", "Authorization, Last-Event-ID") == 200
+        assert preflight("GET", "last-event-id") == 200
+        assert preflight("POST", "authorization, x-forwarded-for") == 400
+        assert preflight("DELETE", "authorization") == 400
+        assert preflight("PUT", "content-type") == 400
