@@ -310,3 +310,30 @@ def test_cors_allows_the_headers_and_methods_a_table_needs_and_no_other(tmp_path
         assert preflight("POST", "authorization, x-forwarded-for") == 400
         assert preflight("DELETE", "authorization") == 400
         assert preflight("PUT", "content-type") == 400
+
+
+def test_following_a_table_gone_since_its_key_was_checked_is_not_found(tmp_path: Any) -> None:
+    """The live log's hub asked to follow a table that is not (or no longer) in the store: the table's own
+    not-found error naming it (the stream then ends quietly), and no watch kept for it."""
+    import asyncio
+
+    from diceengine.table import TableNotFound
+    from diceengine.web.table_access import TableSettings, TableState
+    from diceengine.web.table_events import Hub
+
+    state = TableState(TableSettings(db=str(tmp_path / "t.sqlite")))
+    hub = Hub(state)
+
+    async def follow() -> None:
+        try:
+            with pytest.raises(TableNotFound) as gone:
+                await hub.follow("gone")
+            assert gone.value.message == f"no table named 'gone' in {state.store.shown}"
+            assert hub.watches == {}
+        finally:
+            hub.stop()
+
+    try:
+        asyncio.run(follow())
+    finally:
+        state.close()
