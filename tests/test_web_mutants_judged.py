@@ -337,3 +337,55 @@ def test_following_a_table_gone_since_its_key_was_checked_is_not_found(tmp_path:
         asyncio.run(follow())
     finally:
         state.close()
+
+
+def test_a_hot_path_reads_a_body_in_pieces_until_it_ends_or_passes_its_limit() -> None:
+    """``read_body`` (both hot paths'): every piece of a body until the last, ``(body, True)``; past the limit it
+    stops, ``(what came, False)``, the rest left to come; a client gone is ``None``."""
+    import asyncio
+
+    from diceengine.web.fastpath import read_body
+
+    def receiving(*messages: dict[str, Any]) -> Any:
+        sent = iter(messages)
+
+        async def receive() -> dict[str, Any]:
+            return next(sent)
+
+        return receive
+
+    def piece(body: bytes, more: bool) -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": more}
+
+    assert asyncio.run(read_body(receiving(piece(b"abcd", True), piece(b"ef", True), piece(b"", False)), 6)) == (
+        b"abcdef", True)
+    assert asyncio.run(read_body(receiving(piece(b"abcd", True), piece(b"efgh", True), piece(b"ijkl", False)), 5)) == (
+        b"abcdefgh", False)
+    assert asyncio.run(read_body(receiving({"type": "http.request", "body": b"{}"}), 5)) == (b"{}", True)
+    assert asyncio.run(read_body(receiving(piece(b"ab", True), {"type": "http.disconnect"}), 5)) is None
+
+
+def test_a_pool_whose_worker_died_is_started_again_for_the_next_task() -> None:
+    """A worker killed (out of memory, a signal): the pool is broken; the next task starts a new pool and is
+    computed there."""
+    import asyncio
+    import os
+
+    from diceengine.web.offload import Offloader
+
+    off = Offloader(workers=1, cpu_seconds=5.0)
+    off.start()
+    try:
+        pool = off._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(1000):  # the pool's own thread marks it broken once it sees the worker gone
+            if pool._broken:  # type: ignore[attr-defined]
+                break
+            time.sleep(0.01)
+        assert pool._broken  # type: ignore[attr-defined]
+        assert asyncio.run(off.run(divmod, 17, 5)) == (3, 2)
+        assert off._pool is not pool
+    finally:
+        off.stop()
