@@ -389,3 +389,18 @@ def test_a_pool_whose_worker_died_is_started_again_for_the_next_task() -> None:
         assert off._pool is not pool
     finally:
         off.stop()
+
+
+def test_stopping_the_workers_cancels_the_tasks_not_yet_begun() -> None:
+    """The server stopping stops its workers without computing the tasks still waiting (their requests are gone
+    with it): those are cancelled, and every task is done once the workers are stopped."""
+    from diceengine.web.offload import Offloader
+
+    off = Offloader(workers=1, cpu_seconds=5.0)
+    off.start()
+    pool = off._pool
+    assert pool is not None
+    futures = [pool.submit(burn, 0.3) for _ in range(6)]
+    off.stop()
+    assert all(f.done() for f in futures)
+    assert sum(f.cancelled() for f in futures) >= 3  # the pool queues at most one task beyond its running one
