@@ -150,6 +150,13 @@ def refused(rule: Callable[..., Any], state: Any, *args: Any, match: str | None 
     return err.value
 
 
+def service_workers() -> int:
+    """The compute workers of a test's web service: one, as ``dice serve`` runs it; none under mutmut
+    (``python -m tests.mutation``), where a function run in a worker process links no test to its mutants (mutmut
+    records the calls of the test's own process only), so that the service's tests judge them in this process."""
+    return 0 if os.environ.get("MUTANT_UNDER_TEST") else 1
+
+
 def new_postgres_database() -> tuple[Any, str, str]:
     """A new, empty database on the PostgreSQL server of ``DICEENGINE_TEST_POSTGRES``: the server's admin engine
     (to drop it), its name and its URL. Skips the test where the variable is unset, fails it under CI (which

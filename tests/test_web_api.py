@@ -34,12 +34,14 @@ from diceengine.web.models import MAX_CHECKS, MAX_ROLLS, MAX_SAMPLE
 from diceengine.web.service import engine_features
 
 from .conftest import examples
+from .helpers import service_workers
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    """The application with one worker process (the way ``dice serve`` runs it)."""
-    with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
+    """The application with one worker process (the way ``dice serve`` runs it; none under mutmut:
+    ``service_workers``)."""
+    with TestClient(create_app(workers=service_workers()), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -26,6 +26,8 @@ from diceengine.web import create_app
 from diceengine.web.fights import MAX_FIGHTS
 from diceengine.web.tables import TableSettings
 
+from .helpers import service_workers
+
 ROOT = Path(__file__).resolve().parents[1]
 ROARK = ROOT / "examples" / "roark.toml"
 SQUAD = ROOT / "examples" / "stormtroopers.toml"
@@ -34,9 +36,11 @@ STATIC = ROOT / "diceengine" / "web" / "static" / "encounters"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """The application with one worker process (the way ``dice serve`` runs it)."""
+    """The application with one worker process (the way ``dice serve`` runs it; none under mutmut:
+    ``service_workers``)."""
     db = tmp_path_factory.mktemp("tables") / "t.sqlite"
-    with TestClient(create_app(workers=1, tables=TableSettings(db=str(db))), raise_server_exceptions=False) as c:
+    with TestClient(create_app(workers=service_workers(), tables=TableSettings(db=str(db))),
+                    raise_server_exceptions=False) as c:
         yield c
 
 

@@ -144,3 +144,29 @@ def test_a_large_body_and_doubled_headers_are_the_routes(pair: Any, routed: list
         r = c.post(f"/tables/{t['id']}/roll", json={"expression": "2a"},
                    headers=[("Authorization", f"Bearer {t['keys']['Kira']}"), ("Authorization", "Bearer wrong")])
         assert r.status_code == 200, fast
+
+
+def test_a_large_body_sent_in_pieces_is_refused_on_both_paths(pair: Any, routed: list[int]) -> None:
+    """A body past 64 KiB sent without its length, in pieces: the hot path stops reading past the limit and hands
+    the route what it read with the rest still to come; both paths refuse it as too large, in the same words."""
+    big = b'{"expression": "2a", "options": {"x": "' + b"y" * 100_000 + b'"}}'
+    answers = {}
+    for fast, (c, t) in pair.items():
+        pieces = iter([big[i:i + 8192] for i in range(0, len(big), 8192)])
+        answers[fast] = c.post(f"/tables/{t['id']}/roll", content=pieces,
+                               headers={"Content-Type": "application/json", **bearer(t["keys"]["Kira"])})
+        assert "content-length" not in answers[fast].request.headers
+    assert answers[True].status_code == answers[False].status_code == 413
+    assert answers[True].json()["error"] == "too_large" and answers[True].text == answers[False].text
+    assert routed == []
+
+
+def test_a_json_body_with_its_charset_is_the_hot_paths(pair: Any, routed: list[int]) -> None:
+    """``application/json; charset=utf-8`` (a parameter after the type, in any case) is a JSON body the hot path
+    takes."""
+    c, t = pair[True]
+    for content_type in ("application/json; charset=utf-8", "Application/JSON;charset=UTF-8"):
+        r = c.post(f"/tables/{t['id']}/roll", content=b'{"expression": "2a"}',
+                   headers={"Content-Type": content_type, **bearer(t["keys"]["Kira"])})
+        assert r.status_code == 200 and r.json()["step"]["kind"] == "roll", content_type
+    assert routed == []
