@@ -157,7 +157,7 @@ def test_an_encounter_nested_too_deeply_is_refused_in_words(tmp_path: Any) -> No
             fr = c.post("/api/fight", json={"text": text, "format": form}, headers={"Accept-Language": "fr"})
             assert en.status_code == 400 and en.json()["error"] == "value"
             assert en.json()["message"] == f"encounter: not valid {form.upper()}: nested too deeply"
-            assert fr.status_code == 400 and fr.json()["message"] == f"encounter : {form.upper()} invalide : nested too deeply"
+            assert fr.status_code == 400 and fr.json()["message"] == f"encounter : {form.upper()} invalide : imbriqué trop profondément"
 
 
 def test_an_empty_list_of_rulesets_is_refused_in_words(tmp_path: Any) -> None:
@@ -170,7 +170,7 @@ def test_an_empty_list_of_rulesets_is_refused_in_words(tmp_path: Any) -> None:
         fr = c.post("/api/fight", json={"encounter": _roark(), "systems": []}, headers={"Accept-Language": "fr"})
     assert (en.status_code, en.json()["error"]) == (400, "value")
     assert en.json()["message"] == "bad encounter: no ruleset asked for"
-    assert fr.json()["message"] == "rencontre invalide : no ruleset asked for"
+    assert fr.json()["message"] == "rencontre invalide : aucune règle demandée"
 
 
 def test_a_database_address_is_kept_out_of_its_error_whatever_its_form() -> None:

@@ -86,7 +86,7 @@ def _parse(req: FightRequest) -> Any:
             raise _located(N_("{path}: not valid JSON: {reason}"), err.msg, text, err.lineno, err.colno) from None
         except RecursionError:
             raise DiceValueError(N_("{path}: not valid JSON: {reason}"), path="encounter",
-                                 reason="nested too deeply") from None
+                                 reason=[N_("nested too deeply")]) from None
     import tomllib
 
     try:
@@ -99,7 +99,7 @@ def _parse(req: FightRequest) -> Any:
         raise _located(N_("{path}: not valid TOML: {reason}"), reason, text, int(at[1]), int(at[2])) from None
     except RecursionError:
         raise DiceValueError(N_("{path}: not valid TOML: {reason}"), path="encounter",
-                             reason="nested too deeply") from None
+                             reason=[N_("nested too deeply")]) from None
 
 
 def _located(template: str, reason: str, text: str, line: int, column: int) -> DiceValueError:
@@ -117,7 +117,7 @@ def do_fight(req: FightRequest) -> FightResponse:
     encounter = load_encounter(_parse(req))
     if req.systems is not None:
         if not req.systems:
-            raise DiceValueError(N_("bad encounter: {faults}"), faults="no ruleset asked for")
+            raise DiceValueError(N_("bad encounter: {faults}"), faults=[N_("no ruleset asked for")])
         for system in req.systems:
             encounter[system]  # the engine's error naming the rulesets written
     results = compare(encounter, req.systems, req.method, req.fights, req.seed, req.rounds)
