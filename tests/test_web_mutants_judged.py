@@ -21,6 +21,8 @@ from diceengine.errors import DiceLimitError
 from diceengine.web.models import _example, _Strict
 from diceengine.web.offload import _alarm, _budgeted, _warm
 
+from .test_web_offload import burn, burn_swallowing_once  # the worker tasks, importable by a worker
+
 
 def test_a_request_model_documents_its_example_and_takes_only_its_own_fields_of_their_type() -> None:
     """A request model given ``_example``'s settings (as every computing route's is, at import): its schema shows
@@ -40,27 +42,6 @@ def test_a_request_model_documents_its_example_and_takes_only_its_own_fields_of_
     with pytest.raises(ValidationError) as extra:
         Asked.model_validate_json('{"expression": "3d6", "count": 2}')
     assert extra.value.errors()[0]["type"] == "extra_forbidden"
-
-
-def burn(seconds: float) -> str:
-    """Spin for ``seconds`` of this process's CPU."""
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-    return "finished"
-
-
-def burn_swallowing_once(seconds: float) -> str:
-    """Spin for ``seconds`` of CPU, swallowing the first interruption whatever it is (a bare ``except``)."""
-    end = time.process_time() + seconds
-    try:
-        while time.process_time() < end:
-            pass
-    except BaseException:  # noqa: BLE001, S110 - swallowed: the timer must fire again
-        pass
-    while time.process_time() < end:
-        pass
-    return "finished"
 
 
 @pytest.fixture

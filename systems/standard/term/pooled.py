@@ -120,7 +120,7 @@ class PoolTerm(DiceTerm):
 
     def _counted_roller(self, throw: Callable[[Any, list], int]) -> Callable[[Any, list], int]:
         """:func:`run_one` with what it reads bound once a term (the evaluator's own ``next_state``, the shown faces
-        in its order): the hot path of ``6d6mt``; ``tests/test_matching_dice.py`` compares it with :func:`run_one`."""
+        in its order): the hot path of ``6d6mt``; ``tests/test_pooled_fast_roll.py`` compares it with :func:`run_one`."""
         evaluator = self.pool.evaluator
         step, start, highest = evaluator.next_state, evaluator.initial(), evaluator.order == "highest"
 
