@@ -147,9 +147,6 @@ class TermText:
         """:meth:`parts` compiled for one format and language (``text``: a part's text): ``data -> the
         text of the parts``, each face's text asked once."""
         spec = self.spec
-        opening, sep = text("["), text(", ")
-        closing = text("]") + (text(f" ({spec.label})") if spec.label else "")
-        run = dice_writer(text, spec.kind, spec.sides, ", ", spec.label) if spec.plain else None
         literals = {s: text(s) for s in ("+", " ")}
         known: dict[int, tuple[Any, str]] = {}  # other dice: id(part) -> (part, text); parts made once per face
 
@@ -167,30 +164,49 @@ class TermText:
             return found
 
         if not spec.flat:
-            units_seen: dict[Any, str] = {}  # a unit's dice ((face, flags) of each) -> its text
-
-            def write_units(data: list) -> str:
-                units = data
-                if spec.sort is not None:
-                    units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
-                                   reverse=spec.sort == "sd")
-                shown = []
-                for unit in units:
-                    key = (unit[0][0], unit[0][1]) if len(unit) == 1 else tuple(map(tuple, unit))
-                    found = units_seen.get(key)
-                    if found is None:
-                        found = "".join([part_text(p) for p in self._unit_parts(unit)])
-                        if len(units_seen) < _FACE_PARTS:
-                            units_seen[key] = found
-                    shown.append(found)
-                return opening + sep.join(shown) + closing
-            return write_units
+            return self._units_writer(text, part_text)
         if spec.crit_success is not None or spec.crit_failure is not None:
             return lambda data: "".join([part_text(p) for p in self.parts(data)])
+        return self._flat_writer(text)
+
+    def _frame(self, text: Callable[[Any], str]) -> tuple[str, str, str]:
+        """``(opening, separator, closing)`` of the term's dice in one format and language."""
+        spec = self.spec
+        return text("["), text(", "), text("]") + (text(f" ({spec.label})") if spec.label else "")
+
+    def _units_writer(self, text: Callable[[Any], str], part_text: Callable[[Any], str]) -> Callable[[list], str]:
+        """:meth:`writer` of a term whose record is units (a die and the dice its explosions and re-rolls
+        added): each unit's text made once."""
+        spec = self.spec
+        opening, sep, closing = self._frame(text)
+        units_seen: dict[Any, str] = {}  # a unit's dice ((face, flags) of each) -> its text
+
+        def write_units(data: list) -> str:
+            units = data
+            if spec.sort is not None:
+                units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                               reverse=spec.sort == "sd")
+            shown = []
+            for unit in units:
+                key = (unit[0][0], unit[0][1]) if len(unit) == 1 else tuple(map(tuple, unit))
+                found = units_seen.get(key)
+                if found is None:
+                    found = "".join([part_text(p) for p in self._unit_parts(unit)])
+                    if len(units_seen) < _FACE_PARTS:
+                        units_seen[key] = found
+                shown.append(found)
+            return opening + sep.join(shown) + closing
+        return write_units
+
+    def _flat_writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
+        """:meth:`writer` of a term whose record is its list of faces, without critical marks: each face's
+        text, kept or dropped, made once."""
+        spec = self.spec
+        opening, sep, closing = self._frame(text)
+        run = dice_writer(text, spec.kind, spec.sides, ", ", spec.label) if spec.plain else None
         counts = spec.success is not None
         make, score = self._face, partial(face_score, spec)
         window = spec.window
-
         kept_texts = TextMemo(lambda v: text(make(v, True, score(v) if counts else 0)))
         dropped_texts = TextMemo(lambda v: text(make(v, False, 0)))
 
@@ -205,7 +221,6 @@ class TermText:
                 order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
             return opening + sep.join([dropped_texts[data[i]] if i in gone else kept_texts[data[i]]
                                        for i in order]) + closing
-
         return write_flat
 
     def _renderer(self) -> Callable[[list], str]:
