@@ -25,9 +25,10 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from .lalr_tables import FLAGS
+__all__ = ["FLAGS", "Parser", "Token", "Tree", "Unparsed", "camel_to_snake", "node_classes"]
 
-__all__ = ["Parser", "Token", "Tree", "Unparsed", "camel_to_snake", "node_classes"]
+#: the regular expressions' flags of every lexer of the engine, the runtime's and Lark's (:mod:`.lalr_tables`)
+FLAGS = re.ASCII
 
 
 class _TokenType(type):
@@ -307,7 +308,7 @@ class Parser:
                     return value
 
 
-if __name__ == "__main__":  # python -m diceengine.lalr: the tables' writer (diceengine.lalr_tables) writes them
-    from .lalr_tables import main
+if __name__ == "__main__":  # python -m diceengine.lalr: the tables' writer (run as a program, never on an import)
+    from diceengine.lalr_tables import main
 
     main(sys.argv[1:])

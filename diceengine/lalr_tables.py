@@ -16,10 +16,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .lalr import FLAGS
+
 __all__ = ["MAX_LINES", "build_tables", "compile_grammar", "main", "tables_data", "tables_files", "tables_for"]
 
-#: Lark's options of every parser of the engine (:func:`diceengine.parser.parser_for`)
-FLAGS = re.ASCII
 #: most lines of one written module (the house keeps its modules under 500 lines)
 MAX_LINES = 400
 #: the fields of a tables module, in their order
@@ -175,27 +175,35 @@ def _parts(module: str, key: str, rows: Sequence[Any], name: str, lark: str,
     return files, imports, ([f"{key} = " + " + ".join(names)] if len(chunks) > 1 else [])
 
 
-def tables_files(grammar: str, name: str, max_lines: int = MAX_LINES) -> dict[str, str]:
-    """The modules of the tables of ``grammar``, ``core.lark`` and the fragment ``name``: file name -> text, each
-    at most ``max_lines`` lines; ``_tables_<stem>.py`` first, the only one when all fits in it."""
-    data = tables_data(grammar)
-    module = f"_tables_{name[:-5]}"
-    head = _head(name, data["LARK"])
-    whole = head + [line for key in FIELDS for line in _assignment(key, data[key])]
-    if len(whole) <= max_lines:
-        return {f"{module}.py": "\n".join(whole) + "\n"}
+def _layout(module: str, data: Mapping[str, Any], name: str, moved: Sequence[str],
+            max_lines: int) -> dict[str, str]:
+    """The modules of the tables ``data`` with the tables ``moved`` in modules of their own."""
     files: dict[str, str] = {f"{module}.py": ""}
     imports: list[str] = []
     body: list[str] = []
     for key in FIELDS:
-        if key not in ROWS:
+        if key not in moved:
             body += _assignment(key, data[key])
             continue
-        found, lines, joined = _parts(module, key, data[key], name, data["LARK"], max_lines)
+        found, imported, joined = _parts(module, key, data[key], name, data["LARK"], max_lines)
         files.update(found)
-        imports += lines
+        imports += imported
         body += joined
-    files[f"{module}.py"] = "\n".join(head + imports + [""] + body) + "\n"
+    files[f"{module}.py"] = "\n".join(_head(name, data["LARK"]) + imports + [""] * bool(imports) + body) + "\n"
+    return files
+
+
+def tables_files(grammar: str, name: str, max_lines: int = MAX_LINES) -> dict[str, str]:
+    """The modules of the tables of ``grammar``, ``core.lark`` and the fragment ``name``: file name -> text, each
+    at most ``max_lines`` lines; ``_tables_<stem>.py`` first, the only one when all fits in it, else the longest
+    tables moved out until it fits (each module more is one more file read by the first parse)."""
+    data = tables_data(grammar)
+    module = f"_tables_{name[:-5]}"
+    longest = sorted(ROWS, key=lambda key: -len(data[key]))
+    for count in range(len(ROWS) + 1):
+        files = _layout(module, data, name, longest[:count], max_lines)
+        if len(files[f"{module}.py"].splitlines()) <= max_lines:
+            break
     return files
 
 

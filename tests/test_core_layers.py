@@ -39,13 +39,17 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+_MAIN = {"__name__ == '__main__'", "'__main__' == __name__"}
 PACKAGES = sorted(name for name, path in MODULES.items() if path.name == "__init__.py")
 
 
 def read_imports(source: str, name: str, package: str) -> set[str]:
     """The modules of :data:`MODULES` that ``source`` (module ``name`` of ``package``) imports, anywhere in it."""
     out = set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    # what runs only as a program (under ``if __name__ == "__main__":``) is no import of the module
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.If) and ast.unparse(n.test) in _MAIN)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -131,6 +135,7 @@ def test_the_reader_counts_a_sibling_read_through_its_package() -> None:
     assert read("def f():\n    from .. import parser") == {"diceengine", "diceengine.parser"}
     assert read("from .tree import Program") == {"diceengine.anydice.tree"}
     assert read("import diceengine.parser as found") == {"diceengine.parser"}
+    assert read("if __name__ == '__main__':\n    from diceengine.lalr_tables import main") == set()  # a program's
 
 
 def test_the_shared_types_are_a_leaf() -> None:
