@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import diceengine.ast as ast  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.lalr as lalr  # noqa: PLR0402 - the module itself, not its package's re-exports
-import diceengine.lalr_tables as lalr_tables  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.lalr.tables as lalr_tables
 
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
 from .i18n import N_

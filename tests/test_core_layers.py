@@ -135,7 +135,7 @@ def test_the_reader_counts_a_sibling_read_through_its_package() -> None:
     assert read("def f():\n    from .. import parser") == {"diceengine", "diceengine.parser"}
     assert read("from .tree import Program") == {"diceengine.anydice.tree"}
     assert read("import diceengine.parser as found") == {"diceengine.parser"}
-    assert read("if __name__ == '__main__':\n    from diceengine.lalr_tables import main") == set()  # a program's
+    assert read("if __name__ == '__main__':\n    from diceengine.lalr.tables import main") == set()  # a program's
 
 
 def test_the_shared_types_are_a_leaf() -> None:

@@ -14,7 +14,8 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 import diceengine as de
-from diceengine import lalr, lalr_tables
+import diceengine.lalr.tables as lalr_tables
+from diceengine import lalr
 from diceengine.ast import Number, Token
 from diceengine.errors import DiceError
 from diceengine.parser import core_grammar, parser_for
@@ -222,7 +223,7 @@ def test_the_old_lark_parser_in_lark_s_place_is_named(monkeypatch):
     instead of failing deep in a grammar."""
     import lark
 
-    from diceengine.lalr_tables import compile_grammar
+    from diceengine.lalr.tables import compile_grammar
 
     monkeypatch.setattr(lark, "__version__", "0.9.0")
     with pytest.raises(ImportError, match=r"lark 1\.x, found 0\.9\.0.*--force-reinstall --no-deps"):

@@ -179,7 +179,7 @@ def _grammar() -> str:
 def _runtime() -> Any:
     """The engine's LALR runtime on the tables Lark wrote for the grammar (:mod:`diceengine.lalr`: no Lark import)."""
     from diceengine.lalr import Parser
-    from diceengine.lalr_tables import tables_for
+    from diceengine.lalr.tables import tables_for
 
     parser = Parser(tables_for("anydice.lark", _grammar()), {name: (fn, True) for name, fn in _builders().items()})
     for lexer in parser.lexers:  # compiled now, with the first program, not one parser state at a time later:
@@ -192,7 +192,7 @@ def _parser() -> Any:
     """Lark's parser of the grammar, building the same nodes (what says why a text is not a program)."""
     from lark import Transformer, v_args
 
-    from diceengine.lalr_tables import compile_grammar
+    from diceengine.lalr.tables import compile_grammar
 
     transformer: Any = Transformer()
     for name, fn in _builders().items():

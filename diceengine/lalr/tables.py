@@ -12,11 +12,10 @@ one table alone would not fit). Lark is imported only here, and only by the func
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .lalr import FLAGS
+from diceengine.lalr import FLAGS
 
 __all__ = ["MAX_LINES", "build_tables", "compile_grammar", "main", "tables_data", "tables_files", "tables_for"]
 
@@ -234,6 +233,3 @@ def main(argv: Sequence[str] | None = None) -> None:
             (folder / file).write_text(text, encoding="utf-8")
             print(f"wrote {folder / file}")
 
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -6,9 +6,10 @@ the engine's options (LALR, contextual lexer, placeholders, ASCII letters), and 
 the parse table, the rules with the way Lark's tree builder shapes their children, and the regular
 expressions of each state's lexer, exactly as Lark joins them, into ``grammars/_tables_<name>.py`` (and, for a
 grammar whose tables would make a long module, the modules it imports), beside the grammar they come from, with
-the grammar's text. :func:`diceengine.lalr_tables.tables_for` gives those tables when the text still matches (the
+the grammar's text. :func:`diceengine.lalr.tables.tables_for` gives those tables when the text still matches (the
 test suite checks that every shipped table is in step); a grammar changed since is compiled again in memory
-(slower, never different). What needs Lark is in :mod:`diceengine.lalr_tables`; this module is the runtime.
+(slower, never different). What needs Lark is in :mod:`diceengine.lalr.tables` (``python -m diceengine.lalr``
+runs its writer: :mod:`diceengine.lalr.__main__`); this module is the runtime.
 
 The runtime (:class:`Parser`) lexes and parses as Lark's own LALR parser does with these tables: one
 lexer per parser state, the first alternative of its expression that matches, the keywords a name
@@ -27,7 +28,7 @@ from typing import Any, Self
 
 __all__ = ["FLAGS", "Parser", "Token", "Tree", "Unparsed", "camel_to_snake", "node_classes"]
 
-#: the regular expressions' flags of every lexer of the engine, the runtime's and Lark's (:mod:`.lalr_tables`)
+#: the regular expressions' flags of every lexer of the engine, the runtime's and Lark's (:mod:`.tables`)
 FLAGS = re.ASCII
 
 
@@ -307,8 +308,3 @@ class Parser:
                 if is_end and goto == end_state:
                     return value
 
-
-if __name__ == "__main__":  # python -m diceengine.lalr: the tables' writer (run as a program, never on an import)
-    from diceengine.lalr_tables import main
-
-    main(sys.argv[1:])
