@@ -82,8 +82,8 @@ def _parser() -> Any:
     commonest expressions never imports it), then read from ``sys.modules`` (a relative import statement reads its
     package's spec in Python each time)."""
     found = sys.modules.get("diceengine.parser")
-    if found is None:
-        from . import parser as found
+    if found is None:  # lazy for cold start (above); by its own path, never read through the package diceengine
+        import diceengine.parser as found
     return found
 
 

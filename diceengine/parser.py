@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import diceengine.ast as ast  # noqa: PLR0402 - the module itself, not its package's re-exports
 import diceengine.lalr as lalr  # noqa: PLR0402 - the module itself, not its package's re-exports
+import diceengine.lalr.tables as lalr_tables
 
 from .errors import DiceError, DiceLimitError, DiceSyntaxError
 from .i18n import N_
@@ -84,7 +85,7 @@ class _Engine:
         self.grammar = grammar_text(system)
         builtin = system.grammar_package == "diceengine.grammars" and all(
             m.__name__.startswith("diceengine.") for m in self.modules)
-        tables = lalr.tables_for(system.grammar, self.grammar) if builtin else None
+        tables = lalr_tables.tables_for(system.grammar, self.grammar) if builtin else None
         self.runtime = lalr.Parser(tables, _classes(self.modules)) if tables is not None else None
         self._lark: Lark | None = None
 
@@ -92,7 +93,7 @@ class _Engine:
     def lark(self) -> Lark:
         """Lark's parser of the grammar (built on first use: a plug-in's parse, or an error of the runtime's)."""
         if self._lark is None:
-            self._lark = lalr.compile_grammar(self.grammar, _transformer(self.modules))
+            self._lark = lalr_tables.compile_grammar(self.grammar, _transformer(self.modules))
         return self._lark
 
     def parse(self, expression: str) -> Any:

@@ -14,9 +14,9 @@ from importlib.metadata import EntryPoint
 import pytest
 from diceengine.systems.standard import modifiers as table
 from diceengine.systems.standard import nodes
+from diceengine.systems.standard.evaluate.terms import compile_term
 from diceengine.systems.standard.modifiers import plugin
 from diceengine.systems.standard.modifiers.tokens import rule_tokens
-from diceengine.systems.standard.term.compile import compile_term
 
 import diceengine as de
 from diceengine import hints

@@ -14,6 +14,7 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 import diceengine as de
+import diceengine.lalr.tables as lalr_tables
 from diceengine import lalr
 from diceengine.ast import Number, Token
 from diceengine.errors import DiceError
@@ -43,8 +44,41 @@ def test_the_shipped_tables_are_in_step_with_the_grammar(fragment):
     assert module.GRAMMAR == text, f"grammars/{fragment} changed: run python -m diceengine.lalr"
     if module.LARK != lark.__version__:
         pytest.skip(f"tables written with Lark {module.LARK}, Lark {lark.__version__} installed")
-    shipped = grammars.joinpath(f"_tables_{fragment[:-5]}.py").read_text(encoding="utf-8")
-    assert lalr.tables_source(text, fragment) == shipped
+    written = lalr_tables.tables_files(text, fragment)
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in grammars.iterdir()
+               if lalr_tables.is_part(p.name, fragment)}  # an earlier layout's module left behind is out of step too
+    assert sorted(shipped) == sorted(written), f"grammars/{fragment}: run python -m diceengine.lalr"
+    for file, text in written.items():
+        assert text == shipped[file], f"grammars/{file} is out of step: run python -m diceengine.lalr"
+
+
+def test_no_shipped_tables_module_is_long():
+    # the house keeps modules under 500 lines: a grammar whose tables are long is written in several modules
+    lengths = {p.name: len(p.read_text(encoding="utf-8").splitlines())
+               for p in resources.files("diceengine.grammars").iterdir() if p.name.endswith(".py")}
+    assert max(lengths.values()) <= lalr_tables.MAX_LINES < 500, lengths
+    assert "_tables_standard_states.py" in lengths  # the standard notation's would not fit in one
+
+
+def test_tables_written_in_pieces_read_back_whole(tmp_path, monkeypatch):
+    # written in pieces of at most 30 lines, a table in several numbered modules: imported, the same tables
+    text = core_grammar() + "\n" + get_system("d6").grammar_source()
+    files = lalr_tables.tables_files(text, "d6.lark", max_lines=30)
+    assert {"_tables_d6.py", "_tables_d6_states_1.py", "_tables_d6_states_2.py"} <= set(files)
+    assert all(len(t.splitlines()) <= 30 for t in files.values())
+    assert all(lalr_tables.is_part(name, "d6.lark") for name in files)
+    assert not lalr_tables.is_part("_tables_d6wild.py", "d6.lark") and not lalr_tables.is_part("_tables_d6_x.py", "d6.lark")
+    package = tmp_path / "pieces"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name, body in files.items():
+        (package / name).write_text(body, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    read = importlib.import_module("pieces._tables_d6")
+    whole = lalr_tables.tables_data(text)
+    for key in lalr_tables.FIELDS:
+        assert getattr(read, key) == whole[key], key
+    assert isinstance(read.STATES, tuple) and len(read.STATES) == len(whole["STATES"]) > 30
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
@@ -120,15 +154,15 @@ def test_a_changed_grammar_is_compiled_again():
     # a grammar edited since its tables were written is read from its own text, never from stale tables
     system = get_system("standard")
     text = core_grammar() + "\n" + system.grammar_source()
-    assert lalr.tables_for("standard.lark", text) is importlib.import_module("diceengine.grammars._tables_standard")
+    assert lalr_tables.tables_for("standard.lark", text) is importlib.import_module("diceengine.grammars._tables_standard")
     changed = text.replace('PLUS: "+"', 'PLUS: "+" | "&"')
-    tables = lalr.tables_for("standard.lark", changed)
+    tables = lalr_tables.tables_for("standard.lark", changed)
     assert tables.GRAMMAR == changed
     parser = lalr.Parser(tables, {"number": (Number, False)})
     assert parser.parse("2&3") == lalr.Tree("add", [Number(2), Token("PLUS", "&"), Number(3)])
     with pytest.raises(lalr.Unparsed):
-        lalr.Parser(lalr.tables_for("standard.lark", text), {}).parse("2&3")
-    assert lalr.tables_for("no-such.lark", text) is None and lalr.tables_for(None, text) is None
+        lalr.Parser(lalr_tables.tables_for("standard.lark", text), {}).parse("2&3")
+    assert lalr_tables.tables_for("no-such.lark", text) is None and lalr_tables.tables_for(None, text) is None
 
 
 def test_a_node_takes_lark_s_tokens_too():
@@ -189,7 +223,7 @@ def test_the_old_lark_parser_in_lark_s_place_is_named(monkeypatch):
     instead of failing deep in a grammar."""
     import lark
 
-    from diceengine.lalr import compile_grammar
+    from diceengine.lalr.tables import compile_grammar
 
     monkeypatch.setattr(lark, "__version__", "0.9.0")
     with pytest.raises(ImportError, match=r"lark 1\.x, found 0\.9\.0.*--force-reinstall --no-deps"):

@@ -258,7 +258,7 @@ def _specs(plan: object) -> list:
 
 
 def test_a_spec_written_at_once_is_the_constructors() -> None:
-    # compile_term writes a TermSpec's fields at once (term.compile.new_spec): the same spec as its constructor
+    # compile_term writes a TermSpec's fields at once (evaluate.terms.new_spec): the same spec as its constructor
     from diceengine.systems.standard.term.spec import TermSpec
 
     from diceengine.records import fields
@@ -278,7 +278,7 @@ def test_a_spec_written_at_once_is_the_constructors() -> None:
             checked += 1
     assert checked > 20
     with pytest.raises(TypeError):
-        from diceengine.systems.standard.term.compile import new_spec
+        from diceengine.systems.standard.evaluate.terms import new_spec
 
         new_spec(node=None, text="", count=1, faces=range(1, 7), kind="d6", window=None, explode=None,
                  compound=False, reroll=None, reroll_once=False, success=None, failure=None, label=None, colour=1)

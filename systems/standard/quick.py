@@ -26,8 +26,8 @@ from diceengine.records import fields
 from .evaluate.arith import Binary
 from .evaluate.base import Context, Evaluator
 from .evaluate.leaves import Const, Term
+from .evaluate.terms import plain_term
 from .nodes import Dice, Keep, Modifiers
-from .term.compile import plain_term
 
 __all__ = ["read", "reference"]
 

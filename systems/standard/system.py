@@ -51,6 +51,7 @@ from .evaluate.compile import (
 )
 from .exact import column, show
 from .expressions import Described
+from .modifiers import NODES, spellings
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
@@ -364,8 +365,6 @@ class CriticalPlan(StandardPlan):
 @cache
 def _modifier_letters() -> frozenset[str]:
     """:meth:`StandardSystem.modifier_letters`, read once from the table."""
-    from .modifiers import spellings  # imported with the terms, after them (as ast_modules)
-
     return frozenset(spellings())
 
 
@@ -392,8 +391,6 @@ class StandardSystem(System):
     }
 
     def ast_modules(self) -> Sequence[Any]:
-        from .modifiers import NODES  # the nodes each modifier declares (imported with the terms, after them)
-
         return (nodes, NODES, expressions)
 
     def modifier_letters(self) -> frozenset[str]:

@@ -20,7 +20,7 @@ Modules: :mod:`.compile` (the tree to evaluators: :func:`~.compile.compile_node`
 the :class:`~.base.Evaluator` contract, shared cost helpers), :mod:`.leaves` (numbers, dice terms, dice terms with
 critical marks), :mod:`.arith` (operators, functions), :mod:`.groups` (labels, ``{...}`` groups),
 :mod:`.criticals` (critical marks inside groups that keep or drop), :mod:`.computed` (dice whose count or sides
-are expressions).
+are expressions), :mod:`.terms` (a dice node read into a term: its modifiers lowered by the modifier table).
 """
 
 from .base import Context, Evaluator

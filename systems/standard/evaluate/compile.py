@@ -11,7 +11,6 @@ from diceengine.i18n import N_
 
 from ..expressions import Call, Comparison, Decimal, FloorDiv, Group, Labelled, Mod, Pos, Pow
 from ..nodes import Critical, Dice, Keep, Modifiers
-from ..term import compile_term, decimal_scale
 from .arith import Binary, Function, Unary
 from .base import Context, Evaluator
 from .computed import MAX_COMPUTED_PAIRS, ComputedDice  # noqa: F401
@@ -27,6 +26,7 @@ from .leaves import (  # noqa: F401
     Term,
 )
 from .pooled import pooled
+from .terms import compile_term, decimal_scale
 
 __all__ = ["Context", "Evaluator", "compile_node"]
 

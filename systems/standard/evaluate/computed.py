@@ -16,9 +16,9 @@ from diceengine.rolls import Die
 
 from ..exact import pairs as exact_pairs
 from ..nodes import Dice
-from ..term import DiceTerm, compile_term
-from ..term.compile import sides_text
+from ..term import DiceTerm
 from .base import Context, Evaluator, _as_array, _span
+from .terms import compile_term, sides_text
 
 #: most (count, sides) pairs the exact odds of computed dice may mix
 MAX_COMPUTED_PAIRS = 10_000

@@ -21,8 +21,8 @@ from diceengine.rolls import Die
 
 from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
 from ..expressions import Group
+from ..modifiers.dice import keep_rule
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
-from ..term import keep_rule
 from .base import INT_TEXT as ints
 from .base import Context, Evaluator, _as_array, _span, snap
 

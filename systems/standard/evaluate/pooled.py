@@ -33,10 +33,11 @@ from diceengine.rolls import Die
 from ..exact import build
 from ..expressions import Call, Group, Labelled, Pos
 from ..nodes import Dice, Keep
-from ..term import DiceTerm, compile_term
+from ..term import DiceTerm
 from ..term.faces import window_of
 from ..term.sample import draw
 from .base import Context, Evaluator
+from .terms import compile_term
 
 __all__ = ["PooledKeep", "Slot", "linear_terms", "pooled_dice"]
 

@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import diceengine.systems.standard.nodes as tree
+
 from diceengine.errors import DiceSyntaxError
 from diceengine.i18n import N_
 
-from .. import nodes as tree
 from .base import Building, Modifier
 from .dice import (
     ExplodeModifier,

@@ -4,10 +4,12 @@ The grammars in ``grammars/`` stay the source of truth. ``python -m diceengine.l
 for the engine) compiles each built-in grammar (``core.lark`` followed by a system's fragment) with Lark, with
 the engine's options (LALR, contextual lexer, placeholders, ASCII letters), and writes what Lark computed:
 the parse table, the rules with the way Lark's tree builder shapes their children, and the regular
-expressions of each state's lexer, exactly as Lark joins them, into ``grammars/_tables_<name>.py``, beside the
-grammar they come from, with the grammar's text. :func:`tables_for` gives those tables when the text still
-matches (the test suite checks that every shipped table is in step); a grammar changed since is compiled
-again in memory (slower, never different).
+expressions of each state's lexer, exactly as Lark joins them, into ``grammars/_tables_<name>.py`` (and, for a
+grammar whose tables would make a long module, the modules it imports), beside the grammar they come from, with
+the grammar's text. :func:`diceengine.lalr.tables.tables_for` gives those tables when the text still matches (the
+test suite checks that every shipped table is in step); a grammar changed since is compiled again in memory
+(slower, never different). What needs Lark is in :mod:`diceengine.lalr.tables` (``python -m diceengine.lalr``
+runs its writer: :mod:`diceengine.lalr.__main__`); this module is the runtime.
 
 The runtime (:class:`Parser`) lexes and parses as Lark's own LALR parser does with these tables: one
 lexer per parser state, the first alternative of its expression that matches, the keywords a name
@@ -24,9 +26,9 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
-__all__ = ["Parser", "Token", "Tree", "Unparsed", "build_tables", "node_classes", "tables_for", "tables_source"]
+__all__ = ["FLAGS", "Parser", "Token", "Tree", "Unparsed", "camel_to_snake", "node_classes"]
 
-#: Lark's options of every parser of the engine (:func:`diceengine.parser.parser_for`)
+#: the regular expressions' flags of every lexer of the engine, the runtime's and Lark's (:mod:`.tables`)
 FLAGS = re.ASCII
 
 
@@ -306,155 +308,3 @@ class Parser:
                 if is_end and goto == end_state:
                     return value
 
-
-# ------------------------------------------------------------------ the tables, from Lark
-
-
-def compile_grammar(grammar: str, transformer: Any = None, cache: bool = True) -> Any:
-    """Lark's parser of ``grammar`` with the engine's options (Lark imported here); ``cache``: the grammar's
-    analysis kept on disk by Lark (keyed on grammar, options and version)."""
-    import lark
-
-    if int(lark.__version__.split(".")[0]) < 1:  # lark-parser (the old name, d20's dependency) wrote over lark
-        raise ImportError(f"diceengine needs lark 1.x, found {lark.__version__} (the old lark-parser package, which "
-                          "d20 installs, writes over lark's files): pip install --force-reinstall --no-deps "
-                          "'lark>=1.1.9'")
-    return lark.Lark(grammar, parser="lalr", lexer="contextual", transformer=transformer, maybe_placeholders=True,
-                     g_regex_flags=FLAGS, cache=cache)
-
-
-def _tables_data(grammar: str) -> dict[str, Any]:
-    """What Lark computes for ``grammar``: the fields of a tables module (:func:`write_tables`)."""
-    from lark.parse_tree_builder import maybe_create_child_filter
-
-    lark = compile_grammar(grammar, cache=False)
-    frontend = lark.parser
-    table = frontend.parser.parser.parse_table
-    # numbered in an order of their own (Lark's numbering changes from one process to the next): rules by what they
-    # are, states in the order a walk from the start reaches them, symbols in sorted order
-    rules = sorted(lark.rules, key=lambda r: (str(r.origin.name), tuple(str(s.name) for s in r.expansion),
-                                              str(r.alias or ""), r.order))
-    index = {rule: i for i, rule in enumerate(rules)}
-    order = [table.start_states["start"]]
-    number = {order[0]: 0}
-    for state in order:
-        for _symbol, (action, arg) in sorted(table.states[state].items()):
-            if action.name != "Reduce" and arg not in number:
-                number[arg] = len(order)
-                order.append(arg)
-    for state in range(len(table.states)):
-        if state not in number:
-            number[state] = len(order)
-            order.append(state)
-    states: list[dict[str, int]] = []
-    for state in order:
-        row = {}
-        for symbol, (action, arg) in sorted(table.states[state].items()):
-            row[str(symbol)] = ~index[arg] if action.name == "Reduce" else number[arg]
-        states.append(row)
-    shaped = []
-    for rule in rules:
-        options = rule.options
-        spec = maybe_create_child_filter(rule.expansion, options.keep_all_tokens, False,
-                                         options.empty_indices if lark.options.maybe_placeholders else None)  # type: ignore[arg-type]
-        shape = None
-        if spec is not None:
-            include, append_none = spec.args if len(spec.args) == 2 else (spec.args[0], 0)
-            include = tuple((i, bool(expand), nones) for i, expand, nones in
-                            (item if len(item) == 3 else (*item, 0) for item in include))
-            shape = (include, append_none)
-        name = str(rule.alias or options.template_source or rule.origin.name)
-        shaped.append((str(rule.origin.name), name, bool(options.expand1 and not rule.alias), len(rule.expansion), shape))
-    lexers: list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = []
-    seen: dict[int, int] = {}
-    state_lexer = []
-    newline: set[str] = set()
-    for state in order:
-        basic = frontend.lexer.lexers[state]
-        if id(basic) not in seen:
-            groups = _groups(basic.scanner)  # built first: it sets the lexer's callbacks
-            unless = {str(name): _groups(cb.scanner) for name, cb in sorted(basic.callback.items())}
-            seen[id(basic)] = len(lexers)
-            lexers.append((groups, unless))
-            newline |= basic.newline_types
-        state_lexer.append(seen[id(basic)])
-    import lark as lark_module
-
-    return {"GRAMMAR": grammar, "LARK": lark_module.__version__, "START": 0,
-            "END": number[table.end_states["start"]], "IGNORE": frozenset(map(str, lark.lexer_conf.ignore)),
-            "NEWLINE": frozenset(map(str, newline)), "RULES": tuple(shaped), "STATES": tuple(states),
-            "LEXERS": tuple(lexers), "STATE_LEXER": tuple(state_lexer)}
-
-
-def _groups(scanner: Any) -> tuple[str, ...]:
-    """The named groups of a Lark scanner's expressions, in its order (the same text as its joined expressions)."""
-    groups = tuple(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals)
-    assert "|".join(groups) == "|".join(m.pattern for m in scanner._mres), "Lark joins its terminals otherwise"
-    return groups
-
-
-class _Tables:
-    """Tables computed in memory (a grammar changed since its tables were written)."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.__dict__.update(data)
-
-
-def build_tables(grammar: str) -> Any:
-    """The tables of ``grammar``, computed now by Lark."""
-    return _Tables(_tables_data(grammar))
-
-
-def tables_source(grammar: str, name: str) -> str:
-    """The text of the tables module of ``grammar``, ``core.lark`` and the fragment ``name``
-    (``grammars/_tables_<stem>.py``)."""
-    data = _tables_data(grammar)
-    lines = [(f'"""Parse tables of ``{name}`` (``core.lark`` and its fragment), written by ``python -m diceengine.lalr`` '
-              f"with Lark {data['LARK']}:"),
-             'do not edit; change the grammar and run it again (tests/test_parser_tables.py checks they are in step)."""',
-             "", "# fmt: off", "# ruff: noqa", ""]
-    for key in ("GRAMMAR", "LARK", "START", "END", "IGNORE", "NEWLINE", "RULES", "STATES", "LEXERS", "STATE_LEXER"):
-        value = data[key]
-        if isinstance(value, frozenset):
-            text = f"frozenset({sorted(value)!r})"
-        elif key in ("RULES", "STATES", "LEXERS"):
-            text = "(\n" + "".join(f"    {item!r},\n" for item in value) + ")"
-        else:
-            text = repr(value)
-        lines.append(f"{key} = {text}")
-    return "\n".join(lines) + "\n"
-
-
-def tables_for(fragment: str | None, grammar: str) -> Any:
-    """The tables of the grammar fragment ``fragment`` of ``diceengine.grammars`` (a file name, ``NAME.lark``), whose
-    full text is ``grammar``: the shipped ones (``_tables_NAME``) when they were written from this very text, else
-    computed now; ``None`` when the fragment has no shipped tables."""
-    if not fragment or not fragment.endswith(".lark") or not fragment[:-5].isidentifier():
-        return None
-    import importlib
-
-    try:
-        module = importlib.import_module(f"diceengine.grammars._tables_{fragment[:-5]}")
-    except ImportError:
-        return None
-    return module if module.GRAMMAR == grammar else build_tables(grammar)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Write the tables of every built-in grammar beside it (``python -m diceengine.lalr``)."""
-    from importlib import resources
-    from pathlib import Path
-
-    folder = Path(str(resources.files("diceengine.grammars")))
-    core = (folder / "core.lark").read_text(encoding="utf-8")
-    for path in sorted(folder.glob("*.lark")):
-        if path.name == "core.lark":
-            continue
-        grammar = core + "\n" + path.read_text(encoding="utf-8")  # as diceengine.parser.grammar_text joins them
-        target = folder / f"_tables_{path.stem}.py"
-        target.write_text(tables_source(grammar, path.name), encoding="utf-8")
-        print(f"wrote {target}")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -1,6 +1,9 @@
-"""A dice node of the syntax tree validated and compiled into a :class:`~.dice_term.DiceTerm`: its modifiers
-read (:func:`compile_term`), what no roll could honour refused up front, and the keep / drop of a dialect
-(:func:`keep_rule`, shared with the groups)."""
+"""A dice node of the syntax tree validated and compiled into a :class:`~..term.dice_term.DiceTerm`: its
+modifiers lowered by their table (:mod:`..modifiers`, :func:`compile_term`), what no roll could honour refused
+up front, and the keep / drop of a dialect (:func:`keep_rule`, shared with the groups).
+
+Here, above both the term (:mod:`..term`, the spec and its interpretations) and the modifiers (which lower into
+the spec): the term's package never imports the modifiers, so the two import one way."""
 
 from __future__ import annotations
 
@@ -14,10 +17,10 @@ from diceengine.records import MISSING, fields
 from ..modifiers import Building, keep_rule, lower, written
 from ..nodes import Clamp, Dice
 from ..selection import selection_of
-from .chains import expected_throws
-from .dice_term import DiceTerm
-from .faces import Listed, window_of
-from .spec import TermSpec
+from ..term.chains import expected_throws
+from ..term.dice_term import DiceTerm
+from ..term.faces import Listed, window_of
+from ..term.spec import TermSpec
 
 __all__ = ["compile_term", "decimal_scale", "keep_rule", "new_spec", "plain_term", "sides_text"]
 
@@ -63,7 +66,7 @@ def compile_term(node: Dice, expression: str, count: int | None = None, sides_va
                                 "with re-rolls and explosions)"),
                              expression, pos, text=spec.text, throws=throws, max_throws=MAX_THROWS)
     if spec.pool is not None:
-        from .pooled import PoolTerm  # here: a term scored as a multiset is rare
+        from ..term.pooled import PoolTerm  # here: a term scored as a multiset is rare
 
         return PoolTerm(spec)
     return DiceTerm(spec)
