@@ -1,15 +1,17 @@
 """What a syntax error says: the tokens a grammar expected, in words a player knows, and the fix when the text
 reads elsewhere ("did you mean d6wild?", a D6 code without its system, a system name without its colon).
 
-The one table from the grammars' token names to user words is :data:`TERMINAL_WORDS`: every message of the
-parser names tokens through it (a test checks that every token of every built-in grammar has its words). The
-suggestions (:func:`closest`, :func:`system_fix`) are tried only on the way out of a failed parse.
+The one table from the grammars' token names to user words is :data:`TERMINAL_WORDS`, with the words a system
+gives its own tokens: every message of the parser names tokens through :func:`terminal_words` (a test checks that
+every token of every built-in grammar has its words). The suggestions (:func:`closest`, :func:`system_fix`,
+:func:`modifier_fix`) are tried only on the way out of a failed parse. Nothing here names a ruleset: what a system
+knows (its tokens' words, its modifiers' spellings) is handed down by the parser, from the system's hooks.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from .errors import DiceSyntaxError
@@ -20,13 +22,13 @@ System = Any
 
 __all__ = ["TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix", "terminal_words"]
 
-_MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
 _OPERATOR = N_("an operator (+, -, *, /, ^)")
 
 #: a token of the grammars -> the words that name it in a message (messages of the catalogues), in the order
 #: a message lists them; a token written as one plain string and absent here is shown as that string ('('). A key
 #: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things).
-#: The standard notation's modifiers are not listed: :func:`terminal_words` adds them, from its table
+#: A system names its own tokens (:meth:`~diceengine.registry.System.token_words`: the standard notation's
+#: modifiers); :func:`terminal_words` adds them
 TERMINAL_WORDS: Mapping[str, str] = {
     "INT": N_("a number"),
     "DECIMAL": N_("a number"),
@@ -54,24 +56,25 @@ _TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
 _SOMETHING_ELSE = N_("something else")
 
 
-def terminal_words() -> dict[str, str]:
-    """:data:`TERMINAL_WORDS` and, right after the operators, the tokens the standard notation's modifier rules
-    begin with (read from its table and grammar: :func:`~diceengine.systems.standard.modifiers.modifier_tokens`),
-    each named "a modifier"."""
-    from diceengine.systems.standard.modifiers import modifier_tokens
-
+def terminal_words(system_words: Mapping[str, str] | None = None) -> dict[str, str]:
+    """:data:`TERMINAL_WORDS` with a system's words for its own tokens (``system_words``: what its
+    :meth:`~diceengine.registry.System.token_words` gives): the system's words win for a token both name, and its
+    other tokens come right after the operators."""
+    own = dict(system_words or {})
     words: dict[str, str] = {}
     for name, phrase in TERMINAL_WORDS.items():
-        words[name] = phrase
+        words[name] = own.get(name, phrase)
         if name == "POW":
-            words.update((t, _MODIFIER) for t in modifier_tokens() if t not in TERMINAL_WORDS)
+            words.update((t, w) for t, w in own.items() if t not in TERMINAL_WORDS)
     return words
 
 
-def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "") -> list[str]:
-    """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern), each once, in
-    the order of :data:`TERMINAL_WORDS`, then the plain strings ('(', '+', 'vs'...)."""
-    table = terminal_words()
+def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "",
+                   system_words: Mapping[str, str] | None = None) -> list[str]:
+    """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern; ``system_words``:
+    the words of its system's own tokens), each once, in the order of :func:`terminal_words`, then the plain strings
+    ('(', '+', 'vs'...)."""
+    table = terminal_words(system_words)
     names = {f"{grammar}:{n}" if f"{grammar}:{n}" in table else n for n in names}
     words: list[str] = []
     for group, phrase in _TOGETHER:
@@ -104,19 +107,17 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | No
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
-def modifier_fix(expression: str, column: int) -> DiceSyntaxError | None:
-    """A misspelt modifier right after dice (``4d6hk3``: did you mean kh?), or ``None``."""
+def modifier_fix(expression: str, column: int, known: Collection[str]) -> DiceSyntaxError | None:
+    """A misspelt modifier right after dice (``4d6hk3``: did you mean kh?), or ``None``; ``known``: the spellings
+    of the system's modifiers (:meth:`~diceengine.registry.System.modifier_letters`)."""
     start = column
     while start > 0 and expression[start - 1].isalpha():
         start -= 1
     run = _LETTERS.match(expression, start)
     if run is None or not re.search(r"[0-9%F)]\s*$", expression[:start]):
         return None
-    from diceengine.systems.standard.modifiers import spellings
-
     typed = run.group(0).lower()
-    known = spellings()  # the letters of the table's modifiers
-    guess = next((m for m in known if sorted(m) == sorted(typed)), None)  # letters swapped: hk
+    guess = next((m for m in sorted(known) if sorted(m) == sorted(typed)), None)  # letters swapped: hk
     guess = guess or closest(typed, known, 0.6)
     if guess is None or guess == typed:
         return None

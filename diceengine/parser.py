@@ -125,12 +125,13 @@ def parser_for(system: System) -> _Engine:
     return _Engine(system)
 
 
-def _describe_terminals(parser: Lark, names: Iterable[str], grammar: str | None) -> list[str]:
-    """The tokens ``names`` of ``grammar`` (``None``: the core's alone) in words a player knows
-    (:data:`diceengine.hints.TERMINAL_WORDS`)."""
+def _describe_terminals(parser: Lark, names: Iterable[str], system: System) -> list[str]:
+    """The tokens ``names`` of ``system``'s grammar in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`
+    and the system's own, :meth:`~diceengine.registry.System.token_words`)."""
     from .hints import expected_words
 
-    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, grammar or "")
+    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, system.grammar or "",
+                          system.token_words())
 
 
 _WORD = re.compile(r"\w+")
@@ -153,7 +154,7 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: S
     from .hints import modifier_fix, system_fix
     from .registry import registered_systems
 
-    error = _lark_syntax_error(parser, expression, err, system.grammar)
+    error = _lark_syntax_error(parser, expression, err, system)
     column = error.column if error.column is not None else 0
     odd = _look_alike(expression, column)
     if odd is not None and odd != column:
@@ -162,8 +163,9 @@ def _syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: S
     if not hints:
         return error
     found = system_fix(expression, system, column, registered_systems(), _reads_as_it_is)
-    if found is None and system.grammar == "standard.lark":
-        found = modifier_fix(expression, column)
+    letters = system.modifier_letters()
+    if found is None and letters:
+        found = modifier_fix(expression, column, letters)
     return found or error
 
 
@@ -176,22 +178,22 @@ def _reads_as_it_is(expression: str, system: System) -> bool:
     return not hasattr(tree, "meant")
 
 
-def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, grammar: str | None) -> DiceSyntaxError:
+def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, system: System) -> DiceSyntaxError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
         column = err.pos_in_stream or 0
         got = repr(expression[column]) if column < len(expression) else "''"
-        expected = _describe_terminals(parser, err.allowed or (), grammar)
+        expected = _describe_terminals(parser, err.allowed or (), system)
         return DiceSyntaxError(N_("unexpected character {got}: expected {expected}"), expression, column, got=got,
                                expected=expected)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        expected = _describe_terminals(parser, getattr(err, "expected", ()) or (), grammar)
+        expected = _describe_terminals(parser, getattr(err, "expected", ()) or (), system)
         return DiceSyntaxError(N_("the expression ends too early: expected {expected}"), expression, len(expression),
                                expected=expected)
     assert isinstance(err, UnexpectedToken)
     column = err.token.start_pos if err.token.start_pos is not None else len(expression)
-    expected = _describe_terminals(parser, err.accepts or err.expected, grammar)
+    expected = _describe_terminals(parser, err.accepts or err.expected, system)
     return DiceSyntaxError(N_("unexpected {got}: expected {expected}"), expression, column, got=repr(str(err.token)),
                            expected=expected)
 

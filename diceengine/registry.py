@@ -183,6 +183,11 @@ class System(ABC):
       :meth:`rules_of_play` gives the module of the ruleset's state of play (its ``RULES``, as ``dice rule``
       runs them), and :meth:`fight_rules` its combat (:class:`diceengine.fights.rules.FightRules`), to the
       fights layer. Both are explicit hooks: nothing is found by the name of a module.
+    - Optionally, what a syntax error says in the system's words: :meth:`token_words` names the tokens of its
+      grammar that the core's table (:data:`diceengine.hints.TERMINAL_WORDS`) does not, and
+      :meth:`modifier_letters` gives the spellings in letters of its modifiers, for "did you mean". Both are
+      empty by default: a token without words is shown as its
+      string, and no modifier is proposed. The core imports no ruleset; the parser asks the system reading the text.
     - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
       ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
       (die kinds, symbols, outcomes, difficulty names, summary, option help) are messages of the
@@ -220,6 +225,17 @@ class System(ABC):
         """The module of the ruleset's state of play (its ``RULES``: functions that take a state of play and
         return a :class:`~diceengine.systems.play.Step`), or ``None`` (the default)."""
         return None
+
+    def token_words(self) -> Mapping[str, str]:
+        """Token name of the system's grammar -> the words a syntax error names it by (a message of the catalogues,
+        marked with :func:`~diceengine.i18n.N_`): these win over the core's table for a token both name, and the
+        others are listed after the operators. Empty (the default): the core's words alone."""
+        return {}
+
+    def modifier_letters(self) -> frozenset[str]:
+        """The spellings in letters of the notation's modifiers (``kh``, ``mt``): a syntax error right after dice
+        proposes the nearest ("unknown modifier 'hk': did you mean kh?"). Empty (the default): none proposed."""
+        return frozenset()
 
     def grammar_source(self) -> str | None:
         """The text of the system's grammar fragment (``None``: the core arithmetic alone), read from

@@ -208,11 +208,11 @@ def test_no_grammar_name_in_any_message(system, lang):
 
 
 def test_every_token_of_every_grammar_has_words():
-    """The one table (diceengine.hints.TERMINAL_WORDS, and the modifiers' tokens read from their table:
-    terminal_words) names every token a built-in grammar has, but those written as one plain string ('(', 'vs'),
-    shown as they are."""
-    words = terminal_words()
+    """The one table (diceengine.hints.TERMINAL_WORDS, and the words a system gives its own tokens, the standard
+    notation's modifiers read from their table: terminal_words) names every token a built-in grammar has, but those
+    written as one plain string ('(', 'vs'), shown as they are."""
     for name in ("standard", "d6", "d6wild", "d20pool", "ffg"):
+        words = terminal_words(get_system(name).token_words())
         lark = parser_for(get_system(name)).lark
         for terminal in lark.terminals:
             if terminal.name != "WS":

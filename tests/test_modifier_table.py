@@ -220,7 +220,7 @@ def test_the_tokens_named_a_modifier_are_read_from_the_grammar_rules_of_the_tabl
     assert set(table.modifier_tokens()) == {
         "KEEP", "GROUP_KEEP", "BRACE_DROP", "BANG", "EXPLODE_E", "REROLL", "REROLL_RANK", "COMPARATOR", "FAIL",
         "FAIL_NOT", "DOUBLE", "CLAMP", "UNIQUE", "SORT", "CRITICAL", "MATCHING", "PARITY", "MODIFIER_NAME"}
-    words = hints.terminal_words()
+    words = hints.terminal_words(de.systems()["standard"].token_words())
     assert all(words[t] == "a modifier (kh3, dl1, !, r1, cs20, s...)" for t in table.modifier_tokens()
                if t != "COMPARATOR")
     assert words["COMPARATOR"] == "a comparison (>=, >, <=, <, =)"

@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache, partial
 from sys import getsizeof
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import diceengine.systems.standard.expressions as expressions  # noqa: PLR0402 - the module itself, not its package's re-exports
@@ -24,6 +25,7 @@ import diceengine.systems.standard.quick as quick  # noqa: PLR0402 - the module 
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
+from diceengine.hints import TERMINAL_WORDS
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
@@ -51,7 +53,7 @@ from .evaluate.compile import (
 )
 from .exact import column, show
 from .expressions import Described
-from .modifiers import NODES, spellings
+from .modifiers import NODES, modifier_tokens, spellings
 
 __all__ = ["ArithmeticPlan", "CriticalOutcome", "CriticalPlan", "StandardOutcome", "StandardPlan", "StandardSystem"]
 
@@ -368,6 +370,16 @@ def _modifier_letters() -> frozenset[str]:
     return frozenset(spellings())
 
 
+#: what a syntax error calls a token that begins a modifier
+_MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
+
+
+@cache
+def _token_words() -> Mapping[str, str]:
+    """:meth:`StandardSystem.token_words`, read once from the table and the grammar."""
+    return MappingProxyType({t: _MODIFIER for t in modifier_tokens() if t not in TERMINAL_WORDS})
+
+
 class StandardSystem(System):
     """Standard dice notation (Roll20 / d20 style)."""
 
@@ -394,9 +406,15 @@ class StandardSystem(System):
         return (nodes, NODES, expressions)
 
     def modifier_letters(self) -> frozenset[str]:
-        """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): words after a roll that are one
-        of them are notation (:func:`.words.meant`, handed down by :meth:`.expressions.Described.meant`)."""
+        """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): what "did you mean" proposes,
+        and words after a roll that are one of them are notation (:func:`.words.meant`, handed down by
+        :meth:`.expressions.Described.meant`)."""
         return _modifier_letters()
+
+    def token_words(self) -> Mapping[str, str]:
+        """The tokens the rules of the modifier table begin with (:func:`.modifiers.modifier_tokens`), each "a
+        modifier", but those the core's table names already (``COMPARATOR``, "a comparison")."""
+        return _token_words()
 
     def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
         """The commonest expressions read and prepared directly (:func:`.quick.read`): ``(tree, build, shape)``
