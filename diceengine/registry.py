@@ -183,11 +183,10 @@ class System(ABC):
       :meth:`rules_of_play` gives the module of the ruleset's state of play (its ``RULES``, as ``dice rule``
       runs them), and :meth:`fight_rules` its combat (:class:`diceengine.fights.rules.FightRules`), to the
       fights layer. Both are explicit hooks: nothing is found by the name of a module.
-    - Optionally, what a syntax error says in the system's words: :meth:`token_words` names the tokens of its
-      grammar that the core's table (:data:`diceengine.hints.TERMINAL_WORDS`) does not, and
-      :meth:`modifier_letters` gives the spellings in letters of its modifiers, for "did you mean". Both are
-      empty by default: a token without words is shown as its
-      string, and no modifier is proposed. The core imports no ruleset; the parser asks the system reading the text.
+    - Optionally, what a syntax error says in the system's words: :meth:`token_words` (the words of its grammar's
+      tokens, beside the core's table :data:`diceengine.hints.TERMINAL_WORDS`) and :meth:`modifier_letters` (the
+      spellings in letters of its modifiers, which "did you mean" proposes). Both are empty by default (the core's
+      words alone, no modifier proposed). The core imports no ruleset: the parser asks the system reading the text.
     - Optionally, ``symbols`` maps the names the system's parts use (die kinds, narrative symbols,
       ``"kind:value"`` faces) to Unicode symbols, for the ``symbols`` renderer; its human words
       (die kinds, symbols, outcomes, difficulty names, summary, option help) are messages of the

@@ -45,7 +45,7 @@ PACKAGES = sorted(name for name, path in MODULES.items() if path.name == "__init
 
 def read_imports(source: str, name: str, package: str) -> set[str]:
     """The modules of :data:`MODULES` that ``source`` (module ``name`` of ``package``) imports, anywhere in it."""
-    out = set()
+    out: set[str] = set()
     tree = ast.parse(source)
     # what runs only as a program (under ``if __name__ == "__main__":``) is no import of the module
     tree.body = [n for n in tree.body if not (isinstance(n, ast.If) and ast.unparse(n.test) in _MAIN)]
@@ -56,7 +56,7 @@ def read_imports(source: str, name: str, package: str) -> set[str]:
             base = package
             for _ in range(node.level - 1):
                 base = base.rpartition(".")[0]
-            base = f"{base}.{node.module}" if node.level and node.module else (base if node.level else node.module)
+            base = f"{base}.{node.module}" if node.level and node.module else (base if node.level else node.module or "")
             # ``from pkg import sub``: the module pkg.sub when there is one, read through pkg; else a name of pkg
             targets = [base]
             targets += [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES]
