@@ -23,7 +23,7 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     if keep == 1:
         return ranked_die_cost(faces, n, n - 1, lo, hi)  # as many terms as for the lowest (rank 0)
     span = keep * (hi - lo) + 1
-    if _small(n, keep, span):
+    if _small(faces, n, keep, span):
         return _small_cost(faces, n, keep, span)
     binomials = keep * (n + 1)
     # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
@@ -279,10 +279,11 @@ def _placing_moves(visited: Sequence[tuple[int, float]], n: int, keep: int) -> n
     return _moves(table, logs, n, keep, np.array([s for _, s in visited]))
 
 
-#: most dice, and most steps for each face (:func:`_face_steps`), whose order statistics :func:`_ranks_on_floats`
-#: works out on Python floats; a larger problem in numpy arrays. On a first question (caches cold) each numpy call
-#: costs microseconds, more than a short row added in Python (``3d12kh2``, ``11d4kh7``, ``4d6kh3``)
-SMALL_DICE, SMALL_STEPS = 32, 800
+#: most dice, most steps for each face (:func:`_face_steps`) and for all of them, whose order statistics
+#: :func:`_ranks_on_floats` works out on Python floats; a larger problem in numpy arrays. On a first question (caches
+#: cold) each numpy call costs microseconds, more than a short row added in Python (``3d12kh2``, ``11d4kh7``,
+#: ``4d6kh3``); the arrays take a few calls a face, so that many faces (exploding dice's chains) go to them
+SMALL_DICE, SMALL_STEPS, SMALL_TOTAL = 32, 800, 4000
 
 
 def _face_steps(n: int, rows: int, span: int) -> int:
@@ -292,10 +293,11 @@ def _face_steps(n: int, rows: int, span: int) -> int:
     return rows * (n + 1) * 2 + rows * (rows + 1) // 2 * span
 
 
-def _small(n: int, rows: int, span: int) -> bool:
-    """Whether :func:`keep_sum` / :func:`window_sum` place ``rows`` rows of sums ``span`` wide, ``n`` dice, on Python
-    floats."""
-    return n <= SMALL_DICE and _face_steps(n, rows, span) <= SMALL_STEPS
+def _small(faces: int, n: int, rows: int, span: int) -> bool:
+    """Whether :func:`keep_sum` / :func:`window_sum` place ``faces`` faces on ``rows`` rows of sums ``span`` wide,
+    ``n`` dice, on Python floats."""
+    steps = _face_steps(n, rows, span)
+    return n <= SMALL_DICE and steps <= SMALL_STEPS and faces * steps <= SMALL_TOTAL
 
 
 def _small_cost(faces: int, n: int, hi: int, span: int) -> Cost:
@@ -364,7 +366,7 @@ def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> P
     WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
     visited = _visits(ordered, vmin)
     span = keep * (vmax - vmin) + 1
-    if _small(n, keep, span):
+    if _small(len(ordered), n, keep, span):
         return PMF(keep * vmin, np.array(_ranks_on_floats(visited, n, 0, keep)))
     moves = _placing_moves(visited, n, keep)
     # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
@@ -390,7 +392,7 @@ def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) 
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:
         return ranked_die_cost(faces, n, lo, vmin, vmax)
     span = (hi - lo) * (vmax - vmin) + 1
-    if _small(n, hi, span):
+    if _small(faces, n, hi, span):
         return _small_cost(faces, n, hi, span)
     binomials = hi * (n + 1)
     table = (n + 2) * PYTHON_STEP + (hi + 4) * NUMPY_CALL + 2 * binomials
@@ -424,7 +426,7 @@ def _window_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: 
     WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
     visited = _visits(ordered, vmin)
     span = (hi - lo) * (vmax - vmin) + 1
-    if _small(n, hi, span):
+    if _small(len(ordered), n, hi, span):
         return PMF((hi - lo) * vmin, np.array(_ranks_on_floats(visited, n, lo, hi)))
     moves = _placing_moves(visited, n, hi)
     # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
