@@ -348,13 +348,12 @@ def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: boo
     """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
     faces (the probabilities are shares of their total)."""
     keep = max(0, min(keep, n))
-    ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
-    if keep == 0 or not ordered:
+    if keep == 0 or not faces:
         return PMF.point(0)
-    if keep == 1 and sum(q for _, q in ordered) > 0:  # one die: the highest or the lowest (of some chance)
-        _check_support(max(0, max(ordered)[0]) - min(0, min(ordered)[0]) + 1)
-        return ranked_die(ordered, n, n - 1 if highest else 0)
-    return _kept_in_order(ordered, n, keep)
+    if keep == 1 and sum(q for _, q in faces) > 0:  # one die: the highest or the lowest (of some chance; any order)
+        _check_support(max(0, max(faces)[0]) - min(0, min(faces)[0]) + 1)
+        return ranked_die(faces, n, n - 1 if highest else 0)
+    return _kept_in_order(sorted(faces, key=lambda f: f[0], reverse=highest), n, keep)
 
 
 def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> PMF:
