@@ -366,7 +366,7 @@ def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> P
     visited = _visits(ordered, vmin)
     span = keep * (vmax - vmin) + 1
     if _small(len(ordered), n, keep, span):
-        return PMF(keep * vmin, np.array(_ranks_on_floats(visited, n, 0, keep)))
+        return PMF.from_floats(keep * vmin, _ranks_on_floats(visited, n, 0, keep))
     moves = _placing_moves(visited, n, keep)
     # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
     # kept dice once keep are placed (final: the other dice show worse faces)
@@ -426,7 +426,7 @@ def _window_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: 
     visited = _visits(ordered, vmin)
     span = (hi - lo) * (vmax - vmin) + 1
     if _small(len(ordered), n, hi, span):
-        return PMF((hi - lo) * vmin, np.array(_ranks_on_floats(visited, n, lo, hi)))
+        return PMF.from_floats((hi - lo) * vmin, _ranks_on_floats(visited, n, lo, hi))
     moves = _placing_moves(visited, n, hi)
     # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
     # state[hi]: final once the window's dice are all placed (the dice left show higher faces)

@@ -102,3 +102,14 @@ def test_many_faces_go_to_the_arrays():
     # an exploding die's chains are many faces: a few numpy calls each are cheaper than its rows added in Python
     assert not pmf_keep._small(180, 3, 2, 2 * 180 + 1)
     assert pmf_keep._small(4, 11, 7, 7 * 3 + 1)
+
+
+@pytest.mark.parametrize("offset, masses, want_offset, want", [
+    (3, [0.0, 0.25, 0.0, 0.75, 0.0, 0.0], 4, [0.25, 0.0, 0.75]), (-2, [0.5, 0.5], -2, [0.5, 0.5]),
+    (7, [0.0, 1.0], 8, [1.0]), (5, [0.0, 0.0], 0, [0.0]), (0, [-0.0, 0.2, -0.0], 1, [0.2])])
+def test_a_small_support_from_floats_is_cut_as_from_an_array(offset, masses, want_offset, want):
+    from diceengine.pmf import PMF
+
+    got = PMF.from_floats(offset, masses)
+    assert (got.offset, got.p.tolist()) == (want_offset, want)
+    assert got.p.dtype.name == "float64"
