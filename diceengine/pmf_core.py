@@ -97,6 +97,21 @@ class PMF:
         return cls(lo, np.bincount(vals - lo).astype(np.float64) * w)
 
     @classmethod
+    def from_floats(cls, offset: int, masses: list[float]) -> PMF:
+        """``P(X = offset + i) = masses[i]``, a small support's masses as Python floats: the zeros at both ends cut
+        in Python, one array made (a first question pays each numpy call; see :meth:`__init__`)."""
+        lo, hi = 0, len(masses)
+        while lo < hi and not masses[lo]:
+            lo += 1
+        while hi > lo and not masses[hi - 1]:
+            hi -= 1
+        if lo == hi:
+            return cls.point(0, 0.0)
+        out = object.__new__(cls)
+        out.offset, out.p = int(offset) + lo, np.array(masses[lo:hi], dtype=np.float64)
+        return out
+
+    @classmethod
     def from_mapping(cls, mapping: Mapping[int, float]) -> PMF:
         if not mapping:
             return cls.point(0, 0.0)
@@ -107,7 +122,7 @@ class PMF:
         p: Any = [0.0] * span if span <= _LISTED else np.zeros(span)
         for v, q in mapping.items():
             p[v - lo] += q
-        return cls(lo, p)
+        return cls.from_floats(lo, p) if span <= _LISTED else cls(lo, p)
 
     @property
     def values(self) -> np.ndarray:

@@ -23,6 +23,8 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     if keep == 1:
         return ranked_die_cost(faces, n, n - 1, lo, hi)  # as many terms as for the lowest (rank 0)
     span = keep * (hi - lo) + 1
+    if _small(faces, n, keep, span):
+        return _small_cost(faces, n, keep, span)
     binomials = keep * (n + 1)
     # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
     table = (n + 2) * PYTHON_STEP + (keep + 4) * NUMPY_CALL + 2 * binomials
@@ -253,11 +255,9 @@ def _moves(table: np.ndarray, logs: bool, n: int, keep: int, shares: np.ndarray)
     return moves
 
 
-def _placing(ordered: Sequence[tuple[int, float]], vmin: int, n: int, keep: int) -> tuple[list[tuple[int, float]],
-                                                                                          np.ndarray]:
-    """What :func:`keep_sum` and :func:`window_sum` place: the faces in the order visited (less ``vmin``), each with
-    its chance among the faces not yet visited (the last: all of it), and their moves (:func:`_moves`) for ``keep``
-    rows of dice placed."""
+def _visits(ordered: Sequence[tuple[int, float]], vmin: int) -> list[tuple[int, float]]:
+    """The faces :func:`keep_sum` and :func:`window_sum` place, in the order visited (less ``vmin``), each with its
+    chance among the faces not yet visited (the last: all of it)."""
     visited: list[tuple[int, float]] = []
     tail = float(sum(q for _, q in ordered))
     for index, (value, q) in enumerate(ordered):
@@ -267,24 +267,93 @@ def _placing(ordered: Sequence[tuple[int, float]], vmin: int, n: int, keep: int)
             visited.append((value - vmin, share))
             if share == 1.0:  # every die left shows this face
                 break
+    return visited
+
+
+def _placing_moves(visited: Sequence[tuple[int, float]], n: int, keep: int) -> np.ndarray:
+    """The moves (:func:`_moves`) of the faces visited for ``keep`` rows of dice placed."""
     table = _binomial_table(n, keep)
     logs = table is None
     if table is None:
         table = _log_binomial_table(n, keep)
-    return visited, _moves(table, logs, n, keep, np.array([s for _, s in visited]))
+    return _moves(table, logs, n, keep, np.array([s for _, s in visited]))
+
+
+#: most dice, most steps for each face (:func:`_face_steps`) and for all of them, whose order statistics
+#: :func:`_ranks_on_floats` works out on Python floats; a larger problem in numpy arrays. On a first question (caches
+#: cold) each numpy call costs microseconds, more than a short row added in Python (``3d12kh2``, ``11d4kh7``,
+#: ``4d6kh3``); the arrays take a few calls a face, so that many faces (exploding dice's chains) go to them
+SMALL_DICE, SMALL_STEPS, SMALL_TOTAL = 32, 800, 4000
+
+
+def _face_steps(n: int, rows: int, span: int) -> int:
+    """Steps of :func:`_ranks_on_floats` for one face: for each of the ``rows`` rows of dice placed, the chances of
+    the counts of the dice left showing it, and a row of sums (``span`` wide at most) added for each count that stays
+    under ``rows`` (and one for those that reach it)."""
+    return rows * (n + 1) * 2 + rows * (rows + 1) // 2 * span
+
+
+def _small(faces: int, n: int, rows: int, span: int) -> bool:
+    """Whether :func:`keep_sum` / :func:`window_sum` place ``faces`` faces on ``rows`` rows of sums ``span`` wide,
+    ``n`` dice, on Python floats."""
+    steps = _face_steps(n, rows, span)
+    return n <= SMALL_DICE and steps <= SMALL_STEPS and faces * steps <= SMALL_TOTAL
+
+
+def _small_cost(faces: int, n: int, hi: int, span: int) -> Cost:
+    """Cost of :func:`_ranks_on_floats`: ``faces`` faces, ``n`` dice, ``hi`` rows, sums ``span`` wide."""
+    return Cost(faces * _face_steps(n, hi, span) * PYTHON_STEP + NUMPY_CALL, hi * span)
+
+
+def _add_shifted(target: list[float] | None, row: list[float], w: float, shift: int) -> list[float]:
+    """``target`` (None: empty) plus ``w`` times ``row`` placed from ``shift`` on."""
+    end = shift + len(row)
+    if target is None:
+        target = [0.0] * end
+    elif len(target) < end:
+        target.extend([0.0] * (end - len(target)))
+    for i, x in enumerate(row, shift):
+        target[i] += w * x
+    return target
+
+
+def _ranks_on_floats(visited: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> list[float]:
+    """The sums of the dice ranked ``lo`` to ``hi - 1`` in the order the faces are visited (:func:`_visits`), as
+    :func:`_window_in_order` places them, on Python floats: row ``j`` holds the sums of the window's dice among the
+    ``j < hi`` placed so far; ``c`` of the ``n - j`` dice left show a face (a binomial chance), at least ``hi - j``
+    of them ending the placing (the dice left show later faces)."""
+    rows: list[list[float] | None] = [[1.0]] + [None] * (hi - 1)
+    final: list[float] | None = None
+    for d, share in visited:
+        new: list[list[float] | None] = [None] * hi
+        off = 1.0 - share
+        for j, row in enumerate(rows):
+            if row is None:
+                continue
+            m, need, first = n - j, hi - j, max(j, lo)
+            reach = 0.0
+            for c in range(m + 1):
+                w = comb(m, c) * share ** c * off ** (m - c)
+                if c >= need:
+                    reach += w
+                elif w:
+                    new[j + c] = _add_shifted(new[j + c], row, w, d * max(0, j + c - first))
+            if reach:
+                final = _add_shifted(final, row, reach, d * (hi - first))
+        rows = new
+    return final or [0.0]
 
 
 def keep_sum(faces: Sequence[tuple[int, float]], n: int, keep: int, highest: bool) -> PMF:
     """Sum of the ``keep`` highest (or lowest) of ``n`` independent dice with these ``(value, probability)``
     faces (the probabilities are shares of their total)."""
     keep = max(0, min(keep, n))
-    ordered = sorted(faces, key=lambda f: f[0], reverse=highest)
-    if keep == 0 or not ordered:
+    if keep == 0 or not faces:
         return PMF.point(0)
-    if keep == 1 and sum(q for _, q in ordered) > 0:  # one die: the highest or the lowest (of some chance)
-        _check_support(max(0, max(ordered)[0]) - min(0, min(ordered)[0]) + 1)
-        return ranked_die(ordered, n, n - 1 if highest else 0)
-    return _kept_in_order(ordered, n, keep)
+    if keep == 1 and sum(q for _, q in faces) > 0:  # one die: the highest or the lowest (of some chance; any order)
+        _check_support(max(0, max(faces)[0]) - min(0, min(faces)[0]) + 1)
+        return ranked_die(faces, n, n - 1 if highest else 0)
+    return _kept_in_order(sorted(faces, key=lambda f: f[0], reverse=highest), n, keep)
 
 
 def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> PMF:
@@ -294,10 +363,13 @@ def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> P
     vmax = max(v for v, _ in ordered)
     _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
     WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
-    visited, moves = _placing(ordered, vmin, n, keep)
+    visited = _visits(ordered, vmin)
+    span = keep * (vmax - vmin) + 1
+    if _small(len(ordered), n, keep, span):
+        return PMF.from_floats(keep * vmin, _ranks_on_floats(visited, n, 0, keep))
+    moves = _placing_moves(visited, n, keep)
     # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
     # kept dice once keep are placed (final: the other dice show worse faces)
-    span = keep * (vmax - vmin) + 1
     state = np.zeros((keep + 1, span))
     state[0, 0] = 1.0
     for (d, _), move in zip(visited, moves, strict=True):
@@ -319,6 +391,8 @@ def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) 
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:
         return ranked_die_cost(faces, n, lo, vmin, vmax)
     span = (hi - lo) * (vmax - vmin) + 1
+    if _small(faces, n, hi, span):
+        return _small_cost(faces, n, hi, span)
     binomials = hi * (n + 1)
     table = (n + 2) * PYTHON_STEP + (hi + 4) * NUMPY_CALL + 2 * binomials
     # each face: its binomial weights, then one shifted add of one row for each (dice placed, dice showing it)
@@ -349,10 +423,13 @@ def _window_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: 
     vmax = max(v for v, _ in ordered)
     _check_support((hi - lo) * (vmax - vmin) + 1)
     WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
-    visited, moves = _placing(ordered, vmin, n, hi)
+    visited = _visits(ordered, vmin)
+    span = (hi - lo) * (vmax - vmin) + 1
+    if _small(len(ordered), n, hi, span):
+        return PMF.from_floats((hi - lo) * vmin, _ranks_on_floats(visited, n, lo, hi))
+    moves = _placing_moves(visited, n, hi)
     # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
     # state[hi]: final once the window's dice are all placed (the dice left show higher faces)
-    span = (hi - lo) * (vmax - vmin) + 1
     state = np.zeros((hi + 1, span))
     state[0, 0] = 1.0
     for (d, _), move in zip(visited, moves, strict=True):

@@ -63,7 +63,7 @@ def ranked_die(faces: Sequence[tuple[int, float]], n: int, rank: int) -> PMF:
     WORK.work += ranked_die_cost(len(faces), n, rank, lo, hi).work
     upper, tail = _rank_tail(n, rank)
     if hi - lo < SMALL_SPAN:
-        return PMF(lo, np.array(_ranked_values(faces, lo, hi, upper, tail)))
+        return PMF.from_floats(lo, _ranked_values(faces, lo, hi, upper, tail))
     dense = np.bincount(np.array(values) - lo, weights=[q for _, q in faces])
     total = dense.sum()
     below = dense.cumsum() / total  # P(X <= x)

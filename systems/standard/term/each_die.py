@@ -70,100 +70,26 @@ class EachDie:
         their sums shifted alike), and a die that repeats the one before (the same states, no sums followed),
         make every later one cost the same: counted without walking them. Stops once past the work budget (the
         answer is then only known to exceed it)."""
-        spec = self.spec
         found = self._shape
         if found is not None:
             return found
-        explode = spec.explode
-        assert explode is not None
-        mode, low, high = self.mode()
-        add = self.add(mode, low, high)
-        need_total = self.total(mode)
-        gain = self.gain(mode)
-        pen = int(spec.penetrate)
-        first_faces = first_face(spec)
-        q1 = sum(p for f, p in first_faces.items() if explode.test(f))
-        q = sum(1 for f in spec.faces if explode.test(f)) / spec.sides
-        levels, mass = 1, q1  # levels walked per die: the chain's mass left after a level stops the walk
-        while mass > chain_tolerance(spec) * (1 - 1e-9) and levels <= MAX_EACH_DIE_STEPS:
-            mass *= q
-            levels += 1
-        limit = spec.explode_limit
-        step_work = EACH_DIE_STEP * (4 if mode == "d20" else 1)
-        # each face: (the value added, what it adds to the sum followed, whether the chain goes on)
-        first = [(f, gain(f) if need_total else 0, explode.test(f)) for f in first_faces]
-        later = [(f - pen, gain(f - pen) if need_total else 0, explode.test(f)) for f in sorted(set(spec.faces))]
-        moves: dict[tuple[_EachKey, int], _EachKey] = {}  # add() remembered: the same moves come back die after die
-        Ranges = dict[_EachKey, tuple[int, int]]  # a state's sum array: [lo, hi) (one cell when no sum is followed)
-
-        def put(target: Ranges, key: _EachKey, lo: int, hi: int) -> None:
-            had = target.get(key)
-            target[key] = (lo, hi) if had is None else (min(had[0], lo), max(had[1], hi))
-
-        states: Ranges = {(0, (), ()): (0, 1)}
-        steps = cells = 0.0
-        most = width = 1
-        for die in range(spec.count):
-            die_steps, die_cells = steps, cells
-            done: Ranges = {}
-            going, level = states, 0
-            while going and level < levels:
-                faces = first if level == 0 else later
-                last = limit is not None and level >= limit
-                nxt: Ranges = {}
-                to_done: Ranges = {}
-                for state, (lo, hi) in going.items():
-                    for v, d, on in faces:
-                        key = moves.get((state, v))
-                        if key is None:
-                            key = moves[(state, v)] = add(state, v)
-                        target = nxt if on and not last else to_done
-                        if not need_total:  # no sums: the states only
-                            target[key] = (0, 1)
-                        else:
-                            put(target, key, lo + d, hi + d)
-                span = sum(hi - lo for lo, hi in going.values()) if need_total else 0
-                steps += len(going) * len(faces)
-                cells += span * len(faces)
-                if not need_total:
-                    done.update(to_done)
-                else:
-                    for key, (lo, hi) in to_done.items():
-                        put(done, key, lo, hi)
-                most = max(most, len(done) + len(nxt))
-                if need_total:
-                    width = max([width] + [hi - lo for lo, hi in nxt.values()] + [hi - lo for lo, hi in done.values()])
-                if steps * step_work + cells * EACH_DIE_CELL > MAX_WORK:  # over the budget: refused anyway
-                    result = (steps, cells, most, width)
-                    self._shape = result
-                    return result
-                delta = _shifted(going, nxt) if level >= 1 and limit is None else None
-                level += 1
-                if delta is not None:  # every level left repeats this one, shifted by delta
-                    left = levels - level
-                    steps += left * len(nxt) * len(later)
-                    cells += left * span * len(later)
-                    for key, (lo, hi) in to_done.items():
-                        put(done, key, lo + delta, hi + delta)
-                        put(done, key, lo + left * delta, hi + left * delta)
-                    break
-                going = nxt
-            left = spec.count - die - 1
-            if not need_total and done.keys() == states.keys():  # every die left repeats this one
-                steps += left * (steps - die_steps)
-                cells += left * (cells - die_cells)
+        walk = _Walk(self)
+        states: _Ranges = {(0, (), ()): (0, 1)}
+        for die in range(self.spec.count):
+            before = walk.steps, walk.cells
+            done = walk.die(states)
+            if done is None:  # over the budget: refused anyway
+                self._shape = walk.result()
+                return self._shape
+            # every die left repeats this one, or follows at least as many states (past the budget already: refused)
+            steps, cells = walk.repeated(self.spec.count - die - 1, before)
+            if (not walk.need_total and done.keys() == states.keys()) or walk.over(steps, cells):
+                walk.steps, walk.cells = steps, cells
                 break
             states = done
-            # the dice left follow at least as many states as this one: past the budget already, refused
-            if (steps + left * (steps - die_steps)) * step_work + (cells + left * (cells - die_cells)) * \
-                    EACH_DIE_CELL > MAX_WORK:
-                steps += left * (steps - die_steps)
-                cells += left * (cells - die_cells)
-                break
-        self._moves = moves  # for _each_die_pmf: the same moves, not built again
-        result = (steps, cells, most, width)
-        self._shape = result
-        return result
+        self._moves = walk.moves  # for pmf(): the same moves, not built again
+        self._shape = walk.result()
+        return self._shape
 
     def mode(self) -> tuple[str, int, int]:
         """How :meth:`pmf` follows the dice: ``(mode, low, high)``. ``mode`` is one keep / drop kind
@@ -215,82 +141,31 @@ class EachDie:
         keep / drop needs (:meth:`mode`): the few extreme faces one keep / drop needs, the count too
         for several, every face for d20's operators mixing ranks; when the sum of the scores is needed too
         (drops, d20's selection by value), each state holds its distribution as an array."""
-        spec = self.spec
         found = self._pmf
         if found is not None:
             return found
-        explode = spec.explode
-        assert explode is not None
-        mode, low, high = self.mode()
-        score = (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
-        need_total = self.total(mode)
-        pen = int(spec.penetrate)
-        tolerance = chain_tolerance(spec)
-        most = chain_depth(spec) if spec.tally is not None else None
-        first = first_face(spec)
-        later = {f: c / spec.sides for f, c in Counter(spec.faces).items()}
-        every = mode == "d20"
-        add = self.add(mode, low, high)
-        gain = self.gain(mode)
-        moves: dict[tuple[_EachKey, int], _EachKey] = self._moves or {}  # add() remembered
-
+        throws = _Throws(self)
         # a state's mass: a probability, or (offset, array) the distribution of the sum of the scores
-        states: dict[_EachKey, Any] = {(0, (), ()): (0, np.ones(1)) if need_total else 1.0}
-        lost = 0.0
-        steps = 0
-
-        def merge(parts: list[tuple[int, float, Any]]) -> Any:
-            if not need_total:
-                return sum(w * m for _, w, m in parts)
-            WORK.work += sum(len(m[1]) for _, _, m in parts) * EACH_DIE_CELL
-            lo = min(d + m[0] for d, _, m in parts)
-            hi = max(d + m[0] + len(m[1]) for d, _, m in parts)
-            out = np.zeros(hi - lo)
-            for d, w, (off, arr) in parts:
-                out[d + off - lo:d + off - lo + len(arr)] += w * arr
-            return lo, out
-
-        def mass(m: Any) -> float:
-            return float(m[1].sum()) if need_total else float(m)
-
-        for _ in range(spec.count):
-            done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
-            going = states
-            faces, shift, depth = first, 0, 0
-            while going:
-                nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
-                last = spec.explode_limit is not None and depth >= spec.explode_limit
-                for state, m in going.items():
-                    for f, q in faces.items():
-                        v = f - shift
-                        target = nxt if explode.test(f) and not last else done
-                        key = moves.get((state, v))
-                        if key is None:
-                            key = moves[(state, v)] = add(state, v)
-                        target.setdefault(key, []).append((gain(v) if need_total else 0, q, m))
-                steps += len(going) * len(faces)
-                going = {key: merge(parts) for key, parts in nxt.items()}
-                faces, shift, depth = later, pen, depth + 1
-                left = sum(mass(m) for m in going.values())
-                if left <= tolerance or (most is not None and depth > most):  # tallied: the widths' chains
-                    lost += left
-                    break
-                if len(done) + len(going) > MAX_UNIQUE_STATES or steps > MAX_EACH_DIE_STEPS:
-                    raise DiceLimitError(N_("too many dice for exact odds of {text} with explosions='dice'"),
-                                         column=spec.node.pos, text=spec.text)
-            states = {key: merge(parts) for key, parts in done.items()}
-        WORK.work += steps * EACH_DIE_STEP * (4 if every else 1)  # every face: longer tuples sorted at each step
-        out = PMF.point(0, 0.0)
-        for state, m in states.items():
-            minus, value = self.kept(mode, state, score)
-            if minus:  # the sum of the scores, minus those dropped
-                out = out.mix(PMF(m[0] - value, m[1]))
-            else:
-                out = out.mix(PMF.point(value, mass(m)))
-        result = (out, lost)
+        states: dict[_EachKey, Any] = {(0, (), ()): (0, np.ones(1)) if throws.need_total else 1.0}
+        for _ in range(self.spec.count):
+            states = throws.die(states)
+        WORK.work += throws.steps * EACH_DIE_STEP * (4 if throws.mode == "d20" else 1)  # every face: longer tuples
+        result = (self._mix(throws, states), throws.lost)  # sorted at each step
         self._pmf = result
         self._moves = None  # the odds are kept: their moves are not needed again
         return result
+
+    def _mix(self, throws: _Throws, states: dict[_EachKey, Any]) -> PMF:
+        """The kept score of every state of :meth:`pmf` mixed, each with its mass."""
+        score = _scorer(self.spec)
+        out = PMF.point(0, 0.0)
+        for state, m in states.items():
+            minus, value = self.kept(throws.mode, state, score)
+            if minus:  # the sum of the scores, minus those dropped
+                out = out.mix(PMF(m[0] - value, m[1]))
+            else:
+                out = out.mix(PMF.point(value, throws.mass(m)))
+        return out
 
     def add(self, mode: str, low: int, high: int) -> Callable[[_EachKey, int], _EachKey]:
         """The state of :meth:`pmf` after one more die showing a face."""
@@ -315,7 +190,7 @@ class EachDie:
         """What a die showing a face adds to the sum :meth:`pmf` follows (when it follows one)."""
         spec = self.spec
         keeps = spec.selection.keeps_value if spec.selection is not None else None
-        score = (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
+        score = _scorer(spec)
         chosen = self.union_values()
 
         def gain(v: int) -> int:
@@ -383,6 +258,208 @@ class EachDie:
             return False, sum(score(v) for v in highs[lo - top:hi - top])
         # no kh / kl: lo is a dl (among the lowest followed), n - hi a dh (among the highest followed)
         return True, sum(score(v) for v in lows[:lo]) + sum(score(v) for v in highs[len(highs) - (n - hi):])
+
+
+_Ranges = dict[_EachKey, tuple[int, int]]  # a state's sum array in :meth:`EachDie.shape`: [lo, hi) (one cell: no sum)
+
+
+def _scorer(spec: TermSpec) -> Callable[[int], int]:
+    """A face's score: the face itself, or its count (:func:`.scores.score_of`)."""
+    return (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
+
+
+def _put(target: _Ranges, key: _EachKey, lo: int, hi: int) -> None:
+    """``target[key]`` widened to ``[lo, hi)``."""
+    had = target.get(key)
+    target[key] = (lo, hi) if had is None else (min(had[0], lo), max(had[1], hi))
+
+
+def _levels(spec: TermSpec, first: dict[int, float]) -> int:
+    """Levels of a die's chains :meth:`EachDie.shape` walks: until the mass of the chains still going (the first
+    face's chance to explode, ``first`` its chances, then each throw's) is the truncation's."""
+    explode = spec.explode
+    assert explode is not None
+    q1 = sum(p for f, p in first.items() if explode.test(f))
+    q = sum(1 for f in spec.faces if explode.test(f)) / spec.sides
+    levels, mass = 1, q1
+    while mass > chain_tolerance(spec) * (1 - 1e-9) and levels <= MAX_EACH_DIE_STEPS:
+        mass *= q
+        levels += 1
+    return levels
+
+
+class _Dice:
+    """What :meth:`EachDie.shape` and :meth:`EachDie.pmf` both follow: the keep / drop's mode, the state after a face
+    (``add``, remembered in ``moves``: the same moves come back die after die), what a face adds to the sum followed
+    (``gain``, when ``need_total``) and the chances of a die's first face."""
+
+    __slots__ = ("add", "first_faces", "gain", "high", "low", "mode", "moves", "need_total", "pen", "spec")
+
+    def __init__(self, each: EachDie) -> None:
+        self.spec = spec = each.spec
+        self.mode, self.low, self.high = each.mode()
+        self.add = each.add(self.mode, self.low, self.high)
+        self.need_total = each.total(self.mode)
+        self.gain = each.gain(self.mode)
+        self.pen = int(spec.penetrate)
+        self.first_faces = first_face(spec)
+        self.moves: dict[tuple[_EachKey, int], _EachKey] = each._moves or {}
+
+    def move(self, state: _EachKey, v: int) -> _EachKey:
+        """The state after ``state`` and a die showing ``v`` (``add``, remembered)."""
+        key = self.moves.get((state, v))
+        if key is None:
+            key = self.moves[(state, v)] = self.add(state, v)
+        return key
+
+
+class _Walk(_Dice):
+    """:meth:`EachDie.shape`'s walk over the states without their masses, and what it counts: the steps, the cells
+    merged, the most states at once and the widest sum array."""
+
+    __slots__ = ("cells", "first", "later", "levels", "limit", "most", "step_work", "steps", "width")
+
+    def __init__(self, each: EachDie) -> None:
+        super().__init__(each)
+        spec = self.spec
+        explode = spec.explode
+        assert explode is not None
+        self.levels = _levels(spec, self.first_faces)
+        self.limit = spec.explode_limit
+        self.step_work = EACH_DIE_STEP * (4 if self.mode == "d20" else 1)
+        gain, need, pen = self.gain, self.need_total, self.pen
+        # each face: (the value added, what it adds to the sum followed, whether the chain goes on)
+        self.first = [(f, gain(f) if need else 0, explode.test(f)) for f in self.first_faces]
+        self.later = [(f - pen, gain(f - pen) if need else 0, explode.test(f)) for f in sorted(set(spec.faces))]
+        self.steps = self.cells = 0.0
+        self.most = self.width = 1
+
+    def result(self) -> tuple[float, float, int, int]:
+        """``(steps, cells merged, most states at once, widest sum array)``."""
+        return self.steps, self.cells, self.most, self.width
+
+    def over(self, steps: float, cells: float) -> bool:
+        """Whether that many steps and cells are past the work budget."""
+        return steps * self.step_work + cells * EACH_DIE_CELL > MAX_WORK
+
+    def repeated(self, left: int, before: tuple[float, float]) -> tuple[float, float]:
+        """The steps and cells counted once ``left`` more dice cost what the last one did (``before`` it)."""
+        return self.steps + left * (self.steps - before[0]), self.cells + left * (self.cells - before[1])
+
+    def die(self, states: _Ranges) -> _Ranges | None:
+        """The states after one more die, its chains walked level by level; None once past the budget."""
+        done: _Ranges = {}
+        going, level = states, 0
+        while going and level < self.levels:
+            faces = self.first if level == 0 else self.later
+            nxt, to_done, span = self.level(going, faces, self.limit is not None and level >= self.limit)
+            self.steps += len(going) * len(faces)
+            self.cells += span * len(faces)
+            for key, (lo, hi) in to_done.items():
+                _put(done, key, lo, hi)
+            self.most = max(self.most, len(done) + len(nxt))
+            if self.need_total:
+                self.width = max([self.width] + [hi - lo for lo, hi in nxt.values()] +
+                                 [hi - lo for lo, hi in done.values()])
+            if self.over(self.steps, self.cells):  # over the budget: refused anyway
+                return None
+            delta = _shifted(going, nxt) if level >= 1 and self.limit is None else None
+            level += 1
+            if delta is not None:  # every level left repeats this one, shifted by delta
+                left = self.levels - level
+                self.steps += left * len(nxt) * len(self.later)
+                self.cells += left * span * len(self.later)
+                for key, (lo, hi) in to_done.items():
+                    _put(done, key, lo + delta, hi + delta)
+                    _put(done, key, lo + left * delta, hi + left * delta)
+                break
+            going = nxt
+        return done
+
+    def level(self, going: _Ranges, faces: list[tuple[int, int, bool]], last: bool) -> tuple[_Ranges, _Ranges, int]:
+        """One more throw of every chain going (``last``: the explosions' limit reached): ``(the states going on, the
+        states done, the width of the sums followed)``."""
+        nxt: _Ranges = {}
+        to_done: _Ranges = {}
+        need = self.need_total
+        for state, (lo, hi) in going.items():
+            for v, d, on in faces:
+                key = self.move(state, v)
+                target = nxt if on and not last else to_done
+                if not need:  # no sums: the states only
+                    target[key] = (0, 1)
+                else:
+                    _put(target, key, lo + d, hi + d)
+        return nxt, to_done, sum(hi - lo for lo, hi in going.values()) if need else 0
+
+
+class _Throws(_Dice):
+    """:meth:`EachDie.pmf`'s throws: the states of the dice thrown so far with their masses (a probability, or
+    ``(offset, array)``: the distribution of the sum of the scores), the steps taken and the mass the chains left
+    out."""
+
+    __slots__ = ("later", "lost", "most", "steps", "tolerance")
+
+    def __init__(self, each: EachDie) -> None:
+        super().__init__(each)
+        spec = self.spec
+        self.tolerance = chain_tolerance(spec)
+        self.most = chain_depth(spec) if spec.tally is not None else None  # tallied: the widths' chains
+        self.later = {f: c / spec.sides for f, c in Counter(spec.faces).items()}
+        self.lost = 0.0
+        self.steps = 0
+
+    def die(self, states: dict[_EachKey, Any]) -> dict[_EachKey, Any]:
+        """The states after one more die, each chain thrown until what goes on weighs at most the truncation."""
+        spec = self.spec
+        done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
+        going = states
+        faces, shift, depth = self.first_faces, 0, 0
+        while going:
+            last = spec.explode_limit is not None and depth >= spec.explode_limit
+            nxt = self.throw(going, faces, shift, last, done)
+            self.steps += len(going) * len(faces)
+            going = {key: self.merge(parts) for key, parts in nxt.items()}
+            faces, shift, depth = self.later, self.pen, depth + 1
+            left = sum(self.mass(m) for m in going.values())
+            if left <= self.tolerance or (self.most is not None and depth > self.most):
+                self.lost += left
+                break
+            if len(done) + len(going) > MAX_UNIQUE_STATES or self.steps > MAX_EACH_DIE_STEPS:
+                raise DiceLimitError(N_("too many dice for exact odds of {text} with explosions='dice'"),
+                                     column=spec.node.pos, text=spec.text)
+        return {key: self.merge(parts) for key, parts in done.items()}
+
+    def throw(self, going: dict[_EachKey, Any], faces: dict[int, float], shift: int, last: bool,
+              done: dict[_EachKey, list[tuple[int, float, Any]]]) -> dict[_EachKey, list[tuple[int, float, Any]]]:
+        """One more throw of every chain going (each face less ``shift``; ``last``: the explosions' limit reached):
+        the parts of the states going on, those of the states done put in ``done``."""
+        explode = self.spec.explode
+        assert explode is not None
+        gain, need = self.gain, self.need_total
+        nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
+        for state, m in going.items():
+            for f, q in faces.items():
+                v = f - shift
+                target = nxt if explode.test(f) and not last else done
+                target.setdefault(self.move(state, v), []).append((gain(v) if need else 0, q, m))
+        return nxt
+
+    def merge(self, parts: list[tuple[int, float, Any]]) -> Any:
+        """The mass of one state from its parts ``(shift of the sum, weight, mass)``."""
+        if not self.need_total:
+            return sum(w * m for _, w, m in parts)
+        WORK.work += sum(len(m[1]) for _, _, m in parts) * EACH_DIE_CELL
+        lo = min(d + m[0] for d, _, m in parts)
+        hi = max(d + m[0] + len(m[1]) for d, _, m in parts)
+        out = np.zeros(hi - lo)
+        for d, w, (off, arr) in parts:
+            out[d + off - lo:d + off - lo + len(arr)] += w * arr
+        return lo, out
+
+    def mass(self, m: Any) -> float:
+        """The probability of a state."""
+        return float(m[1].sum()) if self.need_total else float(m)
 
 
 def _shifted(before: dict[Any, tuple[int, int]], after: dict[Any, tuple[int, int]]) -> int | None:

@@ -42,11 +42,13 @@ class TermOdds:
     """A dice term's exact distribution (:meth:`pmf`), what it costs (:meth:`exact_cost`) and the mass it leaves
     out (:meth:`truncated_mass`)."""
 
-    __slots__ = ("each_die", "spec")
+    __slots__ = ("each_die", "parts", "spec")
 
     def __init__(self, spec: TermSpec) -> None:
         self.spec = spec
         self.each_die = EachDie(spec)
+        #: d20's re-roll of ranks: the odds of its two terms (:func:`_rank_parts`), made when first asked
+        self.parts: tuple[TermOdds, TermOdds] | None = None
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         """``(cost, lo, hi)``: what :meth:`pmf` will cost and the range of its support, estimated from the
@@ -55,81 +57,39 @@ class TermOdds:
         if spec.count == 0:
             return Cost(), 0, 0
         if spec.reroll_rank is not None:
-            (a, a_lo, a_hi), (b, b_lo, b_hi) = (TermOdds(part).exact_cost() for part in _rank_parts(spec))
+            (a, a_lo, a_hi), (b, b_lo, b_hi) = (part.exact_cost() for part in self._rank_parts())
             convolve = convolve_cost(a_hi - a_lo + 1, b_hi - b_lo + 1)
             return a + b + convolve, a_lo + b_lo, a_hi + b_hi
-        s = spec.sides
         if keeps_nothing(spec):
             return Cost(), 0, 0
         if spec.per_die:
             return self.each_die.cost()
         if spec.unique_on:  # state by state: at most MAX_UNIQUE_STATES states per die
             lo, hi = bounds(spec)
-            states = min(MAX_UNIQUE_STATES, comb(s + spec.count, spec.count))
+            states = min(MAX_UNIQUE_STATES, comb(spec.sides + spec.count, spec.count))
             depth = 1 if spec.explode is None else 8
-            return Cost(spec.count * depth * states * s * PYTHON_STEP, states), lo, hi
-        ranked = (spec.keep is not None and spec.keep < spec.count) or spec.selection is not None
-        if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
-            # vectorised: a few numpy passes over the faces
+            return Cost(spec.count * depth * states * spec.sides * PYTHON_STEP, states), lo, hi
+        if _vectorised(spec):  # a few numpy passes over the faces
+            s = spec.sides
             s_lo, s_hi = tallied_range(spec, spec.success_range if spec.success is not None else
                                        (spec.faces[0], spec.faces[-1]))
             power, _ = power_cost(s_hi - s_lo + 1, spec.count)
             return Cost(12 * s + 4 * NUMPY_CALL, 4 * s) + power, spec.count * s_lo, spec.count * s_hi
-        # the units (_units): the first face, listed once per face (more to re-roll), then ...
-        cost = Cost(first_face_steps(spec) * PYTHON_STEP, s)
-        first = spec.allowed if spec.reroll is not None and not spec.reroll_once else spec.faces
-        counting = spec.success is not None
-        per_count = counting and not spec.compound
-        if spec.explode is None:  # ... each first face placed
-            keys, lo, hi = len(first), first[0], first[-1]
-            entries = s
-            cost = cost + Cost(s * PYTHON_STEP, s)
-            s_lo, s_hi = tallied_range(spec, spec.success_range if counting else (lo, hi))
-        else:
-            cost, keys, entries, s_lo, s_hi = _chains_cost(spec, cost, first, per_count, ranked)
-        if spec.selection is not None and not spec.selection.by_value:
-            cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, keys) + \
-                spec.selection.pmf_cost(keys, spec.count, s_hi - s_lo + 1)
-            return cost, min(0, spec.count * s_lo), max(0, spec.count * s_hi)
-        if spec.selection is not None:  # each unit's score kept or not
-            cost = cost + Cost(entries * PYTHON_STEP, entries)
-        if not ranked or spec.selection is not None:  # the scores tabled
-            power, _ = power_cost(s_hi - s_lo + 1, spec.count)
-            cost = cost + Cost((entries + min(entries, s_hi - s_lo + 1)) * PYTHON_STEP, entries)
-            return cost + power, min(0, spec.count * s_lo), max(0, spec.count * s_hi)
-        k = spec.keep or 0
-        if not counting and spec.tally is None and spec.window is not None:
-            cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
-            first, last = spec.window
-            rank = keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if first == 0 or last == spec.count else \
-                window_sum_cost(keys, spec.count, first, last, s_lo, s_hi)
-            return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
-        if spec.explode is None and spec.tally is None and spec.window is not None:  # pmf(): kept_scores
-            points = sum(c is not None for c in (spec.success, spec.failure, spec.double))  # 2 score changes each
-            rank = kept_scores_cost(keys, min(keys, 1 + 2 * points), spec.count, *spec.window, s_lo, s_hi)
-            return cost + rank, min(0, k * s_lo), max(0, k * s_hi)
-        cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
-        # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
-        # 4d6>=4kh2 and 5d10>=8f1dl2, tests/test_keep_dp_estimate.py); with them, the chains' estimate above
-        # leaves room for them (measured there too: at least 1.2 times the work counted)
-        return cost + keep_dp_cost(keys, spec.count, k, s_hi - s_lo + 1, 1, sums=spec.explode is None), \
-            min(0, k * s_lo), max(0, k * s_hi)
+        return _kept_cost(spec, *_units_cost(spec))
 
     def pmf(self) -> PMF:
         """Exact distribution of the term's score."""
         spec = self.spec
-        if spec.count == 0:
-            return PMF.point(0)
-        if keeps_nothing(spec):
+        if spec.count == 0 or keeps_nothing(spec):
             return PMF.point(0)
         if spec.reroll_rank is not None:  # the dice left as thrown, and the new faces
-            kept, fresh = _rank_parts(spec)
-            return TermOdds(kept).pmf() + TermOdds(fresh).pmf()
+            kept, fresh = self._rank_parts()
+            return kept.pmf() + fresh.pmf()
         if spec.unique_on:
             return self._unique_pmf()
         if spec.per_die:
             return self.each_die.pmf()[0]
-        if spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive:
+        if _vectorised(spec):
             values, probs = first_face_arrays(spec)
             WORK.work += 2 * NUMPY_CALL + 2 * spec.sides  # the faces and their chances, one array each
             if spec.success is None and spec.tally is None:  # each face its own score: the chances as they are
@@ -137,35 +97,14 @@ class TermOdds:
             values = score_array(spec, values)
             lo = int(values.min())
             return PMF(lo, np.bincount(values - lo, weights=probs)).power(spec.count)
-        units, _ = self._units()
-        if spec.selection is not None and not spec.selection.by_value:  # ranks mixed: key by key
-            return spec.selection.pmf(_by_key(units), spec.count)
-        if spec.selection is not None:
-            keeps = spec.selection.keeps_value
-            picked: dict[tuple[int, int], float] = {}
-            _steps(len(units))
-            for (key, sc), p in units.items():
-                state = (key, sc if keeps(key) else 0)
-                picked[state] = picked.get(state, 0.0) + p
-            units = picked
-        if spec.window is None or spec.keep == spec.count:
-            score: dict[int, float] = {}
-            for (_, sc), p in units.items():
-                score[sc] = score.get(sc, 0.0) + p
-            _steps(len(units) + len(score))
-            return PMF.from_mapping(score).power(spec.count)
-        a, b = spec.window
-        n = spec.count
-        if spec.success is None and spec.tally is None:  # a die's score is its value
-            _steps(len(units))
-            faces = [(key, p) for (key, _), p in units.items()]
-            return keep_sum(faces, n, b - a, a > 0) if a == 0 or b == n else window_sum(faces, n, a, b)
-        if spec.explode is None and spec.tally is None:  # one score to a face: the kept dice's scores by bands
-            return kept_scores([(key, sc, p) for (key, sc), p in units.items()], n, a, b)
-        table = _by_key(units)
-        if a == 0 or b == n:
-            return keep_dp(table, n, b - a, a > 0)
-        return keep_window(table, n, a, b)
+        return _kept_pmf(spec, self._units()[0])
+
+    def _rank_parts(self) -> tuple[TermOdds, TermOdds]:
+        """The odds of the two terms whose scores add up to a re-roll of ranks (:func:`_rank_parts`)."""
+        if self.parts is None:
+            kept, fresh = _rank_parts(self.spec)
+            self.parts = TermOdds(kept), TermOdds(fresh)
+        return self.parts
 
     def truncated_mass(self) -> float:
         """Probability mass the exact distribution leaves out (explosion chains cut short)."""
@@ -200,7 +139,7 @@ class TermOdds:
             return self._chain_sums(first, score_face if counting else None, tolerance)
         most = chain_depth(spec) if spec.tally is not None else MAX_EXPLOSIONS  # the widths of the tally
         pen = int(spec.penetrate)
-        ranked = (spec.window is not None and spec.keep != spec.count) or spec.selection is not None
+        ranked = _ranked(spec)
         done: dict[tuple[int, int], float] = {}
         going: dict[tuple[int, int], float] = {}
         for f, p in first.items():
@@ -365,6 +304,105 @@ def _by_key(units: dict[tuple[int, int], float]) -> list[tuple[int, float, PMF]]
     return table
 
 
+def _vectorised(spec: TermSpec) -> bool:
+    """Whether the odds of the term are the power of one die's (a few numpy passes over its faces)."""
+    return spec.explode is None and spec.window is None and spec.selection is None and spec.consecutive
+
+
+def _ranked(spec: TermSpec) -> bool:
+    """Whether the units are ranked (a keep / drop keeping fewer than all, or d20's selection)."""
+    return (spec.window is not None and spec.keep != spec.count) or spec.selection is not None
+
+
+def _units_cost(spec: TermSpec) -> tuple[Cost, int, int, int, int]:
+    """What :meth:`TermOdds._units` costs: ``(cost, keys, entries, lo, hi)``, the keys of its units, their entries
+    and the range of a unit's score; the first face, listed once per face (more to re-roll), then each first face
+    placed, or the chains followed (:func:`_chains_cost`)."""
+    s = spec.sides
+    cost = Cost(first_face_steps(spec) * PYTHON_STEP, s)
+    first = spec.allowed if spec.reroll is not None and not spec.reroll_once else spec.faces
+    counting = spec.success is not None
+    if spec.explode is not None:
+        return _chains_cost(spec, cost, first, counting and not spec.compound, _ranked(spec))
+    s_lo, s_hi = tallied_range(spec, spec.success_range if counting else (first[0], first[-1]))
+    return cost + Cost(s * PYTHON_STEP, s), len(first), s, s_lo, s_hi
+
+
+def _kept_cost(spec: TermSpec, cost: Cost, keys: int, entries: int, s_lo: int, s_hi: int) -> tuple[Cost, int, int]:
+    """:meth:`TermOdds.exact_cost` once the units cost ``cost`` (:func:`_units_cost`): the units kept
+    (:func:`_kept_pmf`)."""
+    n = spec.count
+    if spec.selection is not None and not spec.selection.by_value:
+        cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, keys) + \
+            spec.selection.pmf_cost(keys, n, s_hi - s_lo + 1)
+        return cost, min(0, n * s_lo), max(0, n * s_hi)
+    if spec.selection is not None:  # each unit's score kept or not
+        cost = cost + Cost(entries * PYTHON_STEP, entries)
+    if not _ranked(spec) or spec.selection is not None:  # the scores tabled
+        power, _ = power_cost(s_hi - s_lo + 1, n)
+        cost = cost + Cost((entries + min(entries, s_hi - s_lo + 1)) * PYTHON_STEP, entries)
+        return cost + power, min(0, n * s_lo), max(0, n * s_hi)
+    k = spec.keep or 0
+    return _ranks_cost(spec, cost, keys, entries, s_lo, s_hi), min(0, k * s_lo), max(0, k * s_hi)
+
+
+def _ranks_cost(spec: TermSpec, cost: Cost, keys: int, entries: int, s_lo: int, s_hi: int) -> Cost:
+    """``cost`` and what the ranks of the units kept cost (:func:`_ranks_pmf`)."""
+    k = spec.keep or 0
+    assert spec.window is not None
+    first, last = spec.window
+    if spec.success is None and spec.tally is None:
+        cost = cost + Cost(entries * PYTHON_STEP, entries)  # the faces listed
+        return cost + (keep_sum_cost(keys, spec.count, k, s_lo, s_hi) if first == 0 or last == spec.count else
+                       window_sum_cost(keys, spec.count, first, last, s_lo, s_hi))
+    if spec.explode is None and spec.tally is None:  # kept_scores
+        points = sum(c is not None for c in (spec.success, spec.failure, spec.double))  # 2 score changes each
+        return cost + kept_scores_cost(keys, min(keys, 1 + 2 * points), spec.count, first, last, s_lo, s_hi)
+    cost = cost + Cost((2 * entries + keys) * PYTHON_STEP, entries)  # the units tabled by key
+    # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
+    # 4d6>=4kh2 and 5d10>=8f1dl2, tests/test_keep_dp_estimate.py); with them, the chains' estimate above
+    # leaves room for them (measured there too: at least 1.2 times the work counted)
+    return cost + keep_dp_cost(keys, spec.count, k, s_hi - s_lo + 1, 1, sums=spec.explode is None)
+
+
+def _kept_pmf(spec: TermSpec, units: dict[tuple[int, int], float]) -> PMF:
+    """The term's odds from one unit's joint ``{(key, score): probability}`` (:meth:`TermOdds._units`): the units
+    kept and their scores summed."""
+    if spec.selection is not None and not spec.selection.by_value:  # ranks mixed: key by key
+        return spec.selection.pmf(_by_key(units), spec.count)
+    if spec.selection is not None:
+        keeps = spec.selection.keeps_value
+        picked: dict[tuple[int, int], float] = {}
+        _steps(len(units))
+        for (key, sc), p in units.items():
+            state = (key, sc if keeps(key) else 0)
+            picked[state] = picked.get(state, 0.0) + p
+        units = picked
+    if spec.window is None or spec.keep == spec.count:
+        score: dict[int, float] = {}
+        for (_, sc), p in units.items():
+            score[sc] = score.get(sc, 0.0) + p
+        _steps(len(units) + len(score))
+        return PMF.from_mapping(score).power(spec.count)
+    return _ranks_pmf(spec, units)
+
+
+def _ranks_pmf(spec: TermSpec, units: dict[tuple[int, int], float]) -> PMF:
+    """The sum of the scores of the units ranked in the window: by their values (:func:`~diceengine.pmf.keep_sum`),
+    one score to a face (:func:`~diceengine.pmf.kept_scores`), else key by key (:func:`~diceengine.pmf.keep_dp`)."""
+    assert spec.window is not None
+    a, b = spec.window
+    n = spec.count
+    if spec.success is None and spec.tally is None:  # a die's score is its value
+        _steps(len(units))
+        faces = [(key, p) for (key, _), p in units.items()]
+        return keep_sum(faces, n, b - a, a > 0) if a == 0 or b == n else window_sum(faces, n, a, b)
+    if spec.explode is None and spec.tally is None:  # one score to a face: the kept dice's scores by bands
+        return kept_scores([(key, sc, p) for (key, sc), p in units.items()], n, a, b)
+    table = _by_key(units)
+    return keep_dp(table, n, b - a, a > 0) if a == 0 or b == n else keep_window(table, n, a, b)
+
+
 def _rank_parts(spec: TermSpec) -> tuple[TermSpec, TermSpec]:
     """d20's ``rolN`` / ``rahN`` as two terms whose scores add: the dice left as thrown (all of them for
     ``ra``; for ``ro`` the ranks not re-rolled) and the new faces (N dice, one for ``ra``)."""
@@ -379,48 +417,23 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
     """What :meth:`TermOdds._units` costs when the dice explode (added to ``cost``): ``(cost, keys, entries, lo,
     hi)``, the keys of its units, their entries and the range of a unit's score."""
     assert spec.explode is not None  # the dice explode
-    s = spec.sides
-    counting = spec.success is not None
     on, off = split_faces(spec.faces, spec.explode)
-    q = len(on) / s
-    tol = chain_tolerance(spec)
-    depth = 0
-    mass = q  # about the chance that a first face explodes
-    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
-    while mass > tol and depth < limit:
-        mass *= q
-        depth += 1
+    depth = _cost_depth(spec, len(on) / spec.sides)
     codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
     if spec.tally is not None:
         depth = chain_depth(spec)
         ns, nf = marks_per_unit(spec)
         codes = (ns + 1 if spec.crit_success is not None else 1) * (nf + 1 if spec.crit_failure is not None else 1)
-    on_lo, on_hi = on[0], on[-1]
-    lo = min(first[0], first[0] + depth * (on_lo - 1))
-    hi = max(first[-1], first[-1] + depth * on_hi)
+    lo = min(first[0], first[0] + depth * (on[0] - 1))
+    hi = max(first[-1], first[-1] + depth * on[-1])
     if not per_count:  # ... chain sums by convolutions
-        span_on, span_off = on_hi - on_lo + 1, (off[-1] - off[0] + 1) if len(off) else 1
-        going = span_on
-        done = span_off
-        cost = cost + Cost(3 * s * PYTHON_STEP, s)  # the first faces split and tabled
-        for _ in range(depth):
-            step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
-            if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
-                step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
-            cost = cost + step
-            done = going + span_off + done
-            going += span_on - 1
+        cost = _sums_cost(spec, cost, on, off, depth, codes)
         keys = hi - lo + 1
         entries = codes * keys  # a unit's score follows from its sum (and its marks)
         cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
-        s_lo, s_hi = spec.success_range if counting else (lo, hi)
+        s_lo, s_hi = spec.success_range if spec.success is not None else (lo, hi)
     else:  # ... per-face success counts, state by state
-        states, steps = 1, 0.0
-        for i in range(depth):
-            states = (i + 1) * (on_hi - on_lo + 1) * (2 * i + 3) if ranked else 2 * i + 3
-            states *= codes
-            steps += states * s
-        cost = cost + Cost(2 * steps * PYTHON_STEP, states)
+        cost = _counts_cost(cost, spec.sides, on, depth, codes, ranked)
         keys = hi - lo + 1 if ranked else 1
         s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
         entries = keys * (s_hi - s_lo + 1)
@@ -428,3 +441,44 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
     if spec.explode_limit is None and not keeps_nothing(spec):
         cost = cost + cost  # truncated_mass() follows the units once more
     return cost, keys, entries, s_lo, s_hi
+
+
+def _cost_depth(spec: TermSpec, q: float) -> int:
+    """Explosions the estimate follows: until about the chance that a first face explodes (``q`` each throw) is
+    within the chains' tolerance, at most the explosions' limit."""
+    tol = chain_tolerance(spec)
+    depth = 0
+    mass = q
+    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
+    while mass > tol and depth < limit:
+        mass *= q
+        depth += 1
+    return depth
+
+
+def _sums_cost(spec: TermSpec, cost: Cost, on: Any, off: Any, depth: int, codes: int) -> Cost:
+    """``cost`` and the convolutions of the chains' sums (:meth:`TermOdds._chain_sums`, ``codes`` counts of marks
+    apart: :meth:`TermOdds._marked_chains`), ``depth`` levels."""
+    span_on, span_off = on[-1] - on[0] + 1, (off[-1] - off[0] + 1) if len(off) else 1
+    going = span_on
+    done = span_off
+    cost = cost + Cost(3 * spec.sides * PYTHON_STEP, spec.sides)  # the first faces split and tabled
+    for _ in range(depth):
+        step = convolve_cost(going, span_off) + convolve_cost(going, span_on) + Cost(done, done)
+        if codes > 1:  # each count apart, each face's mark apart: a few numpy calls each
+            step = Cost(3 * codes * (step.work + 8 * NUMPY_CALL), step.cells)
+        cost = cost + step
+        done = going + span_off + done
+        going += span_on - 1
+    return cost
+
+
+def _counts_cost(cost: Cost, sides: int, on: Any, depth: int, codes: int, ranked: bool) -> Cost:
+    """``cost`` and the per-face success counts followed state by state (``sides`` faces a throw, ``depth``
+    levels, ``ranked``: each chain's sum followed too)."""
+    states, steps = 1, 0.0
+    for i in range(depth):
+        states = (i + 1) * (on[-1] - on[0] + 1) * (2 * i + 3) if ranked else 2 * i + 3
+        states *= codes
+        steps += states * sides
+    return cost + Cost(2 * steps * PYTHON_STEP, states)
