@@ -18,19 +18,24 @@ from typing import Any
 
 import numpy as np
 
+from diceengine.algebra.throw import Throw
 from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
-from diceengine.pmf import PMF, power_cost
+from diceengine.pmf import PMF
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
 from .codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
+__all__ = ["D6", "TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
+
+#: a six-sided die thrown: every die of a code (its face as an algebra die: ``D6.die``)
+D6 = Throw.of(range(1, 7))
+_throw = D6.thrower
 
 AGAINST = N_("against")
 _AGAINST = Words(AGAINST)
@@ -108,19 +113,19 @@ class CodeDice:
     extras: tuple[str, ...] = ()
 
     def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
-        vals = [int(r() * 6) + 1 for _ in range(code.dice)]
+        vals = _throw(r, code.dice)
         return sum(vals) + code.pips, (), vals
 
     def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         if code.dice == 1:
-            return gen.integers(1, 7, size=n) + code.pips, {}
-        return gen.integers(1, 7, size=(n, code.dice)).sum(axis=1) + code.pips, {}
+            return D6.faces_of(n, gen) + code.pips, {}
+        return D6.faces_of((n, code.dice), gen).sum(axis=1) + code.pips, {}
 
     def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
-        return {(): PMF.from_counts(range(1, 7)).power(code.dice).shift(code.pips)}, 0.0
+        return {(): (D6.die.repeat(code.dice) + code.pips).pmf}, 0.0
 
     def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
-        cost, length = power_cost(6, code.dice)
+        cost, length = D6.die.repeat_cost(code.dice)
         return cost, length, length
 
     def dice(self, record: Any) -> list[Die]:
