@@ -25,7 +25,7 @@ from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
-from diceengine.pmf import PMF
+from diceengine.pmf import PMF, WORK
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
@@ -336,8 +336,7 @@ class CodePlan(Plan):
             columns += 2
         elif self.difficulty is not None:
             columns += 2
-        # the columns, built then concatenated, then filtered by the distribution
-        return cost + Cost(rows * columns * 12 + NUMPY_CALL, rows * (columns + 2) * 2)
+        return cost + _columns_cost(rows, columns)
 
     def distribution(self) -> Distribution:
         joint, truncated = self.dice_model.joint(self.actor_code)
@@ -389,8 +388,14 @@ class CodePlan(Plan):
         return _distribution(self.outcome_type, cols, probs, truncated)
 
 
+def _columns_cost(rows: int, columns: int) -> Cost:
+    """What the columns of a distribution cost: built, then concatenated, then filtered."""
+    return Cost(rows * columns * 12 + NUMPY_CALL, rows * (columns + 2) * 2)
+
+
 def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: list[np.ndarray],
                   truncated: float) -> Distribution:
+    WORK.work += _columns_cost(sum(len(p) for p in probs), len(cols) + 1).work  # counted, as the primitives count
     columns = {k: np.concatenate(v) for k, v in cols.items()}
     # rows are distinct already: one per (extras, total, difficulty total)
     return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated)

@@ -193,13 +193,15 @@ class WildDice(CodeDice):
         bonus = 1 + (5 * 16 if self.character_point_explodes else 5 if self.character_point else 0)
         n = code.dice - 1 if self.wild else code.dice
         cost, length = D6.die.repeat_cost(max(n, 0))
+        cost = cost + convolve_cost(length, bonus)  # the character point's die and the pips
+        length += bonus - 1
         if not self.wild:
-            return cost + convolve_cost(length, bonus), length + bonus - 1, length + bonus - 1
-        keys = 18  # no explosion, a complication, and chains of 1 to about 16 sixes
-        cost = cost + Cost(keys * (convolve_cost(length, 5).work + convolve_cost(length + 4, bonus).work), 4 * length)
+            return cost, length, length
+        keys = len(WILD_DIE.by_added[0]) + 1  # each number of sixes the Wild Die throws, and a complication
+        cost = cost + Cost(keys * convolve_cost(length, 5).work, 4 * length)
         if self.complication == "remove_highest" and n > 0:
-            cost = cost + D6.die.keep_cost(n, n - 1)
-        length += 4 + bonus - 1
+            cost = cost + D6.die.keep_cost(n, n - 1) + convolve_cost(5 * n - 4, bonus)
+        length += 4
         return cost, keys * length, length + 6 * keys
 
     # ------------------------------------------------------------ bulk
