@@ -132,12 +132,21 @@ def with_character_point(pmf: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.
 
 @lru_cache(maxsize=4096)
 def _pmf(code: Code, complication: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """Totals of a code thrown with a Wild Die. Where a complication leaves the total alone, the code
-    is its plain dice plus one Wild Die (the algebra's dice); otherwise the system's exact distribution
-    of the whole code."""
+    """Totals of a code thrown with a Wild Die (``None``: reduced to 0D): :func:`_die`'s, or the system's exact
+    distribution where a complication removes dice."""
     if code.dice <= 0 or complication == "remove_highest":
         return code_pmf(code, SYSTEM, complication=complication)
-    return _arrays(D6.die.repeat(code.dice - 1) + _wild_die() + code.pips)
+    return _arrays(_die(code, complication))
+
+
+@lru_cache(maxsize=4096)
+def _die(code: Code, complication: str) -> algebra.Die:
+    """A code's totals (1D at least). Where a complication leaves the total alone, the code is its plain dice plus
+    one Wild Die (the algebra's dice); otherwise the system's exact distribution of the whole code."""
+    if complication == "remove_highest":
+        values, probs = code_pmf(code, SYSTEM, complication=complication)  # type: ignore[misc]
+        return algebra.Die(PMF.from_mapping(dict(zip(values.tolist(), probs.tolist()))))
+    return D6.die.repeat(code.dice - 1) + _wild_die() + code.pips
 
 
 @lru_cache(maxsize=1)
@@ -157,14 +166,9 @@ def _arrays(die: algebra.Die) -> tuple[np.ndarray, np.ndarray]:
 def band_chances(damage: Code, resist: Code, complication: str) -> np.ndarray:
     """Exact chance of each band (``BANDS`` order) of a hit: the damage roll minus the Strength roll
     (plus armour), read by :func:`damage_result`."""
-    dv, dp = _pmf(damage, complication)  # type: ignore[misc]
-    sv, sp = _pmf(resist, complication)  # type: ignore[misc]
-    diff = dv[:, None] - sv[None, :]
-    mass = dp[:, None] * sp[None, :]
     out = np.zeros(len(BANDS))
-    for value in np.unique(np.clip(diff, -1, 16)).tolist():
-        band = damage_result(value, 0)
-        out[BANDS.index(band)] += mass[np.clip(diff, -1, 16) == value].sum()
+    for value, p in (_die(damage, complication) - _die(resist, complication)).clip(-1, 16).items():
+        out[BANDS.index(damage_result(value, 0))] += p
     return out / out.sum()
 
 
