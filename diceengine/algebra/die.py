@@ -40,8 +40,10 @@ class Die:
     Every operation returns a new die: arithmetic with another die or a number treats the two as independent
     (``d + d`` is two dice, :meth:`repeat` the sum of copies), :meth:`compare` gives a die over {0, 1},
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
-    the die itself; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>` throws ``n`` copies together. ``truncated`` is the
-    probability an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
+    the die itself, :meth:`given` conditions it on some outcomes; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>`
+    throws ``n`` copies together. :meth:`repeat_cost` and :meth:`keep_cost` estimate the work of a sum of copies and of
+    a keep before it is done. ``truncated`` is the probability an unbounded explosion left out (below
+    :data:`~diceengine.limits.TRUNCATION`).
     """
 
     __slots__ = ("pmf", "truncated")
