@@ -113,7 +113,7 @@ def bench_exact() -> list[tuple[str, float, int]]:
         best = float("inf")
         for _ in range(5):  # the best of five, each from fresh caches (the machine's noise only adds)
             for cache in (d6_fight._pmf, d6_fight.result_chances, d6wild_fight._pmf, d6wild_fight._wild_die,
-                          d6wild_fight.band_chances,
+                          d6wild_fight._die, d6wild_fight.band_chances,
                           d6wild_fight.after_band,
                           ffg_fight.attack_outcomes):
                 cache.cache_clear()

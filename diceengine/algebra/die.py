@@ -7,7 +7,8 @@ from typing import Union
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
-from diceengine.pmf import PMF
+from diceengine.limits import Cost
+from diceengine.pmf import PMF, keep_sum_cost, power_cost
 
 from ..i18n import N_
 from .chains import chains_total
@@ -39,8 +40,10 @@ class Die:
     Every operation returns a new die: arithmetic with another die or a number treats the two as independent
     (``d + d`` is two dice, :meth:`repeat` the sum of copies), :meth:`compare` gives a die over {0, 1},
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
-    the die itself; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>` throws ``n`` copies together. ``truncated`` is the
-    probability an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
+    the die itself, :meth:`given` conditions it on some outcomes; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>`
+    throws ``n`` copies together. :meth:`repeat_cost` and :meth:`keep_cost` estimate the work of a sum of copies and of
+    a keep before it is done. ``truncated`` is the probability an unbounded explosion left out (below
+    :data:`~diceengine.limits.TRUNCATION`).
     """
 
     __slots__ = ("pmf", "truncated")
@@ -220,6 +223,25 @@ class Die:
         hit = _membership([self.max()] if on is None else on)
         faces = frozenset(v for v in self.outcomes() if hit(v))
         return Die(*chains_total(self.pmf, faces, depth, penetrate))
+
+    def repeat_cost(self, n: int) -> tuple[Cost, int]:
+        """What :meth:`repeat` of ``n`` copies (a number, at least 0) will cost, estimated without computing it, and
+        how many outcomes its die spans."""
+        return power_cost(len(self.pmf.p), n)
+
+    def keep_cost(self, n: int, keep: int) -> Cost:
+        """What the total of the ``keep`` highest (or lowest) of ``n`` copies will cost (:meth:`Pool.highest
+        <diceengine.algebra.Pool.highest>` / :meth:`~diceengine.algebra.Pool.lowest` of :meth:`Pool.of(self, n)
+        <diceengine.algebra.Pool.of>`), estimated without computing it."""
+        return keep_sum_cost(len(self), n, keep, self.min(), self.max())
+
+    def given(self, on: Collection[int] | Callable[[int], bool]) -> tuple[float, Die]:
+        """``(chance, die)``: the chance that the die shows an outcome ``on`` names, and the die given that it does
+        (the engine's error when it never does)."""
+        hit = _membership(on)
+        mask = np.array([hit(v) for v in self.pmf.values], dtype=bool)
+        kept = PMF(self.pmf.offset, np.where(mask, self.pmf.p, 0.0))
+        return kept.mass, Die(kept)
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:

@@ -82,8 +82,9 @@ class Throw:
         return sum(chain) - (len(chain) - 1 if self.penetrate else 0)
 
     # ------------------------------------------------------------ bulk
-    def faces_of(self, n: int, gen: np.random.Generator) -> np.ndarray:
-        """``n`` faces (the same draws as the engine's dice: ``integers(lo, hi)`` for a range, an index otherwise)."""
+    def faces_of(self, n: int | tuple[int, ...], gen: np.random.Generator) -> np.ndarray:
+        """``n`` faces, or an array of faces of the shape ``n`` (the same draws as the engine's dice: ``integers(lo,
+        hi)`` for a range, an index otherwise)."""
         if isinstance(self.faces, range) and self.faces.step == 1:
             return gen.integers(self.faces.start, self.faces.stop, size=n)
         return np.asarray(self.faces)[gen.integers(0, len(self.faces), size=n)]
@@ -108,3 +109,26 @@ class Throw:
     def exact(self) -> Die:
         """The die of one throw's total."""
         return Die(*chains_total(self.die.pmf, self.explode_on, self.depth, self.penetrate))
+
+    @cached_property
+    def by_added(self) -> tuple[tuple[tuple[int, float, Die], ...], float]:
+        """``((k, chance, die), ...), left out``: for each number ``k`` of added throws that can happen, its chance and
+        the die of the total given it (:meth:`chains` as dice), and the chance the truncation left out (made once)."""
+        parts, left = [], 0.0
+        for k, masses in self.chains():
+            if k < 0:
+                left = masses.mass
+            elif masses.mass > 0:
+                parts.append((k, masses.mass, Die(masses)))
+        return tuple(parts), left
+
+    @cached_property
+    def thrower(self) -> Callable[[Callable[[], float], int], list[int]]:
+        """``(r, n) -> faces``: ``n`` faces of single throws, drawn as :meth:`face` draws each (the hot path of a run
+        of dice that never explode: a ruleset binds it once)."""
+        faces, n_faces = tuple(self.faces), len(self.faces)  # a tuple: indexed faster than a range
+
+        def throw(r: Callable[[], float], n: int) -> list[int]:
+            return [faces[int(r() * n_faces)] for _ in range(n)]
+
+        return throw

@@ -18,19 +18,24 @@ from typing import Any
 
 import numpy as np
 
+from diceengine.algebra.throw import Throw
 from diceengine.arith import Interval, check_bounds, check_interval
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.i18n import N_, NP_
 from diceengine.limits import MAX_DICE, MAX_EXPLOSIONS, MAX_REROLLS, NUMPY_CALL, Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
-from diceengine.pmf import PMF, power_cost
+from diceengine.pmf import PMF, WORK
 from diceengine.registry import Option, Plan
 from diceengine.rolls import Die
 
 from .codes import Check, Code, CodeLiteral, NamedDifficulty, code_of
 
-__all__ = ["TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
+__all__ = ["D6", "TIE_OPTION", "CodeDice", "CodePlan", "d6_texts", "joined", "prepare_check"]
+
+#: a six-sided die thrown: every die of a code (its face as an algebra die: ``D6.die``)
+D6 = Throw.of(range(1, 7))
+_throw = D6.thrower
 
 AGAINST = N_("against")
 _AGAINST = Words(AGAINST)
@@ -108,19 +113,19 @@ class CodeDice:
     extras: tuple[str, ...] = ()
 
     def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
-        vals = [int(r() * 6) + 1 for _ in range(code.dice)]
+        vals = _throw(r, code.dice)
         return sum(vals) + code.pips, (), vals
 
     def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         if code.dice == 1:
-            return gen.integers(1, 7, size=n) + code.pips, {}
-        return gen.integers(1, 7, size=(n, code.dice)).sum(axis=1) + code.pips, {}
+            return D6.faces_of(n, gen) + code.pips, {}
+        return D6.faces_of((n, code.dice), gen).sum(axis=1) + code.pips, {}
 
     def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
-        return {(): PMF.from_counts(range(1, 7)).power(code.dice).shift(code.pips)}, 0.0
+        return {(): (D6.die.repeat(code.dice) + code.pips).pmf}, 0.0
 
     def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
-        cost, length = power_cost(6, code.dice)
+        cost, length = D6.die.repeat_cost(code.dice)
         return cost, length, length
 
     def dice(self, record: Any) -> list[Die]:
@@ -331,8 +336,7 @@ class CodePlan(Plan):
             columns += 2
         elif self.difficulty is not None:
             columns += 2
-        # the columns, built then concatenated, then filtered by the distribution
-        return cost + Cost(rows * columns * 12 + NUMPY_CALL, rows * (columns + 2) * 2)
+        return cost + _columns_cost(rows, columns)
 
     def distribution(self) -> Distribution:
         joint, truncated = self.dice_model.joint(self.actor_code)
@@ -384,8 +388,14 @@ class CodePlan(Plan):
         return _distribution(self.outcome_type, cols, probs, truncated)
 
 
+def _columns_cost(rows: int, columns: int) -> Cost:
+    """What the columns of a distribution cost: built, then concatenated, then filtered."""
+    return Cost(rows * columns * 12 + NUMPY_CALL, rows * (columns + 2) * 2)
+
+
 def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: list[np.ndarray],
                   truncated: float) -> Distribution:
+    WORK.work += _columns_cost(sum(len(p) for p in probs), len(cols) + 1).work  # counted, as the primitives count
     columns = {k: np.concatenate(v) for k, v in cols.items()}
     # rows are distinct already: one per (extras, total, difficulty total)
     return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated)

@@ -16,15 +16,13 @@ from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import Cost
 from diceengine.parts import Dice, Face, Group, Part, Words
-from diceengine.pmf import PMF, convolve_cost, keep_sum, keep_sum_cost, power_cost
+from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from ..d6.checks import D6_FACE_PARTS, CodeDice, d6_texts, joined
+from ..d6.checks import D6, D6_FACE_PARTS, CodeDice, d6_texts, joined
 from ..d6.codes import Code
 
 __all__ = ["WildDice", "copy_plan", "spend_character_point"]
-
-_D6 = PMF.from_counts(range(1, 7))
 
 _FACE_PARTS: dict[tuple[int, str, bool, bool], Face] = {}
 
@@ -57,8 +55,9 @@ _WILD, _COMPLICATION, _CHARACTER_POINT = Words(WILD), Words(COMPLICATION), Words
 
 
 #: the Wild Die (text 003): a d6 thrown again and added on each 6; the exploding character point throws the same
-WILD_DIE = algebra.Throw.of(range(1, 7)).explode({6})
+WILD_DIE = D6.explode({6})
 _roll_wild = WILD_DIE.roller
+_throw = D6.thrower
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ class WildDice(CodeDice):
     # ------------------------------------------------------------ one roll
     def roll(self, code: Code, r: Callable[[], float]) -> tuple[int, tuple, Any]:
         wild = self.wild
-        normal = [int(r() * 6) + 1 for _ in range(code.dice - 1 if wild else code.dice)]
+        normal = _throw(r, code.dice - 1 if wild else code.dice)
         chain = _roll_wild(r) if wild else []
         flagged = wild and chain[0] == 1 and self.complication != "none"
         removed = None
@@ -159,57 +158,56 @@ class WildDice(CodeDice):
         return replace(self, character_point=False, character_point_explodes=False)
 
     # ------------------------------------------------------------ exact
-    def _bonus(self) -> tuple[PMF, float]:
+    def _bonus(self) -> algebra.Die:
+        """The character point's die (0 without one)."""
         if not self.character_point:
-            return PMF.point(0), 0.0
-        if self.character_point_explodes:
-            exact = WILD_DIE.exact()
-            return exact.pmf, exact.truncated
-        return _D6, 0.0
+            return algebra.Die.constant(0)
+        return WILD_DIE.exact() if self.character_point_explodes else D6.die
 
     def joint(self, code: Code) -> tuple[dict[tuple, PMF], float]:
-        bonus, truncated = self._bonus()
-        tail = bonus.shift(code.pips)
+        tail = self._bonus() + code.pips
         if not self.wild:
-            return {(False, 0): _D6.power(code.dice) + tail}, truncated
-        n = code.dice - 1
-        normal = _D6.power(n)
+            total = D6.die.repeat(code.dice) + tail
+            return {(False, 0): total.pmf}, total.truncated
+        normal = D6.die.repeat(code.dice - 1) + tail
         out: dict[tuple, PMF] = {}
-        first = PMF.from_counts(range(1 if self.complication == "none" else 2, 6), 1 / 6)
-        out[(False, 0)] = normal + first + tail
-        if self.complication == "flag":
-            out[(True, 0)] = (normal.shift(1) + tail).scale_mass(1 / 6)
-        elif self.complication == "remove_highest":
-            if n == 0:
-                rest = PMF.point(0)
+        by_added, left = WILD_DIE.by_added
+        for k, chance, wild in by_added:  # the Wild Die's explosions: k sixes, then one of 1..5
+            if k == 0 and self.complication != "none":  # a first 1 is a complication
+                kept, rest = wild.given(lambda v: v != 1)
+                out[(False, 0)] = (normal + rest).pmf.scale_mass(chance * kept)
+                out[(True, 0)] = self._complicated(code, normal, tail).pmf.scale_mass(chance * (1 - kept))
             else:
-                rest = keep_sum([(f, 1 / 6) for f in range(1, 7)], n, n - 1, highest=False)
-            out[(True, 0)] = (rest + tail).scale_mass(1 / 6)
-        for k, chains in WILD_DIE.chains():  # the Wild Die's explosions: k sixes, then one of 1..5
-            if k < 0:
-                truncated += chains.mass
-            elif k:
-                out[(False, k)] = normal + chains + tail
-        return out, truncated
+                out[(False, k)] = (normal + wild).pmf.scale_mass(chance)
+        return out, tail.truncated + left
+
+    def _complicated(self, code: Code, normal: algebra.Die, tail: algebra.Die) -> algebra.Die:
+        """The total when the Wild Die's first throw is a 1 (``normal``: the other dice and ``tail``): counted as
+        it is, or the Wild Die and the highest other die removed."""
+        if self.complication == "remove_highest":
+            return algebra.Pool.of(D6.die, code.dice - 1).lowest(code.dice - 2) + tail
+        return normal + 1
 
     def joint_cost(self, code: Code) -> tuple[Cost, int, int]:
         """What :meth:`joint` will cost (``(Cost, rows, span of the totals)``), estimated without computing it."""
         bonus = 1 + (5 * 16 if self.character_point_explodes else 5 if self.character_point else 0)
         n = code.dice - 1 if self.wild else code.dice
-        cost, length = power_cost(6, max(n, 0))
+        cost, length = D6.die.repeat_cost(max(n, 0))
+        cost = cost + convolve_cost(length, bonus)  # the character point's die and the pips
+        length += bonus - 1
         if not self.wild:
-            return cost + convolve_cost(length, bonus), length + bonus - 1, length + bonus - 1
-        keys = 18  # no explosion, a complication, and chains of 1 to about 16 sixes
-        cost = cost + Cost(keys * (convolve_cost(length, 5).work + convolve_cost(length + 4, bonus).work), 4 * length)
+            return cost, length, length
+        keys = len(WILD_DIE.by_added[0]) + 1  # each number of sixes the Wild Die throws, and a complication
+        cost = cost + Cost(keys * convolve_cost(length, 5).work, 4 * length)
         if self.complication == "remove_highest" and n > 0:
-            cost = cost + keep_sum_cost(6, n, n - 1, 1, 6)
-        length += 4 + bonus - 1
+            cost = cost + D6.die.keep_cost(n, n - 1) + convolve_cost(5 * n - 4, bonus)
+        length += 4
         return cost, keys * length, length + 6 * keys
 
     # ------------------------------------------------------------ bulk
     def sample(self, code: Code, n: int, gen: np.random.Generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         k = code.dice - 1 if self.wild else code.dice
-        normal = gen.integers(1, 7, size=(n, k)) if k else np.zeros((n, 0), dtype=np.int64)
+        normal = D6.faces_of((n, k), gen) if k else np.zeros((n, 0), dtype=np.int64)
         total = normal.sum(axis=1)
         if self.wild:
             first, wild_total, explosions = WILD_DIE.sample(n, gen)
@@ -225,7 +223,7 @@ class WildDice(CodeDice):
             if self.character_point_explodes:
                 total = total + WILD_DIE.sample(n, gen)[1]
             else:
-                total = total + gen.integers(1, 7, size=n)
+                total = total + D6.faces_of(n, gen)
         return total + code.pips, {"complication": flagged, "explosions": explosions}
 
 

@@ -45,6 +45,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
+from diceengine import algebra
 from diceengine.fights.rules import Duel
 from diceengine.pmf import PMF
 
@@ -58,6 +59,7 @@ from ..combat import (
     reroll_ties,
     status_of,
 )
+from ..d6.checks import D6
 from ..d6.codes import Code
 from ..d6.fighters import (
     CodeBattle,
@@ -73,6 +75,7 @@ from ..d6.fighters import (
     spenders,
 )
 from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from .dice import WILD_DIE
 from .rules import LADDER, WildHealth, WildWound, damage_result
 
 __all__ = ["BANDS", "WildFight", "WildFighter", "WildSetup"]
@@ -123,54 +126,49 @@ def with_character_point(pmf: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.
     """The totals of a roll with a character point's die added (+1D, a plain d6)."""
     if pmf is None:
         return None
-    out = np.convolve(_dense(pmf), np.full(6, 1 / 6))
-    keep = out > 0
-    return (np.arange(len(out)) + pmf[0][0] + 1)[keep], out[keep] / out[keep].sum()
+    values, probs = pmf
+    return _arrays(algebra.Die(PMF.from_mapping(dict(zip(values.tolist(), probs.tolist())))) + D6.die)
 
 
 @lru_cache(maxsize=4096)
 def _pmf(code: Code, complication: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """Totals of a code thrown with a Wild Die. Where a complication leaves the total alone, the code
-    is its plain dice (the engine's exact sum of d6) plus one Wild Die (this system's exact ``1D``);
-    otherwise the system's exact distribution of the whole code."""
+    """Totals of a code thrown with a Wild Die (``None``: reduced to 0D): :func:`_die`'s, or the system's exact
+    distribution where a complication removes dice."""
     if code.dice <= 0 or complication == "remove_highest":
         return code_pmf(code, SYSTEM, complication=complication)
-    wv, wp = _wild_die(complication)
-    if code.dice == 1:
-        return wv + code.pips, wp
-    plain = PMF.from_counts(range(1, 7)).power(code.dice - 1)
-    probs = np.convolve(plain.p, _dense((wv, wp)))
-    values = np.arange(len(probs)) + wv[0] + plain.offset + code.pips
+    return _arrays(_die(code, complication))
+
+
+@lru_cache(maxsize=4096)
+def _die(code: Code, complication: str) -> algebra.Die:
+    """A code's totals (1D at least). Where a complication leaves the total alone, the code is its plain dice plus
+    one Wild Die (the algebra's dice); otherwise the system's exact distribution of the whole code."""
+    if complication == "remove_highest":
+        values, probs = code_pmf(code, SYSTEM, complication=complication)  # type: ignore[misc]
+        return algebra.Die(PMF.from_mapping(dict(zip(values.tolist(), probs.tolist()))))
+    return D6.die.repeat(code.dice - 1) + _wild_die() + code.pips
+
+
+@lru_cache(maxsize=1)
+def _wild_die() -> algebra.Die:
+    """The Wild Die's total (the system's exact ``1D``: what its truncation left out shared out)."""
+    return algebra.Die(WILD_DIE.exact().pmf)
+
+
+def _arrays(die: algebra.Die) -> tuple[np.ndarray, np.ndarray]:
+    """``(totals, probabilities)`` of a die's possible totals, as the fights read them."""
+    probs = die.pmf.p
     keep = probs > 0
-    return values[keep], probs[keep] / probs.sum()
-
-
-@lru_cache(maxsize=8)
-def _wild_die(complication: str) -> tuple[np.ndarray, np.ndarray]:
-    """The Wild Die alone: the system's exact distribution of ``1D``."""
-    return code_pmf(Code(1, 0), SYSTEM, complication=complication)  # type: ignore[return-value]
-
-
-def _dense(pmf: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """The probabilities on every integer from the lowest total to the highest (zeros in the gaps)."""
-    values, probs = pmf
-    out = np.zeros(int(values[-1] - values[0]) + 1)
-    out[values - values[0]] = probs
-    return out
+    return die.pmf.values[keep], probs[keep] / probs[keep].sum()
 
 
 @lru_cache(maxsize=1024)
 def band_chances(damage: Code, resist: Code, complication: str) -> np.ndarray:
     """Exact chance of each band (``BANDS`` order) of a hit: the damage roll minus the Strength roll
     (plus armour), read by :func:`damage_result`."""
-    dv, dp = _pmf(damage, complication)  # type: ignore[misc]
-    sv, sp = _pmf(resist, complication)  # type: ignore[misc]
-    diff = dv[:, None] - sv[None, :]
-    mass = dp[:, None] * sp[None, :]
     out = np.zeros(len(BANDS))
-    for value in np.unique(np.clip(diff, -1, 16)).tolist():
-        band = damage_result(value, 0)
-        out[BANDS.index(band)] += mass[np.clip(diff, -1, 16) == value].sum()
+    for value, p in (_die(damage, complication) - _die(resist, complication)).clip(-1, 16).items():
+        out[BANDS.index(damage_result(value, 0))] += p
     return out / out.sum()
 
 
