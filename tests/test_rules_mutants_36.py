@@ -27,3 +27,49 @@ def test_the_grammars_read_in_an_ascii_locale():
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [str(de.roll(e, system=s, seed=1, lang="en")) for e, s in rolls]
+
+
+def test_a_skirmish_attacker_misses_a_target_that_does_not_dodge_when_the_range_is_out_of_reach():
+    """Text 000: a shot hits when its total reaches the range's difficulty, plus the target's dodge roll when the
+    target dodges. In a skirmish (the general round: three combatants) where only A dodges, 2D shots (at most 12)
+    against a difficulty of 30 never hit anyone, so no fight ever ends; the target that does not dodge adds nothing
+    to the difficulty (not a 'no roll' mark of minus a million)."""
+    from diceengine import fights
+
+    def fighter(name: str, **kw: str) -> dict:
+        return {"name": name, "attack": "2D", "strength": "2D", "damage": "4D", **kw}
+
+    enc = fights.load_encounter({"name": "out of reach", "d6": {
+        "a": [fighter("A", dodge="2D")], "b": [fighter("B1"), fighter("B2")], "range": 30, "dodge": "always"}})
+    sim = fights.simulate(enc["d6"], 500, seed=4, max_rounds=20)
+    assert (sim.a_wins, sim.b_wins, sim.unfinished) == (0.0, 0.0, 1.0)
+
+
+def test_training_no_skill_is_refused_with_the_characters_name_in_both_languages():
+    """Text 003's training: a character training nothing has no days to spend; the refusal names them."""
+    from diceengine.i18n import translate_error
+    from diceengine.systems.d6wild import play
+    from diceengine.systems.d6wild.play import WildCharacter, WildScene
+
+    from tests.helpers import refused
+
+    state = WildScene(characters={"Kel": WildCharacter(name="Kel", codes={"blaster": "4D", "strength": "3D"})})
+    err = refused(play.train, state, "Kel", 2)
+    assert str(translate_error(err, "en")) == "Kel is training no skill"
+    assert str(translate_error(err, "fr")) == "Kel ne fait l'apprentissage d'aucune compétence"
+
+
+def test_one_die_with_the_wild_die_removed_on_a_complication_keeps_only_its_pips():
+    """Text 003's Wild Die, the option complication=remove_highest: a 1 on the Wild Die removes it and the highest
+    other die. A code of 1D has no other die, so each sampled complication totals the pips alone (2 for 1D+2),
+    as the roll and the exact odds say."""
+    sample = de.sample("1D+2", 3000, system="d6wild", seed=5, complication="remove_highest")
+    flagged = sample["complication"]
+    assert flagged.any() and set(sample["total"][flagged].tolist()) == {2}
+    assert min(sample["total"][~flagged].tolist()) >= 4  # a Wild Die of 2 to 6 (exploding on a 6), plus 2
+    dist = de.distribution("1D+2", system="d6wild", complication="remove_highest")
+    assert {o.total for o, p in dist.items() if o.complication and p > 0} == {2}
+    for seed in range(60):
+        r = de.roll("1D+2", system="d6wild", seed=seed, complication="remove_highest")
+        if r.complication:
+            assert r.total == 2
