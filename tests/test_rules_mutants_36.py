@@ -9,11 +9,17 @@ import os
 import subprocess
 import sys
 
+from diceengine.systems.d6wild import play
+from diceengine.systems.d6wild.play import WildCharacter, WildScene
+
 import diceengine as de
+from diceengine import fights
+from diceengine.i18n import translate_error
+from tests.helpers import refused
 
 
 def test_the_grammars_read_in_an_ascii_locale():
-    """The grammars are UTF-8 (ffg.lark's « capacité », d6.lark's « très »): a process started in an ASCII locale,
+    """The grammars are UTF-8 (ffg.lark's « capacité », d6.lark's « portée »): a process started in an ASCII locale,
     with Python's locale coercion and UTF-8 mode off, still reads them and rolls in every built-in system."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONUTF8"))}
     env.update(LC_ALL="C", PYTHONCOERCECLOCALE="0", PYTHONUTF8="0")
@@ -34,8 +40,6 @@ def test_a_skirmish_attacker_misses_a_target_that_does_not_dodge_when_the_range_
     target dodges. In a skirmish (the general round: three combatants) where only A dodges, 2D shots (at most 12)
     against a difficulty of 30 never hit anyone, so no fight ever ends; the target that does not dodge adds nothing
     to the difficulty (not a 'no roll' mark of minus a million)."""
-    from diceengine import fights
-
     def fighter(name: str, **kw: str) -> dict:
         return {"name": name, "attack": "2D", "strength": "2D", "damage": "4D", **kw}
 
@@ -47,12 +51,6 @@ def test_a_skirmish_attacker_misses_a_target_that_does_not_dodge_when_the_range_
 
 def test_training_no_skill_is_refused_with_the_characters_name_in_both_languages():
     """Text 003's training: a character training nothing has no days to spend; the refusal names them."""
-    from diceengine.i18n import translate_error
-    from diceengine.systems.d6wild import play
-    from diceengine.systems.d6wild.play import WildCharacter, WildScene
-
-    from tests.helpers import refused
-
     state = WildScene(characters={"Kel": WildCharacter(name="Kel", codes={"blaster": "4D", "strength": "3D"})})
     err = refused(play.train, state, "Kel", 2)
     assert str(translate_error(err, "en")) == "Kel is training no skill"
