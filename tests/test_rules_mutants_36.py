@@ -71,3 +71,13 @@ def test_one_die_with_the_wild_die_removed_on_a_complication_keeps_only_its_pips
         r = de.roll("1D+2", system="d6wild", seed=seed, complication="remove_highest")
         if r.complication:
             assert r.total == 2
+
+
+def test_d20s_rr_is_a_reroll_point_like_r_so_both_spellings_combine():
+    """d20's ``rrN`` is the common ``rN`` (re-roll until the face misses the point): ``1d10r1rr2`` re-rolls 1 and 2
+    until another face shows, each of 3..10 kept with chance 1/8 (enumeration: the faces kept, made whole), the
+    same as ``1d10r1r2``; a spelling kept apart would be refused as two kinds of re-roll on one term."""
+    want = {face: 1 / 8 for face in range(3, 11)}
+    for expression in ("1d10r1rr2", "1d10rr1r2", "1d10r1r2"):
+        got = {o.total: p for o, p in de.distribution(expression).items() if p > 0}
+        assert got.keys() == want.keys() and all(abs(got[f] - want[f]) < 1e-12 for f in want), expression
