@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+from diceengine.systems.d6 import play as d6_play
+from diceengine.systems.d6.play import D6Character, D6Scene
 from diceengine.systems.d6wild import play
 from diceengine.systems.d6wild.play import WildCharacter, WildScene
 
@@ -81,3 +83,58 @@ def test_d20s_rr_is_a_reroll_point_like_r_so_both_spellings_combine():
     for expression in ("1d10r1rr2", "1d10rr1r2", "1d10r1r2"):
         got = {o.total: p for o, p in de.distribution(expression).items() if p > 0}
         assert got.keys() == want.keys() and all(abs(got[f] - want[f]) < 1e-12 for f in want), expression
+
+
+def _wild_scene(points: int = 0, **kel: object) -> WildScene:
+    codes = {"blaster": "4D", "strength": "3D", "perception": "3D", "astrogation": "2D"}
+    return WildScene(characters={"Kel": WildCharacter(name="Kel", codes=codes, character_points=points, **kel)})
+
+
+def test_a_pip_costing_every_character_point_left_is_bought():
+    """Text 003: « la dépense de x points de personnage pour gagner 1 bonus » (x the dice before the D): Astrogation
+    2D costs 2, so a character holding exactly 2 buys it and keeps none; holding 1, he is refused."""
+    step = play.advance_skill(_wild_scene(points=2), "Kel", "astrogation", used=True)
+    kel = step.state.characters["Kel"]
+    assert (kel.codes["astrogation"], kel.character_points, kel.points_in_skills) == ("2D+1", 0, 2)
+    err = refused(play.advance_skill, _wild_scene(points=1), "Kel", "astrogation", used=True)
+    assert str(translate_error(err, "en")) == "Kel has 1 character point(s): one pip of astrogation costs 2"
+
+
+def test_the_refusals_of_training_days_and_of_an_undeclared_move_in_both_languages():
+    """A day count under 1 and a move before any declared action (text 003's declared actions) are refused, each
+    message whole in English and in French, with the character's name."""
+    state = play.advance_skill(_wild_scene(points=5), "Kel", "astrogation", used=False).state
+    err = refused(play.train, state, "Kel", 0)
+    assert str(translate_error(err, "en")) == "days of training are at least 1, not 0"
+    assert str(translate_error(err, "fr")) == "les jours d'apprentissage sont au moins 1, pas 0"
+    err = refused(play.move, _wild_scene(), "Kel")
+    assert str(translate_error(err, "en")) == "Kel has not declared any action this round"
+    assert str(translate_error(err, "fr")) == "Kel n'a déclaré aucune action pendant ce round"
+
+
+def test_force_points_held_change_nothing_when_the_policy_is_never():
+    """Text 000's Force point doubles the codes of the round it is spent in; with the policy ``never`` none is
+    spent, so the same seeded simulation gives the same fights whatever points the fighters hold (a duel, and a
+    skirmish of three, which takes the general round)."""
+
+    def fighter(name: str, **kw: object) -> dict:
+        return {"name": name, "attack": "3D", "strength": "2D", "damage": "3D", **kw}
+
+    for b in (["B"], ["B", "C"]):
+        plain = fights.load_encounter({"name": "t", "d6": {"a": [fighter("A")], "b": [fighter(n) for n in b],
+                                                           "range": 8, "force_point": "never"}})["d6"]
+        held = plain.with_values({"a.0.force_points": 3, "b.0.force_points": 2})
+        one, two = (fights.simulate(f, 3000, seed=9, max_rounds=30) for f in (plain, held))
+        assert (one.a_wins, one.b_wins, one.unfinished) == (two.a_wins, two.b_wins, two.unfinished)
+        assert one.a_by_round == two.a_by_round and one.b_by_round == two.b_by_round
+
+
+def test_a_group_member_without_perception_is_refused_by_the_skill_asked_for():
+    """Text 000's group order: within a group the highest Perception acts first; a member with no Perception code
+    cannot be placed, and the refusal names the code looked for, as the rule asks it."""
+    kel = D6Character(name="Kel", codes={"blaster": "4D", "strength": "3D"})
+    ana = D6Character(name="Ana", codes={"blaster": "4D", "strength": "3D", "perception": "2D"})
+    state = D6Scene(characters={"Kel": kel, "Ana": ana})
+    err = refused(d6_play.group_order, state, {"rebels": ["Ana", "Kel"]}, "rebels")
+    assert str(translate_error(err, "en")) == "Kel has no code for 'perception' (known: blaster, strength)"
+    assert str(translate_error(err, "fr")) == "Kel n'a pas de code pour 'perception' (connus : blaster, strength)"
