@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from diceengine.systems.d6 import play as d6_play
 from diceengine.systems.d6.play import D6Character, D6Scene
 from diceengine.systems.d6wild import play
@@ -20,6 +21,8 @@ from diceengine.i18n import translate_error
 from tests.helpers import refused
 
 
+@pytest.mark.skipif(bool(os.environ.get("MUTANT_UNDER_TEST")), reason="a process of its own: under mutmut it would load "
+                    "the trampolines of the staged code, and mutmut links no test to what another process runs")
 def test_the_grammars_read_in_an_ascii_locale():
     """The grammars are UTF-8 (ffg.lark's « capacité », d6.lark's « portée »): a process started in an ASCII locale,
     with Python's locale coercion and UTF-8 mode off, still reads them and rolls in every built-in system."""
