@@ -141,3 +141,16 @@ def test_a_group_member_without_perception_is_refused_by_the_skill_asked_for():
     err = refused(d6_play.group_order, state, {"rebels": ["Ana", "Kel"]}, "rebels")
     assert str(translate_error(err, "en")) == "Kel has no code for 'perception' (known: blaster, strength)"
     assert str(translate_error(err, "fr")) == "Kel n'a pas de code pour 'perception' (connus : blaster, strength)"
+
+
+def test_the_odds_of_a_d6_code_without_difficulty_are_tabled_by_total(capsys):
+    """``dice odds`` of a classic D6 code alone tables its totals (no difficulty, so no margin): 2D's totals 2 to 12
+    with the chances of two six-sided dice, enumerated here."""
+    from diceengine.cli import main
+
+    assert main(["odds", "d6: 2D"]) == 0
+    out = capsys.readouterr().out
+    assert "total    P(=)    P(>=)" in out and "margin" not in out
+    rows = {int(line.split()[0]): line.split()[1] for line in out.splitlines() if line.strip()[:1].isdigit()}
+    want = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == t) / 36 for t in range(2, 13)}
+    assert rows == {t: f"{100 * p:.2f}%" for t, p in want.items()}
