@@ -11,6 +11,7 @@ from diceengine.pmf import PMF
 
 from ..i18n import N_
 from .chains import chains_total
+from .counts import Count, Test
 from .rerolls import reroll_masses
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
@@ -220,6 +221,11 @@ class Die:
         hit = _membership([self.max()] if on is None else on)
         faces = frozenset(v for v in self.outcomes() if hit(v))
         return Die(*chains_total(self.pmf, faces, depth, penetrate))
+
+    def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
+        """The die's score as a count (:class:`~.counts.Count`): 1 a face ``success`` names, 2 one that ``double``
+        names too, -1 a face ``failure`` names and ``success`` does not, 0 any other."""
+        return Die(Count(success, failure, double).pmf(self.pmf), self.truncated)
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:

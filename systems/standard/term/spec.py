@@ -55,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from diceengine.algebra.counts import Count, point
 from diceengine.limits import MAX_REROLLS
 from diceengine.records import dataclass, field
 
@@ -128,6 +129,9 @@ class TermSpec:
     explode_only: bool = field(init=False)  # no modifier but an explosion (the record: units of [face, flags])
     label_suffix: str = field(init=False, repr=False)  # what closes the term's text: "]" or "] (label)"
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
+    counting: Count | None = field(init=False, repr=False)  # success / failure / dbl as the algebra's count
+    marking: Count | None = field(init=False, repr=False)  # cs / cf: a critical success 1, a critical failure -1
+    tallied: Count | None = field(init=False, repr=False)  # the marks as the tally folds them (ws, wf)
 
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
@@ -145,6 +149,18 @@ class TermSpec:
                            and self.crit_failure is None)
         object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
                            and self.crit_success is None and self.crit_failure is None and self.selection is None)
+        self._counts()
+
+    def _counts(self) -> None:
+        """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`)."""
+        counting = None if self.success is None else Count(_test(self.success), _test(self.failure),
+                                                            _test(self.double))
+        marking = None if self.crit_success is None and self.crit_failure is None else \
+            Count(_test(self.crit_success), _test(self.crit_failure), weights=(1, -1, 1))
+        tallied = None if self.tally is None else (marking or Count(None)).with_weights(self.tally[2], self.tally[3])
+        object.__setattr__(self, "counting", counting)
+        object.__setattr__(self, "marking", marking)
+        object.__setattr__(self, "tallied", tallied)
 
     @property
     def sides(self) -> int:
@@ -153,7 +169,7 @@ class TermSpec:
     @property
     def success_range(self) -> tuple[int, int]:
         """``(lo, hi)`` of one face's success score: -1 with a failure count, 2 with doubled successes."""
-        return (-1 if self.failure is not None else 0), (1 if self.double is None else 2)
+        return (0, 1) if self.counting is None else self.counting.bounds()
 
     @property
     def keep(self) -> int | None:
@@ -166,3 +182,8 @@ class TermSpec:
         if self.reroll is None:
             return Faces(self.faces) if isinstance(self.faces, range) else self.faces
         return split_faces(self.faces, self.reroll)[1]
+
+
+def _test(compare: Compare | None) -> Any:
+    """A compare point as the algebra's test of a face (None: no such point)."""
+    return None if compare is None else point(compare.op, compare.value)
