@@ -8,6 +8,7 @@ import pickle
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,10 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diceengine as de
+from diceengine import api
 from diceengine.algebra import Count, Die, Pool, point
 from diceengine.errors import DiceValueError
 from diceengine.i18n import translate_error
 from tests.helpers import enumerate_dice, exact_totals
+from tests.test_quick_path import _specs
 
 #: each comparison as the test written here (independent of the algebra's table)
 WRITTEN: dict[str, Callable[[int, int], bool]] = {
@@ -150,6 +153,13 @@ def test_an_unknown_comparison_is_refused_in_both_languages() -> None:
 
 
 # ------------------------------------------------------------------ the standard term reads the algebra's count
+def spec_of(text: str) -> Any:
+    """The term spec of an expression of one dice term (as its plan holds it; with critical marks, its tallied
+    copy beside it)."""
+    [spec] = [s for s in _specs(api.plan(text)) if s.tally is None]
+    return spec
+
+
 POINTS = (">=", ">", "<=", "<", "=")
 
 
@@ -194,9 +204,6 @@ def test_a_terms_roll_scores_each_face_by_the_algebras_count(term: tuple, seed: 
 
 def test_the_terms_score_functions_read_the_algebras_count() -> None:
     from diceengine.systems.standard.term import scores
-    from diceengine.systems.standard.term.compile import compile_term
-
-    from diceengine.parser import parse
 
     rng = random.Random(36)
     for _ in range(200):
@@ -206,7 +213,7 @@ def test_the_terms_score_functions_read_the_algebras_count() -> None:
         double = (">=", rng.randint(1, sides)) if rng.random() < 0.4 else None
         text = f"3d{sides}{success[0]}{success[1]}" + (f"f{failure[0]}{failure[1]}" if failure else "") + \
             (f"dbl{double[0]}{double[1]}" if double else "")
-        spec = compile_term(parse(text, de.systems()["standard"]), text).spec
+        spec = spec_of(text)
         s, f, d = written_tests((success, failure, double))
         faces = np.arange(-2, sides + 3)
         written = [counted(int(v), s, f, d) for v in faces]
@@ -220,11 +227,8 @@ def test_the_terms_score_functions_read_the_algebras_count() -> None:
 def test_critical_marks_read_the_algebras_count(text: str) -> None:
     """``cs`` / ``cf``: a face meeting both points is a critical success (the same rule as a success count)."""
     from diceengine.systems.standard.term import scores
-    from diceengine.systems.standard.term.compile import compile_term
 
-    from diceengine.parser import parse
-
-    spec = compile_term(parse(text, de.systems()["standard"]), text).spec
+    spec = spec_of(text)
     cs = None if spec.crit_success is None else (spec.crit_success.op, spec.crit_success.value)
     cf = None if spec.crit_failure is None else (spec.crit_failure.op, spec.crit_failure.value)
     s, f = written_tests((cs, cf))

@@ -92,7 +92,8 @@ class PoolScore:
 class TermSpec:
     """A validated dice term (:func:`~.compile.compile_term`, each modifier lowered by its class of
     :mod:`..modifiers`): its modifiers, and the facts derived from them that the interpretations branch on
-    (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``)."""
+    (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``). A fast path's flag is on when every
+    field the path does not honour (:data:`HONOURS`) is as a bare term has it: a new field turns it off."""
 
     node: Dice
     text: str
@@ -136,19 +137,14 @@ class TermSpec:
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
-        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive \
-            and self.reroll_rank is None and self.pool is None
-        object.__setattr__(self, "flat", flat)
+        bare = _BARE_CHECKS.get(type(self)) or _bare_checks(type(self))
+        # each fast path: faces a range, and every field it does not honour as a bare term has it (HONOURS)
+        object.__setattr__(self, "flat", consecutive and bare["flat"](self))
+        object.__setattr__(self, "plain", consecutive and bare["plain"](self))
+        object.__setattr__(self, "explode_only", consecutive and self.explode is not None and bare["explode_only"](self))
         object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
                            and (self.window is not None or self.selection is not None))
-        object.__setattr__(self, "explode_only", self.explode is not None and self.reroll is None
-                           and not self.unique_on and self.success is None and self.window is None
-                           and self.selection is None and consecutive and not self.penetrate
-                           and self.explode_limit is None and self.sort is None and self.crit_success is None
-                           and self.crit_failure is None)
-        object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
-                           and self.crit_success is None and self.crit_failure is None and self.selection is None)
         self._counts()
 
     def _counts(self) -> None:
@@ -182,6 +178,56 @@ class TermSpec:
         if self.reroll is None:
             return Faces(self.faces) if isinstance(self.faces, range) else self.faces
         return split_faces(self.faces, self.reroll)[1]
+
+
+#: the term itself (its dice, its text, its label), which every path reads
+_THE_TERM = ("node", "text", "count", "faces", "kind", "label")
+#: the fields each fast path honours besides the term itself: the path is taken only when every other field is as
+#: a bare term has it (:data:`BARE`), so a new field turns each path off until its name is added here
+HONOURS: dict[str, frozenset[str]] = {
+    # each die thrown once, the record the list of faces: keep / drop, the counts and marks read from it
+    "flat": frozenset({*_THE_TERM, "window", "keeps", "selection", "success", "failure", "double", "sort",
+                       "crit_success", "crit_failure", "tally", "reroll_cap", "each_die"}),
+    # the faces summed, keep / drop by rank
+    "plain": frozenset({*_THE_TERM, "window", "keeps", "reroll_cap", "each_die"}),
+    # an explosion (compound or not) and nothing else
+    "explode_only": frozenset({*_THE_TERM, "explode", "compound", "reroll_cap", "each_die"}),
+}
+#: a bare term's value of the fields without a default (compile_term's for a term with no modifier)
+BARE: dict[str, Any] = {"window": None, "explode": None, "compound": False, "reroll": None, "reroll_once": False,
+                        "success": None, "failure": None}
+_UNKNOWN = object()  # a field with neither a default nor a bare value: never bare
+_BARE_CHECKS: dict[type, dict[str, Callable[[Any], bool]]] = {}
+
+
+def _bare_checks(cls: type) -> dict[str, Callable[[Any], bool]]:
+    """For each fast path, the test that every field of ``cls`` it does not honour is as a bare term has it."""
+    from operator import attrgetter
+
+    from diceengine.records import MISSING, fields
+
+    bare = {f.name: BARE.get(f.name, _UNKNOWN) if f.default is MISSING else f.default
+            for f in fields(cls) if f.init}
+    checks: dict[str, Callable[[Any], bool]] = {}
+    for flag, honoured in HONOURS.items():
+        names = sorted(set(bare) - honoured)
+        checks[flag] = _all_bare(attrgetter(*names) if len(names) > 1 else _one(names[0]), tuple(bare[n] for n in names))
+    _BARE_CHECKS[cls] = checks
+    return checks
+
+
+def _all_bare(get: Callable[[Any], tuple[Any, ...]], want: tuple[Any, ...]) -> Callable[[Any], bool]:
+    """The test that the fields ``get`` reads are ``want``."""
+    def bare(spec: Any) -> bool:
+        return bool(get(spec) == want)
+    return bare
+
+
+def _one(name: str) -> Callable[[Any], tuple[Any, ...]]:
+    """The 1-tuple of one field (``attrgetter`` of one name gives the value alone)."""
+    def get(spec: Any) -> tuple[Any, ...]:
+        return (getattr(spec, name),)
+    return get
 
 
 def _test(compare: Compare | None) -> Any:
