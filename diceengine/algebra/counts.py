@@ -101,7 +101,12 @@ class Count:
 
     A face scores ``weights[2]`` if it is a doubled success, else ``weights[0]`` if a success, else ``weights[1]``
     if a failure, else 0: :attr:`score` of one face, :meth:`scores` of an array, :meth:`pmf` the exact score of a
-    die."""
+    die.
+
+    A count is a value its maker may share (the standard notation makes one per compare points and shares it):
+    the plan cache counts a plan holding one these few bytes, without walking it (``__footprint_shared__``)."""
+
+    __footprint_shared__ = 832
 
     success: Test | None
     failure: Test | None = None

@@ -53,6 +53,8 @@ is drawn directly among the allowed faces (the same distribution).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import attrgetter, is_
 from typing import Any
 
 from diceengine.algebra.counts import Count, point
@@ -137,11 +139,11 @@ class TermSpec:
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
         object.__setattr__(self, "consecutive", consecutive)
-        bare = _BARE_CHECKS.get(type(self)) or _bare_checks(type(self))
         # each fast path: faces a range, and every field it does not honour as a bare term has it (HONOURS)
-        object.__setattr__(self, "flat", consecutive and bare["flat"](self))
-        object.__setattr__(self, "plain", consecutive and bare["plain"](self))
-        object.__setattr__(self, "explode_only", consecutive and self.explode is not None and bare["explode_only"](self))
+        flat, plain, explode_only = _fast_paths(self) if consecutive else (False, False, False)
+        object.__setattr__(self, "flat", flat)
+        object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "explode_only", explode_only)
         object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
         object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
                            and (self.window is not None or self.selection is not None))
@@ -149,14 +151,17 @@ class TermSpec:
 
     def _counts(self) -> None:
         """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`)."""
-        counting = None if self.success is None else Count(_test(self.success), _test(self.failure),
-                                                            _test(self.double))
-        marking = None if self.crit_success is None and self.crit_failure is None else \
-            Count(_test(self.crit_success), _test(self.crit_failure), weights=(1, -1, 1))
-        tallied = None if self.tally is None else (marking or Count(None)).with_weights(self.tally[2], self.tally[3])
-        object.__setattr__(self, "counting", counting)
-        object.__setattr__(self, "marking", marking)
-        object.__setattr__(self, "tallied", tallied)
+        if self.success is None and self.crit_success is None and self.crit_failure is None:  # nothing counted
+            object.__setattr__(self, "counting", None)
+            object.__setattr__(self, "marking", None)
+            object.__setattr__(self, "tallied", None if self.tally is None else _count(None, None, None))
+            return
+        crits = _point_key(self.crit_success), _point_key(self.crit_failure)
+        object.__setattr__(self, "counting", None if self.success is None else
+                           _count(_point_key(self.success), _point_key(self.failure), _point_key(self.double)))
+        object.__setattr__(self, "marking", None if crits == (None, None) else _count(*crits, None, (1, -1, 1)))
+        object.__setattr__(self, "tallied", None if self.tally is None else
+                           _count(*crits, None, (self.tally[2], self.tally[3], self.tally[2])))
 
     @property
     def sides(self) -> int:
@@ -197,39 +202,51 @@ HONOURS: dict[str, frozenset[str]] = {
 BARE: dict[str, Any] = {"window": None, "explode": None, "compound": False, "reroll": None, "reroll_once": False,
                         "success": None, "failure": None}
 _UNKNOWN = object()  # a field with neither a default nor a bare value: never bare
-_BARE_CHECKS: dict[type, dict[str, Callable[[Any], bool]]] = {}
+#: per class of spec, for ``flat``, for ``plain`` beyond ``flat``, and for ``explode_only``: what reads the fields
+#: the path does not honour, and their bare values
+_BARE_CHECKS: dict[type, tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]] = {}
 
 
-def _bare_checks(cls: type) -> dict[str, Callable[[Any], bool]]:
-    """For each fast path, the test that every field of ``cls`` it does not honour is as a bare term has it."""
-    from operator import attrgetter
+def _fast_paths(spec: Any) -> tuple[bool, bool, bool]:
+    """``flat``, ``plain``, ``explode_only`` of a spec whose faces are a range: each path on when every field it
+    does not honour is its very bare value (None, False, (), a default: no field's own equality is asked, and a
+    value merely equal to its bare one turns the path off, never on). ``plain`` honours less than ``flat`` and
+    ``explode_only`` needs the explosion ``flat`` does not honour: each is read only where it can hold."""
+    (get_flat, flat_bare), (get_plain, plain_bare), (get_explode, explode_bare) = \
+        _BARE_CHECKS.get(type(spec)) or _bare_checks(type(spec))
+    flat = all(map(is_, get_flat(spec), flat_bare))
+    plain = flat and all(map(is_, get_plain(spec), plain_bare))
+    explode_only = not flat and spec.explode is not None and all(map(is_, get_explode(spec), explode_bare))
+    return flat, plain, explode_only
 
+
+def _bare_checks(cls: type) -> tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]:
+    """:data:`_BARE_CHECKS` of ``cls``, from its fields."""
     from diceengine.records import MISSING, fields
 
     bare = {f.name: BARE.get(f.name, _UNKNOWN) if f.default is MISSING else f.default
             for f in fields(cls) if f.init}
-    checks: dict[str, Callable[[Any], bool]] = {}
-    for flag, honoured in HONOURS.items():
-        names = sorted(set(bare) - honoured)
-        checks[flag] = _all_bare(attrgetter(*names) if len(names) > 1 else _one(names[0]), tuple(bare[n] for n in names))
-    _BARE_CHECKS[cls] = checks
-    return checks
+    assert HONOURS["plain"] <= HONOURS["flat"] and "explode" not in HONOURS["flat"]  # what _fast_paths reads
+    unhonoured = {flag: {name for name in bare if name not in HONOURS[flag]} for flag in HONOURS}
+    found = _BARE_CHECKS[cls] = tuple(_reader(sorted(names), bare) for names in (
+        unhonoured["flat"], unhonoured["plain"] - unhonoured["flat"], unhonoured["explode_only"]))
+    return found
 
 
-def _all_bare(get: Callable[[Any], tuple[Any, ...]], want: tuple[Any, ...]) -> Callable[[Any], bool]:
-    """The test that the fields ``get`` reads are ``want``."""
-    def bare(spec: Any) -> bool:
-        return bool(get(spec) == want)
-    return bare
+def _reader(names: list[str], bare: dict[str, Any]) -> tuple[Callable[[Any], Any], tuple[Any, ...]]:
+    """What reads these fields of a spec as a tuple, and their bare values."""
+    get = attrgetter(*names) if len(names) > 1 else (lambda spec: tuple(getattr(spec, n) for n in names))
+    return get, tuple(bare[n] for n in names)
 
 
-def _one(name: str) -> Callable[[Any], tuple[Any, ...]]:
-    """The 1-tuple of one field (``attrgetter`` of one name gives the value alone)."""
-    def get(spec: Any) -> tuple[Any, ...]:
-        return (getattr(spec, name),)
-    return get
+def _point_key(compare: Compare | None) -> tuple[str, int] | None:
+    return None if compare is None else (compare.op, compare.value)
 
 
-def _test(compare: Compare | None) -> Any:
-    """A compare point as the algebra's test of a face (None: no such point)."""
-    return None if compare is None else point(compare.op, compare.value)
+@lru_cache(maxsize=4096)
+def _count(success: tuple[str, int] | None, failure: tuple[str, int] | None, double: tuple[str, int] | None,
+           weights: tuple[int, int, int] = (1, -1, 2)) -> Count:
+    """The algebra's count of these compare points (``(op, value)``, None: no such point), made once and shared by
+    every term counting on them."""
+    tests = [None if p is None else point(*p) for p in (success, failure, double)]
+    return Count(tests[0], tests[1], tests[2], weights)
