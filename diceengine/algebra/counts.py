@@ -2,7 +2,8 @@
 
 A :class:`Count` is one frozen definition with its three interpretations: :meth:`Count.score` (one face: the hot
 path of a roll), :meth:`Count.scores` (an array of faces: a sample) and :meth:`Count.pmf` (the exact score of a
-die: :meth:`Die.count <diceengine.algebra.Die.count>` and :meth:`Pool.count <diceengine.algebra.Pool.count>` read it). A face meeting both the success test and the failure test is a success, as the peers count it (python-dice,
+die: :meth:`Die.count <diceengine.algebra.Die.count>` and :meth:`Pool.count <diceengine.algebra.Pool.count>` read
+it). A face meeting both the success test and the failure test is a success, as the peers count it (python-dice,
 rpg-dice-roller); a doubled success is a success that also meets the doubled test (``10d10>=8dbl10``).
 """
 
@@ -44,7 +45,7 @@ def point(op: str, value: int) -> Callable[[Any], Any]:
     test = _POINTS.get(op)
     if test is None:
         raise DiceValueError(N_("unknown comparison {op}"), op=repr(op))
-    return partial(test, int(value))
+    return partial(test, value)
 
 
 class _Members:
