@@ -119,6 +119,7 @@ class Count:
     doubles: Callable[[Any], Any] = field(init=False, repr=False, compare=False)
     #: what one face scores (the roll's hot path: a function of the face, its tests and weights bound)
     score: Callable[[Any], int] = field(init=False, repr=False, compare=False)
+    extent: tuple[int, int] = field(init=False, repr=False, compare=False)  # :meth:`bounds`
 
     def __post_init__(self) -> None:
         hits, misses, doubles = _as_test(self.success), _as_test(self.failure), _as_test(self.double)
@@ -127,6 +128,10 @@ class Count:
         object.__setattr__(self, "doubles", doubles)
         object.__setattr__(self, "score", _scalar(hits, misses if self.failure is not None else None,
                                                   doubles if self.double is not None else None, *self.weights))
+        success, failure, doubled = self.weights
+        possible = [0, success] + ([failure] if self.failure is not None else []) + \
+            ([doubled] if self.double is not None else [])
+        object.__setattr__(self, "extent", (min(possible), max(possible)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Count) and self._key() == other._key()
@@ -172,10 +177,7 @@ class Count:
 
     def bounds(self) -> tuple[int, int]:
         """The lowest and the highest score a face can have (whatever the die)."""
-        success, failure, doubled = self.weights
-        possible = [0, success] + ([failure] if self.failure is not None else []) + \
-            ([doubled] if self.double is not None else [])
-        return min(possible), max(possible)
+        return self.extent
 
     def with_weights(self, success: int, failure: int, doubled: int | None = None) -> Count:
         """The same tests, a success scoring ``success``, a failure ``failure``, a doubled success ``doubled``
