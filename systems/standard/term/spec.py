@@ -138,30 +138,28 @@ class TermSpec:
 
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
-        object.__setattr__(self, "consecutive", consecutive)
         # each fast path: faces a range, and every field it does not honour as a bare term has it (HONOURS)
         flat, plain, explode_only = _fast_paths(self) if consecutive else (False, False, False)
-        object.__setattr__(self, "flat", flat)
-        object.__setattr__(self, "plain", plain)
-        object.__setattr__(self, "explode_only", explode_only)
-        object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
-        object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
-                           and (self.window is not None or self.selection is not None))
-        self._counts()
+        # the derived fields written at once (a frozen record's own dictionary, as compile's new_spec writes it)
+        self.__dict__.update(
+            consecutive=consecutive, flat=flat, plain=plain, explode_only=explode_only,
+            label_suffix=f"] ({self.label})" if self.label else "]",
+            per_die=self.each_die and self.explode is not None and not self.compound
+            and (self.window is not None or self.selection is not None), **self._counts())
 
-    def _counts(self) -> None:
-        """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`)."""
+    def _counts(self) -> dict[str, Count | None]:
+        """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`):
+        ``counting`` (success, failure, doubled), ``marking`` (critical marks), ``tallied`` (the marks as the tally
+        folds them)."""
         if self.success is None and self.crit_success is None and self.crit_failure is None:  # nothing counted
-            object.__setattr__(self, "counting", None)
-            object.__setattr__(self, "marking", None)
-            object.__setattr__(self, "tallied", None if self.tally is None else _count(None, None, None))
-            return
+            return {"counting": None, "marking": None,
+                    "tallied": None if self.tally is None else _count(None, None, None)}
         crits = _point_key(self.crit_success), _point_key(self.crit_failure)
-        object.__setattr__(self, "counting", None if self.success is None else
-                           _count(_point_key(self.success), _point_key(self.failure), _point_key(self.double)))
-        object.__setattr__(self, "marking", None if crits == (None, None) else _count(*crits, None, (1, -1, 1)))
-        object.__setattr__(self, "tallied", None if self.tally is None else
-                           _count(*crits, None, (self.tally[2], self.tally[3], self.tally[2])))
+        return {"counting": None if self.success is None else
+                _count(_point_key(self.success), _point_key(self.failure), _point_key(self.double)),
+                "marking": None if crits == (None, None) else _count(*crits, None, (1, -1, 1)),
+                "tallied": None if self.tally is None else _count(*crits, None, (self.tally[2], self.tally[3],
+                                                                                 self.tally[2]))}
 
     @property
     def sides(self) -> int:
