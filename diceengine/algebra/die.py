@@ -213,6 +213,11 @@ class Die:
         mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
         return Die(PMF(self.pmf.offset, reroll_masses(self.pmf.p, mask, depth)), self.truncated)
 
+    def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
+        """The die's score as a count (:class:`~.counts.Count`): 1 a face ``success`` names, 2 one that ``double``
+        names too, -1 a face ``failure`` names and ``success`` does not, 0 any other."""
+        return Die(Count(success, failure, double).pmf(self.pmf), self.truncated)
+
     def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = 2,
                 penetrate: bool = False) -> Die:
         """Thrown again and added while the throw shows an outcome ``on`` names (None: the highest), at most
@@ -221,11 +226,6 @@ class Die:
         hit = _membership([self.max()] if on is None else on)
         faces = frozenset(v for v in self.outcomes() if hit(v))
         return Die(*chains_total(self.pmf, faces, depth, penetrate))
-
-    def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
-        """The die's score as a count (:class:`~.counts.Count`): 1 a face ``success`` names, 2 one that ``double``
-        names too, -1 a face ``failure`` names and ``success`` does not, 0 any other."""
-        return Die(Count(success, failure, double).pmf(self.pmf), self.truncated)
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:
