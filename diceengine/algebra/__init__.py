@@ -15,6 +15,10 @@ their dice from the same pieces:
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
   :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
   :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);
+- a count written once, in :mod:`.counts`: a :class:`Count` (successes, failures, doubled successes; a face
+  meeting both tests a success) scores one face (a roll), an array (a sample) and a die exactly
+  (:meth:`Die.count`, :meth:`Pool.count`, the standard notation's ``>=7f1``, ``dbl``, ``cs`` / ``cf``);
+  :func:`point` is a comparison's test (``point(">=", 7)``);
 - several pools read outcome by outcome (:mod:`~diceengine.algebra.multiset`): an :class:`Evaluator` updates a
   state from how many dice of each pool show each outcome, :func:`evaluate` gives the die of its result without
   listing the sorted rolls; :func:`compare_sorted` pairs two sorted pools rank by rank (icepool's RISK problem);
@@ -37,6 +41,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .counts import Count, point
     from .die import COMPARISONS, Die, Operand, as_die
     from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
     from .pool import Pool
@@ -44,13 +49,13 @@ if TYPE_CHECKING:
     from .throw import Throw
 
 __all__ = [
-    "COMPARISONS", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "SymbolDie", "SymbolPool", "Symbols", "Throw",
-    "as_die", "compare_sorted", "evaluate",
+    "COMPARISONS", "Count", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "SymbolDie", "SymbolPool", "Symbols",
+    "Throw", "as_die", "compare_sorted", "evaluate", "point",
 ]
 
 #: the module of each exported name
-_MODULES = {"COMPARISONS": "die", "Die": "die", "Operand": "die", "as_die": "die", "Evaluator": "multiset",
-            "SortedPairs": "multiset", "compare_sorted": "multiset", "evaluate": "multiset", "Pool": "pool",
+_MODULES = {"COMPARISONS": "die", "Count": "counts", "Die": "die", "Operand": "die", "as_die": "die",
+            "point": "counts", "Evaluator": "multiset", "SortedPairs": "multiset", "compare_sorted": "multiset", "evaluate": "multiset", "Pool": "pool",
             "SymbolDie": "symbols", "SymbolPool": "symbols", "Symbols": "symbols", "Throw": "throw"}
 
 

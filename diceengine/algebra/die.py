@@ -12,6 +12,7 @@ from diceengine.pmf import PMF, keep_sum_cost, power_cost
 
 from ..i18n import N_
 from .chains import chains_total
+from .counts import Count, Test
 from .rerolls import reroll_masses
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
@@ -214,6 +215,11 @@ class Die:
         hit = _membership(on)
         mask = np.array([hit(v) for v in self.pmf.values]) & (self.pmf.p > 0)
         return Die(PMF(self.pmf.offset, reroll_masses(self.pmf.p, mask, depth)), self.truncated)
+
+    def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
+        """The die's score as a count (:class:`~.counts.Count`): 1 a face ``success`` names, 2 one that ``double``
+        names too, -1 a face ``failure`` names and ``success`` does not, 0 any other."""
+        return Die(Count(success, failure, double).pmf(self.pmf), self.truncated)
 
     def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = 2,
                 penetrate: bool = False) -> Die:

@@ -12,7 +12,8 @@ from diceengine.limits import MAX_WORK, PYTHON_STEP
 from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
 
 from ..i18n import N_
-from .die import Die, _membership
+from .counts import Test
+from .die import Die
 
 __all__ = ["Pool"]
 
@@ -107,13 +108,13 @@ class Pool:
             raise DiceValueError(N_("one weight a die"))
         return _ranked(self.groups, list(weights), order == "highest")
 
-    def count(self, on: Collection[int] | Callable[[int], bool]) -> Die:
-        """How many dice show an outcome that ``on`` names."""
-        hit = _membership(on)
+    def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
+        """How many dice show an outcome ``success`` names (with ``double``: each of those that ``double`` names
+        counts two; with ``failure``: less the dice ``failure`` names that are no success), as
+        :meth:`Die.count` scores one die."""
         out = Die.constant(0)
         for die, n in self.groups:
-            q = sum(p for v, p in die.items() if hit(v))
-            out = out + Die(PMF(0, np.array([1 - q, q]))).repeat(n)
+            out = out + die.count(success, failure, double).repeat(n)
         return out
 
     def map(self, fn: Callable[[Die], Die]) -> Pool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
@@ -90,10 +89,7 @@ class TermRoll:
         n, s, lo = spec.count, spec.sides, spec.faces[0]
         a, b = spec.window if spec.window is not None else (0, n)
         whole = spec.window is None
-        hit = spec.success.predicate() if spec.success is not None else None
-        miss = spec.failure.predicate() if spec.failure is not None else None
-        if spec.double is not None:  # doubled successes: each face's score (2, 1, 0 or -1)
-            hit, miss = partial(face_score, spec), None
+        score = spec.counting.scorer() if spec.counting is not None else None  # the algebra's count of a face
         selection = spec.selection
 
         def roll_flat(r: Any, rec: list) -> int:
@@ -103,11 +99,7 @@ class TermRoll:
                 kept = [v for v, k in zip(vals, selection.kept(vals)) if k]
             else:
                 kept = vals if whole else sorted(vals)[a:b]
-            if hit is None:
-                return sum(kept)
-            if miss is None:
-                return sum(map(hit, kept))
-            return sum(1 if hit(v) else -1 if miss(v) else 0 for v in kept)
+            return sum(kept) if score is None else sum(map(score, kept))
         return roll_flat
 
     def general(self, r: Any, rec: list) -> int:

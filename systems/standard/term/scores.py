@@ -17,63 +17,48 @@ __all__ = ["base_array", "critical", "dropped_dice", "face_score", "keeps_nothin
 
 
 def face_score(spec: TermSpec, f: int) -> int:
-    """+1 a success (+2 doubled), -1 a failure; a face meeting both points is a success (as the peers count)."""
-    if spec.success.test(f):  # type: ignore[union-attr]
-        return 1 if spec.double is None or not spec.double.test(f) else 2
-    return -1 if spec.failure is not None and spec.failure.test(f) else 0
+    """+1 a success (+2 doubled), -1 a failure; a face meeting both points is a success (as the peers count):
+    the term's count (:class:`~diceengine.algebra.counts.Count`) of one face."""
+    return spec.counting.score(f)  # type: ignore[union-attr]
 
 
 def critical(spec: TermSpec, v: int) -> str | None:
-    if spec.crit_success is not None and spec.crit_success.test(v):
-        return "success"
-    if spec.crit_failure is not None and spec.crit_failure.test(v):
-        return "failure"
-    return None
+    """``"success"`` a face meeting the critical success point, else ``"failure"`` one meeting the critical
+    failure point, else None."""
+    mark = 0 if spec.marking is None else spec.marking.score(v)
+    return "success" if mark > 0 else "failure" if mark < 0 else None
 
 
 def unit_score(spec: TermSpec, unit: list[list[int]]) -> int:
     faces = [t[0] for t in unit if not t[1] & REROLLED]
-    if spec.success is None:
+    if spec.counting is None:
         return sum(faces)
     if spec.compound:
         faces = [sum(faces)]
-    return sum(face_score(spec, f) for f in faces)
+    return sum(map(spec.counting.score, faces))
 
 
 def score_of(spec: TermSpec, v: int) -> int:
     """A kept die's score: its value or success score, with its critical marks when tallied."""
-    base = v if spec.success is None else face_score(spec, v)
-    if spec.tally is None:
-        return base
-    crit = critical(spec, v)
-    return base + (spec.tally[2] if crit == "success" else spec.tally[3] if crit == "failure" else 0)
+    base = v if spec.counting is None else spec.counting.score(v)
+    return base if spec.tallied is None else base + spec.tallied.score(v)
 
 
 def score_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
     """:func:`score_of` of an array of faces."""
     score = base_array(spec, values)
-    return score if spec.tally is None else score + mark_array(spec, values)
+    return score if spec.tallied is None else score + spec.tallied.scores(values)
 
 
 def base_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
     """The value, or the success score, of an array of faces (critical marks aside)."""
-    if spec.success is None:
-        return values.copy()
-    hit = spec.success.test(values)
-    score = hit.astype(np.int64)
-    if spec.double is not None:
-        score += hit & spec.double.test(values)
-    if spec.failure is not None:
-        score -= spec.failure.test(values) & ~hit
-    return score
+    return values.copy() if spec.counting is None else spec.counting.scores(values)
 
 
 def mark_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
     """The critical marks of an array of faces as :func:`with_tally` folds them (``ws`` or ``wf`` or 0)."""
-    assert spec.tally is not None
-    crit_s = spec.crit_success.test(values) if spec.crit_success is not None else np.zeros(values.shape, bool)
-    crit_f = spec.crit_failure.test(values) & ~crit_s if spec.crit_failure is not None else crit_s & False
-    return spec.tally[2] * crit_s + spec.tally[3] * crit_f
+    assert spec.tallied is not None
+    return spec.tallied.scores(values)
 
 
 def unique_test(spec: TermSpec, v: int) -> bool:

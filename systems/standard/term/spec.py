@@ -53,8 +53,11 @@ is drawn directly among the allowed faces (the same distribution).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import attrgetter, is_
 from typing import Any
 
+from diceengine.algebra.counts import Count, point
 from diceengine.limits import MAX_REROLLS
 from diceengine.records import dataclass, field
 
@@ -91,7 +94,8 @@ class PoolScore:
 class TermSpec:
     """A validated dice term (:func:`~.compile.compile_term`, each modifier lowered by its class of
     :mod:`..modifiers`): its modifiers, and the facts derived from them that the interpretations branch on
-    (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``)."""
+    (``consecutive``, ``flat``, ``plain``, ``explode_only``, ``per_die``). A fast path's flag is on when every
+    field the path does not honour (:data:`HONOURS`) is as a bare term has it: a new field turns it off."""
 
     node: Dice
     text: str
@@ -128,23 +132,34 @@ class TermSpec:
     explode_only: bool = field(init=False)  # no modifier but an explosion (the record: units of [face, flags])
     label_suffix: str = field(init=False, repr=False)  # what closes the term's text: "]" or "] (label)"
     per_die: bool = field(init=False)  # every thrown die ranked on its own (explosions="dice")
+    counting: Count | None = field(init=False, repr=False)  # success / failure / dbl as the algebra's count
+    marking: Count | None = field(init=False, repr=False)  # cs / cf: a critical success 1, a critical failure -1
+    tallied: Count | None = field(init=False, repr=False)  # the marks as the tally folds them (ws, wf)
 
     def __post_init__(self) -> None:
         consecutive = isinstance(self.faces, range)
-        object.__setattr__(self, "consecutive", consecutive)
-        flat = self.explode is None and self.reroll is None and not self.unique_on and consecutive \
-            and self.reroll_rank is None and self.pool is None
-        object.__setattr__(self, "flat", flat)
-        object.__setattr__(self, "label_suffix", f"] ({self.label})" if self.label else "]")
-        object.__setattr__(self, "per_die", self.each_die and self.explode is not None and not self.compound
-                           and (self.window is not None or self.selection is not None))
-        object.__setattr__(self, "explode_only", self.explode is not None and self.reroll is None
-                           and not self.unique_on and self.success is None and self.window is None
-                           and self.selection is None and consecutive and not self.penetrate
-                           and self.explode_limit is None and self.sort is None and self.crit_success is None
-                           and self.crit_failure is None)
-        object.__setattr__(self, "plain", flat and self.success is None and self.sort is None
-                           and self.crit_success is None and self.crit_failure is None and self.selection is None)
+        # each fast path: faces a range, and every field it does not honour as a bare term has it (HONOURS)
+        flat, plain, explode_only = _fast_paths(self) if consecutive else (False, False, False)
+        # the derived fields written at once (a frozen record's own dictionary, as compile's new_spec writes it)
+        self.__dict__.update(
+            consecutive=consecutive, flat=flat, plain=plain, explode_only=explode_only,
+            label_suffix=f"] ({self.label})" if self.label else "]",
+            per_die=self.each_die and self.explode is not None and not self.compound
+            and (self.window is not None or self.selection is not None), **self._counts())
+
+    def _counts(self) -> dict[str, Count | None]:
+        """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`):
+        ``counting`` (success, failure, doubled), ``marking`` (critical marks), ``tallied`` (the marks as the tally
+        folds them)."""
+        if self.success is None and self.crit_success is None and self.crit_failure is None:  # nothing counted
+            return {"counting": None, "marking": None,
+                    "tallied": None if self.tally is None else _count(None, None, None)}
+        crits = _point_key(self.crit_success), _point_key(self.crit_failure)
+        return {"counting": None if self.success is None else
+                _count(_point_key(self.success), _point_key(self.failure), _point_key(self.double)),
+                "marking": None if crits == (None, None) else _count(*crits, None, (1, -1, 1)),
+                "tallied": None if self.tally is None else _count(*crits, None, (self.tally[2], self.tally[3],
+                                                                                 self.tally[2]))}
 
     @property
     def sides(self) -> int:
@@ -153,7 +168,7 @@ class TermSpec:
     @property
     def success_range(self) -> tuple[int, int]:
         """``(lo, hi)`` of one face's success score: -1 with a failure count, 2 with doubled successes."""
-        return (-1 if self.failure is not None else 0), (1 if self.double is None else 2)
+        return (0, 1) if self.counting is None else self.counting.bounds()
 
     @property
     def keep(self) -> int | None:
@@ -166,3 +181,70 @@ class TermSpec:
         if self.reroll is None:
             return Faces(self.faces) if isinstance(self.faces, range) else self.faces
         return split_faces(self.faces, self.reroll)[1]
+
+
+#: the term itself (its dice, its text, its label), which every path reads
+_THE_TERM = ("node", "text", "count", "faces", "kind", "label")
+#: the fields each fast path honours besides the term itself: the path is taken only when every other field is as
+#: a bare term has it (:data:`BARE`), so a new field turns each path off until its name is added here
+HONOURS: dict[str, frozenset[str]] = {
+    # each die thrown once, the record the list of faces: keep / drop, the counts and marks read from it
+    "flat": frozenset({*_THE_TERM, "window", "keeps", "selection", "success", "failure", "double", "sort",
+                       "crit_success", "crit_failure", "tally", "reroll_cap", "each_die"}),
+    # the faces summed, keep / drop by rank
+    "plain": frozenset({*_THE_TERM, "window", "keeps", "reroll_cap", "each_die"}),
+    # an explosion (compound or not) and nothing else
+    "explode_only": frozenset({*_THE_TERM, "explode", "compound", "reroll_cap", "each_die"}),
+}
+#: a bare term's value of the fields without a default (compile_term's for a term with no modifier)
+BARE: dict[str, Any] = {"window": None, "explode": None, "compound": False, "reroll": None, "reroll_once": False,
+                        "success": None, "failure": None}
+_UNKNOWN = object()  # a field with neither a default nor a bare value: never bare
+#: per class of spec, for ``flat``, for ``plain`` beyond ``flat``, and for ``explode_only``: what reads the fields
+#: the path does not honour, and their bare values
+_BARE_CHECKS: dict[type, tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]] = {}
+
+
+def _fast_paths(spec: Any) -> tuple[bool, bool, bool]:
+    """``flat``, ``plain``, ``explode_only`` of a spec whose faces are a range: each path on when every field it
+    does not honour is its very bare value (None, False, (), a default: no field's own equality is asked, and a
+    value merely equal to its bare one turns the path off, never on). ``plain`` honours less than ``flat`` and
+    ``explode_only`` needs the explosion ``flat`` does not honour: each is read only where it can hold."""
+    (get_flat, flat_bare), (get_plain, plain_bare), (get_explode, explode_bare) = \
+        _BARE_CHECKS.get(type(spec)) or _bare_checks(type(spec))
+    flat = all(map(is_, get_flat(spec), flat_bare))
+    plain = flat and all(map(is_, get_plain(spec), plain_bare))
+    explode_only = not flat and spec.explode is not None and all(map(is_, get_explode(spec), explode_bare))
+    return flat, plain, explode_only
+
+
+def _bare_checks(cls: type) -> tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]:
+    """:data:`_BARE_CHECKS` of ``cls``, from its fields."""
+    from diceengine.records import MISSING, fields
+
+    bare = {f.name: BARE.get(f.name, _UNKNOWN) if f.default is MISSING else f.default
+            for f in fields(cls) if f.init}
+    assert HONOURS["plain"] <= HONOURS["flat"] and "explode" not in HONOURS["flat"]  # what _fast_paths reads
+    unhonoured = {flag: {name for name in bare if name not in HONOURS[flag]} for flag in HONOURS}
+    found = _BARE_CHECKS[cls] = tuple(_reader(sorted(names), bare) for names in (
+        unhonoured["flat"], unhonoured["plain"] - unhonoured["flat"], unhonoured["explode_only"]))
+    return found
+
+
+def _reader(names: list[str], bare: dict[str, Any]) -> tuple[Callable[[Any], Any], tuple[Any, ...]]:
+    """What reads these fields of a spec as a tuple, and their bare values."""
+    get = attrgetter(*names) if len(names) > 1 else (lambda spec: tuple(getattr(spec, n) for n in names))
+    return get, tuple(bare[n] for n in names)
+
+
+def _point_key(compare: Compare | None) -> tuple[str, int] | None:
+    return None if compare is None else (compare.op, compare.value)
+
+
+@lru_cache(maxsize=4096)
+def _count(success: tuple[str, int] | None, failure: tuple[str, int] | None, double: tuple[str, int] | None,
+           weights: tuple[int, int, int] = (1, -1, 2)) -> Count:
+    """The algebra's count of these compare points (``(op, value)``, None: no such point), made once and shared by
+    every term counting on them."""
+    tests = [None if p is None else point(*p) for p in (success, failure, double)]
+    return Count(tests[0], tests[1], tests[2], weights)
