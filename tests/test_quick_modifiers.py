@@ -1,5 +1,6 @@
 """Issue 33, a first question's fixed cost: the quick reader (:mod:`diceengine.systems.standard.quick`) also reads a
-term's re-roll (``r1``, ``ro1``) or minimum (``mi2``) before its keep / drop, and leaves the tree to the general
+term's re-roll (``r1``, ``ro1``) or minimum (``mi2``), its count of successes and failures (``>=5f1``) before its
+keep / drop, and leaves the tree to the general
 path's compiling (:meth:`~diceengine.systems.standard.StandardSystem.prepare`): only the grammar's reading is saved.
 The tree must be the parser's (positions included) wherever the quick reader reads one, and anything the grammar
 refuses or reads otherwise left to it; the plans roll, write and answer as the general path's, seed for seed."""
@@ -17,7 +18,8 @@ from diceengine.errors import DiceError
 from diceengine.parser import parse
 from tests.test_quick_path import GENERAL, STANDARD, _cost, _same_roll
 
-_MODS = ["r1", "ro1", "R1", "rO1", "Ro2", "r0", "r000", "ro99999", "mi2", "MI2", "mI0", "Mi7"]
+_MODS = ["", "r1", "ro1", "R1", "rO1", "Ro2", "r0", "r000", "ro99999", "mi2", "MI2", "mI0", "Mi7"]
+_COUNTS = ["", ">=5", ">4", "<=2", "<1", "=6", ">=2f1", ">=5F1", "<3f6", "=0f0", ">=01f01"]
 _KEEPS = ["", "k", "kh", "kl", "dh", "dl", "K", "KH", "Kl", "dL", "DH"]
 
 
@@ -25,12 +27,13 @@ def _term(rng: random.Random) -> str:
     count = rng.choice(["", "1", str(rng.randint(2, 12)), str(rng.randint(13, 60))])
     sides = rng.choice([1, 2, 4, 6, 8, 10, 12, 20, 100, rng.randint(1, 1000)])
     keep = rng.choice(_KEEPS)
-    text = f"{count}{rng.choice('dD')}{sides}{rng.choice(_MODS)}"
+    mods = rng.choice(_MODS) + rng.choice(_COUNTS)
+    text = f"{count}{rng.choice('dD')}{sides}{mods or 'r1'}"
     return text + (f"{keep}{rng.choice([0, 1, 2, 3, rng.randint(0, 70)])}" if keep else "")
 
 
 def generated(n: int, seed: int = 3) -> list[str]:
-    """``n`` sums of terms with a re-roll or a minimum, plain dice terms and numbers, blanks between."""
+    """``n`` sums of terms with a re-roll, a minimum or a count, plain dice terms and numbers, blanks between."""
     rng = random.Random(seed)
     out = []
     for _ in range(n):
@@ -44,10 +47,12 @@ def generated(n: int, seed: int = 3) -> list[str]:
     return out
 
 
-EXPRESSIONS = generated(300) + ["3d8ro1dh2", "5d10r1dh4", "2d10ro1kl1", "1d4mi2", "d20r1+5", "4d6ro1kh3 - 1d4mi2"]
+EXPRESSIONS = generated(300) + ["3d8ro1dh2", "5d10r1dh4", "2d10ro1kl1", "1d4mi2", "d20r1+5", "4d6ro1kh3 - 1d4mi2",
+                                "1d8>=2f1", "8d10>=7", "3d6>=5kh2", "1d6>1dh4", "5d10r1>=8f1kh3 + 2"]
 # read otherwise or refused by the grammar, or not read here: the parser's (or compile's) answer, word for word
 DECLINED = ["3d8r1d1", "3d8ro1D1", "1d4min2", "2d6r1r2", "3d8dh2r1", "3d8r<2", "3d8ro=1", "3d8rr1", "1d4mi-1",
-            "1d4ma3", "3d8r", "0d8r1"]
+            "1d4ma3", "3d8r", "0d8r1", "3d6f1", "1d6>1d4", "2d6>2d6", "1d20>=10>3", "1d6>=2f1d1", "1d6 >= 2",
+            "3d6>=5f<=2", "3d6>=5dbl6", "3d6kh2>=5", "3d6>=-1", "3d6!>=5"]
 
 
 @pytest.mark.parametrize("expression", EXPRESSIONS)
@@ -81,7 +86,8 @@ def test_quick_read_plans_roll_and_answer_as_the_general_ones() -> None:
             _same_roll(de.roll(expression, seed=seed), de.roll(expression, GENERAL, seed=seed), expression)
 
 
-@pytest.mark.parametrize("expression", ["3d8ro1dh2", "5d10r1dh4", "2d10ro1kl1", "1d4mi2", "1d8mi3+2d6r1kh1-2"])
+@pytest.mark.parametrize("expression", ["3d8ro1dh2", "5d10r1dh4", "2d10ro1kl1", "1d4mi2", "1d8mi3+2d6r1kh1-2",
+                                        "1d8>=2f1", "6d10r1>=7f1 - 3"])
 def test_quick_read_odds_are_the_general_ones(expression: str) -> None:
     a, b = de.distribution(expression), de.distribution(expression, GENERAL)
     assert np.array_equal(a.columns["total"], b.columns["total"])
@@ -97,3 +103,10 @@ def test_a_minimum_and_a_reroll_by_enumeration() -> None:
         for b, pb in die.items():
             low[min(a, b)] = low.get(min(a, b), 0.0) + pa * pb
     assert {o.total: p for o, p in de.distribution("2d4ro1kl1").items()} == pytest.approx(low)
+    # 2d8>=7f1: each die scores +1 on 7 or 8, -1 on 1, else 0
+    one = {1: 2 / 8, -1: 1 / 8, 0: 5 / 8}
+    two: dict[int, float] = {}
+    for a, pa in one.items():
+        for b, pb in one.items():
+            two[a + b] = two.get(a + b, 0.0) + pa * pb
+    assert {o.total: p for o, p in de.distribution("2d8>=7f1").items()} == pytest.approx(two)
