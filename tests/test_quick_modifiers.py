@@ -16,7 +16,7 @@ import diceengine as de
 from diceengine import api
 from diceengine.errors import DiceError
 from diceengine.parser import parse
-from tests.test_quick_path import GENERAL, STANDARD, _cost, _same_roll
+from tests.test_quick_path import GENERAL, OPTIONS, STANDARD, _cost, _same_roll
 
 _MODS = ["", "r1", "ro1", "R1", "rO1", "Ro2", "r0", "r000", "ro99999", "mi2", "MI2", "mI0", "Mi7"]
 _COUNTS = ["", ">=5", ">4", "<=2", "<1", "=6", ">=2f1", ">=5F1", "<3f6", "=0f0", ">=01f01"]
@@ -70,20 +70,23 @@ def test_what_the_quick_reader_leaves_to_the_parser(expression: str) -> None:
     assert STANDARD.quick(expression, STANDARD.resolve_options({})) is None
 
 
-def test_quick_read_plans_roll_and_answer_as_the_general_ones() -> None:
-    for expression in EXPRESSIONS[:120] + DECLINED + ["1d1r1", "3d1ro1", "2d6r1+1d1r1"]:
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_quick_read_plans_roll_and_answer_as_the_general_ones(options: dict) -> None:
+    for expression in EXPRESSIONS[:100] + DECLINED + ["1d1r1", "3d1ro1", "2d6r1+1d1r1", "1d1>=1f1"]:
         try:
-            general = api.plan(expression, GENERAL)
+            general = api.plan(expression, GENERAL, **options)
         except DiceError as err:  # refused (a re-roll that never ends...): the same error, in the same place
             with pytest.raises(DiceError) as caught:
-                api.plan(expression)
+                api.plan(expression, **options)
             assert str(caught.value) == str(err)
             assert (caught.value.expression, caught.value.column) == (err.expression, err.column)
             continue
-        quick = api.plan(expression)
+        quick = api.plan(expression, **options)
+        assert type(quick) is type(general)
         assert quick.bounds == general.bounds and _cost(quick) == _cost(general), expression
         for seed in range(3):
-            _same_roll(de.roll(expression, seed=seed), de.roll(expression, GENERAL, seed=seed), expression)
+            _same_roll(de.roll(expression, seed=seed, **options), de.roll(expression, GENERAL, seed=seed, **options),
+                       expression)
 
 
 @pytest.mark.parametrize("expression", ["3d8ro1dh2", "5d10r1dh4", "2d10ro1kl1", "1d4mi2", "1d8mi3+2d6r1kh1-2",
