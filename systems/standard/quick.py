@@ -1,5 +1,9 @@
 """The commonest expressions read and prepared directly (:func:`read`): sums of whole numbers and plain dice
-terms, ``NdM`` with at most one keep / drop (``1d20+5``, ``4d6kh3``, ``3d6+2d8-1``, ``d20 - 2``).
+terms, ``NdM`` with at most one keep / drop (``1d20+5``, ``4d6kh3``, ``3d6+2d8-1``, ``d20 - 2``). A term may also carry,
+before its keep / drop, one re-roll on a face (``r1``, ``ro1``) or a minimum (``mi2``) and a count of successes and
+failures (``>=7``, ``>=7f1``): such an expression is read
+here (the parser's tree, for a grammar's reading saved) and compiled by the general path (``build`` is ``None``:
+:meth:`~.system.StandardSystem.prepare` lowers its modifiers, the one definition), its plan walked by the plan cache.
 
 :func:`read` gives the very syntax tree the parser gives (positions included) and a builder of the very plan
 the general path prepares from it (:meth:`~.system.StandardSystem.prepare`): the same evaluators, term and
@@ -27,14 +31,15 @@ from .evaluate.arith import Binary
 from .evaluate.base import Context, Evaluator
 from .evaluate.leaves import Const, Term
 from .evaluate.terms import plain_term
-from .nodes import Dice, Keep, Modifiers
+from .nodes import Clamp, Compare, CountFailures, CountSuccesses, Dice, Keep, Modifiers, Reroll
 
 __all__ = ["read", "reference"]
 
 #: one item and the operator after it: a dice term ``[N]dM[keep N]`` or a whole number, blanks around (the
 #: grammar's blanks: ``common.WS``); digits bounded so that no number reaches a limit of the general path
-_ITEM = re.compile(r"[ \t\f\r\n]*(?:([0-9]{1,5})?[dD]([0-9]{1,7})(?:([kKdD][hHlL]?)([0-9]{1,5}))?|([0-9]{1,9}))"
-                   r"[ \t\f\r\n]*([-+]?)", re.ASCII)
+_ITEM = re.compile(r"[ \t\f\r\n]*(?:([0-9]{1,5})?[dD]([0-9]{1,7})(?:([rR][oO]?|[mM][iI])([0-9]{1,5}))?"
+                   r"(?:([<>]=?|=)([0-9]{1,5})(?:[fF]([0-9]{1,5}))?)?"
+                   r"(?:([kKdD][hHlL]?)([0-9]{1,5}))?|([0-9]{1,9}))[ \t\f\r\n]*([-+]?)", re.ASCII)
 #: keep / drop as typed (lower case) -> its meaning in Roll20's reading (:data:`.nodes._KEEP_SPELLINGS`)
 _KEEPS = {"k": "kh", "kh": "kh", "kl": "kl", "d": "dl", "dh": "dh", "dl": "dl"}
 #: most items read here (the tree stays far from MAX_DEPTH)
@@ -80,7 +85,7 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
     """``(tree, build, shape)`` of an expression of the commonest shapes, else ``None``: ``tree`` is the
     parser's; ``build()`` prepares its plan (``plan(root, expression, None, bounds, shape)``, a
     :class:`~.system.StandardPlan`) as :meth:`~.system.StandardSystem.prepare` does (``None`` when the options
-    ask for another reading: the general path prepares the tree)."""
+    ask for another reading or a term has a modifier but keep / drop: the general path prepares the tree)."""
     length = len(expression)
     if length > MAX_EXPRESSION_LENGTH:
         return None
@@ -92,11 +97,12 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
     dice = 0
     shape: list[Any] = []
     items: list[tuple[Any, Any]] = []  # (node, keep or None); a number's keep is False
+    general = False  # a modifier but keep / drop read: the general path compiles the tree (StandardSystem.prepare)
     while True:
         m = match(expression, pos)
         if m is None:
             return None
-        count_text, sides_text, keep_text, keep_n, number, next_op = m.groups()
+        count_text, sides_text, mod_text, _, op_text, _, _, keep_text, keep_n, number, next_op = m.groups()
         if sides_text is not None:
             sides = int(sides_text)
             count = 1 if count_text is None else int(count_text)
@@ -107,11 +113,16 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
             keep: Keep | None = None
             if keep_text is not None:
                 spelled = keep_text.lower()
-                keep = _keep(_KEEPS[spelled], int(keep_n), None, m.start(3), spelled, False)
-                mods = Modifiers((keep,))
+                keep = _keep(_KEEPS[spelled], int(keep_n), None, m.start(8), spelled, False)
             else:
                 spelled = ""
-                mods = _NONE
+            if mod_text is not None or op_text is not None:  # the tree read here, compiled by the general path
+                if spelled == "d":  # ``r1d1``: the grammar refuses a bare ``d`` after another modifier (its error)
+                    return None
+                mods = Modifiers(_modifiers(m, keep))
+                general = True
+            else:
+                mods = _NONE if keep is None else Modifiers((keep,))
             node: Any = _dice(None if count_text is None else count, "d", sides, mods, start)
             if count > _FEW:
                 shape.append(("d", None if count_text is None else count == 1, spelled))
@@ -119,7 +130,7 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
                 shape.append(("d", None if count_text is None else count == 1, spelled, count,
                               min(int(keep_n), count) if keep_text is not None else 0))
         else:
-            node = _number(int(number), m.start(5))
+            node = _number(int(number), m.start(10))
             keep = False  # type: ignore[assignment]
             shape.append(("n",))
         items.append((node, keep))
@@ -134,11 +145,11 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
             break
         if len(items) == _MOST_ITEMS:
             return None
-        op, op_pos = next_op, m.start(6)
+        op, op_pos = next_op, m.start(11)
         shape.append(op)
     if dice == 0 or dice > MAX_DICE:
         return None
-    if options.get("dialect", "roll20") != "roll20":
+    if general or options.get("dialect", "roll20") != "roll20":
         return tree, None, ()
     found = tuple(shape)
     return tree, lambda: _build(tree, items, expression, options, found, plan), found
@@ -175,6 +186,24 @@ def _build(tree: Any, items: list[tuple[Any, Any]], expression: str, options: Ma
             lo, hi = (lo + a, hi + b) if node.op == "+" else (lo - b, hi - a)
     # (within the engine's integer range: at most MAX_DICE dice of MAX_SIDES sides and _MOST_ITEMS numbers < 10**9)
     return plan_class(root, expression, None, (lo, hi), shape)
+
+
+def _modifiers(m: re.Match[str], keep: Keep | None) -> tuple[Any, ...]:
+    """A term's modifiers as the parser builds them from their tokens: a re-roll (``r1``, ``ro1``) or a minimum
+    (``mi2``), a count of successes (``>=5``) and of failures (``f1``), the keep / drop, in this order."""
+    found: list[Any] = []
+    letters = m.group(3)
+    if letters is not None:
+        letters = letters.lower()
+        n, pos = int(m.group(4)), m.start(3)
+        found.append(Clamp("min", None, n, pos) if letters == "mi" else Reroll(letters, Compare.of("=", n), pos))
+    if m.group(5) is not None:
+        found.append(CountSuccesses((), Compare.of(m.group(5), int(m.group(6))), m.start(5)))
+        if m.group(7) is not None:
+            found.append(CountFailures("f", Compare.of("=", int(m.group(7))), m.start(7) - 1))
+    if keep is not None:
+        found.append(keep)
+    return tuple(found)
 
 
 def reference(shape: Shape, plan: Callable[..., Any]) -> Any:
