@@ -54,7 +54,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from operator import attrgetter, is_
 from typing import Any
 
 from diceengine.algebra.counts import Count, point
@@ -137,23 +136,27 @@ class TermSpec:
     tallied: Count | None = field(init=False, repr=False)  # the marks as the tally folds them (ws, wf)
 
     def __post_init__(self) -> None:
-        consecutive = isinstance(self.faces, range)
+        held = self.__dict__  # the derived fields written into the frozen record's own dictionary, as new_spec does
+        consecutive = isinstance(held["faces"], range)
         # each fast path: faces a range, and every field it does not honour as a bare term has it (HONOURS)
-        flat, plain, explode_only = _fast_paths(self) if consecutive else (False, False, False)
-        # the derived fields written at once (a frozen record's own dictionary, as compile's new_spec writes it)
-        self.__dict__.update(
-            consecutive=consecutive, flat=flat, plain=plain, explode_only=explode_only,
-            label_suffix=f"] ({self.label})" if self.label else "]",
-            per_die=self.each_die and self.explode is not None and not self.compound
-            and (self.window is not None or self.selection is not None), **self._counts())
+        flat, plain, explode_only = (_FLAGS.get(type(self)) or _flags_reader(type(self)))(held) if consecutive \
+            else (False, False, False)
+        label = held["label"]
+        held.update(consecutive=consecutive, flat=flat, plain=plain, explode_only=explode_only,
+                    label_suffix=f"] ({label})" if label else "]",
+                    per_die=held["each_die"] and held["explode"] is not None and not held["compound"]
+                    and (held["window"] is not None or held["selection"] is not None))
+        if held["success"] is None and held["crit_success"] is None and held["crit_failure"] is None:
+            # nothing counted (most terms): no count made (the tally alone is a with_tally copy's)
+            held["counting"] = held["marking"] = None
+            held["tallied"] = None if held["tally"] is None else _count(None, None, None)
+        else:
+            held.update(self._counts())
 
     def _counts(self) -> dict[str, Count | None]:
         """The term's counts as the die algebra's :class:`~diceengine.algebra.counts.Count` (:mod:`.scores`):
         ``counting`` (success, failure, doubled), ``marking`` (critical marks), ``tallied`` (the marks as the tally
-        folds them)."""
-        if self.success is None and self.crit_success is None and self.crit_failure is None:  # nothing counted
-            return {"counting": None, "marking": None,
-                    "tallied": None if self.tally is None else _count(None, None, None)}
+        folds them); a term counting nothing reads none (:meth:`__post_init__`)."""
         crits = _point_key(self.crit_success), _point_key(self.crit_failure)
         return {"counting": None if self.success is None else
                 _count(_point_key(self.success), _point_key(self.failure), _point_key(self.double)),
@@ -200,41 +203,40 @@ HONOURS: dict[str, frozenset[str]] = {
 BARE: dict[str, Any] = {"window": None, "explode": None, "compound": False, "reroll": None, "reroll_once": False,
                         "success": None, "failure": None}
 _UNKNOWN = object()  # a field with neither a default nor a bare value: never bare
-#: per class of spec, for ``flat``, for ``plain`` beyond ``flat``, and for ``explode_only``: what reads the fields
-#: the path does not honour, and their bare values
-_BARE_CHECKS: dict[type, tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]] = {}
+#: per class of spec, what reads ``flat``, ``plain`` and ``explode_only`` from a spec's fields (its ``__dict__``)
+_FLAGS: dict[type, Callable[[dict[str, Any]], tuple[bool, bool, bool]]] = {}
 
 
-def _fast_paths(spec: Any) -> tuple[bool, bool, bool]:
-    """``flat``, ``plain``, ``explode_only`` of a spec whose faces are a range: each path on when every field it
-    does not honour is its very bare value (None, False, (), a default: no field's own equality is asked, and a
-    value merely equal to its bare one turns the path off, never on). ``plain`` honours less than ``flat`` and
-    ``explode_only`` needs the explosion ``flat`` does not honour: each is read only where it can hold."""
-    (get_flat, flat_bare), (get_plain, plain_bare), (get_explode, explode_bare) = \
-        _BARE_CHECKS.get(type(spec)) or _bare_checks(type(spec))
-    flat = all(map(is_, get_flat(spec), flat_bare))
-    plain = flat and all(map(is_, get_plain(spec), plain_bare))
-    explode_only = not flat and spec.explode is not None and all(map(is_, get_explode(spec), explode_bare))
-    return flat, plain, explode_only
-
-
-def _bare_checks(cls: type) -> tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...]:
-    """:data:`_BARE_CHECKS` of ``cls``, from its fields."""
+def _flags_reader(cls: type) -> Callable[[dict[str, Any]], tuple[bool, bool, bool]]:
+    """:data:`_FLAGS` of ``cls``, from its fields: ``flat``, ``plain``, ``explode_only`` of a spec whose faces are
+    a range, each path on when every field it does not honour is its very bare value (None, False, (), a default:
+    ``is``, no field's own equality asked, so a value merely equal to its bare one turns the path off, never on).
+    ``plain`` honours less than ``flat`` and ``explode_only`` needs the explosion ``flat`` does not honour: each is
+    read only where it can hold. Written as one function of the fields' names per class (as :mod:`dataclasses`
+    writes ``__init__``): a term's flags cost a few dictionary reads, not a call per field (a new term's cost)."""
     from diceengine.records import MISSING, fields
 
     bare = {f.name: BARE.get(f.name, _UNKNOWN) if f.default is MISSING else f.default
             for f in fields(cls) if f.init}
-    assert HONOURS["plain"] <= HONOURS["flat"] and "explode" not in HONOURS["flat"]  # what _fast_paths reads
-    unhonoured = {flag: {name for name in bare if name not in HONOURS[flag]} for flag in HONOURS}
-    found = _BARE_CHECKS[cls] = tuple(_reader(sorted(names), bare) for names in (
-        unhonoured["flat"], unhonoured["plain"] - unhonoured["flat"], unhonoured["explode_only"]))
+    assert HONOURS["plain"] <= HONOURS["flat"] and "explode" not in HONOURS["flat"]  # what the reader reads
+    unhonoured = {flag: sorted(name for name in bare if name not in HONOURS[flag]) for flag in HONOURS}
+    values: dict[str, Any] = {}  # the bare values, by the names the written function reads them
+
+    def every_bare(names: list[str]) -> str:
+        for name in names:
+            values[f"_bare_{name}"] = bare[name]
+        return " and ".join(f"held[{name!r}] is _bare_{name}" for name in names) or "True"
+
+    plain_more = [name for name in unhonoured["plain"] if name not in unhonoured["flat"]]
+    source = (f"def flags(held):\n"
+              f"    flat = {every_bare(unhonoured['flat'])}\n"
+              f"    plain = flat and {every_bare(plain_more)}\n"
+              f"    explode_only = not flat and held['explode'] is not None and "
+              f"{every_bare(unhonoured['explode_only'])}\n"
+              f"    return flat, plain, explode_only\n")
+    exec(source, values)  # noqa: S102 - names from the class's own fields, read above
+    found = _FLAGS[cls] = values["flags"]
     return found
-
-
-def _reader(names: list[str], bare: dict[str, Any]) -> tuple[Callable[[Any], Any], tuple[Any, ...]]:
-    """What reads these fields of a spec as a tuple, and their bare values."""
-    get = attrgetter(*names) if len(names) > 1 else (lambda spec: tuple(getattr(spec, n) for n in names))
-    return get, tuple(bare[n] for n in names)
 
 
 def _point_key(compare: Compare | None) -> tuple[str, int] | None:
