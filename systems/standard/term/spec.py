@@ -212,30 +212,35 @@ def _flags_reader(cls: type) -> Callable[[dict[str, Any]], tuple[bool, bool, boo
     a range, each path on when every field it does not honour is its very bare value (None, False, (), a default:
     ``is``, no field's own equality asked, so a value merely equal to its bare one turns the path off, never on).
     ``plain`` honours less than ``flat`` and ``explode_only`` needs the explosion ``flat`` does not honour: each is
-    read only where it can hold. Written as one function of the fields' names per class (as :mod:`dataclasses`
-    writes ``__init__``): a term's flags cost a few dictionary reads, not a call per field (a new term's cost)."""
+    read only where it can hold. Written as a function of the fields' names per class (as :mod:`dataclasses` writes
+    ``__init__``): a new term's flags cost a few dictionary reads, not a call per field; ``explode_only``'s reader
+    is written at its first use (cold start: a first roll without an explosion does not compile it)."""
     from diceengine.records import MISSING, fields
 
     bare = {f.name: BARE.get(f.name, _UNKNOWN) if f.default is MISSING else f.default
             for f in fields(cls) if f.init}
     assert HONOURS["plain"] <= HONOURS["flat"] and "explode" not in HONOURS["flat"]  # what the reader reads
     unhonoured = {flag: sorted(name for name in bare if name not in HONOURS[flag]) for flag in HONOURS}
-    values: dict[str, Any] = {}  # the bare values, by the names the written function reads them
+    values: dict[str, Any] = {}  # the written functions' globals: the bare values, and explode_only's reader
 
     def every_bare(names: list[str]) -> str:
-        for name in names:
-            values[f"_bare_{name}"] = bare[name]
+        values.update((f"_bare_{name}", bare[name]) for name in names)
         return " and ".join(f"held[{name!r}] is _bare_{name}" for name in names) or "True"
 
+    def written(source: str) -> Any:
+        exec(source, values)  # noqa: S102 - names from the class's own fields, read above
+        return values.pop("reader")
+
+    def explode_only(held: dict[str, Any]) -> bool:
+        values["_explode_only"] = written(f"def reader(held):\n    return {every_bare(unhonoured['explode_only'])}\n")
+        return values["_explode_only"](held)
+
+    values["_explode_only"] = explode_only
     plain_more = [name for name in unhonoured["plain"] if name not in unhonoured["flat"]]
-    source = (f"def flags(held):\n"
-              f"    flat = {every_bare(unhonoured['flat'])}\n"
-              f"    plain = flat and {every_bare(plain_more)}\n"
-              f"    explode_only = not flat and held['explode'] is not None and "
-              f"{every_bare(unhonoured['explode_only'])}\n"
-              f"    return flat, plain, explode_only\n")
-    exec(source, values)  # noqa: S102 - names from the class's own fields, read above
-    found = _FLAGS[cls] = values["flags"]
+    found = _FLAGS[cls] = written(
+        f"def reader(held):\n    if {every_bare(unhonoured['flat'])}:\n"
+        f"        return True, {every_bare(plain_more)}, False\n"
+        f"    return False, False, held['explode'] is not None and _explode_only(held)\n")
     return found
 
 
