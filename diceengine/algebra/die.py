@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from diceengine.errors import DiceValueError
 from diceengine.lazy import np
@@ -12,8 +12,10 @@ from diceengine.pmf import PMF, keep_sum_cost, power_cost
 
 from ..i18n import N_
 from .chains import chains_total
-from .counts import Count, Test
 from .rerolls import reroll_masses
+
+if TYPE_CHECKING:  # counts read when a die is counted (cold start: a first roll imports no count)
+    from .counts import Test
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
 
@@ -219,6 +221,8 @@ class Die:
     def count(self, success: Test, failure: Test | None = None, double: Test | None = None) -> Die:
         """The die's score as a count (:class:`~.counts.Count`): 1 a face ``success`` names, 2 one that ``double``
         names too, -1 a face ``failure`` names and ``success`` does not, 0 any other."""
+        from .counts import Count  # here: cold start (a first roll counts nothing)
+
         return Die(Count(success, failure, double).pmf(self.pmf), self.truncated)
 
     def explode(self, on: Collection[int] | Callable[[int], bool] | None = None, depth: int | None = 2,

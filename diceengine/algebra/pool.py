@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
 from itertools import combinations_with_replacement, product
+from typing import TYPE_CHECKING
 
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
@@ -12,8 +13,10 @@ from diceengine.limits import MAX_WORK, PYTHON_STEP
 from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
 
 from ..i18n import N_
-from .counts import Test
 from .die import Die
+
+if TYPE_CHECKING:  # counts read when a die is counted (cold start: a first roll imports no count)
+    from .counts import Test
 
 __all__ = ["Pool"]
 

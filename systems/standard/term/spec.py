@@ -54,15 +54,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from diceengine.algebra.counts import Count, point
 from diceengine.limits import MAX_REROLLS
 from diceengine.records import dataclass, field
 
 from ..nodes import Compare, Dice
 from ..selection import Selection
 from .faces import Faces, split_faces
+
+if TYPE_CHECKING:  # the counts read when a term counts (cold start: a first roll of 4d6kh3 counts nothing)
+    from diceengine.algebra.counts import Count
 
 __all__ = ["PoolScore", "TermSpec"]
 
@@ -253,5 +255,7 @@ def _count(success: tuple[str, int] | None, failure: tuple[str, int] | None, dou
            weights: tuple[int, int, int] = (1, -1, 2)) -> Count:
     """The algebra's count of these compare points (``(op, value)``, None: no such point), made once and shared by
     every term counting on them."""
+    from diceengine.algebra.counts import Count, point  # here: cold start (most first rolls count nothing)
+
     tests = [None if p is None else point(*p) for p in (success, failure, double)]
     return Count(tests[0], tests[1], tests[2], weights)
