@@ -14,7 +14,6 @@ from diceengine.rolls import Die
 
 from .chains import bounds
 from .dice import TermDice
-from .exact import TermOdds
 from .roll import TermRoll
 from .sample import sample
 from .scores import untally, with_tally
@@ -75,6 +74,8 @@ class DiceTerm:
             self.views = views = TermDice(spec)
             self.dice, self.dice_json = views.dice, views.dice_json
         elif group == "odds":
+            from .exact import TermOdds  # here: cold start (a roll never reads the odds)
+
             self.odds = odds = TermOdds(spec)
             self.pmf, self.exact_cost, self.truncated_mass = odds.pmf, odds.exact_cost, odds.truncated_mass
         else:
