@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import diceengine as de
@@ -28,3 +29,23 @@ def test_d20_s_keep_highest_among_every_die_thrown(n: int, sides: int) -> None:
     assert set(got) <= set(expected)
     for total, p in expected.items():
         assert abs(got.get(total, 0.0) - float(p)) <= 1e-12, (total, got.get(total), p)
+
+
+# ------------------------------------------------------------------ pmf_keep's estimate of many convolutions at once
+#: (la, lb) on each side of the two bounds of a direct convolution: 4,000,000 products, or a side under 64 entries
+SIZES = [(1, 1), (63, 100_000), (64, 62_500), (64, 70_000), (70_000, 64), (65, 70_000), (2000, 2000), (2001, 2000)]
+
+
+def test_the_vectorised_estimate_of_convolutions_is_the_work_each_counts() -> None:
+    """``pmf_keep`` estimates many convolutions in one numpy pass: each must be the work :func:`convolve` counts
+    when it runs on arrays of those lengths (direct or by FFT)."""
+    from diceengine.pmf import WORK, convolve
+    from diceengine.pmf_keep import _convolve_costs
+
+    counted = []
+    for la, lb in SIZES:
+        before = WORK.work
+        convolve(np.full(la, 1.0 / la), np.full(lb, 1.0 / lb))
+        counted.append(WORK.work - before)
+    estimated = _convolve_costs(np.array([la for la, _ in SIZES]), np.array([lb for _, lb in SIZES]))
+    assert estimated.tolist() == counted
