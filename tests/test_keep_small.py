@@ -4,26 +4,14 @@ arrays of a large problem (the same placing, the other interpretation) on genera
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections import Counter
 from fractions import Fraction
 
 import pytest
 
 from diceengine import pmf_keep
 from diceengine.pmf import WORK, keep_sum, keep_sum_cost, window_sum, window_sum_cost
-
-
-def enumerate_ranks(faces: dict[int, Fraction], n: int, lo: int, hi: int) -> dict[int, Fraction]:
-    """The dice ranked ``lo`` to ``hi - 1`` (lowest first) summed, over every throw of ``n`` dice."""
-    out: Counter = Counter()
-    for throw in itertools.product(faces, repeat=n):
-        p = Fraction(1)
-        for v in throw:
-            p *= faces[v]
-        out[sum(sorted(throw)[lo:hi])] += p
-    return {k: v for k, v in out.items() if v}
+from tests.test_keep_sum import enumerate_window  # every throw of the dice, ranked and summed
 
 
 def uneven(rng: random.Random) -> dict[int, Fraction]:
@@ -52,7 +40,7 @@ def ranks(faces: dict[int, Fraction], n: int, lo: int, hi: int) -> dict[int, flo
 def test_small_problems_on_floats_against_every_throw(seed, n, lo, hi):
     faces = uneven(random.Random(seed))
     assert pmf_keep._small(len(faces), n, hi - lo if lo == 0 or hi == n else hi, 11 * (hi - lo) + 1)  # floats
-    want = enumerate_ranks(faces, n, lo, hi)
+    want = enumerate_window(faces, n, lo, hi)
     got = ranks(faces, n, lo, hi)
     assert set(got) == set(want)
     for k, q in want.items():
