@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP
-from diceengine.pmf import PMF, keep_sum, keep_sum_cost, window_sum, window_sum_cost
+from diceengine.pmf import PMF, keep_sum, window_sum, window_sum_cost
 
 from ..i18n import N_
 from .die import Die
@@ -86,7 +86,7 @@ class Pool:
         if len(self.groups) == 1:  # identical dice: the vectorised keep
             die, n = self.groups[0][0], len(self)
             if lo == 0:
-                keep_sum_cost(len(die), n, hi, die.min(), die.max()).check(N_("this pool's odds"))
+                die.keep_cost(n, hi).check(N_("this pool's odds"))  # the estimate Die.keep_cost states
                 return Die(keep_sum(die.items(), n, hi, highest=order == "highest"), die.truncated * n)
             first, last = (n - hi, n - lo) if order == "highest" else (lo, hi)  # lowest first
             window_sum_cost(len(die), n, first, last, die.min(), die.max()).check(N_("this pool's odds"))
