@@ -145,10 +145,13 @@ class PoolSample(NamedTuple):
         """The sum of the dice kept, one a roll."""
         faces, (first, last) = self.faces, self.places
         dice = faces.shape[1]
+        out: NDArray[np.int64]
         if last <= first:
-            return np.zeros(len(faces), dtype=np.int64)
-        if last - first == dice:
-            return faces.sum(axis=1)
-        if last - first == dice - 1:  # one die dropped, at an end: no sort
-            return faces.sum(axis=1) - (faces.max(axis=1) if first == 0 else faces.min(axis=1))
-        return np.sort(faces, axis=1)[:, first:last].sum(axis=1)
+            out = np.zeros(len(faces), dtype=np.int64)
+        elif last - first == dice:
+            out = faces.sum(axis=1)
+        elif last - first == dice - 1:  # one die dropped, at an end: no sort
+            out = faces.sum(axis=1) - (faces.max(axis=1) if first == 0 else faces.min(axis=1))
+        else:
+            out = np.sort(faces, axis=1)[:, first:last].sum(axis=1)
+        return out
