@@ -168,7 +168,7 @@ def test_the_sample_keeps_what_the_roll_keeps_on_the_same_faces():
 
 
 def test_an_empty_pool_rolls_and_samples_nothing():
-    assert Pool([]).roll(1) == PoolRoll((), (0, 0)) and Pool([]).roll(1).total == 0
+    assert Pool([]).roll(1) == PoolRoll((), (), 0) and Pool([]).roll(1).total == 0
     assert Pool([]).sample(4, 1).faces.shape == (4, 0) and Pool([]).sample(4, 1).highest(2).total.tolist() == [0] * 4
     assert Die.constant(3).sample(0, 1).shape == (0,)
 

@@ -40,11 +40,11 @@ def window_places(n: int, lo: int, hi: int, order: str = "highest") -> tuple[int
     """``(first, last)``: the dice ranked ``lo`` to ``hi - 1`` (0-based, ``order`` "highest" or "lowest" first) among
     ``n`` are those at places ``first`` to ``last - 1`` once sorted lowest first (ranks past the pool keep
     nothing; an empty window is ``(0, 0)``)."""
+    lo, hi = (lo if lo > 0 else 0), (hi if hi < n else n)  # noqa: FURB136 (a roll's hot path: max / min are calls)
+    if order == "highest":
+        return (n - hi, n - lo) if lo < hi else (0, 0)
     check_order(order)
-    lo, hi = max(0, lo), min(n, hi)
-    if hi <= lo:
-        return 0, 0
-    return (n - hi, n - lo) if order == "highest" else (lo, hi)
+    return (lo, hi) if lo < hi else (0, 0)
 
 
 def sample_size(n: int, dice: int = 1) -> int:
@@ -57,50 +57,59 @@ def sample_size(n: int, dice: int = 1) -> int:
     return n
 
 
+#: a named tuple made from its fields' tuple, as its own ``__new__`` makes it (a roll's hot path: one call fewer)
+_new = tuple.__new__
+
+
 class PoolRoll(NamedTuple):
-    """One roll of a pool: each die's face in throw order, and the dice kept (at places ``places`` of the faces
-    sorted lowest first, :func:`window_places`; every die unless a reader chose). A reader ranks every die of the
-    roll and returns the roll with the dice it keeps; :attr:`kept` marks them, :attr:`total` adds them."""
+    """One roll of a pool: each die's face in throw order, which dice are kept (every die, unless a reader chose)
+    and their total. A reader ranks every die of the roll and returns the roll with the dice it keeps."""
 
     faces: tuple[int, ...]
-    places: tuple[int, int]
+    kept: tuple[bool, ...]
+    """for each die in throw order, whether it is kept"""
+    total: int
+    """the sum of the dice kept"""
 
     @classmethod
     def of(cls, faces: Iterable[int]) -> PoolRoll:
         """The roll of these faces (in throw order), every die kept."""
         faces = tuple(faces)
-        return cls(faces, (0, len(faces)))
+        return _new(cls, (faces, (True,) * len(faces), sum(faces)))
 
     def window(self, lo: int, hi: int, order: str = "highest") -> PoolRoll:
         """The dice ranked ``lo`` to ``hi - 1`` kept (``order`` "highest" or "lowest" first), as
         :meth:`Pool.window <diceengine.algebra.Pool.window>` reads the pool exactly."""
-        return PoolRoll(self.faces, window_places(len(self.faces), lo, hi, order))
+        return _kept(self.faces, window_places(len(self.faces), lo, hi, order))
 
     def highest(self, n: int = 1) -> PoolRoll:
         """The ``n`` highest dice kept."""
-        return self.window(0, n, "highest")
+        return _kept(self.faces, window_places(len(self.faces), 0, n, "highest"))
 
     def lowest(self, n: int = 1) -> PoolRoll:
         """The ``n`` lowest dice kept."""
-        return self.window(0, n, "lowest")
+        return _kept(self.faces, window_places(len(self.faces), 0, n, "lowest"))
 
-    @property
-    def kept(self) -> tuple[bool, ...]:
-        """For each die in throw order, whether it is kept."""
-        first, last = self.places
-        faces = self.faces
-        marks = [False] * len(faces)
-        for i in sorted(range(len(faces)), key=faces.__getitem__)[first:last]:
-            marks[i] = True
-        return tuple(marks)
 
-    @property
-    def total(self) -> int:
-        """The sum of the dice kept."""
-        first, last = self.places
-        if last - first == len(self.faces):
-            return sum(self.faces)
-        return sum(sorted(self.faces)[first:last])
+def _kept(faces: tuple[int, ...], places: tuple[int, int]) -> PoolRoll:
+    """The roll of ``faces`` keeping the dice at ``places`` once sorted lowest first (equal faces in throw order)."""
+    first, last = places
+    n = len(faces)
+    if last - first == n - 1 and n > 1:  # one die dropped, at an end (the highest: the last of equal faces)
+        if first:
+            low = min(faces)
+            dropped, total = faces.index(low), sum(faces) - low
+        else:
+            top = max(faces)
+            dropped, total = n - 1 - faces[::-1].index(top), sum(faces) - top
+        marks = [True] * n
+        marks[dropped] = False
+        return _new(PoolRoll, (faces, tuple(marks), total))
+    chosen = sorted(range(n), key=faces.__getitem__)[first:last]
+    marks = [False] * n
+    for i in chosen:
+        marks[i] = True
+    return _new(PoolRoll, (faces, tuple(marks), sum([faces[i] for i in chosen])))
 
 
 class PoolSample(NamedTuple):
