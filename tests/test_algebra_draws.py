@@ -83,6 +83,17 @@ def test_a_die_samples_its_exact_distribution():
     assert_frequencies(drawn, want)
 
 
+def test_a_fair_die_with_gaps_samples_its_faces():
+    # equally likely outcomes, not consecutive, some below zero
+    assert_frequencies(Die.of([-2, 0, 5, 9]).sample(100_000, 3), {f: Fraction(1, 4) for f in (-2, 0, 5, 9)})
+
+
+def test_a_fair_die_draws_as_numpy_draws_integers():
+    # the faces the engine's own dice draw (numpy's integers on the range of faces), whatever the seed
+    for seed in (0, 1, 99):
+        assert np.array_equal(Die.uniform(6).sample(1000, seed), np.random.default_rng(seed).integers(1, 7, 1000))
+
+
 def test_an_exploding_die_samples_its_chains():
     # a d4 thrown again and added on a 4, at most two more throws: every chain enumerated
     want: dict[int, Fraction] = {}

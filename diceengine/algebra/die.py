@@ -266,6 +266,9 @@ class Die:
 
         gen, n = numpy_rng(rng), sample_size(n)
         p = np.clip(self.pmf.p, 0.0, None)
+        possible = np.flatnonzero(p)
+        if (p[possible] == p[possible[0]]).all():  # equally likely outcomes (a fair die): an index drawn
+            return self.pmf.offset + possible[gen.integers(0, len(possible), size=n)]
         return self.pmf.values[gen.choice(len(p), size=n, p=p / p.sum())]
 
     def roll(self, rng: Seed = None) -> int:
