@@ -268,7 +268,10 @@ class Die:
         p = np.clip(self.pmf.p, 0.0, None)
         possible = np.flatnonzero(p)
         if (p[possible] == p[possible[0]]).all():  # equally likely outcomes (a fair die): an index drawn
-            return self.pmf.offset + possible[gen.integers(0, len(possible), size=n)]
+            low, k = self.pmf.offset + int(possible[0]), len(possible)
+            if int(possible[-1] - possible[0]) == k - 1:  # consecutive outcomes: the same draws, read directly
+                return gen.integers(low, low + k, size=n)
+            return self.pmf.offset + possible[gen.integers(0, k, size=n)]
         return self.pmf.values[gen.choice(len(p), size=n, p=p / p.sum())]
 
     def roll(self, rng: Seed = None) -> int:
