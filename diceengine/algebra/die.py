@@ -47,8 +47,8 @@ class Die:
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
     the die itself, :meth:`given` conditions it on some outcomes; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>`
     throws ``n`` copies together. :meth:`repeat_cost` and :meth:`keep_cost` estimate the work of a sum of copies and of
-    a keep before it is done. ``truncated`` is the probability an unbounded explosion left out (below
-    :data:`~diceengine.limits.TRUNCATION`).
+    a keep before it is done; :meth:`sample` and :meth:`roll` draw outcomes from it. ``truncated`` is the probability
+    an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
     """
 
     __slots__ = ("pmf", "truncated")

@@ -31,7 +31,8 @@ class Pool:
     """Dice thrown together (identical or not). A pool is read by rank, highest first by default: :meth:`highest`,
     :meth:`lowest`, :meth:`window`, :meth:`positions` sum the dice at those ranks; :meth:`count` counts the dice
     showing some outcomes; :meth:`sum` adds every die; :meth:`sorted_outcomes` lists every sorted roll with its
-    chance (what reads a pool as a sequence)."""
+    chance (what reads a pool as a sequence). :meth:`roll` and :meth:`sample` throw it, read by the same keep
+    readers (:class:`~.draws.PoolRoll`, :class:`~.draws.PoolSample`)."""
 
     __slots__ = ("dice", "groups")
 
