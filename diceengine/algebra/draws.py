@@ -43,7 +43,8 @@ def window_places(n: int, lo: int, hi: int, order: str = "highest") -> tuple[int
     lo, hi = (lo if lo > 0 else 0), (hi if hi < n else n)  # noqa: FURB136 (a roll's hot path: max / min are calls)
     if order == "highest":
         return (n - hi, n - lo) if lo < hi else (0, 0)
-    check_order(order)
+    if order != "lowest":
+        raise DiceValueError(BAD_ORDER, order=repr(order))
     return (lo, hi) if lo < hi else (0, 0)
 
 
