@@ -158,7 +158,7 @@ class Pool:
     def roll(self, rng: Seed = None) -> PoolRoll:
         """One roll of the pool, every die kept: the first row of :meth:`sample` of one roll with the same ``rng``;
         read by :meth:`PoolRoll.highest` and its kin (which dice a keep / drop keeps, and their total)."""
-        return PoolRoll.of(int(v) for v in self.sample(1, rng).faces[0])
+        return PoolRoll.of(self.sample(1, rng).faces[0].tolist())
 
 
 def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:
