@@ -254,20 +254,21 @@ def test_the_comparisons_written_here_are_python_s() -> None:
 
 
 def test_the_algebra_page_runs_as_written() -> None:
-    """docs/algebra.md: each ``expression  # -> value`` line of its example holds."""
+    """docs/algebra.md: each ``expression  # -> value`` line of each of its examples holds."""
     import ast
     from pathlib import Path
 
-    block = (Path(__file__).resolve().parent.parent / "docs" / "algebra.md").read_text(encoding="utf-8")
-    block = block.split("```python\n", 1)[1].split("```", 1)[0]
-    lines, namespace, checked = block.splitlines(), {}, 0
-    for stmt in ast.parse(block).body:
-        source = ast.get_source_segment(block, stmt)
-        _, sep, expected = lines[stmt.end_lineno - 1].partition("# ->")
-        if sep and isinstance(stmt, ast.Expr):
-            assert eval(compile(source, "docs", "eval"), namespace) == ast.literal_eval(
-                expected.split("  (")[0].strip()), source
-            checked += 1
-        else:
-            exec(compile(source, "docs", "exec"), namespace)  # noqa: S102
-    assert checked >= 6
+    page = (Path(__file__).resolve().parent.parent / "docs" / "algebra.md").read_text(encoding="utf-8")
+    checked = 0
+    for block in [part.split("```", 1)[0] for part in page.split("```python\n")[1:]]:
+        lines, namespace = block.splitlines(), {}
+        for stmt in ast.parse(block).body:
+            source = ast.get_source_segment(block, stmt)
+            _, sep, expected = lines[stmt.end_lineno - 1].partition("# ->")
+            if sep and isinstance(stmt, ast.Expr):
+                assert eval(compile(source, "docs", "eval"), namespace) == ast.literal_eval(
+                    expected.split("  (")[0].strip()), source
+                checked += 1
+            else:
+                exec(compile(source, "docs", "exec"), namespace)  # noqa: S102
+    assert checked >= 14

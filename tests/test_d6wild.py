@@ -251,10 +251,10 @@ def test_a_complication_removing_the_highest_die():
     assert str(r) == "3D+1: 4 + ~5~ + wild ~1~ (complication) + 1 = 5"
     assert dice_of(r) == [("d6", 4, True, False, False, False, None), ("d6", 5, False, False, False, False, None),
                           ("wild", 1, False, False, False, True, None)]
-    # of two equal highest dice, one goes
+    # of two equal highest dice, one goes: the later, as the algebra's keep ranks equal dice (diceengine/algebra/draws.py)
     r = de.roll("3D", "d6wild", seed=Scripted([5, 5, 1]), complication="remove_highest")
-    assert r.total == 5 and str(r) == "3D: ~5~ + 5 + wild ~1~ (complication) = 5"
-    assert [d.kept for d in r.dice] == [False, True, False]
+    assert r.total == 5 and str(r) == "3D: 5 + ~5~ + wild ~1~ (complication) = 5"
+    assert [d.kept for d in r.dice] == [True, False, False]
     # the Wild Die alone: nothing left
     r = de.roll("1D+2", "d6wild", seed=Scripted([1]), complication="remove_highest")
     assert (r.total, str(r)) == (2, "1D+2: wild ~1~ (complication) + 2 = 2")

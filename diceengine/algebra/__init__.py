@@ -15,6 +15,11 @@ their dice from the same pieces:
 - a pool read: :meth:`Pool.sum`, :meth:`Pool.highest` / :meth:`Pool.lowest` / :meth:`Pool.middle` /
   :meth:`Pool.window` (keep and drop), :meth:`Pool.positions` (AnyDice's ``@``), :meth:`Pool.count`,
   :meth:`Pool.sorted_outcomes` (every sorted roll, for what reads a pool as a sequence);
+- drawn (:mod:`.draws`): :meth:`Die.roll` / :meth:`Die.sample` (outcomes drawn from the exact distribution),
+  :meth:`Pool.roll` / :meth:`Pool.sample` (each die's face in throw order) read by the keep readers of a
+  :class:`PoolRoll` / :class:`PoolSample` (``highest``, ``lowest``, ``window``: the dice kept and their total), which
+  dice a window of ranks keeps defined once for the exact odds, the roll and the sample (ties: the later die ranks
+  higher);
 - a count written once, in :mod:`.counts`: a :class:`Count` (successes, failures, doubled successes; a face
   meeting both tests a success) scores one face (a roll), an array (a sample) and a die exactly
   (:meth:`Die.count`, :meth:`Pool.count`, the standard notation's ``>=7f1``, ``dbl``, ``cs`` / ``cf``);
@@ -43,19 +48,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .counts import Count, point
     from .die import COMPARISONS, Die, Operand, as_die
+    from .draws import PoolRoll, PoolSample
     from .multiset import Evaluator, SortedPairs, compare_sorted, evaluate
     from .pool import Pool
     from .symbols import SymbolDie, SymbolPool, Symbols
     from .throw import Throw
 
 __all__ = [
-    "COMPARISONS", "Count", "Die", "Evaluator", "Operand", "Pool", "SortedPairs", "SymbolDie", "SymbolPool", "Symbols",
-    "Throw", "as_die", "compare_sorted", "evaluate", "point",
+    "COMPARISONS", "Count", "Die", "Evaluator", "Operand", "Pool", "PoolRoll", "PoolSample", "SortedPairs", "SymbolDie",
+    "SymbolPool", "Symbols", "Throw", "as_die", "compare_sorted", "evaluate", "point",
 ]
 
 #: the module of each exported name
 _MODULES = {"COMPARISONS": "die", "Count": "counts", "Die": "die", "Operand": "die", "as_die": "die",
             "point": "counts", "Evaluator": "multiset", "SortedPairs": "multiset", "compare_sorted": "multiset", "evaluate": "multiset", "Pool": "pool",
+            "PoolRoll": "draws", "PoolSample": "draws",
             "SymbolDie": "symbols", "SymbolPool": "symbols", "Symbols": "symbols", "Throw": "throw"}
 
 

@@ -15,6 +15,8 @@ from .chains import chains_total
 from .rerolls import reroll_masses
 
 if TYPE_CHECKING:  # counts read when a die is counted (cold start: a first roll imports no count)
+    from diceengine.rng import Seed
+
     from .counts import Test
 
 __all__ = ["COMPARISONS", "Die", "Operand"]
@@ -45,8 +47,8 @@ class Die:
     :meth:`map` applies a function to each outcome, :meth:`explode`, :meth:`reroll` and :meth:`clip` change
     the die itself, :meth:`given` conditions it on some outcomes; :meth:`Pool.of(die, n) <diceengine.algebra.Pool.of>`
     throws ``n`` copies together. :meth:`repeat_cost` and :meth:`keep_cost` estimate the work of a sum of copies and of
-    a keep before it is done. ``truncated`` is the probability an unbounded explosion left out (below
-    :data:`~diceengine.limits.TRUNCATION`).
+    a keep before it is done; :meth:`sample` and :meth:`roll` draw outcomes from it. ``truncated`` is the probability
+    an unbounded explosion left out (below :data:`~diceengine.limits.TRUNCATION`).
     """
 
     __slots__ = ("pmf", "truncated")
@@ -252,6 +254,29 @@ class Die:
         mask = np.array([hit(v) for v in self.pmf.values], dtype=bool)
         kept = PMF(self.pmf.offset, np.where(mask, self.pmf.p, 0.0))
         return kept.mass, Die(kept)
+
+    # ------------------------------------------------------------ drawn
+    def sample(self, n: int, rng: Seed = None) -> np.ndarray:
+        """``n`` independent outcomes drawn from the die's distribution, a numpy array (``rng`` a seed or a
+        ``numpy.random.Generator``, as every random entry point of the engine takes; what a truncated explosion left
+        out is never drawn: its chance is shared out in proportion)."""
+        from diceengine.rng import numpy_rng
+
+        from .draws import sample_size
+
+        gen, n = numpy_rng(rng), sample_size(n)
+        p = np.clip(self.pmf.p, 0.0, None)
+        possible = np.flatnonzero(p)
+        if (p[possible] == p[possible[0]]).all():  # equally likely outcomes (a fair die): an index drawn
+            low, k = self.pmf.offset + int(possible[0]), len(possible)
+            if int(possible[-1] - possible[0]) == k - 1:  # consecutive outcomes: the same draws, read directly
+                return gen.integers(low, low + k, size=n)
+            return self.pmf.offset + possible[gen.integers(0, k, size=n)]
+        return self.pmf.values[gen.choice(len(p), size=n, p=p / p.sum())]
+
+    def roll(self, rng: Seed = None) -> int:
+        """One outcome drawn from the die's distribution: the first of :meth:`sample` with the same ``rng``."""
+        return int(self.sample(1, rng)[0])
 
 
 def _membership(on: Collection[int] | Callable[[int], bool]) -> Callable[[int], bool]:

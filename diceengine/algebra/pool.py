@@ -14,8 +14,11 @@ from diceengine.pmf import PMF, keep_sum, window_sum, window_sum_cost
 
 from ..i18n import N_
 from .die import Die
+from .draws import PoolRoll, PoolSample, check_order, sample_size, window_places
 
 if TYPE_CHECKING:  # counts read when a die is counted (cold start: a first roll imports no count)
+    from diceengine.rng import Seed
+
     from .counts import Test
 
 __all__ = ["Pool"]
@@ -28,7 +31,8 @@ class Pool:
     """Dice thrown together (identical or not). A pool is read by rank, highest first by default: :meth:`highest`,
     :meth:`lowest`, :meth:`window`, :meth:`positions` sum the dice at those ranks; :meth:`count` counts the dice
     showing some outcomes; :meth:`sum` adds every die; :meth:`sorted_outcomes` lists every sorted roll with its
-    chance (what reads a pool as a sequence)."""
+    chance (what reads a pool as a sequence). :meth:`roll` and :meth:`sample` throw it, read by the same keep
+    readers (:class:`~.draws.PoolRoll`, :class:`~.draws.PoolSample`)."""
 
     __slots__ = ("dice", "groups")
 
@@ -80,19 +84,19 @@ class Pool:
 
     def window(self, lo: int, hi: int, order: str = "highest") -> Die:
         """The total of the dice ranked ``lo`` to ``hi - 1`` (0-based, ``order`` "highest" or "lowest" first)."""
-        lo, hi = max(0, lo), min(len(self), hi)
-        if hi <= lo:
+        first, last = window_places(len(self), lo, hi, order)  # the places kept, the dice sorted lowest first
+        if last <= first:
             return Die.constant(0)
         if len(self.groups) == 1:  # identical dice: the vectorised keep
             die, n = self.groups[0][0], len(self)
-            if lo == 0:
-                die.keep_cost(n, hi).check(N_("this pool's odds"))  # the estimate Die.keep_cost states
-                return Die(keep_sum(die.items(), n, hi, highest=order == "highest"), die.truncated * n)
-            first, last = (n - hi, n - lo) if order == "highest" else (lo, hi)  # lowest first
+            highest = order == "highest"
+            if (last == n) if highest else (first == 0):  # the first ranks in order: a keep
+                die.keep_cost(n, last - first).check(N_("this pool's odds"))  # the estimate Die.keep_cost states
+                return Die(keep_sum(die.items(), n, last - first, highest=highest), die.truncated * n)
             window_sum_cost(len(die), n, first, last, die.min(), die.max()).check(N_("this pool's odds"))
             return Die(window_sum(die.items(), n, first, last), die.truncated * n)
-        weights = [1 if lo <= i < hi else 0 for i in range(len(self))]
-        return self.ranked(weights, order)
+        weights = [1 if first <= i < last else 0 for i in range(len(self))]  # by place, lowest first
+        return self.ranked(weights[::-1] if order == "highest" else weights, order)
 
     def positions(self, picks: Collection[int], order: str = "highest") -> Die:
         """The total of the dice at these 1-based ranks (a rank named twice counts twice; ranks past the pool
@@ -105,8 +109,7 @@ class Pool:
 
     def ranked(self, weights: Sequence[int], order: str = "highest") -> Die:
         """The total of each die times the weight of its rank (``weights[0]`` for the first in ``order``)."""
-        if order not in ("highest", "lowest"):
-            raise DiceValueError(N_("a pool is sorted 'highest' or 'lowest' first, not {order}"), order=repr(order))
+        check_order(order)
         if len(weights) != len(self):
             raise DiceValueError(N_("one weight a die"))
         return _ranked(self.groups, list(weights), order == "highest")
@@ -138,6 +141,24 @@ class Pool:
             faces = tuple(sorted((f for fs, _ in combo for f in fs), reverse=order == "highest"))
             merged[faces] = merged.get(faces, 0.0) + math.prod(p for _, p in combo)
         yield from merged.items()
+
+    def sample(self, n: int, rng: Seed = None) -> PoolSample:
+        """``n`` rolls of the pool, every die kept (``rng`` a seed or a ``numpy.random.Generator``, as every random
+        entry point of the engine takes): one row a roll, one column a die in throw order, each drawn from its
+        die's exact distribution (:meth:`Die.sample`); read by :meth:`PoolSample.highest` and its kin."""
+        from diceengine.rng import numpy_rng
+
+        gen, n = numpy_rng(rng), sample_size(n, len(self))
+        faces = np.empty((n, len(self)), dtype=np.int64)
+        for die, count in self.groups:  # each kind of die in one draw, in the order the kinds first appear
+            columns = [i for i, d in enumerate(self.dice) if d is die or d.same(die, 0.0)]
+            faces[:, columns] = die.sample(n * count, gen).reshape(n, count)
+        return PoolSample(faces, (0, len(self)))
+
+    def roll(self, rng: Seed = None) -> PoolRoll:
+        """One roll of the pool, every die kept: the first row of :meth:`sample` of one roll with the same ``rng``;
+        read by :meth:`PoolRoll.highest` and its kin (which dice a keep / drop keeps, and their total)."""
+        return PoolRoll.of(self.sample(1, rng).faces[0].tolist())
 
 
 def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from diceengine import algebra
+from diceengine.algebra.draws import PoolRoll, PoolSample
 from diceengine.errors import DiceValueError
 from diceengine.i18n import N_
 from diceengine.limits import Cost
@@ -79,9 +80,9 @@ class WildDice(CodeDice):
         flagged = wild and chain[0] == 1 and self.complication != "none"
         removed = None
         if flagged and self.complication == "remove_highest":
-            if normal:
-                removed = max(range(len(normal)), key=normal.__getitem__)
-                total = sum(normal) - normal[removed]
+            if normal:  # the highest of the other dice removed too: the algebra's keep (of equal dice, the later)
+                kept = PoolRoll.of(normal).lowest(len(normal) - 1)
+                removed, total = kept.kept.index(False), kept.total
             else:
                 total = 0
         else:
@@ -214,7 +215,7 @@ class WildDice(CodeDice):
             flagged = first == 1 if self.complication != "none" else np.zeros(n, dtype=bool)
             total = total + wild_total
             if self.complication == "remove_highest":
-                cut = normal.sum(axis=1) - (normal.max(axis=1) if k else 0)
+                cut = PoolSample.of(normal).lowest(k - 1).total
                 total = np.where(flagged, cut, total)
         else:
             flagged = np.zeros(n, dtype=bool)
