@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
-from itertools import combinations_with_replacement, product
-from typing import TYPE_CHECKING
+from itertools import accumulate, combinations_with_replacement, product
+from typing import TYPE_CHECKING, Any
 
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.lazy import np
-from diceengine.limits import MAX_WORK, PYTHON_STEP
-from diceengine.pmf import PMF, keep_sum, window_sum, window_sum_cost
+from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
+from diceengine.pmf import PMF, WORK, keep_sum, window_sum, window_sum_cost
 
 from ..i18n import N_
 from .die import Die
@@ -174,43 +173,162 @@ def shares_in_order(die: Die, values: Sequence[int]) -> list[float]:
 
 
 def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool) -> Die:
-    """The weighted total by rank, the outcomes visited best first: at each outcome, how many dice of each group
-    show it (binomially among those left), the ranks they take, and what those ranks add."""
+    """The weighted total by rank (:meth:`Pool.ranked`): :func:`kept_total`, checked against the work budget."""
+    Cost(placing_work(groups, weights) * PYTHON_STEP).check(N_("this pool's odds"))
+    return kept_total(groups, weights, highest)
+
+
+# ---- the one placing of ranked dice (Pool.ranked, window, positions; the standard notation's pooled keep):
+# the outcomes visited best first; at each outcome, group after group, how many of a group's dice not yet placed
+# show it (binomially), the ranks they take (the next ones), and what those ranks add to the sums carried.
+
+def kept_total(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool = True,
+               scale: Sequence[int] | None = None) -> Die:
+    """The total of each die times the weight of its rank (``weights[0]`` for the first in order: ``highest`` or
+    lowest first) and times the weight of its group (``scale``, default 1 each: a signed sum of groups). Within
+    one outcome the groups take the ranks in the order given. ``groups`` are kept apart as given (two equal dice
+    may be two groups)."""
+    sums = _Total([1] * len(groups) if scale is None else list(scale))
+    totals: dict[int, float] = _place(groups, weights, highest, sums)
+    return Die(PMF.from_mapping(totals), sum(die.truncated * n for die, n in groups))
+
+
+def kept_sums(groups: Sequence[tuple[Die, int]], weights: Sequence[int],
+              highest: bool = True) -> dict[tuple[int, ...], float]:
+    """The joint chances of the groups' sums, each die times the weight of its rank (as :func:`kept_total`): one
+    tuple of sums, one entry a group, in the order given."""
+    out: dict[tuple[int, ...], float] = _place(groups, weights, highest, _Joint(len(groups)))
+    return out
+
+
+def placing_steps(groups: Sequence[tuple[Die, int]]) -> int:
+    """At most how many (outcome, group, state, dice placed) steps :func:`kept_total` / :func:`kept_sums` take."""
+    counts = [n for _, n in groups]
+    return _outcomes(groups) * math.prod(c + 1 for c in counts) * max([c + 1 for c in counts] or [1]) * \
+        max(1, len(counts))
+
+
+def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scale: Sequence[int] | None = None,
+                 joint: bool = False) -> float:
+    """At most the steps and the sums they carry (what :func:`kept_total`, or :func:`kept_sums` when ``joint``,
+    counts, in Python steps), state by state: a state with ``p`` dice placed holds at most the sums of its ranks'
+    weights so far (of each group, at most its dice placed) times the span of one die, and branches ``r + 1`` ways
+    on a group with ``r`` dice left; a state past the last weighted rank is never kept."""
+    counts, outcomes, ranges = [n for _, n in groups], _outcomes(groups), _ranges(groups, scale)
+    total, stop = sum(counts), _stop(weights)
+    reach = list(accumulate((abs(w) for w in weights), initial=0))
+    top = max([abs(w) for w in weights] or [0])
+    widths = [max(0, hi) - min(0, lo) for lo, hi in ranges]
+    width = max([0] + [hi for _, hi in ranges]) - min([0] + [lo for lo, _ in ranges])  # of one die of any group
+
+    def held(placed: int, rest: Sequence[int]) -> int:
+        """At most how many sums a state holds."""
+        reached = reach[min(placed, stop)]
+        if joint:
+            return math.prod(min((c - r) * top, reached) * w + 1 for c, r, w in zip(counts, rest, widths))
+        return reached * width + 1
+
+    states = math.prod(c + 1 for c in counts)
+    if states > MAX_WORK // PYTHON_STEP:  # too many states to list: every state branching every way, full
+        return float(outcomes * states * sum(c + 1 for c in counts) * (1 + held(total, [0] * len(counts))))
+    per_outcome = 0.0
+    for rest in product(*[range(c + 1) for c in counts]):
+        placed = total - sum(rest)
+        if not (placed >= stop and 0 < placed < total):
+            per_outcome += sum(r + 1 for r in rest) * (1 + held(placed, rest))
+    return outcomes * per_outcome + 1
+
+
+def _outcomes(groups: Sequence[tuple[Die, int]]) -> int:
+    """How many distinct outcomes the groups' dice show in all."""
+    return len({v for die, _ in groups for v in die.outcomes()})
+
+
+def _ranges(groups: Sequence[tuple[Die, int]], scale: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """The lowest and highest outcome of each group's die, times the group's weight in ``scale`` (default 1)."""
+    scale = [1] * len(groups) if scale is None else scale
+    return [(min(s * die.min(), s * die.max()), max(s * die.min(), s * die.max()))
+            for (die, _), s in zip(groups, scale, strict=True)]
+
+
+def _stop(weights: Sequence[int]) -> int:
+    """How many ranks count: past the last weighted rank, the dice left add nothing."""
+    return max((i + 1 for i, w in enumerate(weights) if w), default=0)
+
+
+def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool, sums: Any) -> Any:
+    """The sums ``sums`` carries once every die is placed (the loop above the readings): the state is how many
+    dice of each group are not yet placed, a state whose weighted ranks are all placed is done (its other dice
+    add nothing). Counts its steps and the sums they carry into the work done."""
     values = sorted({v for die, _ in groups for v in die.outcomes()}, reverse=highest)
-    counts = tuple(n for _, n in groups)
-    _ranked_cost(len(values), counts, weights)
     shares = [shares_in_order(die, values) for die, _ in groups]
-    prefix = np.concatenate([[0], np.cumsum(weights)])
-    state: dict[tuple[int, ...], PMF] = {tuple(0 for _ in counts): PMF.point(0)}
+    total, stop = sum(n for _, n in groups), _stop(weights)
+    prefix = list(accumulate(weights, initial=0))
+    state: dict[tuple[int, ...], Any] = {tuple(n for _, n in groups): sums.start()}
+    done, steps = None, 0
     for index, value in enumerate(values):
-        new: dict[tuple[int, ...], PMF] = {}
-        for placed, acc in state.items():
-            left = [n - k for n, k in zip(counts, placed, strict=True)]
-            for taken in product(*[range(r + 1) for r in left]):
-                w = 1.0
-                for g, (r, c) in enumerate(zip(left, taken, strict=True)):
-                    s = shares[g][index]
-                    w *= math.comb(r, c) * s ** c * (1 - s) ** (r - c)
-                if w == 0.0:
-                    continue
-                start = sum(placed)
-                ranks_weight = int(prefix[start + sum(taken)] - prefix[start])
-                key = tuple(k + c for k, c in zip(placed, taken, strict=True))
-                part = acc.shift(ranks_weight * value).scale_mass(w)
-                prev = new.get(key)
-                new[key] = part if prev is None else prev.mix(part)
-        state = new
-    truncated = sum(die.truncated * n for die, n in groups)
-    return Die(state[counts], truncated)
+        for g, row in enumerate(shares):
+            share, new = row[index], dict[tuple[int, ...], Any]()
+            for rest, acc in state.items():
+                r, placed = rest[g], total - sum(rest)
+                size = sums.size(acc)
+                for c in (r,) if share == 1.0 else (0,) if share == 0.0 else range(r + 1):
+                    w = 1.0 if share in (0.0, 1.0) else math.comb(r, c) * share ** c * (1 - share) ** (r - c)
+                    steps += 1 + (size if w else 0)
+                    if w == 0.0:
+                        continue
+                    amount = value * (prefix[placed + c] - prefix[placed])
+                    if placed + c >= stop:  # every weighted rank placed: the other dice add nothing
+                        done = sums.carry(done, acc, g, amount, w)
+                    else:
+                        key = rest[:g] + (r - c,) + rest[g + 1:]
+                        new[key] = sums.carry(new.get(key), acc, g, amount, w)
+            state = new
+    for acc in state.values():  # every die placed before the weighted ranks ran out
+        done = sums.carry(done, acc, 0, 0, 1.0)
+    WORK.work += steps * PYTHON_STEP
+    return done
 
 
-def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> None:
-    """Refuse a ranked reading past the work budget (the states times the ways to place dice, per outcome)."""
-    states = math.prod(n + 1 for n in counts)
-    steps = outcomes * states * states
-    span = outcomes * max(1, sum(abs(w) for w in weights))
-    work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
-    if work > MAX_WORK:
-        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds "
-                                "(about 1 s): use sample() to estimate them"),
-                             times=work / MAX_WORK)
+class _Joint:
+    """What :func:`kept_sums` carries for a state: the chance of each tuple of the groups' sums (a dict)."""
+
+    def __init__(self, groups: int) -> None:
+        self.groups = groups
+
+    def start(self) -> dict[tuple[int, ...], float]:
+        return {(0,) * self.groups: 1.0}
+
+    def size(self, acc: dict[tuple[int, ...], float]) -> int:
+        return len(acc)
+
+    def carry(self, into: dict[tuple[int, ...], float] | None, acc: dict[tuple[int, ...], float], group: int,
+              amount: int, w: float) -> dict[tuple[int, ...], float]:
+        out = {} if into is None else into
+        for key, p in acc.items():
+            if amount:
+                key = key[:group] + (key[group] + amount,) + key[group + 1:]
+            out[key] = out.get(key, 0.0) + p * w
+        return out
+
+
+class _Total:
+    """What :func:`kept_total` carries for a state: the chance of each weighted total (a dict)."""
+
+    def __init__(self, scale: list[int]) -> None:
+        self.scale = scale
+
+    def start(self) -> dict[int, float]:
+        return {0: 1.0}
+
+    def size(self, acc: dict[int, float]) -> int:
+        return len(acc)
+
+    def carry(self, into: dict[int, float] | None, acc: dict[int, float], group: int, amount: int,
+              w: float) -> dict[int, float]:
+        out = {} if into is None else into
+        amount *= self.scale[group]
+        for key, p in acc.items():
+            key += amount
+            out[key] = out.get(key, 0.0) + p * w
+        return out
