@@ -212,12 +212,16 @@ def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scal
                  joint: bool = False) -> float:
     """At most the steps and the sums they carry (what :func:`kept_total`, or :func:`kept_sums` when ``joint``,
     counts, in Python steps), state by state: a state with ``p`` dice placed holds at most the sums of its ranks'
-    weights so far (of each group, at most its dice placed) times the span of one die, and branches ``r + 1`` ways
-    on a group with ``r`` dice left; a state past the last weighted rank is never kept."""
+    weights so far (of each group, at most its dice placed) times the span of one die; at each outcome it branches
+    ``r + 1`` ways on a group with ``r`` dice left when that group's die shows the outcome and has outcomes after
+    it, else one way; a state whose weighted ranks are all placed is never kept (it is done)."""
     counts, outcomes, ranges = [n for _, n in groups], _outcomes(groups), _ranges(groups, scale)
     total, stop = sum(counts), _stop(weights)
+    if stop == 0:  # no rank weighs: every state is done at the first step
+        return 2 * (counts[0] + 1) + 1 if counts else 1
+    branching = [len(die.outcomes()) - 1 for die, _ in groups]  # the outcomes at which a group's dice branch
     reach = list(accumulate((abs(w) for w in weights), initial=0))
-    top = max([abs(w) for w in weights] or [0])
+    top = max(abs(w) for w in weights)
     widths = [max(0, hi) - min(0, lo) for lo, hi in ranges]
     width = max([0] + [hi for _, hi in ranges]) - min([0] + [lo for lo, _ in ranges])  # of one die of any group
 
@@ -231,12 +235,12 @@ def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scal
     states = math.prod(c + 1 for c in counts)
     if states > MAX_WORK // PYTHON_STEP:  # too many states to list: every state branching every way, full
         return float(outcomes * states * sum(c + 1 for c in counts) * (1 + held(total, [0] * len(counts))))
-    per_outcome = 0.0
+    work = 1.0
     for rest in product(*[range(c + 1) for c in counts]):
         placed = total - sum(rest)
-        if not (placed >= stop and 0 < placed < total):
-            per_outcome += sum(r + 1 for r in rest) * (1 + held(placed, rest))
-    return outcomes * per_outcome + 1
+        if placed < stop:  # else done: every weighted rank placed
+            work += sum(outcomes + r * b for r, b in zip(rest, branching)) * (1 + held(placed, rest))
+    return work
 
 
 def _outcomes(groups: Sequence[tuple[Die, int]]) -> int:
