@@ -5,6 +5,7 @@ enumeration of every throw written here (fractions); the cases are generated fro
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -74,7 +75,14 @@ def test_the_placing_against_an_enumeration(groups, weights, highest, scale):
     assert_close(got, joint, tol=1e-12)
 
 
-@pytest.mark.parametrize("groups, weights, highest, scale", CASES[:40])
+D20, D4, D12 = list(range(1, 21)), [1, 2, 3, 4], list(range(1, 13))
+WIDE = [([(D20, 8)], [1] * 8, True, None),  # every rank weighs: the sums held grow with the dice placed
+        ([(D20, 5)], [1, 1, 1, 1, 0], False, None),
+        ([(D12, 4)], [2, 0, 1, 1], True, None),
+        ([(D20, 5), (D4, 5)], [0, 0] + [1] * 8, False, [1, -1])]
+
+
+@pytest.mark.parametrize("groups, weights, highest, scale", CASES[:40] + WIDE)
 def test_the_estimates_are_never_under_the_work(groups, weights, highest, scale):
     dice = [(Die.of(faces), n) for faces, n in groups]
     for joint in (False, True):
@@ -123,6 +131,14 @@ def _window(which: str, k: int):
             "dh": lambda n: (0, max(0, n - k)), "dl": lambda n: (min(k, n), n)}[which]
 
 
+def _signed(signs: list[int], const: int, sums: list[int]) -> int:
+    return sum(x * y for x, y in zip(signs, sums)) + const
+
+
+def _max_first_two(sums: list[int]) -> int:
+    return max(sums[0], sums[1]) + sum(sums[2:])
+
+
 def _expressions(seed: int, n: int) -> list[tuple[str, list, object, object]]:
     rng = random.Random(seed)
     out = []
@@ -138,13 +154,13 @@ def _expressions(seed: int, n: int) -> list[tuple[str, list, object, object]]:
             item = ("-" if signs[0] < 0 else "") + texts[0] + "".join(
                 ("+" if s > 0 else "-") + t for s, t in zip(signs[1:], texts[1:]))
             item += f"{const:+d}" if const else ""
-            value = (lambda signs, const: lambda s: sum(x * y for x, y in zip(signs, s)) + const)(signs, const)
+            value = functools.partial(_signed, signs, const)
         elif shape == "product":
             item = "*".join(texts)
             value = math.prod
         else:
             item = f"max({texts[0]}, {texts[1]})" + "".join("+" + t for t in texts[2:])
-            value = lambda s: max(s[0], s[1]) + sum(s[2:])  # noqa: E731
+            value = _max_first_two
         which, k = rng.choice(["kh", "kl", "dh", "dl"]), rng.randint(0, 4)
         out.append(("{" + item + "}" + f"{which}{k}", [(c, f) for c, _, f in picked], _window(which, k), value))
     return out
