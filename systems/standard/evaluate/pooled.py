@@ -7,10 +7,11 @@ keep / drop choose ranks among them (several keep / drop: a die counts if none d
 its expression with each term's kept dice (a term with none kept is 0): ``{4d6-3d8+2}kh1`` is the highest die of the
 seven, subtracted when it is a d8, plus 2. Numbers are never ranked.
 
-Exact odds (:meth:`PooledKeep.exact`): the faces visited in increasing order and, for one face, the terms in the
-order written; the state is how many dice of each term are not yet placed (the dice placed take the next ranks),
-with the distribution of the signed sum of the kept dice placed so far; how many of a term's dice show the face is
-binomial among the dice left (each of them shows it with its chance among the faces not yet visited).
+Exact odds (:meth:`PooledKeep.exact`) are the die algebra's placing of ranked dice, the one that
+:meth:`Pool.ranked <diceengine.algebra.Pool.ranked>` reads too (:func:`diceengine.algebra.pool.kept_total` for a sum of
+terms, each term's dice weighted by its sign; :func:`~diceengine.algebra.pool.kept_sums`, the joint chances of the
+terms' kept sums, for any other item, each mapped through it): the faces visited lowest first and, for one face, the
+terms in the order written; the state is how many dice of each term are not yet placed.
 """
 
 from __future__ import annotations
@@ -163,6 +164,8 @@ class PooledKeep(Evaluator):
             most = min(slot.term.spec.count, width)
             slot.low, slot.high = min(0, most * min(faces)), max(0, most * max(faces))
         self._exact_value: Any = None
+        self._groups: list[tuple[AlgebraDie, int]] | None = None
+        self._weights: list[int] = []
         self._constant: Any = 0  # a sum of terms: its numbers (set by pooled())
 
     def _kept(self, faces: list[list[Any]]) -> list[list[bool]]:
@@ -210,10 +213,12 @@ class PooledKeep(Evaluator):
     # ---- exact odds: the die algebra's placing of ranked dice (diceengine.algebra.pool.kept_total / kept_sums)
     def _placing(self) -> tuple[list[tuple[AlgebraDie, int]], list[int]]:
         """The terms' dice as the algebra's groups (in the order written, so that equal faces rank in that order)
-        and a weight of 1 on each kept rank, lowest first."""
-        lo, hi = self.window
-        groups = [(AlgebraDie.of(s.term.spec.faces), c) for s, c in zip(self.slots, self.counts)]
-        return groups, [1 if lo <= i < hi else 0 for i in range(self.total_dice)]
+        and a weight of 1 on each kept rank, lowest first (made once)."""
+        if self._groups is None:
+            lo, hi = self.window
+            self._groups = [(AlgebraDie.of(s.term.spec.faces), c) for s, c in zip(self.slots, self.counts)]
+            self._weights = [1 if lo <= i < hi else 0 for i in range(self.total_dice)]
+        return self._groups, self._weights
 
     def _size(self) -> tuple[int, int]:
         """At most how many (face, term, state, count) steps the exact odds take, and at most how many kept sums
