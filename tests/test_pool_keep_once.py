@@ -93,6 +93,7 @@ def test_the_estimates_are_never_under_the_work(groups, weights, highest, scale)
             kept_total(dice, weights, highest, scale)
         counted = WORK.work / PYTHON_STEP
         assert 0 < counted <= placing_work(dice, weights, None if joint else scale, joint=joint)
+        # the bound the pooled keep refuses past (MAX_POOLED_STEPS): pinned, so that it refuses what it refused
         steps = len({v for faces, _ in groups for v in faces}) * math.prod(n + 1 for _, n in groups) * \
             max(n + 1 for _, n in groups) * len(groups)
         assert placing_steps(dice) == steps

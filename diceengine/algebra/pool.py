@@ -188,8 +188,7 @@ def kept_total(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highes
     lowest first) and times the weight of its group (``scale``, default 1 each: a signed sum of groups). Within
     one outcome the groups take the ranks in the order given. ``groups`` are kept apart as given (two equal dice
     may be two groups)."""
-    sums = _Total([1] * len(groups) if scale is None else list(scale))
-    totals: dict[int, float] = _place(groups, weights, highest, sums)
+    totals: dict[int, float] = _place(groups, weights, highest, _Sums(len(groups), scale or [1] * len(groups)))
     return Die(PMF.from_mapping(totals), sum(die.truncated * n for die, n in groups))
 
 
@@ -197,7 +196,7 @@ def kept_sums(groups: Sequence[tuple[Die, int]], weights: Sequence[int],
               highest: bool = True) -> dict[tuple[int, ...], float]:
     """The joint chances of the groups' sums, each die times the weight of its rank (as :func:`kept_total`): one
     tuple of sums, one entry a group, in the order given."""
-    out: dict[tuple[int, ...], float] = _place(groups, weights, highest, _Joint(len(groups)))
+    out: dict[tuple[int, ...], float] = _place(groups, weights, highest, _Sums(len(groups), None))
     return out
 
 
@@ -260,7 +259,7 @@ def _stop(weights: Sequence[int]) -> int:
     return max((i + 1 for i, w in enumerate(weights) if w), default=0)
 
 
-def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool, sums: Any) -> Any:
+def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool, sums: _Sums) -> Any:
     """The sums ``sums`` carries once every die is placed (the loop above the readings): the state is how many
     dice of each group are not yet placed, a state whose weighted ranks are all placed is done (its other dice
     add nothing). Counts its steps and the sums they carry into the work done."""
@@ -268,14 +267,13 @@ def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: b
     shares = [shares_in_order(die, values) for die, _ in groups]
     total, stop = sum(n for _, n in groups), _stop(weights)
     prefix = list(accumulate(weights, initial=0))
-    state: dict[tuple[int, ...], Any] = {tuple(n for _, n in groups): sums.start()}
+    state: dict[tuple[int, ...], dict[Any, float]] = {tuple(n for _, n in groups): sums.start()}
     done, steps = None, 0
     for index, value in enumerate(values):
         for g, row in enumerate(shares):
-            share, new = row[index], dict[tuple[int, ...], Any]()
+            share, new = row[index], dict[tuple[int, ...], dict[Any, float]]()
             for rest, acc in state.items():
-                r, placed = rest[g], total - sum(rest)
-                size = sums.size(acc)
+                r, placed, size = rest[g], total - sum(rest), len(acc)
                 for c in (r,) if share == 1.0 else (0,) if share == 0.0 else range(r + 1):
                     w = 1.0 if share in (0.0, 1.0) else math.comb(r, c) * share ** c * (1 - share) ** (r - c)
                     steps += 1 + (size if w else 0)
@@ -294,45 +292,27 @@ def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: b
     return done
 
 
-class _Joint:
-    """What :func:`kept_sums` carries for a state: the chance of each tuple of the groups' sums (a dict)."""
+class _Sums:
+    """What a placing carries for a state: the chance of each weighted total (each die times its rank's weight times
+    its group's, ``scale``), or with ``scale`` None of each tuple of the groups' weighted sums (a dict)."""
 
-    def __init__(self, groups: int) -> None:
-        self.groups = groups
+    def __init__(self, groups: int, scale: Sequence[int] | None) -> None:
+        self.groups, self.scale = groups, scale
 
-    def start(self) -> dict[tuple[int, ...], float]:
-        return {(0,) * self.groups: 1.0}
+    def start(self) -> dict[Any, float]:
+        return {0: 1.0} if self.scale is not None else {(0,) * self.groups: 1.0}
 
-    def size(self, acc: dict[tuple[int, ...], float]) -> int:
-        return len(acc)
-
-    def carry(self, into: dict[tuple[int, ...], float] | None, acc: dict[tuple[int, ...], float], group: int,
-              amount: int, w: float) -> dict[tuple[int, ...], float]:
+    def carry(self, into: dict[Any, float] | None, acc: dict[Any, float], group: int, amount: int,
+              w: float) -> dict[Any, float]:
         out = {} if into is None else into
+        if self.scale is not None:
+            amount *= self.scale[group]
+            for key, p in acc.items():
+                key += amount
+                out[key] = out.get(key, 0.0) + p * w
+            return out
         for key, p in acc.items():
             if amount:
                 key = key[:group] + (key[group] + amount,) + key[group + 1:]
-            out[key] = out.get(key, 0.0) + p * w
-        return out
-
-
-class _Total:
-    """What :func:`kept_total` carries for a state: the chance of each weighted total (a dict)."""
-
-    def __init__(self, scale: list[int]) -> None:
-        self.scale = scale
-
-    def start(self) -> dict[int, float]:
-        return {0: 1.0}
-
-    def size(self, acc: dict[int, float]) -> int:
-        return len(acc)
-
-    def carry(self, into: dict[int, float] | None, acc: dict[int, float], group: int, amount: int,
-              w: float) -> dict[int, float]:
-        out = {} if into is None else into
-        amount *= self.scale[group]
-        for key, p in acc.items():
-            key += amount
             out[key] = out.get(key, 0.0) + p * w
         return out
