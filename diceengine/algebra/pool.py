@@ -203,8 +203,8 @@ def kept_sums(groups: Sequence[tuple[Die, int]], weights: Sequence[int],
 def placing_steps(groups: Sequence[tuple[Die, int]]) -> int:
     """At most how many (outcome, group, state, dice placed) steps :func:`kept_total` / :func:`kept_sums` take."""
     counts = [n for _, n in groups]
-    return _outcomes(groups) * math.prod(c + 1 for c in counts) * max([c + 1 for c in counts] or [1]) * \
-        max(1, len(counts))
+    outcomes = len({v for die, _ in groups for v in die.outcomes()})
+    return outcomes * math.prod(c + 1 for c in counts) * max([c + 1 for c in counts] or [1]) * max(1, len(counts))
 
 
 def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scale: Sequence[int] | None = None,
@@ -214,11 +214,13 @@ def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scal
     weights so far (of each group, at most its dice placed) times the span of one die; at each outcome it branches
     ``r + 1`` ways on a group with ``r`` dice left when that group's die shows the outcome and has outcomes after
     it, else one way; a state whose weighted ranks are all placed is never kept (it is done)."""
-    counts, outcomes, ranges = [n for _, n in groups], _outcomes(groups), _ranges(groups, scale)
-    total, stop = sum(counts), _stop(weights)
+    counts, total, stop = [n for _, n in groups], sum(n for _, n in groups), _stop(weights)
     if stop == 0:  # no rank weighs: every state is done at the first step
         return 2 * (counts[0] + 1) + 1 if counts else 1
-    branching = [len(die.outcomes()) - 1 for die, _ in groups]  # the outcomes at which a group's dice branch
+    rows = [die.outcomes() for die, _ in groups]
+    outcomes = len({v for row in rows for v in row})
+    branching = [len(row) - 1 for row in rows]  # the outcomes at which a group's dice branch: all but the last
+    ranges = [sorted((s * row[0], s * row[-1])) for row, s in zip(rows, scale or [1] * len(rows), strict=True)]
     reach = list(accumulate((abs(w) for w in weights), initial=0))
     top = max(abs(w) for w in weights)
     widths = [max(0, hi) - min(0, lo) for lo, hi in ranges]
@@ -240,18 +242,6 @@ def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scal
         if placed < stop:  # else done: every weighted rank placed
             work += sum(outcomes + r * b for r, b in zip(rest, branching)) * (1 + held(placed, rest))
     return work
-
-
-def _outcomes(groups: Sequence[tuple[Die, int]]) -> int:
-    """How many distinct outcomes the groups' dice show in all."""
-    return len({v for die, _ in groups for v in die.outcomes()})
-
-
-def _ranges(groups: Sequence[tuple[Die, int]], scale: Sequence[int] | None = None) -> list[tuple[int, int]]:
-    """The lowest and highest outcome of each group's die, times the group's weight in ``scale`` (default 1)."""
-    scale = [1] * len(groups) if scale is None else scale
-    return [(min(s * die.min(), s * die.max()), max(s * die.min(), s * die.max()))
-            for (die, _), s in zip(groups, scale, strict=True)]
 
 
 def _stop(weights: Sequence[int]) -> int:
