@@ -179,9 +179,9 @@ def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool
     return kept_total(groups, weights, highest)
 
 
-# ---- the one placing of ranked dice (Pool.ranked, window, positions; the standard notation's pooled keep):
-# the outcomes visited best first; at each outcome, group after group, how many of a group's dice not yet placed
-# show it (binomially), the ranks they take (the next ones), and what those ranks add to the sums carried.
+# ---- the one placing of ranked dice (Pool.ranked, window, positions; the standard notation's pooled keep): the
+# outcomes visited in order (highest or lowest first); at each outcome, group after group, how many of a group's
+# dice not yet placed show it (binomially), the ranks they take (the next ones), what those ranks add to the sums.
 
 def kept_total(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool = True,
                scale: Sequence[int] | None = None) -> Die:
