@@ -33,6 +33,9 @@ PROBLEMS: list[tuple[str, str]] = [
     ("30d6kh10", "d6.highest(30, 10)"),
     ("5d20kl2", "d20.lowest(5, 2)"),
     ("20d6dl5", "d6.highest(20, 15)"),
+    ("{4d6+3d8}kh3", "icepool.Pool([d6] * 4 + [d8] * 3).highest(3).sum()"),  # a pooled keep: mixed dice ranked
+    ("{10d6+10d8}kh5", "icepool.Pool([d6] * 10 + [d8] * 10).highest(5).sum()"),
+    ("{3d6+2d10}dl2", "icepool.Pool([d6] * 3 + [d10] * 2).highest(3).sum()"),
 ]
 
 GOAL = 0.5

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
-from itertools import combinations_with_replacement, product
-from typing import TYPE_CHECKING
+from itertools import accumulate, combinations_with_replacement, product
+from typing import TYPE_CHECKING, Any
 
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.lazy import np
-from diceengine.limits import MAX_WORK, PYTHON_STEP
-from diceengine.pmf import PMF, keep_sum, window_sum, window_sum_cost
+from diceengine.lazy import np  # noqa: F401  (main's Pool.sample reads it: kept so that the merge keeps it)
+from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
+from diceengine.pmf import PMF, WORK, keep_sum, window_sum, window_sum_cost
 
 from ..i18n import N_
 from .die import Die
@@ -195,43 +195,136 @@ def shares_in_order(die: Die, values: Sequence[int]) -> list[float]:
 
 
 def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool) -> Die:
-    """The weighted total by rank, the outcomes visited best first: at each outcome, how many dice of each group
-    show it (binomially among those left), the ranks they take, and what those ranks add."""
+    """The weighted total by rank (:meth:`Pool.ranked`): :func:`kept_total`, checked against the work budget."""
+    Cost(placing_work(groups, weights) * PYTHON_STEP).check(N_("this pool's odds"))
+    return kept_total(groups, weights, highest)
+
+
+# ---- the one placing of ranked dice (Pool.ranked, window, positions; the standard notation's pooled keep): the
+# outcomes visited in order (highest or lowest first); at each outcome, group after group, how many of a group's
+# dice not yet placed show it (binomially), the ranks they take (the next ones), what those ranks add to the sums.
+
+def kept_total(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool = True,
+               scale: Sequence[int] | None = None) -> Die:
+    """The total of each die times the weight of its rank (``weights[0]`` for the first in order: ``highest`` or
+    lowest first) and times the weight of its group (``scale``, default 1 each: a signed sum of groups). Within
+    one outcome the groups take the ranks in the order given. ``groups`` are kept apart as given (two equal dice
+    may be two groups)."""
+    totals: dict[int, float] = _place(groups, weights, highest, _Sums(len(groups), scale or [1] * len(groups)))
+    return Die(PMF.from_mapping(totals), sum(die.truncated * n for die, n in groups))
+
+
+def kept_sums(groups: Sequence[tuple[Die, int]], weights: Sequence[int],
+              highest: bool = True) -> dict[tuple[int, ...], float]:
+    """The joint chances of the groups' sums, each die times the weight of its rank (as :func:`kept_total`): one
+    tuple of sums, one entry a group, in the order given."""
+    out: dict[tuple[int, ...], float] = _place(groups, weights, highest, _Sums(len(groups), None))
+    return out
+
+
+def placing_steps(groups: Sequence[tuple[Die, int]]) -> int:
+    """At most how many (outcome, group, state, dice placed) steps :func:`kept_total` / :func:`kept_sums` take."""
+    counts = [n for _, n in groups]
+    outcomes = len({v for die, _ in groups for v in die.outcomes()})
+    return outcomes * math.prod(c + 1 for c in counts) * max([c + 1 for c in counts] or [1]) * max(1, len(counts))
+
+
+def placing_work(groups: Sequence[tuple[Die, int]], weights: Sequence[int], scale: Sequence[int] | None = None,
+                 joint: bool = False) -> float:
+    """At most the steps and the sums they carry (what :func:`kept_total`, or :func:`kept_sums` when ``joint``,
+    counts, in Python steps), state by state: a state with ``p`` dice placed holds at most the sums of its ranks'
+    weights so far (of each group, at most its dice placed) times the span of one die; at each outcome it branches
+    ``r + 1`` ways on a group with ``r`` dice left when that group's die shows the outcome and has outcomes after
+    it, else one way; a state whose weighted ranks are all placed is never kept (it is done)."""
+    counts, total, stop = [n for _, n in groups], sum(n for _, n in groups), _stop(weights)
+    if stop == 0:  # no rank weighs: every state is done at the first step
+        return 2 * (counts[0] + 1) + 1 if counts else 1
+    rows = [die.outcomes() for die, _ in groups]
+    outcomes = len({v for row in rows for v in row})
+    branching = [len(row) - 1 for row in rows]  # the outcomes at which a group's dice branch: all but the last
+    ranges = [sorted((s * row[0], s * row[-1])) for row, s in zip(rows, scale or [1] * len(rows), strict=True)]
+    reach = list(accumulate((abs(w) for w in weights), initial=0))
+    top = max(abs(w) for w in weights)
+    widths = [max(0, hi) - min(0, lo) for lo, hi in ranges]
+    width = max([0] + [hi for _, hi in ranges]) - min([0] + [lo for lo, _ in ranges])  # of one die of any group
+
+    def held(placed: int, rest: Sequence[int]) -> int:
+        """At most how many sums a state holds."""
+        reached = reach[min(placed, stop)]
+        if joint:
+            return math.prod(min((c - r) * top, reached) * w + 1 for c, r, w in zip(counts, rest, widths))
+        return reached * width + 1
+
+    states = math.prod(c + 1 for c in counts)
+    if states > MAX_WORK // PYTHON_STEP:  # too many states to list: every state branching every way, full
+        return float(outcomes * states * sum(c + 1 for c in counts) * (1 + held(total, [0] * len(counts))))
+    work = 1.0
+    for rest in product(*[range(c + 1) for c in counts]):
+        placed = total - sum(rest)
+        if placed < stop:  # else done: every weighted rank placed
+            work += sum(outcomes + r * b for r, b in zip(rest, branching)) * (1 + held(placed, rest))
+    return work
+
+
+def _stop(weights: Sequence[int]) -> int:
+    """How many ranks count: past the last weighted rank, the dice left add nothing."""
+    return max((i + 1 for i, w in enumerate(weights) if w), default=0)
+
+
+def _place(groups: Sequence[tuple[Die, int]], weights: Sequence[int], highest: bool, sums: _Sums) -> Any:
+    """The sums ``sums`` carries once every die is placed (the loop above the readings): the state is how many
+    dice of each group are not yet placed, a state whose weighted ranks are all placed is done (its other dice
+    add nothing). Counts its steps and the sums they carry into the work done."""
     values = sorted({v for die, _ in groups for v in die.outcomes()}, reverse=highest)
-    counts = tuple(n for _, n in groups)
-    _ranked_cost(len(values), counts, weights)
     shares = [shares_in_order(die, values) for die, _ in groups]
-    prefix = np.concatenate([[0], np.cumsum(weights)])
-    state: dict[tuple[int, ...], PMF] = {tuple(0 for _ in counts): PMF.point(0)}
+    total, stop = sum(n for _, n in groups), _stop(weights)
+    prefix = list(accumulate(weights, initial=0))
+    state: dict[tuple[int, ...], dict[Any, float]] = {tuple(n for _, n in groups): sums.start()}
+    done, steps = None, 0
     for index, value in enumerate(values):
-        new: dict[tuple[int, ...], PMF] = {}
-        for placed, acc in state.items():
-            left = [n - k for n, k in zip(counts, placed, strict=True)]
-            for taken in product(*[range(r + 1) for r in left]):
-                w = 1.0
-                for g, (r, c) in enumerate(zip(left, taken, strict=True)):
-                    s = shares[g][index]
-                    w *= math.comb(r, c) * s ** c * (1 - s) ** (r - c)
-                if w == 0.0:
-                    continue
-                start = sum(placed)
-                ranks_weight = int(prefix[start + sum(taken)] - prefix[start])
-                key = tuple(k + c for k, c in zip(placed, taken, strict=True))
-                part = acc.shift(ranks_weight * value).scale_mass(w)
-                prev = new.get(key)
-                new[key] = part if prev is None else prev.mix(part)
-        state = new
-    truncated = sum(die.truncated * n for die, n in groups)
-    return Die(state[counts], truncated)
+        for g, row in enumerate(shares):
+            share, new = row[index], dict[tuple[int, ...], dict[Any, float]]()
+            for rest, acc in state.items():
+                r, placed, size = rest[g], total - sum(rest), len(acc)
+                for c in (r,) if share == 1.0 else (0,) if share == 0.0 else range(r + 1):
+                    w = 1.0 if share in (0.0, 1.0) else math.comb(r, c) * share ** c * (1 - share) ** (r - c)
+                    steps += 1 + (size if w else 0)
+                    if w == 0.0:
+                        continue
+                    amount = value * (prefix[placed + c] - prefix[placed])
+                    if placed + c >= stop:  # every weighted rank placed: the other dice add nothing
+                        done = sums.carry(done, acc, g, amount, w)
+                    else:
+                        key = rest[:g] + (r - c,) + rest[g + 1:]
+                        new[key] = sums.carry(new.get(key), acc, g, amount, w)
+            state = new
+    for acc in state.values():  # every die placed before the weighted ranks ran out
+        done = sums.carry(done, acc, 0, 0, 1.0)
+    WORK.work += steps * PYTHON_STEP
+    return done
 
 
-def _ranked_cost(outcomes: int, counts: tuple[int, ...], weights: list[int]) -> None:
-    """Refuse a ranked reading past the work budget (the states times the ways to place dice, per outcome)."""
-    states = math.prod(n + 1 for n in counts)
-    steps = outcomes * states * states
-    span = outcomes * max(1, sum(abs(w) for w in weights))
-    work = steps * (PYTHON_STEP * (len(counts) + 2) + span)
-    if work > MAX_WORK:
-        raise DiceLimitError(N_("this pool's odds would take about {times:.3g} times the work budget of exact odds "
-                                "(about 1 s): use sample() to estimate them"),
-                             times=work / MAX_WORK)
+class _Sums:
+    """What a placing carries for a state: the chance of each weighted total (each die times its rank's weight times
+    its group's, ``scale``), or with ``scale`` None of each tuple of the groups' weighted sums (a dict)."""
+
+    def __init__(self, groups: int, scale: Sequence[int] | None) -> None:
+        self.groups, self.scale = groups, scale
+
+    def start(self) -> dict[Any, float]:
+        return {0: 1.0} if self.scale is not None else {(0,) * self.groups: 1.0}
+
+    def carry(self, into: dict[Any, float] | None, acc: dict[Any, float], group: int, amount: int,
+              w: float) -> dict[Any, float]:
+        out = {} if into is None else into
+        if self.scale is not None:
+            amount *= self.scale[group]
+            for key, p in acc.items():
+                key += amount
+                out[key] = out.get(key, 0.0) + p * w
+            return out
+        for key, p in acc.items():
+            if amount:
+                key = key[:group] + (key[group] + amount,) + key[group + 1:]
+            out[key] = out.get(key, 0.0) + p * w
+        return out

@@ -7,26 +7,29 @@ keep / drop choose ranks among them (several keep / drop: a die counts if none d
 its expression with each term's kept dice (a term with none kept is 0): ``{4d6-3d8+2}kh1`` is the highest die of the
 seven, subtracted when it is a d8, plus 2. Numbers are never ranked.
 
-Exact odds (:meth:`PooledKeep.exact`): the faces visited in increasing order and, for one face, the terms in the
-order written; the state is how many dice of each term are not yet placed (the dice placed take the next ranks),
-with the distribution of the signed sum of the kept dice placed so far; how many of a term's dice show the face is
-binomial among the dice left (each of them shows it with its chance among the faces not yet visited).
+Exact odds (:meth:`PooledKeep.exact`) are the die algebra's placing of ranked dice, the one that
+:meth:`Pool.ranked <diceengine.algebra.Pool.ranked>` reads too (:func:`diceengine.algebra.pool.kept_total` for a sum of
+terms, each term's dice weighted by its sign; :func:`~diceengine.algebra.pool.kept_sums`, the joint chances of the
+terms' kept sums, for any other item, each mapped through it): the faces visited lowest first and, for one face, the
+terms in the order written; the state is how many dice of each term are not yet placed.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterator
-from math import comb, prod
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from math import prod
 from typing import Any
 
+from diceengine.algebra.die import Die as AlgebraDie
+from diceengine.algebra.pool import kept_sums, kept_total, placing_steps, placing_work
 from diceengine.ast import Add, Neg, Number, Sub
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Face, Part
-from diceengine.pmf import PMF, WORK
+from diceengine.pmf import PMF
 from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
@@ -162,6 +165,8 @@ class PooledKeep(Evaluator):
             most = min(slot.term.spec.count, width)
             slot.low, slot.high = min(0, most * min(faces)), max(0, most * max(faces))
         self._exact_value: Any = None
+        self._groups: list[tuple[AlgebraDie, int]] | None = None
+        self._weights: list[int] = []
         self._constant: Any = 0  # a sum of terms: its numbers (set by pooled())
 
     def _kept(self, faces: list[list[Any]]) -> list[list[bool]]:
@@ -206,48 +211,29 @@ class PooledKeep(Evaluator):
             start += c
         return self.item.sample(n, gen)
 
-    # ---- exact odds
-    def _faces(self) -> list[tuple[Any, list[float]]]:
-        """Every face value of the terms, increasing, with each term's chance of showing it."""
-        chances: dict[Any, list[float]] = {}
-        for i, slot in enumerate(self.slots):
-            faces = list(slot.term.spec.faces)
-            for v in faces:
-                chances.setdefault(v, [0.0] * len(self.slots))[i] += 1.0 / len(faces)
-        return sorted(chances.items())
+    # ---- exact odds: the die algebra's placing of ranked dice (diceengine.algebra.pool.kept_total / kept_sums)
+    def _placing(self) -> tuple[list[tuple[AlgebraDie, int]], list[int]]:
+        """The terms' dice as the algebra's groups (in the order written, so that equal faces rank in that order)
+        and a weight of 1 on each kept rank, lowest first (made once)."""
+        if self._groups is None:
+            lo, hi = self.window
+            self._groups = [(_die(s.term.spec.faces), c) for s, c in zip(self.slots, self.counts)]
+            self._weights = [1 if lo <= i < hi else 0 for i in range(self.total_dice)]
+        return self._groups, self._weights
 
     def _size(self) -> tuple[int, int]:
         """At most how many (face, term, state, count) steps the exact odds take, and at most how many kept sums
         one state holds."""
-        states = prod(c + 1 for c in self.counts)
-        steps = len(self._faces()) * states * max([c + 1 for c in self.counts] or [1]) * max(1, len(self.counts))
+        steps = placing_steps(self._placing()[0])
         if self.signs is not None:  # one signed sum
             top = max([max(abs(f) for f in s.term.spec.faces) for s in self.slots] or [0])
             return steps, 2 * (self.window[1] - self.window[0]) * top + 1
         return steps, prod(s.high - s.low + 1 for s in self.slots)
 
     def _work(self) -> float:
-        """At most the steps and the kept sums they carry (what :meth:`_exact` counts), state by state: a state
-        with ``p`` dice placed holds at most the sums of ``min(p, hi) - lo`` kept dice (of each term, at most
-        its dice placed), and branches ``r + 1`` ways on a term with ``r`` dice left; a state past the kept
-        ranks is never kept."""
-        lo, hi = self.window
-        faces = [list(s.term.spec.faces) for s in self.slots]
-        widths = [max(0, max(f)) - min(0, min(f)) for f in faces]
-        signed = [sign * v for sign, f in zip(self.signs or [], faces) for v in f]
-        linear_width = (max(0, max(signed)) - min(0, min(signed))) if signed else 0
-        per_face = 0.0
-        for rest in itertools.product(*[range(c + 1) for c in self.counts]):
-            placed = self.total_dice - sum(rest)
-            if placed >= hi and 0 < placed < self.total_dice:
-                continue
-            kept = max(0, min(placed, hi) - lo)
-            if self.signs is not None:
-                held = kept * linear_width + 1
-            else:
-                held = prod(min(c - r, kept) * w + 1 for c, r, w in zip(self.counts, rest, widths))
-            per_face += sum(r + 1 for r in rest) * (1 + held)
-        return len(self._faces()) * per_face + 1
+        """At most the steps and the kept sums they carry (:func:`~diceengine.algebra.pool.placing_work`)."""
+        groups, weights = self._placing()
+        return placing_work(groups, weights, self.signs, joint=self.signs is None)
 
     def exact(self) -> Any:
         if self._exact_value is None:
@@ -255,60 +241,15 @@ class PooledKeep(Evaluator):
         return self._exact_value
 
     def _exact(self) -> Any:
-        """The DP of the module docstring: by state (dice of each term not yet placed), the distribution of the
-        kept sums placed (one signed sum for a sum of terms, else one sum per term)."""
-        lo, hi = self.window
-        linear = self.signs is not None
-        faces = self._faces()
-        m = len(self.slots)
-        tails = [1.0] * m
-        start: dict[Any, float] = {0 if linear else (0,) * m: 1.0}
-        state: dict[tuple[int, ...], dict[Any, float]] = {tuple(self.counts): start}
-        done: dict[Any, float] = {}
-        steps = 0
-
-        entries = 0
-
-        def add(table: dict[Any, float], src: dict[Any, float], w: float, i: int, amount: Any) -> None:
-            nonlocal entries
-            entries += len(src)
-            for key, p in src.items():
-                if amount:
-                    key = key + amount if linear else key[:i] + (key[i] + amount,) + key[i + 1:]
-                table[key] = table.get(key, 0.0) + p * w
-
-        for index, (v, chance) in enumerate(faces):
-            last = index == len(faces) - 1
-            for i in range(m):
-                share = 1.0 if last or tails[i] <= 0 else min(1.0, chance[i] / tails[i])
-                sign = self.signs[i] if linear else 1  # type: ignore[index]
-                new: dict[tuple[int, ...], dict[Any, float]] = {}
-                for rest, acc in state.items():
-                    r = rest[i]
-                    placed = self.total_dice - sum(rest)
-                    for c in ([r] if last or share == 1.0 else [0] if share == 0.0 else range(r + 1)):
-                        steps += 1
-                        w = 1.0 if (last or share in (0.0, 1.0)) else comb(r, c) * share**c * (1 - share) ** (r - c)
-                        if w == 0.0:
-                            continue
-                        kept = max(0, min(placed + c, hi) - max(placed, lo))
-                        if placed + c >= hi:  # the kept ranks are all placed: the other dice are dropped
-                            add(done, acc, w, i, sign * v * kept)
-                            continue
-                        nxt = rest[:i] + (r - c,) + rest[i + 1:]
-                        add(new.setdefault(nxt, {}), acc, w, i, sign * v * kept)
-                state = new
-            for i in range(m):
-                tails[i] -= chance[i]
-        for rest, acc in state.items():  # every die placed before the kept ranks ran out
-            if not any(rest):
-                add(done, acc, 1.0, 0, 0)
-        WORK.work += (steps + entries) * PYTHON_STEP
-        if linear:
-            return build((key + self.constant, p) for key, p in done.items())
+        """A sum of terms: the algebra's signed total of the kept dice, plus the numbers; any other item: the
+        joint chances of the terms' kept sums, each mapped through the item."""
+        groups, weights = self._placing()
+        if self.signs is not None:
+            total = kept_total(groups, weights, highest=False, scale=self.signs)
+            return build((key + self.constant, p) for key, p in total.items())
         roll = self.item.roller()
         out: list[tuple[Any, float]] = []
-        for key, p in done.items():
+        for key, p in kept_sums(groups, weights, highest=False).items():
             for slot, value in zip(self.slots, key):
                 slot.value = value
             out.append((roll(None, []) if callable(roll) else roll, p))
@@ -371,6 +312,11 @@ def pooled(node: Any, item_node: Any, keeps: list[Keep], ctx: Context,
     evaluator = PooledKeep(slots, item, signs, keeps, node, ctx)
     evaluator._constant = 0 if terms is None else sum(sign * t.value for sign, t in terms if isinstance(t, Number))
     return evaluator
+
+
+def _die(faces: Sequence[int]) -> AlgebraDie:
+    """The algebra's die of a term's faces (a face listed twice twice as likely)."""
+    return AlgebraDie.from_weights({f: n / len(faces) for f, n in Counter(faces).items()})
 
 
 def _labels(node: Any, out: dict[int, str]) -> None:
