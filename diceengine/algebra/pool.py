@@ -8,7 +8,7 @@ from itertools import accumulate, combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any
 
 from diceengine.errors import DiceLimitError, DiceValueError
-from diceengine.lazy import np  # noqa: F401  (main's Pool.sample reads it: kept so that the merge keeps it)
+from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK, keep_sum, window_sum, window_sum_cost
 
