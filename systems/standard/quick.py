@@ -102,8 +102,9 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
         m = match(expression, pos)
         if m is None:
             return None
-        if m.group(2) is not None:
-            term = _term(m)
+        groups = m.groups()
+        if groups[1] is not None:
+            term = _term(m, groups)
             if term is None:
                 return None
             node, keep, count, item, modified = term
@@ -111,7 +112,7 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
             general = general or modified
             shape.append(item)
         else:
-            node = _number(int(m.group(10)), m.start(10))
+            node = _number(int(groups[9]), m.start(10))
             keep = False
             shape.append(("n",))
         items.append((node, keep))
@@ -119,7 +120,7 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
             tree = node
         else:
             tree = (_add if op == "+" else _sub)(tree, op, node, op_pos)
-        pos, next_op = m.end(), m.group(11)
+        pos, next_op = m.end(), groups[10]
         if not next_op:
             if pos != length:
                 return None
@@ -136,11 +137,11 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
     return tree, lambda: _build(tree, items, expression, options, found, plan), found
 
 
-def _term(m: re.Match[str]) -> tuple[Any, Any, int, tuple[Any, ...], bool] | None:
-    """The dice term :data:`_ITEM` matched (``m``): its node, its keep / drop (or ``None``), its number of dice, its
-    item of the shape, and whether the general path compiles it (a modifier but keep / drop); ``None`` when the
-    general path must read it (a number out of bounds, ``r1d1``)."""
-    count_text, sides_text, mod_text, _, op_text, _, _, keep_text, keep_n = m.groups()[:9]
+def _term(m: re.Match[str], groups: tuple[Any, ...]) -> tuple[Any, Any, int, tuple[Any, ...], bool] | None:
+    """The dice term :data:`_ITEM` matched (``m``, its ``groups``): its node, its keep / drop (or ``None``), its
+    number of dice, its item of the shape, and whether the general path compiles it (a modifier but keep / drop);
+    ``None`` when the general path must read it (a number out of bounds, ``r1d1``)."""
+    count_text, sides_text, mod_text, _, op_text, _, _, keep_text, keep_n, _, _ = groups
     sides = int(sides_text)
     count = 1 if count_text is None else int(count_text)
     if not 1 <= sides <= MAX_SIDES or count < 1:
