@@ -4,9 +4,9 @@ reads elsewhere ("did you mean d6wild?", a D6 code without its system, a system 
 The core's table from token names to user words, :data:`TERMINAL_WORDS`, names the tokens of the core's grammar,
 which every grammar shares; a system names its own grammar's tokens: every message of the parser names tokens
 through :func:`terminal_words`, which joins both (a test checks that every token of every built-in grammar has its
-words). The suggestions (:func:`closest`, :func:`system_fix`,
-:func:`modifier_fix`) are tried only on the way out of a failed parse. Nothing here names a ruleset: what a system
-knows (its tokens' words, its modifiers' spellings) is handed down by the parser, from the system's hooks.
+words). The suggestions (:func:`closest`, :func:`system_fix`, :func:`modifier_fix`) are tried only on the way out
+of a failed parse. Nothing here names a ruleset or its tokens: what a system knows (its tokens' words, those
+expected together, its modifiers' spellings) is handed down by the parser, from the system's hooks.
 """
 
 from __future__ import annotations
@@ -38,11 +38,6 @@ TERMINAL_WORDS: Mapping[str, str] = {
 #: the core's token whose words lead every list, before a system's
 _LEAD = "INT"
 
-#: tokens that, expected together, are one thing to a player: the sides of a die, an operator after a term
-_TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
-    (frozenset({"INT", "PERCENT", "FUDGE"}), N_("the die's sides (6, %, F)")),
-    (frozenset({"STAR", "PLUS", "MINUS", "PERCENT"}), OPERATOR),
-)
 #: shown when a grammar expects only tokens with no words here (a plug-in's)
 _SOMETHING_ELSE = N_("something else")
 
@@ -61,19 +56,22 @@ def terminal_words(system_words: Mapping[str, str] | None = None) -> dict[str, s
 def expected_words(names: Iterable[str], patterns: Mapping[str, Any],
                    system_words: Mapping[str, str] | None = None) -> list[str]:
     """The words of the tokens ``names`` of a grammar (``patterns``: token name -> Lark's pattern; ``system_words``:
-    the words of its system's own tokens), each once, in the order of :func:`terminal_words` (words that name
-    several tokens at the first of their places: a system's own operators place the core's), then the plain
-    strings ('(', '+', 'vs'...)."""
+    the words of its system's own tokens), each once: first the words of tokens expected together (a key of
+    several names, ``"INT PERCENT FUDGE"``: the sides of a die), then in the order of :func:`terminal_words`
+    (words that name several tokens at the first of their places: a system's own operators place the core's),
+    then the plain strings ('(', '+', 'vs'...)."""
     table = terminal_words(system_words)
     names = set(names)
     words: list[str] = []
-    for group, phrase in _TOGETHER:
-        if group <= names:
-            names -= group
+    for key, phrase in table.items():
+        together = frozenset(key.split())
+        if len(together) > 1 and together <= names:
+            names -= together
             words.append(phrase)
     place: dict[str, int] = {}
-    for phrase in table.values():
-        place.setdefault(phrase, len(place))
+    for key, phrase in table.items():
+        if " " not in key:
+            place.setdefault(phrase, len(place))
     plain: list[str] = []
     for name in sorted(names, key=lambda n: (place[table[n]] if n in table else len(place), n)):
         if name in table:

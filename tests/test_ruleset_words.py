@@ -45,10 +45,12 @@ def test_the_core_names_only_the_core_grammars_tokens():
 ])
 def test_each_system_names_its_own_grammars_tokens(name, grammar, named):
     system = de.systems()[name]
-    words = system.token_words()
+    words = {k: v for k, v in system.token_words().items() if " " not in k}  # tokens expected together aside
     own = _declared((GRAMMARS / grammar).read_text(encoding="utf-8"))
     assert named <= set(words) <= own  # its grammar's tokens, none of the core's
     assert not set(words) & set(hints.TERMINAL_WORDS)
+    together = [set(k.split()) for k in system.token_words() if " " in k]
+    assert all(group <= own | CORE and group & own for group in together)  # each names a token of its grammar
     # every token its parser has that is no plain string is named by the system or the core (none left unnamed)
     for terminal in parser_for(system).lark.terminals:
         if terminal.name != "WS" and terminal.pattern.type != "str":
@@ -59,7 +61,7 @@ def test_the_standard_notations_words_in_a_messages_order():
     # a number, a die..., the operators, each modifier token "a modifier", then a comparison, a label, a
     # description, a question (the order of the messages before the words moved: tests/test_parser.py holds one)
     words = hints.terminal_words(de.systems()["standard"].token_words())
-    phrases = list(dict.fromkeys(words.values()))
+    phrases = list(dict.fromkeys(phrase for key, phrase in words.items() if " " not in key))
     assert phrases == ["a number", "a die (d6, d20...)", "F (Fudge dice)", "a function (floor, max...)", OPERATOR,
                        "a modifier (kh3, dl1, !, r1, cs20, s...)", "a comparison (>=, >, <=, <, =)",
                        "a label in brackets ([fire])", "a description (# a note)", "a question P(...)",
@@ -89,3 +91,24 @@ def test_each_ruleset_says_its_tokens_in_its_errors(system, expression, first):
     with pytest.raises(de.DiceSyntaxError) as err:
         de.roll(expression, system)
     assert str(err.value).splitlines()[0] == first
+
+
+@pytest.mark.parametrize("expression, first", [
+    # the standard notation's tokens expected together, said as one thing and first: the sides of a die...
+    ("1d)", "unexpected ')': expected the die's sides (6, %, F), '(' or '{'"),
+    ("3d6+d", "the expression ends too early: expected the die's sides (6, %, F), '(' or '{'"),
+    # ... and an operator after a term, before a die (which comes first of the rest)
+    ("(4d6)z", ("unexpected 'z': expected an operator (+, -, *, /, ^), a die (d6, d20...), a modifier (kh3, dl1, !, "
+                "r1, cs20, s...), a comparison (>=, >, <=, <, =), a label in brackets ([fire]), a description (# a "
+                "note) or the end of the expression")),
+])
+def test_the_standard_notation_names_tokens_together(expression, first):
+    with pytest.raises(de.DiceSyntaxError) as err:
+        de.roll(expression)
+    assert str(err.value).splitlines()[0] == first
+
+
+def test_tokens_together_only_when_all_are_expected():
+    words = {"A B": "a and b", "A": "an a", "B": "a b"}
+    assert hints.expected_words({"A", "B", "INT"}, {}, words) == ["a and b", "a number"]
+    assert hints.expected_words({"A", "INT"}, {}, words) == ["a number", "an a"]

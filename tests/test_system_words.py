@@ -91,10 +91,11 @@ def test_the_standard_notation_names_its_modifiers_after_the_operators() -> None
 
 
 def test_a_system_names_its_own_tokens() -> None:
-    # Told's words: its keep right after the operators, its number in its words (the system's win over the core's),
-    # and the other modifiers' tokens, unnamed, left out or shown as their strings (e, f)
+    # Told's words: its number in its words (the system's win over the core's), its keep after it and before the
+    # core's operators (session 37: Told replaces the standard notation's words, its operator after a term with
+    # them), and the other modifiers' tokens, unnamed, left out or shown as their strings (e, f)
     said = listed(first_line("4d6!(", TOLD))
-    assert said[:3] == [OPERATOR, "a whole number", "a keep (k3)"] and MODIFIER not in said
+    assert said[:3] == ["a whole number", "a keep (k3)", OPERATOR] and MODIFIER not in said
     assert listed(first_line("4d6!("))[:3] == [OPERATOR, "a number", MODIFIER]
     assert MODIFIER not in first_line("4d6[", SILENT) and OPERATOR in first_line("4d6[", SILENT)
 

@@ -372,8 +372,11 @@ def _modifier_letters() -> frozenset[str]:
 
 #: what a syntax error calls a token that begins a modifier
 _MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
-#: what a syntax error calls the grammar's own tokens before the modifiers (a number, a die, a function, operators)
+#: what a syntax error calls the grammar's own tokens before the modifiers: first tokens that, expected together, are
+#: one thing to a player (the sides of a die, an operator after a term), then a number, a die, a function, operators
 _OPERANDS: Mapping[str, str] = {
+    "INT PERCENT FUDGE": N_("the die's sides (6, %, F)"),
+    "STAR PLUS MINUS PERCENT": OPERATOR,
     "DECIMAL": N_("a number"),
     "DIE": N_("a die (d6, d20...)"),
     "FUDGE": N_("F (Fudge dice)"),
@@ -429,8 +432,9 @@ class StandardSystem(System):
         return _modifier_letters()
 
     def token_words(self) -> Mapping[str, str]:
-        """The words of the grammar's own tokens, in the order a syntax error lists them: a number, a die, a
-        function, the operators ``//`` and ``^``, then each token the rules of the modifier table begin with
+        """The words of the grammar's own tokens, in the order a syntax error lists them: the sides of a die and an
+        operator after a term (tokens expected together), a number, a die, a function, the operators ``//`` and
+        ``^``, then each token the rules of the modifier table begin with
         (:func:`.modifiers.modifier_tokens`), "a modifier", then a comparison (though one begins a success
         count), a label, a description, a question."""
         return _token_words()
