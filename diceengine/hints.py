@@ -1,11 +1,12 @@
 """What a syntax error says: the tokens a grammar expected, in words a player knows, and the fix when the text
 reads elsewhere ("did you mean d6wild?", a D6 code without its system, a system name without its colon).
 
-The one table from the grammars' token names to user words is :data:`TERMINAL_WORDS`, with the words a system
-gives its own tokens: every message of the parser names tokens through :func:`terminal_words` (a test checks that
-every token of every built-in grammar has its words). The suggestions (:func:`closest`, :func:`system_fix`,
-:func:`modifier_fix`) are tried only on the way out of a failed parse. Nothing here names a ruleset: what a system
-knows (its tokens' words, its modifiers' spellings) is handed down by the parser, from the system's hooks.
+The core's table from token names to user words, :data:`TERMINAL_WORDS`, names the tokens of the core's grammar,
+which every grammar shares; a system names its own grammar's tokens: every message of the parser names tokens
+through :func:`terminal_words`, which joins both (a test checks that every token of every built-in grammar has its
+words). The suggestions (:func:`closest`, :func:`system_fix`, :func:`modifier_fix`) are tried only on the way out
+of a failed parse. Nothing here names a ruleset or its tokens: what a system knows (its tokens' words, those
+expected together, its modifiers' spellings) is handed down by the parser, from the system's hooks.
 """
 
 from __future__ import annotations
@@ -20,74 +21,63 @@ from .i18n import N_
 #: a system (:class:`diceengine.registry.System`: not imported here, the registry asks :func:`closest`)
 System = Any
 
-__all__ = ["TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix", "terminal_words"]
+__all__ = ["OPERATOR", "TERMINAL_WORDS", "closest", "expected_words", "modifier_fix", "system_fix", "terminal_words"]
 
-_OPERATOR = N_("an operator (+, -, *, /, ^)")
+#: the words of an operator token (a system names its own operators by them too: the standard notation's ``//``, ``^``)
+OPERATOR = N_("an operator (+, -, *, /, ^)")
 
-#: a token of the grammars -> the words that name it in a message (messages of the catalogues), in the order
-#: a message lists them; a token written as one plain string and absent here is shown as that string ('('). A key
-#: ``"grammar.lark:NAME"`` names the token of that grammar only, before ``NAME`` (two grammars, one name, two things).
-#: A system names its own tokens (:meth:`~diceengine.registry.System.token_words`: the standard notation's
-#: modifiers); :func:`terminal_words` adds them
+#: a token of the core's grammar (``grammars/core.lark``, which every built-in grammar extends) -> the words that
+#: name it in a message (messages of the catalogues), in the order a message lists them; a token written as one
+#: plain string and absent here is shown as that string ('(', '+'). A system names its own grammar's tokens
+#: (:meth:`~diceengine.registry.System.token_words`); :func:`terminal_words` joins both
 TERMINAL_WORDS: Mapping[str, str] = {
     "INT": N_("a number"),
-    "DECIMAL": N_("a number"),
-    "DIE": N_("a die (d6, d20...)"),
-    "DCODE": N_("D (a dice code: 4D)"),
-    "SYMBOL_DIE": N_("a die letter (a p b d c s f) or name"),
-    "FUDGE": N_("F (Fudge dice)"),
-    "FUNCTION": N_("a function (floor, max...)"),
-    "WORD": N_("a difficulty by name"),
-    "FRENCH_WORD": N_("a difficulty by name"),
-    **dict.fromkeys(("STAR", "SLASH", "DSLASH", "POW"), _OPERATOR),
-    "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
-    "LABEL": N_("a label in brackets ([fire])"),
-    "DESCRIPTION": N_("a description (# a note)"),
-    "_QUESTION": N_("a question P(...)"),
+    **dict.fromkeys(("STAR", "SLASH"), OPERATOR),
     "$END": N_("the end of the expression"),
 }
+#: the core's token whose words lead every list, before a system's
+_LEAD = "INT"
 
-#: tokens that, expected together, are one thing to a player: the sides of a die, an operator after a term
-_TOGETHER: tuple[tuple[frozenset[str], str], ...] = (
-    (frozenset({"INT", "PERCENT", "FUDGE"}), N_("the die's sides (6, %, F)")),
-    (frozenset({"STAR", "PLUS", "MINUS", "PERCENT"}), _OPERATOR),
-)
 #: shown when a grammar expects only tokens with no words here (a plug-in's)
 _SOMETHING_ELSE = N_("something else")
 
 
 def terminal_words(system_words: Mapping[str, str] | None = None) -> dict[str, str]:
     """:data:`TERMINAL_WORDS` with a system's words for its own tokens (``system_words``: what its
-    :meth:`~diceengine.registry.System.token_words` gives): the system's words win for a token both name, and its
-    other tokens come right after the operators."""
+    :meth:`~diceengine.registry.System.token_words` gives), in the order a message lists them: the core's number,
+    the system's words in its order, then the core's operators and end. The system's words win for a token both
+    name."""
     own = dict(system_words or {})
-    words: dict[str, str] = {}
-    for name, phrase in TERMINAL_WORDS.items():
-        words[name] = own.get(name, phrase)
-        if name == "POW":
-            words.update((t, w) for t, w in own.items() if t not in TERMINAL_WORDS)
-    return words
+    core = {name: own.pop(name, phrase) for name, phrase in TERMINAL_WORDS.items()}
+    lead = {_LEAD: core.pop(_LEAD)}
+    return {**lead, **own, **core}
 
 
-def expected_words(names: Iterable[str], patterns: Mapping[str, Any], grammar: str = "",
+def expected_words(names: Iterable[str], patterns: Mapping[str, Any],
                    system_words: Mapping[str, str] | None = None) -> list[str]:
-    """The words of the tokens ``names`` of ``grammar`` (``patterns``: token name -> Lark's pattern; ``system_words``:
-    the words of its system's own tokens), each once, in the order of :func:`terminal_words`, then the plain strings
-    ('(', '+', 'vs'...)."""
+    """The words of the tokens ``names`` of a grammar (``patterns``: token name -> Lark's pattern; ``system_words``:
+    the words of its system's own tokens), each once: first the words of tokens expected together (a key of
+    several names, ``"INT PERCENT FUDGE"``: the sides of a die), then in the order of :func:`terminal_words`
+    (words that name several tokens at the first of their places: a system's own operators place the core's),
+    then the plain strings ('(', '+', 'vs'...)."""
     table = terminal_words(system_words)
-    names = {f"{grammar}:{n}" if f"{grammar}:{n}" in table else n for n in names}
+    names = set(names)
     words: list[str] = []
-    for group, phrase in _TOGETHER:
-        if group <= names:
-            names -= group
+    for key, phrase in table.items():
+        together = frozenset(key.split())
+        if len(together) > 1 and together <= names:
+            names -= together
             words.append(phrase)
-    order = list(table)
+    place: dict[str, int] = {}
+    for key, phrase in table.items():
+        if " " not in key:
+            place.setdefault(phrase, len(place))
     plain: list[str] = []
-    for name in sorted(names, key=lambda n: (order.index(n) if n in table else len(order), n)):
+    for name in sorted(names, key=lambda n: (place[table[n]] if n in table else len(place), n)):
         if name in table:
             words.append(table[name])
             continue
-        pattern = patterns.get(name.rpartition(":")[2])
+        pattern = patterns.get(name)
         if pattern is not None and pattern.type == "str":
             plain.append(repr(pattern.value))
     shown = list(dict.fromkeys(words + sorted(set(plain))))

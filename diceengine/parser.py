@@ -127,11 +127,10 @@ def parser_for(system: System) -> _Engine:
 
 def _describe_terminals(parser: Lark, names: Iterable[str], system: System) -> list[str]:
     """The tokens ``names`` of ``system``'s grammar in words a player knows (:data:`diceengine.hints.TERMINAL_WORDS`
-    and the system's own, :meth:`~diceengine.registry.System.token_words`)."""
+    for the core's tokens, the system's own for its grammar's: :meth:`~diceengine.registry.System.token_words`)."""
     from .hints import expected_words
 
-    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, system.grammar or "",
-                          system.token_words())
+    return expected_words(names, {t.name: t.pattern for t in parser.terminals}, system.token_words())
 
 
 _WORD = re.compile(r"\w+")

@@ -227,8 +227,10 @@ class System(ABC):
 
     def token_words(self) -> Mapping[str, str]:
         """Token name of the system's grammar -> the words a syntax error names it by (a message of the catalogues,
-        marked with :func:`~diceengine.i18n.N_`): these win over the core's table for a token both name, and the
-        others are listed after the operators. Empty (the default): the core's words alone."""
+        marked with :func:`~diceengine.i18n.N_`), in the order a message lists them, after the core's number and
+        before its operators (:func:`diceengine.hints.terminal_words`); they win over the core's table, which names
+        only the core grammar's tokens, for a token both name; a key of several names (``"INT PERCENT FUDGE"``)
+        names tokens expected together. Empty (the default): the core's words alone."""
         return {}
 
     def modifier_letters(self) -> frozenset[str]:

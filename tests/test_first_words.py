@@ -274,13 +274,14 @@ def test_the_pages_check_reads_the_words_and_says_the_fix():
         assert "écrivez d6: 4D+2 vs 15 ou d6wild: 4D+2 vs 15" in answer.json()["message"]
 
 
-def test_a_grammar_may_name_its_own_tokens(monkeypatch):
-    """Two grammars may give one token name two meanings: ``"grammar.lark:NAME"`` wins for that grammar."""
+def test_two_systems_may_name_one_token_two_ways():
+    """Two grammars may give one token name two meanings: each system names its own grammar's tokens."""
     from diceengine import hints
 
-    monkeypatch.setitem(hints.TERMINAL_WORDS, "other.lark:WORD", "a word of the other notation")
-    assert hints.expected_words({"WORD"}, {}, "d6.lark") == ["a difficulty by name"]
-    assert hints.expected_words({"WORD"}, {}, "other.lark") == ["a word of the other notation"]
+    assert hints.expected_words({"WORD"}, {}, get_system("d6").token_words()) == ["a difficulty by name"]
+    assert hints.expected_words({"WORD"}, {}, {"WORD": "a word of the other notation"}) == [
+        "a word of the other notation"]
+    assert hints.expected_words({"WORD"}, {}) == ["something else"]  # no system names it: not the D6's words
 
 
 def test_a_colon_that_names_no_system_is_no_system():

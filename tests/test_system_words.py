@@ -73,11 +73,12 @@ def listed(line: str) -> list[str]:
 
 
 def test_the_hooks_give_nothing_by_default() -> None:
-    # the contract's defaults: a system without the hooks (every built-in ruleset but the standard notation)
+    # the contract's defaults: the d20 pool's grammar adds only plain strings ('d20', 'spec'): it names no token;
+    # the other rulesets name only their grammar's own tokens (tests/test_ruleset_words.py) and propose no modifier
+    d20pool = de.systems()["d20pool"]
+    assert type(d20pool).token_words is System.token_words and d20pool.token_words() == {}
     for name in ("d6", "d6wild", "d20pool", "ffg"):
-        system = de.systems()[name]
-        assert type(system).token_words is System.token_words and system.token_words() == {}
-        assert system.modifier_letters() == frozenset()
+        assert de.systems()[name].modifier_letters() == frozenset()
 
 
 def test_the_standard_notation_names_its_modifiers_after_the_operators() -> None:
@@ -90,10 +91,11 @@ def test_the_standard_notation_names_its_modifiers_after_the_operators() -> None
 
 
 def test_a_system_names_its_own_tokens() -> None:
-    # Told's words: its keep right after the operators, its number in its words (the system's win over the core's),
-    # and the other modifiers' tokens, unnamed, left out or shown as their strings (e, f)
+    # Told's words: its number in its words (the system's win over the core's), its keep after it and before the
+    # core's operators (session 37: Told replaces the standard notation's words, its operator after a term with
+    # them), and the other modifiers' tokens, unnamed, left out or shown as their strings (e, f)
     said = listed(first_line("4d6!(", TOLD))
-    assert said[:3] == [OPERATOR, "a whole number", "a keep (k3)"] and MODIFIER not in said
+    assert said[:3] == ["a whole number", "a keep (k3)", OPERATOR] and MODIFIER not in said
     assert listed(first_line("4d6!("))[:3] == [OPERATOR, "a number", MODIFIER]
     assert MODIFIER not in first_line("4d6[", SILENT) and OPERATOR in first_line("4d6[", SILENT)
 

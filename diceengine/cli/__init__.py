@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import DiceError
@@ -305,65 +305,68 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of ``dice``'s arguments; ``command``, one of :data:`CORE_COMMANDS`: that command alone (a command
-    line naming it: ``dice roll`` builds no other command's parser and imports no module of the other commands)."""
-    parser = Parser(prog="dice", description="Roll dice and compute exact odds.", formatter_class=HelpFormatter)
-    add_lang(parser, default=None)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _common_options(p: argparse.ArgumentParser) -> None:
+    """The options every rolling command takes: ``--system``, ``--seed``, ``--json``, ``--option``."""
+    p.add_argument("--system", "-s", default=None, help="ruleset (default: standard, or a 'system:' prefix)")
+    p.add_argument("--seed", type=int, default=None, help="seed for reproducible rolls")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                   help="a system option, e.g. -o complication=remove_highest")
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--system", "-s", default=None, help="ruleset (default: standard, or a 'system:' prefix)")
-        p.add_argument("--seed", type=int, default=None, help="seed for reproducible rolls")
-        p.add_argument("--json", action="store_true", help="print JSON")
-        p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                       help="a system option, e.g. -o complication=remove_highest")
 
-    def wanted(name: str) -> bool:
-        return command is None or command == name
+def _add_roll(sub: Any) -> None:
+    """``dice roll``."""
+    p = sub.add_parser("roll", help="roll and explain", formatter_class=HelpFormatter)
+    p.add_argument("expression")
+    p.add_argument("-n", type=int, default=1, help="number of rolls")
+    p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
+                   help="how the roll is written (default: plain)")
+    p.add_argument("--text-symbols", action="store_true",
+                   help="with --format symbols: no colour emoji, each die named (for terminals without their font)")
+    p.add_argument("--legend", action="store_true", help="with --format symbols: say what each symbol means")
+    _common_options(p)
+    p.set_defaults(func=cmd_roll)
 
-    if wanted("roll"):
-        p = sub.add_parser("roll", help="roll and explain", formatter_class=HelpFormatter)
-        p.add_argument("expression")
-        p.add_argument("-n", type=int, default=1, help="number of rolls")
-        p.add_argument("--format", "-f", default="plain", choices=("plain", "markdown", "html", "symbols"),
-                       help="how the roll is written (default: plain)")
-        p.add_argument("--text-symbols", action="store_true",
-                       help="with --format symbols: no colour emoji, each die named (for terminals without their font)")
-        p.add_argument("--legend", action="store_true", help="with --format symbols: say what each symbol means")
-        common(p)
-        p.set_defaults(func=cmd_roll)
 
-    if wanted("odds"):
-        p = sub.add_parser("odds", help="exact distribution, mean and chances", formatter_class=HelpFormatter)
-        p.add_argument("expression")
-        p.add_argument("--plot", metavar="FILE.png", default=None,
-                       help="draw the distribution (needs the plot extra)")
-        p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
-        common(p)
-        p.set_defaults(func=cmd_odds)
+def _add_odds(sub: Any) -> None:
+    """``dice odds``."""
+    p = sub.add_parser("odds", help="exact distribution, mean and chances", formatter_class=HelpFormatter)
+    p.add_argument("expression")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="draw the distribution (needs the plot extra)")
+    p.add_argument("--full", action="store_true", help="show every value, unlikely tails included")
+    _common_options(p)
+    p.set_defaults(func=cmd_odds)
 
-    if wanted("systems"):
-        p = sub.add_parser("systems", help="the registered systems, their notation and options",
-                           formatter_class=HelpFormatter)
-        p.add_argument("--json", action="store_true")
-        p.set_defaults(func=cmd_systems)
 
-    if wanted("bench"):
-        p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)",
-                           formatter_class=HelpFormatter)
-        p.set_defaults(func=cmd_bench)
+def _add_systems(sub: Any) -> None:
+    """``dice systems``."""
+    p = sub.add_parser("systems", help="the registered systems, their notation and options",
+                       formatter_class=HelpFormatter)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_systems)
 
-    if command is not None:
-        for each in sub.choices.values():
-            add_lang(each)
-        return parser
+
+def _add_bench(sub: Any) -> None:
+    """``dice bench``."""
+    p = sub.add_parser("bench", help="hot-path and bulk benchmarks (from a source checkout)",
+                       formatter_class=HelpFormatter)
+    p.set_defaults(func=cmd_bench)
+
+
+#: :data:`CORE_COMMANDS`' parsers, in the order ``dice --help`` lists them
+_CORE_PARSERS: dict[str, Callable[[Any], None]] = {"roll": _add_roll, "odds": _add_odds, "systems": _add_systems,
+                                                   "bench": _add_bench}
+
+
+def _add_other_commands(sub: Any) -> None:
+    """The commands of the other modules of the package (compare, fight, serve, table, anydice), after the core's."""
     try:
         from .compare import add_commands
     except ImportError:  # pragma: no cover - comparison commands not installed
         pass
     else:
-        add_commands(sub, common)
+        add_commands(sub, _common_options)
     from .fight import add_commands as add_fight_commands
 
     add_fight_commands(sub)
@@ -376,6 +379,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from .anydice import add_commands as add_anydice
 
     add_anydice(sub, HelpFormatter)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``dice``'s arguments; ``command``, one of :data:`CORE_COMMANDS`: that command alone (a command
+    line naming it: ``dice roll`` builds no other command's parser and imports no module of the other commands)."""
+    parser = Parser(prog="dice", description="Roll dice and compute exact odds.", formatter_class=HelpFormatter)
+    add_lang(parser, default=None)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, add in _CORE_PARSERS.items():
+        if command is None or command == name:
+            add(sub)
+    if command is None:
+        _add_other_commands(sub)
     for each in sub.choices.values():  # every sub-command takes --lang after its name too
         add_lang(each)
     return parser

@@ -43,16 +43,26 @@ def compile_grammar(grammar: str, transformer: Any = None, cache: bool = True) -
 
 def tables_data(grammar: str) -> dict[str, Any]:
     """What Lark computes for ``grammar``: the fields of a tables module (:func:`tables_files`)."""
-    from lark.parse_tree_builder import maybe_create_child_filter
+    import lark as lark_module
 
     lark = compile_grammar(grammar, cache=False)
-    frontend = lark.parser
-    table = frontend.parser.parser.parse_table
+    table = lark.parser.parser.parser.parse_table
     # numbered in an order of their own (Lark's numbering changes from one process to the next): rules by what they
     # are, states in the order a walk from the start reaches them, symbols in sorted order
     rules = sorted(lark.rules, key=lambda r: (str(r.origin.name), tuple(str(s.name) for s in r.expansion),
                                               str(r.alias or ""), r.order))
-    index = {rule: i for i, rule in enumerate(rules)}
+    order, number = _state_order(table)
+    lexers, state_lexer, newline = _lexers(lark.parser.lexer.lexers, order)
+    return {"GRAMMAR": grammar, "LARK": lark_module.__version__, "START": 0,
+            "END": number[table.end_states["start"]], "IGNORE": frozenset(map(str, lark.lexer_conf.ignore)),
+            "NEWLINE": frozenset(map(str, newline)), "RULES": tuple(_rule_shapes(lark, rules)),
+            "STATES": tuple(_state_rows(table, order, number, {rule: i for i, rule in enumerate(rules)})),
+            "LEXERS": tuple(lexers), "STATE_LEXER": tuple(state_lexer)}
+
+
+def _state_order(table: Any) -> tuple[list[int], dict[int, int]]:
+    """Lark's states in the order a walk from the start reaches them (the unreached after), and each one's number
+    in that order."""
     order = [table.start_states["start"]]
     number = {order[0]: 0}
     for state in order:
@@ -64,12 +74,26 @@ def tables_data(grammar: str) -> dict[str, Any]:
         if state not in number:
             number[state] = len(order)
             order.append(state)
+    return order, number
+
+
+def _state_rows(table: Any, order: Sequence[int], number: Mapping[int, int],
+                index: Mapping[Any, int]) -> list[dict[str, int]]:
+    """Each state's actions, symbol -> the next state's number, or ``~`` the rule's index for a reduction."""
     states: list[dict[str, int]] = []
     for state in order:
         row = {}
         for symbol, (action, arg) in sorted(table.states[state].items()):
             row[str(symbol)] = ~index[arg] if action.name == "Reduce" else number[arg]
         states.append(row)
+    return states
+
+
+def _rule_shapes(lark: Any, rules: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Each rule as the runtime builds its tree: its origin, its name, whether it inlines one child, its length, and
+    which children it keeps (Lark's child filter)."""
+    from lark.parse_tree_builder import maybe_create_child_filter
+
     shaped = []
     for rule in rules:
         options = rule.options
@@ -83,12 +107,19 @@ def tables_data(grammar: str) -> dict[str, Any]:
             shape = (include, append_none)
         name = str(rule.alias or options.template_source or rule.origin.name)
         shaped.append((str(rule.origin.name), name, bool(options.expand1 and not rule.alias), len(rule.expansion), shape))
+    return shaped
+
+
+def _lexers(by_state: Mapping[int, Any], order: Sequence[int]) \
+        -> tuple[list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]], list[int], set[str]]:
+    """The contextual lexer's distinct lexers (each one's expressions, and those of the tokens a token's text may
+    turn into), each state's lexer, and the tokens that may hold a newline."""
     lexers: list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = []
     seen: dict[int, int] = {}
     state_lexer = []
     newline: set[str] = set()
     for state in order:
-        basic = frontend.lexer.lexers[state]
+        basic = by_state[state]
         if id(basic) not in seen:
             groups = _groups(basic.scanner)  # built first: it sets the lexer's callbacks
             unless = {str(name): _groups(cb.scanner) for name, cb in sorted(basic.callback.items())}
@@ -96,12 +127,7 @@ def tables_data(grammar: str) -> dict[str, Any]:
             lexers.append((groups, unless))
             newline |= basic.newline_types
         state_lexer.append(seen[id(basic)])
-    import lark as lark_module
-
-    return {"GRAMMAR": grammar, "LARK": lark_module.__version__, "START": 0,
-            "END": number[table.end_states["start"]], "IGNORE": frozenset(map(str, lark.lexer_conf.ignore)),
-            "NEWLINE": frozenset(map(str, newline)), "RULES": tuple(shaped), "STATES": tuple(states),
-            "LEXERS": tuple(lexers), "STATE_LEXER": tuple(state_lexer)}
+    return lexers, state_lexer, newline
 
 
 def _groups(scanner: Any) -> tuple[str, ...]:

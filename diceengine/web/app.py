@@ -54,6 +54,10 @@ _EVERYWHERE: dict[int | str, dict[str, Any]] = {
     413: {"model": models.ErrorResponse, "description": "a body past 64 KiB"}, 422: {"model": models.ErrorResponse}}
 
 
+#: a deterministic endpoint's answer, computed once per distinct request: ``exact(name, fn, request)``
+Exact = Callable[[str, Callable[[Any], BaseModel], BaseModel], Awaitable[Response]]
+
+
 def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
                queue_seconds: float = QUEUE_SECONDS, tables: TableSettings | None = None) -> FastAPI:
     """A new application; ``workers`` processes compute exact odds and the other CPU-bound requests
@@ -63,6 +67,36 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
     if workers is None:
         workers = int(os.environ.get("DICE_WEB_WORKERS", "1"))
     offload = Offloader(workers, cpu_seconds, queue_seconds)
+    app = FastAPI(title="diceengine", version=_version(), lifespan=_lifespan(offload), docs_url=None,
+                  redoc_url=None, responses=_EVERYWHERE,
+                  description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
+    app.state.offload = offload
+    # the middleware, innermost first: the hot paths (the roll's here, the table roll's in install_tables), then
+    # the gate of every answer (install_tables: security_headers.SecurityHeaders: the headers, the body limit, the
+    # last refusal), then CORS, outermost when origins are allowed: every answer, a hot path's too, passes the gate
+    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)
+    install_tables(app, tables, _page)
+    app.include_router(fights.router)  # POST /api/fight: an encounter compared across its rulesets
+    app.include_router(words.router)  # GET /api/words/{lang}: the page's words
+    app.include_router(anydice.router)  # POST /api/anydice: an AnyDice program's outputs
+    install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
+    install_cors(app)
+    _install_refusals(app)
+
+    from starlette.staticfiles import StaticFiles
+
+    app.mount("/static", StaticFiles(packages=[("diceengine.web", "static")]), name="static")
+
+    exact = _exact_answers(offload)
+    _install_service_routes(app)
+    _install_dice_routes(app, offload, exact)
+    _install_compare_routes(app, exact)
+    _install_system_routes(app, offload)
+    return app
+
+
+def _lifespan(offload: Offloader) -> Callable[[FastAPI], Any]:
+    """What the application does when it starts and stops: its workers, its tables' schema, the collector."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -80,10 +114,11 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             offload.stop()
             app.state.tables.close()
 
-    app = FastAPI(title="diceengine", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
-                  responses=_EVERYWHERE,
-                  description="Roll dice, compute exact odds and compare the Star Wars role-playing game systems.")
-    app.state.offload = offload
+    return lifespan
+
+
+def _exact_answers(offload: Offloader) -> Exact:
+    """The answers of the exact endpoints (odds, compare, convert, ladder), the last :data:`CACHE_SIZE` kept."""
     cache: OrderedDict[tuple[str, str], str] = OrderedDict()
 
     async def exact(name: str, fn: Callable[[Any], BaseModel], req: BaseModel) -> Response:
@@ -99,29 +134,12 @@ def create_app(workers: int | None = None, cpu_seconds: float = CPU_SECONDS,
             cache.move_to_end(key)
         return _json(text)
 
-    # the middleware, innermost first: the hot paths (the roll's here, the table roll's in install_tables), then
-    # the gate of every answer (install_tables: security_headers.SecurityHeaders: the headers, the body limit, the
-    # last refusal), then CORS, outermost when origins are allowed: every answer, a hot path's too, passes the gate
-    app.add_middleware(RollFastPath, max_body=MAX_BODY, offload=offload)
-    install_tables(app, tables, _page)
-    app.include_router(fights.router)  # POST /api/fight: an encounter compared across its rulesets
-    app.include_router(words.router)  # GET /api/words/{lang}: the page's words
-    app.include_router(anydice.router)  # POST /api/anydice: an AnyDice program's outputs
-    install_docs(app, "diceengine")  # Swagger UI and ReDoc from the package's files, not from a CDN
-    install_cors(app)
-    _install_refusals(app)
-
-    from starlette.staticfiles import StaticFiles
-
-    app.mount("/static", StaticFiles(packages=[("diceengine.web", "static")]), name="static")
-
-    _install_routes(app, offload, exact)
-    return app
+    return exact
 
 
-def _install_routes(app: FastAPI, offload: Offloader,
-                    exact: Callable[[str, Callable[[Any], BaseModel], BaseModel], Awaitable[Response]]) -> None:
-    """The page and the engine's routes (``exact``: a deterministic endpoint's answer, computed once per request)."""
+def _install_service_routes(app: FastAPI) -> None:
+    """The page, the engine's version and the health check."""
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> HTMLResponse:
         return HTMLResponse(_page(), headers={"Cache-Control": "no-cache"})
@@ -135,6 +153,10 @@ def _install_routes(app: FastAPI, offload: Offloader,
     async def health() -> dict[str, bool]:
         """Always ``{"ok": true}`` (the floor of the load benchmark)."""
         return {"ok": True}
+
+
+def _install_dice_routes(app: FastAPI, offload: Offloader, exact: Exact) -> None:
+    """A roll, the exact odds, a sample."""
 
     @app.post("/api/roll", response_model=models.RollResponse, responses=_ERRORS, tags=["dice"],
               openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
@@ -154,6 +176,10 @@ def _install_routes(app: FastAPI, offload: Offloader,
         """Statistics of many rolls drawn at once."""
         return _json(await offload.run(service.as_json, service.do_sample, req))
 
+
+def _install_compare_routes(app: FastAPI, exact: Exact) -> None:
+    """Checks side by side, a check converted to another system, a difficulty ladder."""
+
     @app.post("/api/compare", response_model=models.CompareResponse, responses=_ERRORS, tags=["compare"])
     async def compare(req: models.CompareRequest) -> Response:
         """Checks side by side: chance of success, mean margin, flags, histogram."""
@@ -168,6 +194,10 @@ def _install_routes(app: FastAPI, offload: Offloader,
     async def ladder(req: models.LadderRequest) -> Response:
         """A system's difficulty ladder: typical characters against each named difficulty."""
         return await exact("ladder", service.do_ladder, req)
+
+
+def _install_system_routes(app: FastAPI, offload: Offloader) -> None:
+    """The registered systems, their rules, a rule run."""
 
     @app.get("/api/systems", response_model=list[models.SystemInfo], tags=["systems"])
     async def systems() -> list[models.SystemInfo]:

@@ -60,6 +60,13 @@ from .shared import (
 __all__ = ["RULES", "RULE_SUMMARIES", "RULE_WORDS", "D6Outcome", "D6System"]
 
 
+#: what a syntax error calls the tokens of the D6 grammar (``grammars/d6.lark``), in the order it lists them
+_TOKEN_WORDS: Mapping[str, str] = {
+    "DCODE": N_("D (a dice code: 4D)"),
+    **dict.fromkeys(("WORD", "FRENCH_WORD"), N_("a difficulty by name")),
+}
+
+
 class D6Outcome(NamedTuple):
     """The outcome of a classic D6 roll."""
 
@@ -86,6 +93,10 @@ class D6System(Ruleset):
 
     def ast_modules(self) -> Sequence[Any]:
         return (codes,)
+
+    def token_words(self) -> Mapping[str, str]:
+        """The words of the grammar's own tokens: a dice code's ``D``, a difficulty by name."""
+        return _TOKEN_WORDS
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         return prepare_check(tree, expression, CodeDice(), D6Outcome, self.difficulties, options["tie"])

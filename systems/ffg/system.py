@@ -99,6 +99,10 @@ def resolve_dice(group: NarrativeDice, letters: str, expression: str) -> list[tu
     return out
 
 
+#: what a syntax error calls the token of the FFG grammar (``grammars/ffg.lark``)
+_TOKEN_WORDS: Mapping[str, str] = {"SYMBOL_DIE": N_("a die letter (a p b d c s f) or name")}
+
+
 class NarrativeOutcome(NamedTuple):
     """The outcome of a narrative dice pool."""
 
@@ -287,6 +291,10 @@ class FFGSystem(Ruleset):
                                          "community's colours (y g b p r k w; blk, pro, boo, dif, cha, abi, sb, frc)"),
                           choices=("initials", "colour")),
     }
+
+    def token_words(self) -> Mapping[str, str]:
+        """The words of the grammar's own token: a symbol die."""
+        return _TOKEN_WORDS
 
     def prepare(self, tree: Any, expression: str, options: Mapping[str, Any]) -> Plan:
         counts: dict[str, int] = {}

@@ -102,43 +102,25 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
         m = match(expression, pos)
         if m is None:
             return None
-        count_text, sides_text, mod_text, _, op_text, _, _, keep_text, keep_n, number, next_op = m.groups()
-        if sides_text is not None:
-            sides = int(sides_text)
-            count = 1 if count_text is None else int(count_text)
-            if not 1 <= sides <= MAX_SIDES or count < 1:
+        groups = m.groups()
+        if groups[1] is not None:
+            term = _term(m, groups)
+            if term is None:
                 return None
+            node, keep, count, item, modified = term
             dice += count
-            start = m.start(1) if count_text is not None else m.start(2) - 1
-            keep: Keep | None = None
-            if keep_text is not None:
-                spelled = keep_text.lower()
-                keep = _keep(_KEEPS[spelled], int(keep_n), None, m.start(8), spelled, False)
-            else:
-                spelled = ""
-            if mod_text is not None or op_text is not None:  # the tree read here, compiled by the general path
-                if spelled == "d":  # ``r1d1``: the grammar refuses a bare ``d`` after another modifier (its error)
-                    return None
-                mods = Modifiers(_modifiers(m, keep))
-                general = True
-            else:
-                mods = _NONE if keep is None else Modifiers((keep,))
-            node: Any = _dice(None if count_text is None else count, "d", sides, mods, start)
-            if count > _FEW:
-                shape.append(("d", None if count_text is None else count == 1, spelled))
-            else:  # a few dice: their text is prepared for their number and the ranks kept (.term.text)
-                shape.append(("d", None if count_text is None else count == 1, spelled, count,
-                              min(int(keep_n), count) if keep_text is not None else 0))
+            general = general or modified
+            shape.append(item)
         else:
-            node = _number(int(number), m.start(10))
-            keep = False  # type: ignore[assignment]
+            node = _number(int(groups[9]), m.start(10))
+            keep = False
             shape.append(("n",))
         items.append((node, keep))
         if tree is None:
             tree = node
         else:
             tree = (_add if op == "+" else _sub)(tree, op, node, op_pos)
-        pos = m.end()
+        pos, next_op = m.end(), groups[10]
         if not next_op:
             if pos != length:
                 return None
@@ -153,6 +135,38 @@ def read(expression: str, options: Mapping[str, Any], plan: Callable[..., Any]) 
         return tree, None, ()
     found = tuple(shape)
     return tree, lambda: _build(tree, items, expression, options, found, plan), found
+
+
+def _term(m: re.Match[str], groups: tuple[Any, ...]) -> tuple[Any, Any, int, tuple[Any, ...], bool] | None:
+    """The dice term :data:`_ITEM` matched (``m``, its ``groups``): its node, its keep / drop (or ``None``), its
+    number of dice, its item of the shape, and whether the general path compiles it (a modifier but keep / drop);
+    ``None`` when the general path must read it (a number out of bounds, ``r1d1``)."""
+    count_text, sides_text, mod_text, _, op_text, _, _, keep_text, keep_n, _, _ = groups
+    sides = int(sides_text)
+    count = 1 if count_text is None else int(count_text)
+    if not 1 <= sides <= MAX_SIDES or count < 1:
+        return None
+    start = m.start(1) if count_text is not None else m.start(2) - 1
+    keep: Keep | None = None
+    if keep_text is not None:
+        spelled = keep_text.lower()
+        keep = _keep(_KEEPS[spelled], int(keep_n), None, m.start(8), spelled, False)
+    else:
+        spelled = ""
+    modified = mod_text is not None or op_text is not None
+    if modified:  # the tree read here, compiled by the general path
+        if spelled == "d":  # ``r1d1``: the grammar refuses a bare ``d`` after another modifier (its error)
+            return None
+        mods = Modifiers(_modifiers(m, keep))
+    else:
+        mods = _NONE if keep is None else Modifiers((keep,))
+    node = _dice(None if count_text is None else count, "d", sides, mods, start)
+    if count > _FEW:
+        item: tuple[Any, ...] = ("d", None if count_text is None else count == 1, spelled)
+    else:  # a few dice: their text is prepared for their number and the ranks kept (.term.text)
+        item = ("d", None if count_text is None else count == 1, spelled, count,
+                min(int(keep_n), count) if keep_text is not None else 0)
+    return node, keep, count, item, modified
 
 
 def _build(tree: Any, items: list[tuple[Any, Any]], expression: str, options: Mapping[str, Any],

@@ -25,7 +25,7 @@ import diceengine.systems.standard.quick as quick  # noqa: PLR0402 - the module 
 
 from diceengine.distributions import Distribution
 from diceengine.errors import DiceLimitError
-from diceengine.hints import TERMINAL_WORDS
+from diceengine.hints import OPERATOR, TERMINAL_WORDS
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import MAX_DICE, PYTHON_STEP, Cost
@@ -372,12 +372,32 @@ def _modifier_letters() -> frozenset[str]:
 
 #: what a syntax error calls a token that begins a modifier
 _MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
+#: what a syntax error calls the grammar's own tokens before the modifiers: first tokens that, expected together, are
+#: one thing to a player (the sides of a die, an operator after a term), then a number, a die, a function, operators
+_OPERANDS: Mapping[str, str] = {
+    "INT PERCENT FUDGE": N_("the die's sides (6, %, F)"),
+    "STAR PLUS MINUS PERCENT": OPERATOR,
+    "DECIMAL": N_("a number"),
+    "DIE": N_("a die (d6, d20...)"),
+    "FUDGE": N_("F (Fudge dice)"),
+    "FUNCTION": N_("a function (floor, max...)"),
+    **dict.fromkeys(("DSLASH", "POW"), OPERATOR),
+}
+#: ... and after the modifiers (a comparison, though one begins a success count, keeps its words)
+_AFTER_MODIFIERS: Mapping[str, str] = {
+    "COMPARATOR": N_("a comparison (>=, >, <=, <, =)"),
+    "LABEL": N_("a label in brackets ([fire])"),
+    "DESCRIPTION": N_("a description (# a note)"),
+    "_QUESTION": N_("a question P(...)"),
+}
 
 
 @cache
 def _token_words() -> Mapping[str, str]:
-    """:meth:`StandardSystem.token_words`, read once from the table and the grammar."""
-    return MappingProxyType({t: _MODIFIER for t in modifier_tokens() if t not in TERMINAL_WORDS})
+    """:meth:`StandardSystem.token_words`, read once from the tables above, the modifier table and the grammar."""
+    named = {*TERMINAL_WORDS, *_OPERANDS, *_AFTER_MODIFIERS}
+    modifiers = {t: _MODIFIER for t in modifier_tokens() if t not in named}
+    return MappingProxyType({**_OPERANDS, **modifiers, **_AFTER_MODIFIERS})
 
 
 class StandardSystem(System):
@@ -412,8 +432,11 @@ class StandardSystem(System):
         return _modifier_letters()
 
     def token_words(self) -> Mapping[str, str]:
-        """The tokens the rules of the modifier table begin with (:func:`.modifiers.modifier_tokens`), each "a
-        modifier", but those the core's table names already (``COMPARATOR``, "a comparison")."""
+        """The words of the grammar's own tokens, in the order a syntax error lists them: the sides of a die and an
+        operator after a term (tokens expected together), a number, a die, a function, the operators ``//`` and
+        ``^``, then each token the rules of the modifier table begin with
+        (:func:`.modifiers.modifier_tokens`), "a modifier", then a comparison (though one begins a success
+        count), a label, a description, a question."""
         return _token_words()
 
     def quick(self, expression: str, options: Mapping[str, Any]) -> tuple[Any, Callable[[], Plan] | None, Any] | None:
