@@ -30,13 +30,14 @@ Step = tuple[bool, Key, PMF]
 
 
 def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None, penetrate: bool = False,
-                 tolerance: float = 0.0, rounds: int = MAX_EXPLOSIONS) -> tuple[dict[Key, PMF], float]:
+                 tolerance: float = 0.0, rounds: int | None = None) -> tuple[dict[Key, PMF], float]:
     """``({key: masses of the total}, mass left out)``: the chains of throws of one die, each total kept apart by
     its key. The first throw is one of ``first`` (its key delta is its key), each added one of ``steps``; a chain
     goes on while its last throw explodes, at most ``depth`` added throws (None: no cap; 0: the first throw only),
-    at most ``rounds`` of added throws followed, none once the chains still going weigh at most ``tolerance``.
-    ``penetrate``: each added throw adds one less to the total. The mass left out is that of the chains still going
-    when the rounds stop."""
+    at most ``rounds`` of added throws followed (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS` with
+    more than ``tolerance`` left), none once the chains still going weigh at most ``tolerance``. ``penetrate``: each
+    added throw adds one less to the total. The mass left out is that of the chains still going when the rounds
+    stop."""
     capped = depth is not None and depth <= 0
     done: dict[Key, PMF] = {}
     going: dict[Key, PMF] = {}
@@ -44,8 +45,8 @@ def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None
         _put(going if on and not capped else done, key, masses)
     shift = -1 if penetrate else 0
     added = [(on, delta, masses.shift(shift)) for on, delta, masses in steps]
-    k = 0
-    while going and k < rounds and _weight(going) > tolerance:
+    k, most = 0, MAX_EXPLOSIONS if rounds is None else rounds
+    while going and k < most and _weight(going) > tolerance:
         k += 1
         last = depth is not None and k >= depth
         after: dict[Key, PMF] = {}
@@ -53,7 +54,10 @@ def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None
             for on, delta, step in added:
                 _put(after if on and not last else done, _plus(key, delta), masses + step)
         going = after
-    return done, _weight(going)
+    left = _weight(going)
+    if rounds is None and left > tolerance:
+        raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
+    return done, left
 
 
 def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas: np.ndarray | None = None) \
@@ -100,19 +104,17 @@ def _die_chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool
                 tolerance: float, added: Key) -> tuple[dict[Key, PMF], float]:
     """:func:`keyed_chains` of a die showing ``pmf`` (its first throw ``first`` when given), exploding on ``on``,
     each added throw adding ``added`` to the key; refused when every face explodes, or past
-    :data:`~diceengine.limits.MAX_EXPLOSIONS` added throws with more than ``tolerance`` left (no ``depth``)."""
+    :data:`~diceengine.limits.MAX_EXPLOSIONS` added throws with more than ``tolerance`` left (no ``depth``:
+    :func:`keyed_chains`)."""
     steps = _split(pmf, on, added)
     start = steps if first is None else _split(first, on)
     zero = tuple(0 for _ in added)
     start = [(go, zero, masses) for go, _, masses in start]
     if steps[1][2].mass >= 1.0 - 1e-15 and depth is None and start[1][2].mass > 0:
         raise DiceValueError(N_("every face explodes: the die never stops"))
-    unbounded = depth is None
-    done, left = keyed_chains(start, steps, depth, penetrate, tolerance if unbounded else 0.0,
-                              MAX_EXPLOSIONS if depth is None else max(depth, 0))
-    if unbounded and left > tolerance:
-        raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
-    return done, left
+    if depth is None:
+        return keyed_chains(start, steps, None, penetrate, tolerance)
+    return keyed_chains(start, steps, depth, penetrate, 0.0, max(depth, 0))
 
 
 def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, first: PMF | None = None,
