@@ -65,16 +65,19 @@ def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas
     """The faces ``values`` (integers, their chances ``probs``) as :data:`Step` s: those alike in whether they
     explode (``explodes``, a mask) and in their key delta (``deltas``: a row of integers a face; None: ``()``)
     together."""
-    kinds = explodes.astype(np.int64)[:, None] if deltas is None else \
-        np.column_stack([explodes.astype(np.int64), deltas.astype(np.int64)])
-    rows, which = np.unique(kinds, axis=0, return_inverse=True)
-    which = which.reshape(-1)
+    kind = explodes.astype(np.int64)
+    width = 2
+    for column in () if deltas is None else deltas.T:  # each part's distinct values numbered
+        seen, number = np.unique(column, return_inverse=True)
+        kind = kind + width * number.reshape(-1)
+        width *= len(seen)
     out: list[Step] = []
-    for i, row in enumerate(rows.tolist()):
-        pick = which == i
+    for k in np.unique(kind).tolist():
+        pick = np.flatnonzero(kind == k)
         vals = values[pick]
         low = int(vals.min())
-        out.append((bool(row[0]), tuple(row[1:]), PMF(low, np.bincount(vals - low, weights=probs[pick]))))
+        delta = () if deltas is None else tuple(deltas[pick[0]].tolist())
+        out.append((bool(k & 1), delta, PMF(low, np.bincount(vals - low, weights=probs[pick]))))
     return out
 
 

@@ -399,11 +399,12 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
         entries = codes * keys  # a unit's score follows from its sum (and its marks)
         cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
         s_lo, s_hi = spec.success_range if spec.success is not None else (lo, hi)
-    else:  # ... per-face success counts, state by state
-        cost = _counts_cost(cost, spec.sides, on, depth, codes, ranked)
+    else:  # ... every face counted: the chains keyed by their score (ranked) or summing it
+        cost = _counts_cost(spec, cost, on, depth, codes, ranked)
         keys = hi - lo + 1 if ranked else 1
         s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
         entries = keys * (s_hi - s_lo + 1)
+        cost = cost + Cost(2 * codes * entries * PYTHON_STEP, codes * entries)  # each chain read and placed
     s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
     if spec.explode_limit is None and not keeps_nothing(spec):
         cost = cost + cost  # truncated_mass() follows the units once more
@@ -440,12 +441,21 @@ def _sums_cost(spec: TermSpec, cost: Cost, on: Any, off: Any, depth: int, codes:
     return cost
 
 
-def _counts_cost(cost: Cost, sides: int, on: Any, depth: int, codes: int, ranked: bool) -> Cost:
-    """``cost`` and the per-face success counts followed state by state (``sides`` faces a throw, ``depth``
-    levels, ``ranked``: each chain's sum followed too)."""
-    states, steps = 1, 0.0
-    for i in range(depth):
-        states = (i + 1) * (on[-1] - on[0] + 1) * (2 * i + 3) if ranked else 2 * i + 3
-        states *= codes
-        steps += states * sides
-    return cost + Cost(2 * steps * PYTHON_STEP, states)
+def _counts_cost(spec: TermSpec, cost: Cost, on: Any, depth: int, codes: int, ranked: bool) -> Cost:
+    """``cost`` and the chains of a count of every face (:meth:`TermOdds._chain_units`), ``depth`` rounds: each key
+    still going convolved with each kind of throw (explodes or not, its score when ``ranked``, its mark when
+    tallied: ``codes`` counts of marks); ``ranked``, the chains' sums keyed by the score so far, else their scores
+    with no key but the marks."""
+    lo, hi = spec.success_range
+    scores = hi - lo + 1
+    faces = spec.faces[-1] - spec.faces[0] + 1 if spec.consecutive else max(spec.faces) - min(spec.faces) + 1
+    marks = 3 if spec.tally is not None else 1
+    kinds = min(spec.sides, 2 * marks * (scores if ranked else 1))
+    step = faces if ranked else scores  # the support of a kind of throw
+    work, cells = 3 * spec.sides * PYTHON_STEP, 0  # the faces split into kinds
+    for i in range(1, depth + 1):  # round i: i throws made, every one exploding
+        keys = codes * (i * (scores - 1) + 1 if ranked else 1)
+        length = i * ((on[-1] - on[0]) if ranked else scores - 1) + 1
+        work += keys * kinds * (length * step + NUMPY_CALL)
+        cells = max(cells, keys * kinds * (length + step))
+    return cost + Cost(work, cells)
