@@ -400,7 +400,10 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
         cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
         s_lo, s_hi = spec.success_range if spec.success is not None else (lo, hi)
     else:  # ... every face counted: the chains keyed by their score (ranked) or summing it
-        cost = _counts_cost(spec, cost, on, depth, codes, ranked)
+        # the rounds the chains run (the first face's chance to explode read after its re-rolls), one more for the
+        # rounding of the masses they weigh, at most the explosions' limit
+        rounds = min(chain_depth(spec) + 1, MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit)
+        cost = _counts_cost(spec, cost, on, rounds, codes, ranked)
         keys = hi - lo + 1 if ranked else 1
         s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
         entries = keys * (s_hi - s_lo + 1)
