@@ -39,10 +39,13 @@ def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None
     added throw adds one less to the total. The mass left out is that of the chains still going when the rounds
     stop."""
     capped = depth is not None and depth <= 0
-    done: dict[Key, PMF] = {}
+    done: dict[Key, list[PMF]] = {}  # each key's parts, mixed once at the end
     going: dict[Key, PMF] = {}
     for on, key, masses in first:
-        _put(going if on and not capped else done, key, masses)
+        if on and not capped:
+            _put(going, key, masses)
+        else:
+            done.setdefault(key, []).append(masses)
     shift = -1 if penetrate else 0
     added = [(on, delta, masses.shift(shift)) for on, delta, masses in steps]
     k, most = 0, MAX_EXPLOSIONS if rounds is None else rounds
@@ -52,12 +55,27 @@ def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None
         after: dict[Key, PMF] = {}
         for key, masses in going.items():
             for on, delta, step in added:
-                _put(after if on and not last else done, _plus(key, delta), masses + step)
+                if on and not last:
+                    _put(after, _plus(key, delta), masses + step)
+                else:
+                    done.setdefault(_plus(key, delta), []).append(masses + step)
         going = after
     left = _weight(going)
     if rounds is None and left > tolerance:
         raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
-    return done, left
+    return {key: _mixed(parts) for key, parts in done.items()}, left
+
+
+def _mixed(parts: list[PMF]) -> PMF:
+    """The masses of ``parts`` added outcome by outcome (disjoint chains: :meth:`PMF.mix` of them all at once)."""
+    parts = [part for part in parts if part.p.any()] or parts[:1]  # an empty part's offset means nothing
+    if len(parts) == 1:
+        return parts[0]
+    lo = min(part.offset for part in parts)
+    out = np.zeros(max(part.offset + len(part.p) for part in parts) - lo)
+    for part in parts:
+        out[part.offset - lo:part.offset - lo + len(part.p)] += part.p
+    return PMF(lo, out)
 
 
 def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas: np.ndarray | None = None) \
