@@ -142,8 +142,8 @@ class TermOdds:
 
     def _chain_units(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
         """:meth:`_units` of an exploding die: its chains (:func:`~diceengine.algebra.chains.keyed_chains`), each
-        the sum of its faces or, a success count of every face (``!`` with a count), its score, kept apart by the
-        score so far when the units are ranked (their sums read too) and by the critical marks when tallied."""
+        summing its faces or, when every face is counted (``!`` with a count, unranked), their scores; kept apart by
+        the score so far when the units are ranked (their sums read too) and by the critical marks when tallied."""
         spec = self.spec
         explode = spec.explode
         assert explode is not None
