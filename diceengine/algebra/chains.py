@@ -1,9 +1,13 @@
-"""An explosion chain on masses: a throw, thrown again and added while it shows an exploding face. Written once
-here; :class:`~diceengine.algebra.Die` reads its total and :class:`~diceengine.algebra.Throw` its parts."""
+"""An explosion chain on masses: a throw, thrown again and added while it shows an exploding face, its total kept
+apart by a key (:func:`keyed_chains`: the score so far, the counts of marked faces...). Written once here;
+:class:`~diceengine.algebra.Die` reads its total (:func:`chains_total`, the one-key case),
+:class:`~diceengine.algebra.Throw` its parts by added throws (:func:`chains`, keyed by that number) and the standard
+term's exact odds its scores and marks; a roll's and a sample's throws are :func:`roll_steps` and
+:func:`sample_steps`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
@@ -12,17 +16,126 @@ from diceengine.pmf import PMF
 
 from ..i18n import N_
 
-__all__ = ["chains", "chains_total", "roll_steps", "sample_steps"]
+__all__ = ["Key", "Step", "chains", "chains_total", "keyed_chains", "roll_steps", "sample_steps", "steps_of"]
 
 
 #: the mass an unbounded chain may leave out, by default
 TOLERANCE = TRUNCATION / 10
 
+#: what a chain's total is kept apart by (a tuple of integers, added part by part; ``()``: one total)
+Key = tuple[int, ...]
+#: a kind of throw: ``(explodes, key delta, masses)``, whether it is thrown again, what it adds to the key, and the
+#: chances of the values it adds to the total (as thrown: before any penetration)
+Step = tuple[bool, Key, PMF]
 
-def _split(pmf: PMF, on: frozenset[int]) -> tuple[PMF, PMF]:
-    """``(stops, goes on)``: the masses of the faces that do not explode, and of those that do."""
+
+def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None, penetrate: bool = False,
+                 tolerance: float = 0.0, rounds: int | None = None) -> tuple[dict[Key, PMF], float]:
+    """``({key: masses of the total}, mass left out)``: the chains of throws of one die, each total kept apart by
+    its key. The first throw is one of ``first`` (its key delta is its key), each added one of ``steps``; a chain
+    goes on while its last throw explodes, at most ``depth`` added throws (None: no cap; 0: the first throw only),
+    at most ``rounds`` of added throws followed (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS` with
+    more than ``tolerance`` left), none once the chains still going weigh at most ``tolerance``. ``penetrate``: each
+    added throw adds one less to the total. The mass left out is that of the chains still going when the rounds
+    stop."""
+    capped = depth is not None and depth <= 0
+    done: dict[Key, list[PMF]] = {}  # each key's parts, mixed once at the end
+    going: dict[Key, PMF] = {}
+    for on, key, masses in first:
+        if on and not capped:
+            _put(going, key, masses)
+        else:
+            done.setdefault(key, []).append(masses)
+    shift = -1 if penetrate else 0
+    added = [(on, delta, masses.shift(shift)) for on, delta, masses in steps]
+    k, most = 0, MAX_EXPLOSIONS if rounds is None else rounds
+    while going and k < most and _weight(going) > tolerance:
+        k += 1
+        last = depth is not None and k >= depth
+        after: dict[Key, PMF] = {}
+        for key, masses in going.items():
+            for on, delta, step in added:
+                if on and not last:
+                    _put(after, _plus(key, delta), masses + step)
+                else:
+                    done.setdefault(_plus(key, delta), []).append(masses + step)
+        going = after
+    left = _weight(going)
+    if rounds is None and left > tolerance:
+        raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
+    return {key: _mixed(parts) for key, parts in done.items()}, left
+
+
+def _mixed(parts: list[PMF]) -> PMF:
+    """The masses of ``parts`` added outcome by outcome (disjoint chains: :meth:`PMF.mix` of them all at once)."""
+    parts = [part for part in parts if part.p.any()] or parts[:1]  # an empty part's offset means nothing
+    if len(parts) == 1:
+        return parts[0]
+    lo = min(part.offset for part in parts)
+    out = np.zeros(max(part.offset + len(part.p) for part in parts) - lo)
+    for part in parts:
+        out[part.offset - lo:part.offset - lo + len(part.p)] += part.p
+    return PMF(lo, out)
+
+
+def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas: np.ndarray | None = None) \
+        -> list[Step]:
+    """The faces ``values`` (integers, their chances ``probs``) as :data:`Step` s: those alike in whether they
+    explode (``explodes``, a mask) and in their key delta (``deltas``: a row of integers a face; None: ``()``)
+    together."""
+    kind = explodes.astype(np.int64)
+    width = 2
+    for column in () if deltas is None else deltas.T:  # each part's distinct values numbered
+        seen, number = np.unique(column, return_inverse=True)
+        kind = kind + width * number.reshape(-1)
+        width *= len(seen)
+    out: list[Step] = []
+    for k in np.unique(kind).tolist():
+        pick = np.flatnonzero(kind == k)
+        vals = values[pick]
+        low = int(vals.min())
+        delta = () if deltas is None else tuple(deltas[pick[0]].tolist())
+        out.append((bool(k & 1), delta, PMF(low, np.bincount(vals - low, weights=probs[pick]))))
+    return out
+
+
+def _put(table: dict[Key, PMF], key: Key, masses: PMF) -> None:
+    """Add ``masses`` to the chains of ``key`` in ``table``."""
+    found = table.get(key)
+    table[key] = masses if found is None else found.mix(masses)
+
+
+def _plus(key: Key, delta: Key) -> Key:
+    """``key`` moved by ``delta``, part by part."""
+    return tuple(a + b for a, b in zip(key, delta)) if delta else key
+
+
+def _weight(table: dict[Key, PMF]) -> float:
+    """The mass of the chains of ``table``."""
+    return sum(masses.mass for masses in table.values())
+
+
+def _split(pmf: PMF, on: frozenset[int], key: Key = ()) -> list[Step]:
+    """``[stops, goes on]``: the masses of the faces that do not explode and of those that do, with ``key``."""
     mask = np.isin(pmf.values, np.fromiter(on, dtype=np.int64))
-    return PMF(pmf.offset, np.where(mask, 0.0, pmf.p)), PMF(pmf.offset, np.where(mask, pmf.p, 0.0))
+    return [(False, key, PMF(pmf.offset, np.where(mask, 0.0, pmf.p))), (True, key, PMF(pmf.offset, np.where(mask, pmf.p, 0.0)))]
+
+
+def _die_chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, first: PMF | None,
+                tolerance: float, added: Key) -> tuple[dict[Key, PMF], float]:
+    """:func:`keyed_chains` of a die showing ``pmf`` (its first throw ``first`` when given), exploding on ``on``,
+    each added throw adding ``added`` to the key; refused when every face explodes, or past
+    :data:`~diceengine.limits.MAX_EXPLOSIONS` added throws with more than ``tolerance`` left (no ``depth``:
+    :func:`keyed_chains`)."""
+    steps = _split(pmf, on, added)
+    start = steps if first is None else _split(first, on)
+    zero = tuple(0 for _ in added)
+    start = [(go, zero, masses) for go, _, masses in start]
+    if steps[1][2].mass >= 1.0 - 1e-15 and depth is None and start[1][2].mass > 0:
+        raise DiceValueError(N_("every face explodes: the die never stops"))
+    if depth is None:
+        return keyed_chains(start, steps, None, penetrate, tolerance)
+    return keyed_chains(start, steps, depth, penetrate, 0.0, max(depth, 0))
 
 
 def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, first: PMF | None = None,
@@ -30,42 +143,20 @@ def chains(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, fir
     """``(k, masses)``: the totals of the throws of one die that added exactly ``k`` throws, weighted by their
     chance. Each throw shows ``pmf`` (the first one ``first`` when given: a face kept after re-rolls); a throw
     explodes on a face of ``on``, at most ``depth`` more throws (None: until the chains still going weigh at most
-    ``tolerance``); ``penetrate``: each added throw counts one less. The last item has ``k = -1`` and the mass
-    left out (empty when nothing was)."""
-    stop, go = _split(pmf, on)
-    start_stop, start_go = (stop, go) if first is None else _split(first, on)
-    if go.mass >= 1.0 - 1e-15 and depth is None and start_go.mass > 0:
-        raise DiceValueError(N_("every face explodes: the die never stops"))
-    if depth is not None and depth <= 0:
-        yield 0, start_stop.mix(start_go)
-        return
-    yield 0, start_stop
-    prefix, k = start_go, 1
-    while True:
-        if prefix.mass <= 0 or (depth is None and prefix.mass <= tolerance):
-            yield -1, prefix if prefix.mass > 0 else PMF.point(0, 0.0)
-            return
-        if depth is None and k > MAX_EXPLOSIONS:
-            raise DiceLimitError(N_("more than {max_explosions} explosions of one die"), max_explosions=MAX_EXPLOSIONS)
-        shift = -1 if penetrate else 0
-        if depth is not None and k == depth:
-            yield k, prefix + pmf.shift(shift)
-            return
-        yield k, prefix + stop.shift(shift)
-        prefix = prefix + go.shift(shift)
-        k += 1
+    ``tolerance``); ``penetrate``: each added throw counts one less. Without ``depth``, the last item has
+    ``k = -1`` and the mass left out (at 0)."""
+    done, left = _die_chains(pmf, on, depth, penetrate, first, tolerance, (1,))
+    for (k,), masses in sorted(done.items()):
+        yield k, masses
+    if depth is None:
+        yield -1, PMF.point(0, left)
 
 
 def chains_total(pmf: PMF, on: frozenset[int], depth: int | None, penetrate: bool, first: PMF | None = None,
                  tolerance: float = TOLERANCE) -> tuple[PMF, float]:
     """The total of one exploding throw (:func:`chains` mixed) and the mass left out."""
-    out, left = PMF.point(0, 0.0), 0.0
-    for k, part in chains(pmf, on, depth, penetrate, first, tolerance):
-        if k < 0:
-            left = part.mass
-        else:
-            out = out.mix(part)
-    return out, left
+    done, left = _die_chains(pmf, on, depth, penetrate, first, tolerance, ())
+    return done.get((), PMF.point(0, 0.0)), left
 
 
 def _past(k: int, depth: int | None, what: str) -> bool:

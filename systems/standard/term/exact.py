@@ -8,7 +8,7 @@ from functools import partial
 from math import comb
 from typing import Any
 
-from diceengine.algebra.chains import chains_total
+from diceengine.algebra.chains import Key, Step, keyed_chains, steps_of
 from diceengine.algebra.rerolls import ranks_left
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
@@ -34,7 +34,17 @@ from diceengine.records import replace
 from .chains import bounds, chain_depth, chain_tolerance, first_face, first_face_arrays
 from .each_die import MAX_UNIQUE_STATES, EachDie
 from .faces import split_faces
-from .scores import face_score, keeps_nothing, marks_per_unit, score_array, score_of, tallied_range, unique_test
+from .scores import (
+    base_array,
+    face_score,
+    keeps_nothing,
+    mark_array,
+    marks_per_unit,
+    score_array,
+    score_of,
+    tallied_range,
+    unique_test,
+)
 from .spec import TermSpec
 
 
@@ -118,125 +128,70 @@ class TermOdds:
     def _units(self) -> tuple[dict[tuple[int, int], float], float]:
         """Joint distribution of (sort key, score) of one unit, and the mass truncated."""
         spec = self.spec
-        counting = spec.success is not None
-        score_face = partial(face_score, spec) if counting else (lambda f: f)
         first = first_face(spec)
         _steps(first_face_steps(spec))
-        if spec.tally is not None:
-            score_face = partial(score_of, spec)
-        if spec.explode is None:
-            _steps(len(first))
-            out: dict[tuple[int, int], float] = {}
-            for f, p in first.items():
-                key = (f, score_face(f))
-                out[key] = out.get(key, 0.0) + p
-            return out, 0.0
-        per_count = counting and not spec.compound
-        tolerance = chain_tolerance(spec)
-        if not per_count and spec.tally is not None:
-            return self._marked_chains(first)
-        if not per_count:
-            return self._chain_sums(first, score_face if counting else None, tolerance)
-        most = chain_depth(spec) if spec.tally is not None else MAX_EXPLOSIONS  # the widths of the tally
-        pen = int(spec.penetrate)
-        ranked = _ranked(spec)
-        done: dict[tuple[int, int], float] = {}
-        going: dict[tuple[int, int], float] = {}
+        if spec.explode is not None:
+            return self._chain_units(first)
+        score_face = partial(score_of, spec) if spec.tally is not None or spec.success is not None else (lambda f: f)
+        _steps(len(first))
+        out: dict[tuple[int, int], float] = {}
         for f, p in first.items():
-            state = (f if ranked else 0, score_face(f))
-            target = going if spec.explode.test(f) else done
-            target[state] = target.get(state, 0.0) + p
-        depth = 0
-        while going and sum(going.values()) > tolerance and depth < most:
-            depth += 1
-            last = spec.explode_limit is not None and depth >= spec.explode_limit
-            nxt: dict[tuple[int, int], float] = {}
-            for (total, sc), p in going.items():
-                for f in spec.faces:
-                    g = f - pen
-                    state = (total + g if ranked else 0, sc + score_face(g))
-                    target = nxt if spec.explode.test(f) and not last else done
-                    target[state] = target.get(state, 0.0) + p / spec.sides
-            _steps(len(going) * spec.sides)
-            going = nxt
-        return done, sum(going.values())
+            key = (f, score_face(f))
+            out[key] = out.get(key, 0.0) + p
+        return out, 0.0
 
-    def _chain_sums(self, first: dict[int, float], score: Any, tolerance: float) \
-            -> tuple[dict[tuple[int, int], float], float]:
-        """Units of an exploding die whose key is the sum of its chain (numpy convolutions)."""
+    def _chain_units(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
+        """:meth:`_units` of an exploding die: its chains (:func:`~diceengine.algebra.chains.keyed_chains`), each
+        summing its faces or, when every face is counted (``!`` with a count, unranked), their scores; kept apart by
+        the score so far when the units are ranked (their sums read too) and by the critical marks when tallied."""
         spec = self.spec
         explode = spec.explode
         assert explode is not None
-        on, _ = split_faces(spec.faces, explode)
-        _steps(3 * len(first))  # split in two (each face tested), then tabled
-        done, left = chains_total(PMF.from_counts(spec.faces), frozenset(on), spec.explode_limit, spec.penetrate,
-                                  first=PMF.from_mapping(first), tolerance=tolerance)
-        out: dict[tuple[int, int], float] = {}
-        listed = done.items()
-        _steps(len(done.p) + len(listed))  # every cell of the sums read, every result placed
-        for total, p in listed:
-            key = (total, score(total) if score is not None else total)
-            out[key] = out.get(key, 0.0) + p
-        return out, left
-
-    def _marked_chains(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
-        """:meth:`_chain_sums` of a tallied term (:func:`.scores.with_tally`): the chains' sums followed apart for each
-        count of marked faces (numpy convolutions), every face marked as recorded (one less for a penetrating
-        added die), the score (the sum, or compound: its success score) tallied with the counts at the end."""
-        spec = self.spec
-        explode = spec.explode
-        assert explode is not None and spec.tally is not None
+        per_count = spec.success is not None and not spec.compound
+        ranked = per_count and _ranked(spec)
+        scored = per_count and not ranked  # the chain's value is its score: its sum is never read
         pen = int(spec.penetrate)
-        ws, wf = spec.tally[2], spec.tally[3]
-        Code = tuple[int, int]
 
-        def mark(v: Any) -> Any:  # 0: none, 1: success, 2: failure (arrays)
-            crit_s = spec.crit_success.test(v) if spec.crit_success is not None else np.zeros(np.shape(v), bool)
-            crit_f = spec.crit_failure.test(v) & ~crit_s if spec.crit_failure is not None else crit_s & False
-            return crit_s * 1 + crit_f * 2
+        def kinds(values: np.ndarray, probs: np.ndarray, shift: int) -> list[Step]:  # recorded: values - shift
+            recorded = values - shift
+            keys = ([base_array(spec, recorded)] if ranked else []) + \
+                ([mark_array(spec, recorded)] if spec.tally is not None else [])
+            return steps_of(base_array(spec, recorded) if scored else values, probs, explode.test(values),
+                            np.column_stack(keys) if keys else None)
 
-        def put(table: dict[Code, PMF], code: Code, part: PMF) -> None:
-            found = table.get(code)
-            table[code] = part if found is None else found.mix(part)
-
-        shifts = {0: (0, 0), 1: (1, 0), 2: (0, 1)}
-        going: dict[Code, PMF] = {}
-        done: dict[Code, PMF] = {}
-        firsts: dict[tuple[bool, int], dict[int, float]] = {}
-        for f, p in first.items():
-            cls = firsts.setdefault((bool(explode.test(f)), int(mark(f))), {})
-            cls[f] = cls.get(f, 0.0) + p
-        for (on, m), table in firsts.items():
-            put(going if on else done, shifts[m], PMF.from_mapping(table))
+        firsts = np.fromiter(first, dtype=np.int64, count=len(first))
+        start = kinds(firsts, np.fromiter(first.values(), dtype=np.float64, count=len(first)), 0)
         thrown = spec.faces.take(np.arange(spec.sides)) if not isinstance(spec.faces, range) else \
             np.arange(spec.faces.start, spec.faces.stop)
-        recorded = thrown - pen
-        ons, marks = explode.test(thrown), mark(recorded)
-        steps: list[tuple[bool, Code, PMF]] = []
-        for on in (True, False):
-            for m in (0, 1, 2):
-                pick = (ons == on) & (marks == m)
-                if pick.any():
-                    vals = recorded[pick]
-                    low = int(vals.min())
-                    steps.append((on, shifts[m], PMF(low, np.bincount(vals - low) / spec.sides)))
-        depth, most = 0, chain_depth(spec)
-        while going and depth < most:
-            depth += 1
-            last = spec.explode_limit is not None and depth >= spec.explode_limit
-            nxt: dict[Code, PMF] = {}
-            for (cs, cf), chains in going.items():
-                for on, (ds, df), step in steps:
-                    put(nxt if on and not last else done, (cs + ds, cf + df), chains + step)
-            going = nxt
-        out: dict[tuple[int, int], float] = {}
+        steps = kinds(thrown, np.full(spec.sides, 1 / spec.sides), pen)
+        _steps(3 * len(first))  # the first faces listed, split and tabled
+        done, left = keyed_chains(start, steps, spec.explode_limit, spec.penetrate and not scored,
+                                  *_chain_limits(spec, per_count))
+        return self._placed(done, ranked, scored), left
+
+    def _placed(self, done: dict[Key, PMF], ranked: bool, scored: bool) -> dict[tuple[int, int], float]:
+        """The units' ``{(sort key, score): probability}`` from their chains (:meth:`_chain_units`): the key a
+        chain's sum (0 when not ranked), the score the chain's score (its key's first part, ranked), or its sum's,
+        with its marks when tallied (the key's last part)."""
+        spec = self.spec
+        tallied = spec.tally is not None
         counting = spec.success is not None
-        for (cs, cf), sums in done.items():
-            tally = ws * cs + wf * cf
-            for total, p in sums.items():
-                key = (total, (face_score(spec, total) if counting else total) + tally)
-                out[key] = out.get(key, 0.0) + p
-        return out, sum(chains.mass for chains in going.values())
+        out: dict[tuple[int, int], float] = {}
+        cells = 0
+        for key, masses in done.items():
+            marks = key[-1] if tallied else 0
+            listed = masses.items()
+            cells += len(masses.p) + len(listed)
+            for value, p in listed:
+                if ranked:
+                    unit = (value, key[0] + marks)
+                elif scored:
+                    unit = (0, value + marks)
+                else:
+                    unit = (value, (face_score(spec, value) if counting else value) + marks)
+                out[unit] = out.get(unit, 0.0) + p
+        _steps(cells)  # every cell of the chains read, every result placed
+        return out
 
     def _unique_pmf(self) -> PMF:
         """Exact odds of unique dice: the multiset of faces followed die by die."""
@@ -276,6 +231,18 @@ class TermOdds:
                 value = sum(score_of(spec, f) for f in kept)
             out[value] = out.get(value, 0.0) + p
         return PMF.from_mapping(out)
+
+
+def _chain_limits(spec: TermSpec, per_count: bool) -> tuple[float, int | None]:
+    """``(tolerance, rounds)`` of a unit's chains (:func:`~diceengine.algebra.chains.keyed_chains`): a chain's sum
+    unbounded, until the chains' tolerance (refused past the explosions' limit); tallied, the depth the tally is
+    wide enough for (:func:`.chains.chain_depth`); counted face by face, until the tolerance, at most that depth."""
+    tolerance = chain_tolerance(spec)
+    if per_count:
+        return tolerance, chain_depth(spec) if spec.tally is not None else MAX_EXPLOSIONS
+    if spec.tally is not None:
+        return 0.0, chain_depth(spec)
+    return (tolerance, None) if spec.explode_limit is None else (0.0, spec.explode_limit)
 
 
 def first_face_steps(spec: TermSpec) -> int:
@@ -432,11 +399,15 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
         entries = codes * keys  # a unit's score follows from its sum (and its marks)
         cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
         s_lo, s_hi = spec.success_range if spec.success is not None else (lo, hi)
-    else:  # ... per-face success counts, state by state
-        cost = _counts_cost(cost, spec.sides, on, depth, codes, ranked)
+    else:  # ... every face counted: the chains keyed by their score (ranked) or summing it
+        # the rounds the chains run (the first face's chance to explode read after its re-rolls), one more for the
+        # rounding of the masses they weigh, at most the explosions' limit
+        rounds = min(chain_depth(spec) + 1, MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit)
+        cost = _counts_cost(spec, cost, on, rounds, codes, ranked)
         keys = hi - lo + 1 if ranked else 1
         s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
         entries = keys * (s_hi - s_lo + 1)
+        cost = cost + Cost(2 * codes * entries * PYTHON_STEP, codes * entries)  # each chain read and placed
     s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
     if spec.explode_limit is None and not keeps_nothing(spec):
         cost = cost + cost  # truncated_mass() follows the units once more
@@ -473,12 +444,21 @@ def _sums_cost(spec: TermSpec, cost: Cost, on: Any, off: Any, depth: int, codes:
     return cost
 
 
-def _counts_cost(cost: Cost, sides: int, on: Any, depth: int, codes: int, ranked: bool) -> Cost:
-    """``cost`` and the per-face success counts followed state by state (``sides`` faces a throw, ``depth``
-    levels, ``ranked``: each chain's sum followed too)."""
-    states, steps = 1, 0.0
-    for i in range(depth):
-        states = (i + 1) * (on[-1] - on[0] + 1) * (2 * i + 3) if ranked else 2 * i + 3
-        states *= codes
-        steps += states * sides
-    return cost + Cost(2 * steps * PYTHON_STEP, states)
+def _counts_cost(spec: TermSpec, cost: Cost, on: Any, depth: int, codes: int, ranked: bool) -> Cost:
+    """``cost`` and the chains of a count of every face (:meth:`TermOdds._chain_units`), ``depth`` rounds: each key
+    still going convolved with each kind of throw (explodes or not, its score when ``ranked``, its mark when
+    tallied: ``codes`` counts of marks); ``ranked``, the chains' sums keyed by the score so far, else their scores
+    with no key but the marks."""
+    lo, hi = spec.success_range
+    scores = hi - lo + 1
+    faces = spec.faces[-1] - spec.faces[0] + 1 if spec.consecutive else max(spec.faces) - min(spec.faces) + 1
+    marks = 3 if spec.tally is not None else 1
+    kinds = min(spec.sides, 2 * marks * (scores if ranked else 1))
+    step = faces if ranked else scores  # the support of a kind of throw
+    work, cells = 3 * spec.sides * PYTHON_STEP, 0  # the faces split into kinds
+    for i in range(1, depth + 1):  # round i: i throws made, every one exploding
+        keys = codes * (i * (scores - 1) + 1 if ranked else 1)
+        length = i * ((on[-1] - on[0]) if ranked else scores - 1) + 1
+        work += keys * kinds * (length * step + NUMPY_CALL)
+        cells = max(cells, keys * kinds * (length + step))
+    return cost + Cost(work, cells)
