@@ -182,6 +182,8 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
                 total += layout[2]
         elif kind >= _OBJECT:
             total += _instance(o, layout, seen, push, extend) + (layout[2] if later else 0)
+        elif kind == _SEQUENCE:  # the commonest container: walked here
+            extend(o)
         else:
             _contents(o, kind, push, extend)
     return total
@@ -210,10 +212,8 @@ def _instance(o: Any, layout: tuple[int, tuple[Any, ...], int], seen: set[int], 
 
 
 def _contents(o: Any, kind: int, push: Callable[[Any], None], extend: Callable[[Iterable[Any]], None]) -> None:
-    """What :func:`footprint` walks next in ``o``, a container, a function, a bound method or an array of ``kind``."""
-    if kind == _SEQUENCE:
-        extend(o)
-    elif kind == _DICT:
+    """What :func:`footprint` walks next in ``o``, a dictionary, a function, a bound method or an array of ``kind``."""
+    if kind == _DICT:
         extend(o.keys())
         extend(o.values())
     elif kind == _METHOD:
