@@ -272,8 +272,9 @@ class PlanCache:
         self.bytes = 0
         #: a shape of plans -> bytes of its reference plan, its texts aside (see the module docstring)
         self._shapes: dict[Hashable, int] = {}
-        #: meaning -> the bytes its plan counts until measured (its shape's bound), oldest first
-        self._pending: dict[Hashable, int] = {}
+        #: meaning -> (bytes its plan counts until measured: its shape's bound, its shape, bytes of its texts), oldest
+        #: first
+        self._pending: dict[Hashable, tuple[int, Hashable, int]] = {}
 
     def plan_bytes(self, plan: Any, limit: int = 1 << 30) -> int:
         """Bytes counted for ``plan``: from its shape when it says one (the shape measured now if it was not), else its
@@ -291,14 +292,15 @@ class PlanCache:
             base = self._shapes[shape] = footprint(largest) - largest.footprint_shape()[1]
         return base + texts + SHAPE_SLACK
 
-    def _first_bytes(self, plan: Any, limit: int) -> tuple[int, bool]:
-        """``(bytes, measured)`` a new plan counts: :meth:`plan_bytes` but for a plan of a shape not measured yet,
-        which counts its shape's bound, unmeasured (walks nothing), unless that bound passes ``limit``."""
+    def _first_bytes(self, plan: Any, limit: int) -> tuple[int, tuple[Hashable, int] | None]:
+        """``(bytes, unmeasured)`` a new plan counts: :meth:`plan_bytes` but for a plan of a shape not measured yet,
+        which counts its shape's bound, unmeasured (walks nothing; ``unmeasured``: its shape and the bytes of its
+        texts, else ``None``), unless that bound passes ``limit``."""
         says = getattr(plan, "footprint_shape", None)
         shaped = says() if says is not None else None
         if shaped is not None and shaped[0] not in self._shapes and shaped[3] + shaped[1] <= limit:
-            return shaped[3] + shaped[1], False
-        return self.plan_bytes(plan, limit), True
+            return shaped[3] + shaped[1], (shaped[0], shaped[1])
+        return self.plan_bytes(plan, limit), None
 
     def get(self, spelling: Hashable) -> Any:
         """The plan of this spelling, or ``None``."""
@@ -324,7 +326,7 @@ class PlanCache:
         """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
         spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the
         plan was just built (not found by :meth:`by_meaning`): counted before the meaning is looked up, once."""
-        size: tuple[int, bool] | None = None
+        size: tuple[int, tuple[Hashable, int] | None] | None = None
         if new:
             size = self._first_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
             if size[0] > self.max_plan_bytes:
@@ -333,7 +335,7 @@ class PlanCache:
             self._put(spelling, meaning, plan, expression, size)
 
     def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str,
-             size: tuple[int, bool] | None) -> None:
+             size: tuple[int, tuple[Hashable, int] | None] | None) -> None:
         found = self._enter(spelling, meaning, plan, size)
         if found is None:
             return
@@ -354,8 +356,8 @@ class PlanCache:
             else:
                 self._drop(next(iter(self._meanings)))
 
-    def _enter(self, spelling: Hashable, meaning: Hashable, plan: Any, size: tuple[int, bool] | None) \
-            -> tuple[Hashable, list[Any], bool] | None:
+    def _enter(self, spelling: Hashable, meaning: Hashable, plan: Any,
+               size: tuple[int, tuple[Hashable, int] | None] | None) -> tuple[Hashable, list[Any], bool] | None:
         """``(meaning, entry, whole)``: the entry of ``meaning`` (keyed by ``spelling`` when the meaning is
         unhashable) with ``plan`` counted in it when new (``size``: what :meth:`_first_bytes` said, ``None`` for a
         plan found by :meth:`by_meaning`); ``whole``: a second plan of the meaning, counted whole. ``None``: not
@@ -387,17 +389,19 @@ class PlanCache:
             self._count(meaning, size)
         return meaning, found, whole
 
-    def _count(self, meaning: Hashable, size: tuple[int, bool]) -> None:
-        """A new meaning's plan counted, at ``size`` (its bound until measured, when not ``size[1]``)."""
+    def _count(self, meaning: Hashable, size: tuple[int, tuple[Hashable, int] | None]) -> None:
+        """A new meaning's plan counted, at ``size`` (:meth:`_first_bytes`: its bound until measured)."""
         self.bytes += size[0]
-        if not size[1]:
-            self._pending[meaning] = size[0]
+        if size[1] is not None:
+            self._pending[meaning] = (size[0], *size[1])
 
     def _measure(self, meaning: Hashable) -> None:
-        """The plan of ``meaning``, counted at its shape's bound, measured: its count made exact."""
-        bound = self._pending.pop(meaning)
+        """The plan of ``meaning``, counted at its shape's bound, measured: its count made exact (from its shape's
+        size once known: no call on the plan)."""
+        bound, shape, texts = self._pending.pop(meaning)
         entry = self._meanings[meaning]
-        change = self.plan_bytes(entry[0]) - bound
+        base = self._shapes.get(shape)
+        change = (self.plan_bytes(entry[0]) if base is None else base + texts + SHAPE_SLACK) - bound
         entry[1] += change
         self.bytes += change
 

@@ -124,8 +124,8 @@ class Eager(PlanCache):
     """The plan cache measuring every plan when it is put (its shape measured at once): what the cache kept and
     dropped before plans were counted at their bound."""
 
-    def _first_bytes(self, plan: Any, limit: int) -> tuple[int, bool]:
-        return self.plan_bytes(plan, limit), True
+    def _first_bytes(self, plan: Any, limit: int) -> tuple[int, None]:
+        return self.plan_bytes(plan, limit), None
 
 
 def _stream(n: int, seed: int) -> list[tuple[str, Any]]:
@@ -194,3 +194,19 @@ def test_nothing_waits_to_be_measured_once_its_meaning_went() -> None:
         assert cache.bytes == sum(entry[1] for entry in cache._meanings.values()) <= cache.max_bytes
     cache.clear()
     assert cache._pending == {} and cache.bytes == 0
+
+
+def test_plans_of_one_shape_measured_later_count_what_measuring_them_at_once_counts() -> None:
+    # several plans of a shape not measured wait; the first measured measures the shape, the others count its size
+    # and their own texts: each what a cache measuring every plan when put counts it
+    lazy, eager = PlanCache(), Eager()
+    texts = ["2d6dl1", "2d8dl1", "2d100000dl1", "2D12DL1", "2d4dl1"]
+    for i, text in enumerate(texts):
+        plan = _built(text)
+        for cache in (lazy, eager):
+            cache.put(("standard", text), ("m", i), plan, text, new=True)
+    assert list(lazy._pending) == [("m", i) for i in range(len(texts))] and eager._pending == {}
+    for i in range(len(texts)):
+        lazy._measure(("m", i))
+    assert [e[1] for e in lazy._meanings.values()] == [e[1] for e in eager._meanings.values()]
+    assert lazy.bytes == eager.bytes and lazy._pending == {}
