@@ -280,7 +280,10 @@ class PlanCache:
         """Bytes counted for ``plan``: from its shape when it says one (the shape measured now if it was not), else its
         :func:`footprint` (past ``limit``: only known to exceed it)."""
         says = getattr(plan, "footprint_shape", None)
-        shaped = says() if says is not None else None
+        return self._bytes(plan, says() if says is not None else None, limit)
+
+    def _bytes(self, plan: Any, shaped: tuple[Hashable, int, Any, int] | None, limit: int) -> int:
+        """:meth:`plan_bytes` of ``plan``, given what it says of its shape (``shaped``)."""
         if shaped is None:
             return footprint(plan, limit)
         shape, texts, reference, _ = shaped
@@ -300,7 +303,7 @@ class PlanCache:
         shaped = says() if says is not None else None
         if shaped is not None and shaped[0] not in self._shapes and shaped[3] + shaped[1] <= limit:
             return shaped[3] + shaped[1], (shaped[0], shaped[1])
-        return self.plan_bytes(plan, limit), None
+        return self._bytes(plan, shaped, limit), None
 
     def get(self, spelling: Hashable) -> Any:
         """The plan of this spelling, or ``None``."""
