@@ -11,7 +11,8 @@ slowest rows.
 
 Goal (issue 33): the median first call at most 0.5x icepool's, none slower than 2x.
 
-``python -m benchmarks.exact_random [--count N] [--seed S] [--rounds R]``; skipped cleanly when icepool is not installed.
+``python -m benchmarks.exact_random [--count N] [--seed S] [--rounds R] [--rows FILE]``; skipped cleanly when icepool
+is not installed. ``--rows``: every row's times written to ``FILE`` as JSON (to compare two trees row by row).
 """
 
 from __future__ import annotations
@@ -158,11 +159,14 @@ def measure(pairs: list[tuple[str, str]], rounds: int = 3, chunk: int = 50) -> l
     return list(best.values())
 
 
-def run(count: int = 300, seed: int = 1, rounds: int = 3) -> Iterator[str]:
+def run(count: int = 300, seed: int = 1, rounds: int = 3, rows_file: str | None = None) -> Iterator[str]:
     if not available():
         yield "exact odds against icepool on random expressions: skipped (pip install icepool)"
         return
     rows = measure(expressions(count, seed), rounds)
+    if rows_file is not None:
+        with open(rows_file, "w", encoding="utf-8") as out:
+            json.dump(rows, out)
     ratios = sorted((float(r["ours"]) / float(r["peer"]), str(r["expr"])) for r in rows)
     median = statistics.median(r for r, _ in ratios)
     worst = ratios[-1][0]
@@ -185,8 +189,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rows", help="write every row's times to this file (JSON)")
     args = parser.parse_args()
-    for line in run(args.count, args.seed, args.rounds):
+    for line in run(args.count, args.seed, args.rounds, args.rows):
         print(line, flush=True)
 
 

@@ -13,10 +13,13 @@ Two levels:
 Plans are measured (:func:`footprint`), spellings too, and the total is kept under :data:`MAX_BYTES`:
 the oldest meaning goes first, with its spellings. A plan larger than :data:`MAX_PLAN_BYTES` is used
 but not kept. A plan that says its shape (``plan.footprint_shape()``: plans of one shape hold the same objects,
-only their texts differ) is not walked, but the first of its shape: with the second, the largest plan of the
-shape is measured once, its texts aside, and each plan of the shape counts that, its own texts and
-:data:`SHAPE_SLACK` (the numbers a plan holds may take a few bytes more than the reference's);
-``tests/test_quick_path.py`` checks that this is never less than what the plan holds.
+only their texts differ) is not walked: the largest plan of its shape is measured once, its texts aside, and each
+plan of the shape counts that, its own texts and :data:`SHAPE_SLACK` (the numbers a plan holds may take a few bytes
+more than the reference's); ``tests/test_quick_path.py`` checks that this is never less than what the plan holds.
+That measuring waits until the cache must make room: until then a plan of a shape not yet measured counts the
+bound its shape says (what no plan of the shape exceeds, ``tests/test_plan_cache.py``), and when the total passes
+:data:`MAX_BYTES` those plans are measured, the oldest first, before any meaning goes. So a never-seen expression's
+first call walks nothing, and what is kept and dropped is what measuring every plan at once would keep and drop.
 
 The exact distributions of the meanings kept are remembered too (:meth:`PlanCache.answer`), measured from the
 arrays they hold and kept under :data:`MAX_ANSWER_BYTES` (the least recently asked goes first; one larger than
@@ -30,7 +33,7 @@ from __future__ import annotations
 import sys
 import types
 from _thread import RLock  # threading's own lock, without importing threading on a first roll
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from functools import partial
 from gc import get_referents
 from operator import is_not
@@ -173,40 +176,55 @@ def footprint(obj: Any, limit: int = 1 << 30, later: bool = True) -> int:
             total += getsize(o) if kind == _LEAF else layout[2]
             continue
         total += getsize(o)  # an array: its buffer included when it owns one
-        if kind >= _OBJECT:
+        if kind == _SLOTS_HELD:  # the commonest instance: what its slots hold, read in one call (its class: skipped)
+            extend(filter(_held, get_referents(o)))
             if later:
                 total += layout[2]
-            if kind == _SLOTS_HELD:
-                extend(filter(_held, get_referents(o)))  # its class too: skipped
-                continue
-            if kind == _OBJECT:
-                d = getattr(o, "__dict__", None)
-                if d is not None and id(d) not in seen:
-                    see(id(d))
-                    total += getsize(d)
-                    extend(filter(_held, d.values()))  # the attribute names are the class's; None is shared
-            for slot in layout[1]:
-                try:
-                    value = slot.__get__(o, cls)
-                except AttributeError:  # an unset slot: nothing held
-                    continue
-                if value is not None:
-                    push(value)
-        elif kind == _SEQUENCE:
+        elif kind >= _OBJECT:
+            total += _instance(o, layout, seen, push, extend) + (layout[2] if later else 0)
+        elif kind == _SEQUENCE:  # the commonest container: walked here
             extend(o)
-        elif kind == _DICT:
-            extend(o.keys())
-            extend(o.values())
-        elif kind == _METHOD:
-            push(o.__self__)
-        elif kind == _FUNCTION:
-            cells = o.__closure__
-            if cells:
-                extend(get_referents(*cells))  # what each cell holds (an empty one: nothing)
-            extend(o.__defaults__ or ())
-        elif o.base is not None:  # an array: what it views
-            push(o.base)
+        else:
+            _contents(o, kind, push, extend)
     return total
+
+
+def _instance(o: Any, layout: tuple[int, tuple[Any, ...], int], seen: set[int], push: Callable[[Any], None],
+              extend: Callable[[Iterable[Any]], None]) -> int:
+    """What :func:`footprint` finds in an instance ``o`` (not of a :data:`_SLOTS_HELD` class): its ``__dict__``'s
+    values and its slots' values, to be walked; returns the bytes of its ``__dict__`` when not seen before."""
+    total = 0
+    if layout[0] == _OBJECT:
+        d = getattr(o, "__dict__", None)
+        if d is not None and id(d) not in seen:
+            seen.add(id(d))
+            total = sys.getsizeof(d)
+            extend(filter(_held, d.values()))  # the attribute names are the class's; None is shared
+    cls = type(o)
+    for slot in layout[1]:
+        try:
+            value = slot.__get__(o, cls)
+        except AttributeError:  # an unset slot: nothing held
+            continue
+        if value is not None:
+            push(value)
+    return total
+
+
+def _contents(o: Any, kind: int, push: Callable[[Any], None], extend: Callable[[Iterable[Any]], None]) -> None:
+    """What :func:`footprint` walks next in ``o``, a dictionary, a function, a bound method or an array of ``kind``."""
+    if kind == _DICT:
+        extend(o.keys())
+        extend(o.values())
+    elif kind == _METHOD:
+        push(o.__self__)
+    elif kind == _FUNCTION:
+        cells = o.__closure__
+        if cells:
+            extend(get_referents(*cells))  # what each cell holds (an empty one: nothing)
+        extend(o.__defaults__ or ())
+    elif o.base is not None:  # an array: what it views
+        push(o.base)
 
 
 class Meaning:
@@ -254,28 +272,38 @@ class PlanCache:
         self.bytes = 0
         #: a shape of plans -> bytes of its reference plan, its texts aside (see the module docstring)
         self._shapes: dict[Hashable, int] = {}
-        #: the shapes seen once (their first plan walked: a shape used once is not measured)
-        self._once: set[Hashable] = set()
+        #: meaning -> (bytes its plan counts until measured: its shape's bound, its shape, bytes of its texts), oldest
+        #: first
+        self._pending: dict[Hashable, tuple[int, Hashable, int]] = {}
 
     def plan_bytes(self, plan: Any, limit: int = 1 << 30) -> int:
-        """Bytes counted for ``plan``: from its shape when it says one, else its :func:`footprint` (past
-        ``limit``: only known to exceed it)."""
+        """Bytes counted for ``plan``: from its shape when it says one (the shape measured now if it was not), else its
+        :func:`footprint` (past ``limit``: only known to exceed it)."""
         says = getattr(plan, "footprint_shape", None)
-        shaped = says() if says is not None else None
+        return self._bytes(plan, says() if says is not None else None, limit)
+
+    def _bytes(self, plan: Any, shaped: tuple[Hashable, int, Any, int] | None, limit: int) -> int:
+        """:meth:`plan_bytes` of ``plan``, given what it says of its shape (``shaped``)."""
         if shaped is None:
             return footprint(plan, limit)
-        shape, texts, reference = shaped
+        shape, texts, reference, _ = shaped
         base = self._shapes.get(shape)
         if base is None:
             if len(self._shapes) >= MAX_SHAPES:  # so many shapes: the rarest are walked
                 return footprint(plan, limit)
-            if shape not in self._once and len(self._once) < MAX_SHAPES:  # a shape's first plan is walked
-                self._once.add(shape)
-                return footprint(plan, limit)
-            self._once.discard(shape)
-            largest = reference()  # its second: the shape measured
+            largest = reference()
             base = self._shapes[shape] = footprint(largest) - largest.footprint_shape()[1]
         return base + texts + SHAPE_SLACK
+
+    def _first_bytes(self, plan: Any, limit: int) -> tuple[int, tuple[Hashable, int] | None]:
+        """``(bytes, unmeasured)`` a new plan counts: :meth:`plan_bytes` but for a plan of a shape not measured yet,
+        which counts its shape's bound, unmeasured (walks nothing; ``unmeasured``: its shape and the bytes of its
+        texts, else ``None``), unless that bound passes ``limit``."""
+        says = getattr(plan, "footprint_shape", None)
+        shaped = says() if says is not None else None
+        if shaped is not None and shaped[0] not in self._shapes and shaped[3] + shaped[1] <= limit:
+            return shaped[3] + shaped[1], (shaped[0], shaped[1])
+        return self._bytes(plan, shaped, limit), None
 
     def get(self, spelling: Hashable) -> Any:
         """The plan of this spelling, or ``None``."""
@@ -300,42 +328,21 @@ class PlanCache:
     def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, new: bool = False) -> None:
         """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
         spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the
-        plan was just built (not found by :meth:`by_meaning`): measured before the meaning is looked up, once."""
+        plan was just built (not found by :meth:`by_meaning`): counted before the meaning is looked up, once."""
+        size: tuple[int, tuple[Hashable, int] | None] | None = None
         if new:
-            size = self.plan_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
-            if size > self.max_plan_bytes:
+            size = self._first_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
+            if size[0] > self.max_plan_bytes:
                 return
         with self._lock:
-            self._put(spelling, meaning, plan, expression, size if new else None)
+            self._put(spelling, meaning, plan, expression, size)
 
-    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, size: int | None) -> None:
-        whole = False  # plan counted whole (not a respelled copy of the meaning's plan)
-        entry: list[Any] | None
-        if size is not None:  # a new plan: entered unless another one of this meaning was meanwhile
-            try:
-                entry = self._meanings.setdefault(meaning, [plan, size, []])
-            except TypeError:
-                meaning = ("spelling", spelling)
-                entry = self._meanings.setdefault(meaning, [plan, size, []])
-            if entry[0] is plan:
-                self.bytes += size
-            elif spelling not in self._owner:  # built twice at once: this one kept for its spelling, counted whole
-                entry[1] += size
-                self.bytes += size
-                whole = True
-        else:
-            try:
-                entry = self._meanings.get(meaning)
-            except TypeError:
-                meaning = ("spelling", spelling)
-                entry = self._meanings.get(meaning)
-            if entry is None:
-                size = self.plan_bytes(plan, self.max_plan_bytes)
-                if size > self.max_plan_bytes:
-                    return
-                entry = self._meanings[meaning] = [plan, size, []]
-                self.bytes += size
-        assert entry is not None
+    def _put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str,
+             size: tuple[int, tuple[Hashable, int] | None] | None) -> None:
+        found = self._enter(spelling, meaning, plan, size)
+        if found is None:
+            return
+        meaning, entry, whole = found
         if spelling in self._owner:
             return
         extra = sys.getsizeof(spelling) + sys.getsizeof(expression) + 200  # key, text, two dict slots
@@ -347,7 +354,59 @@ class PlanCache:
         self.spellings[spelling] = plan
         self._owner[spelling] = meaning
         while self.bytes > self.max_bytes and len(self._meanings) > 1:
-            self._drop(next(iter(self._meanings)))
+            if self._pending:  # plans counted at their shape's bound: all measured before anything goes
+                self._measure(next(iter(self._pending)))
+            else:
+                self._drop(next(iter(self._meanings)))
+
+    def _enter(self, spelling: Hashable, meaning: Hashable, plan: Any,
+               size: tuple[int, tuple[Hashable, int] | None] | None) -> tuple[Hashable, list[Any], bool] | None:
+        """``(meaning, entry, whole)``: the entry of ``meaning`` (keyed by ``spelling`` when the meaning is
+        unhashable) with ``plan`` counted in it when new (``size``: what :meth:`_first_bytes` said, ``None`` for a
+        plan found by :meth:`by_meaning`); ``whole``: a second plan of the meaning, counted whole. ``None``: not
+        kept (the meaning was dropped meanwhile and its plan is too large)."""
+        whole = False
+        if size is not None:  # a new plan: entered unless another one of this meaning was meanwhile
+            try:
+                entry = self._meanings.setdefault(meaning, [plan, size[0], []])
+            except TypeError:
+                meaning = ("spelling", spelling)
+                entry = self._meanings.setdefault(meaning, [plan, size[0], []])
+            if entry[0] is plan:
+                self._count(meaning, size)
+            elif spelling not in self._owner:  # built twice at once: this one kept for its spelling, counted whole
+                entry[1] += size[0]  # (at its bound, when not measured: more than it holds, never measured again)
+                self.bytes += size[0]
+                whole = True
+            return meaning, entry, whole
+        try:
+            found = self._meanings.get(meaning)
+        except TypeError:
+            meaning = ("spelling", spelling)
+            found = self._meanings.get(meaning)
+        if found is None:
+            size = self._first_bytes(plan, self.max_plan_bytes)
+            if size[0] > self.max_plan_bytes:
+                return None
+            found = self._meanings[meaning] = [plan, size[0], []]
+            self._count(meaning, size)
+        return meaning, found, whole
+
+    def _count(self, meaning: Hashable, size: tuple[int, tuple[Hashable, int] | None]) -> None:
+        """A new meaning's plan counted, at ``size`` (:meth:`_first_bytes`: its bound until measured)."""
+        self.bytes += size[0]
+        if size[1] is not None:
+            self._pending[meaning] = (size[0], *size[1])
+
+    def _measure(self, meaning: Hashable) -> None:
+        """The plan of ``meaning``, counted at its shape's bound, measured: its count made exact (from its shape's
+        size once known: no call on the plan)."""
+        bound, shape, texts = self._pending.pop(meaning)
+        entry = self._meanings[meaning]
+        base = self._shapes.get(shape)
+        change = (self.plan_bytes(entry[0]) if base is None else base + texts + SHAPE_SLACK) - bound
+        entry[1] += change
+        self.bytes += change
 
     def _drop(self, meaning: Hashable) -> None:
         _, size, spellings = self._meanings.pop(meaning)
@@ -399,6 +458,7 @@ class PlanCache:
             self.spellings.clear()
             self._owner.clear()
             self._meanings.clear()
+            self._pending.clear()
             self._answers.clear()
             self.bytes = 0
             self.answer_bytes = 0

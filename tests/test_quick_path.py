@@ -208,6 +208,7 @@ def test_the_cache_counts_quick_plans_by_their_shape() -> None:
     assert all(p.shape == (("d", False, ""), "+", ("n",)) for p in plans)  # many dice: one shape
     assert api.plan("3d6+1").shape == (("d", False, "", 3, 0), "+", ("n",))  # a few: their text is prepared for 3
     assert api.PLANS.bytes >= sum(footprint(p) for p in plans)  # what it counts covers what it holds
+    api.PLANS.plan_bytes(plans[0])  # measured when asked, or when the cache must make room (tests/test_plan_cache.py)
     assert ("standard", plans[0].shape) in api.PLANS._shapes  # measured once, kept when the plans go
 
 
