@@ -20,6 +20,7 @@ from diceengine.errors import DiceError
 from diceengine.i18n import translate_error
 from diceengine.pmf import WORK, ranked_die, ranked_die_cost
 from diceengine.pmf_core import MAX_SUPPORT
+from diceengine.pmf_rank import SMALL_SPAN
 
 NAMES = ("success", "advantage")
 
@@ -196,3 +197,18 @@ def test_a_ranked_die_spans_up_to_the_largest_support() -> None:
     assert top.prob(1) == pytest.approx(0.25) and top.prob(MAX_SUPPORT) == pytest.approx(0.75)
     _refused(lambda: ranked_die([(0, 0.5), (MAX_SUPPORT, 0.5)], 2, 1),
              f"too many possible results for exact odds ({MAX_SUPPORT + 1}, at most {MAX_SUPPORT})")
+
+
+def test_the_estimate_of_a_ranked_die_grows_with_its_span() -> None:
+    """Worked the same way (value by value up to SMALL_SPAN outcomes, in arrays past it), a die spanning more
+    outcomes never costs less to rank, nor one with more faces; every estimate is positive."""
+    for n in range(1, 13):
+        for rank in range(n):
+            for faces in (2, 6, 20):
+                for spans in (range(faces, SMALL_SPAN + 1), range(SMALL_SPAN + 1, 160)):
+                    costs = [ranked_die_cost(faces, n, rank, 1, span) for span in spans]
+                    assert all(c.work > 0 and c.cells > 0 for c in costs)
+                    assert all(a.work < b.work and a.cells < b.cells for a, b in itertools.pairwise(costs)), (n, rank)
+            for span in (SMALL_SPAN, 100):
+                wider = [ranked_die_cost(f, n, rank, 1, span) for f in range(2, span + 1)]
+                assert all(a.work < b.work for a, b in itertools.pairwise(wider))
