@@ -212,3 +212,13 @@ def test_the_estimate_of_a_ranked_die_grows_with_its_span() -> None:
             for span in (SMALL_SPAN, 100):
                 wider = [ranked_die_cost(f, n, rank, 1, span) for f in range(2, span + 1)]
                 assert all(a.work < b.work for a, b in itertools.pairwise(wider))
+
+
+def test_a_die_is_placed_whole_at_its_last_outcome() -> None:
+    """Read best first, a die is placed by its lowest outcome at the latest, even when its chances left do not add
+    up to it to the last bit (a d3: 1 - 1/3 - 1/3 is a little more than 1/3): no chance is left for an outcome
+    below, which it never shows."""
+    for other in (Die.constant(0), Die.of([0, 5])):
+        highest = Pool([Die.uniform(3), other]).highest(1)
+        assert 0 not in highest.outcomes(), highest
+        assert highest.probability(0) == 0.0
