@@ -222,3 +222,23 @@ def test_a_die_is_placed_whole_at_its_last_outcome() -> None:
         highest = Pool([Die.uniform(3), other]).highest(1)
         assert 0 not in highest.outcomes(), highest
         assert highest.probability(0) == 0.0
+
+
+def test_a_sum_of_boxes_past_the_memory_budget_is_refused_for_its_memory() -> None:
+    """A box of 5.76 million cells plus one of a single cell: little work, but the sum's tables (three arrays of its
+    size) are past the memory budget: refused, saying so."""
+    big = Box((0, 0), np.zeros((2400, 2400)))
+    big.grid[0, 0] = 1.0
+    with pytest.raises(DiceError) as info:
+        big.add(Box.of({(0, 0): 1.0}))
+    assert str(info.value).startswith("this sum would need about ")
+
+
+def test_the_rows_of_two_large_factors_are_refused_for_their_work() -> None:
+    """Two independent symbols of 5,000 outcomes each: 25 million rows to list, past the work budget (refused for
+    the work, before the tables are made)."""
+    side = Box((0,), np.full(5000, 1 / 5000))
+    value = Symbols(NAMES, [Factor((0,), [side]), Factor((1,), [side])])
+    with pytest.raises(DiceError) as info:
+        value.columns()
+    assert str(info.value).startswith("these odds would take about ")
