@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from diceengine.algebra import Die, Pool, SortedPairs, SymbolDie, SymbolPool, Symbols, Throw
+from diceengine.algebra import Die, Evaluator, Pool, SortedPairs, SymbolDie, SymbolPool, Symbols, Throw
 from diceengine.algebra.multiset import compare_sorted, evaluate
 from diceengine.algebra.symbol_boxes import Box, Factor
 from diceengine.algebra.symbols import SETUP_CELLS, _Kept
@@ -242,3 +242,38 @@ def test_the_rows_of_two_large_factors_are_refused_for_their_work() -> None:
     with pytest.raises(DiceError) as info:
         value.columns()
     assert str(info.value).startswith("these odds would take about ")
+
+
+class _Broken(Evaluator):
+    """An evaluator made wrong on purpose, in one of four ways."""
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+        self.order = "middle" if fault == "order" else "highest"
+
+    def size(self, sizes: tuple[int, ...]) -> int:
+        return 3
+
+    def initial(self) -> int:
+        return 3 if self.fault == "initial" else 0
+
+    def next_state(self, state: np.ndarray, outcome: int, seen: tuple[np.ndarray, ...],
+                   counts: tuple[np.ndarray, ...]) -> np.ndarray:
+        if self.fault == "shape":
+            return state[:1]
+        return state + 3 if self.fault == "above" else state
+
+
+def test_an_evaluator_that_breaks_its_contract_is_refused_whole() -> None:
+    two = Pool.of(Die.uniform(6), 2)
+    _refused(lambda: evaluate(_Broken("order"), two), "a pool is sorted 'highest' or 'lowest' first, not 'middle'")
+    _refused(lambda: evaluate(_Broken("initial"), two), "the evaluator's initial state 3 is not one of its 3 states")
+    _refused(lambda: evaluate(_Broken("shape"), two), "the evaluator must give one state for each case")
+    _refused(lambda: evaluate(_Broken("above"), two), "the evaluator left its 3 states")
+    assert evaluate(_Broken("none"), two).outcomes() == [0]
+
+
+def test_an_evaluation_leaves_out_what_its_dice_left_out() -> None:
+    exploding = Die.uniform(6).explode(depth=None)
+    counted = evaluate(SortedPairs(">"), Pool.of(exploding, 2), Pool.of(Die.uniform(6), 1))
+    assert counted.truncated == pytest.approx(2 * exploding.truncated, rel=1e-12, abs=0)
