@@ -277,3 +277,10 @@ def test_an_evaluation_leaves_out_what_its_dice_left_out() -> None:
     exploding = Die.uniform(6).explode(depth=None)
     counted = evaluate(SortedPairs(">"), Pool.of(exploding, 2), Pool.of(Die.uniform(6), 1))
     assert counted.truncated == pytest.approx(2 * exploding.truncated, rel=1e-12, abs=0)
+
+
+def test_an_evaluation_past_the_budget_is_refused_naming_it() -> None:
+    thirty = Pool.of(Die.uniform(100), 30)
+    with pytest.raises(DiceError) as info:
+        evaluate(SortedPairs(">"), thirty, thirty)
+    assert str(info.value).startswith("this multiset evaluation would take about ")
