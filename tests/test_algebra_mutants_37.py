@@ -134,6 +134,23 @@ def test_a_window_counts_from_the_highest_by_default_and_the_middle_leans_high()
     _is(mixed.middle(1), _enumerate([range(1, 7)] * 3 + [range(1, 5)], lambda s: s[1]))
 
 
+def test_mixed_dice_read_by_rank_lowest_first_and_by_position() -> None:
+    """A d6 and a d4 (not identical: read rank by rank); ranks are 1-based, highest first unless told."""
+    mixed = Pool([Die.uniform(6), Die.uniform(4)])
+    faces = [range(1, 7), range(1, 5)]
+    _is(mixed.lowest(1), _enumerate(faces, lambda s: s[-1]))
+    _is(mixed.positions([2]), _enumerate(faces, lambda s: s[1]))
+    _is(mixed.positions([1, 2, 3]), _enumerate(faces, lambda s: s[0] + s[1]))  # a rank past the pool counts nothing
+    _is(mixed.ranked([1, 0]), _enumerate(faces, lambda s: s[0]))
+
+
+def test_a_pool_refuses_whole() -> None:
+    _refused(lambda: Pool.of(Die.uniform(6), -1), "a pool has a number of dice, not -1")
+    mixed = Pool([Die.uniform(6), Die.uniform(4)])
+    _refused(lambda: mixed.ranked([1, 0], order="middle"), "a pool is sorted 'highest' or 'lowest' first, not 'middle'")
+    _refused(lambda: mixed.ranked([1, 0, 0]), "one weight a die")
+
+
 def test_a_pool_past_the_budget_is_refused_naming_its_odds() -> None:
     big = Pool.of(Die.uniform(1000), 200)
     for call in (lambda: big.highest(100), lambda: big.window(3, 150)):
@@ -159,6 +176,7 @@ def test_the_chains_of_a_throw_start_with_no_throw_added_and_end_with_an_empty_p
     assert dict(parts[0][1].items()) == pytest.approx({k: 1 / 6 for k in range(1, 6)})
     still = list(Throw.of(range(1, 7)).explode([7]).chains())  # nothing explodes: nothing left out
     assert [k for k, _ in still] == [0, -1]
+    assert [k for k, _ in Throw.of(range(1, 7)).explode([7], depth=2).chains()] == [0, -1]
     assert still[-1][1].mass == 0 and list(still[-1][1].items()) == []
     none_added = Throw.of(range(1, 7)).explode([6], depth=0)  # no throw may be added: the die as it is
     assert [k for k, _ in none_added.chains()] == [0]
