@@ -334,15 +334,17 @@ def _ranks_cost(spec: TermSpec, cost: Cost, keys: int, entries: int, s_lo: int, 
 
 def _key_span(spec: TermSpec, score_span: int) -> int:
     """At most the span of a unit's score given its sort key (the sums :func:`~diceengine.pmf.keep_dp` places key by
-    key): one value without explosions; a chain's count of every face, any of the unit's scores; else a chain's
-    sum fixes its score but for its critical marks, which it fixes too when only the highest of consecutive faces
-    explodes (the sum then tells the explosions and the last face)."""
+    key): one value without explosions, or when only the highest of consecutive faces explodes (a chain's sum then
+    tells its faces); a chain's count of every face, any of the unit's scores; else a chain's sum fixes its score
+    but for its critical marks."""
     if spec.explode is None:
+        return 1
+    on, _ = split_faces(spec.faces, spec.explode)
+    if spec.consecutive and len(on) == 1 and on[0] == spec.faces[-1]:
         return 1
     if spec.success is not None and not spec.compound:
         return score_span
-    on, _ = split_faces(spec.faces, spec.explode)
-    if spec.tally is None or (spec.consecutive and len(on) == 1 and on[0] == spec.faces[-1]):
+    if spec.tally is None:
         return 1
     lo, hi = tallied_range(spec, (0, 0))
     return min(score_span, hi - lo + 1)
