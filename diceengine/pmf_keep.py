@@ -11,7 +11,7 @@ from typing import Any
 from diceengine.lazy import np
 
 from .limits import NUMPY_CALL, PYTHON_STEP, Cost
-from .pmf_core import PMF, WORK, _check_support, power_cost
+from .pmf_core import PMF, WORK, _check_support
 from .pmf_rank import RANK_TERMS, _rank_terms, ranked_die, ranked_die_cost
 
 
@@ -54,11 +54,35 @@ def _convolve_costs(la: np.ndarray, lb: np.ndarray) -> np.ndarray:
     return np.where(direct, la * lb, 6 * size * (bits + 1)) + NUMPY_CALL
 
 
+def _convolve_bounds(la: np.ndarray | int, lb: np.ndarray | int) -> np.ndarray:
+    """At most the work :func:`convolve` counts on arrays of at most ``la`` and ``lb`` entries (element by element):
+    not its work on those lengths alone, as a direct convolution under its bounds (4,000,000 products, a side under
+    64) counts more than the FFT it makes of longer arrays."""
+    la, lb = np.broadcast_arrays(np.asarray(la, dtype=np.float64), np.asarray(lb, dtype=np.float64))
+    direct = np.minimum(la * lb, np.maximum(4_000_000, 63 * np.maximum(la, lb)))
+    return np.maximum(_convolve_costs(la, lb), direct + NUMPY_CALL)
+
+
+def _power_bound(length: int, n: int) -> float:
+    """At most the work of :meth:`PMF.power` to ``n`` copies of a support of at most ``length`` entries."""
+    work, result, base = 0.0, 0, length  # as power_cost follows it, each convolution bounded
+    while n:
+        if n & 1:
+            if result:
+                work += float(_convolve_bounds(result, base))
+            result += base - 1 if result else base
+        n >>= 1
+        if n:
+            work += float(_convolve_bounds(base, base))
+            base = 2 * base - 1
+    return work
+
+
 def _placing_work(n: int, keep: int, score_span: int, key_span: int) -> float:
     """At most the work of the sums one key of :func:`keep_dp` places (:func:`_placed`): with ``j < keep`` dice
     placed (their kept sum spans ``j * s + 1``, ``s`` a die's span less one), ``c`` more dice of the key add the
     sum of ``min(c, keep - j)`` scores of that key (spanning ``key_span`` each: one convolution), and each count
-    of kept dice has its power computed once."""
+    of kept dice has its power computed once; the spans are at most these (:func:`_convolve_bounds`)."""
     keep = max(0, min(keep, n))
     s = max(score_span - 1, 0)
     t = max(key_span - 1, 0)
@@ -68,14 +92,14 @@ def _placing_work(n: int, keep: int, score_span: int, key_span: int) -> float:
         cols = np.arange(1, keep + 1)[None, :]
         placed = np.minimum(cols, keep - rows)  # c >= keep - j: keep - j scores (n - keep + 1 values of c)
         times = np.where(cols < keep - rows, 1.0, np.where(cols == keep - rows, n - keep + 1.0, 0.0))
-        work += float((times * _convolve_costs(rows * s + 1, placed * t + 1)).sum())
+        work += float((times * _convolve_bounds(rows * s + 1, placed * t + 1)).sum())
     else:  # a bound without the table: every convolution direct
         for j in range(keep):
             top = keep - j
             lbs = (top - 1) * (1 + t * top / 2)  # sum over c = 1 .. top - 1 of (c * t + 1)
             work += (j * s + 1) * (lbs + (n - keep + 1) * (top * t + 1)) + (n - j) * NUMPY_CALL
     for kept in range(1, keep + 1):
-        work += power_cost(key_span, kept)[0].work
+        work += _power_bound(key_span, kept)
     return work
 
 
