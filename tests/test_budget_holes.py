@@ -77,3 +77,23 @@ def test_a_generated_family(monkeypatch):
         if work > estimate:
             under.append((expr, work / estimate))
     assert not under
+
+
+# a penetrating unit's marks (systems/standard/term/scores.marks_per_unit): an exploding face marked on the first
+# die only (an added die records one less), two at most; the first die's and the last die's (recorded one less)
+MARKED = [
+    ("2d6!pcs6", lambda v: v == 6, lambda v: v == 6, None, 13, None),
+    ("2d6!p>=5cs6", lambda v: v >= 5, lambda v: v == 6, None, 11, None),
+    ("2d6!p<=2cf2", lambda v: v <= 2, None, lambda v: v == 2, 13, None),  # the first die's 2 and the last's 3
+    ("2d6!p<=2cs2cf=1", lambda v: v <= 2, lambda v: v == 2, lambda v: v == 1, 13, None),
+]
+
+
+@pytest.mark.parametrize("expr, explodes, cs, cf, depth, keep", MARKED, ids=[m[0] for m in MARKED])
+def test_penetrating_marks_match_enumerated_chains(expr, explodes, cs, cf, depth, keep):
+    """The joint odds of (total, critical successes, critical failures) as brute-force chains count them."""
+    from tests.test_criticals_exploding import assert_joint, joint, sum_row, term_odds
+
+    n = int(expr.split("d")[0])
+    expected, cut = term_odds(6, n, explodes, depth, sum_row(cs, cf, keep=keep), True)
+    assert_joint(joint(expr), expected, max(cut, 0) + 1e-9)
