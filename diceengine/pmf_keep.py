@@ -55,9 +55,8 @@ def _convolve_costs(la: np.ndarray, lb: np.ndarray) -> np.ndarray:
 
 
 def _convolve_bounds(la: np.ndarray | int, lb: np.ndarray | int) -> np.ndarray:
-    """At most the work :func:`convolve` counts on arrays of at most ``la`` and ``lb`` entries (element by element):
-    not its work on those lengths alone, as a direct convolution under its bounds (4,000,000 products, a side under
-    64) counts more than the FFT it makes of longer arrays."""
+    """At most the work :func:`convolve` counts on arrays of at most ``la`` and ``lb`` entries, element by element (a
+    direct convolution under its bounds counts more than the FFT of longer arrays)."""
     la, lb = np.broadcast_arrays(np.asarray(la, dtype=np.float64), np.asarray(lb, dtype=np.float64))
     direct = np.minimum(la * lb, np.maximum(4_000_000, 63 * np.maximum(la, lb)))
     return np.maximum(_convolve_costs(la, lb), direct + NUMPY_CALL)
@@ -67,14 +66,11 @@ def _power_bound(length: int, n: int) -> float:
     """At most the work of :meth:`PMF.power` to ``n`` copies of a support of at most ``length`` entries."""
     work, result, base = 0.0, 0, length  # as power_cost follows it, each convolution bounded
     while n:
-        if n & 1:
-            if result:
-                work += float(_convolve_bounds(result, base))
-            result += base - 1 if result else base
+        work += float(_convolve_bounds(result, base)) if n & 1 and result else 0.0
+        result += (base - 1 if result else base) if n & 1 else 0
         n >>= 1
-        if n:
-            work += float(_convolve_bounds(base, base))
-            base = 2 * base - 1
+        work += float(_convolve_bounds(base, base)) if n else 0.0
+        base = 2 * base - 1
     return work
 
 
@@ -124,11 +120,9 @@ def rank_dp_cost(steps: float, n: int, states: int, score_span: int) -> Cost:
 
 
 def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest: bool) -> PMF:
-    """Total score of the ``keep`` highest (or lowest) of ``n`` independent dice.
-
-    ``units`` lists, for each distinct sort key of one die, ``(key, probability, score PMF given that
-    key)``. Dice with equal keys are exchangeable, so which of them is kept does not matter.
-    """
+    """Total score of the ``keep`` highest (or lowest) of ``n`` independent dice. ``units`` lists, for each
+    distinct sort key of one die, ``(key, probability, score PMF given that key)``. Dice with equal keys are
+    exchangeable, so which of them is kept does not matter."""
     keep = max(0, min(keep, n))
     # the steps' own work; the sums they place count themselves (convolve)
     spans = [len(u[2].p) for u in units] or [1]
@@ -150,11 +144,8 @@ def _placed(acc: PMF, w: float, score: PMF, index: int, kept: int, powers: dict[
 def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int,
                 highest_first: bool = False) -> PMF:
     """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first, or highest first) among ``n``
-    independent dice.
-
-    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
-    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
-    """
+    independent dice. ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that
+    key)``: dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``."""
     ordered = sorted(units, key=lambda u: u[0], reverse=highest_first)
     state: dict[int, PMF] = {0: PMF.point(0)}
     tail = float(sum(u[1] for u in ordered))
@@ -192,8 +183,7 @@ def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any
     and ``below`` dice show a lower key, and answers how many of them it keeps (dice of one key are
     exchangeable: which of them does not matter) with its new state (a summary of the lower keys), or None
     when that state cannot be. The rule starts in each of ``starts`` (guesses of what it will learn, each
-    checked by ``accept`` on the final state); the dice of every accepted path are summed.
-    """
+    checked by ``accept`` on the final state); the dice of every accepted path are summed."""
     ordered = sorted(units, key=lambda u: u[0])
     state: dict[tuple[int, Any], PMF] = {(0, s): PMF.point(0) for s in starts}
     tail = float(sum(u[1] for u in ordered))
