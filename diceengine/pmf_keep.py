@@ -11,7 +11,7 @@ from typing import Any
 from diceengine.lazy import np
 
 from .limits import NUMPY_CALL, PYTHON_STEP, Cost
-from .pmf_core import PMF, WORK, _check_support, power_cost
+from .pmf_core import PMF, WORK, _check_support
 from .pmf_rank import RANK_TERMS, _rank_terms, ranked_die, ranked_die_cost
 
 
@@ -54,11 +54,31 @@ def _convolve_costs(la: np.ndarray, lb: np.ndarray) -> np.ndarray:
     return np.where(direct, la * lb, 6 * size * (bits + 1)) + NUMPY_CALL
 
 
+def _convolve_bounds(la: np.ndarray | int, lb: np.ndarray | int) -> np.ndarray:
+    """At most the work :func:`convolve` counts on arrays of at most ``la`` and ``lb`` entries, element by element (a
+    direct convolution under its bounds counts more than the FFT of longer arrays)."""
+    la, lb = np.broadcast_arrays(np.asarray(la, dtype=np.float64), np.asarray(lb, dtype=np.float64))
+    direct = np.minimum(la * lb, np.maximum(4_000_000, 63 * np.maximum(la, lb)))
+    return np.maximum(_convolve_costs(la, lb), direct + NUMPY_CALL)
+
+
+def _power_bound(length: int, n: int) -> float:
+    """At most the work of :meth:`PMF.power` to ``n`` copies of a support of at most ``length`` entries."""
+    work, result, base = 0.0, 0, length  # as power_cost follows it, each convolution bounded
+    while n:
+        work += float(_convolve_bounds(result, base)) if n & 1 and result else 0.0
+        result += (base - 1 if result else base) if n & 1 else 0
+        n >>= 1
+        work += float(_convolve_bounds(base, base)) if n else 0.0
+        base = 2 * base - 1
+    return work
+
+
 def _placing_work(n: int, keep: int, score_span: int, key_span: int) -> float:
     """At most the work of the sums one key of :func:`keep_dp` places (:func:`_placed`): with ``j < keep`` dice
     placed (their kept sum spans ``j * s + 1``, ``s`` a die's span less one), ``c`` more dice of the key add the
     sum of ``min(c, keep - j)`` scores of that key (spanning ``key_span`` each: one convolution), and each count
-    of kept dice has its power computed once."""
+    of kept dice has its power computed once; the spans are at most these (:func:`_convolve_bounds`)."""
     keep = max(0, min(keep, n))
     s = max(score_span - 1, 0)
     t = max(key_span - 1, 0)
@@ -68,14 +88,14 @@ def _placing_work(n: int, keep: int, score_span: int, key_span: int) -> float:
         cols = np.arange(1, keep + 1)[None, :]
         placed = np.minimum(cols, keep - rows)  # c >= keep - j: keep - j scores (n - keep + 1 values of c)
         times = np.where(cols < keep - rows, 1.0, np.where(cols == keep - rows, n - keep + 1.0, 0.0))
-        work += float((times * _convolve_costs(rows * s + 1, placed * t + 1)).sum())
+        work += float((times * _convolve_bounds(rows * s + 1, placed * t + 1)).sum())
     else:  # a bound without the table: every convolution direct
         for j in range(keep):
             top = keep - j
             lbs = (top - 1) * (1 + t * top / 2)  # sum over c = 1 .. top - 1 of (c * t + 1)
             work += (j * s + 1) * (lbs + (n - keep + 1) * (top * t + 1)) + (n - j) * NUMPY_CALL
     for kept in range(1, keep + 1):
-        work += power_cost(key_span, kept)[0].work
+        work += _power_bound(key_span, kept)
     return work
 
 
@@ -100,11 +120,9 @@ def rank_dp_cost(steps: float, n: int, states: int, score_span: int) -> Cost:
 
 
 def keep_dp(units: Sequence[tuple[int, float, PMF]], n: int, keep: int, highest: bool) -> PMF:
-    """Total score of the ``keep`` highest (or lowest) of ``n`` independent dice.
-
-    ``units`` lists, for each distinct sort key of one die, ``(key, probability, score PMF given that
-    key)``. Dice with equal keys are exchangeable, so which of them is kept does not matter.
-    """
+    """Total score of the ``keep`` highest (or lowest) of ``n`` independent dice. ``units`` lists, for each
+    distinct sort key of one die, ``(key, probability, score PMF given that key)``. Dice with equal keys are
+    exchangeable, so which of them is kept does not matter."""
     keep = max(0, min(keep, n))
     # the steps' own work; the sums they place count themselves (convolve)
     spans = [len(u[2].p) for u in units] or [1]
@@ -126,11 +144,8 @@ def _placed(acc: PMF, w: float, score: PMF, index: int, kept: int, powers: dict[
 def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: int,
                 highest_first: bool = False) -> PMF:
     """Total score of the dice ranked ``lo`` to ``hi - 1`` (lowest first, or highest first) among ``n``
-    independent dice.
-
-    ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that key)``:
-    dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``.
-    """
+    independent dice. ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that
+    key)``: dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``."""
     ordered = sorted(units, key=lambda u: u[0], reverse=highest_first)
     state: dict[int, PMF] = {0: PMF.point(0)}
     tail = float(sum(u[1] for u in ordered))
@@ -168,8 +183,7 @@ def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any
     and ``below`` dice show a lower key, and answers how many of them it keeps (dice of one key are
     exchangeable: which of them does not matter) with its new state (a summary of the lower keys), or None
     when that state cannot be. The rule starts in each of ``starts`` (guesses of what it will learn, each
-    checked by ``accept`` on the final state); the dice of every accepted path are summed.
-    """
+    checked by ``accept`` on the final state); the dice of every accepted path are summed."""
     ordered = sorted(units, key=lambda u: u[0])
     state: dict[tuple[int, Any], PMF] = {(0, s): PMF.point(0) for s in starts}
     tail = float(sum(u[1] for u in ordered))

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, TRUNCATION
-from diceengine.pmf import PMF
+from diceengine.pmf import PMF, WORK, convolve_cost
 
 from ..i18n import N_
 
@@ -22,6 +22,13 @@ __all__ = ["Key", "Step", "chains", "chains_total", "keyed_chains", "roll_steps"
 #: the mass an unbounded chain may leave out, by default
 TOLERANCE = TRUNCATION / 10
 
+#: the cells up to which a chain's masses are followed as Python floats (a numpy call costs more than a loop on
+#: so few: a die exploding often, counted, runs tens of rounds on arrays of one or two cells)
+SMALL = 8
+
+#: a chain's masses: a PMF, or ``(offset, floats)`` while small
+Masses = PMF | tuple[int, list[float]]
+
 #: what a chain's total is kept apart by (a tuple of integers, added part by part; ``()``: one total)
 Key = tuple[int, ...]
 #: a kind of throw: ``(explodes, key delta, masses)``, whether it is thrown again, what it adds to the key, and the
@@ -30,35 +37,35 @@ Step = tuple[bool, Key, PMF]
 
 
 def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None, penetrate: bool = False,
-                 tolerance: float = 0.0, rounds: int | None = None) -> tuple[dict[Key, PMF], float]:
+                 tolerance: float = 0.0, rounds: int | None = None, small: int = SMALL) -> tuple[dict[Key, PMF], float]:
     """``({key: masses of the total}, mass left out)``: the chains of throws of one die, each total kept apart by
     its key. The first throw is one of ``first`` (its key delta is its key), each added one of ``steps``; a chain
     goes on while its last throw explodes, at most ``depth`` added throws (None: no cap; 0: the first throw only),
     at most ``rounds`` of added throws followed (None: refused past :data:`~diceengine.limits.MAX_EXPLOSIONS` with
     more than ``tolerance`` left), none once the chains still going weigh at most ``tolerance``. ``penetrate``: each
     added throw adds one less to the total. The mass left out is that of the chains still going when the rounds
-    stop."""
+    stop. Masses of at most ``small`` cells are followed as Python floats (0: as numpy arrays throughout)."""
     capped = depth is not None and depth <= 0
-    done: dict[Key, list[PMF]] = {}  # each key's parts, mixed once at the end
-    going: dict[Key, PMF] = {}
+    done: dict[Key, list[Masses]] = {}  # each key's parts, mixed once at the end
+    going: dict[Key, Masses] = {}
     for on, key, masses in first:
         if on and not capped:
-            _put(going, key, masses)
+            _put(going, key, _small(masses, small))
         else:
             done.setdefault(key, []).append(masses)
     shift = -1 if penetrate else 0
-    added = [(on, delta, masses.shift(shift)) for on, delta, masses in steps]
+    added = [(on, delta, _small(masses.shift(shift), small)) for on, delta, masses in steps]
     k, most = 0, MAX_EXPLOSIONS if rounds is None else rounds
     while going and k < most and _weight(going) > tolerance:
         k += 1
         last = depth is not None and k >= depth
-        after: dict[Key, PMF] = {}
-        for key, masses in going.items():
+        after: dict[Key, Masses] = {}
+        for key, held in going.items():
             for on, delta, step in added:
                 if on and not last:
-                    _put(after, _plus(key, delta), masses + step)
+                    _put(after, _plus(key, delta), _sum(held, step, small))
                 else:
-                    done.setdefault(_plus(key, delta), []).append(masses + step)
+                    done.setdefault(_plus(key, delta), []).append(_sum(held, step, small))
         going = after
     left = _weight(going)
     if rounds is None and left > tolerance:
@@ -66,8 +73,15 @@ def keyed_chains(first: Sequence[Step], steps: Sequence[Step], depth: int | None
     return {key: _mixed(parts) for key, parts in done.items()}, left
 
 
-def _mixed(parts: list[PMF]) -> PMF:
+def _mixed(masses: list[Masses]) -> PMF:
     """The masses of ``parts`` added outcome by outcome (disjoint chains: :meth:`PMF.mix` of them all at once)."""
+    parts: list[PMF] = [part for part in masses if isinstance(part, PMF)]
+    floats = [part for part in masses if isinstance(part, tuple)]
+    if floats:  # added as Python floats first, one array for them all
+        found: dict[Key, Masses] = {}
+        for cells in floats:
+            _put(found, (), cells)
+        parts.append(_pmf(found[()]))
     parts = [part for part in parts if part.p.any()] or parts[:1]  # an empty part's offset means nothing
     if len(parts) == 1:
         return parts[0]
@@ -76,6 +90,29 @@ def _mixed(parts: list[PMF]) -> PMF:
     for part in parts:
         out[part.offset - lo:part.offset - lo + len(part.p)] += part.p
     return PMF(lo, out)
+
+
+def _small(masses: PMF, small: int) -> Masses:
+    """``masses`` as Python floats when they hold at most ``small`` cells."""
+    return (masses.offset, masses.p.tolist()) if len(masses.p) <= small else masses
+
+
+def _pmf(masses: Masses) -> PMF:
+    return masses if isinstance(masses, PMF) else PMF(masses[0], np.array(masses[1]))
+
+
+def _sum(masses: Masses, step: Masses, small: int) -> Masses:
+    """The masses of a chain's total and an added throw's (a convolution: counted as :func:`convolve` counts it),
+    as Python floats while both are and the result stays within ``small`` cells."""
+    if isinstance(masses, PMF) or isinstance(step, PMF) or len(masses[1]) + len(step[1]) - 1 > small:
+        return _pmf(masses) + _pmf(step)
+    (oa, a), (ob, b) = masses, step
+    WORK.work += convolve_cost(len(a), len(b)).work
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return oa + ob, out
 
 
 def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas: np.ndarray | None = None) \
@@ -99,10 +136,20 @@ def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas
     return out
 
 
-def _put(table: dict[Key, PMF], key: Key, masses: PMF) -> None:
-    """Add ``masses`` to the chains of ``key`` in ``table``."""
+def _put(table: dict[Key, Masses], key: Key, masses: Masses) -> None:
+    """Add ``masses`` to the chains of ``key`` in ``table`` (as Python floats while both are)."""
     found = table.get(key)
-    table[key] = masses if found is None else found.mix(masses)
+    if found is None:
+        table[key] = masses
+    elif isinstance(found, PMF) or isinstance(masses, PMF):
+        table[key] = _pmf(found).mix(_pmf(masses))
+    else:
+        lo = min(found[0], masses[0])
+        out = [0.0] * (max(found[0] + len(found[1]), masses[0] + len(masses[1])) - lo)
+        for offset, cells in (found, masses):
+            for i, x in enumerate(cells, offset - lo):
+                out[i] += x
+        table[key] = lo, out
 
 
 def _plus(key: Key, delta: Key) -> Key:
@@ -110,9 +157,9 @@ def _plus(key: Key, delta: Key) -> Key:
     return tuple(a + b for a, b in zip(key, delta)) if delta else key
 
 
-def _weight(table: dict[Key, PMF]) -> float:
+def _weight(table: dict[Key, Masses]) -> float:
     """The mass of the chains of ``table``."""
-    return sum(masses.mass for masses in table.values())
+    return sum(masses.mass if isinstance(masses, PMF) else sum(masses[1]) for masses in table.values())
 
 
 def _split(pmf: PMF, on: frozenset[int], key: Key = ()) -> list[Step]:

@@ -329,7 +329,25 @@ def _ranks_cost(spec: TermSpec, cost: Cost, keys: int, entries: int, s_lo: int, 
     # without explosions a key is a face, its score one value: the sums placed are bounded (the undercount of
     # 4d6>=4kh2 and 5d10>=8f1dl2, tests/test_keep_dp_estimate.py); with them, the chains' estimate above
     # leaves room for them (measured there too: at least 1.2 times the work counted)
-    return cost + keep_dp_cost(keys, spec.count, k, s_hi - s_lo + 1, 1, sums=spec.explode is None)
+    return cost + keep_dp_cost(keys, spec.count, k, s_hi - s_lo + 1, _key_span(spec, s_hi - s_lo + 1))
+
+
+def _key_span(spec: TermSpec, score_span: int) -> int:
+    """At most the span of a unit's score given its sort key (the sums :func:`~diceengine.pmf.keep_dp` places key by
+    key): one value without explosions, or when only the highest of consecutive faces explodes (a chain's sum then
+    tells its faces); a chain's count of every face, any of the unit's scores; else a chain's sum fixes its score
+    but for its critical marks."""
+    if spec.explode is None:
+        return 1
+    on, _ = split_faces(spec.faces, spec.explode)
+    if spec.consecutive and len(on) == 1 and on[0] == spec.faces[-1]:
+        return 1
+    if spec.success is not None and not spec.compound:
+        return score_span
+    if spec.tally is None:
+        return 1
+    lo, hi = tallied_range(spec, (0, 0))
+    return min(score_span, hi - lo + 1)
 
 
 def _kept_pmf(spec: TermSpec, units: dict[tuple[int, int], float]) -> PMF:
@@ -385,7 +403,7 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
     hi)``, the keys of its units, their entries and the range of a unit's score."""
     assert spec.explode is not None  # the dice explode
     on, off = split_faces(spec.faces, spec.explode)
-    depth = _cost_depth(spec, len(on) / spec.sides)
+    depth = chain_depth(spec)  # the first face's chance to explode read after its re-rolls
     codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
     if spec.tally is not None:
         depth = chain_depth(spec)
@@ -412,19 +430,6 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
     if spec.explode_limit is None and not keeps_nothing(spec):
         cost = cost + cost  # truncated_mass() follows the units once more
     return cost, keys, entries, s_lo, s_hi
-
-
-def _cost_depth(spec: TermSpec, q: float) -> int:
-    """Explosions the estimate follows: until about the chance that a first face explodes (``q`` each throw) is
-    within the chains' tolerance, at most the explosions' limit."""
-    tol = chain_tolerance(spec)
-    depth = 0
-    mass = q
-    limit = MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit
-    while mass > tol and depth < limit:
-        mass *= q
-        depth += 1
-    return depth
 
 
 def _sums_cost(spec: TermSpec, cost: Cost, on: Any, off: Any, depth: int, codes: int) -> Cost:

@@ -91,15 +91,24 @@ def keeps_nothing(spec: TermSpec) -> bool:
 
 def marks_per_unit(spec: TermSpec) -> tuple[int, int]:
     """At most how many faces of one unit (a die and the dice its explosions add) meet the critical success
-    and the critical failure points: one, unless a face that explodes can be marked."""
+    and the critical failure points: one, unless a face that explodes can be marked as an added die records it
+    (every die of the chain then can); penetrating, a first die's exploding face marked, two at most (the first
+    die and the last, whose faces are recorded one less)."""
     if spec.explode is None:
         return 1, 1
     links = chain_depth(spec) + 1
     on_faces = split_faces(spec.faces, spec.explode)[0]
     on = on_faces.take(np.arange(len(on_faces)))
-    recorded = np.concatenate([on, on - int(spec.penetrate)])
-    return tuple(links if point is not None and bool(point.test(recorded).any()) else 1  # type: ignore[return-value]
-                 for point in (spec.crit_success, spec.crit_failure))
+    pen = int(spec.penetrate)
+
+    def most(point: Any) -> int:
+        if point is not None and bool(point.test(on - pen).any()):
+            return links
+        if point is not None and pen and bool(point.test(on).any()):
+            return min(links, 2)
+        return 1
+
+    return most(spec.crit_success), most(spec.crit_failure)
 
 
 def tallied_range(spec: TermSpec, scores: tuple[int, int]) -> tuple[int, int]:
