@@ -10,10 +10,9 @@ import diceengine.rng as _rng
 
 from .errors import DiceError, DiceLimitError
 from .i18n import N_, language, translate_error
-from .limits import MAX_SAMPLE
 from .plan_cache import Meaning, PlanCache
 from .registry import Plan, System, get_system, registered_systems
-from .rng import Seed, numpy_rng, python_rng
+from .rng import Seed, numpy_rng, python_rng, sample_size
 from .rolls import Roll
 
 if TYPE_CHECKING:
@@ -198,10 +197,7 @@ def sample(expression: str, n: int, system: str | System = "standard", seed: See
     """Roll ``expression`` ``n`` times at once (vectorised): one numpy array per outcome field."""
     from .samples import Sample
 
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
-    if n > MAX_SAMPLE:
-        raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=MAX_SAMPLE)
+    sample_size(n)
     prepared = plan(expression, system, **options)
     gen = numpy_rng(seed)
     rows = max(1, CHUNK_DICE // max(1, prepared.dice_per_roll))

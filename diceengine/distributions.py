@@ -106,16 +106,10 @@ class Distribution:
         """``n`` outcomes drawn by their exact chances, as a :class:`~diceengine.samples.Sample` (one array a field):
         how any distribution is sampled, an AnyDice output's too (what a truncation left out is never drawn).
         ``seed``: ``None``, an int or a ``numpy.random.Generator``."""
-        from .errors import DiceLimitError
-        from .limits import MAX_SAMPLE
-        from .rng import numpy_rng
+        from .rng import numpy_rng, sample_size
         from .samples import Sample
 
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
-        if n > MAX_SAMPLE:
-            raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n,
-                                 max_sample=MAX_SAMPLE)
+        sample_size(n)
         if not len(self.probabilities):
             raise DiceError(N_("this distribution has no outcome to draw"))
         rows = numpy_rng(seed).choice(len(self.probabilities), size=n, p=self.probabilities / self.probabilities.sum())

@@ -6,15 +6,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Union
 
-from .errors import DiceError
+from .errors import DiceError, DiceLimitError
 from .i18n import N_
+from .limits import MAX_SAMPLE
 
 BAD_SEED = N_("seed must be None, an int or a numpy.random.Generator, not {kind}")
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Seed", "numpy_rng", "python_rng"]
+__all__ = ["Seed", "numpy_rng", "python_rng", "sample_size"]
 
 Seed = Union[None, int, "np.random.Generator", random.Random]
 
@@ -47,3 +48,14 @@ def numpy_rng(seed: Seed) -> np.random.Generator:
     if isinstance(seed, random.Random):
         return np.random.default_rng(seed.getrandbits(64))
     raise DiceError(BAD_SEED, kind=type(seed).__name__)
+
+
+def sample_size(n: int, dice: int = 1) -> int:
+    """``n`` if it is a number of rolls a sample of ``dice`` dice a roll takes, or the engine's error (every sample
+    of the engine, the algebra's and a distribution's asks this)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
+    most = MAX_SAMPLE // max(1, dice)
+    if n > most:
+        raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=most)
+    return n

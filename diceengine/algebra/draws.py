@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from diceengine.errors import DiceError, DiceLimitError, DiceValueError
+from diceengine.errors import DiceValueError
 from diceengine.lazy import np
-from diceengine.limits import MAX_SAMPLE
 from diceengine.records import NamedTuple
+from diceengine.rng import sample_size
 
 from ..i18n import N_
 
@@ -46,16 +46,6 @@ def window_places(n: int, lo: int, hi: int, order: str = "highest") -> tuple[int
     if order != "lowest":
         raise DiceValueError(BAD_ORDER, order=repr(order))
     return (lo, hi) if lo < hi else (0, 0)
-
-
-def sample_size(n: int, dice: int = 1) -> int:
-    """``n`` if it is a number of rolls a sample of ``dice`` dice a roll takes, or the engine's error."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise DiceError(N_("the number of rolls must be a non-negative integer, not {n}"), n=repr(n))
-    most = MAX_SAMPLE // max(1, dice)
-    if n > most:
-        raise DiceLimitError(N_("too many rolls in one sample: {n} (at most {max_sample})"), n=n, max_sample=most)
-    return n
 
 
 #: a named tuple made from its fields' tuple, as its own ``__new__`` makes it (a roll's hot path: one call fewer)
