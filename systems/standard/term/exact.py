@@ -123,7 +123,27 @@ class TermOdds:
             return 0.0
         if spec.per_die:
             return self.each_die.pmf()[1]
-        return 1.0 - (1.0 - self._units()[1]) ** spec.count
+        return 1.0 - (1.0 - self._chains_left()) ** spec.count
+
+    def _chains_left(self) -> float:
+        """The mass one unit's chains leave out (:meth:`_chain_units`' second value): the same chains
+        (:func:`~diceengine.algebra.chains.keyed_chains`, the same limits) followed on their weights alone, since
+        which throws explode is all that mass reads."""
+        spec = self.spec
+        explode = spec.explode
+        assert explode is not None
+        first = first_face(spec)
+
+        def weights(values: np.ndarray, probs: np.ndarray) -> list[Step]:  # exploding or not: one cell each
+            on = explode.test(values).astype(bool)
+            return [(True, (), PMF.point(0, float(probs[on].sum()))), (False, (), PMF.point(0, float(probs[~on].sum())))]
+
+        thrown = np.asarray(list(spec.faces), dtype=np.int64)
+        start = weights(np.fromiter(first, dtype=np.int64, count=len(first)),
+                        np.fromiter(first.values(), dtype=np.float64, count=len(first)))
+        per_count = spec.success is not None and not spec.compound
+        return keyed_chains(start, weights(thrown, np.full(spec.sides, 1 / spec.sides)), spec.explode_limit, False,
+                            *_chain_limits(spec, per_count))[1]
 
     def _units(self) -> tuple[dict[tuple[int, int], float], float]:
         """Joint distribution of (sort key, score) of one unit, and the mass truncated."""
@@ -427,8 +447,8 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
         entries = keys * (s_hi - s_lo + 1)
         cost = cost + Cost(2 * codes * entries * PYTHON_STEP, codes * entries)  # each chain read and placed
     s_lo, s_hi = tallied_range(spec, (s_lo, s_hi))
-    if spec.explode_limit is None and not keeps_nothing(spec):
-        cost = cost + cost  # truncated_mass() follows the units once more
+    if spec.explode_limit is None and not keeps_nothing(spec):  # truncated_mass() follows the chains' weights
+        cost = cost + Cost(2 * (depth + 2) * convolve_cost(1, 1).work + 8 * spec.sides * PYTHON_STEP, 4 * spec.sides)
     return cost, keys, entries, s_lo, s_hi
 
 
