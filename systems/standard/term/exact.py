@@ -127,23 +127,13 @@ class TermOdds:
 
     def _chains_left(self) -> float:
         """The mass one unit's chains leave out (:meth:`_chain_units`' second value): the same chains
-        (:func:`~diceengine.algebra.chains.keyed_chains`, the same limits) followed on their weights alone, since
-        which throws explode is all that mass reads."""
+        (:func:`~diceengine.algebra.chains.keyed_chains`, the same limits) followed on their weights alone, every
+        value 0, since which throws explode is all that mass reads."""
         spec = self.spec
-        explode = spec.explode
-        assert explode is not None
-        first = first_face(spec)
-
-        def weights(values: np.ndarray, probs: np.ndarray) -> list[Step]:  # exploding or not: one cell each
-            on = explode.test(values).astype(bool)
-            return [(True, (), PMF.point(0, float(probs[on].sum()))), (False, (), PMF.point(0, float(probs[~on].sum())))]
-
-        thrown = np.asarray(list(spec.faces), dtype=np.int64)
-        start = weights(np.fromiter(first, dtype=np.int64, count=len(first)),
-                        np.fromiter(first.values(), dtype=np.float64, count=len(first)))
-        per_count = spec.success is not None and not spec.compound
-        return keyed_chains(start, weights(thrown, np.full(spec.sides, 1 / spec.sides)), spec.explode_limit, False,
-                            *_chain_limits(spec, per_count))[1]
+        test = spec.explode.test  # type: ignore[union-attr]
+        (firsts, chances), (thrown, fair) = _throws(spec, first_face(spec))
+        start, steps = steps_of(0 * firsts, chances, test(firsts)), steps_of(0 * thrown, fair, test(thrown))
+        return keyed_chains(start, steps, spec.explode_limit, False, *_chain_limits(spec, _per_count(spec)))[1]
 
     def _units(self) -> tuple[dict[tuple[int, int], float], float]:
         """Joint distribution of (sort key, score) of one unit, and the mass truncated."""
@@ -167,7 +157,7 @@ class TermOdds:
         spec = self.spec
         explode = spec.explode
         assert explode is not None
-        per_count = spec.success is not None and not spec.compound
+        per_count = _per_count(spec)
         ranked = per_count and _ranked(spec)
         scored = per_count and not ranked  # the chain's value is its score: its sum is never read
         pen = int(spec.penetrate)
@@ -179,11 +169,8 @@ class TermOdds:
             return steps_of(base_array(spec, recorded) if scored else values, probs, explode.test(values),
                             np.column_stack(keys) if keys else None)
 
-        firsts = np.fromiter(first, dtype=np.int64, count=len(first))
-        start = kinds(firsts, np.fromiter(first.values(), dtype=np.float64, count=len(first)), 0)
-        thrown = spec.faces.take(np.arange(spec.sides)) if not isinstance(spec.faces, range) else \
-            np.arange(spec.faces.start, spec.faces.stop)
-        steps = kinds(thrown, np.full(spec.sides, 1 / spec.sides), pen)
+        (firsts, chances), (thrown, fair) = _throws(spec, first)
+        start, steps = kinds(firsts, chances, 0), kinds(thrown, fair, pen)
         _steps(3 * len(first))  # the first faces listed, split and tabled
         done, left = keyed_chains(start, steps, spec.explode_limit, spec.penetrate and not scored,
                                   *_chain_limits(spec, per_count))
@@ -253,6 +240,21 @@ class TermOdds:
         return PMF.from_mapping(out)
 
 
+def _per_count(spec: TermSpec) -> bool:
+    """Every throw of an exploding unit is counted (a count, not compounding)."""
+    return spec.success is not None and not spec.compound
+
+
+def _throws(spec: TermSpec, first: dict[int, float]) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """``((faces, chances), (faces, chances))``: a unit's first throw (``first``: after its re-rolls) and an added
+    throw, as arrays."""
+    firsts = np.fromiter(first, dtype=np.int64, count=len(first))
+    thrown = spec.faces.take(np.arange(spec.sides)) if not isinstance(spec.faces, range) else \
+        np.arange(spec.faces.start, spec.faces.stop)
+    return ((firsts, np.fromiter(first.values(), dtype=np.float64, count=len(first))),
+            (thrown, np.full(spec.sides, 1 / spec.sides)))
+
+
 def _chain_limits(spec: TermSpec, per_count: bool) -> tuple[float, int | None]:
     """``(tolerance, rounds)`` of a unit's chains (:func:`~diceengine.algebra.chains.keyed_chains`): a chain's sum
     unbounded, until the chains' tolerance (refused past the explosions' limit); tallied, the depth the tally is
@@ -310,7 +312,7 @@ def _units_cost(spec: TermSpec) -> tuple[Cost, int, int, int, int]:
     first = spec.allowed if spec.reroll is not None and not spec.reroll_once else spec.faces
     counting = spec.success is not None
     if spec.explode is not None:
-        return _chains_cost(spec, cost, first, counting and not spec.compound, _ranked(spec))
+        return _chains_cost(spec, cost, first, _per_count(spec), _ranked(spec))
     s_lo, s_hi = tallied_range(spec, spec.success_range if counting else (first[0], first[-1]))
     return cost + Cost(s * PYTHON_STEP, s), len(first), s, s_lo, s_hi
 
@@ -362,7 +364,7 @@ def _key_span(spec: TermSpec, score_span: int) -> int:
     on, _ = split_faces(spec.faces, spec.explode)
     if spec.consecutive and len(on) == 1 and on[0] == spec.faces[-1]:
         return 1
-    if spec.success is not None and not spec.compound:
+    if _per_count(spec):
         return score_span
     if spec.tally is None:
         return 1
