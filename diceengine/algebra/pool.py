@@ -41,7 +41,7 @@ class Pool:
         groups: list[tuple[Die, int]] = []
         for die in self.dice:
             for i, (other, n) in enumerate(groups):
-                if other is die or other.same(die, 0.0):
+                if _alike(other, die):
                     groups[i] = (other, n + 1)
                     break
             else:
@@ -151,7 +151,7 @@ class Pool:
         gen, n = numpy_rng(rng), sample_size(n, len(self))
         faces = np.empty((n, len(self)), dtype=np.int64)
         for die, count in self.groups:  # each kind of die in one draw, in the order the kinds first appear
-            columns = [i for i, d in enumerate(self.dice) if d is die or d.same(die, 0.0)]
+            columns = [i for i, d in enumerate(self.dice) if _alike(die, d)]
             faces[:, columns] = die.sample(n * count, gen).reshape(n, count)
         return PoolSample(faces, (0, len(self)))
 
@@ -159,6 +159,11 @@ class Pool:
         """One roll of the pool, every die kept: the first row of :meth:`sample` of one roll with the same ``rng``;
         read by :meth:`PoolRoll.highest` and its kin (which dice a keep / drop keeps, and their total)."""
         return PoolRoll.of(self.sample(1, rng).faces[0].tolist())
+
+
+def _alike(a: Die, b: Die) -> bool:
+    """Two dice of one group of a pool: the same die, or two of exactly the same outcomes and chances."""
+    return a is b or a.same(b, 0.0)
 
 
 def _multisets(die: Die, n: int) -> Iterator[tuple[tuple[int, ...], float]]:
