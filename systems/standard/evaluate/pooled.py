@@ -16,8 +16,7 @@ terms in the order written; the state is how many dice of each term are not yet 
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from math import prod
 from typing import Any
 
@@ -217,7 +216,7 @@ class PooledKeep(Evaluator):
         and a weight of 1 on each kept rank, lowest first (made once)."""
         if self._groups is None:
             lo, hi = self.window
-            self._groups = [(_die(s.term.spec.faces), c) for s, c in zip(self.slots, self.counts)]
+            self._groups = [(AlgebraDie.of(s.term.spec.faces), c) for s, c in zip(self.slots, self.counts)]
             self._weights = [1 if lo <= i < hi else 0 for i in range(self.total_dice)]
         return self._groups, self._weights
 
@@ -312,11 +311,6 @@ def pooled(node: Any, item_node: Any, keeps: list[Keep], ctx: Context,
     evaluator = PooledKeep(slots, item, signs, keeps, node, ctx)
     evaluator._constant = 0 if terms is None else sum(sign * t.value for sign, t in terms if isinstance(t, Number))
     return evaluator
-
-
-def _die(faces: Sequence[int]) -> AlgebraDie:
-    """The algebra's die of a term's faces (a face listed twice twice as likely)."""
-    return AlgebraDie.from_weights({f: n / len(faces) for f, n in Counter(faces).items()})
 
 
 def _labels(node: Any, out: dict[int, str]) -> None:
