@@ -17,13 +17,6 @@ from .spec import TermSpec
 
 #: most face parts a term remembers (one per face, state and score)
 _FACE_PARTS = 4096
-_CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
-
-
-def _score_text(score: int) -> str:
-    """A face's success marks written after its critical mark: ``*`` per success, ``_`` per failure."""
-    return "*" * max(score, 0) + "_" * max(-score, 0)
-
 
 _list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
 #: most dice of a term whose text is one %-format (more: the list's own text)
@@ -60,17 +53,11 @@ class TermText:
     """A dice term's record (:class:`~.roll.TermRoll`) as text: parts, a writer compiled per format and
     language, and plain text; each face's part and text made once."""
 
-    __slots__ = ("_faces", "_flat_texts", "render", "spec")
-
-    #: ``data -> text``: the term's dice as plain text (``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a
-    #: success; ``20(cs)`` a critical success), a function chosen once for the term's modifiers
-    render: Callable[[list], str]
+    __slots__ = ("_faces", "spec")
 
     def __init__(self, spec: TermSpec) -> None:
         self.spec = spec
         self._faces: dict[tuple[int, bool, int, int], Face] = {}
-        self._flat_texts: tuple[TextMemo, TextMemo] | None = None
-        self.render = self._renderer()
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         """The part of one face (made once per face, state and score: parts are immutable)."""
@@ -126,6 +113,7 @@ class TermText:
         """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``, ``4(cs)+2``."""
         spec = self.spec
         unit_dropped = not spec.per_die and any(f & DROPPED for _, f in unit)
+        last = len(unit) - 1 if spec.success is not None and not unit_dropped and not spec.per_die else -1
         shown: list[Part] = []
         after_reroll = False
         for k, (v, f) in enumerate(unit):
@@ -134,13 +122,9 @@ class TermText:
             after_reroll = bool(f & REROLLED)
             score = face_score(spec, v) if spec.per_die and spec.success is not None and \
                 not f & (DROPPED | REROLLED) else 0
+            if k == last:  # the unit's score, shown on its last die
+                score = unit_score(spec, unit)
             shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))  # its marks: 20(cs)*, 4(cs)!
-        if spec.success is not None and not unit_dropped and not spec.per_die:
-            last = shown[-1]
-            if isinstance(last, Face):
-                shown[-1] = last._replace(score=unit_score(spec, unit))
-            else:
-                shown[-1] = _score_text(unit_score(spec, unit))
         return [Group(tuple(shown))] if unit_dropped else shown
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
@@ -165,8 +149,6 @@ class TermText:
 
         if not spec.flat:
             return self._units_writer(text, part_text)
-        if spec.crit_success is not None or spec.crit_failure is not None:
-            return lambda data: "".join([part_text(p) for p in self.parts(data)])
         return self._flat_writer(text)
 
     def _frame(self, text: Callable[[Any], str]) -> tuple[str, str, str]:
@@ -199,8 +181,8 @@ class TermText:
         return write_units
 
     def _flat_writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
-        """:meth:`writer` of a term whose record is its list of faces, without critical marks: each face's
-        text, kept or dropped, made once."""
+        """:meth:`writer` of a term whose record is its list of faces: each face's text, kept or dropped, made
+        once."""
         spec = self.spec
         opening, sep, closing = self._frame(text)
         run = dice_writer(text, spec.kind, spec.sides, ", ", spec.label) if spec.plain else None
@@ -209,6 +191,9 @@ class TermText:
         window = spec.window
         kept_texts = TextMemo(lambda v: text(make(v, True, score(v) if counts else 0)))
         dropped_texts = TextMemo(lambda v: text(make(v, False, 0)))
+        if run is None and window is None and spec.selection is None and spec.sort is None:  # every die kept
+            kept = kept_texts.__getitem__
+            return lambda data: opening + sep.join(map(kept, data)) + closing
 
         def write_flat(data: list) -> str:
             if run is not None and (window is None or window[1] - window[0] >= len(data)):
@@ -223,9 +208,20 @@ class TermText:
                                        for i in order]) + closing
         return write_flat
 
-    def _renderer(self) -> Callable[[list], str]:
-        """:attr:`render` for this term: the same text as :meth:`_render`, without the questions its modifiers
-        answer once (the common terms: plain, kept or dropped, exploding, flat success counts)."""
+    def renderer(self) -> Callable[[list], str]:
+        """``data -> text``: the term's dice as plain text (``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a
+        success; ``20(cs)`` a critical success), the plain text of :meth:`parts`: :meth:`quick_renderer`, else
+        the :meth:`writer` of plain text."""
+        quick = self.quick_renderer()
+        if quick is not None:
+            return quick
+        from diceengine.renderers.plain import part_text  # the format is the renderers' (a roll never needs it)
+
+        return self.writer(part_text)
+
+    def quick_renderer(self) -> Callable[[list], str] | None:
+        """:meth:`renderer` of the common terms (plain, kept or dropped, exploding), without the questions their
+        modifiers answer once (``None``: another term)."""
         spec = self.spec
         suffix = spec.label_suffix
         if spec.plain:
@@ -233,11 +229,6 @@ class TermText:
             if spec.window is None:
                 return _plain_renderer(spec.count, after)
             return self._kept_renderer(spec.window, after)
-        if spec.flat:
-            if spec.selection is not None or spec.window is not None or spec.sort is not None:
-                return self._render_flat
-            kept = self._flat_text_tables()[0].__getitem__
-            return lambda data: "[" + ", ".join(map(kept, data)) + suffix
         if spec.explode_only:
             faces = TextMemo(str)
 
@@ -250,10 +241,10 @@ class TermText:
                         texts.append("+".join([f"{v}!" if f & EXPLODED else str(v) for v, f in unit]))
                 return "[" + ", ".join(texts) + suffix
             return exploded
-        return self._render
+        return None
 
     def _kept_renderer(self, window: tuple[int, int], after: str) -> Callable[[list], str]:
-        """:attr:`render` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
+        """:meth:`renderer` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
         a, b = window
         n = self.spec.count
         whole = _plain_renderer(n, after)
@@ -290,86 +281,3 @@ class TermText:
                 return struck[i] % tuple(data)
             return all_but_one
         return kept
-
-    def _render(self, data: list) -> str:
-        """The term's dice as text, whatever its modifiers (:attr:`render` is this, or a faster equivalent)."""
-        spec = self.spec
-        if spec.plain:
-            if spec.window is None:
-                return "[" + ", ".join(map(str, data)) + spec.label_suffix
-            if spec.keep == len(data):
-                text = ", ".join(map(str, data))
-            else:
-                a, b = spec.window
-                order = sorted(range(len(data)), key=data.__getitem__)
-                gone = set(order[:a] + order[b:])
-                text = ", ".join(f"~{v}~" if i in gone else str(v) for i, v in enumerate(data))
-            return f"[{text}] ({spec.label})" if spec.label else f"[{text}]"
-        if spec.flat:
-            return self._render_flat(data)
-        if spec.explode_only:
-            texts = [str(unit[0][0]) if len(unit) == 1 else "+".join([f"{v}!" if f & EXPLODED else str(v)
-                                                                      for v, f in unit]) for unit in data]
-            return "[" + ", ".join(texts) + spec.label_suffix
-        parts = []
-        units = data
-        if spec.sort is not None:
-            units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
-                           reverse=spec.sort == "sd")
-        marks = spec.crit_success is not None or spec.crit_failure is not None
-        per_die = spec.per_die
-        for unit in units:
-            shown = []
-            dropped = not per_die and any(f & DROPPED for _, f in unit)
-            for v, f in unit:
-                mark = ""
-                if marks:
-                    crit = critical(spec, v)
-                    mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
-                if f & REROLLED:
-                    shown.append(f"~{v}~r ")
-                elif per_die and f & DROPPED:
-                    shown.append(f"~{v}{mark}{'!' if f & EXPLODED else ''}~")
-                else:
-                    shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
-            text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
-            if spec.success is not None and not dropped and not per_die:
-                score = unit_score(spec, unit)
-                text += "*" * max(score, 0) + "_" * max(-score, 0)
-            parts.append(f"~{text}~" if dropped else text)
-        label = f" ({spec.label})" if spec.label else ""
-        return "[" + ", ".join(parts) + "]" + label
-
-    def _render_flat(self, data: list) -> str:
-        spec = self.spec
-        kept, dropped = self._flat_texts or self._flat_text_tables()
-        gone = dropped_dice(spec, data)
-        if spec.sort is None and not gone:
-            return "[" + ", ".join(map(kept.__getitem__, data)) + spec.label_suffix
-        order: Any = range(len(data))
-        if spec.sort is not None:
-            order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
-        return "[" + ", ".join([dropped[data[i]] if i in gone else kept[data[i]] for i in order]) + spec.label_suffix
-
-    def _flat_text_tables(self) -> tuple[TextMemo, TextMemo]:
-        """Face -> its text kept (``10*``, ``20(cs)*``, ``1_``) and dropped (``~3~``), each written once."""
-        spec = self.spec
-        hit = spec.success.predicate() if spec.success is not None else None
-        miss = spec.failure.predicate() if spec.failure is not None else None
-        marks = spec.crit_success is not None or spec.crit_failure is not None
-
-        def shown(v: int) -> str:
-            crit = critical(spec, v) if marks else None
-            return str(v) + ("" if crit is None else _CRIT_MARKS[crit])
-
-        def kept(v: int) -> str:
-            if hit is None:
-                return shown(v)
-            if spec.double is not None:
-                score = face_score(spec, v)
-                return shown(v) + "*" * max(score, 0) + "_" * max(-score, 0)
-            return shown(v) + ("*" if hit(v) else "_" if miss is not None and miss(v) else "")
-
-        tables = (TextMemo(kept), TextMemo(lambda v: f"~{shown(v)}~"))
-        self._flat_texts = tables
-        return tables
