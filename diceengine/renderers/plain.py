@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ..registry import Plan
     from ..rolls import Roll
 
-__all__ = ["describe", "face_text", "part_text", "render", "render_parts"]
+__all__ = ["describe", "face_text", "render", "render_parts"]
 
 
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
@@ -69,7 +69,3 @@ def _dice(run: Dice, struck: bool) -> str:
 
 def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool = False) -> None:
     walk(parts, out, ctx, struck, _text, _dice)
-
-def part_text(part: Any) -> str:
-    """One part as plain text (its words in English)."""
-    return render_parts((part,))

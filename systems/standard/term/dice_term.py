@@ -21,7 +21,7 @@ from .spec import TermSpec
 from .text import TermText
 
 #: the entry points a term makes when first asked, by what makes them
-_LAZY = {"render": "render", "parts": "shown", "writer": "shown", "views": "views", "dice": "views", "dice_json": "views", "odds": "odds",
+_LAZY = {"parts": "shown", "writer": "shown", "views": "views", "dice": "views", "dice_json": "views", "odds": "odds",
          "pmf": "odds", "exact_cost": "odds", "truncated_mass": "odds", "sample": "sample"}
 
 
@@ -58,22 +58,18 @@ class DiceTerm:
         self.spec = spec
         self.rolls = TermRoll(spec, self)
         self.shown = TermText(spec)
-        quick = self.shown.quick_renderer()
-        if quick is not None:  # else its writer, compiled when first asked
-            self.render = quick
+        self.render = self.shown.render
 
     def __getattr__(self, name: str) -> Any:
         # an entry point not set yet: those a roll and its plain text do not need (the parts, the dice, the
-        # sample, the odds; the plain text's writer) are made when first asked, then read as the others (a never-seen
-        # expression pays for its roll and its text only)
+        # sample, the odds) are made when first asked, then read as the others (a never-seen expression pays for
+        # its roll and its text only)
         group = _LAZY.get(name)
         if group is None:  # not an entry point (or the term is not built yet: a copy being made)
             raise AttributeError(name)
         spec = self.spec
         if group == "shown":
             self.parts, self.writer = self.shown.parts, self.shown.writer
-        elif group == "render":
-            self.render = self.shown.renderer()
         elif group == "views":
             self.views = views = TermDice(spec)
             self.dice, self.dice_json = views.dice, views.dice_json

@@ -17,6 +17,8 @@ from .spec import TermSpec
 
 #: most face parts a term remembers (one per face, state and score)
 _FACE_PARTS = 4096
+_CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
+
 
 _list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
 #: most dice of a term whose text is one %-format (more: the list's own text)
@@ -53,11 +55,17 @@ class TermText:
     """A dice term's record (:class:`~.roll.TermRoll`) as text: parts, a writer compiled per format and
     language, and plain text; each face's part and text made once."""
 
-    __slots__ = ("_faces", "spec")
+    __slots__ = ("_faces", "_flat_texts", "render", "spec")
+
+    #: ``data -> text``: the term's dice as plain text (``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a
+    #: success; ``20(cs)`` a critical success), a function chosen once for the term's modifiers
+    render: Callable[[list], str]
 
     def __init__(self, spec: TermSpec) -> None:
         self.spec = spec
         self._faces: dict[tuple[int, bool, int, int], Face] = {}
+        self._flat_texts: tuple[TextMemo, TextMemo] | None = None
+        self.render = self._renderer()
 
     def _face(self, v: int, kept: bool, score: int = 0, flags: int = 0) -> Face:
         """The part of one face (made once per face, state and score: parts are immutable)."""
@@ -191,9 +199,6 @@ class TermText:
         window = spec.window
         kept_texts = TextMemo(lambda v: text(make(v, True, score(v) if counts else 0)))
         dropped_texts = TextMemo(lambda v: text(make(v, False, 0)))
-        if run is None and window is None and spec.selection is None and spec.sort is None:  # every die kept
-            kept = kept_texts.__getitem__
-            return lambda data: opening + sep.join(map(kept, data)) + closing
 
         def write_flat(data: list) -> str:
             if run is not None and (window is None or window[1] - window[0] >= len(data)):
@@ -208,20 +213,9 @@ class TermText:
                                        for i in order]) + closing
         return write_flat
 
-    def renderer(self) -> Callable[[list], str]:
-        """``data -> text``: the term's dice as plain text (``[6, 5, 3, ~1~]``; ``6!+4`` an explosion; ``*`` a
-        success; ``20(cs)`` a critical success), the plain text of :meth:`parts`: :meth:`quick_renderer`, else
-        the :meth:`writer` of plain text."""
-        quick = self.quick_renderer()
-        if quick is not None:
-            return quick
-        from diceengine.renderers.plain import part_text  # the format is the renderers' (a roll never needs it)
-
-        return self.writer(part_text)
-
-    def quick_renderer(self) -> Callable[[list], str] | None:
-        """:meth:`renderer` of the common terms (plain, kept or dropped, exploding), without the questions their
-        modifiers answer once (``None``: another term)."""
+    def _renderer(self) -> Callable[[list], str]:
+        """:attr:`render` for this term: the plain text of :meth:`parts`, without the questions its modifiers
+        answer once (the common terms: plain, kept or dropped, exploding, flat success counts)."""
         spec = self.spec
         suffix = spec.label_suffix
         if spec.plain:
@@ -229,6 +223,11 @@ class TermText:
             if spec.window is None:
                 return _plain_renderer(spec.count, after)
             return self._kept_renderer(spec.window, after)
+        if spec.flat:
+            if spec.selection is not None or spec.window is not None or spec.sort is not None:
+                return self._render_flat
+            kept = self._flat_text_tables()[0].__getitem__
+            return lambda data: "[" + ", ".join(map(kept, data)) + suffix
         if spec.explode_only:
             faces = TextMemo(str)
 
@@ -241,10 +240,10 @@ class TermText:
                         texts.append("+".join([f"{v}!" if f & EXPLODED else str(v) for v, f in unit]))
                 return "[" + ", ".join(texts) + suffix
             return exploded
-        return None
+        return self._render
 
     def _kept_renderer(self, window: tuple[int, int], after: str) -> Callable[[list], str]:
-        """:meth:`renderer` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
+        """:attr:`render` of a plain term that keeps ranks ``[a, b)`` of its dice: the others struck (``~1~``)."""
         a, b = window
         n = self.spec.count
         whole = _plain_renderer(n, after)
@@ -281,3 +280,71 @@ class TermText:
                 return struck[i] % tuple(data)
             return all_but_one
         return kept
+
+    def _render(self, data: list) -> str:
+        """:attr:`render` of a term whose record is units and that is not :attr:`~.spec.TermSpec.explode_only`
+        (re-rolls, counts, critical marks...): the plain text of :meth:`parts`, written directly (a text compiled
+        per term would cost more than it saves on the first roll of an expression)."""
+        spec = self.spec
+        parts = []
+        units = data
+        if spec.sort is not None:
+            units = sorted(data, key=lambda u: sum(t[0] for t in u if not t[1] & REROLLED),
+                           reverse=spec.sort == "sd")
+        marks = spec.crit_success is not None or spec.crit_failure is not None
+        per_die = spec.per_die
+        for unit in units:
+            shown = []
+            dropped = not per_die and any(f & DROPPED for _, f in unit)
+            for v, f in unit:
+                mark = ""
+                if marks:
+                    crit = critical(spec, v)
+                    mark = "" if crit is None else "(cs)" if crit == "success" else "(cf)"
+                if f & REROLLED:
+                    shown.append(f"~{v}~r ")
+                elif per_die and f & DROPPED:
+                    shown.append(f"~{v}{mark}{'!' if f & EXPLODED else ''}~")
+                else:
+                    shown.append(f"{v}{mark}{'!' if f & EXPLODED else ''}")
+            text = "".join(s if s.endswith(" ") else s + "+" for s in shown).rstrip("+").replace("r +", "r ")
+            if spec.success is not None and not dropped and not per_die:
+                score = unit_score(spec, unit)
+                text += "*" * max(score, 0) + "_" * max(-score, 0)
+            parts.append(f"~{text}~" if dropped else text)
+        label = f" ({spec.label})" if spec.label else ""
+        return "[" + ", ".join(parts) + "]" + label
+
+    def _render_flat(self, data: list) -> str:
+        spec = self.spec
+        kept, dropped = self._flat_texts or self._flat_text_tables()
+        gone = dropped_dice(spec, data)
+        if spec.sort is None and not gone:
+            return "[" + ", ".join(map(kept.__getitem__, data)) + spec.label_suffix
+        order: Any = range(len(data))
+        if spec.sort is not None:
+            order = sorted(order, key=data.__getitem__, reverse=spec.sort == "sd")
+        return "[" + ", ".join([dropped[data[i]] if i in gone else kept[data[i]] for i in order]) + spec.label_suffix
+
+    def _flat_text_tables(self) -> tuple[TextMemo, TextMemo]:
+        """Face -> its text kept (``10*``, ``20(cs)*``, ``1_``) and dropped (``~3~``), each written once."""
+        spec = self.spec
+        hit = spec.success.predicate() if spec.success is not None else None
+        miss = spec.failure.predicate() if spec.failure is not None else None
+        marks = spec.crit_success is not None or spec.crit_failure is not None
+
+        def shown(v: int) -> str:
+            crit = critical(spec, v) if marks else None
+            return str(v) + ("" if crit is None else _CRIT_MARKS[crit])
+
+        def kept(v: int) -> str:
+            if hit is None:
+                return shown(v)
+            if spec.double is not None:
+                score = face_score(spec, v)
+                return shown(v) + "*" * max(score, 0) + "_" * max(-score, 0)
+            return shown(v) + ("*" if hit(v) else "_" if miss is not None and miss(v) else "")
+
+        tables = (TextMemo(kept), TextMemo(lambda v: f"~{shown(v)}~"))
+        self._flat_texts = tables
+        return tables
