@@ -1,8 +1,8 @@
 """The standard notation's text and dice JSON written by the functions chosen once per term and per plan (a face
 table for one die, a %-format for a few, one format per struck die, two-item groups, the line compiled per plan)
 are the general writers' texts: the hand-written lines below (ties included: the first lowest die is struck by
-a keep-highest, the last highest by a keep-lowest), a term's general text and each die's JSON written one by
-one, in English and French, and for a plan shown under another spelling."""
+a keep-highest, the last highest by a keep-lowest), the plain text of a term's parts and each die's JSON written
+one by one, in English and French, and for a plan shown under another spelling."""
 
 from __future__ import annotations
 
