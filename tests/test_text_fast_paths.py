@@ -1,8 +1,8 @@
 """The standard notation's text and dice JSON written by the functions chosen once per term and per plan (a face
 table for one die, a %-format for a few, one format per struck die, two-item groups, the line compiled per plan)
 are the general writers' texts: the hand-written lines below (ties included: the first lowest die is struck by
-a keep-highest, the last highest by a keep-lowest), a term's general text and each die's JSON written one by
-one, in English and French, and for a plan shown under another spelling."""
+a keep-highest, the last highest by a keep-lowest), the plain text of a term's parts and each die's JSON written
+one by one, in English and French, and for a plan shown under another spelling."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import json
 import pytest
 
 import diceengine as de
+from diceengine.renderers.plain import render_parts
 from diceengine.rolljson import dice_json
 from tests.helpers import Scripted
 
@@ -55,7 +56,8 @@ def test_lines_as_written_by_hand(expr: str, faces: list, sides: int, line: str)
 
 TERMS = ["1d20", "1d6[fire]", "3d6", "2d6[50%]", "32d6", "33d6", "2d4kh1", "2d4kl1", "2d4dl1", "2d4dh1", "4d4kh3",
          "4d4kl3", "4d4dl1", "4d4dh1[x]", "5d4kh2", "5d4dl2", "3d2kl2", "33d4kh32", "4d6!", "6d6!!", "3d6![fire]",
-         "8d10>=7", "8d10>=7[x]", "10d10>=8f1", "1d20kh1", "3d6kh3"]
+         "8d10>=7", "8d10>=7[x]", "10d10>=8f1", "1d20kh1", "3d6kh3", "1d20cs>=19", "4d6cs6cf1kh3", "6d10>=8cs10",
+         "5d10>=7dbl10", "2d8r1", "4d6!kh3", "3d6sd", "4d10!>=8cs10cf1", "6d6dl2dh1"]
 
 
 @pytest.mark.parametrize("expr", TERMS)
@@ -63,7 +65,7 @@ def test_a_terms_text_and_json_are_the_general_ones(expr: str) -> None:
     for seed in range(150):
         r = de.roll(expr, seed=seed)
         ((owner, data),) = r._record
-        assert owner.render(data) == owner.shown._render(data)
+        assert owner.render(data) == render_parts(owner.parts(data))  # the plain text of the term's parts
         dice = owner.dice(data)
         assert owner.dice_json(data) == dice_json(dice)  # each die's JSON written one by one
         assert owner.dice_json(data, True) == dice_json([d._replace(kept=False) for d in dice])

@@ -26,7 +26,6 @@ from ..rolls import set_renderers
 from .explain import (
     Context,
     Writers,
-    catalogue,
     compile_explainer,
     context,
     face_marks,
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
     from ..registry import Plan
     from ..rolls import Roll
 
-__all__ = ["FORMATS", "Context", "Writers", "catalogue", "compile_explainer", "context", "face_marks", "narrative_text",
+__all__ = ["FORMATS", "Context", "Writers", "compile_explainer", "context", "face_marks", "narrative_text",
            "render", "renderer", "walk", "words_text"]
 
 #: format name -> module of :mod:`diceengine.renderers`

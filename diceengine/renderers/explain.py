@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..parts import Face, Words
     from ..registry import Plan
 
-__all__ = ["BLANK", "CACHE_SIZE", "PLANS", "Context", "Writers", "catalogue", "compile_explainer", "compiled", "context",
+__all__ = ["BLANK", "CACHE_SIZE", "PLANS", "Context", "Writers", "compile_explainer", "compiled", "context",
            "face_marks", "narrative_text", "walk", "words_text"]
 
 
@@ -123,12 +123,6 @@ def compiled(writers: Writers, key: tuple[Any, ...], plan: Plan,
     if found is None or found[0] is not plan:
         found = compile_explainer(writers, key, plan, walk_parts, *fmt, lang=lang)
     return found[1]  # type: ignore[no-any-return]
-
-
-def catalogue(lang: str | None) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
-    """``(gettext, ngettext)`` of ``lang``'s catalogue."""
-    t = translations(lang)
-    return t.gettext, t.ngettext
 
 
 def walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool, text: Callable[[Any, Context, bool], str],

@@ -37,11 +37,11 @@ def is_critical(face: Face) -> bool:
 def render(roll: Roll, lang: str | None = None, **settings: Any) -> str:
     """The roll as one line of Markdown."""
     plan = roll._plan
-    write = compiled(_WRITERS, (id(plan), lang), plan, _top, "markdown", lang=lang)
+    write = compiled(_WRITERS, (id(plan), lang), plan, _walk, "markdown", lang=lang)
     if write is not None:
         return write(roll.outcome, roll._record)
     out: list[str] = []
-    _walk(roll.parts(), out, context("markdown", lang=lang), False)
+    _walk(roll.parts(), out, context("markdown", lang=lang))
     return "".join(out)
 
 
@@ -83,9 +83,5 @@ def _text(part: Any, ctx: Context, struck: bool) -> str:
     return f"~~{text}~~" if part.role == "struck" else f"**{text}**"
 
 
-def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool = False) -> None:
     walk(parts, out, ctx, struck, _text, _dice, escape)
-
-
-def _top(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
-    walk(parts, out, ctx, False, _text, _dice, escape)

@@ -26,7 +26,7 @@ _WRITERS: Writers = {}
 
 def describe(plan: Plan, outcome: Any, record: Any, lang: str | None = None) -> str:
     """A roll of ``plan`` as one line of plain text (through the plan's explainer when it has one)."""
-    write = compiled(_WRITERS, (id(plan), lang), plan, _top, "plain", lang=lang)
+    write = compiled(_WRITERS, (id(plan), lang), plan, _walk, "plain", lang=lang)
     if write is not None:
         return write(outcome, record)
     return render_parts(plan.explain(outcome, record), lang)
@@ -35,7 +35,7 @@ def describe(plan: Plan, outcome: Any, record: Any, lang: str | None = None) -> 
 def render_parts(parts: Iterable[Any], lang: str | None = None) -> str:
     """Parts as one line of plain text."""
     out: list[str] = []
-    _walk(parts, out, context("plain", lang=lang), False)
+    _walk(parts, out, context("plain", lang=lang))
     return "".join(out)
 
 
@@ -67,9 +67,5 @@ def _dice(run: Dice, struck: bool) -> str:
     return run.sep.join(map(str, run.values))
 
 
-def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool) -> None:
+def _walk(parts: Iterable[Any], out: list[str], ctx: Context, struck: bool = False) -> None:
     walk(parts, out, ctx, struck, _text, _dice)
-
-
-def _top(parts: Iterable[Any], out: list[str], ctx: Context) -> None:
-    walk(parts, out, ctx, False, _text, _dice)

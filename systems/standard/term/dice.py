@@ -37,11 +37,7 @@ class TermDice:
         spec = self.spec
         kind, sides, label = spec.kind, spec.sides, spec.label
         if spec.plain:
-            dropped: set[int] = set()
-            if spec.window is not None and spec.keep != len(data):
-                a, b = spec.window
-                order = sorted(range(len(data)), key=data.__getitem__)
-                dropped = set(order[:a] + order[b:])
+            dropped = dropped_dice(spec, data)
             if not dropped:
                 return [_new_tuple(Die, (kind, sides, v, True, False, False, False, False, None, label, None))
                         for v in data]

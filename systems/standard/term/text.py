@@ -20,11 +20,6 @@ _FACE_PARTS = 4096
 _CRIT_MARKS = {"success": "(cs)", "failure": "(cf)"}
 
 
-def _score_text(score: int) -> str:
-    """A face's success marks written after its critical mark: ``*`` per success, ``_`` per failure."""
-    return "*" * max(score, 0) + "_" * max(-score, 0)
-
-
 _list_text = list.__repr__  # a list of whole numbers as a plain term shows it: "[6, 5, 3]"
 #: most dice of a term whose text is one %-format (more: the list's own text)
 _FORMATTED = 32
@@ -126,6 +121,7 @@ class TermText:
         """One die and the dice its explosions and re-rolls added: ``6!+4``, ``~1~r 5``, ``4(cs)+2``."""
         spec = self.spec
         unit_dropped = not spec.per_die and any(f & DROPPED for _, f in unit)
+        last = len(unit) - 1 if spec.success is not None and not unit_dropped and not spec.per_die else -1
         shown: list[Part] = []
         after_reroll = False
         for k, (v, f) in enumerate(unit):
@@ -134,13 +130,9 @@ class TermText:
             after_reroll = bool(f & REROLLED)
             score = face_score(spec, v) if spec.per_die and spec.success is not None and \
                 not f & (DROPPED | REROLLED) else 0
+            if k == last:  # the unit's score, shown on its last die
+                score = unit_score(spec, unit)
             shown.append(self._face(v, not f & (REROLLED | DROPPED), score, f))  # its marks: 20(cs)*, 4(cs)!
-        if spec.success is not None and not unit_dropped and not spec.per_die:
-            last = shown[-1]
-            if isinstance(last, Face):
-                shown[-1] = last._replace(score=unit_score(spec, unit))
-            else:
-                shown[-1] = _score_text(unit_score(spec, unit))
         return [Group(tuple(shown))] if unit_dropped else shown
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
@@ -165,8 +157,6 @@ class TermText:
 
         if not spec.flat:
             return self._units_writer(text, part_text)
-        if spec.crit_success is not None or spec.crit_failure is not None:
-            return lambda data: "".join([part_text(p) for p in self.parts(data)])
         return self._flat_writer(text)
 
     def _frame(self, text: Callable[[Any], str]) -> tuple[str, str, str]:
@@ -199,8 +189,8 @@ class TermText:
         return write_units
 
     def _flat_writer(self, text: Callable[[Any], str]) -> Callable[[list], str]:
-        """:meth:`writer` of a term whose record is its list of faces, without critical marks: each face's
-        text, kept or dropped, made once."""
+        """:meth:`writer` of a term whose record is its list of faces: each face's text, kept or dropped, made
+        once."""
         spec = self.spec
         opening, sep, closing = self._frame(text)
         run = dice_writer(text, spec.kind, spec.sides, ", ", spec.label) if spec.plain else None
@@ -224,7 +214,7 @@ class TermText:
         return write_flat
 
     def _renderer(self) -> Callable[[list], str]:
-        """:attr:`render` for this term: the same text as :meth:`_render`, without the questions its modifiers
+        """:attr:`render` for this term: the plain text of :meth:`parts`, without the questions its modifiers
         answer once (the common terms: plain, kept or dropped, exploding, flat success counts)."""
         spec = self.spec
         suffix = spec.label_suffix
@@ -292,25 +282,10 @@ class TermText:
         return kept
 
     def _render(self, data: list) -> str:
-        """The term's dice as text, whatever its modifiers (:attr:`render` is this, or a faster equivalent)."""
+        """:attr:`render` of a term whose record is units and that is not :attr:`~.spec.TermSpec.explode_only`
+        (re-rolls, counts, critical marks...): the plain text of :meth:`parts`, written directly (a text compiled
+        per term would cost more than it saves on the first roll of an expression)."""
         spec = self.spec
-        if spec.plain:
-            if spec.window is None:
-                return "[" + ", ".join(map(str, data)) + spec.label_suffix
-            if spec.keep == len(data):
-                text = ", ".join(map(str, data))
-            else:
-                a, b = spec.window
-                order = sorted(range(len(data)), key=data.__getitem__)
-                gone = set(order[:a] + order[b:])
-                text = ", ".join(f"~{v}~" if i in gone else str(v) for i, v in enumerate(data))
-            return f"[{text}] ({spec.label})" if spec.label else f"[{text}]"
-        if spec.flat:
-            return self._render_flat(data)
-        if spec.explode_only:
-            texts = [str(unit[0][0]) if len(unit) == 1 else "+".join([f"{v}!" if f & EXPLODED else str(v)
-                                                                      for v, f in unit]) for unit in data]
-            return "[" + ", ".join(texts) + spec.label_suffix
         parts = []
         units = data
         if spec.sort is not None:
