@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
@@ -24,6 +24,8 @@ from ..errors import DiceError
 from ..i18n import N_
 from ..table import Table
 from .ratelimit import SharedBuckets
+
+T = TypeVar("T")
 
 __all__ = ["NEW_BURST", "NEW_RATE", "Key", "Lang", "Refused", "TableSettings", "TableState", "client_of", "key_bucket",
            "language_of", "public", "reading_language", "refusals", "refused_response"]
@@ -373,6 +375,15 @@ class TableState:
         if not self.buckets.take("new:" + who, self.settings.new_rate, self.settings.new_burst):
             raise Refused(429, "rate_limited", N_("too many new tables and joins from this address; slow down"),
                           {"Retry-After": str(max(1, round(1 / self.settings.new_rate)))})
+
+    async def seated(self, table_id: str, key: str, fn: Callable[[Any], T]) -> T:
+        """``fn(seat)`` in a reader thread, ``seat`` the member's (:meth:`seat`), the table's errors as refusals."""
+        def read() -> T:
+            seat = self.seat(table_id, key)
+            with refusals():
+                return fn(seat)
+
+        return await self.read(read)  # type: ignore[no-any-return]
 
     def seat(self, table_id: str, key: str) -> Any:
         """The member's seat (a token taken from the key's bucket), else 429, 401 (a wrong key) or 404 (no such
