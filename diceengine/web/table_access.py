@@ -28,7 +28,7 @@ from .ratelimit import SharedBuckets
 T = TypeVar("T")
 
 __all__ = ["NEW_BURST", "NEW_RATE", "Key", "Lang", "Refused", "TableSettings", "TableState", "client_of", "key_bucket",
-           "language_of", "public", "reading_language", "refusals", "refused_response"]
+           "public", "reading_language", "refusals", "refused_response"]
 
 
 #: new tables and joins from one client address: a burst of ``NEW_BURST``, then ``NEW_RATE`` a second (a small
@@ -98,13 +98,6 @@ class Refused(Exception):
         return gettext(self.template, lang, **self.params)
 
 
-def language_of(request: Request) -> str:
-    """The first language of the request's ``Accept-Language`` that has a catalogue, else English."""
-    from ..i18n import accepted_language
-
-    return accepted_language(request.headers.get("accept-language", ""))
-
-
 def reading_language(accept_language: str | None) -> str | None:
     """The language a reader asks the log's texts in: the first of ``accept_language`` (an ``Accept-Language``
     header) that has a catalogue, else English; ``None`` without the header (the texts as the table stores them,
@@ -126,9 +119,9 @@ Lang = Annotated[str | None, Depends(_reader_language)]
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:
     """A refusal in the engine's error shape, in the request's language, with its headers."""
-    from .answers import error_response
+    from .answers import caller_language, error_response
 
-    response = error_response(err.status, err.kind, err.said_in(language_of(request)))
+    response = error_response(err.status, err.kind, err.said_in(caller_language(request)))
     response.headers.update(err.headers)
     return response
 
