@@ -18,7 +18,7 @@ import diceengine.web.service as service  # noqa: PLR0402 - the module itself, n
 
 from ..errors import DiceError
 from .answers import caller_language, dice_error_response, invalid_response
-from .models import ERRORS, _Strict
+from .models import ERRORS, _Strict, body_schema
 
 __all__ = ["MAX_PROGRAM", "AnyDiceOutput", "AnyDiceRequest", "AnyDiceResponse", "do_anydice", "router"]
 
@@ -69,8 +69,7 @@ router = APIRouter(tags=["anydice"])
 
 
 @router.post("/api/anydice", response_model=AnyDiceResponse, responses=ERRORS,
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": AnyDiceRequest.model_json_schema()}}}})
+             openapi_extra=body_schema(AnyDiceRequest))
 async def anydice(request: Request) -> Response:
     """The outputs of an AnyDice program, exact (``de.anydice``): labels, means and each value's chance."""
     try:

@@ -158,8 +158,7 @@ def _install_dice_routes(app: FastAPI, offload: Offloader, exact: Exact) -> None
     """A roll, the exact odds, a sample."""
 
     @app.post("/api/roll", response_model=models.RollResponse, responses=models.ERRORS, tags=["dice"],
-              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": models.RollRequest.model_json_schema()}}}})
+              openapi_extra=models.body_schema(models.RollRequest))
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
         so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""

@@ -43,6 +43,7 @@ __all__ = [
     "SampleRequest",
     "SampleResponse",
     "SystemInfo",
+    "body_schema",
     "error_responses",
 ]
 
@@ -112,6 +113,11 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 #: the refusals of a route that computes: a bad expression (400), a body that does not fit or a bound (422), busy
 ERRORS = error_responses(400, 422, 503)
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route that reads its body itself: ``model``'s schema, its required JSON body."""
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 class _Expression(_Strict):
