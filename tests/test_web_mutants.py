@@ -156,7 +156,7 @@ def test_the_live_log_reads_only_new_steps_and_refuses_a_broken_log(tmp_path: Pa
     import sqlalchemy as sa
 
     from diceengine import table as T
-    from diceengine.web.table_events import _read_since, _versions
+    from diceengine.web.table_events import _read_since
 
     store = T.open_store(str(tmp_path / "t.sqlite"))
     try:
@@ -167,7 +167,7 @@ def test_the_live_log_reads_only_new_steps_and_refuses_a_broken_log(tmp_path: Pa
         assert [(e.seq, e.member) for e in new] == [(2, "Kira"), (3, "Jax")] and stored.version == 3
         assert _read_since(store, "night", 3)[1] == []  # type: ignore[index]
         assert _read_since(store, "gone", 0) is None
-        assert _versions(store, ["night", "gone", "day"]) == {"night": 3, "day": 1}
+        assert store.versions(["night", "gone", "day"]) == {"night": 3, "day": 1}
         with store.engine.begin() as conn:
             conn.execute(sa.text("DELETE FROM dice_steps WHERE table_id = 'night' AND seq = 2"))
         with pytest.raises(T.TableFormatError) as broken:

@@ -62,7 +62,7 @@ def new_table(table_id: str, system: str, gm: str | Sequence[str], players: Sequ
         provable = seed is None
     if provable and gms:
         table = committed(table.model_copy(update={"seed": None}), gms[0], time)
-    for name in [gm] if isinstance(gm, str) else list(gm):
+    for name in gms:
         table, keys[name] = join(table, name, "gm", time=time)
     for name in players:
         table, keys[name] = join(table, name, time=time)

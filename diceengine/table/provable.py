@@ -124,11 +124,12 @@ def sealed(entry: Entry) -> Entry:
     return entry.model_copy(update={"salt": salt, "sealed": seal(sealed_body(entry), salt)})
 
 
-def committed(table: Table, actor: str, time: datetime | None = None) -> Table:
-    """``table`` with a fresh server seed committed: its first step, ``"seed"``, shows the commitment."""
+def committed(table: Table, actor: str, time: datetime | None = None, revealed: str | None = None) -> Table:
+    """``table`` with a fresh server seed committed: a ``"seed"`` step shows the commitment (and reveals the seed it
+    replaces, ``revealed``)."""
     server_seed = new_server_seed()
     commitment = commitment_of(server_seed)
-    entry = new_entry(table, "seed", actor, time, commitment=commitment, derivation=DERIVATION)
+    entry = new_entry(table, "seed", actor, time, commitment=commitment, revealed=revealed, derivation=DERIVATION)
     return appended(table, entry, server_seed=server_seed, commitment=commitment, nonces={})
 
 
@@ -136,11 +137,7 @@ def rotate_seed(table: Table, actor: str, time: datetime | None = None) -> Table
     """The game master rotates the server seed: the old one revealed in the log, a new one committed (the
     members' nonces start again)."""
     game_master(table, actor, N_("only the game master may rotate the server seed"))
-    old = _live_seed(table)
-    server_seed = new_server_seed()
-    commitment = commitment_of(server_seed)
-    entry = new_entry(table, "seed", actor, time, commitment=commitment, revealed=old, derivation=DERIVATION)
-    return appended(table, entry, server_seed=server_seed, commitment=commitment, nonces={})
+    return committed(table, actor, time, revealed=_live_seed(table))
 
 
 def end_table(table: Table, actor: str, time: datetime | None = None) -> Table:

@@ -84,15 +84,11 @@ def roll_text(entry: Entry, lang: str | None) -> str | None:
     and options, every die): the roll thrown again with the stored faces, and taken only when it gives the very
     dice and outcome stored; else (a die whose face is no number of 1..sides, such as ``dF``) the stored text, in
     the table's language. ``None`` for a step that is not a roll, or a secret roll its reader may not see."""
-    from diceengine.api import roll as bare_roll
-
     if entry.kind != "roll" or entry.expression is None or entry.dice is None:
         return entry.text
     try:
-        again = bare_roll(entry.expression, entry.system or "standard", seed=_Replay(entry.dice), lang=lang,
-                          **entry.options)
-        dice = json.loads("[" + again._plan.dice_json(again._record) + "]")
-        outcome = {k: jsonable(v) for k, v in again.outcome._asdict().items() if v is not None}
+        again, outcome, dice = thrown(entry.expression, entry.system or "standard", _Replay(entry.dice), lang,
+                                      entry.options)
     except (LookupError, DiceError, TypeError, ValueError, KeyError, ZeroDivisionError):
         return entry.text
     return str(again) if dice == entry.dice and outcome == entry.outcome else entry.text

@@ -51,6 +51,9 @@ _STEPS = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"),
                                         steps.c.seq <= sa.bindparam("stop")).order_by(steps.c.seq)
 _MOVE = sa.update(tables).where(tables.c.id == sa.bindparam("tid"), tables.c.version == sa.bindparam("expected")) \
     .values(version=sa.bindparam("new"), state=sa.bindparam("new_state"))
+_VERSIONS = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(sa.bindparam("ids", expanding=True)))
+#: ids per query of the versions
+_CHUNK = 500
 _INSERT_ONE = sa.insert(steps).values({c.name: sa.bindparam(c.name) for c in steps.c})
 #: PostgreSQL: a step of one entry in one statement (its own transaction): the table's row moved on, the entry
 #: added only then, and announced only once added (one round trip instead of five)
@@ -284,22 +287,42 @@ class SqlTableStore(TableStore):
         if cached is not None and cached.version == row.version:
             return cached
         start = cached.version if cached is not None and cached.version < row.version else 0
-        texts = [r.entry for r in conn.execute(_STEPS, {"tid": table_id, "start": start, "stop": row.version})]
-        if row.format != FORMAT:
-            raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
-                                   found=repr(row.format), format=FORMAT)
-        try:
-            head = Table.model_validate_json(row.state)
-            new = [Entry.model_validate_json(text) for text in texts]
-        except ValidationError as err:
-            raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
-                                   where=self.shown, reason=str(err.errors()[0]["msg"])) from None
+        head, new = self._decoded(conn, row, table_id, start)
         log = (*(cached.log if cached is not None and start else ()), *new)
         rules.check_log(log, row.version)
         if head.version != row.version:
             raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                    where=self.shown, reason=f"version {head.version} in a row of version {row.version}")
         return head.model_copy(update={"log": marked(log)})
+
+    def _decoded(self, conn: Any, row: Any, table_id: str, after: int) -> tuple[Table, list[Entry]]:
+        """The table's state as its ``row`` stores it (without its log) and its steps after ``after``, read on
+        ``conn``; a row of another format, or one that does not parse, is refused by name."""
+        texts = [] if row.version <= after else [r.entry for r in conn.execute(
+            _STEPS, {"tid": table_id, "start": after, "stop": row.version})]
+        if row.format != FORMAT:
+            raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
+                                   found=repr(row.format), format=FORMAT)
+        try:
+            return Table.model_validate_json(row.state), [Entry.model_validate_json(text) for text in texts]
+        except ValidationError as err:
+            raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
+                                   where=self.shown, reason=str(err.errors()[0]["msg"])) from None
+
+    def since(self, table_id: str, after: int) -> tuple[Table, list[Entry]] | None:
+        """The table's state as stored (without its log) and its steps after ``after`` (``None``: it is gone):
+        one reading of the new steps only, whatever the length of the log."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_LOAD, {"tid": table_id}).first()
+            return None if row is None else self._decoded(conn, row, table_id, after)
+
+    def versions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of the tables ``ids`` (those that are gone are left out)."""
+        found: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), _CHUNK):
+                found.update({row.id: int(row.version) for row in conn.execute(_VERSIONS, {"ids": ids[i:i + _CHUNK]})})
+        return found
 
     def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0,
                toll: Callable[[Any], None] | None = None) -> Table:

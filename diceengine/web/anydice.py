@@ -8,7 +8,7 @@ the engine's error at its line, with a caret, in the language asked.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -18,15 +18,12 @@ import diceengine.web.service as service  # noqa: PLR0402 - the module itself, n
 
 from ..errors import DiceError
 from .answers import caller_language, dice_error_response, invalid_response
-from .models import ErrorResponse, _Strict
+from .models import ERRORS, _Strict, body_schema
 
 __all__ = ["MAX_PROGRAM", "AnyDiceOutput", "AnyDiceRequest", "AnyDiceResponse", "do_anydice", "router"]
 
 #: longest program a request may send (its JSON body stays within the service's limit of 64 KiB)
 MAX_PROGRAM = 60_000
-
-_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
-                                             503: {"model": ErrorResponse}}
 
 
 class AnyDiceRequest(_Strict):
@@ -71,9 +68,8 @@ def do_anydice(req: AnyDiceRequest) -> AnyDiceResponse:
 router = APIRouter(tags=["anydice"])
 
 
-@router.post("/api/anydice", response_model=AnyDiceResponse, responses=_ERRORS,
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": AnyDiceRequest.model_json_schema()}}}})
+@router.post("/api/anydice", response_model=AnyDiceResponse, responses=ERRORS,
+             openapi_extra=body_schema(AnyDiceRequest))
 async def anydice(request: Request) -> Response:
     """The outputs of an AnyDice program, exact (``de.anydice``): labels, means and each value's chance."""
     try:

@@ -48,7 +48,6 @@ __all__ = ["MAX_BODY", "app", "create_app"]
 #: answers of the exact endpoints (odds, compare, convert, ladder) kept, by request
 CACHE_SIZE = 2048
 
-_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": models.ErrorResponse} for code in (400, 422, 503)}
 #: the refusals any route may answer (the gate's: a body too large; a request that does not fit its route)
 _EVERYWHERE: dict[int | str, dict[str, Any]] = {
     413: {"model": models.ErrorResponse, "description": "a body past 64 KiB"}, 422: {"model": models.ErrorResponse}}
@@ -158,20 +157,19 @@ def _install_service_routes(app: FastAPI) -> None:
 def _install_dice_routes(app: FastAPI, offload: Offloader, exact: Exact) -> None:
     """A roll, the exact odds, a sample."""
 
-    @app.post("/api/roll", response_model=models.RollResponse, responses=_ERRORS, tags=["dice"],
-              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": models.RollRequest.model_json_schema()}}}})
+    @app.post("/api/roll", response_model=models.RollResponse, responses=models.ERRORS, tags=["dice"],
+              openapi_extra=models.body_schema(models.RollRequest))
     async def roll(request: Request) -> Response:
         """Roll an expression: the outcome, every die and the human line (one roll costs microseconds,
         so it runs on the event loop; :class:`~diceengine.web.fastpath.RollFastPath` answers it first)."""
         return await roll_response(await request.body(), offload, lambda: caller_language(request))
 
-    @app.post("/api/odds", response_model=models.OddsResponse, responses=_ERRORS, tags=["dice"])
+    @app.post("/api/odds", response_model=models.OddsResponse, responses=models.ERRORS, tags=["dice"])
     async def odds(req: models.OddsRequest) -> Response:
         """The exact distribution: chances, means, and each field's values with P(=) and P(>=)."""
         return await exact("odds", service.do_odds, req)
 
-    @app.post("/api/sample", response_model=models.SampleResponse, responses=_ERRORS, tags=["dice"])
+    @app.post("/api/sample", response_model=models.SampleResponse, responses=models.ERRORS, tags=["dice"])
     async def sample(req: models.SampleRequest) -> Response:
         """Statistics of many rolls drawn at once."""
         return _json(await offload.run(service.as_json, service.do_sample, req))
@@ -180,17 +178,17 @@ def _install_dice_routes(app: FastAPI, offload: Offloader, exact: Exact) -> None
 def _install_compare_routes(app: FastAPI, exact: Exact) -> None:
     """Checks side by side, a check converted to another system, a difficulty ladder."""
 
-    @app.post("/api/compare", response_model=models.CompareResponse, responses=_ERRORS, tags=["compare"])
+    @app.post("/api/compare", response_model=models.CompareResponse, responses=models.ERRORS, tags=["compare"])
     async def compare(req: models.CompareRequest) -> Response:
         """Checks side by side: chance of success, mean margin, flags, histogram."""
         return await exact("compare", service.do_compare, req)
 
-    @app.post("/api/convert", response_model=models.ConvertResponse, responses=_ERRORS, tags=["compare"])
+    @app.post("/api/convert", response_model=models.ConvertResponse, responses=models.ERRORS, tags=["compare"])
     async def convert(req: models.ConvertRequest) -> Response:
         """The checks of another system whose chance of success is closest."""
         return await exact("convert", service.do_convert, req)
 
-    @app.post("/api/ladder", response_model=models.LadderResponse, responses=_ERRORS, tags=["compare"])
+    @app.post("/api/ladder", response_model=models.LadderResponse, responses=models.ERRORS, tags=["compare"])
     async def ladder(req: models.LadderRequest) -> Response:
         """A system's difficulty ladder: typical characters against each named difficulty."""
         return await exact("ladder", service.do_ladder, req)
@@ -204,13 +202,13 @@ def _install_system_routes(app: FastAPI, offload: Offloader) -> None:
         """The registered systems: notation, examples, options, rules."""
         return service.list_systems()
 
-    @app.get("/api/systems/{system}/rules", response_model=list[models.RuleInfo], responses=_ERRORS,
+    @app.get("/api/systems/{system}/rules", response_model=list[models.RuleInfo], responses=models.ERRORS,
              tags=["systems"])
     async def rules(system: str) -> list[models.RuleInfo]:
         """The rules of a system."""
         return service.list_rules(system)
 
-    @app.post("/api/systems/{system}/rules/{rule}", response_model=models.RuleResponse, responses=_ERRORS,
+    @app.post("/api/systems/{system}/rules/{rule}", response_model=models.RuleResponse, responses=models.ERRORS,
               tags=["systems"])
     async def run_rule(system: str, rule: str, req: models.RuleRequest) -> Response:
         """Run a rule with its arguments."""

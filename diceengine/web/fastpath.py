@@ -10,8 +10,7 @@ meet the same limit, its refusals are the route's (:mod:`~diceengine.web.answers
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .answers import caller_language, roll_response, too_large_response
 from .offload import Offloader
@@ -20,16 +19,11 @@ __all__ = ["ROLL_PATH", "RollFastPath", "read_body"]
 
 ROLL_PATH = "/api/roll"
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-
 
 class RollFastPath:
     """Answers ``POST /api/roll`` (bodies up to ``max_body`` bytes, else 413); passes the rest to ``app``."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], max_body: int,
-                 offload: Offloader) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, offload: Offloader) -> None:
         self.app = app
         self.max_body = max_body
         self.offload = offload

@@ -25,7 +25,7 @@ from ..fights import FightOdds, compare, load_encounter
 from ..fights.encounter import MAX_ROUNDS
 from ..i18n import N_
 from .answers import caller_language, invalid_response
-from .models import ErrorResponse, Int, Seed, _Strict, whole_number
+from .models import ERRORS, Int, Seed, _Strict, body_schema, whole_number
 
 __all__ = ["MAX_FIGHTS", "FightRequest", "FightResponse", "do_fight", "router"]
 
@@ -37,9 +37,6 @@ MAX_SYSTEMS = 8
 #: a whole encounter (a duel in D6), the documented example of a request's text
 _EXAMPLE = ('name = "Duel"\n[d6]\n[[d6.a]]\nname = "Roark"\nattack = "5D"\nstrength = "3D"\ndamage = "5D"\n'
             '[[d6.b]]\nname = "Stormtrooper"\nattack = "4D"\nstrength = "2D"\ndamage = "4D"\n')
-
-_ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
-                                             503: {"model": ErrorResponse}}
 
 
 class FightRequest(_Strict):
@@ -128,9 +125,7 @@ def do_fight(req: FightRequest) -> FightResponse:
 router = APIRouter(tags=["fights"])
 
 
-@router.post("/api/fight", response_model=FightResponse, responses=_ERRORS,
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": FightRequest.model_json_schema()}}}})
+@router.post("/api/fight", response_model=FightResponse, responses=ERRORS, openapi_extra=body_schema(FightRequest))
 async def fight(request: Request) -> Response:
     """An encounter compared across its rulesets: who wins, how often, in how many rounds (exact for a
     duel, simulated otherwise), as ``dice fight compare`` computes it."""

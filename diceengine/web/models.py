@@ -10,6 +10,7 @@ from ..limits import MAX_EXPRESSION_LENGTH
 from ..models import RollModel
 
 __all__ = [
+    "ERRORS",
     "MAX_BARS",
     "MAX_CHECKS",
     "MAX_ROLLS",
@@ -42,6 +43,8 @@ __all__ = [
     "SampleRequest",
     "SampleResponse",
     "SystemInfo",
+    "body_schema",
+    "error_responses",
 ]
 
 #: rolls in one request
@@ -101,6 +104,20 @@ class ErrorResponse(BaseModel):
     expression: str | None = None
     column: int | None = Field(None, description="0-based position of the fault in the expression")
     caret: str | None = Field(None, description="the expression and a caret under the fault, on two lines")
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """A route's ``responses`` refusing with ``codes``, each answered as an :class:`ErrorResponse`."""
+    return {code: {"model": ErrorResponse} for code in codes}
+
+
+#: the refusals of a route that computes: a bad expression (400), a body that does not fit or a bound (422), busy
+ERRORS = error_responses(400, 422, 503)
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route that reads its body itself: ``model``'s schema, its required JSON body."""
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 class _Expression(_Strict):

@@ -79,23 +79,8 @@ def as_json(fn: Callable[..., BaseModel], *args: Any) -> str:
 
 
 def engine_features() -> dict[str, bool]:
-    """What the installed engine offers beyond the core: a roll's language, renderings, description."""
-    from ..api import roll as roll_fn
-    from ..rolls import Roll
-
-    return {"lang": "lang" in inspect.signature(roll_fn).parameters,
-            "render": callable(getattr(Roll, "render", None)),
-            "description": hasattr(Roll, "description")}
-
-
-_FEATURES: dict[str, bool] | None = None
-
-
-def _features() -> dict[str, bool]:
-    global _FEATURES
-    if _FEATURES is None:
-        _FEATURES = engine_features()
-    return _FEATURES
+    """What the engine offers beyond the core (``/api/about``): a roll's language, renderings, description."""
+    return {"lang": True, "render": True, "description": True}
 
 
 def _target(expression: str, system: str | None) -> tuple[str, str]:
@@ -126,37 +111,25 @@ def roll_dice(req: RollRequest) -> int:
 
 def _said_in(err: DiceError, lang: str | None) -> DiceError:
     """The engine's error in the roll's language, when the engine speaks it (as :func:`diceengine.roll` says it)."""
-    if lang is None or not _features()["lang"]:
-        return err
-    try:
-        from ..i18n import language, translate_error  # type: ignore[attr-defined,unused-ignore]
+    from ..i18n import language, translate_error
 
+    try:
         language(lang)
-    except (ImportError, DiceError):
+    except DiceError:
         return err
-    return translate_error(err, lang)  # type: ignore[no-any-return,unused-ignore]
+    return err if lang is None else translate_error(err, lang)
 
 
 def do_roll(req: RollRequest) -> RollResponse:
-    """Roll ``req.n`` times; language and renderer passed to the engine when it has them."""
+    """Roll ``req.n`` times, in the request's language, rendered as it asks (``format``)."""
     system, expr = _target(req.expression, req.system)
-    extra: dict[str, Any] = {}
-    features = _features()
-    if req.lang is not None:
-        if not features["lang"]:
-            if req.lang != "en":
-                raise DiceValueError(N_("this engine speaks English only (lang={lang})"), lang=repr(req.lang))
-        else:
-            extra["lang"] = req.lang
-    if req.format is not None and not features["render"] and req.format != "plain":
-        raise DiceValueError(N_("this engine renders plain text only (format={format})"), format=repr(req.format))
     rng = python_rng(req.seed) if req.seed is not None else None
-    kwargs: dict[str, Any] = {**req.options, **extra}
+    kwargs: dict[str, Any] = {**req.options, **({} if req.lang is None else {"lang": req.lang})}
     made = [roll(expr, system, seed=rng, **kwargs) for _ in range(req.n)]
     rendered = None
     if req.format is not None:
         try:
-            rendered = [r.render(req.format) if features["render"] else str(r) for r in made]  # type: ignore[attr-defined]
+            rendered = [r.render(req.format) for r in made]
         except (ValueError, KeyError, TypeError) as err:  # an unknown renderer, in whatever way the engine says it
             raise DiceValueError(N_("cannot render as {format}: {err}"), format=repr(req.format), err=str(err)) from None
     return RollResponse(system=system, expression=expr, rolls=[r.model() for r in made], rendered=rendered)

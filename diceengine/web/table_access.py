@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
@@ -25,8 +25,10 @@ from ..i18n import N_
 from ..table import Table
 from .ratelimit import SharedBuckets
 
+T = TypeVar("T")
+
 __all__ = ["NEW_BURST", "NEW_RATE", "Key", "Lang", "Refused", "TableSettings", "TableState", "client_of", "key_bucket",
-           "language_of", "public", "reading_language", "refusals", "refused_response"]
+           "public", "reading_language", "refusals", "refused_response"]
 
 
 #: new tables and joins from one client address: a burst of ``NEW_BURST``, then ``NEW_RATE`` a second (a small
@@ -96,13 +98,6 @@ class Refused(Exception):
         return gettext(self.template, lang, **self.params)
 
 
-def language_of(request: Request) -> str:
-    """The first language of the request's ``Accept-Language`` that has a catalogue, else English."""
-    from ..i18n import accepted_language
-
-    return accepted_language(request.headers.get("accept-language", ""))
-
-
 def reading_language(accept_language: str | None) -> str | None:
     """The language a reader asks the log's texts in: the first of ``accept_language`` (an ``Accept-Language``
     header) that has a catalogue, else English; ``None`` without the header (the texts as the table stores them,
@@ -124,9 +119,9 @@ Lang = Annotated[str | None, Depends(_reader_language)]
 
 def refused_response(request: Request, err: Refused) -> JSONResponse:
     """A refusal in the engine's error shape, in the request's language, with its headers."""
-    from .answers import error_response
+    from .answers import caller_language, error_response
 
-    response = error_response(err.status, err.kind, err.said_in(language_of(request)))
+    response = error_response(err.status, err.kind, err.said_in(caller_language(request)))
     response.headers.update(err.headers)
     return response
 
@@ -373,6 +368,15 @@ class TableState:
         if not self.buckets.take("new:" + who, self.settings.new_rate, self.settings.new_burst):
             raise Refused(429, "rate_limited", N_("too many new tables and joins from this address; slow down"),
                           {"Retry-After": str(max(1, round(1 / self.settings.new_rate)))})
+
+    async def seated(self, table_id: str, key: str, fn: Callable[[Any], T]) -> T:
+        """``fn(seat)`` in a reader thread, ``seat`` the member's (:meth:`seat`), the table's errors as refusals."""
+        def read() -> T:
+            seat = self.seat(table_id, key)
+            with refusals():
+                return fn(seat)
+
+        return await self.read(read)  # type: ignore[no-any-return]
 
     def seat(self, table_id: str, key: str) -> Any:
         """The member's seat (a token taken from the key's bucket), else 429, 401 (a wrong key) or 404 (no such

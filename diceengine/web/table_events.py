@@ -20,7 +20,6 @@ notification lost, or a client reconnecting with ``Last-Event-ID``.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -32,8 +31,6 @@ from .table_access import TableState
 
 __all__ = ["Hub", "stream"]
 
-#: ids per query of the versions
-_CHUNK = 500
 #: events kept ready per followed table (the latest; an older one, for a client far behind, is made again)
 _KEPT = 1000
 
@@ -232,7 +229,7 @@ class Hub:
             if not ids:
                 continue
             try:
-                found = await self.state.read(_versions, self.state.store, ids)
+                found = await self.state.read(self.state.store.versions, ids)
             except Exception:
                 log.warning("could not read the tables' versions", exc_info=True)
                 continue
@@ -274,51 +271,16 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
-@functools.cache
-def _statements() -> tuple[Any, Any, Any]:
-    """The watcher's queries, built once: a table's row, its steps after a number, the versions of tables."""
-    import sqlalchemy as sa
-
-    from ..table.schema import steps, tables
-
-    row = sa.select(tables.c.version, tables.c.format, tables.c.state).where(tables.c.id == sa.bindparam("tid"))
-    since = sa.select(steps.c.entry).where(steps.c.table_id == sa.bindparam("tid"), steps.c.seq > sa.bindparam("after"),
-                                           steps.c.seq <= sa.bindparam("upto")).order_by(steps.c.seq)
-    versions = sa.select(tables.c.id, tables.c.version).where(tables.c.id.in_(sa.bindparam("ids", expanding=True)))
-    return row, since, versions
-
-
 def _read_since(store: Any, table_id: str, after: int) -> tuple[Table, list[Entry]] | None:
-    """The table's state (without its log) and its steps after ``after``, as stored (``None``: it is gone): one
-    reading of the new steps only, whatever the length of the log."""
-    from ..table import TableFormatError
-    from ..table.model import FORMAT
+    """The table's state (without its log) and its steps after ``after``, as stored (``None``: it is gone),
+    checked to follow on from ``after``."""
+    found = store.since(table_id, after)
+    if found is not None and any(e.seq != after + i for i, e in enumerate(found[1], 1)):
+        from ..table import TableFormatError
 
-    read_row, read_steps, _ = _statements()
-    with store.engine.connect() as conn:
-        row = conn.execute(read_row, {"tid": table_id}).first()
-        if row is None:
-            return None
-        texts = [] if row.version <= after else [r.entry for r in conn.execute(
-            read_steps, {"tid": table_id, "after": after, "upto": row.version})]
-    if row.format != FORMAT:
-        raise TableFormatError(N_("a table's log of format {found}; this version reads format {format}"),
-                               found=repr(row.format), format=FORMAT)
-    new = [Entry.model_validate_json(text) for text in texts]
-    if any(e.seq != after + i for i, e in enumerate(new, 1)):
         raise TableFormatError(N_("the table {name} in {where} is corrupt ({reason})"), name=repr(table_id),
                                where=store.shown, reason=f"steps after {after} out of order")
-    return Table.model_validate_json(row.state), new
-
-
-def _versions(store: Any, ids: list[str]) -> dict[str, int]:
-    """The stored versions of the tables ``ids`` (those that are gone are left out)."""
-    query = _statements()[2]
-    found: dict[str, int] = {}
-    with store.engine.connect() as conn:
-        for i in range(0, len(ids), _CHUNK):
-            found.update({row.id: int(row.version) for row in conn.execute(query, {"ids": ids[i:i + _CHUNK]})})
-    return found
+    return found  # type: ignore[no-any-return]
 
 
 async def stream(hub: Hub, table_id: str, key: str, start: int, lang: str | None = None) -> AsyncIterator[bytes]:

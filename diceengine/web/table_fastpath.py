@@ -10,12 +10,13 @@ intact, which answers it in its own words.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import DiceError
 from ..table.model import check_table_id
@@ -26,12 +27,6 @@ from .table_models import StepResponse, TableRollRequest
 
 __all__ = ["TableRollFastPath"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
-
 _PREFIX, _SUFFIX = "/tables/", "/roll"
 
 
@@ -40,7 +35,7 @@ class TableRollFastPath:
     takes the route's parts: the tables' ``state`` (the buckets), ``step(table_id, key, op)`` (a member's step,
     as :func:`~diceengine.web.tables.router_for` takes it) and ``roll_of(request)`` (the step of a roll)."""
 
-    def __init__(self, app: App, state: TableState, step: Callable[..., Awaitable[StepResponse]],
+    def __init__(self, app: ASGIApp, state: TableState, step: Callable[..., Awaitable[StepResponse]],
                  roll_of: Callable[[TableRollRequest], Callable[..., Any]]) -> None:
         self.app, self.state, self.step, self.roll_of = app, state, step, roll_of
 

@@ -179,16 +179,12 @@ class LuckResponse(BaseModel):
     fairness: Fairness
 
 
-class RemoveRequest(_Strict):
+class RemoveRequest(JoinRequest):
     """The member to remove from the table (the game master removes anyone; a member may leave)."""
 
-    name: Name = Field(examples=["Kira"])
 
-
-class ReadmitRequest(_Strict):
+class ReadmitRequest(JoinRequest):
     """The member the game master removed and now lets join again."""
-
-    name: Name = Field(examples=["Kira"])
 
 
 class RekeyRequest(_Strict):

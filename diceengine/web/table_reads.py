@@ -13,7 +13,8 @@ from fastapi.responses import Response, StreamingResponse
 from ..i18n import N_
 from ..table import Table
 from ..table.model import TableId
-from .table_access import Key, Lang, Refused, TableState, public, refusals
+from ..table.seat import Seat
+from .table_access import Key, Lang, Refused, TableState, public
 from .table_events import Hub, stream
 from .table_models import LogResponse, LuckResponse, MemberResponse, Mismatch, VerifyResponse
 
@@ -31,82 +32,61 @@ def read_routes(router: APIRouter, tables: TableState, hub: Hub) -> None:
 
 
 def _log_routes(router: APIRouter, tables: TableState) -> None:
+    from ..table import rules as R
     from ..table.rolls import in_language, log_in_language
 
     @router.get("/{table_id}", response_model=Table)
     async def read_table(table_id: TableId, key: Key, lang: Lang) -> Table:
         """The table as the member reads it: its members, state of play and log."""
-        def read() -> Table:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return log_in_language(public(seat.table()), lang)
-
-        return await tables.read(read)  # type: ignore[no-any-return]
+        return await tables.seated(table_id, key, lambda seat: log_in_language(public(seat.table()), lang))
 
     @router.get("/{table_id}/me", response_model=MemberResponse)
     async def me(table_id: TableId, key: Key) -> MemberResponse:
         """Whose key this is: the member's name and role (nothing of the key)."""
-        def read() -> MemberResponse:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                member = seat.table().members[seat.name]
+        def read(seat: Seat) -> MemberResponse:
+            member = seat.table().members[seat.name]
             return MemberResponse(name=member.name, role=member.role)
 
-        return await tables.read(read)  # type: ignore[no-any-return]
+        return await tables.seated(table_id, key, read)
 
     @router.get("/{table_id}/log", response_model=LogResponse)
     async def log(table_id: TableId, key: Key, lang: Lang, after: Annotated[int, Query(ge=0)] = 0) -> LogResponse:
         """The steps after ``after``, as the member reads them."""
-        def read() -> LogResponse:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                table = seat.table()
+        def read(seat: Seat) -> LogResponse:
+            table = seat.table()
             steps = [in_language(e, lang, table.lang) for e in table.log[after:after + MAX_LOG]]
             return LogResponse(version=table.version, steps=steps)
 
-        return await tables.read(read)  # type: ignore[no-any-return]
+        return await tables.seated(table_id, key, read)
 
     @router.get("/{table_id}/export", responses={200: {"content": {"application/json": {}}}})
     async def export(table_id: TableId, key: Key) -> Response:
         """The table and its whole log as the member reads it, as ``dice table verify`` takes it (without the key
         hashes and the seeds, as every answer of the service; its texts as stored, in the table's language)."""
-        from ..table import rules as R
-
-        def read() -> str:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return R.export_log(public(seat.table()))
-
-        return Response(await tables.read(read), media_type="application/json")
+        text = await tables.seated(table_id, key, lambda seat: R.export_log(public(seat.table())))
+        return Response(text, media_type="application/json")
 
 
 def _check_routes(router: APIRouter, tables: TableState) -> None:
+    from ..table.verify import verify as verified
+
     @router.get("/{table_id}/verify", response_model=VerifyResponse)
     async def verify(table_id: TableId, key: Key) -> VerifyResponse:
         """The log as the member reads it, verified by the engine (the same check runs offline)."""
-        def read() -> VerifyResponse:
-            from ..table.verify import verify as verified
-
-            seat = tables.seat(table_id, key)
-            with refusals():
-                report = verified(seat.table())
+        def read(seat: Seat) -> VerifyResponse:
+            report = verified(seat.table())
             return VerifyResponse(ok=report.ok, complete=report.complete, steps=report.steps, checked=report.checked,
                                   sealed=report.sealed, pending=report.pending, legacy=report.legacy,
                                   commitments=list(report.commitments),
                                   problems=[Mismatch(**vars(p)) for p in report.problems])
 
-        return await tables.read(read)  # type: ignore[no-any-return]
+        return await tables.seated(table_id, key, read)
 
     @router.get("/{table_id}/luck", response_model=LuckResponse)
     async def luck(table_id: TableId, key: Key) -> LuckResponse:
         """Each member's luck (the mean percentile of their rolls) and the fairness test, over the rolls the
         member may read."""
-        def read() -> LuckResponse:
-            seat = tables.seat(table_id, key)
-            with refusals():
-                return LuckResponse(luck=seat.luck(), fairness=seat.fairness())
-
-        return await tables.read(read)  # type: ignore[no-any-return]
+        return await tables.seated(table_id, key, lambda seat: LuckResponse(luck=seat.luck(), fairness=seat.fairness()))
 
 
 def _events_route(router: APIRouter, tables: TableState, hub: Hub) -> None:

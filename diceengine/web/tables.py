@@ -37,7 +37,7 @@ from ..i18n import N_
 from ..table import Table
 from ..table import provable as P
 from ..table.model import TableId
-from .models import ErrorResponse
+from .models import ErrorResponse, error_responses
 from .ratelimit import TokenBucket
 from .security_headers import SecurityHeaders
 from .table_access import (
@@ -84,7 +84,6 @@ _ROLL_PARAMETERS = frozenset({"table", "actor", "expression", "system", "secret"
 #: the parameters of :func:`diceengine.table.aliases.save_roll` no option may set
 _SAVE_PARAMETERS = frozenset({"table", "actor", "name", "expression", "system", "time", "personal"})
 
-_ERR: dict[int | str, dict[str, Any]] = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 422, 429)}
 
 
 class TableRoutes(NamedTuple):
@@ -133,7 +132,7 @@ def router_for(settings: TableSettings) -> TableRoutes:
     tables = TableState(settings)
     hub = Hub(tables)
     tables.on_close.append(hub.stop)
-    router = APIRouter(prefix="/tables", tags=["tables"], responses=_ERR)
+    router = APIRouter(prefix="/tables", tags=["tables"], responses=error_responses(400, 401, 403, 404, 409, 422, 429))
     step = _stepper(tables, hub)
     _entry_routes(router, tables, hub)
     _play_routes(router, step)
