@@ -46,7 +46,7 @@ import numpy as np
 
 from diceengine.fights.rules import Duel
 
-from ..combat import NO_ROLL, Combat, memo, status_of
+from ..combat import NO_ROLL, Combat, memo, mix, status_of
 from .battle import D6Battle
 from .fight_setup import (  # the setup this combat shares with its simulation (re-exported)
     NONE,
@@ -182,16 +182,12 @@ class D6Duel(Duel):
         a_lead = round_outcomes(hit_a, hit_b, joint * a_first, on_b_chances, on_a_chances)
         b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, on_a_chances, on_b_chances)
         nobody = float(joint[~(a_first | b_first)].sum())
-        out: dict[Hashable, float] = {}
         moves = list(a_lead.items())  # (result on a, result on b)
         moves += [((on_a, on_b), p) for (on_b, on_a), p in b_lead.items()]
         if nobody > 0:
             moves.append(((NONE, NONE), nobody))
         left_a, left_b = fpa - int(force_a), fpb - int(force_b)
-        for (on_a, on_b), p in moves:
-            key = ((*after_hit(la, on_a), left_a), (*after_hit(lb, on_b), left_b), False)
-            out[key] = out.get(key, 0.0) + p
-        return out
+        return mix(moves, {}, key=lambda on: ((*after_hit(la, on[0]), left_a), (*after_hit(lb, on[1]), left_b), False))
 
 
 

@@ -56,6 +56,7 @@ from ..combat import (
     TotalSampler,
     first_enemy,
     memo,
+    mix,
     reroll_ties,
     status_of,
 )
@@ -338,10 +339,8 @@ class WildDuel(Duel):
         p = self.first_chance(pen_a, pen_b, *force)
         out: dict[Hashable, float] = {}
         for first, weight in ((0, p), (1, 1 - p)):
-            if weight <= 0:
-                continue
-            for key, q in self._turns(first, state, force, point).items():
-                out[key] = out.get(key, 0.0) + weight * q
+            if weight > 0:
+                mix(self._turns(first, state, force, point).items(), out, weight)
         return out
 
 

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel
 
-from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, memo, status_of
+from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, first_enemy, memo, mix, status_of
 from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
@@ -221,11 +221,10 @@ class FFGDuel(Duel):
         after_first, light1 = self._attack(first, [ha, hb], light)
         for (a1, b1), p in after_first.items():
             if self.f[1 - first].out((a1, b1)[1 - first]):
-                out[(first, a1, b1, light1)] = out.get((first, a1, b1, light1), 0.0) + p
+                mix([((a1, b1), p)], out, key=lambda h: (first, *h, light1))
                 continue
             after_second, light2 = self._attack(1 - first, [a1, b1], light1)
-            for (a2, b2), q in after_second.items():
-                out[(first, a2, b2, light2)] = out.get((first, a2, b2, light2), 0.0) + p * q
+            mix(after_second.items(), out, p, key=lambda h, light2=light2: (first, *h, light2))
         return out
 
 
@@ -311,10 +310,9 @@ class FFGBattle(ArrayBattle):
         for j in range(k):
             actor = self.order[:, j].astype(np.int64)
             up = ~self.out()
-            enemy = up & (self.side[None, :] != self.side[actor][:, None])
-            acts = up[rows, actor] & enemy.any(axis=1)
-            sel, a = rows[acts], actor[acts]
-            t = enemy[acts].argmax(axis=1)
+            has, target = first_enemy(up, self.side, self.side[actor])
+            acts = up[rows, actor] & has
+            sel, a, t = rows[acts], actor[acts], target[acts]
             ranks = self.ranks[a, np.clip(self.health[sel, a], 0, self.ranks.shape[1] - 1)]
             spent = self._spend(sel, a, t)
             code = self.attack(((a * (MAX_RANKS + 1) + ranks) * k + t) * 2 + spent, gen)
