@@ -13,13 +13,12 @@ from ..combat import (
     OutcomeSampler,
     RowDraws,
     TotalSampler,
-    exact_weights,
     first_enemy,
     pairs_status,
     reroll_ties,
 )
 from .codes import Code
-from .fight_setup import NONE, RESULTS, D6Setup, _pmf, after_hit
+from .fight_setup import NONE, RESULTS, D6Setup, _pmf, after_hit, result_weights
 from .fighters import CodeBattle, D6Fighter, resist, rolled, spenders
 from .rules import Wound, damage_result
 
@@ -37,22 +36,9 @@ def _row_draws(codes: tuple[Code | None, ...]) -> RowDraws:
 
 @lru_cache(maxsize=512)
 def _hit_results(damage: Code, resists: tuple[Code, ...]) -> OutcomeSampler:
-    """The damage result (1 to 4: ``RESULTS``) of a hit of ``damage`` against each resistance code by
-    row: both rolls' totals enumerated through :func:`damage_result`, with integer weights when both
-    distributions have them (exact), else their float chances."""
-    dv, dp = _pmf(damage)  # type: ignore[misc]
-    dw = exact_weights(dp)
-    rows: list[list[Any]] = []
-    for code in resists:
-        sv, sp = _pmf(code)  # type: ignore[misc]
-        sw = exact_weights(sp)
-        weights = [dw[0].tolist(), sw[0].tolist()] if dw is not None and sw is not None else [dp.tolist(), sp.tolist()]
-        row: list[Any] = [0] * len(RESULTS)
-        for d, x in zip(dv.tolist(), weights[0]):
-            for v, y in zip(sv.tolist(), weights[1]):
-                row[int(damage_result(d, v)) - 1] += x * y
-        rows.append(row)
-    return OutcomeSampler(rows, first=int(RESULTS[0]))
+    """The damage result (1 to 4: ``RESULTS``) of a hit of ``damage`` against each resistance code by row: exact
+    integer weights where both rolls have them (:func:`result_weights`), else their float chances."""
+    return OutcomeSampler([result_weights(damage, code, exact=True) for code in resists], first=int(RESULTS[0]))
 
 
 class _DuelSide(NamedTuple):
