@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pydantic
 import pytest
-from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound
+from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound, fighters
 from diceengine.systems.d6 import fight as F
 from diceengine.systems.d6wild import WildWound
 from diceengine.systems.d6wild import fight as W
@@ -111,12 +111,18 @@ def test_result_chances_of_text_000():
 
 
 def test_hit_chance_with_and_without_a_dodge():
-    values = np.array([8, 10, 12, 14])
-    assert F.hit_chance(values, 10, None).tolist() == [0.0, 1.0, 1.0, 1.0]
+    """The chance each attack total hits: the difficulty's distribution after the target's dodge (both D6
+    rulesets' exact chains read it), at each total."""
+    def hit(totals: list[int], dodge: tuple | None, mode: str = "add") -> list[float]:
+        return fighters.cdf_at(fighters.difficulty_cdf(10, dodge, mode), np.array(totals)).tolist()
+
+    assert hit([8, 10, 12, 14], None) == [0.0, 1.0, 1.0, 1.0]
     # a dodge of 1D (1..6) added to 10: the attack hits when dodge <= total - 10
-    cdf = (np.arange(1, 7), np.cumsum(np.full(6, 1 / 6)))
-    assert F.hit_chance(values, 10, cdf) == pytest.approx([0, 0, 2 / 6, 4 / 6])
-    assert F.hit_chance(np.array([30]), 10, cdf) == pytest.approx([1.0])
+    dodge = (np.arange(1, 7), np.full(6, 1 / 6))
+    assert hit([8, 10, 12, 14], dodge) == pytest.approx([0, 0, 2 / 6, 4 / 6])
+    assert hit([30], dodge) == pytest.approx([1.0])
+    # the dodge replacing the difficulty (text 002): hits when dodge <= total
+    assert hit([0, 3, 6, 9], dodge, "replace") == pytest.approx([0, 3 / 6, 1, 1])
 
 
 def test_round_outcomes():

@@ -16,7 +16,7 @@ from diceengine.errors import DiceError
 
 from ..combat import ArrayBattle, Encounter
 from .codes import Code, parse_code
-from .shared import tie_winner
+from .shared import reaction_difficulty, tie_winner
 
 __all__ = [
     "FORCE_POLICIES",
@@ -27,6 +27,7 @@ __all__ = [
     "ForcePolicy",
     "cdf_at",
     "code_pmf",
+    "difficulty_cdf",
     "range_difficulty",
     "relies_on_force",
     "resist",
@@ -135,6 +136,17 @@ def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray
     values, below = cdf
     idx = np.searchsorted(values, totals, side="right") - 1
     return np.where(idx >= 0, below[np.clip(idx, 0, len(below) - 1)], 0.0)
+
+
+def difficulty_cdf(base: int, dodge: tuple[np.ndarray, np.ndarray] | None, mode: str = "add"
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``(difficulties, P(difficulty <= value))`` of a shot at ``base`` against the target's ``dodge`` roll
+    (``(totals, probabilities)``; ``None``: no dodge), read by :func:`reaction_difficulty` (``mode``)."""
+    if dodge is None:
+        return np.array([base]), np.array([1.0])
+    diffs = np.array([reaction_difficulty(base, int(v), mode) for v in dodge[0]])
+    order = np.argsort(diffs, kind="stable")
+    return diffs[order], np.cumsum(dodge[1][order])
 
 
 def spenders(policy: str, points: np.ndarray, wounded: np.ndarray, due: bool) -> np.ndarray:

@@ -70,12 +70,13 @@ from ..d6.fighters import (
     RangedEncounter,
     cdf_at,
     code_pmf,
+    difficulty_cdf,
     relies_on_force,
     resist,
     rolled,
     spenders,
 )
-from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from ..d6.shared import RANGE_DIFFICULTIES, tie_winner
 from .dice import WILD_DIE
 from .rules import LADDER, WildHealth, WildWound, damage_result
 
@@ -212,11 +213,7 @@ class _Fighter:
         """``(difficulties, P(difficulty <= value))`` of an attack on this combatant."""
         dodge = (_pmf(rolled(self.f.dodge, pen + 1, force), self.complication)  # type: ignore[arg-type]
                  if self.dodges else None)
-        if dodge is None:
-            return np.array([self.base]), np.array([1.0])
-        diffs = np.array([reaction_difficulty(self.base, int(v), self.mode) for v in dodge[0]])
-        order = np.argsort(diffs, kind="stable")
-        return diffs[order], np.cumsum(dodge[1][order])
+        return difficulty_cdf(self.base, dodge, self.mode)
 
 
 def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool,
