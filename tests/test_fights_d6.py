@@ -25,14 +25,14 @@ def totals(dice: int, pips: int = 0) -> Counter:
 
 
 def test_range_difficulty():
-    assert F.range_difficulty("Point-Blank", RANGE_DIFFICULTIES) == 5
-    assert F.range_difficulty("long", RANGE_DIFFICULTIES) == 20
-    assert F.range_difficulty(0, RANGE_DIFFICULTIES) == 0 and F.range_difficulty(100, RANGE_DIFFICULTIES) == 100
+    assert fighters.range_difficulty("Point-Blank", RANGE_DIFFICULTIES) == 5
+    assert fighters.range_difficulty("long", RANGE_DIFFICULTIES) == 20
+    assert fighters.range_difficulty(0, RANGE_DIFFICULTIES) == 0 and fighters.range_difficulty(100, RANGE_DIFFICULTIES) == 100
     for bad in (-1, 101):
         with pytest.raises(ValueError, match="^a difficulty is 0 to 100$"):
-            F.range_difficulty(bad, RANGE_DIFFICULTIES)
+            fighters.range_difficulty(bad, RANGE_DIFFICULTIES)
     with pytest.raises(ValueError) as info:
-        F.range_difficulty("far", {"short": 10, "long": 20})
+        fighters.range_difficulty("far", {"short": 10, "long": 20})
     assert str(info.value) == "unknown range 'far' (known: short, long, or a number)"
     assert W.WildSetup(a=[_wild("a")], b=[_wild("b")], range="very difficult").difficulty == 25
     assert W.WildSetup(a=[_wild("a")], b=[_wild("b")], range="medium").difficulty == 15
@@ -72,11 +72,11 @@ def test_damage_steps_of_text_000():
     assert F.penalty(2, 1) == 2 and F.penalty(0, 0) == 0 and F.penalty(0, 1) == 1 and F.penalty(3, 0) == 0
 
 
-@pytest.mark.parametrize("policy", F.FORCE_POLICIES)
+@pytest.mark.parametrize("policy", fighters.FORCE_POLICIES)
 def test_force_policies(policy):
     for wounded, points, opening in itertools.product((False, True), (0, 1, 2), (False, True)):
         want = points > 0 and {"never": False, "first_round": opening, "when_wounded": wounded}[policy]
-        assert F.relies_on_force(policy, wounded, points, opening) == want
+        assert fighters.relies_on_force(policy, wounded, points, opening) == want
     s = F.D6Setup(a=[_d6("a")], b=[_d6("b")], force_point=policy)
     assert s.spends(int(Wound.WOUNDED), 1, False) == (policy == "when_wounded")
     assert s.spends(int(Wound.INCAPACITATED), 1, False) is False

@@ -51,7 +51,6 @@ from .battle import D6Battle
 from .fight_setup import (  # the setup this combat shares with its simulation (re-exported)
     NONE,
     RESULTS,
-    SYSTEM,  # noqa: F401
     D6Setup,
     _pmf,
     after_hit,
@@ -59,13 +58,9 @@ from .fight_setup import (  # the setup this combat shares with its simulation (
     result_chances,
 )
 from .fighters import (  # the fighter model this combat shares with the Wild Die's (re-exported)
-    FORCE_POLICIES,  # noqa: F401
-    MAX_FORCE_POINTS,  # noqa: F401
     D6Fighter,
     cdf_at,
     difficulty_cdf,
-    range_difficulty,  # noqa: F401
-    relies_on_force,  # noqa: F401
     resist,
     rolled,
 )
