@@ -227,7 +227,7 @@ def test_wild_battle_penalty_rows_stay_with_their_fighter():
     pen = np.array([0, d - 1, d, d + 7, 3, d + 2])
     who = np.array([0, 0, 0, 1, 1, 1])
     force = np.array([0, 0, 1, 0, 1, 1])
-    assert battle._rows(pen, who, force).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 1]
+    assert battle.rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 1]
 
 
 @pytest.mark.parametrize("players", [(False, False), (True, True)])
@@ -257,4 +257,4 @@ def test_d6_battle_penalty_rows_stay_with_their_fighter():
     pen = np.array([0, d - 1, d, d + 7, 3, d - 2])
     who = np.array([0, 0, 0, 1, 1, 1])
     force = np.array([0, 0, 1, 0, 1, 1])
-    assert battle._rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 2]
+    assert battle.rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 2]

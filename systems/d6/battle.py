@@ -109,7 +109,7 @@ class D6Battle(CodeBattle):
 
     @cached_property
     def attack(self) -> TotalSampler:
-        """The general round's attack totals by :meth:`_rows`."""
+        """The general round's attack totals by :meth:`rows`."""
         fighters, d = self.setup.fighters(), self.depth
         return TotalSampler([_pmf(rolled(f.attack, p + self.setup.shot_penalty(f), bool(force)))
                              for f in fighters for force in (0, 1) for p in range(d)])
@@ -130,9 +130,6 @@ class D6Battle(CodeBattle):
 
     def out(self) -> np.ndarray:
         return (self.level >= Wound.INCAPACITATED).T
-
-    def _rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
-        return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
     def _spend(self) -> Any:
         """Who relies on the Force this round (the policy), their points spent: ``(K, n)`` 0 or 1
@@ -202,16 +199,8 @@ class D6Battle(CodeBattle):
         level = self.level.T  # (n, K) views: writes go to the battle's arrays
         pen = (self.stunned.T + (level == Wound.WOUNDED)).astype(np.int64)
         who = np.arange(k)[None, :]
-        attack = self.attack(self._rows(who, force, pen).ravel(), gen).reshape(n, k)
-        attack[out] = NO_ROLL
-        if self.tie == "reroll":
-            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rolls = self.attack(self._rows(who, force[rows], pen[rows]).ravel(), gen).reshape(len(rows), k)
-                rolls[out[rows]] = NO_ROLL
-                return rolls[:, 0], rolls[:, 1]
-
-            reroll_ties(attack[:, 0], attack[:, 1], again)
-        dodge = self.dodge(self._rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
+        attack = self.initiative(self.attack, force, pen, out, gen)
+        dodge = self.dodge(self.rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
         order = self.acting_order(attack, gen)
         stopped = out.copy()
         stuns = np.zeros_like(self.stunned)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidat
 
 from diceengine.errors import DiceError
 
-from ..combat import ArrayBattle, Encounter
+from ..combat import NO_ROLL, ArrayBattle, Encounter, reroll_ties
 from .codes import Code, parse_code
 from .shared import reaction_difficulty, tie_winner
 
@@ -188,6 +188,9 @@ class CodeBattle(ArrayBattle):
     """The simulated fights of both D6 rulesets: each combatant's side, whether a player plays it and whether it
     dodges, and how tied initiative goes (a duel by :func:`~diceengine.systems.d6.tie_winner`, more by a coin)."""
 
+    #: the rows each fighter has in the samplers of a round, by penalty (:meth:`rows`)
+    depth: int
+
     def __init__(self, setup: Any, n: int) -> None:
         fighters = setup.fighters()
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
@@ -195,6 +198,27 @@ class CodeBattle(ArrayBattle):
         self.player = np.array([f.player for f in fighters])
         self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if len(fighters) == 2 else "random"
+
+    def rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
+        """The samplers' rows of fighters ``who`` (a Force point spent or not) at penalties ``pen``: ``depth`` rows
+        each, the last standing for every deeper penalty."""
+        return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
+
+    def initiative(self, sampler: Any, force: np.ndarray, pen: np.ndarray, out: np.ndarray,
+                   gen: np.random.Generator) -> np.ndarray:
+        """The round's ``(n, K)`` initiative totals drawn from ``sampler`` by :meth:`rows` (:data:`NO_ROLL` for those
+        out of the fight), a duel's tied totals thrown again when its tie rule says so."""
+        who = np.arange(out.shape[1])[None, :]
+
+        def draw(rows: Any) -> np.ndarray:
+            totals = sampler(self.rows(who, force[rows], pen[rows]).ravel(), gen).reshape(-1, out.shape[1])
+            totals[out[rows]] = NO_ROLL
+            return totals
+
+        totals = draw(slice(None))
+        if self.tie == "reroll":
+            reroll_ties(totals[:, 0], totals[:, 1], lambda rows: tuple(draw(rows).T))
+        return totals
 
     def acting_order(self, totals: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         """The combatants of each fight in the order they act: the higher initiative total first, a player

@@ -57,7 +57,6 @@ from ..combat import (
     first_enemy,
     memo,
     mix,
-    reroll_ties,
     status_of,
 )
 from ..d6.checks import D6
@@ -389,9 +388,6 @@ class WildBattle(CodeBattle):
     def out(self) -> np.ndarray:
         return self.gone
 
-    def _rows(self, pen: np.ndarray, who: np.ndarray, force: np.ndarray) -> np.ndarray:
-        return (who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)
-
     def step(self, gen: np.random.Generator) -> None:
         n, k = self.gone.shape
         gone = self.gone
@@ -406,20 +402,9 @@ class WildBattle(CodeBattle):
             point = (spenders(self.setup.character_point, self.cps, self.wounds > 0, True) & ~gone).astype(np.int64)
             self.cps -= point.astype(np.int8)
         pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
-        who = np.broadcast_to(np.arange(k), (n, k))
-        per = self.perception(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
-        per[gone] = NO_ROLL
-        if self.tie == "reroll":
-            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rolls = self.perception(self._rows(pen[rows], who[rows], force[rows]).ravel(), gen)
-                rolls = rolls.reshape(len(rows), k)
-                return rolls[:, 0], rolls[:, 1]
-
-            # a fallen fighter rolls nothing (NO_ROLL): never a tie to throw again
-            reroll_ties(per[:, 0], per[:, 1], again)
-        order = self.acting_order(per, gen)
+        order = self.acting_order(self.initiative(self.perception, force, pen, gone, gen), gen)
         if self.dodges.any():
-            dodge = self.dodge(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
+            dodge = self.dodge(self.rows(np.arange(k), force, pen).ravel(), gen).reshape(n, k)
             difficulty = np.where(dodge > NO_ROLL, dodge if self.mode == "replace" else self.base + dodge, self.base)
         else:
             difficulty = np.full((n, k), self.base)
