@@ -173,7 +173,6 @@ class D6Duel(Duel):
         return mix(moves, {}, key=lambda on: ((*after_hit(la, on[0]), left_a), (*after_hit(lb, on[1]), left_b), False))
 
 
-
 class D6Fight(Combat):
     """Classic D6 combat (text ``000``)."""
 
