@@ -134,6 +134,8 @@ def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray
     """``P(X <= t)`` for each of ``totals``, from ``(values, P(X <= value))`` of a roll ``X`` (a difficulty
     after a dodge: the chance each attack total hits)."""
     values, below = cdf
+    if len(values) == 1:  # one value (no dodge): a comparison
+        return np.where(totals >= values[0], below[0], 0.0)
     idx = np.searchsorted(values, totals, side="right") - 1
     return np.where(idx >= 0, below[np.clip(idx, 0, len(below) - 1)], 0.0)
 

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel
 
-from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, first_enemy, memo, mix, status_of
+from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, first_enemy, memo, status_of
 from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
@@ -221,10 +221,11 @@ class FFGDuel(Duel):
         after_first, light1 = self._attack(first, [ha, hb], light)
         for (a1, b1), p in after_first.items():
             if self.f[1 - first].out((a1, b1)[1 - first]):
-                mix([((a1, b1), p)], out, key=lambda h: (first, *h, light1))
+                out[(first, a1, b1, light1)] = out.get((first, a1, b1, light1), 0.0) + p
                 continue
             after_second, light2 = self._attack(1 - first, [a1, b1], light1)
-            mix(after_second.items(), out, p, key=lambda h, light2=light2: (first, *h, light2))
+            for (a2, b2), q in after_second.items():
+                out[(first, a2, b2, light2)] = out.get((first, a2, b2, light2), 0.0) + p * q
         return out
 
 
