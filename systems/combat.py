@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -31,6 +31,7 @@ __all__ = [
     "exact_weights",
     "first_enemy",
     "memo",
+    "mix",
     "pairs_status",
     "reroll_ties",
     "status_of",
@@ -343,10 +344,11 @@ def memo(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def mix(outcomes: Mapping[Hashable, float], into: dict[Hashable, float], weight: float = 1.0,
-        key: Callable[[Any], Hashable] = lambda s: s) -> None:
-    """Add ``weight`` times the distribution ``outcomes`` to ``into``."""
-    for state, p in outcomes.items():
-        if p > 0:
-            k = key(state)
-            into[k] = into.get(k, 0.0) + weight * p
+def mix(outcomes: Iterable[tuple[Any, float]], into: dict[Hashable, float], weight: float = 1.0,
+        key: Callable[[Any], Hashable] = lambda s: s) -> dict[Hashable, float]:
+    """Add ``weight`` times the chances of ``outcomes`` (pairs ``(state, chance)``, a state may come again) to
+    ``into``, each state under ``key(state)``; returns ``into``."""
+    for state, p in outcomes:
+        k = key(state)
+        into[k] = into.get(k, 0.0) + weight * p
+    return into

@@ -133,11 +133,13 @@ def test_memo_caches_by_instance_and_arguments():
 
 
 def test_mix_adds_weighted_chances():
+    """Pairs (a state may come twice) added with their weight under their key; a chance 0 still names a state
+    (the exact chains keep the states they reach, the FFG duel's sure hits among them)."""
     into: dict = {"x": 0.5}
-    fc.mix({"x": 0.5, "y": 0.25, "z": 0.0}, into, 0.5)
-    assert into == {"x": 0.75, "y": 0.125}
-    fc.mix({(1, 2): 1.0, (1, 3): 1.0}, into, key=lambda s: s[0])
-    assert into[1] == 2.0
+    assert fc.mix({"x": 0.5, "y": 0.25, "z": 0.0}.items(), into, 0.5) is into
+    assert into == {"x": 0.75, "y": 0.125, "z": 0.0}
+    fc.mix([((1, 2), 1.0), ((1, 3), 1.0), ((1, 2), 0.5)], into, key=lambda s: s[0])
+    assert into[1] == 2.5
 
 
 def test_a_codes_totals_for_fights_are_renormalised_and_follow_the_options():

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pydantic
 import pytest
-from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound
+from diceengine.systems.d6 import RANGE_DIFFICULTIES, Code, Wound, fighters
 from diceengine.systems.d6 import fight as F
 from diceengine.systems.d6wild import WildWound
 from diceengine.systems.d6wild import fight as W
@@ -25,14 +25,14 @@ def totals(dice: int, pips: int = 0) -> Counter:
 
 
 def test_range_difficulty():
-    assert F.range_difficulty("Point-Blank", RANGE_DIFFICULTIES) == 5
-    assert F.range_difficulty("long", RANGE_DIFFICULTIES) == 20
-    assert F.range_difficulty(0, RANGE_DIFFICULTIES) == 0 and F.range_difficulty(100, RANGE_DIFFICULTIES) == 100
+    assert fighters.range_difficulty("Point-Blank", RANGE_DIFFICULTIES) == 5
+    assert fighters.range_difficulty("long", RANGE_DIFFICULTIES) == 20
+    assert fighters.range_difficulty(0, RANGE_DIFFICULTIES) == 0 and fighters.range_difficulty(100, RANGE_DIFFICULTIES) == 100
     for bad in (-1, 101):
         with pytest.raises(ValueError, match="^a difficulty is 0 to 100$"):
-            F.range_difficulty(bad, RANGE_DIFFICULTIES)
+            fighters.range_difficulty(bad, RANGE_DIFFICULTIES)
     with pytest.raises(ValueError) as info:
-        F.range_difficulty("far", {"short": 10, "long": 20})
+        fighters.range_difficulty("far", {"short": 10, "long": 20})
     assert str(info.value) == "unknown range 'far' (known: short, long, or a number)"
     assert W.WildSetup(a=[_wild("a")], b=[_wild("b")], range="very difficult").difficulty == 25
     assert W.WildSetup(a=[_wild("a")], b=[_wild("b")], range="medium").difficulty == 15
@@ -72,11 +72,11 @@ def test_damage_steps_of_text_000():
     assert F.penalty(2, 1) == 2 and F.penalty(0, 0) == 0 and F.penalty(0, 1) == 1 and F.penalty(3, 0) == 0
 
 
-@pytest.mark.parametrize("policy", F.FORCE_POLICIES)
+@pytest.mark.parametrize("policy", fighters.FORCE_POLICIES)
 def test_force_policies(policy):
     for wounded, points, opening in itertools.product((False, True), (0, 1, 2), (False, True)):
         want = points > 0 and {"never": False, "first_round": opening, "when_wounded": wounded}[policy]
-        assert F.relies_on_force(policy, wounded, points, opening) == want
+        assert fighters.relies_on_force(policy, wounded, points, opening) == want
     s = F.D6Setup(a=[_d6("a")], b=[_d6("b")], force_point=policy)
     assert s.spends(int(Wound.WOUNDED), 1, False) == (policy == "when_wounded")
     assert s.spends(int(Wound.INCAPACITATED), 1, False) is False
@@ -111,12 +111,18 @@ def test_result_chances_of_text_000():
 
 
 def test_hit_chance_with_and_without_a_dodge():
-    values = np.array([8, 10, 12, 14])
-    assert F.hit_chance(values, 10, None).tolist() == [0.0, 1.0, 1.0, 1.0]
+    """The chance each attack total hits: the difficulty's distribution after the target's dodge (both D6
+    rulesets' exact chains read it), at each total."""
+    def hit(totals: list[int], dodge: tuple | None, mode: str = "add") -> list[float]:
+        return fighters.cdf_at(fighters.difficulty_cdf(10, dodge, mode), np.array(totals)).tolist()
+
+    assert hit([8, 10, 12, 14], None) == [0.0, 1.0, 1.0, 1.0]
     # a dodge of 1D (1..6) added to 10: the attack hits when dodge <= total - 10
-    cdf = (np.arange(1, 7), np.cumsum(np.full(6, 1 / 6)))
-    assert F.hit_chance(values, 10, cdf) == pytest.approx([0, 0, 2 / 6, 4 / 6])
-    assert F.hit_chance(np.array([30]), 10, cdf) == pytest.approx([1.0])
+    dodge = (np.arange(1, 7), np.full(6, 1 / 6))
+    assert hit([8, 10, 12, 14], dodge) == pytest.approx([0, 0, 2 / 6, 4 / 6])
+    assert hit([30], dodge) == pytest.approx([1.0])
+    # the dodge replacing the difficulty (text 002): hits when dodge <= total
+    assert hit([0, 3, 6, 9], dodge, "replace") == pytest.approx([0, 3 / 6, 1, 1])
 
 
 def test_round_outcomes():
@@ -221,7 +227,7 @@ def test_wild_battle_penalty_rows_stay_with_their_fighter():
     pen = np.array([0, d - 1, d, d + 7, 3, d + 2])
     who = np.array([0, 0, 0, 1, 1, 1])
     force = np.array([0, 0, 1, 0, 1, 1])
-    assert battle._rows(pen, who, force).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 1]
+    assert battle.rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 1]
 
 
 @pytest.mark.parametrize("players", [(False, False), (True, True)])
@@ -251,4 +257,4 @@ def test_d6_battle_penalty_rows_stay_with_their_fighter():
     pen = np.array([0, d - 1, d, d + 7, 3, d - 2])
     who = np.array([0, 0, 0, 1, 1, 1])
     force = np.array([0, 0, 1, 0, 1, 1])
-    assert battle._rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 2]
+    assert battle.rows(who, force, pen).tolist() == [0, d - 1, 2 * d - 1, 3 * d - 1, 3 * d + 3, 4 * d - 2]

@@ -57,8 +57,6 @@ def _living(state: PoolState, who: str) -> Character:
     return character
 
 
-
-
 def _pay(character: Character, cost: int) -> Character:
     if cost > character.xp:
         raise refuse(N_("{name} has {xp} XP, not the {cost} this costs"), name=character.name, xp=character.xp,

@@ -240,7 +240,6 @@ class PoolPlan(SymbolPoolPlan):
         return write
 
 
-
 class D20PoolSystem(Ruleset):
     """The d20 success pool of text ``001``."""
 

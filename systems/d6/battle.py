@@ -13,13 +13,12 @@ from ..combat import (
     OutcomeSampler,
     RowDraws,
     TotalSampler,
-    exact_weights,
     first_enemy,
     pairs_status,
     reroll_ties,
 )
 from .codes import Code
-from .fight_setup import NONE, RESULTS, D6Setup, _pmf, after_hit
+from .fight_setup import NONE, RESULTS, D6Setup, _pmf, after_hit, result_weights
 from .fighters import CodeBattle, D6Fighter, resist, rolled, spenders
 from .rules import Wound, damage_result
 
@@ -37,22 +36,9 @@ def _row_draws(codes: tuple[Code | None, ...]) -> RowDraws:
 
 @lru_cache(maxsize=512)
 def _hit_results(damage: Code, resists: tuple[Code, ...]) -> OutcomeSampler:
-    """The damage result (1 to 4: ``RESULTS``) of a hit of ``damage`` against each resistance code by
-    row: both rolls' totals enumerated through :func:`damage_result`, with integer weights when both
-    distributions have them (exact), else their float chances."""
-    dv, dp = _pmf(damage)  # type: ignore[misc]
-    dw = exact_weights(dp)
-    rows: list[list[Any]] = []
-    for code in resists:
-        sv, sp = _pmf(code)  # type: ignore[misc]
-        sw = exact_weights(sp)
-        weights = [dw[0].tolist(), sw[0].tolist()] if dw is not None and sw is not None else [dp.tolist(), sp.tolist()]
-        row: list[Any] = [0] * len(RESULTS)
-        for d, x in zip(dv.tolist(), weights[0]):
-            for v, y in zip(sv.tolist(), weights[1]):
-                row[int(damage_result(d, v)) - 1] += x * y
-        rows.append(row)
-    return OutcomeSampler(rows, first=int(RESULTS[0]))
+    """The damage result (1 to 4: ``RESULTS``) of a hit of ``damage`` against each resistance code by row: exact
+    integer weights where both rolls have them (:func:`result_weights`), else their float chances."""
+    return OutcomeSampler([result_weights(damage, code, exact=True) for code in resists], first=int(RESULTS[0]))
 
 
 class _DuelSide(NamedTuple):
@@ -123,7 +109,7 @@ class D6Battle(CodeBattle):
 
     @cached_property
     def attack(self) -> TotalSampler:
-        """The general round's attack totals by :meth:`_rows`."""
+        """The general round's attack totals by :meth:`rows`."""
         fighters, d = self.setup.fighters(), self.depth
         return TotalSampler([_pmf(rolled(f.attack, p + self.setup.shot_penalty(f), bool(force)))
                              for f in fighters for force in (0, 1) for p in range(d)])
@@ -144,9 +130,6 @@ class D6Battle(CodeBattle):
 
     def out(self) -> np.ndarray:
         return (self.level >= Wound.INCAPACITATED).T
-
-    def _rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
-        return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
 
     def _spend(self) -> Any:
         """Who relies on the Force this round (the policy), their points spent: ``(K, n)`` 0 or 1
@@ -216,16 +199,8 @@ class D6Battle(CodeBattle):
         level = self.level.T  # (n, K) views: writes go to the battle's arrays
         pen = (self.stunned.T + (level == Wound.WOUNDED)).astype(np.int64)
         who = np.arange(k)[None, :]
-        attack = self.attack(self._rows(who, force, pen).ravel(), gen).reshape(n, k)
-        attack[out] = NO_ROLL
-        if self.tie == "reroll":
-            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rolls = self.attack(self._rows(who, force[rows], pen[rows]).ravel(), gen).reshape(len(rows), k)
-                rolls[out[rows]] = NO_ROLL
-                return rolls[:, 0], rolls[:, 1]
-
-            reroll_ties(attack[:, 0], attack[:, 1], again)
-        dodge = self.dodge(self._rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
+        attack = self.initiative(self.attack, force, pen, out, gen)
+        dodge = self.dodge(self.rows(who, force, pen).ravel(), gen).reshape(n, k) if self.dodges.any() else None
         order = self.acting_order(attack, gen)
         stopped = out.copy()
         stuns = np.zeros_like(self.stunned)

@@ -401,7 +401,6 @@ def _distribution(outcome_type: type, cols: dict[str, list[np.ndarray]], probs: 
     return Distribution(outcome_type, columns, np.concatenate(probs), truncated=truncated)
 
 
-
 def _unknown_difficulty(node: Any, ladder: Mapping[str, Any], expression: str) -> DiceValueError:
     """A difficulty name the ladder lacks: the nearest name when one is near ("modrate": moderate), else them all."""
     from diceengine.hints import closest
@@ -450,8 +449,6 @@ def prepare_check(tree: Any, expression: str, dice: CodeDice, outcome_type: type
         d_lo, d_hi = total_bounds(difficulty, expression) if isinstance(difficulty, Code) else (difficulty, difficulty)
         check_interval(lo - d_hi, hi - d_lo, expression, tree.pos)
     return CodePlan(expression, dice, outcome_type, actor, difficulty, tie)
-
-
 
 
 def code_range(first: int, last: int, pips: bool = True) -> list[str]:

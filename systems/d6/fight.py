@@ -46,12 +46,11 @@ import numpy as np
 
 from diceengine.fights.rules import Duel
 
-from ..combat import NO_ROLL, Combat, memo, status_of
+from ..combat import NO_ROLL, Combat, memo, mix, status_of
 from .battle import D6Battle
 from .fight_setup import (  # the setup this combat shares with its simulation (re-exported)
     NONE,
     RESULTS,
-    SYSTEM,  # noqa: F401
     D6Setup,
     _pmf,
     after_hit,
@@ -59,12 +58,9 @@ from .fight_setup import (  # the setup this combat shares with its simulation (
     result_chances,
 )
 from .fighters import (  # the fighter model this combat shares with the Wild Die's (re-exported)
-    FORCE_POLICIES,  # noqa: F401
-    MAX_FORCE_POINTS,  # noqa: F401
     D6Fighter,
     cdf_at,
-    range_difficulty,  # noqa: F401
-    relies_on_force,  # noqa: F401
+    difficulty_cdf,
     resist,
     rolled,
 )
@@ -77,10 +73,10 @@ __all__ = ["RESULTS", "D6Battle", "D6Fight", "D6Fighter", "D6Setup", "round_outc
 class _Side:
     """One combatant's rolls by penalty, for the exact chain."""
 
-    def __init__(self, f: D6Fighter, dodges: bool, extra: int) -> None:
+    def __init__(self, f: D6Fighter, setup: D6Setup) -> None:
         self.f = f
-        self.dodges = dodges
-        self.extra = extra  # dice the shot loses to a declared dodge
+        self.setup = setup
+        self.extra = setup.shot_penalty(f)  # dice the shot loses to a declared dodge
 
     @memo
     def attack(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -88,21 +84,10 @@ class _Side:
         return pmf if pmf is not None else (np.array([NO_ROLL]), np.array([1.0]))
 
     @memo
-    def dodge_cdf(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(values, P(dodge <= value))``; ``None``: no dodge."""
-        if not self.dodges:
-            return None
-        pmf = _pmf(rolled(self.f.dodge, pen + 1, force))  # type: ignore[arg-type]
-        if pmf is None:
-            return None
-        return pmf[0], np.cumsum(pmf[1])
-
-
-def hit_chance(attack_values: np.ndarray, difficulty: int, dodge: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
-    """P(hit | attack total) for each total: total >= difficulty (+ the dodge roll, added)."""
-    if dodge is None:
-        return (attack_values >= difficulty).astype(np.float64)
-    return cdf_at(dodge, attack_values - difficulty)
+    def difficulty_cdf(self, pen: int, force: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``(difficulties, P(difficulty <= value))`` of a shot at this combatant (its dodge added)."""
+        dodge = _pmf(rolled(self.f.dodge, pen + 1, force)) if self.setup.dodges(self.f) else None  # type: ignore[arg-type]
+        return difficulty_cdf(self.setup.difficulty, dodge)
 
 
 def round_outcomes(first_hits: np.ndarray, second_hits: np.ndarray, weights: np.ndarray,
@@ -139,9 +124,7 @@ class D6Duel(Duel):
         fa, fb = setup.a[0], setup.b[0]
         self.setup = setup
         self.fighters = (fa, fb)
-        self.sides = (_Side(fa, setup.dodges(fa), setup.shot_penalty(fa)),
-                      _Side(fb, setup.dodges(fb), setup.shot_penalty(fb)))
-        self.difficulty = setup.difficulty
+        self.sides = (_Side(fa, setup), _Side(fb, setup))
         self.tie = tie_winner(fa.player, fb.player)
 
     def start(self) -> dict[Hashable, float]:
@@ -165,8 +148,8 @@ class D6Duel(Duel):
         A, B = self.sides
         xa, wa = A.attack(pa, force_a)
         xb, wb = B.attack(pb, force_b)
-        hit_a = hit_chance(xa, self.difficulty, B.dodge_cdf(pb, force_b))
-        hit_b = hit_chance(xb, self.difficulty, A.dodge_cdf(pa, force_a))
+        hit_a = cdf_at(B.difficulty_cdf(pb, force_b), xa)
+        hit_b = cdf_at(A.difficulty_cdf(pa, force_a), xb)
         on_b_chances, on_a_chances = self.results(0, force_b), self.results(1, force_a)
         joint = np.outer(wa, wb)
         a_first = xa[:, None] > xb[None, :]
@@ -182,17 +165,12 @@ class D6Duel(Duel):
         a_lead = round_outcomes(hit_a, hit_b, joint * a_first, on_b_chances, on_a_chances)
         b_lead = round_outcomes(hit_b, hit_a, (joint * b_first).T, on_a_chances, on_b_chances)
         nobody = float(joint[~(a_first | b_first)].sum())
-        out: dict[Hashable, float] = {}
         moves = list(a_lead.items())  # (result on a, result on b)
         moves += [((on_a, on_b), p) for (on_b, on_a), p in b_lead.items()]
         if nobody > 0:
             moves.append(((NONE, NONE), nobody))
         left_a, left_b = fpa - int(force_a), fpb - int(force_b)
-        for (on_a, on_b), p in moves:
-            key = ((*after_hit(la, on_a), left_a), (*after_hit(lb, on_b), left_b), False)
-            out[key] = out.get(key, 0.0) + p
-        return out
-
+        return mix(moves, {}, key=lambda on: ((*after_hit(la, on[0]), left_a), (*after_hit(lb, on[1]), left_b), False))
 
 
 class D6Fight(Combat):

@@ -5,14 +5,12 @@ wounds and stuns."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
-from ..combat import (
-    MAX_SIDE,
-)
+from ..combat import MAX_SIDE, exact_weights
 from .codes import Code
 from .fighters import (
     D6Fighter,
@@ -24,7 +22,7 @@ from .fighters import (
 from .rules import Health, Wound, damage_result
 from .shared import RANGE_DIFFICULTIES
 
-__all__ = ["NONE", "RESULTS", "D6Setup", "after_hit", "penalty", "result_chances"]
+__all__ = ["NONE", "RESULTS", "D6Setup", "after_hit", "penalty", "result_chances", "result_weights"]
 
 SYSTEM = "d6"
 #: damage results a hit can give, in order
@@ -59,16 +57,25 @@ def _pmf(code: Code) -> tuple[np.ndarray, np.ndarray] | None:
     return code_pmf(code, SYSTEM)
 
 
-@lru_cache(maxsize=1024)
-def result_chances(damage: Code, resist: Code) -> np.ndarray:
-    """Exact chance of each damage result (``RESULTS`` order) of a hit: the damage roll against the
-    Strength roll (plus armour), read by :func:`damage_result`."""
+def result_weights(damage: Code, resist: Code, exact: bool = False) -> list[Any]:
+    """The weight of each damage result (``RESULTS`` order) of a hit: the damage roll against the Strength roll
+    (plus armour), both totals enumerated through :func:`damage_result`; integer weights when ``exact`` and both
+    distributions have them, else their chances."""
     dv, dp = _pmf(damage)  # type: ignore[misc]
     sv, sp = _pmf(resist)  # type: ignore[misc]
-    out = np.zeros(len(RESULTS))
-    for i, d in enumerate(dv.tolist()):
-        for j, s in enumerate(sv.tolist()):
-            out[RESULTS.index(damage_result(d, s))] += dp[i] * sp[j]
+    dw, sw = (exact_weights(dp), exact_weights(sp)) if exact else (None, None)
+    weights = (dw[0].tolist(), sw[0].tolist()) if dw is not None and sw is not None else (dp.tolist(), sp.tolist())
+    row: list[Any] = [0] * len(RESULTS)
+    for d, x in zip(dv.tolist(), weights[0]):
+        for v, y in zip(sv.tolist(), weights[1]):
+            row[int(damage_result(d, v)) - 1] += x * y
+    return row
+
+
+@lru_cache(maxsize=1024)
+def result_chances(damage: Code, resist: Code) -> np.ndarray:
+    """Exact chance of each damage result (``RESULTS`` order) of a hit (:func:`result_weights`)."""
+    out = np.array(result_weights(damage, resist), dtype=np.float64)
     return out / out.sum()
 
 

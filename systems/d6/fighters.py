@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidat
 
 from diceengine.errors import DiceError
 
-from ..combat import ArrayBattle, Encounter
+from ..combat import NO_ROLL, ArrayBattle, Encounter, reroll_ties
 from .codes import Code, parse_code
-from .shared import tie_winner
+from .shared import reaction_difficulty, tie_winner
 
 __all__ = [
     "FORCE_POLICIES",
@@ -27,6 +27,7 @@ __all__ = [
     "ForcePolicy",
     "cdf_at",
     "code_pmf",
+    "difficulty_cdf",
     "range_difficulty",
     "relies_on_force",
     "resist",
@@ -133,8 +134,21 @@ def cdf_at(cdf: tuple[np.ndarray, np.ndarray], totals: np.ndarray) -> np.ndarray
     """``P(X <= t)`` for each of ``totals``, from ``(values, P(X <= value))`` of a roll ``X`` (a difficulty
     after a dodge: the chance each attack total hits)."""
     values, below = cdf
+    if len(values) == 1:  # one value (no dodge): a comparison
+        return np.where(totals >= values[0], below[0], 0.0)
     idx = np.searchsorted(values, totals, side="right") - 1
     return np.where(idx >= 0, below[np.clip(idx, 0, len(below) - 1)], 0.0)
+
+
+def difficulty_cdf(base: int, dodge: tuple[np.ndarray, np.ndarray] | None, mode: str = "add"
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``(difficulties, P(difficulty <= value))`` of a shot at ``base`` against the target's ``dodge`` roll
+    (``(totals, probabilities)``; ``None``: no dodge), read by :func:`reaction_difficulty` (``mode``)."""
+    if dodge is None:
+        return np.array([base]), np.array([1.0])
+    diffs = np.array([reaction_difficulty(base, int(v), mode) for v in dodge[0]])
+    order = np.argsort(diffs, kind="stable")
+    return diffs[order], np.cumsum(dodge[1][order])
 
 
 def spenders(policy: str, points: np.ndarray, wounded: np.ndarray, due: bool) -> np.ndarray:
@@ -176,6 +190,9 @@ class CodeBattle(ArrayBattle):
     """The simulated fights of both D6 rulesets: each combatant's side, whether a player plays it and whether it
     dodges, and how tied initiative goes (a duel by :func:`~diceengine.systems.d6.tie_winner`, more by a coin)."""
 
+    #: the rows each fighter has in the samplers of a round, by penalty (:meth:`rows`)
+    depth: int
+
     def __init__(self, setup: Any, n: int) -> None:
         fighters = setup.fighters()
         super().__init__(np.array([0] * len(setup.a) + [1] * len(setup.b)), n)
@@ -183,6 +200,27 @@ class CodeBattle(ArrayBattle):
         self.player = np.array([f.player for f in fighters])
         self.dodges = np.array([setup.dodges(f) for f in fighters])
         self.tie = tie_winner(bool(self.player[0]), bool(self.player[-1])) if len(fighters) == 2 else "random"
+
+    def rows(self, who: Any, force: Any, pen: np.ndarray) -> np.ndarray:
+        """The samplers' rows of fighters ``who`` (a Force point spent or not) at penalties ``pen``: ``depth`` rows
+        each, the last standing for every deeper penalty."""
+        return ((who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)).astype(np.int64)
+
+    def initiative(self, sampler: Any, force: np.ndarray, pen: np.ndarray, out: np.ndarray,
+                   gen: np.random.Generator) -> np.ndarray:
+        """The round's ``(n, K)`` initiative totals drawn from ``sampler`` by :meth:`rows` (:data:`NO_ROLL` for those
+        out of the fight), a duel's tied totals thrown again when its tie rule says so."""
+        who = np.arange(out.shape[1])[None, :]
+
+        def draw(rows: Any) -> np.ndarray:
+            totals = sampler(self.rows(who, force[rows], pen[rows]).ravel(), gen).reshape(-1, out.shape[1])
+            totals[out[rows]] = NO_ROLL
+            return totals
+
+        totals = draw(slice(None))
+        if self.tie == "reroll":
+            reroll_ties(totals[:, 0], totals[:, 1], lambda rows: tuple(draw(rows).T))
+        return totals
 
     def acting_order(self, totals: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         """The combatants of each fight in the order they act: the higher initiative total first, a player

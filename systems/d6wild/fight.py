@@ -56,7 +56,7 @@ from ..combat import (
     TotalSampler,
     first_enemy,
     memo,
-    reroll_ties,
+    mix,
     status_of,
 )
 from ..d6.checks import D6
@@ -69,12 +69,13 @@ from ..d6.fighters import (
     RangedEncounter,
     cdf_at,
     code_pmf,
+    difficulty_cdf,
     relies_on_force,
     resist,
     rolled,
     spenders,
 )
-from ..d6.shared import RANGE_DIFFICULTIES, reaction_difficulty, tie_winner
+from ..d6.shared import RANGE_DIFFICULTIES, tie_winner
 from .dice import WILD_DIE
 from .rules import LADDER, WildHealth, WildWound, damage_result
 
@@ -211,11 +212,7 @@ class _Fighter:
         """``(difficulties, P(difficulty <= value))`` of an attack on this combatant."""
         dodge = (_pmf(rolled(self.f.dodge, pen + 1, force), self.complication)  # type: ignore[arg-type]
                  if self.dodges else None)
-        if dodge is None:
-            return np.array([self.base]), np.array([1.0])
-        diffs = np.array([reaction_difficulty(self.base, int(v), self.mode) for v in dodge[0]])
-        order = np.argsort(diffs, kind="stable")
-        return diffs[order], np.cumsum(dodge[1][order])
+        return difficulty_cdf(self.base, dodge, self.mode)
 
 
 def hit_chance(attacker: _Fighter, pen: int, target: _Fighter, target_pen: int, force: bool,
@@ -338,10 +335,8 @@ class WildDuel(Duel):
         p = self.first_chance(pen_a, pen_b, *force)
         out: dict[Hashable, float] = {}
         for first, weight in ((0, p), (1, 1 - p)):
-            if weight <= 0:
-                continue
-            for key, q in self._turns(first, state, force, point).items():
-                out[key] = out.get(key, 0.0) + weight * q
+            if weight > 0:
+                mix(self._turns(first, state, force, point).items(), out, weight)
         return out
 
 
@@ -393,9 +388,6 @@ class WildBattle(CodeBattle):
     def out(self) -> np.ndarray:
         return self.gone
 
-    def _rows(self, pen: np.ndarray, who: np.ndarray, force: np.ndarray) -> np.ndarray:
-        return (who * 2 + force) * self.depth + np.minimum(pen, self.depth - 1)
-
     def step(self, gen: np.random.Generator) -> None:
         n, k = self.gone.shape
         gone = self.gone
@@ -410,20 +402,9 @@ class WildBattle(CodeBattle):
             point = (spenders(self.setup.character_point, self.cps, self.wounds > 0, True) & ~gone).astype(np.int64)
             self.cps -= point.astype(np.int8)
         pen = (np.minimum(self.wounds, 2) + self.carry).astype(np.int64)
-        who = np.broadcast_to(np.arange(k), (n, k))
-        per = self.perception(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
-        per[gone] = NO_ROLL
-        if self.tie == "reroll":
-            def again(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rolls = self.perception(self._rows(pen[rows], who[rows], force[rows]).ravel(), gen)
-                rolls = rolls.reshape(len(rows), k)
-                return rolls[:, 0], rolls[:, 1]
-
-            # a fallen fighter rolls nothing (NO_ROLL): never a tie to throw again
-            reroll_ties(per[:, 0], per[:, 1], again)
-        order = self.acting_order(per, gen)
+        order = self.acting_order(self.initiative(self.perception, force, pen, gone, gen), gen)
         if self.dodges.any():
-            dodge = self.dodge(self._rows(pen, who, force).ravel(), gen).reshape(n, k)
+            dodge = self.dodge(self.rows(np.arange(k), force, pen).ravel(), gen).reshape(n, k)
             difficulty = np.where(dodge > NO_ROLL, dodge if self.mode == "replace" else self.base + dodge, self.base)
         else:
             difficulty = np.full((n, k), self.base)

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from diceengine.fights.rules import Duel
 
-from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, memo, status_of
+from ..combat import MAX_SIDE, ArrayBattle, Combat, Encounter, TotalSampler, first_enemy, memo, status_of
 from .rules import build_pool, minions_defeated
 
 __all__ = ["RANGES", "FFGFight", "FFGFighter", "FFGSetup", "attack_outcomes"]
@@ -311,10 +311,9 @@ class FFGBattle(ArrayBattle):
         for j in range(k):
             actor = self.order[:, j].astype(np.int64)
             up = ~self.out()
-            enemy = up & (self.side[None, :] != self.side[actor][:, None])
-            acts = up[rows, actor] & enemy.any(axis=1)
-            sel, a = rows[acts], actor[acts]
-            t = enemy[acts].argmax(axis=1)
+            has, target = first_enemy(up, self.side, self.side[actor])
+            acts = up[rows, actor] & has
+            sel, a, t = rows[acts], actor[acts], target[acts]
             ranks = self.ranks[a, np.clip(self.health[sel, a], 0, self.ranks.shape[1] - 1)]
             spent = self._spend(sel, a, t)
             code = self.attack(((a * (MAX_RANKS + 1) + ranks) * k + t) * 2 + spent, gen)
