@@ -6,11 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
+from diceengine.algebra.draws import PoolRoll
 from diceengine.algebra.rerolls import rank_choice, roll_reroll
 from diceengine.limits import MAX_REROLLS
 
 from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
-from .scores import face_score, unique_test, unit_score
+from .scores import dropped_dice, face_score, unique_test, unit_score
 from .spec import TermSpec
 
 
@@ -141,18 +142,8 @@ class TermRoll:
             rec.append((owner, units))
             return self._rank_each_die(units)
         scores = [unit_score(spec, u) for u in units]
-        if spec.selection is not None:
-            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            for i, k in enumerate(spec.selection.kept(keys)):
-                if not k:
-                    for t in units[i]:
-                        t[1] |= DROPPED
-                    scores[i] = 0
-        if spec.window is not None and spec.keep != len(units):
-            a, b = spec.window
-            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            order = sorted(range(len(units)), key=keys.__getitem__)
-            for i in order[:a] + order[b:]:
+        if spec.selection is not None or spec.window is not None:  # units ranked by their sums
+            for i in dropped_dice(spec, [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]):
                 for t in units[i]:
                     t[1] |= DROPPED
                 scores[i] = 0
@@ -179,11 +170,8 @@ class TermRoll:
         keys = [t[0] for t in throws]
         if spec.selection is not None:
             kept = spec.selection.kept(keys)
-        else:
-            a, b = window_of(spec.keeps, len(throws)) or (0, len(throws))
-            order = sorted(range(len(throws)), key=keys.__getitem__)
-            keep_set = set(order[a:b])
-            kept = [i in keep_set for i in range(len(throws))]
+        else:  # the window of the dice thrown, however many they are: the algebra's keep of a roll
+            kept = PoolRoll.of(keys).window(*window_of(spec.keeps, len(throws)) or (0, len(throws)), "lowest").kept
         score = 0
         for t, k in zip(throws, kept):
             if k:

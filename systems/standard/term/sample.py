@@ -6,10 +6,12 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import sample_steps
+from diceengine.algebra.draws import PoolSample
 from diceengine.algebra.rerolls import sample_rank_reroll, sample_reroll
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
+from .faces import window_of
 from .scores import base_array, mark_array, score_array
 from .spec import TermSpec
 
@@ -26,17 +28,8 @@ def sample(spec: TermSpec, n: int, gen: np.random.Generator) -> np.ndarray:
             return draw(spec, gen, n)
         return draw(spec, gen, (n, c)).sum(axis=1)
     values = draw(spec, gen, (n, c))
-    if spec.plain:
-        a, b = spec.window  # type: ignore[misc]
-        if b - a == 0:
-            return np.zeros(n, dtype=np.int64)
-        if b - a >= c:
-            return values.sum(axis=1)
-        if b - a == c - 1:
-            drop = values.min(axis=1) if a else values.max(axis=1)
-            return values.sum(axis=1) - drop
-        values.sort(axis=1)
-        return values[:, a:b].sum(axis=1)
+    if spec.plain:  # the dice at the window's places summed: the algebra's keep of a sample
+        return PoolSample(values, spec.window).total  # type: ignore[arg-type]
     return sample_general(spec, values, gen)
 
 
@@ -160,16 +153,7 @@ def sample_each_die(spec: TermSpec, values: np.ndarray, gen: np.random.Generator
     order = np.argsort(np.where(alive, keys, big), axis=1, kind="stable")
     ranked = np.take_along_axis(np.where(alive, score, 0), order, axis=1)
     count = alive.sum(axis=1)
-    lo, hi = np.zeros_like(count), count.copy()
-    for k in spec.keeps:
-        n = np.minimum(k.n, count)
-        if k.kind == "kh":
-            lo = np.maximum(lo, count - n)
-        elif k.kind == "kl":
-            hi = np.minimum(hi, n)
-        elif k.kind == "dh":
-            hi = np.minimum(hi, count - n)
-        else:
-            lo = np.maximum(lo, n)
+    # each row's window, read as a roll reads it: a table of window_of by how many dice the row threw
+    lo, hi = np.array([window_of(spec.keeps, n) for n in range(keys.shape[1] + 1)]).T[:, count]
     pos = np.arange(keys.shape[1])[None, :]
     return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
