@@ -28,31 +28,14 @@ class TermRoll:
 
     def roller(self) -> Callable[[Any, list], int]:
         """A function ``(random, record) -> score`` throwing this term once."""
-        spec, owner = self.spec, self.owner
-        n, faces, s = spec.count, spec.faces, spec.sides
-        lo = faces[0]
-        if spec.plain:  # what they read bound as defaults: one tuple held, not a cell each
-            if spec.window is None:
-                if n == 1:
-                    def roll_one(r: Any, rec: list, s: int = s, lo: int = lo, owner: Any = owner) -> int:
-                        v = int(r() * s) + lo
-                        rec.append((owner, [v]))
-                        return v
-                    return roll_one
-
-                def roll_plain(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner) -> int:
-                    vals = [int(r() * s) + lo for _ in range(n)]
-                    rec.append((owner, vals))
-                    return sum(vals)
-                return roll_plain
-            a, b = spec.window
-
-            def roll_keep(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner, a: int = a,
-                          b: int = b) -> int:
-                vals = [int(r() * s) + lo for _ in range(n)]
-                rec.append((owner, vals))
-                return sum(sorted(vals)[a:b])
-            return roll_keep
+        spec = self.spec
+        if spec.plain and spec.window is None and spec.count == 1:  # the most common term: bound defaults, no cell
+            def roll_one(r: Any, rec: list, s: int = spec.sides, lo: int = spec.faces[0], owner: Any = self.owner) \
+                    -> int:
+                v = int(r() * s) + lo
+                rec.append((owner, [v]))
+                return v
+            return roll_one
         if spec.flat:
             return self._flat_roller()
         if spec.explode_only:
@@ -86,14 +69,15 @@ class TermRoll:
         return roll_explode
 
     def _flat_roller(self) -> Callable[[Any, list], int]:
-        spec, owner = self.spec, self.owner
-        n, s, lo = spec.count, spec.sides, spec.faces[0]
-        a, b = spec.window if spec.window is not None else (0, n)
-        whole = spec.window is None
+        """Each die thrown once, the record the list of faces: the dice kept (a selection, a window of ranks, all)
+        summed, or their counts."""
+        spec = self.spec
+        a, b = spec.window if spec.window is not None else (0, spec.count)
         score = spec.counting.scorer() if spec.counting is not None else None  # the algebra's count of a face
-        selection = spec.selection
 
-        def roll_flat(r: Any, rec: list) -> int:
+        def roll_flat(r: Any, rec: list, n: int = spec.count, s: int = spec.sides, lo: int = spec.faces[0],
+                      owner: Any = self.owner, whole: bool = spec.window is None, a: int = a, b: int = b,
+                      selection: Any = spec.selection, score: Any = score) -> int:
             vals = [int(r() * s) + lo for _ in range(n)]
             rec.append((owner, vals))
             if selection is not None:
