@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import sample_steps
-from diceengine.algebra.draws import PoolSample
+from diceengine.algebra.draws import window_sums
 from diceengine.algebra.rerolls import sample_rank_reroll, sample_reroll
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
@@ -23,13 +23,11 @@ def sample(spec: TermSpec, n: int, gen: np.random.Generator) -> np.ndarray:
     c = spec.count
     if c == 0:
         return np.zeros(n, dtype=np.int64)
-    if spec.plain and spec.window is None:
-        if c == 1:
-            return draw(spec, gen, n)
-        return draw(spec, gen, (n, c)).sum(axis=1)
+    if spec.plain and spec.window is None and c == 1:
+        return draw(spec, gen, n)
     values = draw(spec, gen, (n, c))
-    if spec.plain:  # the dice at the window's places summed: the algebra's keep of a sample
-        return PoolSample(values, spec.window).total  # type: ignore[arg-type]
+    if spec.plain:  # the dice at the window's places summed (all of them): the algebra's keep of a sample
+        return window_sums(values, spec.window or (0, c), scratch=True)
     return sample_general(spec, values, gen)
 
 
