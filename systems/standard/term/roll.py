@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
@@ -152,6 +152,7 @@ class TermRoll:
         spec = self.spec
         throws = [t for u in units for t in u if not t[1] & REROLLED]
         keys = [t[0] for t in throws]
+        kept: Sequence[bool]
         if spec.selection is not None:
             kept = spec.selection.kept(keys)
         else:  # the window of the dice thrown, however many they are: the algebra's keep of a roll
