@@ -12,7 +12,7 @@ from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
 from .faces import window_of
-from .scores import base_array, mark_array, score_array
+from .scores import base_array, mark_array, score_array, unique_test
 from .spec import TermSpec
 
 __all__ = ["draw", "sample"]
@@ -66,10 +66,9 @@ def _clashes(prev: np.ndarray, test: Any, idx: np.ndarray, new: np.ndarray) -> n
 def _draw_free(spec: TermSpec, prev: np.ndarray, gen: np.random.Generator, idx: np.ndarray) -> np.ndarray:
     """For each row ``idx`` of a unique term's dice past the cap: a face drawn among those its dice before (``prev``)
     leave free."""
-    test = (lambda v: True) if spec.unique is None else spec.unique.test
     out = np.empty(len(idx), dtype=np.int64)
     for k, i in enumerate(idx):
-        free = [f for f in spec.faces if not (f in prev[i] and test(np.array(f)))]
+        free = [f for f in spec.faces if not (f in prev[i] and unique_test(spec, f))]  # as a roll's draw_free
         out[k] = free[gen.integers(0, len(free))]
     return out
 
