@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from diceengine.algebra.chains import roll_steps
-from diceengine.algebra.draws import PoolRoll
 from diceengine.algebra.rerolls import rank_choice, roll_reroll
 from diceengine.limits import MAX_REROLLS
 
@@ -152,11 +151,13 @@ class TermRoll:
         spec = self.spec
         throws = [t for u in units for t in u if not t[1] & REROLLED]
         keys = [t[0] for t in throws]
-        kept: Sequence[bool]
         if spec.selection is not None:
             kept = spec.selection.kept(keys)
-        else:  # the window of the dice thrown, however many they are: the algebra's keep of a roll
-            kept = PoolRoll.of(keys).window(*window_of(spec.keeps, len(throws)) or (0, len(throws)), "lowest").kept
+        else:  # the window of the dice thrown, however many they are
+            a, b = window_of(spec.keeps, len(throws)) or (0, len(throws))
+            order = sorted(range(len(throws)), key=keys.__getitem__)
+            keep_set = set(order[a:b])
+            kept = [i in keep_set for i in range(len(throws))]
         score = 0
         for t, k in zip(throws, kept):
             if k:
