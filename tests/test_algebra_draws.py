@@ -16,7 +16,7 @@ import pytest
 
 import diceengine as de
 from diceengine.algebra import Die, Pool
-from diceengine.algebra.draws import PoolRoll, PoolSample
+from diceengine.algebra.draws import PoolRoll, PoolSample, window_sums
 from diceengine.i18n import translate_error
 from diceengine.limits import MAX_SAMPLE
 
@@ -176,6 +176,19 @@ def test_the_sample_keeps_what_the_roll_keeps_on_the_same_faces():
             assert (tuple(marks), t) == (want.kept, want.total), (row, lo, hi, order)
     one = PoolSample.of(rows[:, :1])
     assert np.array_equal(one.highest(1).total, rows[:, 0]) and not one.lowest(0).kept.any()
+
+
+def test_window_sums_in_place_or_not_add_the_places_of_each_sorted_row():
+    """``window_sums`` (a sample's total, and the standard notation's bulk keep with ``scratch``): every place window
+    of every row of three d4, against Python's own sort written here; without ``scratch`` the faces are left as they
+    were, with it the sum is the same."""
+    rows = np.array(list(product(range(1, 5), repeat=3)), dtype=np.int64)
+    for first in range(4):
+        for last in range(first, 4):
+            want = [sum(sorted(row)[first:last]) for row in rows.tolist()]
+            kept = rows.copy()
+            assert window_sums(kept, (first, last)).tolist() == want and np.array_equal(kept, rows)
+            assert window_sums(rows.copy(), (first, last), scratch=True).tolist() == want, (first, last)
 
 
 def test_an_empty_pool_rolls_and_samples_nothing():

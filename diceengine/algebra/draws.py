@@ -20,7 +20,7 @@ from diceengine.rng import sample_size
 
 from ..i18n import N_
 
-__all__ = ["ORDERS", "PoolRoll", "PoolSample", "sample_size", "window_places"]
+__all__ = ["ORDERS", "PoolRoll", "PoolSample", "sample_size", "window_places", "window_sums"]
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -143,15 +143,24 @@ class PoolSample(NamedTuple):
     @property
     def total(self) -> NDArray[np.int64]:
         """The sum of the dice kept, one a roll."""
-        faces, (first, last) = self.faces, self.places
-        dice = faces.shape[1]
-        out: NDArray[np.int64]
-        if last <= first:
-            out = np.zeros(len(faces), dtype=np.int64)
-        elif last - first == dice:
-            out = faces.sum(axis=1)
-        elif last - first == dice - 1:  # one die dropped, at an end: no sort
-            out = faces.sum(axis=1) - (faces.max(axis=1) if first == 0 else faces.min(axis=1))
-        else:
-            out = np.sort(faces, axis=1)[:, first:last].sum(axis=1)
-        return out
+        return window_sums(self.faces, self.places)
+
+
+def window_sums(faces: NDArray[np.int64], places: tuple[int, int], scratch: bool = False) -> NDArray[np.int64]:
+    """For each row of ``faces`` (one a roll, one column a die), the sum of the dice at ``places`` once the row is
+    sorted lowest first (:attr:`PoolSample.total`); ``scratch``: the rows may be sorted in place (a sample's own
+    draws, which no one reads after: no copy)."""
+    first, last = places
+    dice = faces.shape[1]
+    out: NDArray[np.int64]
+    if last <= first:
+        out = np.zeros(len(faces), dtype=np.int64)
+    elif last - first == dice:
+        out = faces.sum(axis=1)
+    elif last - first == dice - 1:  # one die dropped, at an end: no sort
+        out = faces.sum(axis=1) - (faces.max(axis=1) if first == 0 else faces.min(axis=1))
+    else:
+        ordered = faces if scratch else faces.copy()
+        ordered.sort(axis=1)
+        out = ordered[:, first:last].sum(axis=1)
+    return out

@@ -10,7 +10,7 @@ from diceengine.algebra.rerolls import rank_choice, roll_reroll
 from diceengine.limits import MAX_REROLLS
 
 from .faces import ADDED, DROPPED, EXPLODED, REROLLED, window_of
-from .scores import face_score, unique_test, unit_score
+from .scores import dropped_dice, face_score, unique_test, unit_score
 from .spec import TermSpec
 
 
@@ -27,31 +27,14 @@ class TermRoll:
 
     def roller(self) -> Callable[[Any, list], int]:
         """A function ``(random, record) -> score`` throwing this term once."""
-        spec, owner = self.spec, self.owner
-        n, faces, s = spec.count, spec.faces, spec.sides
-        lo = faces[0]
-        if spec.plain:  # what they read bound as defaults: one tuple held, not a cell each
-            if spec.window is None:
-                if n == 1:
-                    def roll_one(r: Any, rec: list, s: int = s, lo: int = lo, owner: Any = owner) -> int:
-                        v = int(r() * s) + lo
-                        rec.append((owner, [v]))
-                        return v
-                    return roll_one
-
-                def roll_plain(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner) -> int:
-                    vals = [int(r() * s) + lo for _ in range(n)]
-                    rec.append((owner, vals))
-                    return sum(vals)
-                return roll_plain
-            a, b = spec.window
-
-            def roll_keep(r: Any, rec: list, n: int = n, s: int = s, lo: int = lo, owner: Any = owner, a: int = a,
-                          b: int = b) -> int:
-                vals = [int(r() * s) + lo for _ in range(n)]
-                rec.append((owner, vals))
-                return sum(sorted(vals)[a:b])
-            return roll_keep
+        spec = self.spec
+        if spec.plain and spec.window is None and spec.count == 1:  # the most common term: bound defaults, no cell
+            def roll_one(r: Any, rec: list, s: int = spec.sides, lo: int = spec.faces[0], owner: Any = self.owner) \
+                    -> int:
+                v = int(r() * s) + lo
+                rec.append((owner, [v]))
+                return v
+            return roll_one
         if spec.flat:
             return self._flat_roller()
         if spec.explode_only:
@@ -85,14 +68,15 @@ class TermRoll:
         return roll_explode
 
     def _flat_roller(self) -> Callable[[Any, list], int]:
-        spec, owner = self.spec, self.owner
-        n, s, lo = spec.count, spec.sides, spec.faces[0]
-        a, b = spec.window if spec.window is not None else (0, n)
-        whole = spec.window is None
+        """Each die thrown once, the record the list of faces: the dice kept (a selection, a window of ranks, all)
+        summed, or their counts."""
+        spec = self.spec
+        a, b = spec.window if spec.window is not None else (0, spec.count)
         score = spec.counting.scorer() if spec.counting is not None else None  # the algebra's count of a face
-        selection = spec.selection
 
-        def roll_flat(r: Any, rec: list) -> int:
+        def roll_flat(r: Any, rec: list, n: int = spec.count, s: int = spec.sides, lo: int = spec.faces[0],
+                      owner: Any = self.owner, whole: bool = spec.window is None, a: int = a, b: int = b,
+                      selection: Any = spec.selection, score: Any = score) -> int:
             vals = [int(r() * s) + lo for _ in range(n)]
             rec.append((owner, vals))
             if selection is not None:
@@ -141,18 +125,8 @@ class TermRoll:
             rec.append((owner, units))
             return self._rank_each_die(units)
         scores = [unit_score(spec, u) for u in units]
-        if spec.selection is not None:
-            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            for i, k in enumerate(spec.selection.kept(keys)):
-                if not k:
-                    for t in units[i]:
-                        t[1] |= DROPPED
-                    scores[i] = 0
-        if spec.window is not None and spec.keep != len(units):
-            a, b = spec.window
-            keys = [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]
-            order = sorted(range(len(units)), key=keys.__getitem__)
-            for i in order[:a] + order[b:]:
+        if spec.selection is not None or spec.window is not None:  # units ranked by their sums
+            for i in dropped_dice(spec, [sum(t[0] for t in u if not t[1] & REROLLED) for u in units]):
                 for t in units[i]:
                     t[1] |= DROPPED
                 scores[i] = 0
@@ -179,7 +153,7 @@ class TermRoll:
         keys = [t[0] for t in throws]
         if spec.selection is not None:
             kept = spec.selection.kept(keys)
-        else:
+        else:  # the window of the dice thrown, however many they are
             a, b = window_of(spec.keeps, len(throws)) or (0, len(throws))
             order = sorted(range(len(throws)), key=keys.__getitem__)
             keep_set = set(order[a:b])

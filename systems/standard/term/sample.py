@@ -6,11 +6,13 @@ from functools import partial
 from typing import Any
 
 from diceengine.algebra.chains import sample_steps
+from diceengine.algebra.draws import window_sums
 from diceengine.algebra.rerolls import sample_rank_reroll, sample_reroll
 from diceengine.lazy import np
 from diceengine.limits import MAX_EXPLOSIONS, MAX_REROLLS
 
-from .scores import base_array, mark_array, score_array
+from .faces import window_of
+from .scores import base_array, mark_array, score_array, unique_test
 from .spec import TermSpec
 
 __all__ = ["draw", "sample"]
@@ -21,22 +23,11 @@ def sample(spec: TermSpec, n: int, gen: np.random.Generator) -> np.ndarray:
     c = spec.count
     if c == 0:
         return np.zeros(n, dtype=np.int64)
-    if spec.plain and spec.window is None:
-        if c == 1:
-            return draw(spec, gen, n)
-        return draw(spec, gen, (n, c)).sum(axis=1)
+    if spec.plain and spec.window is None and c == 1:
+        return draw(spec, gen, n)
     values = draw(spec, gen, (n, c))
-    if spec.plain:
-        a, b = spec.window  # type: ignore[misc]
-        if b - a == 0:
-            return np.zeros(n, dtype=np.int64)
-        if b - a >= c:
-            return values.sum(axis=1)
-        if b - a == c - 1:
-            drop = values.min(axis=1) if a else values.max(axis=1)
-            return values.sum(axis=1) - drop
-        values.sort(axis=1)
-        return values[:, a:b].sum(axis=1)
+    if spec.plain:  # the dice at the window's places summed (all of them): the algebra's keep of a sample
+        return window_sums(values, spec.window or (0, c), scratch=True)
     return sample_general(spec, values, gen)
 
 
@@ -75,10 +66,9 @@ def _clashes(prev: np.ndarray, test: Any, idx: np.ndarray, new: np.ndarray) -> n
 def _draw_free(spec: TermSpec, prev: np.ndarray, gen: np.random.Generator, idx: np.ndarray) -> np.ndarray:
     """For each row ``idx`` of a unique term's dice past the cap: a face drawn among those its dice before (``prev``)
     leave free."""
-    test = (lambda v: True) if spec.unique is None else spec.unique.test
     out = np.empty(len(idx), dtype=np.int64)
     for k, i in enumerate(idx):
-        free = [f for f in spec.faces if not (f in prev[i] and test(np.array(f)))]
+        free = [f for f in spec.faces if not (f in prev[i] and unique_test(spec, f))]  # as a roll's draw_free
         out[k] = free[gen.integers(0, len(free))]
     return out
 
@@ -160,16 +150,7 @@ def sample_each_die(spec: TermSpec, values: np.ndarray, gen: np.random.Generator
     order = np.argsort(np.where(alive, keys, big), axis=1, kind="stable")
     ranked = np.take_along_axis(np.where(alive, score, 0), order, axis=1)
     count = alive.sum(axis=1)
-    lo, hi = np.zeros_like(count), count.copy()
-    for k in spec.keeps:
-        n = np.minimum(k.n, count)
-        if k.kind == "kh":
-            lo = np.maximum(lo, count - n)
-        elif k.kind == "kl":
-            hi = np.minimum(hi, n)
-        elif k.kind == "dh":
-            hi = np.minimum(hi, count - n)
-        else:
-            lo = np.maximum(lo, n)
+    # each row's window, read as a roll reads it: a table of window_of by how many dice the row threw
+    lo, hi = np.array([window_of(spec.keeps, n) for n in range(keys.shape[1] + 1)]).T[:, count]
     pos = np.arange(keys.shape[1])[None, :]
     return np.where((pos >= lo[:, None]) & (pos < hi[:, None]), ranked, 0).sum(axis=1)
