@@ -223,17 +223,20 @@ class StandardPlan(Plan):
         return self.root.exact()
 
     def distribution(self) -> Distribution:
-        exact = self.pmf()
-        truncated = self.root.truncated()
-        if isinstance(exact, PMF):
-            return Distribution(StandardOutcome, {"total": exact.values}, exact.p, truncated=truncated)
-        items = exact.items()
-        values = column([v for v, _ in items])
-        return Distribution(StandardOutcome, {"total": values}, np.array([p for _, p in items]),
-                            truncated=truncated)
+        values, chances = _rows(self.pmf())
+        return Distribution(StandardOutcome, {"total": values}, chances, truncated=self.root.truncated())
 
 
 ArithmeticPlan = StandardPlan
+
+
+def _rows(exact: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(totals, chances)`` of an exact total: a ``PMF``'s arrays, or the items of a ``RationalPMF`` (fractions,
+    or whole numbers held sparse)."""
+    if isinstance(exact, PMF):
+        return exact.values, exact.p
+    items = exact.items()
+    return column([v for v, _ in items]), np.array([p for _, p in items])
 
 
 def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
@@ -354,13 +357,7 @@ class CriticalPlan(StandardPlan):
         failures: list[np.ndarray] = []
         probs: list[np.ndarray] = []
         for cs, cf, weight, exact in conditioned(self.root, self.marked):
-            if isinstance(exact, PMF):
-                held = exact.p > 0
-                values, chances = exact.values[held], exact.p[held]
-            else:  # fractions, or whole numbers held sparse
-                items = exact.items()
-                values = column([v for v, _ in items])
-                chances = np.array([q for _, q in items])
+            values, chances = _rows(exact)  # a total of chance 0: left out by the Distribution
             totals.append(values)
             probs.append(weight * chances)
             successes.append(np.full(len(chances), cs, dtype=np.int64))
