@@ -158,6 +158,7 @@ class Group(Node, AsList):
     items: Any
     exprs: tuple = ()
     modifiers: tuple = ()
+    brace = True  # written in braces (a class's, not a field: a set is written in parentheses)
 
     def __post_init__(self) -> None:
         if isinstance(self.items, list):
@@ -173,19 +174,12 @@ class Group(Node, AsList):
             object.__setattr__(self, "modifiers", tuple(mods))
             object.__setattr__(self, "items", ())
 
-    @property
-    def brace(self) -> bool:
-        return True
-
 
 class Set(Group):
     """d20's set ``(a, b, ...)`` (``(1d6, 1d8, 4)kh1``), and ``(expr)kh1``: a group written in parentheses."""
 
     __slots__ = ()
-
-    @property
-    def brace(self) -> bool:
-        return False
+    brace = False
 
 
 MODIFIER_NUMBER = N_("a number in a modifier is whole and has no dice")
