@@ -242,24 +242,20 @@ def _rows(exact: Any) -> tuple[np.ndarray, np.ndarray]:
 def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
     """``(outcome, record) -> "1d20+5: [12] + 5 = 17"``: a plan's line with its fixed texts joined once
     (:func:`~.evaluate.base.pieces` of the root's template)."""
-    cut = pieces(root.template())
-    if cut is None or len(cut[1]) > 2:
-        head, body = f"{expression}: ", root.list_writer()
+    slow = root.list_writer()
 
-        def line(outcome: Any, record: list) -> str:
-            total = outcome[0]
-            return f"{head}{body(record)} = {ints[total] if type(total) is int else show(total)}"
-        return line
-    literals, writers = cut
-    head, last, slow = f"{expression}: {literals[0]}", f"{literals[-1]} = ", root.list_writer()
-    if not writers:
-        head = f"{expression}: "
-
-    def other(outcome: Any, record: list) -> str:  # records that are not one per writer: render() writes them
+    def other(outcome: Any, record: list) -> str:  # any record, as render() writes it
         total = outcome[0]
         return f"{expression}: {slow(record)} = {ints[total] if type(total) is int else show(total)}"
 
+    cut = pieces(root.template())
+    if cut is None or len(cut[1]) > 2:
+        return other
+    literals, writers = cut
+    head, last = f"{expression}: {literals[0]}", f"{literals[-1]} = "
     if not writers:
+        head = f"{expression}: "
+
         def constant(outcome: Any, record: list) -> str:
             if record:
                 return other(outcome, record)
