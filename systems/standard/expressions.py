@@ -10,7 +10,7 @@ from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
 from diceengine.records import dataclass, field
 
-from .nodes import CountFailures, CountSuccesses, Keep, Sort, decimal_of
+from .nodes import CountFailures, CountSuccesses, Keep, Modifiers, Sort, decimal_of
 from .words import meant
 
 TYPE_CHECKING = False
@@ -140,14 +140,10 @@ class Call(Node, AsList):
             object.__setattr__(self, "items", ())
 
 
-@dataclass(frozen=True, slots=True)
-class GroupModifiers(Node, AsList):
+class GroupModifiers(Modifiers):
     """The modifiers after a group or a set, in order."""
 
-    items: Any
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "items", tuple(self.items))
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
