@@ -315,14 +315,8 @@ class CriticalPlan(StandardPlan):
     def roll(self, rng: Any) -> tuple[Any, list]:
         record: list = []
         total = self._roll(rng.random, record)
-        cs = cf = 0
-        for die in self.dice(record):
-            if die.kept and die.critical is not None:
-                if die.critical == "success":
-                    cs += 1
-                else:
-                    cf += 1
-        return CriticalOutcome(total, *self._counts(cs, cf)), record
+        marks = [die.critical for die in self.dice(record) if die.kept]  # "match" (a matching term's) is neither
+        return CriticalOutcome(total, *self._counts(marks.count("success"), marks.count("failure"))), record
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         token = CRITICALS_SAMPLED.set([])
