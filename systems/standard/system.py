@@ -363,12 +363,6 @@ class CriticalPlan(StandardPlan):
                             merge=len(self.marked) > 1 and total.dtype != object)
 
 
-@cache
-def _modifier_letters() -> frozenset[str]:
-    """:meth:`StandardSystem.modifier_letters`, read once from the table."""
-    return frozenset(spellings())
-
-
 #: what a syntax error calls a token that begins a modifier
 _MODIFIER = N_("a modifier (kh3, dl1, !, r1, cs20, s...)")
 #: what a syntax error calls the grammar's own tokens before the modifiers: first tokens that, expected together, are
@@ -428,7 +422,7 @@ class StandardSystem(System):
         """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): what "did you mean" proposes,
         and words after a roll that are one of them are notation (:func:`.words.meant`, handed down by
         :meth:`.expressions.Described.meant`)."""
-        return _modifier_letters()
+        return spellings()
 
     def token_words(self) -> Mapping[str, str]:
         """The words of the grammar's own tokens, in the order a syntax error lists them: the sides of a die and an
