@@ -102,7 +102,7 @@ def _prepare(key: tuple[Any, ...], expression: str, system: str | System, option
     try:
         meaning: Hashable = Meaning((sys_.name, tree, settings))  # the tree hashed once for the cache's lookups
     except TypeError:  # a tree with an unhashable part: the cache keeps it by its spelling
-        meaning = (sys_.name, tree, settings)
+        meaning = ("spelling", key)
     prepared = PLANS.by_meaning(meaning, expression)
     if prepared is not None:
         PLANS.put(key, meaning, prepared, expression)

@@ -112,12 +112,17 @@ def counterpart(tree: Any, other: Any, column: int) -> int | None:
     return None
 
 
+#: node class -> the names of its fields (read once per class)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def children(node: Any) -> Iterator[Any]:
     """The child nodes of ``node`` (fields that are nodes, or tuples of nodes), in order."""
-    if not is_dataclass(node):
-        return
-    for f in fields(node):
-        value = getattr(node, f.name)
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = _FIELDS[type(node)] = tuple(f.name for f in fields(node)) if is_dataclass(node) else ()
+    for name in names:
+        value = getattr(node, name)
         if isinstance(value, Node):
             yield value
         elif isinstance(value, tuple):

@@ -197,39 +197,18 @@ def _lark_syntax_error(parser: Lark, expression: str, err: UnexpectedInput, syst
                            expected=expected)
 
 
-#: node class -> the names of its fields (:func:`dataclasses.fields`, read once per class)
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    import diceengine.records as dataclasses
-
-    names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
-    return names
-
-
 def check_depth(tree: Any, expression: str) -> None:
     """Raise :class:`DiceLimitError` when ``tree`` is nested deeper than :data:`MAX_DEPTH` (its children as
     :func:`diceengine.ast.children` gives them)."""
     stack = [(tree, 1)]
-    node_type, fields = ast.Node, _FIELDS
+    children = ast.children
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             column = ast.position(node)
             raise DiceLimitError(N_("expression nested too deeply (more than {limit} levels)"), expression,
                                  column if column is not None else 0, limit=MAX_DEPTH)
-        cls = type(node)
-        names = fields.get(cls)
-        if names is None:
-            names = _field_names(cls)
-        deeper = depth + 1
-        for name in names:
-            value = getattr(node, name)
-            if isinstance(value, node_type):
-                stack.append((value, deeper))
-            elif isinstance(value, tuple):
-                stack.extend((item, deeper) for item in value if isinstance(item, node_type))
+        stack.extend([(child, depth + 1) for child in children(node)])
 
 
 def parse(expression: str, system: System, hints: bool = True) -> Any:

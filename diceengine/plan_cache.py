@@ -311,10 +311,7 @@ class PlanCache:
 
     def by_meaning(self, meaning: Hashable, expression: str) -> Any:
         """A plan of this meaning that shows ``expression``, or ``None``."""
-        try:
-            entry = self._meanings.get(meaning)
-        except TypeError:  # a tree with an unhashable part: no sharing
-            return None
+        entry = self._meanings.get(meaning)
         if entry is None:
             return None
         plan = entry[0]
@@ -326,9 +323,10 @@ class PlanCache:
         return plan
 
     def put(self, spelling: Hashable, meaning: Hashable, plan: Any, expression: str, new: bool = False) -> None:
-        """Remember ``plan`` under its spelling and its meaning; the oldest meanings (with their
-        spellings) go first when the total passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the
-        plan was just built (not found by :meth:`by_meaning`): counted before the meaning is looked up, once."""
+        """Remember ``plan`` under its spelling and its meaning (hashable: a tree that cannot be hashed is meant by its
+        spelling, ``("spelling", spelling)``); the oldest meanings (with their spellings) go first when the total
+        passes :attr:`max_bytes`; a plan too large is not kept. ``new``: the plan was just built (not found by
+        :meth:`by_meaning`): counted before the meaning is looked up, once."""
         size: tuple[int, tuple[Hashable, int] | None] | None = None
         if new:
             size = self._first_bytes(plan, self.max_plan_bytes)  # outside the lock: reads only the plan
@@ -342,7 +340,7 @@ class PlanCache:
         found = self._enter(spelling, meaning, plan, size)
         if found is None:
             return
-        meaning, entry, whole = found
+        entry, whole = found
         if spelling in self._owner:
             return
         extra = sys.getsizeof(spelling) + sys.getsizeof(expression) + 200  # key, text, two dict slots
@@ -360,37 +358,28 @@ class PlanCache:
                 self._drop(next(iter(self._meanings)))
 
     def _enter(self, spelling: Hashable, meaning: Hashable, plan: Any,
-               size: tuple[int, tuple[Hashable, int] | None] | None) -> tuple[Hashable, list[Any], bool] | None:
-        """``(meaning, entry, whole)``: the entry of ``meaning`` (keyed by ``spelling`` when the meaning is
-        unhashable) with ``plan`` counted in it when new (``size``: what :meth:`_first_bytes` said, ``None`` for a
-        plan found by :meth:`by_meaning`); ``whole``: a second plan of the meaning, counted whole. ``None``: not
-        kept (the meaning was dropped meanwhile and its plan is too large)."""
+               size: tuple[int, tuple[Hashable, int] | None] | None) -> tuple[list[Any], bool] | None:
+        """``(entry, whole)``: the entry of ``meaning`` with ``plan`` counted in it when new (``size``: what
+        :meth:`_first_bytes` said, ``None`` for a plan found by :meth:`by_meaning`); ``whole``: a second plan of the
+        meaning, counted whole. ``None``: not kept (the meaning was dropped meanwhile and its plan is too large)."""
         whole = False
         if size is not None:  # a new plan: entered unless another one of this meaning was meanwhile
-            try:
-                entry = self._meanings.setdefault(meaning, [plan, size[0], []])
-            except TypeError:
-                meaning = ("spelling", spelling)
-                entry = self._meanings.setdefault(meaning, [plan, size[0], []])
+            entry = self._meanings.setdefault(meaning, [plan, size[0], []])
             if entry[0] is plan:
                 self._count(meaning, size)
             elif spelling not in self._owner:  # built twice at once: this one kept for its spelling, counted whole
                 entry[1] += size[0]  # (at its bound, when not measured: more than it holds, never measured again)
                 self.bytes += size[0]
                 whole = True
-            return meaning, entry, whole
-        try:
-            found = self._meanings.get(meaning)
-        except TypeError:
-            meaning = ("spelling", spelling)
-            found = self._meanings.get(meaning)
+            return entry, whole
+        found = self._meanings.get(meaning)
         if found is None:
             size = self._first_bytes(plan, self.max_plan_bytes)
             if size[0] > self.max_plan_bytes:
                 return None
             found = self._meanings[meaning] = [plan, size[0], []]
             self._count(meaning, size)
-        return meaning, found, whole
+        return found, whole
 
     def _count(self, meaning: Hashable, size: tuple[int, tuple[Hashable, int] | None]) -> None:
         """A new meaning's plan counted, at ``size`` (:meth:`_first_bytes`: its bound until measured)."""

@@ -359,22 +359,16 @@ class _Shipped:
         raise LookupError(f"no system {self.name!r} in {module.__name__}")
 
 
-def _entry_points() -> dict[str, Any]:
-    from importlib.metadata import entry_points  # imported on first use: it is slow to import
-
-    return {ep.name: ep for ep in entry_points(group="diceengine.systems")}
-
-
 #: the entry-point group of a modifier a plug-in adds to the standard notation (its contract:
 #: :class:`diceengine.systems.standard.modifiers.FaceMap`, read by that system, not by the core)
 MODIFIER_GROUP = "diceengine.modifiers"
 
 
-def modifier_entry_points() -> dict[str, Any]:
-    """The installed plug-in modifiers (entry-point group ``diceengine.modifiers``) by name, not loaded."""
+def entry_points_of(group: str = "diceengine.systems") -> dict[str, Any]:
+    """The installed entry points of ``group`` (the systems', or :data:`MODIFIER_GROUP`) by name, not loaded."""
     from importlib.metadata import entry_points  # imported on first use: it is slow to import
 
-    return {ep.name: ep for ep in entry_points(group=MODIFIER_GROUP)}
+    return {ep.name: ep for ep in entry_points(group=group)}
 
 
 def _load(ep: Any) -> System:
@@ -396,9 +390,9 @@ def get_system(name: str | System) -> System:
         raise DiceError(N_("a system is named by a string, not {kind}"), kind=type(name).__name__)
     ep: Any = _Shipped.find(name)
     if ep is None:
-        ep = _entry_points().get(name)
+        ep = entry_points_of().get(name)
     if ep is None:
-        names = sorted(set(_registry) | set(_entry_points()))
+        names = system_names()
         known = ", ".join(names) or "none"
         from .hints import closest
 
@@ -412,14 +406,14 @@ def get_system(name: str | System) -> System:
 
 def system_names() -> list[str]:
     """Names of the registered systems and of the installed entry points, without loading them."""
-    return sorted(set(_registry) | set(_entry_points()))
+    return sorted(set(_registry) | set(entry_points_of()))
 
 
 def registered_systems() -> dict[str, System]:
     """Every registered system, by name (a plug-in that fails to load is left out with a warning)."""
     import warnings
 
-    for ep_name, ep in _entry_points().items():
+    for ep_name, ep in entry_points_of().items():
         if ep_name not in _registry:
             try:
                 _load(ep)

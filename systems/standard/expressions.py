@@ -10,7 +10,7 @@ from diceengine.i18n import N_
 from diceengine.limits import MAX_CONSTANT
 from diceengine.records import dataclass, field
 
-from .nodes import CountFailures, CountSuccesses, Keep, Sort, decimal_of
+from .nodes import CountFailures, CountSuccesses, Keep, Modifiers, Sort, decimal_of
 from .words import meant
 
 TYPE_CHECKING = False
@@ -140,14 +140,10 @@ class Call(Node, AsList):
             object.__setattr__(self, "items", ())
 
 
-@dataclass(frozen=True, slots=True)
-class GroupModifiers(Node, AsList):
+class GroupModifiers(Modifiers):
     """The modifiers after a group or a set, in order."""
 
-    items: Any
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "items", tuple(self.items))
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +154,7 @@ class Group(Node, AsList):
     items: Any
     exprs: tuple = ()
     modifiers: tuple = ()
+    brace = True  # written in braces (a class's, not a field: a set is written in parentheses)
 
     def __post_init__(self) -> None:
         if isinstance(self.items, list):
@@ -173,19 +170,12 @@ class Group(Node, AsList):
             object.__setattr__(self, "modifiers", tuple(mods))
             object.__setattr__(self, "items", ())
 
-    @property
-    def brace(self) -> bool:
-        return True
-
 
 class Set(Group):
     """d20's set ``(a, b, ...)`` (``(1d6, 1d8, 4)kh1``), and ``(expr)kh1``: a group written in parentheses."""
 
     __slots__ = ()
-
-    @property
-    def brace(self) -> bool:
-        return False
+    brace = False
 
 
 MODIFIER_NUMBER = N_("a number in a modifier is whole and has no dice")

@@ -144,8 +144,8 @@ def _letter_not_equal(token: Token, compare: Compare | None) -> tuple[str, Compa
 
 @dataclass(frozen=True, slots=True)
 class _KindPoint(Node):
-    """A modifier written as its letters (``kind``) and an optional compare point: ``r<2``, ``u``, ``cs>=19``; the
-    letters read lower case, a ``!=`` right after them read as the point ``!=N``."""
+    """A modifier written as its letters (``kind``) and an optional compare point: ``r<2``, ``u``, ``cs>=19``,
+    ``f<=1``, ``dbl10``; the letters read lower case, a ``!=`` right after them read as the point ``!=N``."""
 
     kind: Any
     compare: Compare | None
@@ -156,21 +156,6 @@ class _KindPoint(Node):
             kind, compare = _letter_not_equal(self.kind, self.compare)
             object.__setattr__(self, "compare", compare)
             at_token(self, "kind", lambda _: kind)
-
-
-@dataclass(frozen=True, slots=True)
-class _LetterPoint(Node):
-    """A modifier of one spelling (``letter``, the class's ``spelling``) and a compare point: ``f<=1``, ``dbl10``."""
-
-    letter: Any
-    compare: Compare | None
-    pos: int | None = field(default=None, compare=False)
-    spelling = ""  # the letter as the term writes it (a class's, not a field)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.letter, Token):
-            object.__setattr__(self, "compare", _letter_not_equal(self.letter, self.compare)[1])
-            at_token(self, "letter", lambda _: type(self).spelling)
 
 
 #: spellings of keep / drop and what they mean: ``kN`` is ``khN``, bare ``dN`` (rpg-dice-roller) is ``dlN``,
@@ -304,11 +289,10 @@ class CountSuccesses(Node, AsList):
             object.__setattr__(self, "items", ())
 
 
-class CountFailures(_LetterPoint):
+class CountFailures(_KindPoint):
     """``fN`` / ``f<=N``: dice meeting it are subtracted from the successes."""
 
     __slots__ = ()
-    spelling = "f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,12 +317,11 @@ class RerollRank(Node):
         return self.letter[-1]
 
 
-class Double(_LetterPoint):
+class Double(_KindPoint):
     """``dblN`` / ``dbl>=N``: a success meeting the point counts twice (World of Darkness' 10s); bare ``dbl``
     doubles the highest face. It needs a success count before it."""
 
     __slots__ = ()
-    spelling = "dbl"
 
 
 #: most digits a decimal literal may have after its point

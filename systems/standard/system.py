@@ -223,40 +223,39 @@ class StandardPlan(Plan):
         return self.root.exact()
 
     def distribution(self) -> Distribution:
-        exact = self.pmf()
-        truncated = self.root.truncated()
-        if isinstance(exact, PMF):
-            return Distribution(StandardOutcome, {"total": exact.values}, exact.p, truncated=truncated)
-        items = exact.items()
-        values = column([v for v, _ in items])
-        return Distribution(StandardOutcome, {"total": values}, np.array([p for _, p in items]),
-                            truncated=truncated)
+        values, chances = _rows(self.pmf())
+        return Distribution(StandardOutcome, {"total": values}, chances, truncated=self.root.truncated())
 
 
 ArithmeticPlan = StandardPlan
 
 
+def _rows(exact: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(totals, chances)`` of an exact total: a ``PMF``'s arrays, or the items of a ``RationalPMF`` (fractions,
+    or whole numbers held sparse)."""
+    if isinstance(exact, PMF):
+        return exact.values, exact.p
+    items = exact.items()
+    return column([v for v, _ in items]), np.array([p for _, p in items])
+
+
 def _describer(expression: str, root: Evaluator) -> Callable[[Any, list], str]:
     """``(outcome, record) -> "1d20+5: [12] + 5 = 17"``: a plan's line with its fixed texts joined once
     (:func:`~.evaluate.base.pieces` of the root's template)."""
-    cut = pieces(root.template())
-    if cut is None or len(cut[1]) > 2:
-        head, body = f"{expression}: ", root.list_writer()
+    slow = root.list_writer()
 
-        def line(outcome: Any, record: list) -> str:
-            total = outcome[0]
-            return f"{head}{body(record)} = {ints[total] if type(total) is int else show(total)}"
-        return line
-    literals, writers = cut
-    head, last, slow = f"{expression}: {literals[0]}", f"{literals[-1]} = ", root.list_writer()
-    if not writers:
-        head = f"{expression}: "
-
-    def other(outcome: Any, record: list) -> str:  # records that are not one per writer: render() writes them
+    def other(outcome: Any, record: list) -> str:  # any record, as render() writes it
         total = outcome[0]
         return f"{expression}: {slow(record)} = {ints[total] if type(total) is int else show(total)}"
 
+    cut = pieces(root.template())
+    if cut is None or len(cut[1]) > 2:
+        return other
+    literals, writers = cut
+    head, last = f"{expression}: {literals[0]}", f"{literals[-1]} = "
     if not writers:
+        head = f"{expression}: "
+
         def constant(outcome: Any, record: list) -> str:
             if record:
                 return other(outcome, record)
@@ -316,14 +315,8 @@ class CriticalPlan(StandardPlan):
     def roll(self, rng: Any) -> tuple[Any, list]:
         record: list = []
         total = self._roll(rng.random, record)
-        cs = cf = 0
-        for die in self.dice(record):
-            if die.kept and die.critical is not None:
-                if die.critical == "success":
-                    cs += 1
-                else:
-                    cf += 1
-        return CriticalOutcome(total, *self._counts(cs, cf)), record
+        marks = [die.critical for die in self.dice(record) if die.kept]  # "match" (a matching term's) is neither
+        return CriticalOutcome(total, *self._counts(marks.count("success"), marks.count("failure"))), record
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         token = CRITICALS_SAMPLED.set([])
@@ -354,13 +347,7 @@ class CriticalPlan(StandardPlan):
         failures: list[np.ndarray] = []
         probs: list[np.ndarray] = []
         for cs, cf, weight, exact in conditioned(self.root, self.marked):
-            if isinstance(exact, PMF):
-                held = exact.p > 0
-                values, chances = exact.values[held], exact.p[held]
-            else:  # fractions, or whole numbers held sparse
-                items = exact.items()
-                values = column([v for v, _ in items])
-                chances = np.array([q for _, q in items])
+            values, chances = _rows(exact)  # a total of chance 0: left out by the Distribution
             totals.append(values)
             probs.append(weight * chances)
             successes.append(np.full(len(chances), cs, dtype=np.int64))
@@ -374,12 +361,6 @@ class CriticalPlan(StandardPlan):
         # several marked nodes: two combinations may give the same counts (merged, for whole totals)
         return Distribution(CriticalOutcome, columns, np.concatenate(probs), truncated=self.root.truncated(),
                             merge=len(self.marked) > 1 and total.dtype != object)
-
-
-@cache
-def _modifier_letters() -> frozenset[str]:
-    """:meth:`StandardSystem.modifier_letters`, read once from the table."""
-    return frozenset(spellings())
 
 
 #: what a syntax error calls a token that begins a modifier
@@ -441,7 +422,7 @@ class StandardSystem(System):
         """The spellings in letters of the modifier table (``kh``, ``mt``, ``even``): what "did you mean" proposes,
         and words after a roll that are one of them are notation (:func:`.words.meant`, handed down by
         :meth:`.expressions.Described.meant`)."""
-        return _modifier_letters()
+        return spellings()
 
     def token_words(self) -> Mapping[str, str]:
         """The words of the grammar's own tokens, in the order a syntax error lists them: the sides of a die and an

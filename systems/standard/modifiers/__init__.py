@@ -91,10 +91,11 @@ def _nodes_module(entries: tuple[Modifier, ...]) -> types.ModuleType:
 NODES: types.ModuleType = _nodes_module((*TABLE, ClampModifier()))
 
 
-def spellings() -> tuple[str, ...]:
-    """The letters of every built-in modifier (``kh``, ``min``, ``mt``...), in the table's order: what "did you
-    mean" proposes (:func:`diceengine.hints.modifier_fix`)."""
-    return tuple(letters for m in (*TABLE, ClampModifier()) for letters in m.letters if letters.isalpha())
+@cache
+def spellings() -> frozenset[str]:
+    """The letters of every built-in modifier (``kh``, ``min``, ``mt``...): what "did you mean" proposes
+    (:func:`diceengine.hints.modifier_fix`)."""
+    return frozenset(letters for m in (*TABLE, ClampModifier()) for letters in m.letters if letters.isalpha())
 
 
 @cache

@@ -97,9 +97,9 @@ def register_modifier(modifier: Any, *, replace: bool = False) -> FaceMap:
 
 
 def _entry_points() -> dict[str, Any]:
-    from diceengine.registry import modifier_entry_points
+    from diceengine.registry import MODIFIER_GROUP, entry_points_of
 
-    return modifier_entry_points()
+    return entry_points_of(MODIFIER_GROUP)
 
 
 def find_modifier(name: str) -> FaceMap | None:
