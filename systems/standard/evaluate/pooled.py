@@ -21,6 +21,7 @@ from math import prod
 from typing import Any
 
 from diceengine.algebra.die import Die as AlgebraDie
+from diceengine.algebra.draws import PoolRoll, PoolSample
 from diceengine.algebra.pool import kept_sums, kept_total, placing_steps, placing_work
 from diceengine.ast import Add, Neg, Number, Sub
 from diceengine.errors import DiceLimitError
@@ -169,13 +170,10 @@ class PooledKeep(Evaluator):
         self._constant: Any = 0  # a sum of terms: its numbers (set by pooled())
 
     def _kept(self, faces: list[list[Any]]) -> list[list[bool]]:
-        """Which dice of one throw are kept: ranks lowest first, equal faces in the order written."""
-        order = sorted((v, i, k) for i, vals in enumerate(faces) for k, v in enumerate(vals))
-        lo, hi = self.window
-        kept = [[False] * len(vals) for vals in faces]
-        for _, i, k in order[lo:hi]:
-            kept[i][k] = True
-        return kept
+        """Which dice of one throw are kept: ranks lowest first, equal faces in the order written (the algebra's
+        :meth:`PoolRoll.window <diceengine.algebra.draws.PoolRoll.window>`)."""
+        marks = iter(PoolRoll.of([v for vals in faces for v in vals]).window(*self.window, order="lowest").kept)
+        return [[next(marks) for _ in vals] for vals in faces]
 
     def roller(self) -> Any:
         item = self.item.roller()
@@ -199,11 +197,7 @@ class PooledKeep(Evaluator):
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         cols = [draw(s.term.spec, gen, (n, s.term.spec.count)) for s in self.slots]
         values = np.concatenate(cols, axis=1).astype(np.int64) if cols else np.zeros((n, 0), dtype=np.int64)
-        lo, hi = self.window
-        order = np.argsort(values, axis=1, kind="stable")  # equal faces in the order written, as a roll's
-        kept = np.zeros(values.shape, dtype=bool)
-        np.put_along_axis(kept, order[:, lo:hi], True, axis=1)
-        held = np.where(kept, values, 0)
+        held = np.where(PoolSample.of(values).window(*self.window, order="lowest").kept, values, 0)
         start = 0
         for slot, c in zip(self.slots, self.counts):
             slot.sampled = held[:, start:start + c].sum(axis=1)
