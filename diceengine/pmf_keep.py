@@ -25,15 +25,22 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     span = keep * (hi - lo) + 1
     if _small(faces, n, keep, span):
         return _small_cost(faces, n, keep, span)
-    binomials = keep * (n + 1)
-    # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
-    table = (n + 2) * PYTHON_STEP + (keep + 4) * NUMPY_CALL + 2 * binomials
-    # each face: its binomial weights (a few calls on that table), then one shifted add of the rows of the dice
-    # placed for each count of dice showing it (1 .. keep - 1: the rows that stay under keep, keep - c rows
-    # each), one for the dice showing none and one for each row that reaches keep (its sum is then final)
+    # each face: one shifted add of the rows of the dice placed for each count of dice showing it (1 .. keep - 1:
+    # the rows that stay under keep, keep - c rows each), one for the dice showing none and one for each row that
+    # reaches keep (its sum is then final)
     rows = keep * (keep + 1) / 2 + keep
-    per_face = (2 * keep + 14) * NUMPY_CALL + 3 * rows * span + 12 * binomials
-    return Cost(table + faces * per_face, (2 * keep + 2) * span + 6 * binomials)
+    return _placing_cost(faces, n, keep, span, 2 * keep * NUMPY_CALL + 3 * rows * span)
+
+
+def _placing_cost(faces: int, n: int, rows: int, span: int, adds: float) -> Cost:
+    """Cost of :func:`_ranked_in_order`'s arrays: ``faces`` faces, ``n`` dice, ``rows`` rows of sums ``span`` wide,
+    each face's shifted adds costing ``adds``."""
+    binomials = rows * (n + 1)
+    # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
+    table = (n + 2) * PYTHON_STEP + (rows + 4) * NUMPY_CALL + 2 * binomials
+    # each face: its binomial weights (a few calls on that table), then its adds
+    per_face = 14 * NUMPY_CALL + adds + 12 * binomials
+    return Cost(table + faces * per_face, (2 * rows + 2) * span + 6 * binomials)
 
 
 def _keep_dp_steps_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
@@ -382,12 +389,8 @@ def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) 
     span = (hi - lo) * (vmax - vmin) + 1
     if _small(faces, n, hi, span):
         return _small_cost(faces, n, hi, span)
-    binomials = hi * (n + 1)
-    table = (n + 2) * PYTHON_STEP + (hi + 4) * NUMPY_CALL + 2 * binomials
-    # each face: its binomial weights, then one shifted add of one row for each (dice placed, dice showing it)
-    pairs = hi * (hi + 1) / 2 + hi
-    per_face = 14 * NUMPY_CALL + pairs * (2 * span + NUMPY_CALL / 4) + 12 * binomials
-    return Cost(table + faces * per_face, (2 * hi + 2) * span + 6 * binomials)
+    pairs = hi * (hi + 1) / 2 + hi  # each face: one shifted add of one row for each (dice placed, dice showing it)
+    return _placing_cost(faces, n, hi, span, pairs * (2 * span + NUMPY_CALL / 4))
 
 
 def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> PMF:
