@@ -25,7 +25,7 @@ from diceengine.pmf import PMF
 from .die import COMPARISONS, Die
 from .pool import Pool, shares_in_order
 
-__all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate"]
+__all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate", "evaluate_cost"]
 
 _ORDER = N_("a pool is sorted 'highest' or 'lowest' first, not {order}")
 
@@ -142,7 +142,7 @@ def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
         return _die(evaluator.final(np.array([start])), np.ones(1), 0.0)
     values = sorted({v for _, die, _ in groups for v in die.outcomes()}, reverse=evaluator.order == "highest")
     shares = [shares_in_order(die, values) for _, die, _ in groups]
-    _cost([n for _, _, n in groups], size, len(values))
+    evaluate_cost([n for _, _, n in groups], size, len(values)).check(N_("this multiset evaluation"))
     table = _Table([n for _, _, n in groups], [i for i, _, _ in groups], len(pools), size)
     chances: np.ndarray = np.zeros(table.cells)
     chances[start] = 1.0  # every group has placed no die yet
@@ -173,11 +173,12 @@ def _die(results: np.ndarray, chances: np.ndarray, truncated: float) -> Die:
     return Die(PMF(lo, p), truncated)
 
 
-def _cost(sizes: list[int], states: int, outcomes: int) -> None:
-    """Refuse an evaluation past the work budget, before any table is made: a few array operations per outcome
-    over the entries (one per state and per way to split each group's dice into placed before, now, and later)."""
+def evaluate_cost(sizes: list[int], states: int, outcomes: int) -> Cost:
+    """What :func:`evaluate` costs on groups of ``sizes`` dice, ``states`` states and ``outcomes`` outcomes: a few
+    array operations per outcome over the entries (one per state and per way to split each group's dice into
+    placed before, now, and later)."""
     entries = math.prod((n + 1) * (n + 2) // 2 for n in sizes) * states
-    Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries).check(N_("this multiset evaluation"))
+    return Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries)
 
 
 class _Table:
