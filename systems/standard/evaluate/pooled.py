@@ -30,7 +30,6 @@ from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Face, Part
 from diceengine.pmf import PMF
-from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
 from ..exact import build
@@ -124,10 +123,6 @@ class Slot(Evaluator):
         spec = self.term.spec
         return [Die(spec.kind, spec.sides, v, k, False, False, False, False, None, spec.label, None)
                 for v, k in zip(*data)]
-
-    def dice_json(self, data: Any, dropped: bool = False) -> str:
-        dice = self.dice(data)
-        return dice_json([d._replace(kept=False) for d in dice] if dropped else dice)
 
     def render(self, records: Iterator[Any]) -> str:
         _, data = next(records)
