@@ -6,7 +6,9 @@ pool that show an outcome take consecutive ranks, so anything read from the sort
 pairs of ranks compared across pools, runs, counts) is a state updated this way. :func:`evaluate` carries the
 chance of every state through the outcomes: at each one, the dice of a pool not yet placed show it binomially,
 so the cost grows as a polynomial of the pools' sizes, not as the number of sorted rolls (icepool's
-``MultisetEvaluator`` idea, written here over numpy arrays: every state, every count, at once).
+``MultisetEvaluator`` idea, written here over numpy arrays: every state, every count, at once). It is the pool's
+placing (:func:`~.pool.kept_total`) for any state, kept in arrays for speed (entry by entry in Python, 5x on
+``6d6mt``, 90-260x on ``10d10mt`` and RISK); ``tests/test_multiset_placing.py`` holds the two to one answer.
 
 :func:`compare_sorted` is the evaluator of the RISK problem: both pools sorted, compared pair by pair.
 """
