@@ -377,11 +377,16 @@ def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> P
     return _ranked_in_order(ordered, n, 0, keep, vmin, vmax)
 
 
+def _ranks(n: int, lo: int, hi: int) -> tuple[int, int]:
+    """The ranks ``lo`` to ``hi - 1`` that ``n`` dice have (an empty window when none)."""
+    hi = max(0, min(hi, n))
+    return max(0, min(lo, hi)), hi
+
+
 def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) -> Cost:
     """Cost of :func:`window_sum`: ``faces`` distinct values from ``vmin`` to ``vmax``, ``n`` dice, the ranks ``lo``
     to ``hi - 1`` (lowest first) kept."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     if hi == lo or faces == 0:
         return Cost()
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:
@@ -397,8 +402,7 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
     """Sum of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice with these ``(value,
     probability)`` faces (the probabilities are shares of their total): :func:`keep_sum` for a window that touches
     neither end (``4d6dl1dh1``)."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     ordered = sorted(faces, key=lambda f: f[0])
     if hi == lo or not ordered:
         return PMF.point(0)
@@ -460,8 +464,7 @@ def _bands(units: Sequence[tuple[int, int, float]], descending: bool) -> list[tu
 def kept_scores_cost(keys: int, bands: int, n: int, lo: int, hi: int, s_lo: int, s_hi: int) -> Cost:
     """Cost of :func:`kept_scores` (at most): ``keys`` keys in at most ``bands`` bands, scores from ``s_lo`` to
     ``s_hi``."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     cost = Cost(3 * keys * PYTHON_STEP, 2 * keys)
     if lo == 0 or hi == n:
         return cost + keep_sum_cost(bands, n, hi - lo, s_lo, s_hi)
@@ -473,8 +476,7 @@ def kept_scores(units: Sequence[tuple[int, int, float]], n: int, lo: int, hi: in
     faces are ``(key, score, probability)``, one score to a key (a count of successes over the dice kept:
     ``6d100kl4>=76f1``): the order-statistics DP of :func:`keep_sum` / :func:`window_sum` over the bands of keys of
     one score (:func:`_bands`: three for successes and failures), not over every key."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     if hi == lo or not units:
         return PMF.point(0)
     WORK.work += 3 * len(units) * PYTHON_STEP

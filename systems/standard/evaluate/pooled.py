@@ -23,7 +23,7 @@ from typing import Any
 from diceengine.algebra.die import Die as AlgebraDie
 from diceengine.algebra.draws import PoolRoll, PoolSample
 from diceengine.algebra.pool import kept_sums, kept_total, placing_steps, placing_work
-from diceengine.ast import Add, Neg, Number, Sub
+from diceengine.ast import Add, Neg, Number, Sub, children
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
 from diceengine.lazy import np
@@ -306,7 +306,5 @@ def _labels(node: Any, out: dict[int, str]) -> None:
     """The labels written right after dice terms (``2d6[fire]``), by dice node (id)."""
     if isinstance(node, Labelled) and isinstance(node.term, Dice):
         out[id(node.term)] = node.label
-    for child in (getattr(node, "term", None), getattr(node, "operand", None), getattr(node, "left", None),
-                  getattr(node, "right", None), *getattr(node, "args", ())):
-        if child is not None and not isinstance(child, (int, str)):
-            _labels(child, out)
+    for child in children(node):
+        _labels(child, out)
