@@ -161,7 +161,9 @@ def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: in
 def shares(chances: Sequence[float], total: float | None = None) -> list[float]:
     """For each chance in order, the chance that a die shows it given that it shows none before (of ``total``, by
     default the sum of the chances): 1 from the last positive chance on, so that every die is placed."""
-    last = max((i for i, q in enumerate(chances) if q > 0), default=len(chances) - 1)
+    last = len(chances) - 1
+    while last > 0 and chances[last] <= 0:
+        last -= 1
     tail, out = float(sum(chances)) if total is None else total, []
     for i, q in enumerate(chances):
         out.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))

@@ -24,6 +24,7 @@ from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
 from .dice_term import DiceTerm
+from .sample import draw
 from .spec import PoolScore, TermSpec
 
 __all__ = ["PoolTerm", "run", "run_one"]
@@ -171,9 +172,8 @@ class PoolTerm(DiceTerm):
     def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:  # type: ignore[override]
         if not self.pool.scores:
             return self.inner.sample(n, gen)
-        faces = np.asarray(list(self.spec.faces), dtype=np.int64)
-        thrown = faces[gen.integers(0, len(faces), size=(n, self.spec.count))]
-        return run(self.pool.evaluator, thrown, np.unique(thrown).tolist() if self.pool.sparse else faces.tolist())
+        thrown = draw(self.spec, gen, (n, self.spec.count))  # the term's own draw, as its dice are thrown
+        return run(self.pool.evaluator, thrown, np.unique(thrown).tolist() if self.pool.sparse else list(self.spec.faces))
 
     def _die(self) -> AlgebraDie:
         return evaluate(self.pool.evaluator, Pool.of(AlgebraDie.of(self.spec.faces), self.spec.count))
