@@ -409,8 +409,7 @@ def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> 
     if hi == lo or not ordered:
         return PMF.point(0)
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS and sum(q for _, q in ordered) > 0:  # one die, near an end
-        _check_support(ordered[-1][0] - ordered[0][0] + 1)
-        return ranked_die(ordered, n, lo)
+        return ranked_die(ordered, n, lo)  # (which checks its support)
     return _window_in_order(ordered, n, lo, hi)
 
 
