@@ -25,15 +25,22 @@ def keep_sum_cost(faces: int, n: int, keep: int, lo: int, hi: int) -> Cost:
     span = keep * (hi - lo) + 1
     if _small(faces, n, keep, span):
         return _small_cost(faces, n, keep, span)
-    binomials = keep * (n + 1)
-    # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
-    table = (n + 2) * PYTHON_STEP + (keep + 4) * NUMPY_CALL + 2 * binomials
-    # each face: its binomial weights (a few calls on that table), then one shifted add of the rows of the dice
-    # placed for each count of dice showing it (1 .. keep - 1: the rows that stay under keep, keep - c rows
-    # each), one for the dice showing none and one for each row that reaches keep (its sum is then final)
+    # each face: one shifted add of the rows of the dice placed for each count of dice showing it (1 .. keep - 1:
+    # the rows that stay under keep, keep - c rows each), one for the dice showing none and one for each row that
+    # reaches keep (its sum is then final)
     rows = keep * (keep + 1) / 2 + keep
-    per_face = (2 * keep + 14) * NUMPY_CALL + 3 * rows * span + 12 * binomials
-    return Cost(table + faces * per_face, (2 * keep + 2) * span + 6 * binomials)
+    return _placing_cost(faces, n, keep, span, 2 * keep * NUMPY_CALL + 3 * rows * span)
+
+
+def _placing_cost(faces: int, n: int, rows: int, span: int, adds: float) -> Cost:
+    """Cost of :func:`_ranked_in_order`'s arrays: ``faces`` faces, ``n`` dice, ``rows`` rows of sums ``span`` wide,
+    each face's shifted adds costing ``adds``."""
+    binomials = rows * (n + 1)
+    # once: the binomial coefficients of the dice still to place (a row in Python, the others by Pascal's rule)
+    table = (n + 2) * PYTHON_STEP + (rows + 4) * NUMPY_CALL + 2 * binomials
+    # each face: its binomial weights (a few calls on that table), then its adds
+    per_face = 14 * NUMPY_CALL + adds + 12 * binomials
+    return Cost(table + faces * per_face, (2 * rows + 2) * span + 6 * binomials)
 
 
 def _keep_dp_steps_cost(keys: int, n: int, keep: int, score_span: int) -> Cost:
@@ -147,26 +154,21 @@ def keep_window(units: Sequence[tuple[int, float, PMF]], n: int, lo: int, hi: in
     independent dice. ``units`` lists, for each sort key of one die, ``(key, probability, score PMF given that
     key)``: dice are placed in increasing key order, ``c`` dice of one key take the ranks ``j .. j + c - 1``."""
     ordered = sorted(units, key=lambda u: u[0], reverse=highest_first)
-    state: dict[int, PMF] = {0: PMF.point(0)}
-    tail = float(sum(u[1] for u in ordered))
-    powers: dict[tuple[int, int], PMF] = {}
-    for index, (key, q, score) in enumerate(ordered):
-        last = index == len(ordered) - 1
-        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
-        new: dict[int, PMF] = {}
-        for j, acc in state.items():
-            r = n - j
-            for c in ([r] if last else range(r + 1)):
-                w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
-                if w == 0.0:
-                    continue
-                kc = max(0, min(j + c, hi) - max(j, lo))
-                part = _placed(acc, w, score, index, kc, powers)
-                prev = new.get(j + c)
-                new[j + c] = part if prev is None else prev.mix(part)
-        state = new
+    state = _by_keys(ordered, n, lambda rs, key, j, c: (None, max(0, min(j + c, hi) - max(j, lo))), (None,))[0]
+    return state.get((n, None), PMF.point(0, 0.0))
+
+
+def shares(chances: Sequence[float], total: float | None = None) -> list[float]:
+    """For each chance in order, the chance that a die shows it given that it shows none before (of ``total``, by
+    default the sum of the chances): 1 from the last positive chance on, so that every die is placed."""
+    last = len(chances) - 1
+    while last > 0 and chances[last] <= 0:
+        last -= 1
+    tail, out = float(sum(chances)) if total is None else total, []
+    for i, q in enumerate(chances):
+        out.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
         tail -= q
-    return state.get(n, PMF.point(0, 0.0))
+    return out
 
 
 #: what a rule of :func:`rank_dp` answers for one key: ``(new rule state, dice of the key kept)``, or None when
@@ -184,39 +186,39 @@ def rank_dp(units: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any
     exchangeable: which of them does not matter) with its new state (a summary of the lower keys), or None
     when that state cannot be. The rule starts in each of ``starts`` (guesses of what it will learn, each
     checked by ``accept`` on the final state); the dice of every accepted path are summed."""
-    ordered = sorted(units, key=lambda u: u[0])
+    state, steps, width = _by_keys(sorted(units, key=lambda u: u[0]), n, rule, starts)
+    WORK.work += rank_dp_cost(steps, n, width, max([len(u[2].p) for u in units] or [1])).work
+    out = PMF.point(0, 0.0)
+    for (j, rs), acc in state.items():
+        if j == n and (accept is None or accept(rs)):
+            out = out.mix(acc)
+    return out
+
+
+def _by_keys(ordered: Sequence[tuple[int, float, PMF]], n: int, rule: Callable[[Any, int, int, int], RankStep],
+             starts: Iterable[Any]) -> tuple[dict[tuple[int, Any], PMF], int, int]:
+    """The placing of :func:`rank_dp` and :func:`keep_window`, the keys visited in the order given: the sums of
+    the dice kept for each (dice placed, rule state), the steps taken and the most rule states held at once."""
     state: dict[tuple[int, Any], PMF] = {(0, s): PMF.point(0) for s in starts}
-    tail = float(sum(u[1] for u in ordered))
     powers: dict[tuple[int, int], PMF] = {}
-    spans = [len(u[2].p) for u in ordered] or [1]
     width, steps = len(state), 0
-    for index, (key, q, score) in enumerate(ordered):
+    for index, ((key, _, score), share) in enumerate(zip(ordered, shares([u[1] for u in ordered]), strict=True)):
         last = index == len(ordered) - 1
-        share = 1.0 if last or tail <= 0 else min(1.0, q / tail)
         new: dict[tuple[int, Any], PMF] = {}
         for (j, rs), acc in state.items():
             r = n - j
             for c in ([r] if last else range(r + 1)):
                 steps += 1
                 w = 1.0 if last else comb(r, c) * share**c * (1 - share) ** (r - c)
-                if w == 0.0:
-                    continue
-                step = rule(rs, key, j, c)
+                step = rule(rs, key, j, c) if w != 0.0 else None
                 if step is None:
                     continue
-                nrs, kc = step
-                part = _placed(acc, w, score, index, kc, powers)
-                prev = new.get((j + c, nrs))
-                new[(j + c, nrs)] = part if prev is None else prev.mix(part)
+                part = _placed(acc, w, score, index, step[1], powers)
+                prev = new.get((j + c, step[0]))
+                new[(j + c, step[0])] = part if prev is None else prev.mix(part)
         state = new
         width = max(width, len({rs for _, rs in state}))
-        tail -= q
-    WORK.work += rank_dp_cost(steps, n, width, max(spans)).work
-    out = PMF.point(0, 0.0)
-    for (j, rs), acc in state.items():
-        if j == n and (accept is None or accept(rs)):
-            out = out.mix(acc)
-    return out
+    return state, steps, width
 
 
 def _binomial_table(n: int, keep: int) -> np.ndarray | None:
@@ -273,10 +275,7 @@ def _visits(ordered: Sequence[tuple[int, float]], vmin: int) -> list[tuple[int, 
     """The faces :func:`keep_sum` and :func:`window_sum` place, in the order visited (less ``vmin``), each with its
     chance among the faces not yet visited (the last: all of it)."""
     visited: list[tuple[int, float]] = []
-    tail = float(sum(q for _, q in ordered))
-    for index, (value, q) in enumerate(ordered):
-        share = 1.0 if index == len(ordered) - 1 or tail <= 0 else min(1.0, q / tail)
-        tail -= q
+    for (value, _), share in zip(ordered, shares([q for _, q in ordered]), strict=True):
         if share > 0.0:
             visited.append((value - vmin, share))
             if share == 1.0:  # every die left shows this face
@@ -377,29 +376,19 @@ def _kept_in_order(ordered: Sequence[tuple[int, float]], n: int, keep: int) -> P
     vmax = max(v for v, _ in ordered)
     _check_support(max(0, keep * vmax) - min(0, keep * vmin) + 1)
     WORK.work += keep_sum_cost(len(ordered), n, keep, vmin, vmax).work
-    visited = _visits(ordered, vmin)
-    span = keep * (vmax - vmin) + 1
-    if _small(len(ordered), n, keep, span):
-        return PMF.from_floats(keep * vmin, _ranks_on_floats(visited, n, 0, keep))
-    moves = _placing_moves(visited, n, keep)
-    # state[j]: the sums (less j * vmin) of j < keep dice placed so far, all kept; state[keep]: the sums of the
-    # kept dice once keep are placed (final: the other dice show worse faces)
-    state = np.zeros((keep + 1, span))
-    state[0, 0] = 1.0
-    for (d, _), move in zip(visited, moves, strict=True):
-        new = state * move[:, :1]
-        for c in range(1, keep + 1):  # c more dice placed (the last: at least c): row j to j + c, sums + c * d
-            s = c * d
-            new[c:, s:] += move[:keep + 1 - c, c:c + 1] * state[:keep + 1 - c, :span - s]
-        state = new
-    return PMF(keep * vmin, state[keep])
+    return _ranked_in_order(ordered, n, 0, keep, vmin, vmax)
+
+
+def _ranks(n: int, lo: int, hi: int) -> tuple[int, int]:
+    """The ranks ``lo`` to ``hi - 1`` that ``n`` dice have (an empty window when none)."""
+    hi = max(0, min(hi, n))
+    return max(0, min(lo, hi)), hi
 
 
 def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) -> Cost:
     """Cost of :func:`window_sum`: ``faces`` distinct values from ``vmin`` to ``vmax``, ``n`` dice, the ranks ``lo``
     to ``hi - 1`` (lowest first) kept."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     if hi == lo or faces == 0:
         return Cost()
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS:
@@ -407,26 +396,20 @@ def window_sum_cost(faces: int, n: int, lo: int, hi: int, vmin: int, vmax: int) 
     span = (hi - lo) * (vmax - vmin) + 1
     if _small(faces, n, hi, span):
         return _small_cost(faces, n, hi, span)
-    binomials = hi * (n + 1)
-    table = (n + 2) * PYTHON_STEP + (hi + 4) * NUMPY_CALL + 2 * binomials
-    # each face: its binomial weights, then one shifted add of one row for each (dice placed, dice showing it)
-    pairs = hi * (hi + 1) / 2 + hi
-    per_face = 14 * NUMPY_CALL + pairs * (2 * span + NUMPY_CALL / 4) + 12 * binomials
-    return Cost(table + faces * per_face, (2 * hi + 2) * span + 6 * binomials)
+    pairs = hi * (hi + 1) / 2 + hi  # each face: one shifted add of one row for each (dice placed, dice showing it)
+    return _placing_cost(faces, n, hi, span, pairs * (2 * span + NUMPY_CALL / 4))
 
 
 def window_sum(faces: Sequence[tuple[int, float]], n: int, lo: int, hi: int) -> PMF:
     """Sum of the dice ranked ``lo`` to ``hi - 1`` (lowest first) among ``n`` independent dice with these ``(value,
     probability)`` faces (the probabilities are shares of their total): :func:`keep_sum` for a window that touches
     neither end (``4d6dl1dh1``)."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     ordered = sorted(faces, key=lambda f: f[0])
     if hi == lo or not ordered:
         return PMF.point(0)
     if hi - lo == 1 and _rank_terms(n, lo) <= RANK_TERMS and sum(q for _, q in ordered) > 0:  # one die, near an end
-        _check_support(ordered[-1][0] - ordered[0][0] + 1)
-        return ranked_die(ordered, n, lo)
+        return ranked_die(ordered, n, lo)  # (which checks its support)
     return _window_in_order(ordered, n, lo, hi)
 
 
@@ -437,24 +420,31 @@ def _window_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: 
     vmax = max(v for v, _ in ordered)
     _check_support((hi - lo) * (vmax - vmin) + 1)
     WORK.work += window_sum_cost(len(ordered), n, lo, hi, vmin, vmax).work
+    return _ranked_in_order(ordered, n, lo, hi, vmin, vmax)
+
+
+def _ranked_in_order(ordered: Sequence[tuple[int, float]], n: int, lo: int, hi: int, vmin: int, vmax: int) -> PMF:
+    """Sum of the scores (from ``vmin`` to ``vmax``) of the dice ranked ``lo`` to ``hi - 1`` among ``n``, each showing
+    one of these ``(score, probability)`` faces listed first rank first: on Python floats when small, else a row of
+    sums for each count of dice placed (row ``hi``: final, the window's dice all placed)."""
     visited = _visits(ordered, vmin)
     span = (hi - lo) * (vmax - vmin) + 1
     if _small(len(ordered), n, hi, span):
         return PMF.from_floats((hi - lo) * vmin, _ranks_on_floats(visited, n, lo, hi))
     moves = _placing_moves(visited, n, hi)
-    # state[j]: the sums (less the kept dice's vmin each) of the window's dice among the j lowest placed (j < hi);
-    # state[hi]: final once the window's dice are all placed (the dice left show higher faces)
-    state = np.zeros((hi + 1, span))
+    state = np.zeros((hi + 1, span))  # the sums less the kept dice's vmin each
     state[0, 0] = 1.0
     for (d, _), move in zip(visited, moves, strict=True):
         new = state * move[:, :1]  # no die shows this face (row hi: stays as it is)
-        for j in range(hi):
-            row = state[j]
-            if not row.any():
+        for j in range(lo):  # rows before the window: the dice placed may fall before it
+            if not state[j].any():
                 continue
-            for c in range(1, hi - j + 1):  # c more dice placed (c = hi - j: at least that many)
-                s = d * max(0, min(j + c, hi) - max(j, lo))
-                new[j + c, s:] += move[j, c] * row[:span - s]
+            for c in range(1, hi - j + 1):  # c = hi - j: at least that many
+                s = d * max(0, min(j + c, hi) - lo)
+                new[j + c, s:] += move[j, c] * state[j, :span - s]
+        for c in range(1, hi - lo + 1):  # rows in the window, all at once: c more dice add c scores
+            s = c * d
+            new[lo + c:, s:] += move[lo:hi + 1 - c, c:c + 1] * state[lo:hi + 1 - c, :span - s]
         state = new
     return PMF((hi - lo) * vmin, state[hi])
 
@@ -475,8 +465,7 @@ def _bands(units: Sequence[tuple[int, int, float]], descending: bool) -> list[tu
 def kept_scores_cost(keys: int, bands: int, n: int, lo: int, hi: int, s_lo: int, s_hi: int) -> Cost:
     """Cost of :func:`kept_scores` (at most): ``keys`` keys in at most ``bands`` bands, scores from ``s_lo`` to
     ``s_hi``."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     cost = Cost(3 * keys * PYTHON_STEP, 2 * keys)
     if lo == 0 or hi == n:
         return cost + keep_sum_cost(bands, n, hi - lo, s_lo, s_hi)
@@ -488,8 +477,7 @@ def kept_scores(units: Sequence[tuple[int, int, float]], n: int, lo: int, hi: in
     faces are ``(key, score, probability)``, one score to a key (a count of successes over the dice kept:
     ``6d100kl4>=76f1``): the order-statistics DP of :func:`keep_sum` / :func:`window_sum` over the bands of keys of
     one score (:func:`_bands`: three for successes and failures), not over every key."""
-    hi = max(0, min(hi, n))
-    lo = max(0, min(lo, hi))
+    lo, hi = _ranks(n, lo, hi)
     if hi == lo or not units:
         return PMF.point(0)
     WORK.work += 3 * len(units) * PYTHON_STEP

@@ -160,9 +160,8 @@ def test_a_roll_and_a_sample_read_every_face_of_a_dense_evaluator(faces, count):
     evaluator = LongestRun()
     evaluator.side = count + 1
     throws = list(itertools.product(faces, repeat=count))
-    numbers = [np.array([k]) for k in range(count + 1)]
     want = [_longest_run(t, faces) for t in throws]
-    assert [run_one(evaluator, t, faces, numbers) for t in throws] == want
+    assert [run_one(evaluator, t, faces) for t in throws] == want
     assert run(evaluator, np.array(throws), faces).tolist() == want
 
 

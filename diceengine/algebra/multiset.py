@@ -6,7 +6,9 @@ pool that show an outcome take consecutive ranks, so anything read from the sort
 pairs of ranks compared across pools, runs, counts) is a state updated this way. :func:`evaluate` carries the
 chance of every state through the outcomes: at each one, the dice of a pool not yet placed show it binomially,
 so the cost grows as a polynomial of the pools' sizes, not as the number of sorted rolls (icepool's
-``MultisetEvaluator`` idea, written here over numpy arrays: every state, every count, at once).
+``MultisetEvaluator`` idea, written here over numpy arrays: every state, every count, at once). It is the pool's
+placing (:func:`~.pool.kept_total`) for any state, kept in arrays for speed (entry by entry in Python, 5x on
+``6d6mt``, 90-260x on ``10d10mt`` and RISK); ``tests/test_multiset_placing.py`` holds the two to one answer.
 
 :func:`compare_sorted` is the evaluator of the RISK problem: both pools sorted, compared pair by pair.
 """
@@ -25,7 +27,7 @@ from diceengine.pmf import PMF
 from .die import COMPARISONS, Die
 from .pool import Pool, shares_in_order
 
-__all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate"]
+__all__ = ["Counts", "Evaluator", "SortedPairs", "compare_sorted", "evaluate", "evaluate_cost"]
 
 _ORDER = N_("a pool is sorted 'highest' or 'lowest' first, not {order}")
 
@@ -142,7 +144,7 @@ def evaluate(evaluator: Evaluator, *pools: Pool) -> Die:
         return _die(evaluator.final(np.array([start])), np.ones(1), 0.0)
     values = sorted({v for _, die, _ in groups for v in die.outcomes()}, reverse=evaluator.order == "highest")
     shares = [shares_in_order(die, values) for _, die, _ in groups]
-    _cost([n for _, _, n in groups], size, len(values))
+    evaluate_cost([n for _, _, n in groups], size, len(values)).check(N_("this multiset evaluation"))
     table = _Table([n for _, _, n in groups], [i for i, _, _ in groups], len(pools), size)
     chances: np.ndarray = np.zeros(table.cells)
     chances[start] = 1.0  # every group has placed no die yet
@@ -173,11 +175,12 @@ def _die(results: np.ndarray, chances: np.ndarray, truncated: float) -> Die:
     return Die(PMF(lo, p), truncated)
 
 
-def _cost(sizes: list[int], states: int, outcomes: int) -> None:
-    """Refuse an evaluation past the work budget, before any table is made: a few array operations per outcome
-    over the entries (one per state and per way to split each group's dice into placed before, now, and later)."""
+def evaluate_cost(sizes: list[int], states: int, outcomes: int) -> Cost:
+    """What :func:`evaluate` costs on groups of ``sizes`` dice, ``states`` states and ``outcomes`` outcomes: a few
+    array operations per outcome over the entries (one per state and per way to split each group's dice into
+    placed before, now, and later)."""
     entries = math.prod((n + 1) * (n + 2) // 2 for n in sizes) * states
-    Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries).check(N_("this multiset evaluation"))
+    return Cost(outcomes * (20 * entries + 30 * NUMPY_CALL), 8 * entries)
 
 
 class _Table:

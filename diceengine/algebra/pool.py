@@ -11,6 +11,7 @@ from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
 from diceengine.limits import MAX_WORK, PYTHON_STEP, Cost
 from diceengine.pmf import PMF, WORK, keep_sum, window_sum, window_sum_cost
+from diceengine.pmf_keep import shares
 
 from ..i18n import N_
 from .die import Die
@@ -190,13 +191,7 @@ def shares_in_order(die: Die, values: Sequence[int]) -> list[float]:
     """For each outcome in visiting order, the chance that ``die`` shows it given that it shows none visited
     before (1 at its last possible outcome, so that every die is placed): the binomial share of each outcome
     among the dice of a pool not yet placed."""
-    tail, row = 1.0, []
-    last = max(i for i, v in enumerate(values) if die.probability(v) > 0)
-    for i, v in enumerate(values):
-        q = die.probability(v)
-        row.append(1.0 if i >= last or tail <= 0 else min(1.0, q / tail))
-        tail -= q
-    return row
+    return shares([die.probability(v) for v in values], 1.0)
 
 
 def _ranked(groups: Sequence[tuple[Die, int]], weights: list[int], highest: bool) -> Die:

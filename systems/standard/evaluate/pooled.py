@@ -21,15 +21,15 @@ from math import prod
 from typing import Any
 
 from diceengine.algebra.die import Die as AlgebraDie
+from diceengine.algebra.draws import PoolRoll, PoolSample
 from diceengine.algebra.pool import kept_sums, kept_total, placing_steps, placing_work
-from diceengine.ast import Add, Neg, Number, Sub
+from diceengine.ast import Add, Neg, Number, Sub, children
 from diceengine.errors import DiceLimitError
 from diceengine.i18n import N_
 from diceengine.lazy import np
 from diceengine.limits import PYTHON_STEP, Cost
 from diceengine.parts import Face, Part
 from diceengine.pmf import PMF
-from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
 from ..exact import build
@@ -124,10 +124,6 @@ class Slot(Evaluator):
         return [Die(spec.kind, spec.sides, v, k, False, False, False, False, None, spec.label, None)
                 for v, k in zip(*data)]
 
-    def dice_json(self, data: Any, dropped: bool = False) -> str:
-        dice = self.dice(data)
-        return dice_json([d._replace(kept=False) for d in dice] if dropped else dice)
-
     def render(self, records: Iterator[Any]) -> str:
         _, data = next(records)
         label = f" ({self.term.spec.label})" if self.term.spec.label else ""
@@ -169,13 +165,10 @@ class PooledKeep(Evaluator):
         self._constant: Any = 0  # a sum of terms: its numbers (set by pooled())
 
     def _kept(self, faces: list[list[Any]]) -> list[list[bool]]:
-        """Which dice of one throw are kept: ranks lowest first, equal faces in the order written."""
-        order = sorted((v, i, k) for i, vals in enumerate(faces) for k, v in enumerate(vals))
-        lo, hi = self.window
-        kept = [[False] * len(vals) for vals in faces]
-        for _, i, k in order[lo:hi]:
-            kept[i][k] = True
-        return kept
+        """Which dice of one throw are kept: ranks lowest first, equal faces in the order written (the algebra's
+        :meth:`PoolRoll.window <diceengine.algebra.draws.PoolRoll.window>`)."""
+        marks = iter(PoolRoll.of([v for vals in faces for v in vals]).window(*self.window, order="lowest").kept)
+        return [[next(marks) for _ in vals] for vals in faces]
 
     def roller(self) -> Any:
         item = self.item.roller()
@@ -199,11 +192,7 @@ class PooledKeep(Evaluator):
     def sample(self, n: int, gen: np.random.Generator) -> Any:
         cols = [draw(s.term.spec, gen, (n, s.term.spec.count)) for s in self.slots]
         values = np.concatenate(cols, axis=1).astype(np.int64) if cols else np.zeros((n, 0), dtype=np.int64)
-        lo, hi = self.window
-        order = np.argsort(values, axis=1, kind="stable")  # equal faces in the order written, as a roll's
-        kept = np.zeros(values.shape, dtype=bool)
-        np.put_along_axis(kept, order[:, lo:hi], True, axis=1)
-        held = np.where(kept, values, 0)
+        held = np.where(PoolSample.of(values).window(*self.window, order="lowest").kept, values, 0)
         start = 0
         for slot, c in zip(self.slots, self.counts):
             slot.sampled = held[:, start:start + c].sum(axis=1)
@@ -317,7 +306,5 @@ def _labels(node: Any, out: dict[int, str]) -> None:
     """The labels written right after dice terms (``2d6[fire]``), by dice node (id)."""
     if isinstance(node, Labelled) and isinstance(node.term, Dice):
         out[id(node.term)] = node.label
-    for child in (getattr(node, "term", None), getattr(node, "operand", None), getattr(node, "left", None),
-                  getattr(node, "right", None), *getattr(node, "args", ())):
-        if child is not None and not isinstance(child, (int, str)):
-            _labels(child, out)
+    for child in children(node):
+        _labels(child, out)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from diceengine.algebra.die import Die as AlgebraDie
-from diceengine.algebra.multiset import Evaluator, evaluate
+from diceengine.algebra.multiset import Evaluator, evaluate, evaluate_cost
 from diceengine.algebra.pool import Pool
 from diceengine.lazy import np
 from diceengine.limits import Cost
@@ -24,6 +24,7 @@ from diceengine.rolljson import dice_json
 from diceengine.rolls import Die
 
 from .dice_term import DiceTerm
+from .sample import draw
 from .spec import PoolScore, TermSpec
 
 __all__ = ["PoolTerm", "run", "run_one"]
@@ -44,25 +45,21 @@ def run(evaluator: Evaluator, rows: np.ndarray, faces: Sequence[int]) -> np.ndar
     return out
 
 
-def run_one(evaluator: Evaluator, faces: Sequence[int], visited: Iterable[int], numbers: Sequence[Any]) -> int:
-    """:func:`run` of one roll, its faces counted here. The evaluator is handed arrays of one entry (``numbers[k]``:
-    the array ``[k]``, made once a term), or plain integers when it says its ``next_state`` reads them as well
-    (``scalar = True``: a few times faster on one roll)."""
+def run_one(evaluator: Evaluator, faces: Sequence[int], visited: Iterable[int]) -> int:
+    """:func:`run` of one roll; an evaluator that says its ``next_state`` reads plain integers as well (``scalar =
+    True``: a few times faster on one roll) is handed them, the faces counted here."""
+    if not getattr(evaluator, "scalar", False):
+        return int(run(evaluator, np.array([faces], dtype=np.int64), list(visited))[0])
     shown = Counter(faces)
-    scalar = getattr(evaluator, "scalar", False)
-    state: Any = evaluator.initial() if scalar else np.array([evaluator.initial()], dtype=np.int64)
-    seen = 0
-    step: Any = evaluator.next_state  # given integers when the evaluator reads them (scalar)
+    state, seen = evaluator.initial(), 0
+    step: Any = evaluator.next_state  # given integers (scalar)
     for value in sorted(set(visited), reverse=evaluator.order == "highest"):
         n = shown.get(value, 0)
-        if scalar:
-            state = step(state, value, (seen,), (n,))
-        else:
-            state = step(state, value, (numbers[seen],), (numbers[n],))
+        state = step(state, value, (seen,), (n,))
         seen += n
-    if scalar and type(evaluator).final is Evaluator.final:  # the state is the result
+    if type(evaluator).final is Evaluator.final:  # the state is the result
         return int(state)
-    return int(evaluator.final(np.array([state], dtype=np.int64) if scalar else state)[0])
+    return int(evaluator.final(np.array([state], dtype=np.int64))[0])
 
 
 def _faces_of(data: list) -> list[int]:
@@ -74,14 +71,13 @@ class PoolTerm(DiceTerm):
     """A term with a multiset score (``spec.pool``): :attr:`inner`, the same term without it, throws the dice;
     this term writes its record (so that its text and dice are read back here), scores and marks it."""
 
-    __slots__ = ("inner", "numbers", "pool")
+    __slots__ = ("inner", "pool")
 
     def __init__(self, spec: TermSpec) -> None:
         assert spec.pool is not None
         self.spec = spec
         self.pool: PoolScore = spec.pool
         self.inner = DiceTerm(replace(spec, pool=None))
-        self.numbers: list[np.ndarray] = []  # [0], [1] ... [count]: what a roll hands the evaluator (made once)
         self.render = self._render
 
     def __getattr__(self, name: str) -> Any:
@@ -93,15 +89,12 @@ class PoolTerm(DiceTerm):
 
     def score(self, faces: list[int]) -> int:
         """The score of one roll's faces."""
-        return run_one(self.pool.evaluator, faces, self._visited(faces), self.numbers)
+        return run_one(self.pool.evaluator, faces, self._visited(faces))
 
     def roller(self) -> Callable[[Any, list], int]:
         throw, scores = self.inner.roller(), self.pool.scores
         if scores and self._counted_faces():
             return self._counted_roller(throw)
-        if scores and not self.numbers and not getattr(self.pool.evaluator, "scalar", False):
-            # made once a term: numpy is imported only for an evaluator that reads arrays alone
-            self.numbers = [np.array([k], dtype=np.int64) for k in range(self.spec.count + 1)]
 
         def roll_pooled(r: Any, rec: list) -> int:
             held: list = []
@@ -179,9 +172,8 @@ class PoolTerm(DiceTerm):
     def sample(self, n: int, gen: np.random.Generator) -> np.ndarray:  # type: ignore[override]
         if not self.pool.scores:
             return self.inner.sample(n, gen)
-        faces = np.asarray(list(self.spec.faces), dtype=np.int64)
-        thrown = faces[gen.integers(0, len(faces), size=(n, self.spec.count))]
-        return run(self.pool.evaluator, thrown, np.unique(thrown).tolist() if self.pool.sparse else faces.tolist())
+        thrown = draw(self.spec, gen, (n, self.spec.count))  # the term's own draw, as its dice are thrown
+        return run(self.pool.evaluator, thrown, np.unique(thrown).tolist() if self.pool.sparse else list(self.spec.faces))
 
     def _die(self) -> AlgebraDie:
         return evaluate(self.pool.evaluator, Pool.of(AlgebraDie.of(self.spec.faces), self.spec.count))
@@ -195,9 +187,7 @@ class PoolTerm(DiceTerm):
     def exact_cost(self) -> tuple[Cost, int, int]:  # type: ignore[override]
         if not self.pool.scores:
             return self.inner.exact_cost()
-        n = self.spec.count
-        entries = (n + 1) * (n + 2) // 2 * self._states()
-        return Cost(len(set(self.spec.faces)) * 20 * entries, 8 * entries), *self.bounds()
+        return evaluate_cost([self.spec.count], self._states(), len(set(self.spec.faces))), *self.bounds()
 
     def truncated_mass(self) -> float:  # type: ignore[override]
         return 0.0
