@@ -140,8 +140,7 @@ class CriticalGroup(GroupEval):
                     kept_rows = [r for r, k in zip(state, self.selection.kept(values)) if k]
                 else:  # the window's ranks among those followed (all without a window)
                     kept_rows = list(kept_of(state))
-                scores = [r[0] if self.success is None else self._score(r[0]) for r in kept_rows]
-                total = sum(scores)
+                total = self._counted(r[0] for r in kept_rows)
                 if self.rational:
                     total = normal(total)
                 cs, cf = sum(r[1] for r in kept_rows), sum(r[2] for r in kept_rows)

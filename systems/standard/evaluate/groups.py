@@ -185,67 +185,36 @@ class GroupEval(Evaluator):
         """The group's value of each row of its items' values."""
         if any(i.rational for i in self.items):  # sampled fractions compared as the exact ones (base.snap)
             values = snap(values)
-        if self.selection is not None:
-            kept = self.selection.mask(values)
-            if self.success is None:
-                return np.where(kept, values, 0).sum(axis=1)
+        kept = self.selection.mask(values) if self.selection is not None else None
+        if self.window is not None:
+            a, b = self.window
+            values = np.sort(values, axis=1)[:, a:b]
+        if self.success is not None:
             hit = self.success.test(values)
             score = hit.astype(np.int64)
             if self.failure is not None:
                 score -= self.failure.test(values) & ~hit
-            return np.where(kept, score, 0).sum(axis=1)
-        if self.window is not None:
-            a, b = self.window
-            values = np.sort(values, axis=1)[:, a:b]
-        if self.success is None:
-            return values.sum(axis=1)
-        hit = self.success.test(values)
-        score = hit.astype(np.int64)
-        if self.failure is not None:
-            score -= self.failure.test(values) & ~hit
-        return score.sum(axis=1)
+            values = score
+        return (values if kept is None else np.where(kept, values, 0)).sum(axis=1)
 
     def exact(self) -> Any:
         dists = [i.exact() for i in self.items]
         m = len(dists)
         if self.selection is not None and not self.selection.by_value:
             return self._selected_exact(dists)
-        if self.selection is not None:
-            keeps = self.selection.keeps_value
-            if self.success is None:
-                dists = [build((v if keeps(v) else 0, p) for v, p in pairs(d)) for d in dists]
-            else:  # score each value here; the sum below counts the scores
-                dists = [build((self._score(v) if keeps(v) else 0, p) for v, p in pairs(d))
-                         for d in dists]
-                total = dists[0]
-                for d in dists[1:]:
-                    total = combine(total, d, lambda x, y: x + y, np.add)
-                return total
-        if self.window is None or self.window == (0, m):
-            if self.success is None:
-                total = dists[0]
-                for d in dists[1:]:
-                    if isinstance(total, PMF) and isinstance(d, PMF):
-                        total = total + d
-                    else:
-                        total = combine(total, d, lambda x, y: x + y)
-                return total
-            score = PMF.point(0)
-            for d in dists:
-                part = build((self._score(v), p) for v, p in pairs(d))
-                assert isinstance(part, PMF)
-                score = score + part
-            return score
-        trim, kept_of = self._window_followed(m)
-        states = self._sorted_values(dists, trim)
-        out: list[tuple[Any, float]] = []
-        for state, p in states.items():
-            kept = kept_of(state)
-            if self.success is None:
-                out.append((sum(kept), p))
-            else:
-                out.append((sum(self._score(v) for v in kept), p))
-        return build(out)
+        if self.window not in (None, (0, m)):
+            trim, kept_of = self._window_followed(m)
+            states = self._sorted_values(dists, trim)
+            return build([(self._counted(kept_of(state)), p) for state, p in states.items()])
+        keeps = self.selection.keeps_value if self.selection is not None else None
+        if keeps is not None or self.success is not None:  # each item's value as the sum counts it
+            scored = self._score if self.success is not None else (lambda v: v)
+            dists = [build((scored(v) if keeps is None or keeps(v) else 0, p) for v, p in pairs(d)) for d in dists]
+        return _sum(dists)
+
+    def _counted(self, kept: Iterable[Any]) -> Any:
+        """The group's value of the items' values it keeps: their sum, or their scores' with a success count."""
+        return sum(kept) if self.success is None else sum(self._score(v) for v in kept)
 
     def _window_followed(self, m: int) -> tuple[Callable[[list], list], Callable[[Sequence], Sequence]]:
         """For the keep / drop window of ``m`` items: ``(trim, kept)``: ``trim`` keeps of the values sorted so far
@@ -288,24 +257,11 @@ class GroupEval(Evaluator):
         for state, p in states.items():
             counts = sorted(Counter(state).items())
             kept = [v for (v, _), k in zip(counts, self.selection.kept_counts(counts)) for _ in range(k)]
-            out.append((sum(kept) if self.success is None else sum(self._score(v) for v in kept), p))
+            out.append((self._counted(kept), p))
         return build(out)
 
     def render(self, records: Iterator[Any]) -> str:
-        _, (subs, values, kept) = next(records)
-        parts = []
-        for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
-            text = item.render_list(sub)
-            if shows:
-                text += f" = {show(value)}"
-            if self.success is not None and k:
-                score = self._score(value)
-                text += "*" * max(score, 0) + "_" * max(-score, 0)
-            parts.append(text if k else f"~{text}~")
-        if self.sort is not None:
-            order = sorted(range(len(parts)), key=values.__getitem__, reverse=self.sort == "sd")
-            parts = [parts[i] for i in order]
-        return self.open + ", ".join(parts) + self.close + self.suffix
+        return self.list_writer()([next(records)])
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         return "{}", [self._writer()]
@@ -451,6 +407,13 @@ class GroupEval(Evaluator):
         return check_interval(min(lo, sum(v for v in lows if v < 0)), max(hi, sum(v for v in highs if v > 0)),
                               self.expression, None)
 
+
+def _sum(dists: list[Any]) -> Any:
+    """The distribution of the sum of independent values."""
+    total = dists[0]
+    for d in dists[1:]:
+        total = total + d if isinstance(total, PMF) and isinstance(d, PMF) else combine(total, d, lambda x, y: x + y)
+    return total
 
 
 def _modifier_text(m: Any) -> str:
