@@ -17,7 +17,6 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
 from ..exact import apply, close, combine, normal
-from ..exact import pairs as exact_pairs
 from ..expressions import Call
 from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span, snap, snapped_difference
 from .intervals import binary_interval
@@ -182,7 +181,7 @@ class Binary(Evaluator):
             if len(b.p) == 1:
                 return a.map(lambda v: v * b.offset)
             return a.combine(b, np.multiply)
-        if op in ("/", "//", "%") and any(v == 0 for v, _ in exact_pairs(b)):
+        if op in ("/", "//", "%") and any(v == 0 for v, _ in b.items()):
             raise self._error("division by zero is possible")
         vectorised: Any = None
         if op in _NP_COMPARE:
@@ -440,7 +439,7 @@ class Function(Evaluator):
         if self.name in REAL_FUNCTIONS:
             if self._bounds is None:
                 def support() -> list[Any]:
-                    return [v for v, _ in exact_pairs(self.args[0].exact())]
+                    return [v for v, _ in self.args[0].exact().items()]
                 try:
                     lo, hi = real_bounds(self.name, ranges, support, not self.args[0].rational)
                 except DiceError as err:

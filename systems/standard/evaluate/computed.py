@@ -14,7 +14,6 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF
 from diceengine.rolls import Die
 
-from ..exact import pairs as exact_pairs
 from ..nodes import Dice
 from ..term import DiceTerm
 from .base import Context, Evaluator, _as_array, _span
@@ -38,8 +37,8 @@ class ComputedDice(Evaluator):
             if part is not None and part.rational:
                 raise DiceValueError(N_("a number of dice or of sides must be a whole number"), ctx.expression,
                                      node.pos or 0)
-        self.counts = exact_pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
-        self.sides_values = exact_pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
+        self.counts = count.exact().items() if count is not None else [(node.count or 1, 1.0)]
+        self.sides_values = sides.exact().items() if sides is not None else [(node.sides, 1.0)]
         if len(self.counts) * len(self.sides_values) > MAX_COMPUTED_PAIRS:
             raise DiceLimitError(N_("too many possible dice for this computed term"), ctx.expression, node.pos or 0)
         most = max(c for c, _ in self.counts)

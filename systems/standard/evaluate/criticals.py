@@ -12,7 +12,6 @@ from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
 from ..exact import build, normal
-from ..exact import pairs as exact_pairs
 from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
 from .groups import GroupEval
@@ -104,7 +103,7 @@ class CriticalGroup(GroupEval):
         for item, marked in zip(self.items, self.item_marks):
             table: dict[tuple[Any, int, int], float] = {}
             for cs, cf, w, exact in conditioned(item, marked):
-                for v, q in exact_pairs(exact):
+                for v, q in exact.items():
                     table[(v, cs, cf)] = table.get((v, cs, cf), 0.0) + w * q
             rows_of.append([(row, q) for row, q in table.items() if q > 0])
         if self._one_kept():

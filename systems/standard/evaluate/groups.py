@@ -19,7 +19,7 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
+from ..exact import MAX_PAIRS, build, combine, normal, show
 from ..expressions import Group
 from ..modifiers.dice import keep_rule
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
@@ -209,7 +209,7 @@ class GroupEval(Evaluator):
         keeps = self.selection.keeps_value if self.selection is not None else None
         if keeps is not None or self.success is not None:  # each item's value as the sum counts it
             scored = self._score if self.success is not None else (lambda v: v)
-            dists = [build((scored(v) if keeps is None or keeps(v) else 0, p) for v, p in pairs(d)) for d in dists]
+            dists = [build((scored(v) if keeps is None or keeps(v) else 0, p) for v, p in d.items()) for d in dists]
         return _sum(dists)
 
     def _counted(self, kept: Iterable[Any]) -> Any:
@@ -246,7 +246,7 @@ class GroupEval(Evaluator):
     def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
         """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
         only the values the keep / drop can still need."""
-        return self._followed((pairs(d) for d in dists), lambda state, v: tuple(trim(sorted(state + (v,)))))
+        return self._followed((d.items() for d in dists), lambda state, v: tuple(trim(sorted(state + (v,)))))
 
     def _selected_exact(self, dists: list[Any]) -> Any:
         """Exact odds of d20's keep / drop mixing ranks (:mod:`..selection`): the sorted values followed item by
