@@ -24,7 +24,7 @@ from ..expressions import Group
 from ..modifiers.dice import keep_rule
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from .base import INT_TEXT as ints
-from .base import Context, Evaluator, _as_array, _span, snap
+from .base import Context, Evaluator, _as_array, _span, record_dice, snap
 
 
 def _braces(text: str) -> str:
@@ -91,11 +91,7 @@ class LabelledGroup(Evaluator):
         out.append(f" ({self.label})")
 
     def dice(self, data: Any) -> list[Die]:
-        out = []
-        for owner, d in data:
-            for die in owner.dice(d):
-                out.append(die if die.label else die._replace(label=self.label))
-        return out
+        return [die if die.label else die._replace(label=self.label) for die in record_dice(data)]
 
     def truncated(self) -> float:
         return self.inner.truncated()
@@ -350,12 +346,7 @@ class GroupEval(Evaluator):
 
     def dice(self, data: Any) -> list[Die]:
         subs, _, kept = data
-        out = []
-        for sub, k in zip(subs, kept):
-            for owner, d in sub:
-                for die in owner.dice(d):
-                    out.append(die if k else die._replace(kept=False))
-        return out
+        return [die if k else die._replace(kept=False) for sub, k in zip(subs, kept) for die in record_dice(sub)]
 
     def dice_json(self, data: Any, dropped: bool = False) -> str:
         subs, _, kept = data
