@@ -88,7 +88,10 @@ class Binary(Evaluator):
         else:
             self.rational = left.rational or right.rational
         self.fn = self._function()
-        self._format: str | None = None
+        mine = self.prec  # whether each operand is written in parentheses, and the text's format ("{} + {}")
+        self.parens = (left.prec < mine or (op == "^" and left.prec == mine),
+                       right.prec < mine or (right.prec == mine and op in ("-", "/", "//", "%")))
+        self._format = ("({}) " if self.parens[0] else "{} ") + op + (" ({})" if self.parens[1] else " {}")
 
     def _error(self, message: str, kind: type = DiceValueError) -> DiceError:
         return kind(message, self.expression, self.node.pos)
@@ -183,35 +186,24 @@ class Binary(Evaluator):
         with np.errstate(divide="ignore"):  # (a product too sparse for an array: a table, pair by pair)
             return combine(a, b, self.fn, _whole_arrays(op) if whole else None)
 
-    def _text_format(self) -> str:
-        """``"{} + {}"``, with parentheses where the operands need them (they depend on the tree only)."""
-        if self._format is None:
-            mine, left, right = self.prec, self.left, self.right
-            lp = left.prec < mine or (self.op == "^" and left.prec == mine)
-            rp = right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%"))
-            self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
-        return self._format
-
     def render(self, records: Iterator[Any]) -> str:
-        return (self._format or self._text_format()).format(self.left.render(records), self.right.render(records))
+        return self._format.format(self.left.render(records), self.right.render(records))
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         left, right = self.left.template(), self.right.template()
         if left is None or right is None:
             return None
-        return self._text_format().format(left[0], right[0]), left[1] + right[1]
+        return self._format.format(left[0], right[0]), left[1] + right[1]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
-        mine, left, right = self.prec, self.left, self.right
-        left.wrapped(records, out, left.prec < mine or (self.op == "^" and left.prec == mine))
+        self.left.wrapped(records, out, self.parens[0])
         out.append(f" {self.op} ")
-        right.wrapped(records, out, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        self.right.wrapped(records, out, self.parens[1])
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
-        mine, left, right = self.prec, self.left, self.right
-        a = left.wrapped_writer(text, left.prec < mine or (self.op == "^" and left.prec == mine))
+        a = self.left.wrapped_writer(text, self.parens[0])
         op = text(f" {self.op} ")
-        b = right.wrapped_writer(text, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        b = self.right.wrapped_writer(text, self.parens[1])
         return lambda records: a(records) + op + b(records)
 
     def truncated(self) -> float:

@@ -109,7 +109,7 @@ class CriticalGroup(GroupEval):
         if self._one_kept():
             found: dict[tuple[int, int], list[tuple[Any, float]]] = {}
             for (v, cs, cf), p in self._one_kept_rows(rows_of):
-                found.setdefault((cs, cf), []).append((v if self.success is None else self._score(v), p))
+                found.setdefault((cs, cf), []).append((self._as_counted(v), p))
             return self._joint_of(found)
         by_value = self.selection is not None and self.selection.by_value
         trim: Callable[[list], list] = lambda new: new
@@ -121,8 +121,7 @@ class CriticalGroup(GroupEval):
             if by_value:  # each item kept by its own value: the sums followed
                 total, cs, cf = state or (0, 0, 0)
                 if self.selection.keeps_value(row[0]):  # type: ignore[union-attr]
-                    v = row[0] if self.success is None else self._score(row[0])
-                    total, cs, cf = total + v, cs + row[1], cf + row[2]
+                    total, cs, cf = total + self._as_counted(row[0]), cs + row[1], cf + row[2]
                 return total, cs, cf
             # after the values equal or lower: the roll's stable sort ranks the later item higher
             at = bisect.bisect_right([r[0] for r in state], row[0])

@@ -155,10 +155,8 @@ class GroupEval(Evaluator):
                 subs.append(sub)
             kept = self._kept(values)
             rec.append((self, (subs, values, kept)))
-            if self.success is None:
-                total = sum(v for v, k in zip(values, kept) if k)
-                return normal(total) if self.rational else total
-            return sum(self._score(v) for v, k in zip(values, kept) if k)
+            total = self._counted([v for v, k in zip(values, kept) if k])
+            return normal(total) if self.rational else total
         return roll
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
@@ -204,13 +202,17 @@ class GroupEval(Evaluator):
             return build([(self._counted(kept_of(state)), p) for state, p in states.items()])
         keeps = self.selection.keeps_value if self.selection is not None else None
         if keeps is not None or self.success is not None:  # each item's value as the sum counts it
-            scored = self._score if self.success is not None else (lambda v: v)
-            dists = [build((scored(v) if keeps is None or keeps(v) else 0, p) for v, p in d.items()) for d in dists]
+            counted = self._as_counted
+            dists = [build((counted(v) if keeps is None or keeps(v) else 0, p) for v, p in d.items()) for d in dists]
         return _sum(dists)
+
+    def _as_counted(self, v: Any) -> Any:
+        """What an item's value adds to the group's: itself, or its score with a success count."""
+        return v if self.success is None else self._score(v)
 
     def _counted(self, kept: Iterable[Any]) -> Any:
         """The group's value of the items' values it keeps: their sum, or their scores' with a success count."""
-        return sum(kept) if self.success is None else sum(self._score(v) for v in kept)
+        return sum(kept) if self.success is None else sum(map(self._score, kept))
 
     def _window_followed(self, m: int) -> tuple[Callable[[list], list], Callable[[Sequence], Sequence]]:
         """For the keep / drop window of ``m`` items: ``(trim, kept)``: ``trim`` keeps of the values sorted so far
