@@ -15,7 +15,7 @@ from ..exact import build, normal
 from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
 from .groups import GroupEval
-from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED
+from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Marked
 
 
 def conditioned(node: Evaluator, marked: list[Any]) -> Iterator[tuple[int, int, float, Any]]:
@@ -55,7 +55,7 @@ def conditioned_cost(node: Evaluator, marked: list[Any]) -> tuple[Cost, int, Any
     return cost + Cost(given.work * combos + combos * NUMPY_CALL, given.cells), combos, lo, hi
 
 
-class CriticalGroup(GroupEval):
+class CriticalGroup(Marked, GroupEval):
     """A group or set that keeps or drops, with critical marks inside whose counts the outcome gives: the
     marked dice of the items it keeps (a roll's :meth:`GroupEval._kept`, ties included: a stable sort).
 
@@ -192,18 +192,6 @@ class CriticalGroup(GroupEval):
                 if w > 0:
                     out.append((row, w))
         return out
-
-    def exact(self) -> Any:
-        given = CRITICALS_GIVEN.get()
-        if given is None or id(self) not in given:
-            return super().exact()
-        return self.joint()[given[id(self)]][1]
-
-    def exact_cost(self) -> tuple[Cost, int, int]:
-        cost, lo, hi = super().exact_cost()
-        if COSTING_GIVEN.get():
-            return Cost(_span(lo, hi), _span(lo, hi)), lo, hi
-        return cost, lo, hi
 
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""

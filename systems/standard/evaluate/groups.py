@@ -63,11 +63,7 @@ class LabelledGroup(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         if self.constant:
             return f"{self.inner.render(records)} ({self.label})"
-        _, sub = next(records)
-        inner = self.inner.render_list(sub)
-        if self.inner.prec < 9:
-            inner = f"({inner})"
-        return f"{inner} ({self.label})"
+        return self.list_writer()([next(records)])
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         inner = self.inner.template() if self.constant else None
