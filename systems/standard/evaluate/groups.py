@@ -21,6 +21,7 @@ from diceengine.rolls import Die
 
 from ..exact import MAX_PAIRS, build, combine, normal, show
 from ..expressions import Group
+from ..modifiers import written
 from ..modifiers.dice import keep_rule
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from .base import INT_TEXT as ints
@@ -123,7 +124,7 @@ class GroupEval(Evaluator):
         self.dice_count = sum(i.dice_count for i in items)
         self.open, self.close = ("{", "}") if node.brace else ("(", ")")
         self.shows_value = [callable(i.roller()) for i in items]
-        self.suffix = "".join(_modifier_text(m) for m in node.modifiers)
+        self.suffix = "".join(written(m) for m in node.modifiers)
 
     def _score(self, v: Any) -> int:
         if self.success.test(v):  # type: ignore[union-attr]
@@ -403,15 +404,3 @@ def _sum(dists: list[Any]) -> Any:
     for d in dists[1:]:
         total = total + d if isinstance(total, PMF) and isinstance(d, PMF) else combine(total, d, lambda x, y: x + y)
     return total
-
-
-def _modifier_text(m: Any) -> str:
-    if isinstance(m, Keep):
-        return m.text
-    if isinstance(m, CountSuccesses):
-        return str(m.compare)
-    if isinstance(m, CountFailures):
-        return "f" + str(m.compare)
-    if isinstance(m, Sort):
-        return m.kind
-    return ""
