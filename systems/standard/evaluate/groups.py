@@ -345,7 +345,8 @@ class GroupEval(Evaluator):
 
     def dice(self, data: Any) -> list[Die]:
         subs, _, kept = data
-        return [die if k else die._replace(kept=False) for sub, k in zip(subs, kept) for die in record_dice(sub)]
+        return [die if k else die._replace(kept=False)  # (one comprehension: a marked plan's roll reads it)
+                for sub, k in zip(subs, kept) for owner, d in sub for die in owner.dice(d)]
 
     def dice_json(self, data: Any, dropped: bool = False) -> str:
         subs, _, kept = data
