@@ -392,17 +392,14 @@ def test_build_dense_sparse_and_rational():
     assert isinstance(_exact.build([(0, 0.5), (1023, 0.5)]), PMF)
     assert isinstance(_exact.build([]), PMF)
     assert len(sparse) == 2 and _exact.size(sparse) == 2 and _exact.size(dense) == 3  # a dense array 1..3
-    assert sparse.mass == 1.0 and sparse.mean() == 512.0
     assert repr(rational) == "RationalPMF({Fraction(1, 2): 0.5, 2: 0.5})"
-    half = _exact.RationalPMF({1: 0.25, 3: 0.25})
-    assert half.mass == 0.5 and half.mean() == 2.0  # the mean of what is there, normalised
 
 
 def test_combine_and_apply(monkeypatch):
     a = _exact.build([(1, 0.5), (2, 0.5)])
     b = _exact.build([(Fraction(1, 2), 0.5), (Fraction(3, 2), 0.5)])
     got = _exact.combine(a, b, lambda x, y: x + y)
-    assert dict(_exact.pairs(got)) == {Fraction(3, 2): 0.25, Fraction(5, 2): 0.5, Fraction(7, 2): 0.25}
+    assert dict(got.items()) == {Fraction(3, 2): 0.25, Fraction(5, 2): 0.5, Fraction(7, 2): 0.25}
     assert dict(_exact.combine(a, a, lambda x, y: x * y).items()) == {1: 0.25, 2: 0.5, 4: 0.25}
     import numpy as np
 

@@ -18,7 +18,7 @@ from diceengine.lazy import np
 from diceengine.pmf import PMF
 
 __all__ = ["MAX_PAIRS", "DecimalValue", "Exact", "RationalPMF", "apply", "build", "column", "combine", "normal",
-           "pairs", "show"]
+           "show"]
 
 #: most pairs of outcomes one exact operation may enumerate
 MAX_PAIRS = 4_000_000
@@ -34,13 +34,6 @@ class RationalPMF:
 
     def items(self) -> list[tuple[Any, float]]:
         return sorted(self.table.items())
-
-    @property
-    def mass(self) -> float:
-        return float(sum(self.table.values()))
-
-    def mean(self) -> float:
-        return float(sum(float(v) * p for v, p in self.table.items()) / self.mass)
 
     def __len__(self) -> int:
         return len(self.table)
@@ -117,11 +110,6 @@ def column(values: list[Any]) -> np.ndarray:
     return out
 
 
-def pairs(x: Exact) -> list[tuple[Any, float]]:
-    """``(value, probability)`` of every value with positive probability."""
-    return x.items()
-
-
 def size(x: Exact) -> int:
     return len(x.p) if isinstance(x, PMF) else len(x.table)
 
@@ -150,12 +138,12 @@ def combine(a: Exact, b: Exact, fn: Callable[[Any, Any], Any],
     if vectorised is not None and isinstance(a, PMF) and isinstance(b, PMF):
         return a.combine(b, vectorised)
     out: list[tuple[Any, float]] = []
-    for x, p in pairs(a):
-        for y, q in pairs(b):
+    for x, p in a.items():
+        for y, q in b.items():
             out.append((fn(x, y), p * q))
     return build(out)
 
 
 def apply(a: Exact, fn: Callable[[Any], Any]) -> Exact:
     """The distribution of ``fn(X)``."""
-    return build((fn(x), p) for x, p in pairs(a))
+    return build((fn(x), p) for x, p in a.items())

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -17,7 +19,6 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, _check_support, convolve_cost
 
 from ..exact import apply, close, combine, normal
-from ..exact import pairs as exact_pairs
 from ..expressions import Call
 from .base import Context, Evaluator, _as_array, _dense_enough, _pairs_cost, _span, snap, snapped_difference
 from .intervals import binary_interval
@@ -46,17 +47,23 @@ def _pow(x: Any, y: Any, exact_division: bool) -> Any:
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": operator.eq, "=": operator.eq, "!=": operator.ne, "<>": operator.ne,
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
-#: the numpy function of each comparison, by name (numpy is imported by samples and exact odds only)
-_NP_COMPARE = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal", "<": "less",
-               "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
-
-
 #: ``+ - *`` of whole numbers
-_WHOLE: dict[str, Callable[[Any, Any], Any]] = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
-                                               "*": lambda a, b: a * b}
+_WHOLE: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+#: the numpy function of each operator on whole numbers, by name (numpy is imported by samples and exact odds only)
+_NP = {"==": "equal", "=": "equal", "!=": "not_equal", "<>": "not_equal", "<": "less", "<=": "less_equal",
+       ">": "greater", ">=": "greater_equal", "+": "add", "-": "subtract", "*": "multiply", "//": "floor_divide",
+       "/": "floor_divide", "%": "mod"}
+
+
+def _whole_arrays(op: str) -> Callable[[Any, Any], Any]:
+    """``op`` on arrays of whole numbers (``/`` dividing to the floor), a comparison giving 0 or 1."""
+    fn = getattr(np, _NP[op])
+    if op in _COMPARE:
+        return lambda x, y: fn(x, y).astype(np.int64)
+    return fn  # type: ignore[no-any-return]
 
 
 class Binary(Evaluator):
@@ -81,15 +88,18 @@ class Binary(Evaluator):
         else:
             self.rational = left.rational or right.rational
         self.fn = self._function()
-        self._format: str | None = None
+        mine = self.prec  # whether each operand is written in parentheses, and the text's format ("{} + {}")
+        self.parens = (left.prec < mine or (op == "^" and left.prec == mine),
+                       right.prec < mine or (right.prec == mine and op in ("-", "/", "//", "%")))
+        self._format = ("({}) " if self.parens[0] else "{} ") + op + (" ({})" if self.parens[1] else " {}")
 
     def _error(self, message: str, kind: type = DiceValueError) -> DiceError:
         return kind(message, self.expression, self.node.pos)
 
     def _function(self) -> Callable[[Any, Any], Any]:
         op = self.op
-        if self.rational and op in ("+", "-", "*"):  # 1/2 + 1/2 is the int 1, as every other exact value
-            arithmetic = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
+        if self.rational and op in _WHOLE:  # 1/2 + 1/2 is the int 1, as every other exact value
+            arithmetic = _WHOLE[op]
             return lambda a, b: normal(arithmetic(a, b))
         if op in _WHOLE:  # shared by every node (nothing of this one held)
             return _WHOLE[op]
@@ -142,33 +152,21 @@ class Binary(Evaluator):
         a = self.left.sample(n, gen)
         b = self.right.sample(n, gen)
         op = self.op
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
-        fractions = self.left.rational or self.right.rational
-        if op in _NP_COMPARE:
-            compare = getattr(np, _NP_COMPARE[op])
-            if fractions:  # equal up to float rounding: equal (the exact odds compare fractions)
-                return compare(snapped_difference(a, b), 0.0).astype(np.int64)
-            return compare(a, b).astype(np.int64)
         if op in ("/", "//", "%") and np.any(np.asarray(b) == 0):
             raise self._error("division by zero")
         if op == "/" and self.exact_division:
             return np.true_divide(a, b)
-        if op in ("/", "//"):
-            if fractions:
-                return np.floor(snap(np.true_divide(a, b))).astype(np.int64)
-            return np.floor_divide(a, b)
-        if op == "%":
-            if fractions:  # a - b * floor(a / b), the quotient read as the exact one
-                x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-                rest = x - y * np.floor(snap(x / y))
-                return np.where(snapped_difference(rest, 0.0) == 0.0, 0.0, rest)
-            return np.mod(a, b)
-        return _pairwise(a, b, self.fn, n, self.rational)
+        if op == "^":
+            return _pairwise(a, b, self.fn, n, self.rational)
+        if op in _WHOLE or not (self.left.rational or self.right.rational):
+            return _whole_arrays(op)(a, b)
+        if op in _COMPARE:  # equal up to float rounding: equal (the exact odds compare fractions)
+            return _whole_arrays(op)(snapped_difference(a, b), 0.0)
+        if op == "%":  # a - b * floor(a / b), the quotient read as the exact one
+            x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+            rest = x - y * np.floor(snap(x / y))
+            return np.where(snapped_difference(rest, 0.0) == 0.0, 0.0, rest)
+        return np.floor(snap(np.true_divide(a, b))).astype(np.int64)
 
     def exact(self) -> Any:
         a, b, op = self.left.exact(), self.right.exact(), self.op
@@ -182,48 +180,30 @@ class Binary(Evaluator):
             if len(b.p) == 1:
                 return a.map(lambda v: v * b.offset)
             return a.combine(b, np.multiply)
-        if op in ("/", "//", "%") and any(v == 0 for v, _ in exact_pairs(b)):
+        if op in ("/", "//", "%") and any(v == 0 for v, _ in b.items()):
             raise self._error("division by zero is possible")
-        vectorised: Any = None
-        if op in _NP_COMPARE:
-            compare = getattr(np, _NP_COMPARE[op])
-            vectorised = lambda x, y: compare(x, y).astype(np.int64)
-        elif op == "//" or (op == "/" and not self.exact_division):
-            vectorised = np.floor_divide
-        elif op == "%":
-            vectorised = np.mod
-        with np.errstate(divide="ignore"):
-            return combine(a, b, self.fn, vectorised)
-
-    def _text_format(self) -> str:
-        """``"{} + {}"``, with parentheses where the operands need them (they depend on the tree only)."""
-        if self._format is None:
-            mine, left, right = self.prec, self.left, self.right
-            lp = left.prec < mine or (self.op == "^" and left.prec == mine)
-            rp = right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%"))
-            self._format = ("({}) " if lp else "{} ") + self.op + (" ({})" if rp else " {}")
-        return self._format
+        whole = op not in _WHOLE and op != "^" and not (op == "/" and self.exact_division)
+        with np.errstate(divide="ignore"):  # (a product too sparse for an array: a table, pair by pair)
+            return combine(a, b, self.fn, _whole_arrays(op) if whole else None)
 
     def render(self, records: Iterator[Any]) -> str:
-        return (self._format or self._text_format()).format(self.left.render(records), self.right.render(records))
+        return self._format.format(self.left.render(records), self.right.render(records))
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         left, right = self.left.template(), self.right.template()
         if left is None or right is None:
             return None
-        return self._text_format().format(left[0], right[0]), left[1] + right[1]
+        return self._format.format(left[0], right[0]), left[1] + right[1]
 
     def parts(self, records: Iterator[Any], out: list[Part]) -> None:
-        mine, left, right = self.prec, self.left, self.right
-        left.wrapped(records, out, left.prec < mine or (self.op == "^" and left.prec == mine))
+        self.left.wrapped(records, out, self.parens[0])
         out.append(f" {self.op} ")
-        right.wrapped(records, out, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        self.right.wrapped(records, out, self.parens[1])
 
     def writer(self, text: Callable[[Any], str]) -> Callable[[Iterator[Any]], str]:
-        mine, left, right = self.prec, self.left, self.right
-        a = left.wrapped_writer(text, left.prec < mine or (self.op == "^" and left.prec == mine))
+        a = self.left.wrapped_writer(text, self.parens[0])
         op = text(f" {self.op} ")
-        b = right.wrapped_writer(text, right.prec < mine or (right.prec == mine and self.op in ("-", "/", "//", "%")))
+        b = self.right.wrapped_writer(text, self.parens[1])
         return lambda records: a(records) + op + b(records)
 
     def truncated(self) -> float:
@@ -383,9 +363,9 @@ class Function(Evaluator):
             except DiceError as err:
                 raise err.at(self.expression, self.node.pos) from None
         if name == "min":
-            return _reduce(np.minimum, values)
+            return functools.reduce(np.minimum, values)
         if name == "max":
-            return _reduce(np.maximum, values)
+            return functools.reduce(np.maximum, values)
         v = values[0]
         if name == "abs":
             return np.abs(v)
@@ -405,10 +385,7 @@ class Function(Evaluator):
         if self.name in ("min", "max"):
             vec = np.minimum if self.name == "min" else np.maximum
             pick = min if self.name == "min" else max
-            out = dists[0]
-            for d in dists[1:]:
-                out = combine(out, d, lambda x, y: pick(x, y), vec)
-            return out
+            return functools.reduce(lambda out, d: combine(out, d, pick, vec), dists)
         return apply(dists[0], self.fn)
 
     def render(self, records: Iterator[Any]) -> str:
@@ -440,7 +417,7 @@ class Function(Evaluator):
         if self.name in REAL_FUNCTIONS:
             if self._bounds is None:
                 def support() -> list[Any]:
-                    return [v for v, _ in exact_pairs(self.args[0].exact())]
+                    return [v for v, _ in self.args[0].exact().items()]
                 try:
                     lo, hi = real_bounds(self.name, ranges, support, not self.args[0].rational)
                 except DiceError as err:
@@ -455,10 +432,3 @@ class Function(Evaluator):
         if self.name == "abs":
             return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
         return math.floor(lo), math.ceil(hi)
-
-
-def _reduce(fn: Any, values: list[Any]) -> Any:
-    out = values[0]
-    for v in values[1:]:
-        out = fn(out, v)
-    return out

@@ -206,6 +206,11 @@ def fill(cut: Pieces | None, otherwise: Callable[[list], str]) -> Callable[[list
     return many
 
 
+def record_dice(records: list) -> list[Die]:
+    """The dice of ``(owner, data)`` records, in their order (each owner explains its own)."""
+    return [die for owner, data in records for die in owner.dice(data)]
+
+
 def _span(lo: Any, hi: Any) -> int:
     return int(math.ceil(hi) - math.floor(lo)) + 1
 

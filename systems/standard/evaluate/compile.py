@@ -88,24 +88,22 @@ def _one_roll(node: Group, ctx: Context) -> Evaluator | None:
         return None  # no dice: the item is kept or dropped whole ("(1)k2" is 0 in d20)
     keeps = [m for m in node.modifiers if isinstance(m, Keep)]
     rest = tuple(m for m in node.modifiers if not isinstance(m, Keep))
-    pooled_item = pooled(node, node.exprs[0], keeps, ctx, compile_node) if node.brace and len(found) > 1 else None
-    if pooled_item is not None:  # {4d10+5d6}k2: the two highest of the nine dice (rpg-dice-roller, Roll20)
-        if not rest:
-            return pooled_item
-        return GroupEval([pooled_item], dataclasses.replace(node, items=[node.exprs[0], *rest]), ctx)
-    if len(found) > 1 or found[0] is _OPAQUE:
+    item: Evaluator | None = None
+    if node.brace and len(found) > 1:  # {4d10+5d6}k2: the two highest of the nine dice (rpg-dice-roller, Roll20)
+        item = pooled(node, node.exprs[0], keeps, ctx, compile_node)
+    if item is None and (len(found) > 1 or found[0] is _OPAQUE):
         raise DiceValueError(N_("keep / drop on a group holding one expression rank the dice of its dice terms when "
                                 "they have no modifiers ({4d10+5d6}k2): this one holds other dice (write the keep / "
                                 "drop on a dice term, or list the items: {4d6, 2d8}kh1)"),
                              ctx.expression,
                              keeps[0].pos or 0)
-    pushed = ctx.pushed.setdefault(id(found[0]), [])
-    pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
-    item = compile_node(node.exprs[0], ctx)
+    if item is None:  # its keep / drop pushed down to its one dice term
+        pushed = ctx.pushed.setdefault(id(found[0]), [])
+        pushed.append(tuple(dataclasses.replace(k, fresh=i == 0) for i, k in enumerate(keeps)))
+        item = compile_node(node.exprs[0], ctx)
     if not rest:
         return item
-    plain = dataclasses.replace(node, items=[node.exprs[0], *rest])
-    return GroupEval([item], plain, ctx)
+    return GroupEval([item], dataclasses.replace(node, items=[node.exprs[0], *rest]), ctx)
 
 
 def _with_pushed(node: Dice, ctx: Context) -> Dice:

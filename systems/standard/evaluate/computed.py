@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,10 +15,9 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF
 from diceengine.rolls import Die
 
-from ..exact import pairs as exact_pairs
 from ..nodes import Dice
 from ..term import DiceTerm
-from .base import Context, Evaluator, _as_array, _span
+from .base import Context, Evaluator, _as_array, _span, record_dice
 from .terms import compile_term, sides_text
 
 #: most (count, sides) pairs the exact odds of computed dice may mix
@@ -38,8 +38,8 @@ class ComputedDice(Evaluator):
             if part is not None and part.rational:
                 raise DiceValueError(N_("a number of dice or of sides must be a whole number"), ctx.expression,
                                      node.pos or 0)
-        self.counts = exact_pairs(count.exact()) if count is not None else [(node.count or 1, 1.0)]
-        self.sides_values = exact_pairs(sides.exact()) if sides is not None else [(node.sides, 1.0)]
+        self.counts = count.exact().items() if count is not None else [(node.count or 1, 1.0)]
+        self.sides_values = sides.exact().items() if sides is not None else [(node.sides, 1.0)]
         if len(self.counts) * len(self.sides_values) > MAX_COMPUTED_PAIRS:
             raise DiceLimitError(N_("too many possible dice for this computed term"), ctx.expression, node.pos or 0)
         most = max(c for c, _ in self.counts)
@@ -58,6 +58,10 @@ class ComputedDice(Evaluator):
             found = self._terms[(c, s)] = compile_term(self.node, self.expression, c, s, self.label, self.dialect,
                                                          self.explosions)
         return found
+
+    def terms(self) -> list[tuple[DiceTerm, float]]:
+        """Each term the count and the sides can make, with its probability."""
+        return [(self.term(c, s), p * q) for c, p in self.counts for s, q in self.sides_values]
 
     def roller(self) -> Any:
         cr = self.count.roller() if self.count is not None else (self.node.count or 1)
@@ -91,13 +95,7 @@ class ComputedDice(Evaluator):
         return out
 
     def exact(self) -> Any:
-        out: PMF | None = None
-        for c, p in self.counts:
-            for s, q in self.sides_values:
-                part = self.term(c, s).pmf().scale_mass(p * q)
-                out = part if out is None else out.mix(part)
-        assert out is not None
-        return out
+        return functools.reduce(PMF.mix, [term.pmf().scale_mass(w) for term, w in self.terms()])
 
     def render(self, records: Iterator[Any]) -> str:
         _, (sub, inner) = next(records)
@@ -125,10 +123,7 @@ class ComputedDice(Evaluator):
 
     def dice(self, data: Any) -> list[Die]:
         sub, inner = data
-        out = []
-        for owner, d in sub + inner:
-            out.extend(owner.dice(d))
-        return out
+        return record_dice(sub + inner)
 
     def exact_cost(self) -> tuple[Cost, int, int]:
         cost = Cost()
@@ -137,23 +132,14 @@ class ComputedDice(Evaluator):
         if self.sides is not None:
             cost = cost + self.sides.exact_cost()[0]
         lo, hi = self.bounds()
-        for c, _ in self.counts:
-            for sv, _ in self.sides_values:
-                term_cost = self.term(c, sv).exact_cost()[0]
-                cost = cost + term_cost + Cost(_span(lo, hi), _span(lo, hi))
+        for term, _ in self.terms():
+            cost = cost + term.exact_cost()[0] + Cost(_span(lo, hi), _span(lo, hi))
         return cost, lo, hi
 
     def bounds(self) -> tuple[Any, Any]:
-        lo = hi = 0
-        for c, _ in self.counts:
-            for sv, _ in self.sides_values:
-                t_lo, t_hi = self.term(c, sv).bounds()
-                lo, hi = min(lo, t_lo), max(hi, t_hi)
+        ranges = [term.bounds() for term, _ in self.terms()]
+        lo, hi = min(0, *(r[0] for r in ranges)), max(0, *(r[1] for r in ranges))
         return check_interval(lo, hi, self.expression, self.node.pos)
 
     def truncated(self) -> float:
-        worst = 0.0
-        for c, _ in self.counts:
-            for s, _ in self.sides_values:
-                worst = max(worst, self.term(c, s).truncated_mass())
-        return worst
+        return max(0.0, *(term.truncated_mass() for term, _ in self.terms()))

@@ -12,11 +12,10 @@ from diceengine.lazy import np
 from diceengine.limits import NUMPY_CALL, PYTHON_STEP, Cost
 
 from ..exact import build, normal
-from ..exact import pairs as exact_pairs
 from ..expressions import Group
 from .base import Context, Evaluator, _as_array, _span
 from .groups import GroupEval
-from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED
+from .leaves import COSTING_GIVEN, CRITICALS_GIVEN, CRITICALS_SAMPLED, Marked
 
 
 def conditioned(node: Evaluator, marked: list[Any]) -> Iterator[tuple[int, int, float, Any]]:
@@ -56,7 +55,7 @@ def conditioned_cost(node: Evaluator, marked: list[Any]) -> tuple[Cost, int, Any
     return cost + Cost(given.work * combos + combos * NUMPY_CALL, given.cells), combos, lo, hi
 
 
-class CriticalGroup(GroupEval):
+class CriticalGroup(Marked, GroupEval):
     """A group or set that keeps or drops, with critical marks inside whose counts the outcome gives: the
     marked dice of the items it keeps (a roll's :meth:`GroupEval._kept`, ties included: a stable sort).
 
@@ -104,13 +103,13 @@ class CriticalGroup(GroupEval):
         for item, marked in zip(self.items, self.item_marks):
             table: dict[tuple[Any, int, int], float] = {}
             for cs, cf, w, exact in conditioned(item, marked):
-                for v, q in exact_pairs(exact):
+                for v, q in exact.items():
                     table[(v, cs, cf)] = table.get((v, cs, cf), 0.0) + w * q
             rows_of.append([(row, q) for row, q in table.items() if q > 0])
         if self._one_kept():
             found: dict[tuple[int, int], list[tuple[Any, float]]] = {}
             for (v, cs, cf), p in self._one_kept_rows(rows_of):
-                found.setdefault((cs, cf), []).append((v if self.success is None else self._score(v), p))
+                found.setdefault((cs, cf), []).append((self._as_counted(v), p))
             return self._joint_of(found)
         by_value = self.selection is not None and self.selection.by_value
         trim: Callable[[list], list] = lambda new: new
@@ -122,8 +121,7 @@ class CriticalGroup(GroupEval):
             if by_value:  # each item kept by its own value: the sums followed
                 total, cs, cf = state or (0, 0, 0)
                 if self.selection.keeps_value(row[0]):  # type: ignore[union-attr]
-                    v = row[0] if self.success is None else self._score(row[0])
-                    total, cs, cf = total + v, cs + row[1], cf + row[2]
+                    total, cs, cf = total + self._as_counted(row[0]), cs + row[1], cf + row[2]
                 return total, cs, cf
             # after the values equal or lower: the roll's stable sort ranks the later item higher
             at = bisect.bisect_right([r[0] for r in state], row[0])
@@ -140,8 +138,7 @@ class CriticalGroup(GroupEval):
                     kept_rows = [r for r, k in zip(state, self.selection.kept(values)) if k]
                 else:  # the window's ranks among those followed (all without a window)
                     kept_rows = list(kept_of(state))
-                scores = [r[0] if self.success is None else self._score(r[0]) for r in kept_rows]
-                total = sum(scores)
+                total = self._counted(r[0] for r in kept_rows)
                 if self.rational:
                     total = normal(total)
                 cs, cf = sum(r[1] for r in kept_rows), sum(r[2] for r in kept_rows)
@@ -195,18 +192,6 @@ class CriticalGroup(GroupEval):
                 if w > 0:
                     out.append((row, w))
         return out
-
-    def exact(self) -> Any:
-        given = CRITICALS_GIVEN.get()
-        if given is None or id(self) not in given:
-            return super().exact()
-        return self.joint()[given[id(self)]][1]
-
-    def exact_cost(self) -> tuple[Cost, int, int]:
-        cost, lo, hi = super().exact_cost()
-        if COSTING_GIVEN.get():
-            return Cost(_span(lo, hi), _span(lo, hi)), lo, hi
-        return cost, lo, hi
 
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""

@@ -19,12 +19,13 @@ from diceengine.parts import Part
 from diceengine.pmf import PMF, convolve_cost
 from diceengine.rolls import Die
 
-from ..exact import MAX_PAIRS, build, combine, normal, pairs, show
+from ..exact import MAX_PAIRS, build, combine, normal, show
 from ..expressions import Group
+from ..modifiers import written
 from ..modifiers.dice import keep_rule
 from ..nodes import Compare, CountFailures, CountSuccesses, Keep, Sort
 from .base import INT_TEXT as ints
-from .base import Context, Evaluator, _as_array, _span, snap
+from .base import Context, Evaluator, _as_array, _span, record_dice, snap
 
 
 def _braces(text: str) -> str:
@@ -63,11 +64,7 @@ class LabelledGroup(Evaluator):
     def render(self, records: Iterator[Any]) -> str:
         if self.constant:
             return f"{self.inner.render(records)} ({self.label})"
-        _, sub = next(records)
-        inner = self.inner.render_list(sub)
-        if self.inner.prec < 9:
-            inner = f"({inner})"
-        return f"{inner} ({self.label})"
+        return self.list_writer()([next(records)])
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         inner = self.inner.template() if self.constant else None
@@ -91,11 +88,7 @@ class LabelledGroup(Evaluator):
         out.append(f" ({self.label})")
 
     def dice(self, data: Any) -> list[Die]:
-        out = []
-        for owner, d in data:
-            for die in owner.dice(d):
-                out.append(die if die.label else die._replace(label=self.label))
-        return out
+        return [die if die.label else die._replace(label=self.label) for die in record_dice(data)]
 
     def truncated(self) -> float:
         return self.inner.truncated()
@@ -131,7 +124,7 @@ class GroupEval(Evaluator):
         self.dice_count = sum(i.dice_count for i in items)
         self.open, self.close = ("{", "}") if node.brace else ("(", ")")
         self.shows_value = [callable(i.roller()) for i in items]
-        self.suffix = "".join(_modifier_text(m) for m in node.modifiers)
+        self.suffix = "".join(written(m) for m in node.modifiers)
 
     def _score(self, v: Any) -> int:
         if self.success.test(v):  # type: ignore[union-attr]
@@ -159,10 +152,8 @@ class GroupEval(Evaluator):
                 subs.append(sub)
             kept = self._kept(values)
             rec.append((self, (subs, values, kept)))
-            if self.success is None:
-                total = sum(v for v, k in zip(values, kept) if k)
-                return normal(total) if self.rational else total
-            return sum(self._score(v) for v, k in zip(values, kept) if k)
+            total = self._counted([v for v, k in zip(values, kept) if k])
+            return normal(total) if self.rational else total
         return roll
 
     def sample(self, n: int, gen: np.random.Generator) -> Any:
@@ -185,67 +176,40 @@ class GroupEval(Evaluator):
         """The group's value of each row of its items' values."""
         if any(i.rational for i in self.items):  # sampled fractions compared as the exact ones (base.snap)
             values = snap(values)
-        if self.selection is not None:
-            kept = self.selection.mask(values)
-            if self.success is None:
-                return np.where(kept, values, 0).sum(axis=1)
+        kept = self.selection.mask(values) if self.selection is not None else None
+        if self.window is not None:
+            a, b = self.window
+            values = np.sort(values, axis=1)[:, a:b]
+        if self.success is not None:
             hit = self.success.test(values)
             score = hit.astype(np.int64)
             if self.failure is not None:
                 score -= self.failure.test(values) & ~hit
-            return np.where(kept, score, 0).sum(axis=1)
-        if self.window is not None:
-            a, b = self.window
-            values = np.sort(values, axis=1)[:, a:b]
-        if self.success is None:
-            return values.sum(axis=1)
-        hit = self.success.test(values)
-        score = hit.astype(np.int64)
-        if self.failure is not None:
-            score -= self.failure.test(values) & ~hit
-        return score.sum(axis=1)
+            values = score
+        return (values if kept is None else np.where(kept, values, 0)).sum(axis=1)
 
     def exact(self) -> Any:
         dists = [i.exact() for i in self.items]
         m = len(dists)
         if self.selection is not None and not self.selection.by_value:
             return self._selected_exact(dists)
-        if self.selection is not None:
-            keeps = self.selection.keeps_value
-            if self.success is None:
-                dists = [build((v if keeps(v) else 0, p) for v, p in pairs(d)) for d in dists]
-            else:  # score each value here; the sum below counts the scores
-                dists = [build((self._score(v) if keeps(v) else 0, p) for v, p in pairs(d))
-                         for d in dists]
-                total = dists[0]
-                for d in dists[1:]:
-                    total = combine(total, d, lambda x, y: x + y, np.add)
-                return total
-        if self.window is None or self.window == (0, m):
-            if self.success is None:
-                total = dists[0]
-                for d in dists[1:]:
-                    if isinstance(total, PMF) and isinstance(d, PMF):
-                        total = total + d
-                    else:
-                        total = combine(total, d, lambda x, y: x + y)
-                return total
-            score = PMF.point(0)
-            for d in dists:
-                part = build((self._score(v), p) for v, p in pairs(d))
-                assert isinstance(part, PMF)
-                score = score + part
-            return score
-        trim, kept_of = self._window_followed(m)
-        states = self._sorted_values(dists, trim)
-        out: list[tuple[Any, float]] = []
-        for state, p in states.items():
-            kept = kept_of(state)
-            if self.success is None:
-                out.append((sum(kept), p))
-            else:
-                out.append((sum(self._score(v) for v in kept), p))
-        return build(out)
+        if self.window not in (None, (0, m)):
+            trim, kept_of = self._window_followed(m)
+            states = self._sorted_values(dists, trim)
+            return build([(self._counted(kept_of(state)), p) for state, p in states.items()])
+        keeps = self.selection.keeps_value if self.selection is not None else None
+        if keeps is not None or self.success is not None:  # each item's value as the sum counts it
+            counted = self._as_counted
+            dists = [build((counted(v) if keeps is None or keeps(v) else 0, p) for v, p in d.items()) for d in dists]
+        return _sum(dists)
+
+    def _as_counted(self, v: Any) -> Any:
+        """What an item's value adds to the group's: itself, or its score with a success count."""
+        return v if self.success is None else self._score(v)
+
+    def _counted(self, kept: Iterable[Any]) -> Any:
+        """The group's value of the items' values it keeps: their sum, or their scores' with a success count."""
+        return sum(kept) if self.success is None else sum(map(self._score, kept))
 
     def _window_followed(self, m: int) -> tuple[Callable[[list], list], Callable[[Sequence], Sequence]]:
         """For the keep / drop window of ``m`` items: ``(trim, kept)``: ``trim`` keeps of the values sorted so far
@@ -277,7 +241,7 @@ class GroupEval(Evaluator):
     def _sorted_values(self, dists: list[Any], trim: Callable[[list], list]) -> dict[tuple, float]:
         """The distribution of the items' values in order, item by item, ``trim`` keeping after each item
         only the values the keep / drop can still need."""
-        return self._followed((pairs(d) for d in dists), lambda state, v: tuple(trim(sorted(state + (v,)))))
+        return self._followed((d.items() for d in dists), lambda state, v: tuple(trim(sorted(state + (v,)))))
 
     def _selected_exact(self, dists: list[Any]) -> Any:
         """Exact odds of d20's keep / drop mixing ranks (:mod:`..selection`): the sorted values followed item by
@@ -288,24 +252,11 @@ class GroupEval(Evaluator):
         for state, p in states.items():
             counts = sorted(Counter(state).items())
             kept = [v for (v, _), k in zip(counts, self.selection.kept_counts(counts)) for _ in range(k)]
-            out.append((sum(kept) if self.success is None else sum(self._score(v) for v in kept), p))
+            out.append((self._counted(kept), p))
         return build(out)
 
     def render(self, records: Iterator[Any]) -> str:
-        _, (subs, values, kept) = next(records)
-        parts = []
-        for item, sub, value, k, shows in zip(self.items, subs, values, kept, self.shows_value):
-            text = item.render_list(sub)
-            if shows:
-                text += f" = {show(value)}"
-            if self.success is not None and k:
-                score = self._score(value)
-                text += "*" * max(score, 0) + "_" * max(-score, 0)
-            parts.append(text if k else f"~{text}~")
-        if self.sort is not None:
-            order = sorted(range(len(parts)), key=values.__getitem__, reverse=self.sort == "sd")
-            parts = [parts[i] for i in order]
-        return self.open + ", ".join(parts) + self.close + self.suffix
+        return self.list_writer()([next(records)])
 
     def template(self) -> tuple[str, list[Callable[[Any], str]]] | None:
         return "{}", [self._writer()]
@@ -394,12 +345,8 @@ class GroupEval(Evaluator):
 
     def dice(self, data: Any) -> list[Die]:
         subs, _, kept = data
-        out = []
-        for sub, k in zip(subs, kept):
-            for owner, d in sub:
-                for die in owner.dice(d):
-                    out.append(die if k else die._replace(kept=False))
-        return out
+        return [die if k else die._replace(kept=False)  # (one comprehension: a marked plan's roll reads it)
+                for sub, k in zip(subs, kept) for owner, d in sub for die in owner.dice(d)]
 
     def dice_json(self, data: Any, dropped: bool = False) -> str:
         subs, _, kept = data
@@ -452,14 +399,9 @@ class GroupEval(Evaluator):
                               self.expression, None)
 
 
-
-def _modifier_text(m: Any) -> str:
-    if isinstance(m, Keep):
-        return m.text
-    if isinstance(m, CountSuccesses):
-        return str(m.compare)
-    if isinstance(m, CountFailures):
-        return "f" + str(m.compare)
-    if isinstance(m, Sort):
-        return m.kind
-    return ""
+def _sum(dists: list[Any]) -> Any:
+    """The distribution of the sum of independent values."""
+    total = dists[0]
+    for d in dists[1:]:
+        total = total + d if isinstance(total, PMF) and isinstance(d, PMF) else combine(total, d, lambda x, y: x + y)
+    return total

@@ -146,7 +146,27 @@ CRITICALS_SAMPLED: ContextVar[list[tuple[Any, Any]] | None] = ContextVar("sample
 COSTING_GIVEN: ContextVar[bool] = ContextVar("costing_given", default=False)
 
 
-class CriticalTerm(Term):
+class Marked(Evaluator):
+    """A node whose critical counts the outcome gives: ``exact`` is its distribution given the counts the plan is
+    computing (:data:`CRITICALS_GIVEN`, read from :meth:`joint`), and costs one pass over it then."""
+
+    def joint(self) -> dict[tuple[int, int], tuple[float, Any]]:
+        raise NotImplementedError
+
+    def exact(self) -> Any:
+        given = CRITICALS_GIVEN.get()
+        if given is None or id(self) not in given:
+            return super().exact()
+        return self.joint()[given[id(self)]][1]
+
+    def exact_cost(self) -> tuple[Cost, int, int]:
+        cost, lo, hi = super().exact_cost()
+        if COSTING_GIVEN.get():  # exact() hands out a distribution joint() computed
+            return Cost(hi - lo + 1, hi - lo + 1), lo, hi
+        return cost, lo, hi
+
+
+class CriticalTerm(Marked, Term):
     """A dice term with critical marks (``cs`` / ``cf``) whose counts the outcome gives (``critical_successes``,
     ``critical_failures``: the kept dice marked); inside a group that keeps or drops, the group counts those of
     the items it keeps (:class:`CriticalGroup`).
@@ -192,12 +212,6 @@ class CriticalTerm(Term):
             WORK.work += work
         return self._joint
 
-    def exact(self) -> Any:
-        given = CRITICALS_GIVEN.get()
-        if given is None or id(self) not in given:
-            return self.term.pmf()
-        return self.joint()[given[id(self)]][1]
-
     @property
     def marks(self) -> tuple[bool, bool]:
         """Whether it counts critical successes, critical failures."""
@@ -207,12 +221,6 @@ class CriticalTerm(Term):
         if self.term.spec.per_die:  # the mass joint() left out (every die ranked: remembered, not walked again)
             return self.tallied.truncated_mass()
         return self.term.truncated_mass()
-
-    def exact_cost(self) -> tuple[Cost, int, int]:
-        cost, lo, hi = self.term.exact_cost()
-        if COSTING_GIVEN.get():  # exact() hands out a distribution joint() computed
-            return Cost(hi - lo + 1, hi - lo + 1), lo, hi
-        return cost, lo, hi
 
     def joint_cost(self) -> tuple[Cost, int]:
         """What :meth:`joint` costs, and at most how many pairs of counts it has."""

@@ -96,9 +96,9 @@ def _die(sides_spec: Any, expression: str, pos: int) -> tuple[Any, str]:
 _SPEC_DEFAULTS = {f.name: f.default for f in fields(TermSpec) if f.init and f.default is not MISSING}
 _INIT_NAMES = {f.name for f in fields(TermSpec) if f.init}
 _INIT_FIELDS = len(_INIT_NAMES)
-#: the fields :func:`compile_term` gives a term with no modifier but keep / drop (:func:`plain_term`)
-_PLAIN = {**_SPEC_DEFAULTS, "selection": None, "each_die": False, "explode": None, "compound": False, "reroll": None,
-          "reroll_once": False, "success": None, "failure": None, "double": None, "label": None}
+#: the fields :func:`compile_term` gives a term with no modifier but keep / drop (:func:`plain_term`), its own aside
+_PLAIN = {"selection": None, "explode": None, "compound": False, "reroll": None, "reroll_once": False, "success": None,
+          "failure": None, "double": None}
 
 
 #: the fields of a term's spec its modifiers set, as they are without any (:func:`.modifiers.lower` sets the others)
@@ -124,16 +124,10 @@ def plain_term(node: Dice, count: int, sides: int, keeps: tuple, label: str | No
     """:func:`compile_term` of a dice node of whole ``count`` (0 to ``MAX_DICE``) and ``sides`` (1 to
     ``MAX_SIDES``) whose modifiers are only ``keeps``, keep / drop in Roll20's reading (no ``p``, no point): the
     same term, built without reading every other modifier (nothing of it can be refused)."""
-    spec = object.__new__(TermSpec)
-    held = spec.__dict__
-    held.update(_PLAIN)
-    held.update(node=node, text=_term_text(node, count, sides), count=count, faces=range(1, sides + 1),
-                kind=f"d{sides}", window=window_of(keeps, count), keeps=keeps, label=label,
-                each_die=explosions == "dice", reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1)))
-    if len(held) != _INIT_FIELDS:
-        raise TypeError(f"TermSpec fields: {sorted(set(held) ^ _INIT_NAMES)}")
-    spec.__post_init__()
-    return DiceTerm(spec)
+    return DiceTerm(new_spec(
+        **_PLAIN, node=node, text=_term_text(node, count, sides), count=count, faces=range(1, sides + 1),
+        kind=f"d{sides}", window=window_of(keeps, count), keeps=keeps, label=label, each_die=explosions == "dice",
+        reroll_cap=max(1, min(MAX_REROLLS, MAX_THROWS // max(1, count) - 1))))
 
 
 def decimal_scale(node: Dice) -> int:
