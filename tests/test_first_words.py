@@ -318,7 +318,7 @@ def test_the_words_import_nothing_from_the_expressions_nor_the_modifier_table():
 def _letter_modifiers() -> list[str]:
     from diceengine.systems.standard.modifiers import spellings
 
-    return [s for s in spellings() if len(s) > 1 and s.isalpha()]
+    return sorted(s for s in spellings() if len(s) > 1 and s.isalpha())  # a set: sorted, so every worker collects alike
 
 
 @pytest.mark.parametrize("letters", _letter_modifiers())
