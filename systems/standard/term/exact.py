@@ -143,11 +143,7 @@ class TermOdds:
             return self._chain_units(first)
         score_face = scorer(spec)
         _steps(len(first))
-        out: dict[tuple[int, int], float] = {}
-        for f, p in first.items():
-            key = (f, score_face(f))
-            out[key] = out.get(key, 0.0) + p
-        return out, 0.0
+        return {(f, score_face(f)): p for f, p in first.items()}, 0.0  # one unit a face
 
     def _chain_units(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
         """:meth:`_units` of an exploding die: its chains (:func:`~diceengine.algebra.chains.keyed_chains`), each
