@@ -8,6 +8,7 @@ term's exact odds its scores and marks; a roll's and a sample's throws are :func
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 
 from diceengine.errors import DiceLimitError, DiceValueError
 from diceengine.lazy import np
@@ -78,10 +79,7 @@ def _mixed(masses: list[Masses]) -> PMF:
     parts: list[PMF] = [part for part in masses if isinstance(part, PMF)]
     floats = [part for part in masses if isinstance(part, tuple)]
     if floats:  # added as Python floats first, one array for them all
-        found: dict[Key, Masses] = {}
-        for cells in floats:
-            _put(found, (), cells)
-        parts.append(_pmf(found[()]))
+        parts.append(_pmf(_added(floats)))
     parts = [part for part in parts if part.p.any()] or parts[:1]  # an empty part's offset means nothing
     if len(parts) == 1:
         return parts[0]
@@ -107,12 +105,21 @@ def _sum(masses: Masses, step: Masses, small: int) -> Masses:
     if isinstance(masses, PMF) or isinstance(step, PMF) or len(masses[1]) + len(step[1]) - 1 > small:
         return _pmf(masses) + _pmf(step)
     (oa, a), (ob, b) = masses, step
-    WORK.work += convolve_cost(len(a), len(b)).work
+    WORK.work += _convolve_work(len(a), len(b))
+    if len(b) == 1:  # a throw of one value: the chain's masses scaled
+        y = b[0]
+        return oa + ob, [x * y for x in a]
     out = [0.0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         for j, y in enumerate(b):
             out[i + j] += x * y
     return oa + ob, out
+
+
+@cache
+def _convolve_work(la: int, lb: int) -> float:
+    """The work :func:`~diceengine.pmf.convolve` counts for arrays of lengths ``la`` and ``lb``."""
+    return convolve_cost(la, lb).work
 
 
 def steps_of(values: np.ndarray, probs: np.ndarray, explodes: np.ndarray, deltas: np.ndarray | None = None) \
@@ -144,12 +151,19 @@ def _put(table: dict[Key, Masses], key: Key, masses: Masses) -> None:
     elif isinstance(found, PMF) or isinstance(masses, PMF):
         table[key] = _pmf(found).mix(_pmf(masses))
     else:
-        lo = min(found[0], masses[0])
-        out = [0.0] * (max(found[0] + len(found[1]), masses[0] + len(masses[1])) - lo)
-        for offset, cells in (found, masses):
-            for i, x in enumerate(cells, offset - lo):
-                out[i] += x
-        table[key] = lo, out
+        table[key] = _added([found, masses])
+
+
+def _added(parts: list[tuple[int, list[float]]]) -> tuple[int, list[float]]:
+    """Masses of Python floats added outcome by outcome, in one list (one pass: the parts of many rounds)."""
+    if len(parts) == 1:
+        return parts[0]
+    lo = min(offset for offset, _ in parts)
+    out = [0.0] * (max(offset + len(cells) for offset, cells in parts) - lo)
+    for offset, cells in parts:
+        for i, x in enumerate(cells, offset - lo):
+            out[i] += x
+    return lo, out
 
 
 def _plus(key: Key, delta: Key) -> Key:

@@ -4,7 +4,6 @@ exact odds follow, the range of the term's score (the engine's integer rule) and
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from diceengine.algebra.rerolls import expected_rerolls, reroll_masses
 from diceengine.lazy import np
@@ -31,16 +30,12 @@ def first_face(spec: TermSpec) -> dict[int, float]:
     if isinstance(faces, range):  # each face once
         if spec.reroll is None:
             return {f: 1 / s for f in faces}
-        if s > SMALL_SUPPORT:
-            values, probs = first_face_arrays(spec)
-            return {f: p for f, p in zip(values.tolist(), probs.tolist()) if p > 0}
-        shown: Any = faces
-        chances = [1 / s] * s
-    else:
-        shown = Counter(faces)
-        chances = [c / s for c in shown.values()]
-        if spec.reroll is None:
-            return dict(zip(shown, chances))
+        values, probs = first_face_arrays(spec)
+        return {f: p for f, p in zip(values.tolist(), probs.tolist()) if p > 0}
+    shown = Counter(faces)
+    chances = [c / s for c in shown.values()]
+    if spec.reroll is None:
+        return dict(zip(shown, chances))
     test = spec.reroll.test
     probs = reroll_masses(chances, [bool(test(f)) for f in shown], _depth(spec))
     return {f: p for f, p in zip(shown, probs) if p > 0}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 from diceengine.errors import DiceLimitError
@@ -17,7 +16,7 @@ from diceengine.pmf import PMF, WORK
 from ..nodes import Keep
 from .chains import chain_depth, chain_tolerance, first_face, kept_units
 from .faces import window_of
-from .scores import score_of
+from .scores import scorer
 from .spec import TermSpec
 
 #: most states the exact odds of unique dice, or of dice ranked one by one, may follow
@@ -157,7 +156,7 @@ class EachDie:
 
     def _mix(self, throws: _Throws, states: dict[_EachKey, Any]) -> PMF:
         """The kept score of every state of :meth:`pmf` mixed, each with its mass."""
-        score = _scorer(self.spec)
+        score = scorer(self.spec)
         out = PMF.point(0, 0.0)
         for state, m in states.items():
             minus, value = self.kept(throws.mode, state, score)
@@ -190,7 +189,7 @@ class EachDie:
         """What a die showing a face adds to the sum :meth:`pmf` follows (when it follows one)."""
         spec = self.spec
         keeps = spec.selection.keeps_value if spec.selection is not None else None
-        score = _scorer(spec)
+        score = scorer(spec)
         chosen = self.union_values()
 
         def gain(v: int) -> int:
@@ -261,17 +260,18 @@ class EachDie:
 
 
 _Ranges = dict[_EachKey, tuple[int, int]]  # a state's sum array in :meth:`EachDie.shape`: [lo, hi) (one cell: no sum)
-
-
-def _scorer(spec: TermSpec) -> Callable[[int], int]:
-    """A face's score: the face itself, or its count (:func:`.scores.score_of`)."""
-    return (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
+_Parts = dict[_EachKey, list[tuple[int, float, Any]]]  # the parts of states (:meth:`_Dice.throw`)
 
 
 def _put(target: _Ranges, key: _EachKey, lo: int, hi: int) -> None:
     """``target[key]`` widened to ``[lo, hi)``."""
     had = target.get(key)
     target[key] = (lo, hi) if had is None else (min(had[0], lo), max(had[1], hi))
+
+
+def _range(parts: list[tuple[int, float, Any]]) -> tuple[int, int]:
+    """The range of sums a state's parts (:meth:`_Dice.throw` on ranges) reach."""
+    return min(d + lo for d, _, (lo, _) in parts), max(d + hi for d, _, (_, hi) in parts)
 
 
 def _levels(spec: TermSpec, first: dict[int, float]) -> int:
@@ -288,22 +288,30 @@ def _levels(spec: TermSpec, first: dict[int, float]) -> int:
     return levels
 
 
+#: a face of a throw: (the value recorded, what it adds to the sum followed, whether the chain goes on, its chance)
+_Face = tuple[int, int, bool, float]
+
+
 class _Dice:
     """What :meth:`EachDie.shape` and :meth:`EachDie.pmf` both follow: the keep / drop's mode, the state after a face
     (``add``, remembered in ``moves``: the same moves come back die after die), what a face adds to the sum followed
-    (``gain``, when ``need_total``) and the chances of a die's first face."""
+    (``gain``, when ``need_total``), the faces of a die's first throw and of an added one, and a throw of every
+    chain going (:meth:`throw`), whose parts the shape reads as ranges and the odds as masses."""
 
-    __slots__ = ("add", "first_faces", "gain", "high", "low", "mode", "moves", "need_total", "pen", "spec")
+    __slots__ = ("add", "first", "first_faces", "gain", "high", "later", "low", "mode", "moves", "need_total", "spec")
 
     def __init__(self, each: EachDie) -> None:
         self.spec = spec = each.spec
         self.mode, self.low, self.high = each.mode()
         self.add = each.add(self.mode, self.low, self.high)
         self.need_total = each.total(self.mode)
-        self.gain = each.gain(self.mode)
-        self.pen = int(spec.penetrate)
+        self.gain = gain = each.gain(self.mode)
         self.first_faces = first_face(spec)
         self.moves: dict[tuple[_EachKey, int], _EachKey] = each._moves or {}
+        test, need, pen = spec.explode.test, self.need_total, int(spec.penetrate)  # type: ignore[union-attr]
+        self.first = [(f, gain(f) if need else 0, bool(test(f)), q) for f, q in self.first_faces.items()]
+        self.later = [(f - pen, gain(f - pen) if need else 0, bool(test(f)), c / spec.sides)
+                      for f, c in Counter(spec.faces).items()]
 
     def move(self, state: _EachKey, v: int) -> _EachKey:
         """The state after ``state`` and a die showing ``v`` (``add``, remembered)."""
@@ -312,25 +320,28 @@ class _Dice:
             key = self.moves[(state, v)] = self.add(state, v)
         return key
 
+    def throw(self, going: dict[_EachKey, Any], faces: list[_Face], last: bool) -> tuple[_Parts, _Parts]:
+        """One more throw of every chain going (``last``: the explosions' limit reached): ``(the states going on, the
+        states done)``, each as its parts ``(what the face adds to the sum, its chance, the state's mass before)``."""
+        nxt: _Parts = {}
+        done: _Parts = {}
+        for state, m in going.items():
+            for v, d, on, q in faces:
+                (nxt if on and not last else done).setdefault(self.move(state, v), []).append((d, q, m))
+        return nxt, done
+
 
 class _Walk(_Dice):
     """:meth:`EachDie.shape`'s walk over the states without their masses, and what it counts: the steps, the cells
     merged, the most states at once and the widest sum array."""
 
-    __slots__ = ("cells", "first", "later", "levels", "limit", "most", "step_work", "steps", "width")
+    __slots__ = ("cells", "levels", "limit", "most", "step_work", "steps", "width")
 
     def __init__(self, each: EachDie) -> None:
         super().__init__(each)
-        spec = self.spec
-        explode = spec.explode
-        assert explode is not None
-        self.levels = _levels(spec, self.first_faces)
-        self.limit = spec.explode_limit
+        self.levels = _levels(self.spec, self.first_faces)
+        self.limit = self.spec.explode_limit
         self.step_work = EACH_DIE_STEP * (4 if self.mode == "d20" else 1)
-        gain, need, pen = self.gain, self.need_total, self.pen
-        # each face: (the value added, what it adds to the sum followed, whether the chain goes on)
-        self.first = [(f, gain(f) if need else 0, explode.test(f)) for f in self.first_faces]
-        self.later = [(f - pen, gain(f - pen) if need else 0, explode.test(f)) for f in sorted(set(spec.faces))]
         self.steps = self.cells = 0.0
         self.most = self.width = 1
 
@@ -376,21 +387,13 @@ class _Walk(_Dice):
             going = nxt
         return done
 
-    def level(self, going: _Ranges, faces: list[tuple[int, int, bool]], last: bool) -> tuple[_Ranges, _Ranges, int]:
-        """One more throw of every chain going (``last``: the explosions' limit reached): ``(the states going on, the
-        states done, the width of the sums followed)``."""
-        nxt: _Ranges = {}
-        to_done: _Ranges = {}
-        need = self.need_total
-        for state, (lo, hi) in going.items():
-            for v, d, on in faces:
-                key = self.move(state, v)
-                target = nxt if on and not last else to_done
-                if not need:  # no sums: the states only
-                    target[key] = (0, 1)
-                else:
-                    _put(target, key, lo + d, hi + d)
-        return nxt, to_done, sum(hi - lo for lo, hi in going.values()) if need else 0
+    def level(self, going: _Ranges, faces: list[_Face], last: bool) -> tuple[_Ranges, _Ranges, int]:
+        """:meth:`throw` on the sums' ranges (no sums: one cell each): ``(the states going on, the states done, the
+        width of the sums followed)``."""
+        nxt, to_done = self.throw(going, faces, last)
+        span = sum(hi - lo for lo, hi in going.values()) if self.need_total else 0
+        return {key: _range(parts) for key, parts in nxt.items()}, \
+            {key: _range(parts) for key, parts in to_done.items()}, span
 
 
 class _Throws(_Dice):
@@ -398,29 +401,30 @@ class _Throws(_Dice):
     ``(offset, array)``: the distribution of the sum of the scores), the steps taken and the mass the chains left
     out."""
 
-    __slots__ = ("later", "lost", "most", "steps", "tolerance")
+    __slots__ = ("lost", "most", "steps", "tolerance")
 
     def __init__(self, each: EachDie) -> None:
         super().__init__(each)
         spec = self.spec
         self.tolerance = chain_tolerance(spec)
         self.most = chain_depth(spec) if spec.tally is not None else None  # tallied: the widths' chains
-        self.later = {f: c / spec.sides for f, c in Counter(spec.faces).items()}
         self.lost = 0.0
         self.steps = 0
 
     def die(self, states: dict[_EachKey, Any]) -> dict[_EachKey, Any]:
         """The states after one more die, each chain thrown until what goes on weighs at most the truncation."""
         spec = self.spec
-        done: dict[_EachKey, list[tuple[int, float, Any]]] = {}
+        done: _Parts = {}
         going = states
-        faces, shift, depth = self.first_faces, 0, 0
+        faces, depth = self.first, 0
         while going:
             last = spec.explode_limit is not None and depth >= spec.explode_limit
-            nxt = self.throw(going, faces, shift, last, done)
+            nxt, to_done = self.throw(going, faces, last)
+            for key, parts in to_done.items():
+                done.setdefault(key, []).extend(parts)
             self.steps += len(going) * len(faces)
             going = {key: self.merge(parts) for key, parts in nxt.items()}
-            faces, shift, depth = self.later, self.pen, depth + 1
+            faces, depth = self.later, depth + 1
             left = sum(self.mass(m) for m in going.values())
             if left <= self.tolerance or (self.most is not None and depth > self.most):
                 self.lost += left
@@ -429,21 +433,6 @@ class _Throws(_Dice):
                 raise DiceLimitError(N_("too many dice for exact odds of {text} with explosions='dice'"),
                                      column=spec.node.pos, text=spec.text)
         return {key: self.merge(parts) for key, parts in done.items()}
-
-    def throw(self, going: dict[_EachKey, Any], faces: dict[int, float], shift: int, last: bool,
-              done: dict[_EachKey, list[tuple[int, float, Any]]]) -> dict[_EachKey, list[tuple[int, float, Any]]]:
-        """One more throw of every chain going (each face less ``shift``; ``last``: the explosions' limit reached):
-        the parts of the states going on, those of the states done put in ``done``."""
-        explode = self.spec.explode
-        assert explode is not None
-        gain, need = self.gain, self.need_total
-        nxt: dict[_EachKey, list[tuple[int, float, Any]]] = {}
-        for state, m in going.items():
-            for f, q in faces.items():
-                v = f - shift
-                target = nxt if explode.test(f) and not last else done
-                target.setdefault(self.move(state, v), []).append((gain(v) if need else 0, q, m))
-        return nxt
 
     def merge(self, parts: list[tuple[int, float, Any]]) -> Any:
         """The mass of one state from its parts ``(shift of the sum, weight, mass)``."""

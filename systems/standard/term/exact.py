@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import partial
 from math import comb
 from typing import Any
 
@@ -41,7 +40,7 @@ from .scores import (
     mark_array,
     marks_per_unit,
     score_array,
-    score_of,
+    scorer,
     tallied_range,
     unique_test,
 )
@@ -142,13 +141,9 @@ class TermOdds:
         _steps(first_face_steps(spec))
         if spec.explode is not None:
             return self._chain_units(first)
-        score_face = partial(score_of, spec) if spec.tally is not None or spec.success is not None else (lambda f: f)
+        score_face = scorer(spec)
         _steps(len(first))
-        out: dict[tuple[int, int], float] = {}
-        for f, p in first.items():
-            key = (f, score_face(f))
-            out[key] = out.get(key, 0.0) + p
-        return out, 0.0
+        return {(f, score_face(f)): p for f, p in first.items()}, 0.0  # one unit a face
 
     def _chain_units(self, first: dict[int, float]) -> tuple[dict[tuple[int, int], float], float]:
         """:meth:`_units` of an exploding die: its chains (:func:`~diceengine.algebra.chains.keyed_chains`), each
@@ -230,12 +225,9 @@ class TermOdds:
                                      column=spec.node.pos, text=spec.text)
         a, b = spec.window if spec.window is not None else (0, spec.count)
         out: dict[int, float] = {}
+        score = scorer(spec)
         for faces, p in states.items():
-            kept = faces[a:b]
-            if spec.success is None and spec.tally is None:
-                value = sum(kept)
-            else:
-                value = sum(score_of(spec, f) for f in kept)
+            value = sum(map(score, faces[a:b]))
             out[value] = out.get(value, 0.0) + p
         return PMF.from_mapping(out)
 
@@ -428,7 +420,6 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
     depth = chain_depth(spec)  # the first face's chance to explode read after its re-rolls
     codes = 1  # counts of marked faces a unit's chains are followed apart for (tallied)
     if spec.tally is not None:
-        depth = chain_depth(spec)
         ns, nf = marks_per_unit(spec)
         codes = (ns + 1 if spec.crit_success is not None else 1) * (nf + 1 if spec.crit_failure is not None else 1)
     lo = min(first[0], first[0] + depth * (on[0] - 1))
@@ -440,9 +431,9 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
         cost = cost + Cost(3 * codes * keys * PYTHON_STEP, 2 * codes * keys)  # each sum read and placed
         s_lo, s_hi = spec.success_range if spec.success is not None else (lo, hi)
     else:  # ... every face counted: the chains keyed by their score (ranked) or summing it
-        # the rounds the chains run (the first face's chance to explode read after its re-rolls), one more for the
-        # rounding of the masses they weigh, at most the explosions' limit
-        rounds = min(chain_depth(spec) + 1, MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit)
+        # the rounds the chains run (the depth), one more for the rounding of the masses they weigh, at most the
+        # explosions' limit
+        rounds = min(depth + 1, MAX_EXPLOSIONS if spec.explode_limit is None else spec.explode_limit)
         cost = _counts_cost(spec, cost, on, rounds, codes, ranked)
         keys = hi - lo + 1 if ranked else 1
         s_lo, s_hi = (depth + 1) * spec.success_range[0], (depth + 1) * spec.success_range[1]
@@ -455,8 +446,8 @@ def _chains_cost(spec: TermSpec, cost: Cost, first: Any, per_count: bool, ranked
 
 
 def _sums_cost(spec: TermSpec, cost: Cost, on: Any, off: Any, depth: int, codes: int) -> Cost:
-    """``cost`` and the convolutions of the chains' sums (:meth:`TermOdds._chain_sums`, ``codes`` counts of marks
-    apart: :meth:`TermOdds._marked_chains`), ``depth`` levels."""
+    """``cost`` and the convolutions of the chains' sums (:meth:`TermOdds._chain_units`, ``codes`` counts of marks
+    apart), ``depth`` levels."""
     span_on, span_off = on[-1] - on[0] + 1, (off[-1] - off[0] + 1) if len(off) else 1
     going = span_on
     done = span_off

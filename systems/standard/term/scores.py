@@ -3,6 +3,8 @@ drop leaves out of a record, and the tally that folds the critical counts into t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from diceengine.lazy import np
@@ -13,7 +15,7 @@ from .faces import REROLLED, split_faces, window_of
 from .spec import TermSpec
 
 __all__ = ["base_array", "critical", "dropped_dice", "face_score", "keeps_nothing", "mark_array", "marks_per_unit",
-           "score_array", "score_of", "tallied_range", "unique_test", "unit_score", "untally", "with_tally"]
+           "score_array", "score_of", "scorer", "tallied_range", "unique_test", "unit_score", "untally", "with_tally"]
 
 
 def face_score(spec: TermSpec, f: int) -> int:
@@ -42,6 +44,11 @@ def score_of(spec: TermSpec, v: int) -> int:
     """A kept die's score: its value or success score, with its critical marks when tallied."""
     base = v if spec.counting is None else spec.counting.score(v)
     return base if spec.tallied is None else base + spec.tallied.score(v)
+
+
+def scorer(spec: TermSpec) -> Callable[[int], int]:
+    """A face's score: the face itself, or its count (:func:`score_of`)."""
+    return (lambda v: v) if spec.success is None and spec.tally is None else partial(score_of, spec)
 
 
 def score_array(spec: TermSpec, values: np.ndarray) -> np.ndarray:
