@@ -4,7 +4,7 @@ every read leaves out what that member may not see."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -14,10 +14,16 @@ from .luck import fairness as _fairness
 from .luck import luck as _luck_of
 from .model import Entry, Table
 
-if TYPE_CHECKING:  # the store imports its seats, not the other way
-    from .store import TableStore
-
 __all__ = ["Seat"]
+
+
+class TableStore(Protocol):
+    """What a seat needs of a store (:class:`diceengine.table.store.TableStore`; named here, not imported, so that
+    the store and its seats import one way)."""
+
+    def load(self, table_id: str) -> Table: ...
+
+    def update(self, table_id: str, step: Callable[[Table], Table], retries: int = 0) -> Table: ...
 
 
 class Seat:
