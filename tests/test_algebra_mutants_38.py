@@ -1,0 +1,31 @@
+"""Tests written for the mutants of the die algebra's newest code that survived their mutation run (session 38, a
+seeded draw of ``diceengine/algebra/draws.py`` and of ``chains.py``'s ``keyed_chains`` / ``steps_of`` and their
+helpers), each seen failing on the mutant it is for. Expected values are enumerated here, never read from the
+algebra."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from diceengine.algebra.chains import steps_of
+from diceengine.algebra.draws import PoolSample
+
+# ------------------------------------------------------------------ draws.py
+
+
+def test_a_sample_keeps_one_die_by_default_when_reading_the_highest() -> None:
+    faces = [[1, 5, 3], [6, 2, 2], [4, 4, 1]]
+    sample = PoolSample.of(np.array(faces)).highest()
+    assert sample.total.tolist() == [max(row) for row in faces]
+    assert sample.kept.tolist() == [[False, True, False], [True, False, False], [False, True, False]]
+
+
+# ------------------------------------------------------------------ chains.py
+
+
+def test_steps_of_without_deltas_groups_the_faces_by_whether_they_explode() -> None:
+    values, probs = np.array([1, 2, 4, 6, 3]), np.array([0.1, 0.2, 0.3, 0.25, 0.15])
+    steps = steps_of(values, probs, np.isin(values, [4, 6]))
+    read = [(on, delta, masses.offset, masses.p.tolist()) for on, delta, masses in steps]
+    # faces 1, 2, 3 stop (chances at 1, 2, 3); faces 4 and 6 go on (chances at 4, 5, 6)
+    assert read == [(False, (), 1, [0.1, 0.2, 0.15]), (True, (), 4, [0.3, 0.0, 0.25])]
