@@ -8,9 +8,26 @@ from __future__ import annotations
 import numpy as np
 
 from diceengine.algebra.chains import steps_of
-from diceengine.algebra.draws import PoolSample
+from diceengine.algebra.draws import PoolSample, window_places
 
 # ------------------------------------------------------------------ draws.py
+
+
+def _places(n: int, lo: int, hi: int, order: str) -> tuple[int, int]:
+    """The places (sorted lowest first) of the dice ranked ``lo`` to ``hi - 1`` among ``n``, counted rank by rank:
+    ``(first, last)``, or ``(0, 0)`` when no rank falls in the pool (the documented empty window)."""
+    ranks = [r for r in range(lo, hi) if 0 <= r < n]
+    places = sorted(n - 1 - r if order == "highest" else r for r in ranks)
+    return (places[0], places[-1] + 1) if places else (0, 0)
+
+
+def test_window_places_match_the_ranks_counted_one_by_one_and_empty_windows_are_0_0() -> None:
+    for n in range(6):
+        for lo in range(-2, 8):
+            for hi in range(-2, 8):
+                for order in ("highest", "lowest"):
+                    assert window_places(n, lo, hi, order) == _places(n, lo, hi, order), (n, lo, hi, order)
+                assert window_places(n, lo, hi) == _places(n, lo, hi, "highest"), (n, lo, hi)  # the default order
 
 
 def test_a_sample_keeps_one_die_by_default_when_reading_the_highest() -> None:
