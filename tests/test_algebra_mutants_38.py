@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from diceengine.algebra.chains import steps_of
-from diceengine.algebra.draws import PoolSample, window_places
+from diceengine.algebra.draws import PoolRoll, PoolSample, window_places
 
 # ------------------------------------------------------------------ draws.py
 
@@ -35,6 +35,12 @@ def test_a_sample_keeps_one_die_by_default_when_reading_the_highest() -> None:
     sample = PoolSample.of(np.array(faces)).highest()
     assert sample.total.tolist() == [max(row) for row in faces]
     assert sample.kept.tolist() == [[False, True, False], [True, False, False], [False, True, False]]
+
+
+def test_a_roll_keeps_one_die_by_default_when_reading_the_lowest_or_the_highest() -> None:
+    roll = PoolRoll.of([4, 2, 6, 2])
+    assert roll.lowest() == ((4, 2, 6, 2), (False, True, False, False), 2)  # of equal faces the earlier ranks lower
+    assert roll.highest() == ((4, 2, 6, 2), (False, False, True, False), 6)
 
 
 # ------------------------------------------------------------------ chains.py
