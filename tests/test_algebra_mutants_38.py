@@ -30,11 +30,13 @@ def test_window_places_match_the_ranks_counted_one_by_one_and_empty_windows_are_
                 assert window_places(n, lo, hi) == _places(n, lo, hi, "highest"), (n, lo, hi)  # the default order
 
 
-def test_a_sample_keeps_one_die_by_default_when_reading_the_highest() -> None:
+def test_a_sample_keeps_one_die_by_default_when_reading_the_highest_or_the_lowest() -> None:
     faces = [[1, 5, 3], [6, 2, 2], [4, 4, 1]]
-    sample = PoolSample.of(np.array(faces)).highest()
-    assert sample.total.tolist() == [max(row) for row in faces]
-    assert sample.kept.tolist() == [[False, True, False], [True, False, False], [False, True, False]]
+    sample = PoolSample.of(np.array(faces))
+    assert sample.highest().total.tolist() == [max(row) for row in faces]
+    assert sample.highest().kept.tolist() == [[False, True, False], [True, False, False], [False, True, False]]
+    assert sample.lowest().total.tolist() == [min(row) for row in faces]
+    assert sample.lowest().kept.tolist() == [[True, False, False], [False, True, False], [False, False, True]]
 
 
 def test_a_roll_keeps_one_die_by_default_when_reading_the_lowest_or_the_highest() -> None:
