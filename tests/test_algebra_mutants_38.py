@@ -5,10 +5,16 @@ algebra."""
 
 from __future__ import annotations
 
-import numpy as np
+from fractions import Fraction
+from itertools import product
 
-from diceengine.algebra.chains import steps_of
+import numpy as np
+import pytest
+
+from diceengine.algebra import draws
+from diceengine.algebra.chains import keyed_chains, steps_of
 from diceengine.algebra.draws import PoolRoll, PoolSample, window_places
+from diceengine.pmf import PMF
 
 # ------------------------------------------------------------------ draws.py
 
@@ -45,7 +51,38 @@ def test_a_roll_keeps_one_die_by_default_when_reading_the_lowest_or_the_highest(
     assert roll.highest() == ((4, 2, 6, 2), (False, False, True, False), 6)
 
 
+def test_a_window_ranks_the_highest_first_by_default() -> None:
+    faces = [[1, 5, 3, 5], [6, 2, 2, 4]]
+    sample = PoolSample.of(np.array(faces))
+    assert sample.window(1, 3).total.tolist() == [sorted(row)[1] + sorted(row)[2] for row in faces]  # 2nd, 3rd highest
+    assert PoolRoll.of(faces[0]).window(0, 2) == ((1, 5, 3, 5), (False, True, False, True), 10)
+
+
+def test_every_name_draws_exports_is_defined_there() -> None:
+    assert {"PoolRoll", "PoolSample", "window_places"} <= set(draws.__all__)
+    assert [name for name in draws.__all__ if not hasattr(draws, name)] == []  # ``import *`` would fail on one
+
+
 # ------------------------------------------------------------------ chains.py
+
+
+def _d4_exploding_on_4(depth: int) -> dict[int, Fraction]:
+    """The totals of a d4 thrown again on a 4, at most ``depth`` added throws, enumerated throw by throw."""
+    out: dict[int, Fraction] = {}
+    for added in range(depth + 1):
+        for thrown in product(range(1, 5), repeat=added + 1):
+            goes_on = [face == 4 for face in thrown]
+            if all(goes_on[:-1]) and (not goes_on[-1] or added == depth):
+                out[sum(thrown)] = out.get(sum(thrown), Fraction(0)) + Fraction(1, 4 ** (added + 1))
+    return out
+
+
+def test_keyed_chains_follow_every_chain_by_default_when_a_depth_caps_them() -> None:
+    stops, goes = PMF(1, np.array([0.25, 0.25, 0.25])), PMF(4, np.array([0.25]))
+    kinds = [(False, (), stops), (True, (), goes)]
+    done, left = keyed_chains(kinds, kinds, 2)  # the default tolerance: none left out
+    assert left == 0.0
+    assert dict(done[()].items()) == pytest.approx({t: float(p) for t, p in _d4_exploding_on_4(2).items()}, abs=1e-15)
 
 
 def test_steps_of_without_deltas_groups_the_faces_by_whether_they_explode() -> None:
