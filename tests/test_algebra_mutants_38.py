@@ -91,3 +91,42 @@ def test_steps_of_without_deltas_groups_the_faces_by_whether_they_explode() -> N
     read = [(on, delta, masses.offset, masses.p.tolist()) for on, delta, masses in steps]
     # faces 1, 2, 3 stop (chances at 1, 2, 3); faces 4 and 6 go on (chances at 4, 5, 6)
     assert read == [(False, (), 1, [0.1, 0.2, 0.15]), (True, (), 4, [0.3, 0.0, 0.25])]
+
+
+Kinds = list[tuple[bool, tuple[int, ...], dict[int, float]]]
+
+
+def _walk(first: Kinds, steps: Kinds, depth: int) -> dict[tuple[int, ...], dict[int, float]]:
+    """Every chain, throw by throw: a first throw of ``first``, then one of ``steps`` while the last throw's kind
+    explodes, at most ``depth`` added: ``{key: {total: chance}}``, the key the deltas added part by part."""
+    out: dict[tuple[int, ...], dict[int, float]] = {}
+    stack = [(on, key, value, p, 0) for on, key, faces in first for value, p in faces.items()]
+    while stack:
+        on, key, total, chance, added = stack.pop()
+        if on and added < depth:
+            for go, delta, faces in steps:
+                moved = tuple(a + b for a, b in zip(key, delta))
+                stack.extend((go, moved, total + v, chance * p, added + 1) for v, p in faces.items())
+            continue
+        row = out.setdefault(key, {})
+        row[total] = row.get(total, 0.0) + chance
+    return out
+
+
+def _pmf_of(faces: dict[int, float]) -> PMF:
+    low = min(faces)
+    return PMF(low, np.array([faces.get(v, 0.0) for v in range(low, max(faces) + 1)]))
+
+
+def test_keyed_chains_add_a_small_and_a_large_chain_reaching_the_same_key() -> None:
+    # with small=1, the key (1,) gets after one added throw a one-cell chain (from key (0,)) and a three-cell one
+    first: Kinds = [(True, (0,), {1: 0.5}), (True, (1,), {1: 0.1, 2: 0.2, 3: 0.2})]
+    steps: Kinds = [(True, (1,), {1: 0.5}), (True, (0,), {2: 0.5})]
+    done, left = keyed_chains(
+        [(o, k, _pmf_of(f)) for o, k, f in first], [(o, k, _pmf_of(f)) for o, k, f in steps], 2, small=1
+    )
+    want = _walk(first, steps, 2)
+    assert left == 0.0
+    assert {k: dict(m.items()) for k, m in done.items()} == {
+        k: pytest.approx(row, abs=1e-15) for k, row in want.items()
+    }
