@@ -109,6 +109,18 @@ def _fresh_engine_caches() -> None:
         clear_engine_caches()
 
 
+@pytest.fixture
+def registry_put_back() -> Iterator[None]:
+    """A system a test registers leaves with it: a later file (the fuzz harness reads the registry's names) sees
+    only the shipped systems, in whatever order the files run (on one core or several)."""
+    from diceengine import registry
+
+    before = dict(registry._registry)
+    yield
+    registry._registry.clear()
+    registry._registry.update(before)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database: a SQLite file, or a database of its own on the PostgreSQL server of

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import diceengine as de
-from diceengine import api, registry
+from diceengine import api
 from diceengine.distributions import Distribution
 
 
@@ -58,14 +58,11 @@ class ListTreeSystem(de.System):
 
 
 @pytest.fixture
-def system():
-    before = dict(registry._registry)
+def system(registry_put_back: None):
     api.PLANS.clear()
     found = de.register(ListTreeSystem)
     yield found
     api.PLANS.clear()
-    registry._registry.clear()
-    registry._registry.update(before)
 
 
 def test_an_unhashable_tree_is_kept_under_its_spelling(system):

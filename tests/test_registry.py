@@ -12,17 +12,8 @@ import diceengine as de
 from diceengine.arith import constant
 from diceengine.distributions import Distribution
 
-
-@pytest.fixture(autouse=True)
-def _registry_put_back():
-    """A system a test registers leaves with it: a later file (the fuzz harness reads the registry's names) sees
-    only the shipped systems, in whatever order the files run (on one core or several)."""
-    from diceengine import registry
-
-    before = dict(registry._registry)
-    yield
-    registry._registry.clear()
-    registry._registry.update(before)
+#: every test here puts the registry back as it found it (:func:`tests.conftest.registry_put_back`)
+pytestmark = pytest.mark.usefixtures("registry_put_back")
 
 
 class CoinOutcome(NamedTuple):
